@@ -1,0 +1,84 @@
+// The demo: starts the sample app on 127.0.0.1, spawns the built server over stdio with the SDK
+// Client, and runs a scripted agent flow, printing each call's time and response size.
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { startSampleApp } from "./sample-app.js"
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const serverEntry = path.resolve(here, "../src/main.js")
+const artifactsDir = path.resolve(here, "../../test-artifacts/demo")
+
+const out = (line: string) => process.stdout.write(line + "\n")
+
+interface Envelope {
+  readonly ok: boolean
+  readonly result?: any
+  readonly error?: { readonly code: string; readonly message: string }
+  readonly observation?: any
+}
+
+const main = async () => {
+  const app = await startSampleApp()
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [serverEntry, "--app-url", app.url, "--artifacts-dir", artifactsDir, "--loopback-only"],
+    stderr: "pipe"
+  })
+  const client = new Client({ name: "demo-agent", version: "1.0.0" })
+  const started = performance.now()
+  await client.connect(transport)
+  const { tools } = await client.listTools()
+  out(`browser-workflow-mcp demo: sample app at ${app.url}`)
+  out(`server started and listed ${tools.length} tools in ${Math.round(performance.now() - started)} ms\n`)
+  out(`${"#".padEnd(3)}${"tool".padEnd(24)}${"ms".padStart(7)}${"bytes".padStart(8)}  result`)
+
+  let step = 0
+  let failures = 0
+  const call = async (name: string, args: Record<string, unknown>, summarize: (envelope: Envelope) => string) => {
+    step++
+    const t0 = performance.now()
+    const response = await client.callTool({ name, arguments: args })
+    const ms = performance.now() - t0
+    const text = (response.content as Array<{ type: string; text?: string }>).find((block) => block.type === "text")?.text ?? "{}"
+    const envelope = JSON.parse(text) as Envelope
+    const summary = envelope.ok ? summarize(envelope) : `ERROR ${envelope.error?.code}: ${envelope.error?.message}`
+    if (!envelope.ok) failures++
+    out(`${String(step).padEnd(3)}${name.padEnd(24)}${ms.toFixed(0).padStart(7)}${String(text.length).padStart(8)}  ${summary}`)
+    return envelope
+  }
+
+  try {
+    await call("mm_launch", { goal: "sign in to the sample app", flowTags: ["login"] }, (e) => `session ${e.result.sessionId} on ${e.result.state.currentUrl}`)
+    const screen = await call("mm_describe_screen", {}, (e) =>
+      `${e.result.testIds.items.length} test ids, ${e.result.a11y.nodes.length} a11y nodes (${e.result.a11y.nodes
+        .slice(0, 4)
+        .map((n: any) => `${n.ref} ${n.role} "${n.name}"`)
+        .join(", ")}, ...)`
+    )
+    const usernameRef = screen.result?.a11y.nodes.find((n: any) => n.role === "textbox" && n.name === "Username")?.ref
+    await call("mm_type", usernameRef ? { a11yRef: usernameRef, text: "alice" } : { testId: "username", text: "alice" }, (e) =>
+      `typed ${e.result.textLength} chars into ${e.result.target}`
+    )
+    await call("mm_type", { testId: "password", text: "correct horse" }, (e) =>
+      `typed ${e.result.textLength} chars into ${e.result.target} (sensitive: ${e.result.sensitive}, never stored)`
+    )
+    await call("mm_click", { testId: "login-submit" }, (e) => `clicked ${e.result.target}; page now "${e.observation?.state.title}"`)
+    await call("mm_wait_for", { testId: "welcome" }, (e) => `${e.result.target} is ${e.result.state}`)
+    await call("mm_get_text", { testId: "welcome" }, (e) => `"${e.result.text}"`)
+    await call("mm_screenshot", { name: "demo-dashboard" }, (e) => `${e.result.width}x${e.result.height} at ${e.result.path}`)
+    await call("mm_cleanup", {}, (e) => `cleaned up: ${e.result.cleanedUp}`)
+  } finally {
+    await client.close()
+    await app.close()
+  }
+  out(`\nstep memory: ${artifactsDir}/llm-knowledge (password recorded as [REDACTED])`)
+  out(failures === 0 ? "demo finished: every call succeeded" : `demo finished with ${failures} failed call(s)`)
+  process.exitCode = failures === 0 ? 0 : 1
+}
+
+main().catch((error) => {
+  process.stderr.write(`demo failed: ${error instanceof Error ? error.stack : String(error)}\n`)
+  process.exit(1)
+})

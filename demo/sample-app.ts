@@ -1,0 +1,92 @@
+// A small web app of ours, served on 127.0.0.1: a login form, a dashboard with a list, a dialog.
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+
+const layout = (title: string, body: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${title}</title>
+<style>
+  body { font-family: sans-serif; margin: 2rem; }
+  .hidden { display: none; }
+  dialog { border: 1px solid #888; }
+  li { margin: .2rem 0; }
+</style></head><body>${body}</body></html>`
+
+export const loginPage = layout(
+  "Sample app: sign in",
+  `<h1>Sign in</h1>
+<form id="login" data-testid="login-form">
+  <label for="username">Username</label>
+  <input id="username" name="username" data-testid="username" autocomplete="username">
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" data-testid="password" autocomplete="current-password">
+  <button type="submit" data-testid="login-submit">Sign in</button>
+  <p role="alert" data-testid="login-error" class="hidden">Wrong username or password</p>
+</form>
+<section id="dashboard" class="hidden" aria-label="Dashboard">
+  <h2 data-testid="welcome">Welcome</h2>
+  <button data-testid="open-settings">Settings</button>
+  <ul data-testid="items"></ul>
+</section>
+<dialog id="settings" aria-label="Settings">
+  <h2>Settings</h2>
+  <label><input type="checkbox" data-testid="dark-mode"> Dark mode</label>
+  <button data-testid="close-settings">Close</button>
+</dialog>
+<script>
+  const form = document.getElementById("login")
+  form.addEventListener("submit", (event) => {
+    event.preventDefault()
+    const user = document.getElementById("username").value
+    const pass = document.getElementById("password").value
+    setTimeout(() => {
+      if (user === "" || pass !== "correct horse") {
+        document.querySelector("[data-testid=login-error]").classList.remove("hidden")
+        return
+      }
+      form.classList.add("hidden")
+      const dash = document.getElementById("dashboard")
+      dash.classList.remove("hidden")
+      document.querySelector("[data-testid=welcome]").textContent = "Welcome, " + user
+      const list = document.querySelector("[data-testid=items]")
+      for (let i = 1; i <= 20; i++) {
+        const li = document.createElement("li")
+        li.innerHTML = "Item " + i + " <button data-testid=item-" + i + ">Open</button>"
+        list.appendChild(li)
+      }
+    }, 150)
+  })
+  document.querySelector("[data-testid=open-settings]").addEventListener("click", () => document.getElementById("settings").showModal())
+  document.querySelector("[data-testid=close-settings]").addEventListener("click", () => document.getElementById("settings").close())
+</script>`
+)
+
+export interface RunningServer {
+  readonly url: string
+  readonly close: () => Promise<void>
+}
+
+/** Serves a map of path to HTML on 127.0.0.1 and an ephemeral port. */
+export const servePages = async (pages: Readonly<Record<string, string>>): Promise<RunningServer> => {
+  const server = http.createServer((request, response) => {
+    const pathname = new URL(request.url ?? "/", "http://127.0.0.1").pathname
+    const page = pages[pathname]
+    if (page === undefined) {
+      response.writeHead(404, { "content-type": "text/plain" }).end("not found")
+      return
+    }
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(page)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  }
+}
+
+/** The sample app: `/` is the sign-in page. */
+export const startSampleApp = () => servePages({ "/": loginPage })

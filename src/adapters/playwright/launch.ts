@@ -1,0 +1,140 @@
+// Everything decided before the browser starts: which executable, which arguments, which extension.
+import { createHash } from "node:crypto"
+import { existsSync } from "node:fs"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+import { Effect } from "effect"
+import { LaunchFailed } from "../../domain/errors.js"
+
+/** System browsers we look for, in order, when no executable path is configured. */
+export const EXECUTABLE_CANDIDATES: ReadonlyArray<string> = [
+  "/usr/lib/chromium/chromium",
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/snap/bin/chromium",
+  "/usr/bin/google-chrome",
+  "/usr/bin/google-chrome-stable",
+  "/opt/google/chrome/chrome",
+  "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+  "/Applications/Chromium.app/Contents/MacOS/Chromium"
+]
+
+/**
+ * The browser binary: the configured one, else the first system Chromium or Chrome found, else
+ * Playwright's own Chromium when it was downloaded. The error names everything it tried.
+ */
+export const resolveExecutable = (configured: string | undefined, playwrightOwn: () => string) =>
+  Effect.gen(function* () {
+    if (configured !== undefined) {
+      if (existsSync(configured)) return configured
+      return yield* new LaunchFailed({
+        reason: "ExecutableNotFound",
+        detail: `the configured executable ${configured} does not exist. Fix --executable-path or BWM_EXECUTABLE_PATH.`
+      })
+    }
+    const found = EXECUTABLE_CANDIDATES.find((candidate) => existsSync(candidate))
+    if (found !== undefined) return found
+    let bundled = ""
+    try {
+      bundled = playwrightOwn()
+    } catch {
+      bundled = ""
+    }
+    if (bundled !== "" && existsSync(bundled)) return bundled
+    return yield* new LaunchFailed({
+      reason: "ExecutableNotFound",
+      detail: `no Chromium or Chrome found. Tried: ${[...EXECUTABLE_CANDIDATES, bundled || "Playwright's bundled Chromium"].join(", ")}. Install Debian's chromium (apt-get install -y chromium) or pass --executable-path.`
+    })
+  })
+
+/**
+ * Keeps every connection on this machine: names other than 127.0.0.1 do not resolve, and anything that
+ * still tries goes to a closed local proxy port. Used by --loopback-only, the tests, the demo and the benchmarks.
+ */
+export const LOOPBACK_ARGS: ReadonlyArray<string> = [
+  "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+  "--proxy-server=http://127.0.0.1:9",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+  "--no-sandbox"
+]
+
+/** Flags every launch gets: no first-run UI, no background traffic, and no sandbox when running as root. */
+export const baseBrowserArgs = (): ReadonlyArray<string> => {
+  const args = ["--no-first-run", "--no-default-browser-check", "--disable-background-networking", "--disable-component-update"]
+  if (typeof process.getuid === "function" && process.getuid() === 0) args.push("--no-sandbox")
+  return args
+}
+
+export interface ExtensionInfo {
+  readonly dir: string
+  readonly id: string
+  readonly name: string
+  readonly version: string
+  readonly manifestVersion: number
+  /** Extension-relative path of the page to open as home (popup or options), if the manifest has one. */
+  readonly homePath: string | undefined
+  readonly hasServiceWorker: boolean
+}
+
+/** Chromium's id for an unpacked extension: sha256 of its key or real path, 32 hex digits mapped 0-f to a-p. */
+export const extensionIdFrom = (material: Buffer | string): string =>
+  createHash("sha256")
+    .update(material)
+    .digest("hex")
+    .slice(0, 32)
+    .replace(/[0-9a-f]/g, (digit) => String.fromCharCode(97 + parseInt(digit, 16)))
+
+/** Reads and checks an unpacked extension: it must exist and be Manifest V3. */
+export const inspectExtension = (dir: string) =>
+  Effect.gen(function* () {
+    const absolute = path.resolve(dir)
+    const real = yield* Effect.tryPromise({
+      try: () => fs.realpath(absolute),
+      catch: () =>
+        new LaunchFailed({ reason: "ExtensionNotFound", detail: `extension directory ${absolute} does not exist.` })
+    })
+    const text = yield* Effect.tryPromise({
+      try: () => fs.readFile(path.join(real, "manifest.json"), "utf8"),
+      catch: () =>
+        new LaunchFailed({ reason: "ExtensionNotFound", detail: `${real} has no manifest.json; point --extension at an unpacked extension.` })
+    })
+    const manifest = yield* Effect.try({
+      try: () => JSON.parse(text) as Record<string, any>,
+      catch: (error) =>
+        new LaunchFailed({ reason: "InvalidManifest", detail: `${real}/manifest.json is not valid JSON: ${String(error)}` })
+    })
+    const manifestVersion = Number(manifest.manifest_version)
+    if (manifestVersion !== 3) {
+      return yield* new LaunchFailed({
+        reason: "UnsupportedManifest",
+        detail: `${real} is a Manifest V${Number.isFinite(manifestVersion) ? manifestVersion : "?"} extension; Chromium only loads Manifest V3 extensions. Migrate it to manifest_version 3.`
+      })
+    }
+    const id = typeof manifest.key === "string" ? extensionIdFrom(Buffer.from(manifest.key, "base64")) : extensionIdFrom(real)
+    const homePath: string | undefined =
+      manifest.action?.default_popup ?? manifest.options_ui?.page ?? manifest.options_page ?? undefined
+    const info: ExtensionInfo = {
+      dir: real,
+      id,
+      name: String(manifest.name ?? path.basename(real)),
+      version: String(manifest.version ?? "0"),
+      manifestVersion,
+      homePath: homePath?.replace(/^\//, ""),
+      hasServiceWorker: typeof manifest.background?.service_worker === "string"
+    }
+    return info
+  })
+
+/** A URL for a configured screen: absolute URLs as they are, paths relative to the extension or the app. */
+export const resolveScreenUrl = (
+  value: string,
+  extension: ExtensionInfo | undefined,
+  appUrl: string | undefined
+): string | undefined => {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value)) return value
+  if (extension !== undefined) return `chrome-extension://${extension.id}/${value.replace(/^\//, "")}`
+  if (appUrl !== undefined) return new URL(value, appUrl).toString()
+  return undefined
+}

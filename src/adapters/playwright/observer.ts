@@ -1,0 +1,113 @@
+// Observer over Playwright: one in-page walk per observation; refs are handed out under a lock so
+// numbering stays unique across the session's tabs.
+import { Effect, Layer } from "effect"
+import type { Page } from "playwright"
+import { DiscoveryFailed, PageClosed, StateFailed } from "../../domain/errors.js"
+import type { A11yNode, Observation, ScreenState, TestIdItem } from "../../domain/observation.js"
+import { Observer, type ObserveOptions } from "../../services/Observer.js"
+import { BrowserState, firstLine, type LiveSession } from "./browser.js"
+import { observePage, type ObserveArgs, type ObserveResult } from "./page-script.js"
+
+const DEFAULT_TEST_ID_LIMIT = 150
+const DEFAULT_A11Y_LIMIT = 400
+
+export const make = Effect.gen(function* () {
+  const browser = yield* BrowserState
+  const settings = browser.settings
+
+  const evaluate = (live: LiveSession, page: Page, args: Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules">) =>
+    live.observeLock.withPermits(1)(
+      Effect.gen(function* () {
+        const full: ObserveArgs = {
+          ...args,
+          nextRef: live.nextRef,
+          testIdAttribute: settings.testIdAttribute,
+          screenRules: settings.screenRules
+        }
+        const once = Effect.tryPromise({ try: () => page.evaluate(observePage, full), catch: (error) => error })
+        // A navigation can destroy the execution context mid-call: wait for the new document once and retry.
+        const result: ObserveResult = yield* once.pipe(
+          Effect.catchAll((error) =>
+            page.isClosed()
+              ? Effect.fail(error)
+              : Effect.promise(() => page.waitForLoadState("domcontentloaded", { timeout: 5_000 }).catch(() => undefined)).pipe(
+                  Effect.zipRight(once)
+                )
+          ),
+          Effect.mapError((error) =>
+            page.isClosed() ? new PageClosed({ detail: "the active page closed while it was being read" }) : error
+          )
+        )
+        live.nextRef = Math.max(live.nextRef, result.nextRef)
+        return result
+      })
+    )
+
+  const stateOf = (live: LiveSession, result: ObserveResult): ScreenState => ({
+    isLoaded: result.readyState === "complete",
+    currentUrl: result.url,
+    title: result.title,
+    currentScreen: result.screen,
+    ...(live.extension !== undefined ? { extensionId: live.extension.id } : {})
+  })
+
+  const run = <E>(args: Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules">, onError: (detail: string) => E) =>
+    Effect.gen(function* () {
+      const { live, page } = yield* browser.activePage
+      const result = yield* evaluate(live, page, args).pipe(
+        Effect.mapError((error) => (error instanceof PageClosed ? error : onError(firstLine(error))))
+      )
+      return { live, result }
+    })
+
+  const state = Effect.map(
+    run(
+      { testIdLimit: 0, a11yLimit: 0, rootSelector: null, wantTestIds: false, wantA11y: false },
+      (detail) => new StateFailed({ detail })
+    ),
+    ({ live, result }) => stateOf(live, result)
+  )
+
+  const observe = (options: ObserveOptions) =>
+    Effect.gen(function* () {
+      const { live, result } = yield* run(
+        {
+          testIdLimit: options.testIdLimit ?? DEFAULT_TEST_ID_LIMIT,
+          a11yLimit: options.a11yLimit ?? DEFAULT_A11Y_LIMIT,
+          rootSelector: options.rootSelector ?? null,
+          wantTestIds: options.testIds,
+          wantA11y: options.a11y
+        },
+        (detail) => new DiscoveryFailed({ detail })
+      )
+      if (!result.rootFound) {
+        return yield* new DiscoveryFailed({ detail: `rootSelector ${options.rootSelector} matches no element` })
+      }
+      const observation: Observation = {
+        state: stateOf(live, result),
+        ...(result.testIds !== null ? { testIds: result.testIds as ReadonlyArray<TestIdItem> } : {}),
+        ...(result.a11y !== null
+          ? {
+              a11y: {
+                nodes: result.a11y.nodes as ReadonlyArray<A11yNode>,
+                ...(result.a11y.truncated ? { truncated: true } : {})
+              }
+            }
+          : {})
+      }
+      return observation
+    })
+
+  return Observer.of({
+    state,
+    observe,
+    testIds: (limit) => Effect.map(observe({ testIds: true, a11y: false, testIdLimit: limit }), (o) => o.testIds ?? []),
+    accessibility: (options) =>
+      Effect.map(
+        observe({ testIds: false, a11y: true, a11yLimit: options.limit, rootSelector: options.rootSelector }),
+        (o) => ({ nodes: o.a11y?.nodes ?? [], truncated: o.a11y?.truncated ?? false })
+      )
+  })
+})
+
+export const layer = Layer.effect(Observer, make)

@@ -1,0 +1,403 @@
+// Code that runs inside the page (serialized by Playwright): one walk of the DOM gives state, visible
+// test ids and accessibility nodes, and binds each node's ref to its element in a page-side registry.
+// Everything here must be self-contained: no imports, no helpers from outside the function bodies.
+
+export interface ScreenRule {
+  readonly screen: string
+  readonly testId?: string | undefined
+  readonly selector?: string | undefined
+  readonly urlPattern?: string | undefined
+}
+
+export interface ObserveArgs {
+  readonly nextRef: number
+  readonly testIdAttribute: string
+  readonly testIdLimit: number
+  readonly a11yLimit: number
+  readonly rootSelector: string | null
+  readonly screenRules: ReadonlyArray<ScreenRule>
+  readonly wantTestIds: boolean
+  readonly wantA11y: boolean
+}
+
+export interface RawNode {
+  ref: string
+  role: string
+  name: string
+  disabled?: boolean
+  checked?: boolean | "mixed"
+  expanded?: boolean
+  level?: number
+  path?: Array<string>
+}
+
+export interface RawTestId {
+  testId: string
+  tag: string
+  text?: string
+  visible: boolean
+}
+
+export interface ObserveResult {
+  url: string
+  title: string
+  readyState: string
+  screen: string
+  rootFound: boolean
+  testIds: Array<RawTestId> | null
+  a11y: { nodes: Array<RawNode>; truncated: boolean } | null
+  nextRef: number
+}
+
+export interface RefCheck {
+  exists: boolean
+  current: Array<{ ref: string; role: string; name: string }>
+}
+
+/** Name of the custom selector engine that resolves a ref to exactly its element. */
+export const REF_ENGINE = "bwmref"
+
+/** Selector engine registered with Playwright; runs in the page's main world next to the registry. */
+export const refSelectorEngine = () => {
+  const find = (root: Node, body: string): Element | null => {
+    const registry = (window as any)[Symbol.for("browser-workflow-mcp")]
+    const element: Element | undefined = registry?.byRef.get(body)
+    if (!element || !element.isConnected) return null
+    // Accept the element only when it lies inside root, crossing shadow boundaries upwards.
+    let node: Node | null = element
+    while (node) {
+      if (node === root) return element
+      node = node.parentNode ?? ((node as ShadowRoot).host as Node | undefined) ?? null
+    }
+    return null
+  }
+  return {
+    query: (root: Node, body: string) => find(root, body),
+    queryAll: (root: Node, body: string) => {
+      const element = find(root, body)
+      return element ? [element] : []
+    }
+  }
+}
+
+/** One walk: page state, screen by rules, test ids and accessibility nodes with refs. */
+export const observePage = (args: ObserveArgs): ObserveResult => {
+  const KEY = Symbol.for("browser-workflow-mcp")
+  const w = window as any
+  const registry: { byRef: Map<string, Element>; byEl: WeakMap<Element, string>; info: Map<string, { role: string; name: string }> } =
+    w[KEY] ??
+    (w[KEY] = { byRef: new Map(), byEl: new WeakMap(), info: new Map() })
+  Object.defineProperty(w, KEY, { enumerable: false })
+
+  // Drop refs whose elements left the page, so stale refs are recognised and memory stays bounded.
+  for (const [ref, element] of registry.byRef) {
+    if (!element.isConnected) {
+      registry.byRef.delete(ref)
+      registry.info.delete(ref)
+    }
+  }
+
+  const isVisible = (element: Element): boolean => {
+    const anyElement = element as any
+    if (typeof anyElement.checkVisibility === "function") {
+      if (!anyElement.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true })) return false
+    }
+    const rect = element.getBoundingClientRect()
+    return rect.width > 0 || rect.height > 0
+  }
+
+  const normalize = (text: string | null | undefined, max = 100): string => {
+    const collapsed = (text ?? "").replace(/\s+/g, " ").trim()
+    return collapsed.length > max ? collapsed.slice(0, max - 1) + "…" : collapsed
+  }
+
+  const cssAttr = (name: string, value: string) => `[${name}="${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`
+
+  const detectScreen = (): string => {
+    for (const rule of args.screenRules) {
+      try {
+        if (rule.urlPattern !== undefined && !new RegExp(rule.urlPattern).test(location.href)) continue
+        if (rule.testId !== undefined) {
+          const match = document.querySelector(cssAttr(args.testIdAttribute, rule.testId))
+          if (!match || !isVisible(match)) continue
+        }
+        if (rule.selector !== undefined) {
+          const match = document.querySelector(rule.selector)
+          if (!match || !isVisible(match)) continue
+        }
+        return rule.screen
+      } catch {
+        continue
+      }
+    }
+    return "unknown"
+  }
+
+  let root: Element | null = document.documentElement
+  let rootFound = true
+  if (args.rootSelector !== null) {
+    try {
+      root = document.querySelector(args.rootSelector)
+    } catch {
+      root = null
+    }
+    rootFound = root !== null
+  }
+
+  let testIds: Array<RawTestId> | null = null
+  if (args.wantTestIds) {
+    testIds = []
+    if (root) {
+      const all = root.querySelectorAll(`[${args.testIdAttribute}]`)
+      for (let i = 0; i < all.length && testIds.length < args.testIdLimit; i++) {
+        const element = all[i]!
+        if (!isVisible(element)) continue
+        const tag = element.localName
+        const isField = tag === "input" || tag === "textarea" || tag === "select"
+        const text = isField ? "" : normalize(element.textContent)
+        const item: RawTestId = { testId: element.getAttribute(args.testIdAttribute) ?? "", tag, visible: true }
+        if (text !== "") item.text = text
+        testIds.push(item)
+      }
+    }
+  }
+
+  let nextRef = args.nextRef
+  let a11y: { nodes: Array<RawNode>; truncated: boolean } | null = null
+
+  if (args.wantA11y) {
+    const nodes: Array<RawNode> = []
+    let truncated = false
+    const INPUT_ROLES: Record<string, string> = {
+      button: "button", submit: "button", reset: "button", image: "button",
+      checkbox: "checkbox", radio: "radio", range: "slider", number: "spinbutton",
+      text: "textbox", email: "textbox", password: "textbox", tel: "textbox", url: "textbox",
+      search: "searchbox", "": "textbox"
+    }
+    const KEPT = new Set([
+      "button", "link", "checkbox", "radio", "switch", "textbox", "searchbox", "combobox", "slider", "spinbutton",
+      "menuitem", "menuitemcheckbox", "menuitemradio", "option", "tab", "treeitem",
+      "dialog", "alertdialog", "alert", "status", "heading", "menu", "listbox", "tabpanel", "img"
+    ])
+    const CONTAINERS = new Set(["dialog", "alertdialog", "menu", "listbox", "tabpanel", "form", "navigation", "region"])
+    const NAME_FROM_CONTENT = new Set([
+      "button", "link", "checkbox", "radio", "switch", "menuitem", "menuitemcheckbox", "menuitemradio",
+      "option", "tab", "treeitem", "heading", "status", "alert"
+    ])
+    const SKIP_TAGS = new Set(["script", "style", "template", "noscript", "head", "meta", "link"])
+
+    const roleOf = (element: Element): string | null => {
+      const explicit = element.getAttribute("role")
+      if (explicit) {
+        const first = explicit.trim().split(/\s+/)[0]
+        if (first && first !== "none" && first !== "presentation") return first
+      }
+      const tag = element.localName
+      switch (tag) {
+        case "a":
+        case "area":
+          return element.hasAttribute("href") ? "link" : null
+        case "button":
+          return "button"
+        case "summary":
+          return "button"
+        case "input": {
+          const type = (element.getAttribute("type") ?? "").toLowerCase()
+          if (type === "hidden" || type === "file" || type === "color" || type === "date") return type === "hidden" ? null : "textbox"
+          if (element.hasAttribute("list") && (type === "" || type === "text" || type === "search")) return "combobox"
+          return INPUT_ROLES[type] ?? "textbox"
+        }
+        case "textarea":
+          return "textbox"
+        case "select":
+          return (element as HTMLSelectElement).multiple || (element as HTMLSelectElement).size > 1 ? "listbox" : "combobox"
+        case "option":
+          return "option"
+        case "h1": case "h2": case "h3": case "h4": case "h5": case "h6":
+          return "heading"
+        case "dialog":
+          return "dialog"
+        case "img":
+          return element.getAttribute("alt") === "" ? null : "img"
+        case "form":
+          return "form"
+        case "nav":
+          return "navigation"
+        case "section":
+          return element.hasAttribute("aria-label") || element.hasAttribute("aria-labelledby") ? "region" : null
+        case "output":
+          return "status"
+        default:
+          if ((element as HTMLElement).isContentEditable && element.getAttribute("contenteditable") !== null) return "textbox"
+          return null
+      }
+    }
+
+    const textOfIds = (ids: string): string =>
+      ids
+        .split(/\s+/)
+        .map((id) => document.getElementById(id)?.textContent ?? "")
+        .join(" ")
+
+    const nameOf = (element: Element, role: string): string => {
+      const labelledBy = element.getAttribute("aria-labelledby")
+      if (labelledBy) {
+        const text = normalize(textOfIds(labelledBy))
+        if (text) return text
+      }
+      const label = element.getAttribute("aria-label")
+      if (label && label.trim()) return normalize(label)
+      const tag = element.localName
+      if (tag === "input" || tag === "textarea" || tag === "select") {
+        const input = element as HTMLInputElement
+        const type = (input.getAttribute("type") ?? "").toLowerCase()
+        if (type === "submit" || type === "reset" || type === "button") {
+          return normalize(input.value || (type === "submit" ? "Submit" : type === "reset" ? "Reset" : ""))
+        }
+        if (type === "image") return normalize(input.getAttribute("alt") ?? input.value)
+        const labels = input.labels
+        if (labels && labels.length > 0) {
+          const text = normalize(Array.from(labels, (l) => l.textContent ?? "").join(" "))
+          if (text) return text
+        }
+        return normalize(element.getAttribute("title") ?? element.getAttribute("placeholder"))
+      }
+      if (tag === "img") return normalize(element.getAttribute("alt") ?? element.getAttribute("title"))
+      if (NAME_FROM_CONTENT.has(role)) {
+        const text = normalize(element.textContent)
+        if (text) return text
+      }
+      if (role === "dialog" || role === "alertdialog") {
+        const heading = element.querySelector("h1,h2,h3,h4,h5,h6,[role=heading]")
+        if (heading) return normalize(heading.textContent)
+      }
+      return normalize(element.getAttribute("title"))
+    }
+
+    const describe = (element: Element, role: string, path: Array<string>): RawNode => {
+      const name = nameOf(element, role)
+      let ref = registry.byEl.get(element)
+      if (ref === undefined || registry.byRef.get(ref) !== element) {
+        ref = `e${nextRef++}`
+        registry.byEl.set(element, ref)
+        registry.byRef.set(ref, element)
+      }
+      registry.info.set(ref, { role, name })
+      const node: RawNode = { ref, role, name }
+      const anyElement = element as any
+      if (anyElement.disabled === true || element.getAttribute("aria-disabled") === "true") node.disabled = true
+      const ariaChecked = element.getAttribute("aria-checked")
+      if (role === "checkbox" || role === "radio" || role === "switch" || role.startsWith("menuitem")) {
+        if (ariaChecked === "mixed") node.checked = "mixed"
+        else if (ariaChecked !== null) node.checked = ariaChecked === "true"
+        else if (typeof anyElement.checked === "boolean") node.checked = anyElement.checked
+      }
+      const expanded = element.getAttribute("aria-expanded")
+      if (expanded !== null) node.expanded = expanded === "true"
+      else if (element.localName === "details") node.expanded = (element as HTMLDetailsElement).open
+      if (role === "heading") {
+        const level = Number(element.getAttribute("aria-level") ?? element.localName.slice(1))
+        if (Number.isFinite(level) && level > 0) node.level = level
+      }
+      if (path.length > 0) node.path = path.slice()
+      return node
+    }
+
+    const walk = (parent: Element | ShadowRoot, path: Array<string>): boolean => {
+      for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
+        if (SKIP_TAGS.has(child.localName)) continue
+        if (child.getAttribute("aria-hidden") === "true" || child.hasAttribute("hidden") || child.hasAttribute("inert")) continue
+        const role = roleOf(child)
+        let pushed = false
+        if (role !== null && (KEPT.has(role) || CONTAINERS.has(role))) {
+          if (isVisible(child)) {
+            if (KEPT.has(role)) {
+              if (nodes.length >= args.a11yLimit) {
+                truncated = true
+                return false
+              }
+              nodes.push(describe(child, role, path))
+            }
+            if (CONTAINERS.has(role)) {
+              const name = nameOf(child, role)
+              path.push(name ? `${role}: ${name}` : role)
+              pushed = true
+            }
+          }
+        }
+        const shadow = (child as HTMLElement).shadowRoot
+        const keepGoing = (shadow ? walk(shadow, path) : true) && walk(child, path)
+        if (pushed) path.pop()
+        if (!keepGoing) return false
+      }
+      return true
+    }
+
+    if (root) {
+      const rootRole = roleOf(root)
+      if (args.rootSelector !== null && rootRole !== null && KEPT.has(rootRole) && isVisible(root)) {
+        nodes.push(describe(root, rootRole, []))
+      }
+      walk(root, [])
+    }
+    a11y = { nodes, truncated }
+  }
+
+  return {
+    url: location.href,
+    title: document.title,
+    readyState: document.readyState,
+    screen: detectScreen(),
+    rootFound,
+    testIds,
+    a11y,
+    nextRef
+  }
+}
+
+/** Whether a ref is still bound to an element in this page, plus the refs that are. */
+export const checkRef = (ref: string): RefCheck => {
+  const registry = (window as any)[Symbol.for("browser-workflow-mcp")]
+  const current: Array<{ ref: string; role: string; name: string }> = []
+  if (!registry) return { exists: false, current }
+  let exists = false
+  for (const [key, element] of registry.byRef as Map<string, Element>) {
+    if (!element.isConnected) continue
+    if (key === ref) exists = true
+    if (current.length < 40) {
+      const info = registry.info.get(key) ?? { role: "", name: "" }
+      current.push({ ref: key, role: info.role, name: info.name })
+    }
+  }
+  return { exists, current }
+}
+
+/** Whether text typed into this element must be treated as a secret. */
+export const isSensitiveField = (element: Element): boolean => {
+  const pattern = /pass(word|phrase)?|pwd|seed|phrase|mnemonic|private.?key|secret|api.?key|token|otp|one-time-code|srp/i
+  const type = (element.getAttribute("type") ?? "").toLowerCase()
+  if (type === "password") return true
+  const autocomplete = (element.getAttribute("autocomplete") ?? "").toLowerCase()
+  if (/current-password|new-password|one-time-code/.test(autocomplete)) return true
+  const labels = (element as HTMLInputElement).labels
+  const labelText = labels ? Array.from(labels, (l) => l.textContent ?? "").join(" ") : ""
+  const hints = [
+    element.getAttribute("name"),
+    element.getAttribute("id"),
+    element.getAttribute("aria-label"),
+    element.getAttribute("placeholder"),
+    element.getAttribute("data-testid"),
+    labelText
+  ]
+  return hints.some((hint) => hint !== null && pattern.test(hint))
+}
+
+/** Text of an element for get_text: the value of a form field (never a password), else rendered text. */
+export const readText = (element: Element): string | null => {
+  const tag = element.localName
+  if (tag === "input" || tag === "textarea" || tag === "select") {
+    if ((element.getAttribute("type") ?? "").toLowerCase() === "password") return null
+    return (element as HTMLInputElement).value
+  }
+  return (element as HTMLElement).innerText ?? element.textContent ?? ""
+}

@@ -1,0 +1,295 @@
+// Session over Playwright: actions on the active page with typed errors, classified from
+// Playwright's error classes and the page's structure (how many elements match, are they visible).
+import * as path from "node:path"
+import { Effect, Layer, Option } from "effect"
+import type { Locator, Page } from "playwright"
+import {
+  ActionFailed,
+  ActionTimeout,
+  InvalidConfig,
+  NavigationFailed,
+  PageClosed,
+  ScreenshotFailed,
+  TargetAmbiguous,
+  TargetNotFound,
+  WaitTimeout
+} from "../../domain/errors.js"
+import { describeTarget, type Locator as TargetLocator, type Target } from "../../domain/target.js"
+import { Session, type ActionError, type Destination } from "../../services/Session.js"
+import { writeFileAtomic } from "../files.js"
+import { BrowserState, firstLine, isPlaywrightTimeout, type LiveSession } from "./browser.js"
+import { resolveScreenUrl } from "./launch.js"
+import { checkRef, isSensitiveField, readText, REF_ENGINE } from "./page-script.js"
+
+type Action = "click" | "type" | "get_text"
+
+const cssString = (value: string) => JSON.stringify(value)
+
+/** Screenshot file names: letters, digits, dot, dash and underscore only; never a path. */
+export const sanitizeFileName = (name: string): string => {
+  const cleaned = name
+    .replace(/\.png$/i, "")
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^[.-]+/, "")
+    .slice(0, 100)
+  return cleaned === "" ? "screenshot" : cleaned
+}
+
+/** Width and height from a PNG's IHDR chunk. */
+const pngSize = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) })
+
+export const make = Effect.gen(function* () {
+  const browser = yield* BrowserState
+  const settings = browser.settings
+
+  const selectorOf = (locator: TargetLocator): string => {
+    switch (locator.kind) {
+      case "a11yRef":
+        return `${REF_ENGINE}=${locator.value}`
+      case "testId":
+        return `[${settings.testIdAttribute}=${cssString(locator.value)}]`
+      case "selector":
+        return locator.value
+    }
+  }
+
+  const locate = (page: Page, target: Target): Locator => {
+    const scope = target.within === undefined ? page : page.locator(selectorOf(target.within))
+    return scope.locator(selectorOf(target.locator))
+  }
+
+  /** A ref must still be bound to an element of the active page; otherwise answer at once with the current refs. */
+  const ensureRefs = (page: Page, target: Target) =>
+    Effect.forEach(
+      [target.within, target.locator].filter((locator): locator is TargetLocator => locator?.kind === "a11yRef"),
+      (locator) =>
+        Effect.tryPromise({
+          try: () => page.evaluate(checkRef, locator.value),
+          catch: () => new PageClosed({ detail: "the page went away while checking the ref" })
+        }).pipe(
+          Effect.flatMap((check) =>
+            check.exists
+              ? Effect.void
+              : Effect.fail(
+                  new TargetNotFound({
+                    target: describeTarget(target),
+                    detail: `Unknown a11yRef: ${locator.value} (its element left the page, or the ref came from another tab or an earlier page).`,
+                    availableRefs: check.current
+                  })
+                )
+          )
+        ),
+      { discard: true }
+    )
+
+  const countSafely = (locator: Locator) => Effect.promise(() => locator.count().catch(() => -1))
+  const visibleSafely = (locator: Locator) => Effect.promise(() => locator.isVisible().catch(() => false))
+
+  /** Turns a failed Playwright action into the error that says what is wrong with the target. */
+  const classify = (action: Action, page: Page, locator: Locator, target: Target, timeoutMs: number, error: unknown) =>
+    Effect.gen(function* () {
+      const described = describeTarget(target)
+      if (page.isClosed()) return new PageClosed({ detail: `the page closed during ${action} on ${described}` })
+      const count = yield* countSafely(locator)
+      if (count > 1) return new TargetAmbiguous({ target: described, count })
+      if (count === 0) {
+        return new TargetNotFound({ target: described, detail: `No element matches ${described} (waited ${timeoutMs} ms).` })
+      }
+      if (isPlaywrightTimeout(error)) {
+        if (!(yield* visibleSafely(locator))) {
+          return new TargetNotFound({
+            target: described,
+            detail: `${described} is in the page but not visible (waited ${timeoutMs} ms).`
+          })
+        }
+        return new ActionTimeout({ action, target: described, timeoutMs })
+      }
+      return new ActionFailed({ action, target: described, detail: firstLine(error) })
+    })
+
+  /** Runs one action on the target of the active page, aborting it when the fiber is interrupted. */
+  const act = <A>(
+    action: Action,
+    target: Target,
+    timeoutMs: number,
+    run: (locator: Locator, options: { timeout: number; signal: AbortSignal }) => Promise<A>
+  ) =>
+    Effect.gen(function* () {
+      const { page } = yield* browser.activePage
+      yield* ensureRefs(page, target)
+      const locator = locate(page, target)
+      return yield* Effect.tryPromise({
+        try: (signal) => run(locator, { timeout: timeoutMs, signal }),
+        catch: (error) => error
+      }).pipe(
+        Effect.map((value) => ({ page, value })),
+        Effect.catchAll((error) =>
+          Effect.flatMap(classify(action, page, locator, target, timeoutMs, error), (classified) =>
+            Effect.fail<ActionError | PageClosed>(classified)
+          )
+        )
+      )
+    })
+
+  const click = (target: Target, options: { readonly timeoutMs: number }) =>
+    act("click", target, options.timeoutMs, (locator, opts) => locator.click(opts)).pipe(
+      Effect.map(({ page }) => ({ pageClosedAfterClick: page.isClosed() })),
+      // A confirm button that closes its own popup: the click did its job.
+      Effect.catchTag("PageClosed", (error) =>
+        error.detail.startsWith("the page closed during click") ? Effect.succeed({ pageClosedAfterClick: true }) : Effect.fail(error)
+      )
+    )
+
+  const type = (target: Target, text: string, options: { readonly timeoutMs: number }) =>
+    Effect.gen(function* () {
+      const { page } = yield* act("type", target, options.timeoutMs, (locator, opts) => locator.fill(text, opts))
+      const sensitive = yield* Effect.promise(() =>
+        locate(page, target)
+          .evaluate(isSensitiveField, undefined, { timeout: 2_000 })
+          .catch(() => true)
+      )
+      return { sensitive }
+    })
+
+  const getText = (target: Target, options: { readonly timeoutMs: number }) =>
+    act("get_text", target, options.timeoutMs, (locator, opts) => locator.evaluate(readText, undefined, opts)).pipe(
+      Effect.map(({ value }) => value)
+    )
+
+  const waitFor = (target: Target, state: "visible" | "hidden", options: { readonly timeoutMs: number }) =>
+    Effect.gen(function* () {
+      const { page } = yield* browser.activePage
+      const described = describeTarget(target)
+      const refCheck = yield* Effect.either(ensureRefs(page, target))
+      if (refCheck._tag === "Left") {
+        // A ref whose element left the page is as hidden as it gets.
+        if (state === "hidden" && refCheck.left._tag === "TargetNotFound") return
+        return yield* refCheck.left
+      }
+      const locator = locate(page, target)
+      yield* Effect.tryPromise({
+        try: (signal) => locator.waitFor({ state, timeout: options.timeoutMs, signal }),
+        catch: (error) => error
+      }).pipe(
+        Effect.catchAll((error) =>
+          Effect.gen(function* () {
+            if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed while waiting for ${described}` })
+            const count = yield* countSafely(locator)
+            if (count > 1) return yield* new TargetAmbiguous({ target: described, count })
+            yield* Effect.logDebug("wait_for failed", firstLine(error))
+            return yield* new WaitTimeout({ target: described, state, timeoutMs: options.timeoutMs })
+          })
+        )
+      )
+    })
+
+  const destinationUrl = (live: LiveSession, destination: Destination) =>
+    Effect.gen(function* () {
+      if (destination.screen === "url") return destination.url
+      if (destination.screen === "home") return live.homeUrl
+      const configured = settings.screens[destination.screen]
+      const fallback =
+        destination.screen === "notification" && live.extension !== undefined ? "notification.html" : undefined
+      const value = configured ?? fallback
+      const url = value === undefined ? undefined : resolveScreenUrl(value, live.extension, settings.appUrl)
+      if (url === undefined) {
+        return yield* new InvalidConfig({
+          source: "screens",
+          detail: `no ${destination.screen} screen is configured; set screens.${destination.screen} in the config file (a URL, or a path inside the extension or the app).`
+        })
+      }
+      return url
+    })
+
+  const navigate = (destination: Destination, options: { readonly timeoutMs: number }) =>
+    Effect.gen(function* () {
+      const live = yield* browser.live
+      const url = yield* destinationUrl(live, destination)
+      const opensTab = destination.screen === "notification" || live.active === undefined || live.active.isClosed()
+      const page = opensTab
+        ? yield* Effect.tryPromise({
+            try: () => live.context.newPage(),
+            catch: (error) => new NavigationFailed({ url, detail: firstLine(error) })
+          })
+        : live.active!
+      if (destination.screen === "notification") live.notificationPages.add(page)
+      if (opensTab) {
+        browser.activate(live, page)
+        // The new tab is this call's own doing, not news.
+        live.notices = live.notices.filter((notice) => !notice.startsWith("A new tab opened"))
+      }
+      yield* Effect.tryPromise({
+        try: (signal) => page.goto(url, { waitUntil: "load", timeout: options.timeoutMs, signal }),
+        catch: (error) =>
+          page.isClosed()
+            ? new PageClosed({ detail: `the page closed while navigating to ${url}` })
+            : new NavigationFailed({
+                url,
+                detail: isPlaywrightTimeout(error) ? `did not load within ${options.timeoutMs} ms` : firstLine(error)
+              })
+      })
+      return { currentUrl: page.url() }
+    })
+
+  const screenshot = (options: { readonly name: string; readonly fullPage: boolean; readonly selector?: string | undefined }) =>
+    Effect.gen(function* () {
+      const { page } = yield* browser.activePage
+      const file = path.resolve(settings.artifactsDir, "screenshots", `${sanitizeFileName(options.name)}.png`)
+      const png = yield* Effect.tryPromise({
+        try: (signal) =>
+          options.selector === undefined
+            ? page.screenshot({ fullPage: options.fullPage, timeout: 15_000, signal } as Parameters<Page["screenshot"]>[0])
+            : page.locator(options.selector).screenshot({ timeout: 15_000, signal } as Parameters<Locator["screenshot"]>[0]),
+        catch: (error) =>
+          page.isClosed()
+            ? new PageClosed({ detail: "the page closed before the screenshot" })
+            : options.selector !== undefined && isPlaywrightTimeout(error)
+              ? new TargetNotFound({ target: `selector:${options.selector}`, detail: `No visible element matches selector:${options.selector}.` })
+              : new ScreenshotFailed({ detail: firstLine(error) })
+      })
+      yield* Effect.tryPromise({
+        try: () => writeFileAtomic(file, png),
+        catch: (error) => new ScreenshotFailed({ detail: `cannot write ${file}: ${firstLine(error)}` })
+      })
+      return { path: file, ...pngSize(png), base64: png.toString("base64") }
+    })
+
+  const tabs = Effect.gen(function* () {
+    const live = yield* browser.live
+    const tracked = yield* Effect.forEach(
+      live.pages.filter((page) => !page.isClosed()),
+      (page) =>
+        Effect.promise(() => page.title().catch(() => "")).pipe(
+          Effect.map((title) => ({ role: browser.roleOf(live, page), url: page.url(), title, active: page === live.active }))
+        ),
+      { concurrency: "unbounded" }
+    )
+    const active = live.active !== undefined && !live.active.isClosed() ? live.active : undefined
+    return {
+      active: active === undefined ? null : { role: browser.roleOf(live, active), url: active.url() },
+      tracked
+    }
+  })
+
+  return Session.of({
+    current: Effect.map(browser.current, Option.map((live) => live.info)),
+    launch: browser.launch,
+    cleanup: browser.close,
+    navigate,
+    click,
+    type,
+    waitFor,
+    getText,
+    screenshot,
+    tabs,
+    takeNotices: Effect.map(
+      browser.current,
+      Option.match({
+        onNone: (): ReadonlyArray<string> => [],
+        onSome: (live): ReadonlyArray<string> => live.notices.splice(0, live.notices.length)
+      })
+    )
+  })
+})
+
+export const layer = Layer.effect(Session, make)

@@ -1,0 +1,93 @@
+// The server's settings: one typed value built once from flags, environment and the config file.
+import { Schema } from "effect"
+
+export const ScreenRule = Schema.Struct({
+  screen: Schema.String.annotations({ description: "Screen name reported as currentScreen." }),
+  testId: Schema.optional(Schema.String).annotations({ description: "Matches when a visible element has this test id." }),
+  selector: Schema.optional(Schema.String).annotations({ description: "Matches when a visible element matches this CSS selector." }),
+  urlPattern: Schema.optional(Schema.String).annotations({ description: "Matches when the URL matches this regular expression." })
+})
+export type ScreenRule = typeof ScreenRule.Type
+
+/** Playwright-style storage state: cookies and per-origin localStorage. */
+export const StorageState = Schema.Struct({
+  cookies: Schema.optionalWith(
+    Schema.Array(
+      Schema.Struct({
+        name: Schema.String,
+        value: Schema.String,
+        domain: Schema.optional(Schema.String),
+        path: Schema.optional(Schema.String),
+        url: Schema.optional(Schema.String),
+        expires: Schema.optional(Schema.Number),
+        httpOnly: Schema.optional(Schema.Boolean),
+        secure: Schema.optional(Schema.Boolean),
+        sameSite: Schema.optional(Schema.Literal("Strict", "Lax", "None"))
+      })
+    ),
+    { default: () => [] }
+  ),
+  origins: Schema.optionalWith(
+    Schema.Array(
+      Schema.Struct({
+        origin: Schema.String,
+        localStorage: Schema.Array(Schema.Struct({ name: Schema.String, value: Schema.String }))
+      })
+    ),
+    { default: () => [] }
+  )
+}).annotations({ description: "Storage state: cookies and localStorage entries per origin (Playwright's storageState format)." })
+export type StorageState = typeof StorageState.Type
+
+/** The JSON config file (`--config FILE`); every field optional. */
+export const ConfigFile = Schema.Struct({
+  headless: Schema.optional(Schema.Boolean),
+  executablePath: Schema.optional(Schema.String),
+  extension: Schema.optional(Schema.String),
+  appUrl: Schema.optional(Schema.String),
+  artifactsDir: Schema.optional(Schema.String),
+  toolPrefix: Schema.optional(Schema.String),
+  browserArgs: Schema.optional(Schema.Array(Schema.String)),
+  testIdAttribute: Schema.optional(Schema.String),
+  screens: Schema.optional(
+    Schema.Struct({
+      home: Schema.optional(Schema.String),
+      settings: Schema.optional(Schema.String),
+      notification: Schema.optional(Schema.String)
+    })
+  ),
+  screenRules: Schema.optional(Schema.Array(ScreenRule)),
+  fixtures: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, StorageState) }))
+})
+export type ConfigFile = typeof ConfigFile.Type
+
+export interface Settings {
+  readonly headless: boolean
+  readonly executablePath: string | undefined
+  readonly extension: string | undefined
+  readonly appUrl: string | undefined
+  readonly artifactsDir: string
+  readonly toolPrefix: string
+  readonly browserArgs: ReadonlyArray<string>
+  readonly testIdAttribute: string
+  readonly screens: { readonly home?: string | undefined; readonly settings?: string | undefined; readonly notification?: string | undefined }
+  readonly screenRules: ReadonlyArray<ScreenRule>
+  /** Fixture name to storage state, or to a path of a storage-state JSON file (relative to the config file). */
+  readonly fixtures: Readonly<Record<string, StorageState | string>>
+  readonly configDir: string
+}
+
+export const defaultSettings: Settings = {
+  headless: true,
+  executablePath: undefined,
+  extension: undefined,
+  appUrl: undefined,
+  artifactsDir: "./test-artifacts",
+  toolPrefix: "mm",
+  browserArgs: [],
+  testIdAttribute: "data-testid",
+  screens: {},
+  screenRules: [],
+  fixtures: {},
+  configDir: "."
+}

@@ -1,0 +1,366 @@
+// Every error a client can see: one tagged class per classification, each carrying its MM_* code
+// and a message that tells the agent how to recover.
+import { Schema } from "effect"
+
+/** The wire shape of an error inside the response envelope. */
+export interface ErrorInfo {
+  readonly code: string
+  readonly message: string
+  readonly details?: Readonly<Record<string, unknown>>
+}
+
+export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInput", {
+  field: Schema.String,
+  problem: Schema.String,
+  issues: Schema.optional(Schema.Array(Schema.Struct({ field: Schema.String, problem: Schema.String })))
+}) {
+  get code() {
+    return "MM_INVALID_INPUT" as const
+  }
+  override get message() {
+    return this.field === ""
+      ? `Invalid input: ${this.problem}`
+      : `Invalid input at "${this.field}": ${this.problem}`
+  }
+  get details() {
+    return { field: this.field, ...(this.issues && this.issues.length > 1 ? { issues: this.issues } : {}) }
+  }
+}
+
+export class NoActiveSession extends Schema.TaggedError<NoActiveSession>()("NoActiveSession", {}) {
+  get code() {
+    return "MM_NO_ACTIVE_SESSION" as const
+  }
+  override get message() {
+    return "No active session. Call mm_launch first."
+  }
+}
+
+export class SessionAlreadyRunning extends Schema.TaggedError<SessionAlreadyRunning>()("SessionAlreadyRunning", {
+  sessionId: Schema.String
+}) {
+  get code() {
+    return "MM_SESSION_ALREADY_RUNNING" as const
+  }
+  override get message() {
+    return `Session ${this.sessionId} is already running. Call mm_cleanup first, or mm_launch with force: true to replace it.`
+  }
+  get details() {
+    return { sessionId: this.sessionId }
+  }
+}
+
+export class LaunchFailed extends Schema.TaggedError<LaunchFailed>()("LaunchFailed", {
+  reason: Schema.Literal(
+    "ExecutableNotFound",
+    "ExtensionNotFound",
+    "UnsupportedManifest",
+    "InvalidManifest",
+    "FixtureNotFound",
+    "BrowserStartFailed",
+    "AppUnreachable"
+  ),
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_LAUNCH_FAILED" as const
+  }
+  override get message() {
+    return `Launch failed (${this.reason}): ${this.detail}`
+  }
+  get details() {
+    return { reason: this.reason }
+  }
+}
+
+export class InvalidConfig extends Schema.TaggedError<InvalidConfig>()("InvalidConfig", {
+  source: Schema.String,
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_INVALID_CONFIG" as const
+  }
+  override get message() {
+    return `Invalid configuration in ${this.source}: ${this.detail}`
+  }
+}
+
+export class PageClosed extends Schema.TaggedError<PageClosed>()("PageClosed", {
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_PAGE_CLOSED" as const
+  }
+  override get message() {
+    return `The page closed: ${this.detail}. Call mm_get_state to see the open tabs.`
+  }
+}
+
+export class NavigationFailed extends Schema.TaggedError<NavigationFailed>()("NavigationFailed", {
+  url: Schema.String,
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_NAVIGATION_FAILED" as const
+  }
+  override get message() {
+    return `Navigation to ${this.url} failed: ${this.detail}`
+  }
+  get details() {
+    return { url: this.url }
+  }
+}
+
+const RefSummary = Schema.Struct({ ref: Schema.String, role: Schema.String, name: Schema.String })
+
+export class TargetNotFound extends Schema.TaggedError<TargetNotFound>()("TargetNotFound", {
+  target: Schema.String,
+  detail: Schema.String,
+  availableRefs: Schema.optional(Schema.Array(RefSummary))
+}) {
+  get code() {
+    return "MM_TARGET_NOT_FOUND" as const
+  }
+  override get message() {
+    if (this.availableRefs !== undefined) {
+      const refs = this.availableRefs.map((node) => node.ref).join(", ")
+      return `${this.detail} Available refs: ${refs === "" ? "(none)" : refs}. Take a new mm_accessibility_snapshot or mm_describe_screen to get current refs.`
+    }
+    return `${this.detail} Call mm_describe_screen to see what is on the page.`
+  }
+  get details() {
+    return { target: this.target, ...(this.availableRefs ? { availableRefs: this.availableRefs } : {}) }
+  }
+}
+
+export class TargetAmbiguous extends Schema.TaggedError<TargetAmbiguous>()("TargetAmbiguous", {
+  target: Schema.String,
+  count: Schema.Number
+}) {
+  get code() {
+    return "MM_TARGET_AMBIGUOUS" as const
+  }
+  override get message() {
+    return `${this.target} matches ${this.count} elements. Use an a11yRef from mm_accessibility_snapshot, or narrow it with "within".`
+  }
+  get details() {
+    return { target: this.target, count: this.count }
+  }
+}
+
+const Action = Schema.Literal("click", "type", "get_text")
+const actionCode = {
+  click: { failed: "MM_CLICK_FAILED", timeout: "MM_CLICK_TIMEOUT" },
+  type: { failed: "MM_TYPE_FAILED", timeout: "MM_TYPE_TIMEOUT" },
+  get_text: { failed: "MM_GETTEXT_FAILED", timeout: "MM_GETTEXT_TIMEOUT" }
+} as const
+
+export class ActionTimeout extends Schema.TaggedError<ActionTimeout>()("ActionTimeout", {
+  action: Action,
+  target: Schema.String,
+  timeoutMs: Schema.Number
+}) {
+  get code() {
+    return actionCode[this.action].timeout
+  }
+  override get message() {
+    return `${this.target} was found but did not become ready for ${this.action} within ${this.timeoutMs} ms (hidden, disabled, covered or moving). Check it with mm_describe_screen or raise timeoutMs.`
+  }
+  get details() {
+    return { target: this.target, timeoutMs: this.timeoutMs }
+  }
+}
+
+export class ActionFailed extends Schema.TaggedError<ActionFailed>()("ActionFailed", {
+  action: Action,
+  target: Schema.String,
+  detail: Schema.String
+}) {
+  get code() {
+    return actionCode[this.action].failed
+  }
+  override get message() {
+    return `${this.action} on ${this.target} failed: ${this.detail}`
+  }
+  get details() {
+    return { target: this.target }
+  }
+}
+
+export class WaitTimeout extends Schema.TaggedError<WaitTimeout>()("WaitTimeout", {
+  target: Schema.String,
+  state: Schema.String,
+  timeoutMs: Schema.Number
+}) {
+  get code() {
+    return "MM_WAIT_TIMEOUT" as const
+  }
+  override get message() {
+    return `${this.target} did not become ${this.state} within ${this.timeoutMs} ms. Call mm_describe_screen to see the page, or raise timeoutMs.`
+  }
+  get details() {
+    return { target: this.target, state: this.state, timeoutMs: this.timeoutMs }
+  }
+}
+
+export class DeadlineExceeded extends Schema.TaggedError<DeadlineExceeded>()("DeadlineExceeded", {
+  tool: Schema.String,
+  timeoutMs: Schema.Number
+}) {
+  get code() {
+    return "MM_TIMEOUT" as const
+  }
+  override get message() {
+    return `${this.tool} did not finish within ${this.timeoutMs} ms and was stopped. Raise timeoutMs or check the page with mm_describe_screen.`
+  }
+  get details() {
+    return { timeoutMs: this.timeoutMs }
+  }
+}
+
+export class ScreenshotFailed extends Schema.TaggedError<ScreenshotFailed>()("ScreenshotFailed", {
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_SCREENSHOT_FAILED" as const
+  }
+  override get message() {
+    return `Screenshot failed: ${this.detail}`
+  }
+}
+
+export class DiscoveryFailed extends Schema.TaggedError<DiscoveryFailed>()("DiscoveryFailed", {
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_DISCOVERY_FAILED" as const
+  }
+  override get message() {
+    return `Could not read the page: ${this.detail}`
+  }
+}
+
+export class StateFailed extends Schema.TaggedError<StateFailed>()("StateFailed", {
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_STATE_FAILED" as const
+  }
+  override get message() {
+    return `Could not read the browser state: ${this.detail}`
+  }
+}
+
+export class KnowledgeError extends Schema.TaggedError<KnowledgeError>()("KnowledgeError", {
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_KNOWLEDGE_ERROR" as const
+  }
+  override get message() {
+    return `Knowledge store error: ${this.detail}`
+  }
+}
+
+export class TabNotFound extends Schema.TaggedError<TabNotFound>()("TabNotFound", {
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_TAB_NOT_FOUND" as const
+  }
+  override get message() {
+    return `${this.detail} Call mm_get_state to list the open tabs.`
+  }
+}
+
+export class CapabilityNotAvailable extends Schema.TaggedError<CapabilityNotAvailable>()("CapabilityNotAvailable", {
+  capability: Schema.String,
+  hint: Schema.String
+}) {
+  get code() {
+    return "MM_CAPABILITY_NOT_AVAILABLE" as const
+  }
+  override get message() {
+    return `The ${this.capability} capability is not available. ${this.hint}`
+  }
+  get details() {
+    return { capability: this.capability }
+  }
+}
+
+export class UnknownTool extends Schema.TaggedError<UnknownTool>()("UnknownTool", {
+  tool: Schema.String,
+  available: Schema.Array(Schema.String)
+}) {
+  get code() {
+    return "MM_UNKNOWN_TOOL" as const
+  }
+  override get message() {
+    return `Unknown tool: ${this.tool}. Available tools: ${this.available.join(", ")}`
+  }
+  get details() {
+    return { tool: this.tool }
+  }
+}
+
+/** Every error a tool program may fail with. */
+export type ToolError =
+  | InvalidInput
+  | NoActiveSession
+  | SessionAlreadyRunning
+  | LaunchFailed
+  | InvalidConfig
+  | PageClosed
+  | NavigationFailed
+  | TargetNotFound
+  | TargetAmbiguous
+  | ActionTimeout
+  | ActionFailed
+  | WaitTimeout
+  | DeadlineExceeded
+  | ScreenshotFailed
+  | DiscoveryFailed
+  | StateFailed
+  | KnowledgeError
+  | TabNotFound
+  | CapabilityNotAvailable
+  | UnknownTool
+
+export const ToolError = Schema.Union(
+  InvalidInput,
+  NoActiveSession,
+  SessionAlreadyRunning,
+  LaunchFailed,
+  InvalidConfig,
+  PageClosed,
+  NavigationFailed,
+  TargetNotFound,
+  TargetAmbiguous,
+  ActionTimeout,
+  ActionFailed,
+  WaitTimeout,
+  DeadlineExceeded,
+  ScreenshotFailed,
+  DiscoveryFailed,
+  StateFailed,
+  KnowledgeError,
+  TabNotFound,
+  CapabilityNotAvailable,
+  UnknownTool
+)
+
+const toolErrorTags: ReadonlySet<string> = new Set(ToolError.members.map((member) => member.identifier))
+
+/** True for values that are one of our tagged tool errors (structure, not message text). */
+export const isToolError = (value: unknown): value is ToolError =>
+  typeof value === "object" && value !== null && "_tag" in value && toolErrorTags.has(String(value._tag))
+
+/** The envelope's error object for a tool error. */
+export const toErrorInfo = (error: ToolError): ErrorInfo => {
+  const details = "details" in error ? error.details : undefined
+  return details === undefined
+    ? { code: error.code, message: error.message }
+    : { code: error.code, message: error.message, details }
+}
+
+export const INTERNAL_ERROR_CODE = "MM_INTERNAL_ERROR"

@@ -1,0 +1,72 @@
+// What a page looks like to an agent: state, visible test ids, accessibility nodes with refs, tabs.
+import { Schema } from "effect"
+
+export const TabRole = Schema.Literal("extension", "notification", "app", "other").annotations({
+  description: "extension: the loaded extension's pages; notification: its notification or popup page; app: http(s) pages; other: anything else."
+})
+export type TabRole = typeof TabRole.Type
+
+export const TabInfo = Schema.Struct({
+  role: TabRole,
+  url: Schema.String.annotations({ description: "Current URL of the tab." }),
+  title: Schema.String.annotations({ description: "Document title." }),
+  active: Schema.Boolean.annotations({ description: "True for the tab that tools act on." })
+})
+export type TabInfo = typeof TabInfo.Type
+
+export const Tabs = Schema.Struct({
+  active: Schema.NullOr(Schema.Struct({ role: TabRole, url: Schema.String })).annotations({
+    description: "The tab tools act on, or null when none is open."
+  }),
+  tracked: Schema.Array(TabInfo).annotations({ description: "Every open tab of the session." })
+})
+export type Tabs = typeof Tabs.Type
+
+export const ScreenState = Schema.Struct({
+  isLoaded: Schema.Boolean.annotations({ description: "True when the active page finished loading." }),
+  currentUrl: Schema.String.annotations({ description: "URL of the active page." }),
+  title: Schema.String.annotations({ description: "Title of the active page." }),
+  currentScreen: Schema.String.annotations({
+    description: 'Screen name from the configured detection rules, or "unknown".'
+  }),
+  extensionId: Schema.optional(Schema.String).annotations({ description: "Id of the loaded extension, if any." })
+})
+export type ScreenState = typeof ScreenState.Type
+
+export const TestIdItem = Schema.Struct({
+  testId: Schema.String.annotations({ description: "The data-testid value." }),
+  tag: Schema.String.annotations({ description: "Lower-case tag name of the element." }),
+  text: Schema.optional(Schema.String).annotations({ description: "Visible text, at most 100 characters." }),
+  visible: Schema.Boolean.annotations({ description: "Always true: only visible elements are listed." })
+})
+export type TestIdItem = typeof TestIdItem.Type
+
+export const A11yNode = Schema.Struct({
+  ref: Schema.String.annotations({ description: 'Ref to pass as a11yRef, e.g. "e3". Stable while the element stays in the page.' }),
+  role: Schema.String.annotations({ description: "ARIA role." }),
+  name: Schema.String.annotations({ description: "Accessible name (may be empty)." }),
+  disabled: Schema.optional(Schema.Boolean),
+  checked: Schema.optional(Schema.Union(Schema.Boolean, Schema.Literal("mixed"))),
+  expanded: Schema.optional(Schema.Boolean),
+  level: Schema.optional(Schema.Number).annotations({ description: "Heading level." }),
+  path: Schema.optional(Schema.Array(Schema.String)).annotations({
+    description: 'Enclosing containers, outermost first, e.g. ["dialog: Confirm"].'
+  })
+})
+export type A11yNode = typeof A11yNode.Type
+
+export const Observation = Schema.Struct({
+  state: ScreenState,
+  testIds: Schema.optional(Schema.Array(TestIdItem)).annotations({ description: "Visible test ids (capped)." }),
+  a11y: Schema.optional(
+    Schema.Struct({
+      nodes: Schema.Array(A11yNode),
+      truncated: Schema.optional(Schema.Boolean)
+    })
+  ).annotations({ description: "Accessibility nodes with refs (capped)." })
+})
+export type Observation = typeof Observation.Type
+
+/** How much of a page to observe after a tool ran. */
+export const ObservationPolicy = Schema.Literal("default", "none", "failures", "custom")
+export type ObservationPolicy = typeof ObservationPolicy.Type

@@ -1,0 +1,32 @@
+// The library's public surface: tools, runTool, services, layers, errors and the MCP server.
+export * as Errors from "./domain/errors.js"
+export * from "./domain/errors.js"
+export * from "./domain/target.js"
+export * from "./domain/observation.js"
+export * from "./domain/envelope.js"
+export * from "./domain/knowledge.js"
+export * from "./domain/config.js"
+export { redactDeep, REDACTED } from "./domain/redaction.js"
+
+export { Session, type SessionService, type LaunchOptions, type SessionInfo } from "./services/Session.js"
+export { Observer, type ObserverService, type ObserveOptions } from "./services/Observer.js"
+export { KnowledgeStore, type KnowledgeStoreService } from "./services/KnowledgeStore.js"
+export { Config } from "./services/Config.js"
+
+export { defineTool, type ToolDefinition, type AnyToolDefinition, type ToolServices, type ToolAnnotations } from "./runtime/tool.js"
+export { runTool, decodeInput, type RunOptions, type ToolResponse } from "./runtime/runTool.js"
+export { makeRegistry, type ToolRegistry } from "./runtime/registry.js"
+
+export * as Tools from "./tools/registry.js"
+export { builtinTools } from "./tools/registry.js"
+export { click, type, waitFor, getText } from "./tools/interaction.js"
+export { navigate } from "./tools/navigation.js"
+export { launch, cleanup } from "./tools/session.js"
+export { describeScreen, listTestIds, accessibilitySnapshot, getState } from "./tools/discovery.js"
+export { screenshot } from "./tools/screenshot.js"
+
+export * as PlaywrightLayer from "./adapters/playwright/index.js"
+export { layerFileSystem as knowledgeLayerFileSystem } from "./adapters/knowledge-files.js"
+export { layer as stderrLoggerLayer } from "./adapters/logger.js"
+export { makeMcpServer, serveStdio, toCallToolResult, describeTool } from "./mcp/server.js"
+export { appLayer, parseCli, serve } from "./cli.js"

@@ -1,0 +1,135 @@
+// The only code that knows the MCP wire format: tools/list from tool definitions, tools/call through
+// runTool, envelopes to CallToolResult, cancellation to fiber interruption.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool
+} from "@modelcontextprotocol/sdk/types.js"
+import { Cause, Effect, Exit, JSONSchema, type ManagedRuntime, Schema } from "effect"
+import { envelopeSchema, type Envelope } from "../domain/envelope.js"
+import { toErrorInfo, UnknownTool } from "../domain/errors.js"
+import type { ToolRegistry } from "../runtime/registry.js"
+import { runTool, type ToolResponse } from "../runtime/runTool.js"
+import type { AnyToolDefinition, ToolServices } from "../runtime/tool.js"
+
+export const SERVER_NAME = "browser-workflow-mcp"
+export const SERVER_VERSION = "0.1.0"
+
+export const instructions = (prefix: string) => {
+  const p = prefix === "" ? "" : `${prefix}_`
+  return [
+    "Drive a real Chromium browser (a web app or a Chrome extension) and remember what worked.",
+    `Workflow: ${p}launch starts a session; ${p}describe_screen shows the active tab (state, visible test ids, accessibility nodes with refs e1, e2...);`,
+    `act with ${p}click / ${p}type / ${p}wait_for / ${p}get_text targeting exactly one of a11yRef, testId or selector (optionally within a parent);`,
+    "each action's response carries an observation of the page afterwards, so you rarely need another describe call.",
+    `Use ${p}navigate to load pages, ${p}screenshot to save evidence, ${p}get_state to check where you are, and ${p}cleanup when done.`,
+    "Every response is an envelope {ok, result | error{code, message}, meta}; error messages say how to recover (e.g. a stale ref lists the current refs)."
+  ].join(" ")
+}
+
+/** JSON Schema for MCP: object root, no $ref at the root, defaults not required. */
+export const toJsonSchema = (schema: Schema.Schema.Any): Tool["inputSchema"] => {
+  const json = JSONSchema.make(schema) as unknown as Record<string, unknown>
+  delete json.$schema
+  // An empty struct comes out as "any object or array"; MCP wants an object root.
+  if (json.type !== "object") return { type: "object", properties: {}, additionalProperties: false }
+  return json as Tool["inputSchema"]
+}
+
+/** The tools/list entry of a tool. */
+export const describeTool = (registry: ToolRegistry, tool: AnyToolDefinition): Tool => ({
+  name: registry.servedName(tool),
+  title: tool.title,
+  description: tool.description,
+  inputSchema: toJsonSchema(tool.input),
+  outputSchema: toJsonSchema(envelopeSchema(tool.output)) as Tool["outputSchema"],
+  annotations: {
+    title: tool.title,
+    readOnlyHint: tool.annotations.readOnly,
+    destructiveHint: tool.annotations.destructive,
+    idempotentHint: tool.annotations.idempotent,
+    openWorldHint: tool.annotations.openWorld
+  }
+})
+
+/** An envelope as a CallToolResult: the JSON as text (for every client) and as structured content. */
+export const toCallToolResult = (response: ToolResponse): CallToolResult => ({
+  content: [
+    { type: "text", text: JSON.stringify(response.envelope) },
+    ...response.attachments.map((attachment) => ({ ...attachment }))
+  ],
+  structuredContent: response.envelope as unknown as Record<string, unknown>,
+  isError: !response.envelope.ok
+})
+
+const unknownToolResponse = (registry: ToolRegistry, name: string): ToolResponse => {
+  const envelope: Envelope = {
+    ok: false,
+    error: toErrorInfo(new UnknownTool({ tool: name, available: registry.tools.map(registry.servedName) })),
+    meta: { timestamp: new Date().toISOString(), durationMs: 0 }
+  }
+  return { envelope, attachments: [] }
+}
+
+/** Builds the SDK server for a registry, running every call on the given runtime. */
+export const makeMcpServer = <R extends ToolServices, ER>(
+  registry: ToolRegistry,
+  runtime: ManagedRuntime.ManagedRuntime<R, ER>
+): Server => {
+  const server = new Server(
+    { name: SERVER_NAME, version: SERVER_VERSION, title: "Browser Workflow MCP" },
+    { capabilities: { tools: {}, logging: {} }, instructions: instructions(registry.prefix) }
+  )
+  const listed = registry.tools.map((tool) => describeTool(registry, tool))
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }))
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = registry.lookup(request.params.name)
+    if (tool === undefined) return toCallToolResult(unknownToolResponse(registry, request.params.name))
+    const program = runTool(tool)(request.params.arguments ?? {}) as Effect.Effect<ToolResponse, never, R>
+    // The client's cancellation aborts extra.signal, which interrupts the fiber and with it the browser action.
+    const exit = await runtime.runPromiseExit(program, { signal: extra.signal })
+    if (Exit.isSuccess(exit)) return toCallToolResult(exit.value)
+    if (Cause.isInterruptedOnly(exit.cause)) {
+      return toCallToolResult({
+        envelope: {
+          ok: false,
+          error: { code: "MM_CANCELLED", message: "The call was cancelled by the client." },
+          meta: { timestamp: new Date().toISOString(), durationMs: 0 }
+        },
+        attachments: []
+      })
+    }
+    await runtime.runPromise(Effect.logError("tool call failed outside runTool", Cause.pretty(exit.cause)) as Effect.Effect<void, never, R>)
+    return toCallToolResult({
+      envelope: {
+        ok: false,
+        error: { code: "MM_INTERNAL_ERROR", message: "Internal error in the server; the details went to its log (stderr)." },
+        meta: { timestamp: new Date().toISOString(), durationMs: 0 }
+      },
+      attachments: []
+    })
+  })
+
+  return server
+}
+
+/** Serves the registry over stdio until stdin closes; resolves when the connection closed. */
+export const serveStdio = async <R extends ToolServices, ER>(
+  registry: ToolRegistry,
+  runtime: ManagedRuntime.ManagedRuntime<R, ER>
+): Promise<void> => {
+  const server = makeMcpServer(registry, runtime)
+  const transport = new StdioServerTransport()
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve()
+    process.stdin.once("end", () => resolve())
+    process.stdin.once("close", () => resolve())
+  })
+  await server.connect(transport)
+  await closed
+}

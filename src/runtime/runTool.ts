@@ -1,0 +1,219 @@
+// runTool: from a tool definition to an Effect that never fails and yields the response envelope.
+// Decode, session gate, deadline, observation by policy, recording, and error-to-code mapping live here once.
+import { Cause, Clock, Effect, Exit, Option, ParseResult, Schema } from "effect"
+import type { ParseError } from "effect/ParseResult"
+import type { Envelope } from "../domain/envelope.js"
+import {
+  DeadlineExceeded,
+  INTERNAL_ERROR_CODE,
+  InvalidInput,
+  NoActiveSession,
+  toErrorInfo,
+  type ErrorInfo,
+  type ToolError
+} from "../domain/errors.js"
+import { labelsFor, type StepRecord } from "../domain/knowledge.js"
+import type { Observation, ObservationPolicy } from "../domain/observation.js"
+import { redactDeep } from "../domain/redaction.js"
+import { KnowledgeStore } from "../services/KnowledgeStore.js"
+import { Observer } from "../services/Observer.js"
+import { Session } from "../services/Session.js"
+import type { Attachment, RecordedCall, ToolDefinition } from "./tool.js"
+
+export interface RunOptions {
+  /** Overrides the tool's observation policy (the batch runner uses it). */
+  readonly policy?: ObservationPolicy | undefined
+  /** Marks the step as part of a batch in the knowledge store. */
+  readonly batch?: { readonly batchId: string; readonly index: number } | undefined
+  /** A tighter deadline than the tool's own (e.g. a batch step's timeoutMs). */
+  readonly deadlineMs?: number | undefined
+}
+
+/** The envelope plus content blocks that travel beside it (never inside the JSON). */
+export interface ToolResponse<A = unknown> {
+  readonly envelope: Envelope<A>
+  readonly attachments: ReadonlyArray<Attachment>
+}
+
+/** Default deadline for tools that do not state one: keeps a call well under the client's 60 s. */
+export const DEFAULT_DEADLINE_MS = 30_000
+
+/** Limits of the observation attached to a response. */
+export const OBSERVATION_LIMITS = { testIds: 50, a11yNodes: 150 } as const
+
+/** A decode failure as MM_INVALID_INPUT naming the field(s). */
+export const invalidInputFrom = (error: ParseError): InvalidInput => {
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
+    field: issue.path.map(String).join("."),
+    problem: issue.message
+  }))
+  const first = issues[0] ?? { field: "", problem: "invalid input" }
+  return new InvalidInput({ field: first.field, problem: first.problem, issues })
+}
+
+const decodeOptions = { errors: "all", onExcessProperty: "error" } as const
+
+/** Decodes raw arguments with a tool's input schema; errors name the field. */
+export const decodeInput = <I, IE>(schema: Schema.Schema<I, IE>, raw: unknown): Effect.Effect<I, InvalidInput> =>
+  Schema.decodeUnknown(schema, decodeOptions)(raw ?? {}).pipe(Effect.mapError(invalidInputFrom))
+
+const observe = (policy: ObservationPolicy, ok: boolean) =>
+  Effect.gen(function* () {
+    const observer = yield* Observer
+    const full = policy === "default" || (policy === "failures" && !ok)
+    const observation: Observation = full
+      ? yield* observer.observe({
+          testIds: true,
+          a11y: true,
+          testIdLimit: OBSERVATION_LIMITS.testIds,
+          a11yLimit: OBSERVATION_LIMITS.a11yNodes
+        })
+      : { state: yield* observer.state }
+    return observation
+  }).pipe(
+    // The call already succeeded or failed on its own terms: a page that cannot be read now is no reason to change that.
+    Effect.catchTags({
+      NoActiveSession: () => Effect.succeed(undefined),
+      PageClosed: () => Effect.succeed(undefined),
+      StateFailed: (error) => Effect.logDebug("observation skipped", error.message).pipe(Effect.as(undefined)),
+      DiscoveryFailed: (error) => Effect.logDebug("observation skipped", error.message).pipe(Effect.as(undefined))
+    })
+  )
+
+/** Runs one tool call end to end and answers with the envelope; never fails. */
+export const runTool =
+  <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>) =>
+  (raw: unknown, options: RunOptions = {}): Effect.Effect<ToolResponse<OE>, never, R | Session | Observer | KnowledgeStore> =>
+    Effect.gen(function* () {
+      const startedAt = yield* Clock.currentTimeMillis
+      const session = yield* Session
+      const store = yield* KnowledgeStore
+      const before = yield* session.current
+
+      const finish = (
+        outcome: { readonly ok: true; readonly result: OE } | { readonly ok: false; readonly error: ErrorInfo },
+        sessionId: string | undefined,
+        observation: Observation | undefined
+      ) =>
+        Effect.gen(function* () {
+          const finishedAt = yield* Clock.currentTimeMillis
+          const notices = yield* session.takeNotices
+          const meta = {
+            timestamp: new Date(finishedAt).toISOString(),
+            ...(sessionId === undefined ? {} : { sessionId }),
+            durationMs: finishedAt - startedAt,
+            ...(notices.length > 0 ? { notices } : {})
+          }
+          const envelope: Envelope<OE> = outcome.ok
+            ? { ok: true, result: outcome.result, meta, ...(observation ? { observation } : {}) }
+            : { ok: false, error: outcome.error, meta, ...(observation ? { observation } : {}) }
+          return envelope
+        })
+
+      const decoded = yield* Effect.either(decodeInput(definition.input, raw))
+      if (decoded._tag === "Left") {
+        const envelope = yield* finish({ ok: false, error: toErrorInfo(decoded.left) }, sessionIdOf(before), undefined)
+        return { envelope, attachments: [] }
+      }
+      const input = decoded.right
+
+      if (definition.requiresSession && Option.isNone(before)) {
+        const envelope = yield* finish({ ok: false, error: toErrorInfo(new NoActiveSession()) }, undefined, undefined)
+        return { envelope, attachments: [] }
+      }
+
+      const ownDeadline = definition.deadlineMs?.(input) ?? DEFAULT_DEADLINE_MS
+      const deadline = options.deadlineMs === undefined ? ownDeadline : Math.min(ownDeadline, options.deadlineMs)
+      const exit = yield* definition.run(input).pipe(
+        Effect.timeoutFail({
+          duration: deadline,
+          onTimeout: (): ToolError =>
+            definition.onDeadline?.(input, deadline) ?? new DeadlineExceeded({ tool: definition.name, timeoutMs: deadline })
+        }),
+        Effect.exit
+      )
+
+      const after = yield* session.current
+      const sessionId = sessionIdOf(after) ?? sessionIdOf(before)
+      const policy = options.policy ?? definition.observation
+
+      let outcome: { readonly ok: true; readonly result: OE } | { readonly ok: false; readonly error: ErrorInfo }
+      let attachments: ReadonlyArray<Attachment> = []
+      let observation: Observation | undefined
+      let recordedResult: Option.Option<O> = Option.none()
+
+      if (Exit.isSuccess(exit)) {
+        let value = exit.value
+        if (definition.attachments) {
+          const split = definition.attachments(input, value)
+          value = split.result
+          attachments = split.attachments
+        }
+        const encoded = yield* Effect.either(Schema.encode(definition.output)(value))
+        if (encoded._tag === "Right") {
+          outcome = { ok: true, result: encoded.right }
+          recordedResult = Option.some(exit.value)
+        } else {
+          yield* Effect.logError(`${definition.name}: result does not match its output schema`, encoded.left.message)
+          outcome = { ok: false, error: internalError() }
+        }
+      } else {
+        const failure = Cause.failureOption(exit.cause)
+        if (Option.isSome(failure)) {
+          outcome = { ok: false, error: toErrorInfo(failure.value) }
+        } else {
+          yield* Effect.logError(`${definition.name}: defect`, Cause.pretty(exit.cause))
+          outcome = { ok: false, error: internalError() }
+        }
+      }
+
+      if (Option.isSome(after)) {
+        if (policy === "custom") {
+          observation = Option.match(recordedResult, {
+            onNone: () => undefined,
+            onSome: (result) => definition.observe?.(result)
+          })
+          if (observation === undefined) observation = yield* observe("none", outcome.ok)
+        } else {
+          observation = yield* observe(policy, outcome.ok)
+        }
+      }
+
+      if (sessionId !== undefined) {
+        const recorded: RecordedCall = definition.record?.(input, recordedResult) ?? { input: input as Record<string, unknown> }
+        const finishedAt = yield* Clock.currentTimeMillis
+        const step: StepRecord = {
+          schemaVersion: 1,
+          timestamp: new Date(finishedAt).toISOString(),
+          sessionId,
+          tool: {
+            name: definition.name,
+            input: redactDeep(recorded.input) as Record<string, unknown>,
+            ...(recorded.target ? { target: recorded.target } : {}),
+            ...(recorded.textRedacted !== undefined ? { textRedacted: recorded.textRedacted } : {}),
+            ...(recorded.textLength !== undefined ? { textLength: recorded.textLength } : {})
+          },
+          timing: { durationMs: finishedAt - startedAt },
+          outcome: outcome.ok ? { ok: true } : { ok: false, error: { code: outcome.error.code, message: outcome.error.message } },
+          ...(observation ? { observation } : {}),
+          ...(recorded.screenshot ? { artifacts: { screenshot: recorded.screenshot } } : {}),
+          labels: labelsFor(definition.name, recorded.target, outcome.ok),
+          ...(options.batch ? { batch: options.batch } : {})
+        }
+        // A step that cannot be written is logged; it never turns the call's own outcome around.
+        yield* store.recordStep(step).pipe(
+          Effect.catchAllCause((cause) => Effect.logWarning(`${definition.name}: step not recorded`, Cause.pretty(cause)))
+        )
+      }
+
+      const envelope = yield* finish(outcome, sessionId, observation)
+      return { envelope, attachments }
+    })
+
+const sessionIdOf = (info: Option.Option<{ readonly sessionId: string }>): string | undefined =>
+  Option.isSome(info) ? info.value.sessionId : undefined
+
+const internalError = (): ErrorInfo => ({
+  code: INTERNAL_ERROR_CODE,
+  message: "Internal error in the server; the details went to its log (stderr). Try again, or call mm_cleanup and mm_launch."
+})

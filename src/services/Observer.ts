@@ -1,0 +1,41 @@
+// What the active page looks like now: state, visible test ids, accessibility nodes with refs.
+import { Context, Effect, Layer } from "effect"
+import type { DiscoveryFailed, NoActiveSession, PageClosed, StateFailed } from "../domain/errors.js"
+import type { A11yNode, Observation, ScreenState, TestIdItem } from "../domain/observation.js"
+
+export interface ObserveOptions {
+  readonly testIds: boolean
+  readonly a11y: boolean
+  readonly testIdLimit?: number | undefined
+  readonly a11yLimit?: number | undefined
+  readonly rootSelector?: string | undefined
+}
+
+export type ObserveError = NoActiveSession | PageClosed | DiscoveryFailed | StateFailed
+
+export interface ObserverService {
+  /** URL, title, load state and screen of the active page: one round trip. */
+  readonly state: Effect.Effect<ScreenState, NoActiveSession | PageClosed | StateFailed>
+  /** State plus, as asked, test ids and accessibility nodes: one round trip. */
+  readonly observe: (options: ObserveOptions) => Effect.Effect<Observation, ObserveError>
+  readonly testIds: (limit: number) => Effect.Effect<ReadonlyArray<TestIdItem>, ObserveError>
+  readonly accessibility: (options: {
+    readonly rootSelector?: string | undefined
+    readonly limit?: number | undefined
+  }) => Effect.Effect<{ readonly nodes: ReadonlyArray<A11yNode>; readonly truncated: boolean }, ObserveError>
+}
+
+export class Observer extends Context.Tag("browser-workflow-mcp/Observer")<Observer, ObserverService>() {
+  /** An observer stub for tests: every method dies loudly unless overridden. */
+  static readonly layerTest = (overrides: Partial<ObserverService>) =>
+    Layer.succeed(Observer, { ...unimplemented, ...overrides })
+}
+
+const notStubbed = (method: string) => Effect.dieMessage(`Observer.${method} is not stubbed in this test`)
+
+const unimplemented: ObserverService = {
+  state: notStubbed("state"),
+  observe: () => notStubbed("observe"),
+  testIds: () => notStubbed("testIds"),
+  accessibility: () => notStubbed("accessibility")
+}

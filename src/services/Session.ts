@@ -1,0 +1,122 @@
+// The browser port: launch and clean up a session, act on the active page, list tabs.
+import { Context, Effect, Layer, Option } from "effect"
+import type { StorageState } from "../domain/config.js"
+import type {
+  ActionFailed,
+  ActionTimeout,
+  InvalidConfig,
+  LaunchFailed,
+  NavigationFailed,
+  NoActiveSession,
+  PageClosed,
+  ScreenshotFailed,
+  SessionAlreadyRunning,
+  TargetAmbiguous,
+  TargetNotFound,
+  WaitTimeout
+} from "../domain/errors.js"
+import type { Tabs } from "../domain/observation.js"
+import type { Target } from "../domain/target.js"
+
+export interface LaunchOptions {
+  readonly goal?: string | undefined
+  readonly flowTags: ReadonlyArray<string>
+  readonly tags: ReadonlyArray<string>
+  readonly stateMode: "default" | "onboarding" | "custom"
+  readonly fixturePreset?: string | undefined
+  readonly fixture?: StorageState | undefined
+  readonly slowMo: number
+  readonly force: boolean
+  /** Overrides the configured extension directory for this launch. */
+  readonly extensionPath?: string | undefined
+}
+
+export interface SessionInfo {
+  readonly sessionId: string
+  readonly startedAt: string
+  readonly goal?: string | undefined
+  readonly flowTags: ReadonlyArray<string>
+  readonly tags: ReadonlyArray<string>
+  readonly extensionId?: string | undefined
+}
+
+export interface LaunchResult {
+  readonly sessionId: string
+  readonly extensionId?: string | undefined
+  readonly homeUrl: string
+}
+
+export type Destination =
+  | { readonly screen: "home" | "settings" | "notification" }
+  | { readonly screen: "url"; readonly url: string }
+
+export type ActionError = NoActiveSession | PageClosed | TargetNotFound | TargetAmbiguous | ActionTimeout | ActionFailed
+
+export interface ScreenshotOptions {
+  readonly name: string
+  readonly fullPage: boolean
+  readonly selector?: string | undefined
+}
+
+export interface ScreenshotFile {
+  readonly path: string
+  readonly width: number
+  readonly height: number
+  readonly base64: string
+}
+
+export interface Timeout {
+  readonly timeoutMs: number
+}
+
+export interface SessionService {
+  /** The running session, if any. */
+  readonly current: Effect.Effect<Option.Option<SessionInfo>>
+  readonly launch: (
+    options: LaunchOptions
+  ) => Effect.Effect<LaunchResult, LaunchFailed | SessionAlreadyRunning | InvalidConfig>
+  /** Closes the browser; true when a session was running. */
+  readonly cleanup: Effect.Effect<boolean>
+  readonly navigate: (
+    destination: Destination,
+    options: Timeout
+  ) => Effect.Effect<{ readonly currentUrl: string }, NavigationFailed | NoActiveSession | PageClosed | InvalidConfig>
+  readonly click: (target: Target, options: Timeout) => Effect.Effect<{ readonly pageClosedAfterClick: boolean }, ActionError>
+  /** Fills the field; `sensitive` tells whether the element looks like a secret field. */
+  readonly type: (target: Target, text: string, options: Timeout) => Effect.Effect<{ readonly sensitive: boolean }, ActionError>
+  readonly waitFor: (
+    target: Target,
+    state: "visible" | "hidden",
+    options: Timeout
+  ) => Effect.Effect<void, NoActiveSession | PageClosed | TargetNotFound | TargetAmbiguous | WaitTimeout>
+  /** Rendered text, or a field's value; null for a password field. */
+  readonly getText: (target: Target, options: Timeout) => Effect.Effect<string | null, ActionError>
+  readonly screenshot: (
+    options: ScreenshotOptions
+  ) => Effect.Effect<ScreenshotFile, NoActiveSession | PageClosed | ScreenshotFailed | TargetNotFound>
+  readonly tabs: Effect.Effect<Tabs, NoActiveSession>
+  /** Messages about changes since the last call (the active tab closed, ...); reading clears them. */
+  readonly takeNotices: Effect.Effect<ReadonlyArray<string>>
+}
+
+export class Session extends Context.Tag("browser-workflow-mcp/Session")<Session, SessionService>() {
+  /** A session stub for tests: every method dies loudly unless overridden. */
+  static readonly layerTest = (overrides: Partial<SessionService>) =>
+    Layer.succeed(Session, { ...unimplemented, ...overrides })
+}
+
+const notStubbed = (method: string) => Effect.dieMessage(`Session.${method} is not stubbed in this test`)
+
+const unimplemented: SessionService = {
+  current: Effect.succeed(Option.none()),
+  launch: () => notStubbed("launch"),
+  cleanup: notStubbed("cleanup"),
+  navigate: () => notStubbed("navigate"),
+  click: () => notStubbed("click"),
+  type: () => notStubbed("type"),
+  waitFor: () => notStubbed("waitFor"),
+  getText: () => notStubbed("getText"),
+  screenshot: () => notStubbed("screenshot"),
+  tabs: notStubbed("tabs"),
+  takeNotices: Effect.succeed([])
+}

@@ -1,0 +1,131 @@
+// Looking at the page: test ids, accessibility nodes with refs, the whole screen, the session state.
+import { Effect, Schema } from "effect"
+import { A11yNode, ScreenState, Tabs, TestIdItem } from "../domain/observation.js"
+import { defineTool } from "../runtime/tool.js"
+import { Observer } from "../services/Observer.js"
+import { Session } from "../services/Session.js"
+import { imageAttachment, ScreenshotResult } from "./screenshot.js"
+
+const readOnly = { readOnly: true, destructive: false, idempotent: true, openWorld: true } as const
+
+export const listTestIds = defineTool({
+  name: "list_testids",
+  title: "List test ids",
+  description:
+    "List the visible elements of the active tab that carry a data-testid, in document order, with their tag and text. Use the testId values as targets. Returns {items: [{testId, tag, text?, visible}]}.",
+  input: Schema.Struct({
+    limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 500)), { default: () => 150 }).annotations({
+      description: "Maximum number of items (1..500, default 150)."
+    })
+  }),
+  output: Schema.Struct({ items: Schema.Array(TestIdItem) }),
+  annotations: readOnly,
+  requiresSession: true,
+  observation: "none",
+  run: Effect.fn("tool.list_testids")(function* (input) {
+    const observer = yield* Observer
+    return { items: yield* observer.testIds(input.limit) }
+  })
+})
+
+export const accessibilitySnapshot = defineTool({
+  name: "accessibility_snapshot",
+  title: "Accessibility snapshot",
+  description:
+    "List the visible interactive and structural elements of the active tab (buttons, links, fields, headings, dialogs...) with role, accessible name, state and a ref. Pass a ref as a11yRef to act on exactly that element; refs stay the same while the element stays in the page. rootSelector limits the snapshot to one part of the page. Returns {nodes, truncated?}.",
+  input: Schema.Struct({
+    rootSelector: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
+      description: "CSS selector of the element to snapshot; the whole page when absent."
+    }),
+    limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 2_000)), { default: () => 400 }).annotations({
+      description: "Maximum number of nodes (1..2000, default 400)."
+    })
+  }),
+  output: Schema.Struct({
+    nodes: Schema.Array(A11yNode),
+    truncated: Schema.optional(Schema.Boolean).annotations({ description: "True when more nodes exist than the limit." })
+  }),
+  annotations: readOnly,
+  requiresSession: true,
+  observation: "none",
+  run: Effect.fn("tool.accessibility_snapshot")(function* (input) {
+    const observer = yield* Observer
+    const { nodes, truncated } = yield* observer.accessibility({ rootSelector: input.rootSelector, limit: input.limit })
+    return truncated ? { nodes, truncated } : { nodes }
+  })
+})
+
+const DescribeScreenOutput = Schema.Struct({
+  state: ScreenState,
+  testIds: Schema.Struct({ items: Schema.Array(TestIdItem) }),
+  a11y: Schema.Struct({ nodes: Schema.Array(A11yNode), truncated: Schema.optional(Schema.Boolean) }),
+  screenshot: Schema.NullOr(ScreenshotResult)
+})
+
+export const describeScreen = defineTool({
+  name: "describe_screen",
+  title: "Describe the screen",
+  description:
+    "Everything an agent needs to decide the next action, in one call: the state of the active tab (url, title, screen), its visible test ids and its accessibility nodes with refs, and optionally a screenshot. Call it after launch and whenever unsure what is on screen.",
+  input: Schema.Struct({
+    includeScreenshot: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+    screenshotName: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))).annotations({
+      description: "File name for the screenshot (default describe-screen-<time>)."
+    }),
+    includeScreenshotBase64: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+    includeImage: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
+      description: "Attach the screenshot as an MCP image (implies includeScreenshot)."
+    })
+  }),
+  output: DescribeScreenOutput,
+  annotations: readOnly,
+  requiresSession: true,
+  observation: "custom",
+  observe: (result) => ({ state: result.state }),
+  attachments: (input, result) => {
+    if (result.screenshot === null) return { result, attachments: [] }
+    const { keepBase64, attachments } = imageAttachment(input.includeImage, input.includeScreenshotBase64, result.screenshot)
+    const { base64, ...shot } = result.screenshot
+    return { result: { ...result, screenshot: keepBase64 && base64 !== undefined ? { ...shot, base64 } : shot }, attachments }
+  },
+  run: Effect.fn("tool.describe_screen")(function* (input) {
+    const observer = yield* Observer
+    const session = yield* Session
+    const observation = yield* observer.observe({ testIds: true, a11y: true })
+    const wantsShot = input.includeScreenshot || input.includeImage || input.includeScreenshotBase64
+    const screenshot = wantsShot
+      ? yield* session.screenshot({
+          name: input.screenshotName ?? `describe-screen-${Date.now()}`,
+          fullPage: false
+        })
+      : null
+    return {
+      state: observation.state,
+      testIds: { items: observation.testIds ?? [] },
+      a11y: {
+        nodes: observation.a11y?.nodes ?? [],
+        ...(observation.a11y?.truncated ? { truncated: true } : {})
+      },
+      screenshot
+    }
+  })
+})
+
+export const getState = defineTool({
+  name: "get_state",
+  title: "Get the session state",
+  description:
+    "Cheap check of where the session is: the active tab's url, title, load state and screen name (by the configured detection rules), and every open tab with its role. Returns {state, tabs: {active, tracked}}.",
+  input: Schema.Struct({}),
+  output: Schema.Struct({ state: ScreenState, tabs: Tabs }),
+  annotations: readOnly,
+  requiresSession: true,
+  observation: "custom",
+  observe: (result) => ({ state: result.state }),
+  run: Effect.fn("tool.get_state")(function* () {
+    const observer = yield* Observer
+    const session = yield* Session
+    const [state, tabs] = yield* Effect.all([observer.state, session.tabs])
+    return { state, tabs }
+  })
+})

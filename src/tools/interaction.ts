@@ -1,0 +1,157 @@
+// Acting on one element: click, type, wait_for and get_text, each targeted by ref, test id or selector.
+import { Effect, Option, Schema } from "effect"
+import { looksSensitive, REDACTED } from "../domain/redaction.js"
+import { describeTarget, targetFields, targetOf, validateTarget } from "../domain/target.js"
+import { defineTool } from "../runtime/tool.js"
+import { Session } from "../services/Session.js"
+import { actionDeadline, DEADLINE_SLACK_MS, recordTarget, TargetResult, timeoutField, waitDeadline } from "./shared.js"
+
+const interactionAnnotations = { readOnly: false, destructive: false, idempotent: false, openWorld: true } as const
+const readAnnotations = { readOnly: true, destructive: false, idempotent: true, openWorld: true } as const
+
+const ClickInput = Schema.Struct({
+  ...targetFields,
+  timeoutMs: timeoutField(0, 60_000, 15_000)
+}).pipe(Schema.filter(validateTarget))
+
+export const click = defineTool({
+  name: "click",
+  title: "Click an element",
+  description:
+    "Click one element of the active tab, named by exactly one of a11yRef (from mm_describe_screen or mm_accessibility_snapshot), testId or selector, optionally inside `within`. Waits until it is visible, enabled and stable. Returns {clicked, target, pageClosedAfterClick?}; the response's observation shows the page afterwards with fresh refs.",
+  input: ClickInput,
+  output: Schema.Struct({
+    clicked: Schema.Boolean,
+    target: TargetResult,
+    pageClosedAfterClick: Schema.optional(Schema.Boolean).annotations({
+      description: "True when the click closed its own page (e.g. a confirm button in a popup)."
+    })
+  }),
+  annotations: interactionAnnotations,
+  requiresSession: true,
+  observation: "default",
+  deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
+  onDeadline: actionDeadline("click"),
+  record: (input) => ({ input: { timeoutMs: input.timeoutMs }, target: recordTarget(targetOf(input)) }),
+  run: Effect.fn("tool.click")(function* (input) {
+    const session = yield* Session
+    const target = targetOf(input)
+    const { pageClosedAfterClick } = yield* session.click(target, { timeoutMs: input.timeoutMs })
+    return { clicked: true, target: describeTarget(target), ...(pageClosedAfterClick ? { pageClosedAfterClick } : {}) }
+  })
+})
+
+const TypeInput = Schema.Struct({
+  ...targetFields,
+  text: Schema.String.pipe(Schema.maxLength(100_000)).annotations({
+    description: "Text to put in the field; replaces what is there. Secrets are never stored or logged."
+  }),
+  timeoutMs: timeoutField(0, 60_000, 15_000)
+}).pipe(Schema.filter(validateTarget))
+
+export const type = defineTool({
+  name: "type",
+  title: "Type into a field",
+  description:
+    "Replace the text of an input, textarea or contenteditable element of the active tab (target by a11yRef, testId or selector, optionally `within`). Returns {typed, target, textLength}. Text typed into password or other secret-looking fields is redacted in the step memory.",
+  input: TypeInput,
+  output: Schema.Struct({
+    typed: Schema.Boolean,
+    target: TargetResult,
+    textLength: Schema.Number,
+    sensitive: Schema.Boolean.annotations({
+      description: "True when the field looks secret (password, seed phrase, key...): its text is never stored."
+    })
+  }),
+  annotations: interactionAnnotations,
+  requiresSession: true,
+  observation: "default",
+  deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
+  onDeadline: actionDeadline("type"),
+  record: (input, result) => {
+    const target = targetOf(input)
+    const hinted = [target.locator, target.within].some(
+      (locator) => locator !== undefined && locator.kind !== "a11yRef" && looksSensitive(locator.value)
+    )
+    // Only text the page itself showed to be harmless is kept; a failed call keeps nothing.
+    const keep = Option.match(result, { onNone: () => false, onSome: (value) => !value.sensitive && !hinted })
+    return {
+      input: { text: keep ? input.text : REDACTED, timeoutMs: input.timeoutMs },
+      target: recordTarget(target),
+      textRedacted: !keep,
+      textLength: input.text.length
+    }
+  },
+  run: Effect.fn("tool.type")(function* (input) {
+    const session = yield* Session
+    const target = targetOf(input)
+    const { sensitive } = yield* session.type(target, input.text, { timeoutMs: input.timeoutMs })
+    return { typed: true, target: describeTarget(target), textLength: input.text.length, sensitive }
+  })
+})
+
+const WaitForInput = Schema.Struct({
+  ...targetFields,
+  state: Schema.optionalWith(Schema.Literal("visible", "hidden"), { default: () => "visible" as const }).annotations({
+    description: 'Wait until the element is "visible" (default) or "hidden" (gone or not displayed).'
+  }),
+  timeoutMs: timeoutField(100, 120_000, 15_000)
+}).pipe(Schema.filter(validateTarget))
+
+export const waitFor = defineTool({
+  name: "wait_for",
+  title: "Wait for an element",
+  description:
+    "Wait until an element of the active tab becomes visible or hidden (target by a11yRef, testId or selector, optionally `within`). Use after an action that loads or closes something. Returns {found, target, state}; fails with MM_WAIT_TIMEOUT when the time runs out.",
+  input: WaitForInput,
+  output: Schema.Struct({
+    found: Schema.Boolean.annotations({ description: "True when the awaited state was reached." }),
+    target: TargetResult,
+    state: Schema.Literal("visible", "hidden")
+  }),
+  annotations: readAnnotations,
+  requiresSession: true,
+  observation: "default",
+  deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
+  onDeadline: waitDeadline,
+  record: (input) => ({ input: { state: input.state, timeoutMs: input.timeoutMs }, target: recordTarget(targetOf(input)) }),
+  run: Effect.fn("tool.wait_for")(function* (input) {
+    const session = yield* Session
+    const target = targetOf(input)
+    yield* session.waitFor(target, input.state, { timeoutMs: input.timeoutMs })
+    return { found: true, target: describeTarget(target), state: input.state }
+  })
+})
+
+const GetTextInput = Schema.Struct({
+  ...targetFields,
+  timeoutMs: timeoutField(0, 60_000, 15_000)
+}).pipe(Schema.filter(validateTarget))
+
+export const getText = defineTool({
+  name: "get_text",
+  title: "Read an element's text",
+  description:
+    "Read the rendered text of an element of the active tab, or the value of a form field (never of a password field). Target by a11yRef, testId or selector, optionally `within`. Returns {text, target, length}.",
+  input: GetTextInput,
+  output: Schema.Struct({
+    text: Schema.String,
+    target: TargetResult,
+    length: Schema.Number,
+    redacted: Schema.optional(Schema.Boolean).annotations({ description: "True when the field is a password field." })
+  }),
+  annotations: readAnnotations,
+  requiresSession: true,
+  observation: "none",
+  deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
+  onDeadline: actionDeadline("get_text"),
+  record: (input) => ({ input: { timeoutMs: input.timeoutMs }, target: recordTarget(targetOf(input)) }),
+  run: Effect.fn("tool.get_text")(function* (input) {
+    const session = yield* Session
+    const target = targetOf(input)
+    const text = yield* session.getText(target, { timeoutMs: input.timeoutMs })
+    return text === null
+      ? { text: REDACTED, target: describeTarget(target), length: 0, redacted: true }
+      : { text, target: describeTarget(target), length: text.length }
+  })
+})

@@ -1,0 +1,42 @@
+// Moving the active tab: to a configured screen or to a URL.
+import { Effect, Schema } from "effect"
+import { NavigationFailed } from "../domain/errors.js"
+import { defineTool } from "../runtime/tool.js"
+import { Session } from "../services/Session.js"
+import { DEADLINE_SLACK_MS, timeoutField } from "./shared.js"
+
+const NavigateInput = Schema.Struct({
+  screen: Schema.Literal("home", "settings", "notification", "url").annotations({
+    description:
+      "home: the session's home page; settings / notification: the pages configured under screens (notification opens in a new tab); url: the url field."
+  }),
+  url: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
+    description: 'Absolute URL; required when screen is "url".'
+  }),
+  timeoutMs: timeoutField(1_000, 120_000, 30_000)
+}).pipe(
+  Schema.filter((input) =>
+    input.screen !== "url" || input.url !== undefined ? true : { path: ["url"], message: 'url is required when screen is "url"' }
+  )
+)
+
+export const navigate = defineTool({
+  name: "navigate",
+  title: "Navigate",
+  description:
+    'Load a page in the active tab and wait for it to finish loading: screen "home", "settings", "notification" (opens a new tab and makes it active) or "url" with url. Returns {navigated, currentUrl}; the observation shows the new page with fresh refs.',
+  input: NavigateInput,
+  output: Schema.Struct({ navigated: Schema.Boolean, currentUrl: Schema.String }),
+  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
+  requiresSession: true,
+  observation: "default",
+  deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
+  onDeadline: (input, timeoutMs) =>
+    new NavigationFailed({ url: input.url ?? input.screen, detail: `did not finish within ${timeoutMs} ms` }),
+  run: Effect.fn("tool.navigate")(function* (input) {
+    const session = yield* Session
+    const destination = input.screen === "url" ? { screen: "url" as const, url: input.url ?? "" } : { screen: input.screen }
+    const { currentUrl } = yield* session.navigate(destination, { timeoutMs: input.timeoutMs })
+    return { navigated: true, currentUrl }
+  })
+})
