@@ -5,6 +5,7 @@ import { defineTool } from "../runtime/tool.js"
 import { Observer } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
 import { imageAttachment, ScreenshotResult } from "./screenshot.js"
+import { NoInput } from "./shared.js"
 
 const readOnly = { readOnly: true, destructive: false, idempotent: true, openWorld: true } as const
 
@@ -116,7 +117,7 @@ export const getState = defineTool({
   title: "Get the session state",
   description:
     "Cheap check of where the session is: the active tab's url, title, load state and screen name (by the configured detection rules), and every open tab with its role. Returns {state, tabs: {active, tracked}}.",
-  input: Schema.Struct({}),
+  input: NoInput,
   output: Schema.Struct({ state: ScreenState, tabs: Tabs }),
   annotations: readOnly,
   requiresSession: true,

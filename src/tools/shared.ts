@@ -32,3 +32,11 @@ export const actionDeadline =
 
 export const waitDeadline = (input: Parameters<typeof targetOf>[0] & { readonly state: string }, timeoutMs: number) =>
   new WaitTimeout({ target: describeTarget(targetOf(input)), state: input.state, timeoutMs })
+
+/** Input of a tool that takes no arguments; anything given is named as unexpected. */
+export const NoInput = Schema.Struct({}).pipe(
+  Schema.filter((value) => {
+    const [first] = Object.keys(value)
+    return first === undefined ? true : { path: [first], message: "is unexpected: this tool takes no arguments" }
+  })
+)

@@ -191,7 +191,9 @@ export const make = Effect.gen(function* () {
       const fallback =
         destination.screen === "notification" && live.extension !== undefined ? "notification.html" : undefined
       const value = configured ?? fallback
-      const url = value === undefined ? undefined : resolveScreenUrl(value, live.extension, settings.appUrl)
+      // Relative screens resolve against the extension, else the app, else the page the session is on.
+      const activeOrigin = live.active !== undefined && /^https?:/.test(live.active.url()) ? new URL(live.active.url()).origin : undefined
+      const url = value === undefined ? undefined : resolveScreenUrl(value, live.extension, settings.appUrl ?? activeOrigin)
       if (url === undefined) {
         return yield* new InvalidConfig({
           source: "screens",
@@ -201,23 +203,49 @@ export const make = Effect.gen(function* () {
       return url
     })
 
+  /**
+   * Opens a URL in a new tab as a top-level target with a single history entry, as a browser would
+   * open a popup, so that the page may close itself with window.close().
+   */
+  const openTab = (live: LiveSession, url: string, timeoutMs: number) =>
+    Effect.tryPromise({
+      try: async (signal) => {
+        const anchor = live.pages.find((page) => !page.isClosed())
+        if (anchor === undefined) {
+          const page = await live.context.newPage()
+          await page.goto(url, { waitUntil: "load", timeout: timeoutMs, signal })
+          return page
+        }
+        const cdp = await live.context.newCDPSession(anchor)
+        try {
+          const opened = live.context.waitForEvent("page", { timeout: timeoutMs })
+          await cdp.send("Target.createTarget", { url })
+          const page = await opened
+          await page.waitForLoadState("load", { timeout: timeoutMs })
+          return page
+        } finally {
+          await cdp.detach().catch(() => undefined)
+        }
+      },
+      catch: (error) =>
+        new NavigationFailed({ url, detail: isPlaywrightTimeout(error) ? `did not load within ${timeoutMs} ms` : firstLine(error) })
+    })
+
   const navigate = (destination: Destination, options: { readonly timeoutMs: number }) =>
     Effect.gen(function* () {
       const live = yield* browser.live
       const url = yield* destinationUrl(live, destination)
       const opensTab = destination.screen === "notification" || live.active === undefined || live.active.isClosed()
-      const page = opensTab
-        ? yield* Effect.tryPromise({
-            try: () => live.context.newPage(),
-            catch: (error) => new NavigationFailed({ url, detail: firstLine(error) })
-          })
-        : live.active!
-      if (destination.screen === "notification") live.notificationPages.add(page)
       if (opensTab) {
+        const page = yield* openTab(live, url, options.timeoutMs)
+        if (destination.screen === "notification") live.notificationPages.add(page)
         browser.activate(live, page)
         // The new tab is this call's own doing, not news.
         live.notices = live.notices.filter((notice) => !notice.startsWith("A new tab opened"))
+        if (page.url().startsWith("chrome-error://")) return yield* new NavigationFailed({ url, detail: "the page could not be loaded" })
+        return { currentUrl: page.url() }
       }
+      const page = live.active!
       yield* Effect.tryPromise({
         try: (signal) => page.goto(url, { waitUntil: "load", timeout: options.timeoutMs, signal }),
         catch: (error) =>

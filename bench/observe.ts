@@ -1,0 +1,351 @@
+// Observation benchmark: our Observer and describe_screen against Playwright's ariaSnapshot on the same
+// generated pages (1k, 10k, 100k elements) in one Chromium, plus the browser round trips of a test-id listing.
+import * as fs from "node:fs/promises"
+import { createRequire } from "node:module"
+import * as os from "node:os"
+import * as path from "node:path"
+import { Cause, Data, Duration, Effect, Exit, Layer } from "effect"
+import type { Page } from "playwright"
+import { servePages } from "../demo/sample-app.js"
+import * as KnowledgeFiles from "../src/adapters/knowledge-files.js"
+import * as StderrLogger from "../src/adapters/logger.js"
+import * as Browser from "../src/adapters/playwright/browser.js"
+import { LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
+import * as ObserverAdapter from "../src/adapters/playwright/observer.js"
+import * as SessionAdapter from "../src/adapters/playwright/session.js"
+import { defaultSettings, type Settings } from "../src/domain/config.js"
+import { OBSERVATION_LIMITS, runTool } from "../src/runtime/runTool.js"
+import { Config } from "../src/services/Config.js"
+import { KnowledgeStore } from "../src/services/KnowledgeStore.js"
+import { Observer } from "../src/services/Observer.js"
+import { Session } from "../src/services/Session.js"
+import { describeScreen } from "../src/tools/discovery.js"
+import { generatedPage } from "./generated-page.js"
+
+const SIZES = [
+  { elements: 1_000, repetitions: 7 },
+  { elements: 10_000, repetitions: 7 },
+  { elements: 100_000, repetitions: 3 }
+] as const
+
+/** describe_screen's own test-id limit (the Observer's default); the listing tool defaults to the same. */
+const TEST_ID_LISTING_LIMIT = 150
+
+const TARGETS = { ratioAt10k: 0.5, millisAt100k: 2_000 } as const
+
+class BenchFailed extends Data.TaggedError("BenchFailed")<{ readonly step: string; readonly cause: unknown }> {}
+
+const out = (line = "") => Effect.sync(() => process.stdout.write(line + "\n"))
+
+// ---------------------------------------------------------------------------------------------------
+// The browser: Playwright.layer's own wiring, except that BrowserState stays visible so the baseline can
+// run ariaSnapshot on the very page the Observer reads (same browser, same renderer, same layout).
+
+const browserLayer = Layer.merge(SessionAdapter.layer, ObserverAdapter.layer).pipe(Layer.provideMerge(Browser.layer))
+
+const artifactsDir = Effect.acquireRelease(
+  Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "bwm-bench-"))),
+  (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
+)
+
+const benchLayer = Layer.unwrapScoped(
+  Effect.map(artifactsDir, (dir) => {
+    const settings: Settings = { ...defaultSettings, artifactsDir: dir, browserArgs: [...LOOPBACK_ARGS] }
+    return Layer.mergeAll(browserLayer, KnowledgeFiles.layerFileSystem(dir)).pipe(
+      Layer.provide(Config.layer(settings)),
+      Layer.provideMerge(StderrLogger.layer("warning"))
+    )
+  })
+)
+
+// ---------------------------------------------------------------------------------------------------
+// Counting browser round trips. Playwright logs every message it sends through its bundled `debug`
+// module: "pw:channel" for client-to-driver calls (one per API call such as page.evaluate) and
+// "pw:protocol" for driver-to-Chromium CDP commands. Enabling both namespaces for the duration of one
+// call and counting the SEND lines counts the real traffic without touching src/. The bench runs one
+// call at a time and the generated pages are static, so nothing else sends in that window.
+
+interface DebugModule {
+  enable: (namespaces: string) => void
+  disable: () => string
+  log: (...args: Array<unknown>) => void
+}
+
+const playwrightDebug = (createRequire(import.meta.url)("playwright-core/lib/utilsBundle") as { readonly debug: DebugModule }).debug
+
+interface BrowserCalls {
+  /** Playwright API calls sent to the driver (method names). */
+  readonly playwright: Array<string>
+  /** CDP commands sent to Chromium (method names). */
+  readonly cdp: Array<string>
+}
+
+const countBrowserCalls = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => {
+      const calls: BrowserCalls = { playwright: [], cdp: [] }
+      const previousLog = playwrightDebug.log
+      const previousNamespaces = playwrightDebug.disable()
+      playwrightDebug.log = (...args) => {
+        const line = args.map(String).join(" ")
+        const method = /"method":"([^"]+)"/.exec(line)?.[1] ?? "?"
+        if (line.includes("SEND> ")) calls.playwright.push(method)
+        else if (line.includes("SEND \u25BA ")) calls.cdp.push(method)
+      }
+      playwrightDebug.enable("pw:channel,pw:protocol")
+      const restore = () => {
+        playwrightDebug.disable()
+        if (previousNamespaces !== "") playwrightDebug.enable(previousNamespaces)
+        playwrightDebug.log = previousLog
+      }
+      return { calls, restore }
+    }),
+    ({ calls }) => Effect.as(effect, calls),
+    ({ restore }) => Effect.sync(restore)
+  )
+
+// ---------------------------------------------------------------------------------------------------
+// What is measured. Each measure returns how many nodes it handed back.
+
+interface Returned {
+  readonly nodes: number
+  readonly detail: string
+}
+
+interface Measure {
+  readonly name: string
+  readonly run: (page: Page) => Effect.Effect<Returned, BenchFailed, Observer | Session | KnowledgeStore>
+}
+
+const ariaEntries = (snapshot: string) => snapshot.split("\n").filter((line) => /^\s*- /.test(line)).length
+
+const ariaSnapshot = (mode: "default" | "ai"): Measure => ({
+  name: mode === "ai" ? 'ariaSnapshot({mode:"ai"})' : "ariaSnapshot() [baseline]",
+  run: (page) =>
+    Effect.tryPromise({
+      try: (signal) => page.locator("body").ariaSnapshot({ mode, signal, timeout: 120_000 }),
+      catch: (cause) => new BenchFailed({ step: `ariaSnapshot ${mode}`, cause })
+    }).pipe(Effect.map((snapshot) => ({ nodes: ariaEntries(snapshot), detail: `${(snapshot.length / 1024).toFixed(0)} KiB yaml` })))
+})
+
+const observed = (a11y: number, testIds: number, truncated: boolean): Returned => ({
+  nodes: a11y + testIds,
+  detail: `${a11y} a11y + ${testIds} ids${truncated ? ", capped" : ""}`
+})
+
+const observeMeasure = (name: string, options: { readonly testIdLimit?: number; readonly a11yLimit?: number }): Measure => ({
+  name,
+  run: () =>
+    Effect.flatMap(Observer, (observer) => observer.observe({ testIds: true, a11y: true, ...options })).pipe(
+      Effect.mapError((cause) => new BenchFailed({ step: name, cause })),
+      Effect.map((observation) =>
+        observed(observation.a11y?.nodes.length ?? 0, observation.testIds?.length ?? 0, observation.a11y?.truncated ?? false)
+      )
+    )
+})
+
+const describeScreenTool: Measure = {
+  name: "describe_screen via runTool",
+  run: () =>
+    Effect.gen(function* () {
+      const { envelope } = yield* runTool(describeScreen)({})
+      if (!envelope.ok || envelope.result === undefined) {
+        return yield* new BenchFailed({ step: "describe_screen", cause: envelope.error })
+      }
+      const { a11y, testIds } = envelope.result
+      return observed(a11y.nodes.length, testIds.items.length, a11y.truncated ?? false)
+    })
+}
+
+const testIdListing: Measure = {
+  name: `Observer.testIds(${TEST_ID_LISTING_LIMIT})`,
+  run: () =>
+    Effect.flatMap(Observer, (observer) => observer.testIds(TEST_ID_LISTING_LIMIT)).pipe(
+      Effect.mapError((cause) => new BenchFailed({ step: "testIds", cause })),
+      Effect.map((items) => ({ nodes: items.length, detail: `${items.length} ids` }))
+    )
+}
+
+const BASELINE = ariaSnapshot("default")
+const AI_MODE = ariaSnapshot("ai")
+const OBSERVE_FULL = observeMeasure("observe full (describe_screen)", {})
+const OBSERVE_STEP = observeMeasure(
+  `observe per step (${OBSERVATION_LIMITS.testIds}/${OBSERVATION_LIMITS.a11yNodes})`,
+  { testIdLimit: OBSERVATION_LIMITS.testIds, a11yLimit: OBSERVATION_LIMITS.a11yNodes }
+)
+
+/** Run in this order every repetition, baseline and ours alternating. */
+const MEASURES: ReadonlyArray<Measure> = [BASELINE, OBSERVE_FULL, AI_MODE, OBSERVE_STEP, describeScreenTool, testIdListing]
+
+/** Round trips are counted for these, once per page size. */
+const COUNTED: ReadonlyArray<Measure> = [testIdListing, OBSERVE_FULL, describeScreenTool, BASELINE]
+
+// ---------------------------------------------------------------------------------------------------
+// Statistics and the table.
+
+const percentile = (samples: ReadonlyArray<number>, fraction: number) => {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] ?? Number.NaN
+}
+
+interface Row {
+  /** The page's nominal size, and the elements its <body> really holds. */
+  readonly size: number
+  readonly elements: number
+  readonly measure: string
+  readonly median: number
+  readonly p95: number
+  readonly ratio: number
+  readonly returned: Returned
+}
+
+const COLUMNS = [
+  { title: "elements", width: 9 },
+  { title: "measure", width: 34 },
+  { title: "median ms", width: 10 },
+  { title: "p95 ms", width: 10 },
+  { title: "ours/aria", width: 10 },
+  { title: "nodes returned", width: 0 }
+] as const
+
+const formatRow = (cells: ReadonlyArray<string>) =>
+  cells
+    .map((cell, index) => {
+      const width = COLUMNS[index]?.width ?? 0
+      return index === 1 || index === cells.length - 1 ? cell.padEnd(width) : cell.padStart(width)
+    })
+    .join("  ")
+    .trimEnd()
+
+const formatMs = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1))
+
+// ---------------------------------------------------------------------------------------------------
+
+const measurePage = (page: Page, size: number, elements: number, repetitions: number) =>
+  Effect.gen(function* () {
+    const samples = new Map<Measure, Array<number>>(MEASURES.map((measure) => [measure, []]))
+    const returned = new Map<Measure, Returned>()
+    // The first round warms up (layout, Playwright's injected script, the JIT) and is not recorded.
+    for (let round = 0; round <= repetitions; round++) {
+      for (const measure of MEASURES) {
+        const [elapsed, result] = yield* Effect.timed(measure.run(page))
+        if (round > 0) samples.get(measure)?.push(Duration.toMillis(elapsed))
+        returned.set(measure, result)
+      }
+    }
+    const baselineMedian = percentile(samples.get(BASELINE) ?? [], 0.5)
+    return MEASURES.map((measure): Row => {
+      const times = samples.get(measure) ?? []
+      const median = percentile(times, 0.5)
+      return {
+        size,
+        elements,
+        measure: measure.name,
+        median,
+        p95: percentile(times, 0.95),
+        ratio: median / baselineMedian,
+        returned: returned.get(measure) ?? { nodes: 0, detail: "" }
+      }
+    })
+  })
+
+const countRoundTrips = (page: Page, elements: number) =>
+  Effect.forEach(COUNTED, (measure) =>
+    Effect.map(countBrowserCalls(measure.run(page)), (calls) => ({ elements, measure: measure.name, calls }))
+  )
+
+const program = Effect.gen(function* () {
+  const pages = Object.fromEntries(SIZES.map(({ elements }) => [`/${elements}`, generatedPage(elements)]))
+  const server = yield* Effect.acquireRelease(
+    Effect.promise(() => servePages(pages)),
+    (running) => Effect.promise(() => running.close())
+  )
+  const session = yield* Session
+  const browser = yield* Browser.BrowserState
+  yield* session
+    .launch({ flowTags: [], tags: [], stateMode: "onboarding", slowMo: 0, force: false })
+    .pipe(Effect.mapError((cause) => new BenchFailed({ step: "launch", cause })))
+
+  yield* out("Observation benchmark: one headless Chromium with the loopback flags; pages served on 127.0.0.1.")
+  yield* out(
+    `Repetitions after one warm-up: ${SIZES.map(({ elements, repetitions }) => `${repetitions} at ${elements / 1000}k`).join(", ")}; ` +
+      "baseline and ours alternate on the same page. p95 is nearest-rank (with 3 or 7 samples, the slowest run)."
+  )
+
+  const rows: Array<Row> = []
+  const roundTrips: Array<{ readonly elements: number; readonly measure: string; readonly calls: BrowserCalls }> = []
+  for (const { elements, repetitions } of SIZES) {
+    yield* session
+      .navigate({ screen: "url", url: `${server.url}/${elements}` }, { timeoutMs: 60_000 })
+      .pipe(Effect.mapError((cause) => new BenchFailed({ step: `navigate to the ${elements}-element page`, cause })))
+    const { page } = yield* browser.activePage.pipe(Effect.mapError((cause) => new BenchFailed({ step: "active page", cause })))
+    const counted = yield* Effect.promise(() => page.evaluate(() => document.body.querySelectorAll("*").length))
+    yield* out(`  measuring the ${counted.toLocaleString("en-US")}-element page...`)
+    rows.push(...(yield* measurePage(page, elements, counted, repetitions)))
+    roundTrips.push(...(yield* countRoundTrips(page, counted)))
+  }
+
+  yield* out()
+  yield* out(formatRow(COLUMNS.map((column) => column.title)))
+  yield* out("-".repeat(110))
+  let previous = 0
+  for (const row of rows) {
+    if (previous !== 0 && previous !== row.elements) yield* out()
+    previous = row.elements
+    yield* out(
+      formatRow([
+        row.elements.toLocaleString("en-US"),
+        row.measure,
+        formatMs(row.median),
+        formatMs(row.p95),
+        `${row.ratio.toFixed(2)}x`,
+        `${row.returned.nodes.toLocaleString("en-US")} (${row.returned.detail})`
+      ])
+    )
+  }
+
+  yield* out()
+  yield* out("Browser round trips per call (Playwright API calls sent to the driver / CDP commands sent to Chromium):")
+  for (const { elements, measure, calls } of roundTrips) {
+    yield* out(
+      `  ${elements.toLocaleString("en-US").padStart(7)}  ${measure.padEnd(34)} ${String(calls.playwright.length).padStart(2)} / ${String(calls.cdp.length).padStart(2)}` +
+        `   [${calls.playwright.join(", ")}] / [${calls.cdp.join(", ")}]`
+    )
+  }
+
+  // Targets: reported, never asserted.
+  const rowOf = (size: number, measure: Measure) => rows.find((row) => row.size === size && row.measure === measure.name)
+  const ours = [OBSERVE_FULL, OBSERVE_STEP, describeScreenTool]
+  const verdict = (met: boolean) => (met ? "MET" : "MISSED")
+  yield* out()
+  yield* out("Targets (measured, not asserted):")
+  for (const measure of ours) {
+    const row = rowOf(10_000, measure)
+    const aiRow = rowOf(10_000, AI_MODE)
+    if (row === undefined) continue
+    const vsAi = aiRow === undefined ? "" : `; ${(row.median / aiRow.median).toFixed(2)}x of ariaSnapshot ai mode`
+    yield* out(
+      `  10k elements, ${measure.name}: ${row.ratio.toFixed(2)}x of ariaSnapshot() (target <= ${TARGETS.ratioAt10k}x${vsAi}) ${verdict(row.ratio <= TARGETS.ratioAt10k)}`
+    )
+  }
+  for (const measure of ours) {
+    const row = rowOf(100_000, measure)
+    if (row === undefined) continue
+    yield* out(
+      `  100k elements, ${measure.name}: median ${formatMs(row.median)} ms, p95 ${formatMs(row.p95)} ms (target < ${TARGETS.millisAt100k} ms) ${verdict(row.median < TARGETS.millisAt100k)}`
+    )
+  }
+  const listings = roundTrips.filter((entry) => entry.measure === testIdListing.name)
+  const oneTrip = listings.every(({ calls }) => calls.playwright.length === 1 && calls.cdp.length === 1)
+  yield* out(
+    `  test-id listing is one round trip whatever the page size: ${listings
+      .map(({ elements, calls }) => `${elements.toLocaleString("en-US")}: ${calls.playwright.length} call / ${calls.cdp.length} CDP`)
+      .join(", ")} ${verdict(oneTrip)}`
+  )
+})
+
+const exit = await Effect.runPromiseExit(program.pipe(Effect.scoped, Effect.provide(benchLayer)))
+if (Exit.isFailure(exit)) {
+  process.stderr.write(`observation benchmark failed:\n${Cause.pretty(exit.cause)}\n`)
+  process.exitCode = 1
+}

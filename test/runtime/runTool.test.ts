@@ -1,0 +1,293 @@
+// runTool with mock layers: every branch (decode, session gate, policies, deadline, recording, defects).
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber, Layer, Option, Ref, Schema, TestClock } from "effect"
+import { KnowledgeError, PageClosed, TargetNotFound } from "../../src/domain/errors.js"
+import type { StepRecord } from "../../src/domain/knowledge.js"
+import type { Observation } from "../../src/domain/observation.js"
+import { runTool } from "../../src/runtime/runTool.js"
+import { defineTool } from "../../src/runtime/tool.js"
+import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
+import { Observer, type ObserveOptions } from "../../src/services/Observer.js"
+import { Session } from "../../src/services/Session.js"
+
+const state = (url: string) => ({ isLoaded: true, currentUrl: url, title: "t", currentScreen: "unknown" })
+const sessionInfo = { sessionId: "mm-test-1", startedAt: "2026-01-01T00:00:00.000Z", flowTags: [], tags: [] }
+
+/** A fake page whose URL the tools under test can change, so we can tell when observation happened. */
+const makeWorld = Effect.gen(function* () {
+  const url = yield* Ref.make("http://127.0.0.1/before")
+  const observeCalls = yield* Ref.make<ReadonlyArray<ObserveOptions | "state">>([])
+  const steps = yield* Ref.make<ReadonlyArray<StepRecord>>([])
+  return { url, observeCalls, steps }
+})
+type World = Effect.Effect.Success<typeof makeWorld>
+
+const layers = (
+  world: World,
+  options: {
+    readonly session?: boolean
+    readonly recordFails?: boolean
+    readonly observeFails?: boolean
+    readonly notices?: ReadonlyArray<string>
+  } = {}
+) =>
+  Layer.mergeAll(
+    Session.layerTest({
+      current: Effect.succeed(options.session === false ? Option.none() : Option.some(sessionInfo)),
+      takeNotices: Effect.succeed(options.notices ?? [])
+    }),
+    Observer.layerTest({
+      state: options.observeFails
+        ? Effect.fail(new PageClosed({ detail: "gone" }))
+        : Ref.update(world.observeCalls, (calls) => [...calls, "state" as const]).pipe(
+            Effect.zipRight(Ref.get(world.url)),
+            Effect.map(state)
+          ),
+      observe: (observeOptions) =>
+        options.observeFails
+          ? Effect.fail(new PageClosed({ detail: "gone" }))
+          : Ref.update(world.observeCalls, (calls) => [...calls, observeOptions]).pipe(
+              Effect.zipRight(Ref.get(world.url)),
+              Effect.map(
+                (url): Observation => ({
+                  state: state(url),
+                  testIds: [{ testId: "x", tag: "button", visible: true }],
+                  a11y: { nodes: [{ ref: "e1", role: "button", name: "X" }] }
+                })
+              )
+            )
+    }),
+    Layer.succeed(KnowledgeStore, {
+      startSession: () => Effect.void,
+      recordStep: (step) =>
+        options.recordFails ? Effect.fail(new KnowledgeError({ detail: "disk full" })) : Ref.update(world.steps, (all) => [...all, step]),
+      steps: () => Ref.get(world.steps),
+      sessions: Effect.succeed([])
+    })
+  )
+
+const baseTool = {
+  title: "Test tool",
+  description: "A tool for tests.",
+  output: Schema.Struct({ done: Schema.Boolean }),
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  requiresSession: true
+} as const
+
+const Input = Schema.Struct({
+  value: Schema.Number.pipe(Schema.between(0, 10)),
+  password: Schema.optional(Schema.String)
+})
+
+/** A tool that moves the fake page to /after, then succeeds or fails as asked. */
+const movingTool = (world: World, observation: "default" | "none" | "failures" | "custom", fail: boolean) =>
+  defineTool({
+    ...baseTool,
+    name: "moving",
+    input: Input,
+    observation,
+    observe: () => ({ state: state("custom://observation") }),
+    run: () =>
+      Ref.set(world.url, "http://127.0.0.1/after").pipe(
+        Effect.zipRight(
+          fail
+            ? Effect.fail(new TargetNotFound({ target: "testId:x", detail: "No element matches testId:x." }))
+            : Effect.succeed({ done: true })
+        )
+      )
+  })
+
+const isFull = (call: ObserveOptions | "state" | undefined) => call !== undefined && call !== "state" && call.a11y && call.testIds
+
+describe("runTool", () => {
+  it.effect("invalid input answers MM_INVALID_INPUT naming the field, without running the tool", () =>
+    Effect.gen(function* () {
+      const world = yield* makeWorld
+      let ran = false
+      const tool = defineTool({
+        ...baseTool,
+        name: "strict",
+        input: Input,
+        observation: "none",
+        run: () => Effect.sync(() => ((ran = true), { done: true }))
+      })
+      const { envelope } = yield* runTool(tool)({ value: 99 }).pipe(Effect.provide(layers(world)))
+      expect(envelope.ok).toBe(false)
+      expect(envelope.error?.code).toBe("MM_INVALID_INPUT")
+      expect(envelope.error?.details?.field).toBe("value")
+      expect(envelope.error?.message).toContain('"value"')
+      expect(ran).toBe(false)
+      expect(yield* Ref.get(world.steps)).toHaveLength(0)
+    }))
+
+  it.effect("an unexpected property is MM_INVALID_INPUT naming that property", () =>
+    Effect.gen(function* () {
+      const world = yield* makeWorld
+      const { envelope } = yield* runTool(movingTool(world, "none", false))({ value: 1, valeu: 2 }).pipe(
+        Effect.provide(layers(world))
+      )
+      expect(envelope.error?.code).toBe("MM_INVALID_INPUT")
+      expect(envelope.error?.details?.field).toBe("valeu")
+    }))
+
+  it.effect("a session tool without a session answers MM_NO_ACTIVE_SESSION with the launch hint and does not run", () =>
+    Effect.gen(function* () {
+      const world = yield* makeWorld
+      const { envelope } = yield* runTool(movingTool(world, "default", false))({ value: 1 }).pipe(
+        Effect.provide(layers(world, { session: false }))
+      )
+      expect(envelope.error?.code).toBe("MM_NO_ACTIVE_SESSION")
+      expect(envelope.error?.message).toBe("No active session. Call mm_launch first.")
+      expect(yield* Ref.get(world.url)).toBe("http://127.0.0.1/before")
+      expect(yield* Ref.get(world.observeCalls)).toHaveLength(0)
+    }))
+
+  for (const [policy, onSuccess, onFailure] of [
+    ["default", "full", "full"],
+    ["none", "state", "state"],
+    ["failures", "state", "full"],
+    ["custom", "custom", "state"]
+  ] as const) {
+    for (const fail of [false, true]) {
+      const expected = fail ? onFailure : onSuccess
+      it.effect(`policy ${policy} on ${fail ? "failure" : "success"} observes ${expected}, from the page as it is after the tool ran`, () =>
+        Effect.gen(function* () {
+          const world = yield* makeWorld
+          const { envelope } = yield* runTool(movingTool(world, policy, fail))({ value: 1 }).pipe(Effect.provide(layers(world)))
+          expect(envelope.ok).toBe(!fail)
+          if (fail) expect(envelope.error?.code).toBe("MM_TARGET_NOT_FOUND")
+          const calls = yield* Ref.get(world.observeCalls)
+          if (expected === "custom") {
+            expect(calls).toHaveLength(0)
+            expect(envelope.observation?.state.currentUrl).toBe("custom://observation")
+          } else {
+            expect(calls).toHaveLength(1)
+            expect(isFull(calls[0])).toBe(expected === "full")
+            expect(envelope.observation?.state.currentUrl).toBe("http://127.0.0.1/after")
+            expect(envelope.observation?.a11y !== undefined).toBe(expected === "full")
+          }
+          const steps = yield* Ref.get(world.steps)
+          expect(steps).toHaveLength(1)
+          expect(steps[0]?.outcome.ok).toBe(!fail)
+          expect(steps[0]?.observation?.state.currentUrl).toBe(envelope.observation?.state.currentUrl)
+        }))
+    }
+  }
+
+  it.effect("the batch policy override replaces the tool's own policy", () =>
+    Effect.gen(function* () {
+      const world = yield* makeWorld
+      yield* runTool(movingTool(world, "default", false))({ value: 1 }, { policy: "none" }).pipe(Effect.provide(layers(world)))
+      expect(yield* Ref.get(world.observeCalls)).toEqual(["state"])
+    }))
+
+  it.effect("a tool past its deadline is interrupted and answers the tool's deadline error", () =>
+    Effect.gen(function* () {
+      const world = yield* makeWorld
+      let interrupted = false
+      const slow = defineTool({
+        ...baseTool,
+        name: "slow",
+        input: Input,
+        observation: "none",
+        deadlineMs: (input) => input.value * 1000,
+        run: () =>
+          Effect.never.pipe(
+            Effect.onInterrupt(() => Effect.sync(() => (interrupted = true))),
+            Effect.as({ done: true })
+          )
+      })
+      const fiber = yield* Effect.fork(runTool(slow)({ value: 2 }).pipe(Effect.provide(layers(world))))
+      yield* TestClock.adjust("2 seconds")
+      const { envelope } = yield* Fiber.join(fiber)
+      expect(envelope.error?.code).toBe("MM_TIMEOUT")
+      expect(envelope.error?.details?.timeoutMs).toBe(2000)
+      expect(interrupted).toBe(true)
+      expect((yield* Ref.get(world.steps))[0]?.outcome.error?.code).toBe("MM_TIMEOUT")
+    }))
+
+  it.effect("a tighter deadline from the caller wins over the tool's own", () =>
+    Effect.gen(function* () {
+      const world = yield* makeWorld
+      const slow = defineTool({
+        ...baseTool,
+        name: "slow",
+        input: Input,
+        observation: "none",
+        deadlineMs: () => 60_000,
+        run: () => Effect.never.pipe(Effect.as({ done: true }))
+      })
+      const fiber = yield* Effect.fork(runTool(slow)({ value: 1 }, { deadlineMs: 500 }).pipe(Effect.provide(layers(world))))
+      yield* TestClock.adjust("500 millis")
+      const { envelope } = yield* Fiber.join(fiber)
+      expect(envelope.error?.details?.timeoutMs).toBe(500)
+    }))
+
+  it.effect("a step that cannot be recorded never turns a success into a failure", () =>
+    Effect.gen(function* () {
+      const world = yield* makeWorld
+      const { envelope } = yield* runTool(movingTool(world, "none", false))({ value: 1 }).pipe(
+        Effect.provide(layers(world, { recordFails: true }))
+      )
+      expect(envelope.ok).toBe(true)
+      expect(envelope.result).toEqual({ done: true })
+    }))
+
+  it.effect("a defect becomes MM_INTERNAL_ERROR without leaking its message, and is recorded as a failure", () =>
+    Effect.gen(function* () {
+      const world = yield* makeWorld
+      const buggy = defineTool({
+        ...baseTool,
+        name: "buggy",
+        input: Input,
+        observation: "none",
+        run: () => Effect.die(new Error("secret internals"))
+      })
+      const { envelope } = yield* runTool(buggy)({ value: 1 }).pipe(Effect.provide(layers(world)))
+      expect(envelope.error?.code).toBe("MM_INTERNAL_ERROR")
+      expect(envelope.error?.message).not.toContain("secret internals")
+      expect((yield* Ref.get(world.steps))[0]?.outcome.error?.code).toBe("MM_INTERNAL_ERROR")
+    }))
+
+  it.effect("a page that closed before observation leaves the outcome alone and the notice reaches the response", () =>
+    Effect.gen(function* () {
+      const world = yield* makeWorld
+      const { envelope } = yield* runTool(movingTool(world, "default", false))({ value: 1 }).pipe(
+        Effect.provide(layers(world, { observeFails: true, notices: ["The active tab closed; tools now act on x."] }))
+      )
+      expect(envelope.ok).toBe(true)
+      expect(envelope.observation).toBeUndefined()
+      expect(envelope.meta.notices).toEqual(["The active tab closed; tools now act on x."])
+    }))
+
+  it.effect("recorded inputs have sensitive keys redacted at any depth, and the meta carries the session id", () =>
+    Effect.gen(function* () {
+      const world = yield* makeWorld
+      const { envelope } = yield* runTool(movingTool(world, "none", false))({ value: 1, password: "hunter2" }).pipe(
+        Effect.provide(layers(world))
+      )
+      expect(envelope.meta.sessionId).toBe("mm-test-1")
+      expect(envelope.meta.durationMs).toBeGreaterThanOrEqual(0)
+      const [step] = yield* Ref.get(world.steps)
+      expect(step?.tool.input).toEqual({ value: 1, password: "[REDACTED]" })
+      expect(JSON.stringify(step)).not.toContain("hunter2")
+    }))
+
+  it.effect("a tool that needs no session runs without one and records nothing", () =>
+    Effect.gen(function* () {
+      const world = yield* makeWorld
+      const free = defineTool({
+        ...baseTool,
+        name: "free",
+        input: Input,
+        requiresSession: false,
+        observation: "default",
+        run: () => Effect.succeed({ done: true })
+      })
+      const { envelope } = yield* runTool(free)({ value: 1 }).pipe(Effect.provide(layers(world, { session: false })))
+      expect(envelope.ok).toBe(true)
+      expect(envelope.meta.sessionId).toBeUndefined()
+      expect(yield* Ref.get(world.observeCalls)).toHaveLength(0)
+      expect(yield* Ref.get(world.steps)).toHaveLength(0)
+    }))
+})

@@ -1,0 +1,43 @@
+// Live browser layers for tests: real Chromium with the loopback guards, pages served on 127.0.0.1.
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { Effect, Layer } from "effect"
+import * as KnowledgeFiles from "../../src/adapters/knowledge-files.js"
+import * as StderrLogger from "../../src/adapters/logger.js"
+import * as Playwright from "../../src/adapters/playwright/index.js"
+import { LOOPBACK_ARGS } from "../../src/adapters/playwright/launch.js"
+import { defaultSettings, type Settings } from "../../src/domain/config.js"
+import { Config } from "../../src/services/Config.js"
+import { servePages, type RunningServer } from "../../demo/sample-app.js"
+
+export { LOOPBACK_ARGS }
+
+/** A fresh artifacts directory under the OS temp dir. */
+export const tempDir = (prefix = "bwm-test-") => fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+
+/** Settings for a test browser: headless, loopback only, artifacts in a temp dir. */
+export const testSettings = (overrides: Partial<Settings> = {}): Settings => ({
+  ...defaultSettings,
+  artifactsDir: tempDir(),
+  ...overrides,
+  browserArgs: [...LOOPBACK_ARGS, ...(overrides.browserArgs ?? [])]
+})
+
+/** Session + Observer over real Chromium and the JSON-file knowledge store. */
+export const liveLayer = (settings: Settings) =>
+  Layer.mergeAll(Playwright.layer, KnowledgeFiles.layerFileSystem(settings.artifactsDir)).pipe(
+    Layer.provide(Config.layer(settings)),
+    Layer.provideMerge(StderrLogger.layer("warning"))
+  )
+
+/** Serves pages on 127.0.0.1 for the scope of a test. */
+export const pageServer = (pages: Readonly<Record<string, string>>) =>
+  Effect.acquireRelease(
+    Effect.promise(() => servePages(pages)),
+    (server: RunningServer) => Effect.promise(() => server.close())
+  )
+
+/** A minimal HTML document. */
+export const html = (title: string, body: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`

@@ -1,0 +1,297 @@
+// The core tools against real Chromium and pages served on 127.0.0.1 by this test.
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { describe, expect, layer } from "@effect/vitest"
+import { Context, Effect, Layer } from "effect"
+import { loginPage } from "../../demo/sample-app.js"
+import type { Envelope } from "../../src/domain/envelope.js"
+import { runTool } from "../../src/runtime/runTool.js"
+import type { AnyToolDefinition } from "../../src/runtime/tool.js"
+import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
+import { Session } from "../../src/services/Session.js"
+import { accessibilitySnapshot, describeScreen, getState, listTestIds } from "../../src/tools/discovery.js"
+import { click, getText, type, waitFor } from "../../src/tools/interaction.js"
+import { navigate } from "../../src/tools/navigation.js"
+import { screenshot } from "../../src/tools/screenshot.js"
+import { cleanup, launch } from "../../src/tools/session.js"
+import { html, liveLayer, pageServer, testSettings } from "../support/browser.js"
+
+const pages = {
+  "/login": loginPage,
+  "/copies": html(
+    "Copies",
+    `<section id="first" aria-label="First"><p id="first-out">first: idle</p><button onclick="document.getElementById('first-out').textContent='first: copied'">Copy</button></section>
+     <section id="second" aria-label="Second"><p id="second-out">second: idle</p><button onclick="document.getElementById('second-out').textContent='second: copied'">Copy</button></section>
+     <button id="remove" onclick="document.getElementById('second').remove()">Remove second</button>`
+  ),
+  "/visibility": html(
+    "Visibility",
+    `<button data-testid="shown">Shown</button>
+     <button data-testid="hidden" style="display:none">Hidden</button>
+     <div data-testid="invisible" style="visibility:hidden">Invisible</div>
+     <span data-testid="label">A label</span>
+     <input data-testid="field" value="typed value">
+     <button class="many">One</button><button class="many">Two</button>
+     <button data-testid="later" hidden>Later</button>
+     <script>setTimeout(() => document.querySelector('[data-testid=later]').hidden = false, 300)</script>`
+  ),
+  "/dialog": html(
+    "Dialog",
+    `<button data-testid="open" onclick="document.getElementById('d').showModal()">Open settings</button>
+     <dialog id="d" aria-label="Settings"><h2>Settings</h2><button data-testid="close" onclick="document.getElementById('d').close()">Close</button></dialog>`
+  ),
+  "/closer": html("Closer", `<button data-testid="confirm" onclick="window.close()">Confirm</button>`),
+  "/storage": html("Storage", `<p data-testid="theme"></p><script>document.querySelector('[data-testid=theme]').textContent = 'theme=' + localStorage.getItem('theme')</script>`)
+}
+
+class Pages extends Context.Tag("test/Pages")<Pages, { readonly url: (path: string) => string }>() {}
+
+const settings = testSettings({
+  screens: { notification: "/closer" },
+  screenRules: [
+    { screen: "login", testId: "login-form" },
+    { screen: "dialog-page", urlPattern: "/dialog$" }
+  ]
+})
+
+const PagesLive = Layer.scoped(
+  Pages,
+  Effect.map(pageServer(pages), (server) => ({ url: (p: string) => `${server.url}${p}` }))
+)
+
+const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
+  Effect.map(runTool(tool)(args), (response) => response.envelope as Envelope<any>)
+
+const open = (p: string) =>
+  Effect.gen(function* () {
+    const { url } = yield* Pages
+    const session = yield* Session
+    const current = yield* session.current
+    if (current._tag === "None") expect((yield* call(launch, {})).ok).toBe(true)
+    const envelope = yield* call(navigate, { screen: "url", url: url(p) })
+    expect(envelope.ok).toBe(true)
+    return envelope
+  })
+
+const nodeNamed = (envelope: Envelope<any>, role: string, name: string) =>
+  (envelope.result.nodes ?? envelope.result.a11y.nodes).filter((node: any) => node.role === role && node.name === name)
+
+layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTestServices: true })("core tools in real Chromium", (it) => {
+  it.effect("a tool that needs a session answers MM_NO_ACTIVE_SESSION before launch", () =>
+    Effect.gen(function* () {
+      const envelope = yield* call(click, { testId: "x" })
+      expect(envelope.error?.code).toBe("MM_NO_ACTIVE_SESSION")
+    }))
+
+  it.effect("a login form can be filled by ref and test id, and the password never reaches the artifacts", () =>
+    Effect.gen(function* () {
+      yield* open("/login")
+      const screen = yield* call(describeScreen)
+      expect(screen.result.state.currentScreen).toBe("login")
+      const [username] = nodeNamed(screen, "textbox", "Username")
+      expect(username.ref).toMatch(/^e\d+$/)
+      expect((yield* call(type, { a11yRef: username.ref, text: "alice" })).result).toMatchObject({ typed: true, textLength: 5 })
+      const typedPassword = yield* call(type, { testId: "password", text: "correct horse" })
+      expect(typedPassword.result.sensitive).toBe(true)
+      const clicked = yield* call(click, { testId: "login-submit" })
+      expect(clicked.result).toEqual({ clicked: true, target: "testId:login-submit" })
+      expect(clicked.observation?.a11y?.nodes.length).toBeGreaterThan(0)
+      expect((yield* call(waitFor, { testId: "welcome" })).ok).toBe(true)
+      expect((yield* call(getText, { testId: "welcome" })).result.text).toBe("Welcome, alice")
+
+      const files = fs.readdirSync(settings.artifactsDir, { recursive: true, encoding: "utf8" })
+      const contents = files
+        .map((file) => path.join(settings.artifactsDir, file))
+        .filter((file) => fs.statSync(file).isFile())
+        .map((file) => fs.readFileSync(file, "utf8"))
+      expect(contents.length).toBeGreaterThan(3)
+      expect(contents.some((text) => text.includes("correct horse"))).toBe(false)
+      expect(contents.some((text) => text.includes('"alice"'))).toBe(true)
+      const store = yield* KnowledgeStore
+      const session = yield* Session
+      const current = yield* session.current
+      const steps = yield* store.steps(current._tag === "Some" ? current.value.sessionId : "")
+      const passwordStep = steps.find((step) => step.tool.name === "type" && step.tool.target?.testId === "password")
+      expect(passwordStep?.tool).toMatchObject({ textRedacted: true, textLength: 13, input: { text: "[REDACTED]" } })
+    }))
+
+  it.effect("two buttons with the same name get two refs, and each ref clicks its own button", () =>
+    Effect.gen(function* () {
+      yield* open("/copies")
+      const snapshot = yield* call(accessibilitySnapshot)
+      const copies = nodeNamed(snapshot, "button", "Copy")
+      expect(copies).toHaveLength(2)
+      expect(copies[0].ref).not.toBe(copies[1].ref)
+      expect(copies[0].path).toEqual(["region: First"])
+      expect(copies[1].path).toEqual(["region: Second"])
+      expect((yield* call(click, { a11yRef: copies[1].ref })).ok).toBe(true)
+      expect((yield* call(getText, { selector: "#first-out" })).result.text).toBe("first: idle")
+      expect((yield* call(getText, { selector: "#second-out" })).result.text).toBe("second: copied")
+      expect((yield* call(click, { a11yRef: copies[0].ref })).ok).toBe(true)
+      expect((yield* call(getText, { selector: "#first-out" })).result.text).toBe("first: copied")
+    }))
+
+  it.effect("a ref from a scoped snapshot only ever means its own element, and refs are stable across snapshots", () =>
+    Effect.gen(function* () {
+      yield* open("/copies")
+      const whole = yield* call(accessibilitySnapshot)
+      const scoped = yield* call(accessibilitySnapshot, { rootSelector: "#second" })
+      expect(scoped.result.nodes.map((node: any) => node.name)).toEqual(["Copy"])
+      const [inside] = scoped.result.nodes
+      // Same element, same ref, whichever snapshot handed it out.
+      expect(nodeNamed(whole, "button", "Copy")[1].ref).toBe(inside.ref)
+      const again = yield* call(accessibilitySnapshot)
+      expect(again.result.nodes.map((node: any) => node.ref)).toEqual(whole.result.nodes.map((node: any) => node.ref))
+      // Scoping the ref to the other section cannot find it there.
+      const outside = yield* call(click, { a11yRef: inside.ref, within: { selector: "#first" }, timeoutMs: 500 })
+      expect(outside.error?.code).toBe("MM_TARGET_NOT_FOUND")
+      expect((yield* call(getText, { selector: "#first-out" })).result.text).toBe("first: idle")
+    }))
+
+  it.effect("a stale ref answers MM_TARGET_NOT_FOUND at once, listing the current refs and the snapshot hint", () =>
+    Effect.gen(function* () {
+      yield* open("/copies")
+      const snapshot = yield* call(accessibilitySnapshot)
+      const secondCopy = nodeNamed(snapshot, "button", "Copy")[1]
+      const [remove] = nodeNamed(snapshot, "button", "Remove second")
+      expect((yield* call(click, { a11yRef: remove.ref })).ok).toBe(true)
+      const stale = yield* call(click, { a11yRef: secondCopy.ref })
+      expect(stale.error?.code).toBe("MM_TARGET_NOT_FOUND")
+      expect(stale.error?.message).toContain(`Unknown a11yRef: ${secondCopy.ref}`)
+      expect(stale.error?.message).toContain("mm_accessibility_snapshot")
+      const available = (stale.error?.details?.availableRefs as Array<{ ref: string }>).map((node) => node.ref)
+      expect(available).toContain(nodeNamed(snapshot, "button", "Copy")[0].ref)
+      expect(available).not.toContain(secondCopy.ref)
+      expect(stale.meta.durationMs).toBeLessThan(15_000)
+      // A gone element is as hidden as it gets.
+      expect((yield* call(waitFor, { a11yRef: secondCopy.ref, state: "hidden" })).ok).toBe(true)
+    }))
+
+  it.effect("list_testids lists only visible elements with their real tag names", () =>
+    Effect.gen(function* () {
+      yield* open("/visibility")
+      const listed = yield* call(listTestIds)
+      const ids = listed.result.items.map((item: any) => item.testId)
+      expect(ids).toEqual(["shown", "label", "field"])
+      expect(listed.result.items.map((item: any) => item.tag)).toEqual(["button", "span", "input"])
+      expect(listed.result.items[0]).toEqual({ testId: "shown", tag: "button", text: "Shown", visible: true })
+      // A field's value is not echoed as text.
+      expect(listed.result.items[2].text).toBeUndefined()
+    }))
+
+  it.effect("a hidden element fails with MM_TARGET_NOT_FOUND after the deadline, a missing one too, and two matches are ambiguous", () =>
+    Effect.gen(function* () {
+      yield* open("/visibility")
+      const hidden = yield* call(click, { testId: "hidden", timeoutMs: 300 })
+      expect(hidden.error?.code).toBe("MM_TARGET_NOT_FOUND")
+      expect(hidden.error?.message).toContain("not visible")
+      const missing = yield* call(click, { testId: "nope", timeoutMs: 300 })
+      expect(missing.error?.code).toBe("MM_TARGET_NOT_FOUND")
+      const ambiguous = yield* call(click, { selector: "button.many", timeoutMs: 300 })
+      expect(ambiguous.error?.code).toBe("MM_TARGET_AMBIGUOUS")
+      expect(ambiguous.error?.details?.count).toBe(2)
+      // Failures carry the full observation by default.
+      expect(ambiguous.observation?.testIds?.length).toBeGreaterThan(0)
+    }))
+
+  it.effect("wait_for waits for an element that appears later, and times out with MM_WAIT_TIMEOUT", () =>
+    Effect.gen(function* () {
+      yield* open("/visibility")
+      expect((yield* call(waitFor, { testId: "later", timeoutMs: 5_000 })).result).toEqual({
+        found: true,
+        target: "testId:later",
+        state: "visible"
+      })
+      const timeout = yield* call(waitFor, { testId: "hidden", timeoutMs: 200 })
+      expect(timeout.error?.code).toBe("MM_WAIT_TIMEOUT")
+      expect((yield* call(waitFor, { testId: "hidden", state: "hidden" })).ok).toBe(true)
+    }))
+
+  it.effect("get_text reads text and field values", () =>
+    Effect.gen(function* () {
+      yield* open("/visibility")
+      expect((yield* call(getText, { testId: "label" })).result).toEqual({ text: "A label", target: "testId:label", length: 7 })
+      expect((yield* call(getText, { testId: "field" })).result.text).toBe("typed value")
+    }))
+
+  it.effect("a dialog in the DOM shows up with its buttons inside it, and closes", () =>
+    Effect.gen(function* () {
+      yield* open("/dialog")
+      expect((yield* call(getState)).result.state.currentScreen).toBe("dialog-page")
+      const opened = yield* call(click, { testId: "open" })
+      const nodes = opened.observation?.a11y?.nodes ?? []
+      expect(nodes.find((node) => node.role === "dialog")?.name).toBe("Settings")
+      expect(nodes.find((node) => node.role === "button" && node.name === "Close")?.path).toEqual(["dialog: Settings"])
+      expect((yield* call(click, { testId: "close", within: { selector: "dialog" } })).ok).toBe(true)
+      expect((yield* call(waitFor, { selector: "dialog", state: "hidden", timeoutMs: 2_000 })).ok).toBe(true)
+    }))
+
+  it.effect("a click that closes its own page succeeds with pageClosedAfterClick, and the active tab falls back with a notice", () =>
+    Effect.gen(function* () {
+      yield* open("/login")
+      const opened = yield* call(navigate, { screen: "notification" })
+      expect(opened.result.currentUrl).toMatch(/\/closer$/)
+      const confirm = yield* call(click, { testId: "confirm" })
+      expect(confirm.ok).toBe(true)
+      expect(confirm.result.pageClosedAfterClick).toBe(true)
+      const notices = confirm.meta.notices ?? []
+      const state = yield* call(getState)
+      expect([...notices, ...(state.meta.notices ?? [])].join(" ")).toContain("The active tab closed")
+      expect(state.result.state.currentUrl).toMatch(/\/login$/)
+      expect(state.result.tabs.tracked.every((tab: any) => !tab.url.endsWith("/closer"))).toBe(true)
+    }))
+
+  it.effect("a screenshot lands under the artifacts dir with a sanitized name, and can come back as an image", () =>
+    Effect.gen(function* () {
+      yield* open("/dialog")
+      const response = yield* runTool(screenshot)({ name: "../../etc/evil name", includeImage: true })
+      const result = response.envelope.result as any
+      expect(result.path).toBe(path.resolve(settings.artifactsDir, "screenshots", "etc-evil-name.png"))
+      expect(fs.existsSync(result.path)).toBe(true)
+      expect(result.width).toBeGreaterThan(100)
+      expect(result.base64).toBeUndefined()
+      expect(response.attachments[0]?.mimeType).toBe("image/png")
+      expect(Buffer.from(response.attachments[0]!.data, "base64").subarray(1, 4).toString()).toBe("PNG")
+    }))
+
+  it.effect("the batch deadline interrupts a click that is still waiting in the browser", () =>
+    Effect.gen(function* () {
+      yield* open("/visibility")
+      const response = yield* runTool(click)({ testId: "never-there", timeoutMs: 60_000 }, { deadlineMs: 400 })
+      expect(response.envelope.error?.code).toBe("MM_CLICK_TIMEOUT")
+      expect(response.envelope.meta.durationMs).toBeLessThan(10_000)
+      // The aborted click left nothing behind: the page still answers at once.
+      expect((yield* call(click, { testId: "shown" })).ok).toBe(true)
+    }))
+
+  it.effect("a second launch answers MM_SESSION_ALREADY_RUNNING; force replaces the session with a fixture applied", () =>
+    Effect.gen(function* () {
+      const { url } = yield* Pages
+      yield* open("/login")
+      const again = yield* call(launch, {})
+      expect(again.error?.code).toBe("MM_SESSION_ALREADY_RUNNING")
+      const origin = new URL(url("/")).origin
+      const forced = yield* call(launch, {
+        force: true,
+        stateMode: "custom",
+        fixture: { origins: [{ origin, localStorage: [{ name: "theme", value: "dark" }] }] }
+      })
+      expect(forced.ok).toBe(true)
+      expect(forced.result.sessionId).not.toBe(again.error?.details?.sessionId)
+      yield* call(navigate, { screen: "url", url: url("/storage") })
+      expect((yield* call(getText, { testId: "theme" })).result.text).toBe("theme=dark")
+      expect((yield* call(cleanup)).result).toEqual({ cleanedUp: true })
+      expect((yield* call(cleanup)).result).toEqual({ cleanedUp: false })
+    }))
+})
+
+describe("launch errors", () => {
+  layer(liveLayer(testSettings({ executablePath: "/nonexistent/chrome" })), { excludeTestServices: true })("with a bad executable", (it) => {
+    it.effect("a missing executable fails with MM_LAUNCH_FAILED naming it", () =>
+      Effect.gen(function* () {
+        const envelope = yield* call(launch, {})
+        expect(envelope.error?.code).toBe("MM_LAUNCH_FAILED")
+        expect(envelope.error?.message).toContain("/nonexistent/chrome")
+      }))
+  })
+})
