@@ -1,0 +1,60 @@
+// The JSON-file knowledge store: layout, strictly increasing names, atomic writes, corrupt files skipped.
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { make, stepStamp } from "../../src/adapters/knowledge-files.js"
+import type { StepRecord } from "../../src/domain/knowledge.js"
+import { tempDir } from "../support/browser.js"
+
+const step = (sessionId: string, tool: string, timestamp = "2026-11-22T10:00:00.000Z"): StepRecord => ({
+  schemaVersion: 1,
+  timestamp,
+  sessionId,
+  tool: { name: tool, input: {} },
+  timing: { durationMs: 1 },
+  outcome: { ok: true },
+  labels: []
+})
+
+describe("knowledge store on disk", () => {
+  it("formats step stamps as YYYYMMDD-HHMMSS-mmm in UTC", () => {
+    expect(stepStamp(Date.parse("2026-03-04T05:06:07.089Z"))).toBe("20260304-050607-089")
+  })
+
+  it.effect("writes session.json and one step file per call, with names strictly increasing within a millisecond", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      const store = yield* make(dir)
+      yield* store.startSession({ schemaVersion: 1, sessionId: "s1", createdAt: "2026-11-22T10:00:00.000Z", flowTags: [], tags: [], launch: { stateMode: "default" } })
+      for (const tool of ["click", "type", "click"]) yield* store.recordStep(step("s1", tool))
+      const files = fs.readdirSync(path.join(dir, "llm-knowledge", "s1", "steps"))
+      expect(files).toEqual(["20261122-100000-000-click.json", "20261122-100000-001-type.json", "20261122-100000-002-click.json"])
+      expect(fs.existsSync(path.join(dir, "llm-knowledge", "s1", "session.json"))).toBe(true)
+      expect((yield* store.steps("s1")).map((s) => s.tool.name)).toEqual(["click", "type", "click"])
+      expect((yield* store.sessions).map((s) => s.sessionId)).toEqual(["s1"])
+    }))
+
+  it.effect("two writers in one directory lose nothing: a taken name moves to the next millisecond", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      const first = yield* make(dir)
+      const second = yield* make(dir)
+      yield* Effect.all([first.recordStep(step("s1", "click")), second.recordStep(step("s1", "click"))], { concurrency: 2 })
+      expect(fs.readdirSync(path.join(dir, "llm-knowledge", "s1", "steps"))).toHaveLength(2)
+      expect(yield* first.steps("s1")).toHaveLength(2)
+    }))
+
+  it.effect("a corrupt or half-written step file is skipped, never a crash, and no temporary file is left", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      const store = yield* make(dir)
+      yield* store.recordStep(step("s1", "click"))
+      const stepsDir = path.join(dir, "llm-knowledge", "s1", "steps")
+      fs.writeFileSync(path.join(stepsDir, "20261122-100000-500-type.json"), '{"schemaVersion": 1, "timest')
+      fs.writeFileSync(path.join(stepsDir, "20261122-100000-600-type.json"), JSON.stringify({ schemaVersion: 2 }))
+      const steps = yield* store.steps("s1")
+      expect(steps.map((s) => s.tool.name)).toEqual(["click"])
+      expect(fs.readdirSync(stepsDir).filter((name) => name.endsWith(".tmp"))).toEqual([])
+    }))
+})

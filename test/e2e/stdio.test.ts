@@ -1,0 +1,159 @@
+// The built server over real stdio, driven by the SDK Client: listing, calling, cancelling, and no
+// browser left behind when the client goes away or the server gets a signal.
+import { execFileSync } from "node:child_process"
+import { randomUUID } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { loginPage, servePages, type RunningServer } from "../../demo/sample-app.js"
+import { html, LOOPBACK_ARGS, tempDir } from "../support/browser.js"
+
+const serverEntry = path.resolve(import.meta.dirname, "../../dist/src/main.js")
+
+const pages = {
+  "/": loginPage,
+  "/cancel": html(
+    "Cancel",
+    `<p data-testid="count">0</p>
+     <button data-testid="reveal" onclick="document.querySelector('[data-testid=late]').hidden = false">Reveal</button>
+     <button data-testid="late" hidden onclick="const c = document.querySelector('[data-testid=count]'); c.textContent = String(Number(c.textContent) + 1)">Late</button>`
+  )
+}
+
+/** PIDs of browser processes started with our marker switch. */
+const browserPids = (marker: string): Array<number> => {
+  const out = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" })
+  return out
+    .split("\n")
+    .filter((line) => line.includes(marker) && !line.includes("ps -eo"))
+    .map((line) => Number(line.trim().split(/\s+/)[0]))
+}
+
+const waitUntil = async (condition: () => boolean, timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (condition()) return true
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return condition()
+}
+
+const connect = async (app: RunningServer, marker: string) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      serverEntry,
+      "--app-url",
+      app.url,
+      "--artifacts-dir",
+      tempDir(),
+      ...LOOPBACK_ARGS.map((arg) => `--browser-arg=${arg}`),
+      "--browser-arg",
+      `--bwm-test-marker=${marker}`
+    ],
+    stderr: "pipe"
+  })
+  const client = new Client({ name: "e2e", version: "1.0.0" })
+  await client.connect(transport)
+  return { client, transport }
+}
+
+const envelopeOf = (result: Awaited<ReturnType<Client["callTool"]>>) => {
+  const content = result.content as Array<{ type: string; text?: string }>
+  const envelope = JSON.parse(content[0]!.text!)
+  expect(result.structuredContent).toEqual(envelope)
+  expect(result.isError).toBe(!envelope.ok)
+  return envelope
+}
+
+describe("the built server over stdio", () => {
+  let app: RunningServer
+  beforeAll(async () => {
+    expect(fs.existsSync(serverEntry), "run npm run build first").toBe(true)
+    app = await servePages(pages)
+  })
+  afterAll(async () => {
+    await app.close()
+  })
+
+  it("lists every tool with schemas and annotations, runs a flow, and closes the browser when stdin closes", async () => {
+    const marker = randomUUID()
+    const { client, transport } = await connect(app, marker)
+    const { tools } = await client.listTools()
+    const names = tools.map((tool) => tool.name)
+    expect(names).toEqual(expect.arrayContaining(["mm_launch", "mm_click", "mm_type", "mm_describe_screen", "mm_cleanup"]))
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe("object")
+      expect(tool.outputSchema?.type).toBe("object")
+      expect(typeof tool.annotations?.readOnlyHint).toBe("boolean")
+    }
+    expect(client.getInstructions()).toContain("mm_launch")
+
+    const launched = envelopeOf(await client.callTool({ name: "mm_launch", arguments: { goal: "e2e" } }))
+    expect(launched.ok).toBe(true)
+    expect(launched.result.state.currentUrl).toBe(`${app.url}/`)
+    expect(browserPids(marker).length).toBeGreaterThan(0)
+
+    const typed = envelopeOf(await client.callTool({ name: "mm_type", arguments: { testId: "username", text: "bob" } }))
+    expect(typed.result).toMatchObject({ typed: true, textLength: 3 })
+    const invalid = envelopeOf(await client.callTool({ name: "mm_click", arguments: { testId: "a", selector: "b" } }))
+    expect(invalid.error.code).toBe("MM_INVALID_INPUT")
+    const unknown = envelopeOf(await client.callTool({ name: "mm_fly", arguments: {} }))
+    expect(unknown.error.code).toBe("MM_UNKNOWN_TOOL")
+    const bare = envelopeOf(await client.callTool({ name: "get_state", arguments: {} }))
+    expect(bare.ok).toBe(true)
+
+    const shot = await client.callTool({ name: "mm_screenshot", arguments: { name: "e2e", includeImage: true } })
+    const blocks = shot.content as Array<{ type: string; mimeType?: string }>
+    expect(blocks.map((block) => block.type)).toEqual(["text", "image"])
+    expect(blocks[1]?.mimeType).toBe("image/png")
+
+    const pid = transport.pid
+    await client.close()
+    expect(await waitUntil(() => browserPids(marker).length === 0, 15_000)).toBe(true)
+    expect(pid).not.toBeNull()
+  })
+
+  it("a cancelled call stops the browser action: the click never lands when its button appears later", async () => {
+    const marker = randomUUID()
+    const { client } = await connect(app, marker)
+    try {
+      envelopeOf(await client.callTool({ name: "mm_launch", arguments: {} }))
+      envelopeOf(await client.callTool({ name: "mm_navigate", arguments: { screen: "url", url: `${app.url}/cancel` } }))
+      const controller = new AbortController()
+      const pending = client.callTool({ name: "mm_click", arguments: { testId: "late", timeoutMs: 60_000 } }, undefined, {
+        signal: controller.signal
+      })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      controller.abort()
+      await expect(pending).rejects.toThrow()
+      envelopeOf(await client.callTool({ name: "mm_click", arguments: { testId: "reveal" } }))
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const count = envelopeOf(await client.callTool({ name: "mm_get_text", arguments: { testId: "count" } }))
+      expect(count.result.text).toBe("0")
+    } finally {
+      await client.close()
+    }
+  })
+
+  it("SIGTERM closes the browser before the server exits", async () => {
+    const marker = randomUUID()
+    const { client, transport } = await connect(app, marker)
+    envelopeOf(await client.callTool({ name: "mm_launch", arguments: {} }))
+    expect(browserPids(marker).length).toBeGreaterThan(0)
+    process.kill(transport.pid!, "SIGTERM")
+    expect(await waitUntil(() => browserPids(marker).length === 0, 15_000)).toBe(true)
+    await client.close().catch(() => undefined)
+  })
+
+  it("--help lists every option with its default and writes nothing else", () => {
+    const help = execFileSync(process.execPath, [serverEntry, "--help"], { encoding: "utf8" })
+    for (const flag of ["--headless", "--headed", "--executable-path", "--extension", "--app-url", "--artifacts-dir", "--tool-prefix", "--browser-arg", "--config"]) {
+      expect(help).toContain(flag)
+    }
+    expect(help).toContain("./test-artifacts")
+    expect(help).toContain("default mm")
+  })
+})
