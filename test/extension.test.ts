@@ -1,6 +1,6 @@
 // Real Chromium with the test extension fixtures: launch checks, the popup as home, and the notification
 // window that closes itself. Each test builds its own live layer, so its browser closes when the test ends.
-import { realpathSync, symlinkSync } from "node:fs"
+import { realpathSync, rmSync, symlinkSync } from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
@@ -21,34 +21,35 @@ const MV2_EXTENSION = path.join(fixturesDir, "extension-mv2")
 /** The id Chromium gives the MV3 fixture when loaded from its real path. */
 const mv3Id = () => extensionIdFrom(realpathSync(MV3_EXTENSION))
 
-/** A scratch directory holding a symlink to the MV3 fixture, so the configured path differs from the real one. */
-const symlinkedMv3 = () => {
-  const link = path.join(tempDir("bwm-extension-link-"), "linked-extension")
-  symlinkSync(MV3_EXTENSION, link, "dir")
-  return link
-}
+/** A scratch directory for the length of one test. */
+const withScratchDir = <A, E, R>(use: (dir: string) => Effect.Effect<A, E, R>) =>
+  Effect.acquireUseRelease(Effect.sync(() => tempDir("bwm-extension-test-")), use, (dir) =>
+    Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+  )
 
 describe("Chrome extension sessions", () => {
-  it.live("launching with the MV3 extension reports the id derived from its real path and opens its popup as the active tab", () => {
-    const linked = symlinkedMv3()
-    return Effect.gen(function* () {
-      const id = mv3Id()
-      // The configured path is a symlink; the id must come from the directory it points to.
-      expect(extensionIdFrom(linked)).not.toBe(id)
+  it.live("launching with the MV3 extension reports the id derived from its real path and opens its popup as the active tab", () =>
+    withScratchDir((dir) => {
+      const linked = path.join(dir, "linked-extension")
+      symlinkSync(MV3_EXTENSION, linked, "dir")
+      return Effect.gen(function* () {
+        const id = mv3Id()
+        // The configured path is a symlink; the id must come from the directory it points to.
+        expect(extensionIdFrom(linked)).not.toBe(id)
 
-      const { envelope } = yield* runTool(launch)({})
-      expect(envelope.error).toBeUndefined()
-      expect(envelope.ok).toBe(true)
-      expect(envelope.result?.extensionId).toBe(id)
-      expect(envelope.result?.state.currentUrl).toBe(`chrome-extension://${id}/popup.html`)
-      expect(envelope.result?.state.extensionId).toBe(id)
-      // The title proves Chromium really served the popup under that id (a wrong id shows an error page).
-      expect(envelope.result?.state.title).toBe("BWM Test Extension Popup")
+        const { envelope } = yield* runTool(launch)({})
+        expect(envelope.error).toBeUndefined()
+        expect(envelope.ok).toBe(true)
+        expect(envelope.result?.extensionId).toBe(id)
+        expect(envelope.result?.state.currentUrl).toBe(`chrome-extension://${id}/popup.html`)
+        expect(envelope.result?.state.extensionId).toBe(id)
+        // The title proves Chromium really served the popup under that id (a wrong id shows an error page).
+        expect(envelope.result?.state.title).toBe("BWM Test Extension Popup")
 
-      const state = yield* runTool(getState)({})
-      expect(state.envelope.result?.tabs.active).toEqual({ role: "extension", url: `chrome-extension://${id}/popup.html` })
-    }).pipe(Effect.provide(liveLayer(testSettings({ extension: linked }))))
-  })
+        const state = yield* runTool(getState)({})
+        expect(state.envelope.result?.tabs.active).toEqual({ role: "extension", url: `chrome-extension://${id}/popup.html` })
+      }).pipe(Effect.provide(liveLayer(testSettings({ extension: linked }))))
+    }))
 
   it.live("clicking a button in the extension popup works and the observation after the click shows the new count", () =>
     Effect.gen(function* () {
@@ -86,19 +87,20 @@ describe("Chrome extension sessions", () => {
       expect(retry.envelope.result?.extensionId).toBe(mv3Id())
     }).pipe(Effect.provide(liveLayer(testSettings({ extension: MV2_EXTENSION })))))
 
-  it.live("launching with a missing extension directory fails with MM_LAUNCH_FAILED naming the directory", () => {
-    const missing = path.join(tempDir("bwm-extension-missing-"), "no-such-extension")
-    return Effect.gen(function* () {
-      const { envelope } = yield* runTool(launch)({})
-      expect(envelope.ok).toBe(false)
-      expect(envelope.error?.code).toBe("MM_LAUNCH_FAILED")
-      expect(envelope.error?.details).toEqual({ reason: "ExtensionNotFound" })
-      expect(envelope.error?.message).toContain(missing)
+  it.live("launching with a missing extension directory fails with MM_LAUNCH_FAILED naming the directory", () =>
+    withScratchDir((dir) => {
+      const missing = path.join(dir, "no-such-extension")
+      return Effect.gen(function* () {
+        const { envelope } = yield* runTool(launch)({})
+        expect(envelope.ok).toBe(false)
+        expect(envelope.error?.code).toBe("MM_LAUNCH_FAILED")
+        expect(envelope.error?.details).toEqual({ reason: "ExtensionNotFound" })
+        expect(envelope.error?.message).toContain(missing)
 
-      const session = yield* Session
-      expect(Option.isNone(yield* session.current)).toBe(true)
-    }).pipe(Effect.provide(liveLayer(testSettings({ extension: missing }))))
-  })
+        const session = yield* Session
+        expect(Option.isNone(yield* session.current)).toBe(true)
+      }).pipe(Effect.provide(liveLayer(testSettings({ extension: missing }))))
+    }))
 
   it.live("a notification page whose Confirm button closes it hands the active tab back to the extension home with a notice", () =>
     Effect.gen(function* () {
