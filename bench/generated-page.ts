@@ -11,14 +11,19 @@ const card = (index: number) => {
   const cardTestId = index % 10 === 0 ? ` data-testid="card-${index}"` : ""
   const status = STATUSES[index % STATUSES.length] ?? "Pending"
   const day = String((index % 28) + 1).padStart(2, "0")
+  // Both ways of labelling a field, on alternate cards.
+  const field =
+    index % 2 === 0
+      ? `<label for="qty-${index}">Quantity</label><input id="qty-${index}" name="qty-${index}" type="number" value="1" data-testid="qty-${index}">`
+      : `<label><input type="checkbox" name="gift-${index}"${index % 3 === 0 ? " checked" : ""}> Gift wrap</label>`
+  const edit = index % 4 === 0 ? `<button type="button" disabled>Edit</button>` : `<button type="button" data-testid="edit-${index}">Edit</button>`
   return `<section class="card" aria-label="Order ${index}"${cardTestId}>
 <h3>Order ${index}</h3>
 <div class="meta"><span class="badge">#${index}</span><span>${status}</span></div>
-<p>Placed by <a href="/customers/${index}">Customer ${index}</a> on <time>2024-01-${day}</time>.</p>
-<label for="qty-${index}">Quantity</label><input id="qty-${index}" name="qty-${index}" type="number" value="1" data-testid="qty-${index}">
-<label><input type="checkbox"${index % 3 === 0 ? " checked" : ""}> Gift wrap</label>
+<p>Placed by <a href="/customers/${index}">Customer ${index}</a> on <time>2024-01-${day}</time> <small>(web)</small>.</p>
+${field}
 <ul><li>Widget</li><li>Gadget <em>x2</em></li><li>Gizmo</li></ul>
-<div class="actions"><button type="button" data-testid="edit-${index}">Edit</button><button type="button" disabled>Cancel</button><a href="/orders/${index}" data-testid="open-${index}">Details</a></div>
+<div class="actions"><a href="/orders/${index}" data-testid="open-${index}">Details</a>${edit}<span class="price">Total <strong>${(index % 97) + 3}.00</strong></span></div>
 <div class="details" style="display:none"><span>Internal note ${index}</span><button type="button" data-testid="hidden-${index}">Hidden action</button></div>
 </section>`
 }

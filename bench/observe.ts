@@ -33,7 +33,12 @@ const TEST_ID_LISTING_LIMIT = 150
 
 const TARGETS = { ratioAt10k: 0.5, millisAt100k: 2_000 } as const
 
-class BenchFailed extends Data.TaggedError("BenchFailed")<{ readonly step: string; readonly cause: unknown }> {}
+class BenchFailed extends Data.TaggedError("BenchFailed")<{ readonly step: string; readonly cause: unknown }> {
+  override get message() {
+    const cause = this.cause instanceof Error ? this.cause.message : JSON.stringify(this.cause)
+    return `${this.step}: ${cause}`
+  }
+}
 
 const out = (line = "") => Effect.sync(() => process.stdout.write(line + "\n"))
 
@@ -114,6 +119,8 @@ interface Returned {
 
 interface Measure {
   readonly name: string
+  /** Untimed work before each call. */
+  readonly prepare?: (page: Page) => Effect.Effect<void, BenchFailed>
   readonly run: (page: Page) => Effect.Effect<Returned, BenchFailed, Observer | Session | KnowledgeStore>
 }
 
@@ -123,7 +130,7 @@ const ariaSnapshot = (mode: "default" | "ai"): Measure => ({
   name: mode === "ai" ? 'ariaSnapshot({mode:"ai"})' : "ariaSnapshot() [baseline]",
   run: (page) =>
     Effect.tryPromise({
-      try: (signal) => page.locator("body").ariaSnapshot({ mode, signal, timeout: 120_000 }),
+      try: (signal) => page.locator("body").ariaSnapshot({ mode, signal, timeout: 600_000 }),
       catch: (cause) => new BenchFailed({ step: `ariaSnapshot ${mode}`, cause })
     }).pipe(Effect.map((snapshot) => ({ nodes: ariaEntries(snapshot), detail: `${(snapshot.length / 1024).toFixed(0)} KiB yaml` })))
 })
@@ -174,11 +181,37 @@ const OBSERVE_STEP = observeMeasure(
   { testIdLimit: OBSERVATION_LIMITS.testIds, a11yLimit: OBSERVATION_LIMITS.a11yNodes }
 )
 
-/** Run in this order every repetition, baseline and ours alternating. */
-const MEASURES: ReadonlyArray<Measure> = [BASELINE, OBSERVE_FULL, AI_MODE, OBSERVE_STEP, describeScreenTool, testIdListing]
+/**
+ * Run in this order every repetition, ours and the baseline alternating. Ours goes first so that the
+ * warm-up round's first call after navigation is a cold observation (see FirstCalls).
+ */
+const MEASURES: ReadonlyArray<Measure> = [OBSERVE_FULL, BASELINE, OBSERVE_STEP, AI_MODE, describeScreenTool, testIdListing]
 
 /** Round trips are counted for these, once per page size. */
-const COUNTED: ReadonlyArray<Measure> = [testIdListing, OBSERVE_FULL, describeScreenTool, BASELINE]
+const COUNTED: ReadonlyArray<Measure> = [testIdListing, OBSERVE_FULL, describeScreenTool]
+
+/** The baseline's round trips, for comparison, on the pages where one more call costs little. */
+const BASELINE_COUNTED_UP_TO = 10_000
+
+/**
+ * Chromium caches what `input.labels` finds until the DOM changes; computing it again scans the whole
+ * document per field. The warm rows never change the DOM, so this measure adds one untimed child-list
+ * change before each call: the case of an agent's step, which nearly always changes the page.
+ */
+const AFTER_DOM_CHANGE: Measure = {
+  name: "describe_screen after a DOM change",
+  prepare: (page) =>
+    Effect.tryPromise({
+      try: () =>
+        page.evaluate(() => {
+          const marker = document.createElement("span")
+          document.body.append(marker)
+          marker.remove()
+        }),
+      catch: (cause) => new BenchFailed({ step: "DOM change", cause })
+    }),
+  run: describeScreenTool.run
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Statistics and the table.
@@ -221,20 +254,79 @@ const formatMs = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1))
 
 // ---------------------------------------------------------------------------------------------------
 
+interface RoundTrips {
+  readonly elements: number
+  readonly measure: string
+  readonly calls: BrowserCalls
+}
+
+const countRoundTrips = (page: Page, size: number, elements: number) =>
+  Effect.forEach(size <= BASELINE_COUNTED_UP_TO ? [...COUNTED, BASELINE] : COUNTED, (measure) =>
+    Effect.map(countBrowserCalls(measure.run(page)), (calls): RoundTrips => ({ elements, measure: measure.name, calls }))
+  )
+
+/** One call of a measure: its untimed preparation, then the timed call. */
+const sample = (measure: Measure, page: Page, collectGarbage: Effect.Effect<unknown, BenchFailed>) =>
+  Effect.gen(function* () {
+    if (measure.prepare) yield* measure.prepare(page)
+    const [gcTime] = yield* Effect.timed(collectGarbage)
+    process.stderr.write(`gc ${Duration.toMillis(gcTime).toFixed(0)}\n`)
+    const [elapsed, returned] = yield* Effect.timed(measure.run(page))
+    return { ms: Duration.toMillis(elapsed), returned }
+  })
+
+interface PageResult {
+  readonly rows: ReadonlyArray<Row>
+  readonly roundTrips: ReadonlyArray<RoundTrips>
+  /** The warm-up round: each measure's first call on the freshly loaded page. */
+  readonly firstCalls: ReadonlyArray<{ readonly measure: string; readonly ms: number }>
+}
+
+/**
+ * A full garbage collection in the page before every timed call, untimed: measures alternate, and without
+ * it a call may pay for the garbage of the one before (a 100k-element ariaSnapshot leaves megabytes).
+ * It does not empty Chromium's DOM caches (checked: `labels` stays warm across a forced collection).
+ */
+const garbageCollector = (page: Page) =>
+  Effect.map(
+    Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => page.context().newCDPSession(page),
+        catch: (cause) => new BenchFailed({ step: "CDP session", cause })
+      }),
+      (cdp) => Effect.promise(() => cdp.detach().catch(() => undefined))
+    ),
+    (cdp) =>
+      Effect.tryPromise({
+        try: () => cdp.send("HeapProfiler.collectGarbage"),
+        catch: (cause) => new BenchFailed({ step: "garbage collection", cause })
+      })
+  )
+
 const measurePage = (page: Page, size: number, elements: number, repetitions: number) =>
   Effect.gen(function* () {
-    const samples = new Map<Measure, Array<number>>(MEASURES.map((measure) => [measure, []]))
+    const collectGarbage = yield* garbageCollector(page)
+    const samples = new Map<Measure, Array<number>>()
     const returned = new Map<Measure, Returned>()
-    // The first round warms up (layout, Playwright's injected script, the JIT) and is not recorded.
+    const firstCalls: Array<{ readonly measure: string; readonly ms: number }> = []
+    const record = (measure: Measure, result: { readonly ms: number; readonly returned: Returned }) => {
+      samples.set(measure, [...(samples.get(measure) ?? []), result.ms])
+      returned.set(measure, result.returned)
+    }
+    // Round 0 warms up (layout, Chromium's caches, Playwright's injected script, the JIT) and is not recorded.
     for (let round = 0; round <= repetitions; round++) {
       for (const measure of MEASURES) {
-        const [elapsed, result] = yield* Effect.timed(measure.run(page))
-        if (round > 0) samples.get(measure)?.push(Duration.toMillis(elapsed))
-        returned.set(measure, result)
+        const result = yield* sample(measure, page, collectGarbage)
+        if (round === 0) firstCalls.push({ measure: measure.name, ms: result.ms })
+        else record(measure, result)
       }
     }
+    const roundTrips = yield* countRoundTrips(page, size, elements)
+    // Last, because it leaves Chromium's caches cold for whatever runs next.
+    for (let round = 0; round < repetitions; round++) record(AFTER_DOM_CHANGE, yield* sample(AFTER_DOM_CHANGE, page, collectGarbage))
+
     const baselineMedian = percentile(samples.get(BASELINE) ?? [], 0.5)
-    return MEASURES.map((measure): Row => {
+    const rows = [...MEASURES, AFTER_DOM_CHANGE].map((measure): Row => {
       const times = samples.get(measure) ?? []
       const median = percentile(times, 0.5)
       return {
@@ -247,12 +339,10 @@ const measurePage = (page: Page, size: number, elements: number, repetitions: nu
         returned: returned.get(measure) ?? { nodes: 0, detail: "" }
       }
     })
-  })
+    const result: PageResult = { rows, roundTrips, firstCalls }
+    return result
+  }).pipe(Effect.scoped)
 
-const countRoundTrips = (page: Page, elements: number) =>
-  Effect.forEach(COUNTED, (measure) =>
-    Effect.map(countBrowserCalls(measure.run(page)), (calls) => ({ elements, measure: measure.name, calls }))
-  )
 
 const program = Effect.gen(function* () {
   const pages = Object.fromEntries(SIZES.map(({ elements }) => [`/${elements}`, generatedPage(elements)]))
@@ -273,16 +363,20 @@ const program = Effect.gen(function* () {
   )
 
   const rows: Array<Row> = []
-  const roundTrips: Array<{ readonly elements: number; readonly measure: string; readonly calls: BrowserCalls }> = []
+  const firstCalls: Array<{ readonly elements: number; readonly calls: PageResult["firstCalls"] }> = []
+  const roundTrips: Array<RoundTrips> = []
   for (const { elements, repetitions } of SIZES) {
+    process.stderr.write(`t=${performance.now().toFixed(0)} navigate\n`)
     yield* session
       .navigate({ screen: "url", url: `${server.url}/${elements}` }, { timeoutMs: 60_000 })
       .pipe(Effect.mapError((cause) => new BenchFailed({ step: `navigate to the ${elements}-element page`, cause })))
     const { page } = yield* browser.activePage.pipe(Effect.mapError((cause) => new BenchFailed({ step: "active page", cause })))
     const counted = yield* Effect.promise(() => page.evaluate(() => document.body.querySelectorAll("*").length))
     yield* out(`  measuring the ${counted.toLocaleString("en-US")}-element page...`)
-    rows.push(...(yield* measurePage(page, elements, counted, repetitions)))
-    roundTrips.push(...(yield* countRoundTrips(page, counted)))
+    const measured = yield* measurePage(page, elements, counted, repetitions)
+    rows.push(...measured.rows)
+    firstCalls.push({ elements: counted, calls: measured.firstCalls })
+    roundTrips.push(...measured.roundTrips)
   }
 
   yield* out()
@@ -302,6 +396,12 @@ const program = Effect.gen(function* () {
         `${row.returned.nodes.toLocaleString("en-US")} (${row.returned.detail})`
       ])
     )
+  }
+
+  yield* out()
+  yield* out("First call after navigation (the warm-up round, not in the table; ours runs first, on a cold page):")
+  for (const { elements, calls } of firstCalls) {
+    yield* out(`  ${elements.toLocaleString("en-US").padStart(7)}  ${calls.map(({ measure, ms }) => `${measure} ${formatMs(ms)} ms`).join("; ")}`)
   }
 
   yield* out()

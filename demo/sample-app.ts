@@ -11,7 +11,8 @@ const layout = (title: string, body: string) => `<!doctype html>
   li { margin: .2rem 0; }
 </style></head><body>${body}</body></html>`
 
-export const loginPage = layout(
+/** The sign-in page; after signing in, the dashboard lists `items` entries. */
+export const loginPageWith = (items: number) => layout(
   "Sample app: sign in",
   `<h1>Sign in</h1>
 <form id="login" data-testid="login-form">
@@ -48,7 +49,7 @@ export const loginPage = layout(
       dash.classList.remove("hidden")
       document.querySelector("[data-testid=welcome]").textContent = "Welcome, " + user
       const list = document.querySelector("[data-testid=items]")
-      for (let i = 1; i <= 20; i++) {
+      for (let i = 1; i <= ${items}; i++) {
         const li = document.createElement("li")
         li.innerHTML = "Item " + i + " <button data-testid=item-" + i + ">Open</button>"
         list.appendChild(li)
@@ -87,6 +88,8 @@ export const servePages = async (pages: Readonly<Record<string, string>>): Promi
       })
   }
 }
+
+export const loginPage = loginPageWith(20)
 
 /** The sample app: `/` is the sign-in page. */
 export const startSampleApp = () => servePages({ "/": loginPage })

@@ -2,21 +2,25 @@
 // the app layer built once, MCP served over stdio, and the browser closed on every way out.
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { Either, Layer, ManagedRuntime, Schema } from "effect"
+import { Cause, Effect, Either, Exit, Layer, ManagedRuntime, Option, Schema } from "effect"
 import * as KnowledgeFiles from "./adapters/knowledge-files.js"
 import * as StderrLogger from "./adapters/logger.js"
 import * as Playwright from "./adapters/playwright/index.js"
 import { LOOPBACK_ARGS } from "./adapters/playwright/launch.js"
-import { ConfigFile, defaultSettings, type Settings } from "./domain/config.js"
-import { serveStdio, SERVER_VERSION } from "./mcp/server.js"
-import { makeRegistry } from "./runtime/registry.js"
+import { ConfigFile, defaultBatchLimits, defaultSettings, type Settings } from "./domain/config.js"
+import { serveStdio, SERVER_VERSION, type McpServerOptions } from "./mcp/server.js"
+import { makeRegistry, type ToolRegistry } from "./runtime/registry.js"
 import type { AnyToolDefinition } from "./runtime/tool.js"
+import * as Capabilities from "./capabilities/index.js"
 import { Config } from "./services/Config.js"
+import { makeRunSteps } from "./tools/batch.js"
+import { exportSession } from "./tools/knowledge.js"
 import { builtinTools } from "./tools/registry.js"
 
 export const HELP = `browser-workflow-mcp ${SERVER_VERSION}: an MCP server (stdio) that drives Chromium for LLM agents.
 
 Usage: browser-workflow-mcp [options]
+       browser-workflow-mcp export <sessionId> [--format batch|playwright] [--artifacts-dir DIR]
 
 Options (flag / environment variable / config file key; flags win over the environment, which wins over the file):
   --headless                 Run the browser without a window (default).        BWM_HEADLESS=true   headless
@@ -35,7 +39,12 @@ Options (flag / environment variable / config file key; flags win over the envir
   --test-id-attribute NAME   Attribute holding test ids (default data-testid). BWM_TEST_ID_ATTRIBUTE testIdAttribute
   --config FILE              JSON config file (see docs/configuration.md):      BWM_CONFIG
                              screens {home, settings, notification}, screenRules [{screen, testId|selector|urlPattern}],
-                             fixtures {name: storage state or path to a storage-state JSON file}.
+                             fixtures {name: storage state or path to a storage-state JSON file},
+                             build {command, cwd?, timeoutMs?} (enables mm_build).
+  --observation POLICY       Observation after each call: tool (each tool's own, default), default (full),
+                             failures (full only on failure), none (state only). A call can also set it
+                             with _meta {"browser-workflow-mcp/observation": POLICY}.
+                                                                                BWM_OBSERVATION
   --log-level LEVEL          debug | info | warning | error | none (default info); logs go to stderr.
                                                                                 BWM_LOG_LEVEL
   -h, --help                 Show this help and exit.
@@ -45,6 +54,7 @@ Options (flag / environment variable / config file key; flags win over the envir
 export interface CliOptions {
   readonly settings: Settings
   readonly logLevel: StderrLogger.LevelName
+  readonly observation: "default" | "none" | "failures" | undefined
   readonly help: boolean
   readonly version: boolean
 }
@@ -60,6 +70,7 @@ const VALUE_FLAGS = new Set([
   "--browser-arg",
   "--config",
   "--log-level",
+  "--observation",
   "--test-id-attribute"
 ])
 
@@ -99,6 +110,11 @@ const readConfigFile = (file: string): Partial<Settings> => {
   if (config.screens !== undefined) out.screens = config.screens
   if (config.screenRules !== undefined) out.screenRules = config.screenRules
   if (config.fixtures !== undefined) out.fixtures = config.fixtures
+  if (config.build !== undefined) out.build = config.build
+  if (config.batch !== undefined) {
+    const { toolLimits, ...limits } = config.batch
+    out.batch = { ...defaultBatchLimits, ...limits, toolLimits: toolLimits ?? {} }
+  }
   return out as Partial<Settings>
 }
 
@@ -174,23 +190,65 @@ export const parseCli = (argv: ReadonlyArray<string>, env: Readonly<Record<strin
     testIdAttribute: pick("--test-id-attribute", "BWM_TEST_ID_ATTRIBUTE") ?? fromFile.testIdAttribute ?? defaultSettings.testIdAttribute,
     browserArgs: [...(fromFile.browserArgs ?? []), ...(envBrowserArgs ?? []), ...browserArgs]
   }
-  return { settings, logLevel, help, version }
+  const observation = pick("--observation", "BWM_OBSERVATION") ?? "tool"
+  if (!["tool", "default", "none", "failures"].includes(observation)) {
+    throw new CliError(`--observation must be one of tool, default, none, failures; got "${observation}"`)
+  }
+  return {
+    settings,
+    logLevel,
+    observation: observation === "tool" ? undefined : (observation as "default" | "none" | "failures"),
+    help,
+    version
+  }
 }
 
-/** Everything the built-in tools need, live: Chromium, JSON-file step memory, stderr logs. */
-export const appLayer = (settings: Settings, logLevel: StderrLogger.LevelName = "info") =>
-  Layer.mergeAll(Playwright.layer, KnowledgeFiles.layerFileSystem(settings.artifactsDir)).pipe(
+/** The served tools: the given ones plus mm_run_steps over all of them. */
+export const registryFor = (settings: Settings, tools: ReadonlyArray<AnyToolDefinition> = builtinTools): ToolRegistry => {
+  const registry: ToolRegistry = makeRegistry([...tools, makeRunSteps(() => registry, settings.batch)], settings.toolPrefix)
+  return registry
+}
+
+/**
+ * Capability layers: any layer that needs at most Config. Their outputs are typed `never` on purpose: tools
+ * reach capabilities through Effect.serviceOption, so nothing in the types depends on which ones are present.
+ */
+export type CapabilityLayer = Layer.Layer<never, unknown, Config>
+
+/** The capabilities the config file offers: the build command. */
+export const configCapabilities = (settings: Settings): CapabilityLayer =>
+  settings.build === undefined ? Layer.empty : Capabilities.buildLayerCommand(settings.build, settings.configDir)
+
+/**
+ * Everything the built-in tools need, live: Chromium, JSON-file step memory, stderr logs, plus the
+ * capabilities of the config file and the given ones (later layers win over earlier ones for the same tag).
+ */
+export const appLayer = (
+  settings: Settings,
+  logLevel: StderrLogger.LevelName = "info",
+  capabilities: ReadonlyArray<CapabilityLayer> = []
+) => {
+  const provided = [configCapabilities(settings), ...capabilities].reduce<CapabilityLayer>(
+    (all, next) => Layer.merge(all, next),
+    Layer.empty
+  )
+  // Capabilities feed the Playwright layer (Fixture, StateSnapshot) and stay visible to tools (Build, ContractSeeding...).
+  return Layer.mergeAll(Playwright.layer, KnowledgeFiles.layerFileSystem(settings.artifactsDir)).pipe(
+    Layer.provideMerge(provided),
     Layer.provide(Config.layer(settings)),
     Layer.provideMerge(StderrLogger.layer(logLevel))
   )
+}
 
 /** Serves the given tools with the live layers until stdin closes or a signal arrives; then closes the browser. */
 export const serve = async (
   settings: Settings,
   logLevel: StderrLogger.LevelName,
-  tools: ReadonlyArray<AnyToolDefinition> = builtinTools
+  tools: ReadonlyArray<AnyToolDefinition> = builtinTools,
+  mcpOptions: McpServerOptions = {},
+  capabilities: ReadonlyArray<CapabilityLayer> = []
 ): Promise<void> => {
-  const runtime = ManagedRuntime.make(appLayer(settings, logLevel))
+  const runtime = ManagedRuntime.make(appLayer(settings, logLevel, capabilities))
   let stopping: Promise<void> | undefined
   const stop = (code: number) => {
     stopping ??= (async () => {
@@ -205,12 +263,96 @@ export const serve = async (
   process.once("SIGINT", () => void stop(130))
   process.once("SIGTERM", () => void stop(143))
   process.once("SIGHUP", () => void stop(129))
-  await serveStdio(makeRegistry(tools, settings.toolPrefix), runtime)
+  await serveStdio(registryFor(settings, tools), runtime, mcpOptions)
   await stop(0)
+}
+
+export interface MakeServerOptions {
+  /** Settings; parsed like the CLI's from process.argv and the environment when absent. */
+  readonly settings?: Settings | undefined
+  readonly logLevel?: StderrLogger.LevelName | undefined
+  /** Capability layers (Build, Fixture, StateSnapshot, Chain, ContractSeeding) and services your own tools use. */
+  readonly layers?: ReadonlyArray<CapabilityLayer> | undefined
+  /** Your tools, served after the built-in ones: same defineTool shape, run by the same runTool. */
+  readonly tools?: ReadonlyArray<AnyToolDefinition> | undefined
+  /** False to serve only `tools` (default true). */
+  readonly builtins?: boolean | undefined
+}
+
+export interface BrowserWorkflowServer {
+  readonly settings: Settings
+  /** Every tool served, built-in ones first (mm_run_steps is added over all of them when served). */
+  readonly tools: ReadonlyArray<AnyToolDefinition>
+  /** The full app layer, to run tools in-process with runTool (e.g. in tests). */
+  readonly layer: ReturnType<typeof appLayer>
+  /** Serves MCP over stdio until stdin closes or a signal arrives, then closes the browser and exits. */
+  readonly serveStdio: () => Promise<void>
+}
+
+/** The library's entry point: the built-in server plus a consumer's own tools and capability layers. */
+export const makeServer = (options: MakeServerOptions = {}): BrowserWorkflowServer => {
+  const parsed = options.settings === undefined ? parseCli(process.argv.slice(2), process.env) : undefined
+  const settings = options.settings ?? parsed!.settings
+  const logLevel = options.logLevel ?? parsed?.logLevel ?? "info"
+  const tools = [...(options.builtins === false ? [] : builtinTools), ...(options.tools ?? [])]
+  const layers = options.layers ?? []
+  return {
+    settings,
+    tools,
+    layer: appLayer(settings, logLevel, layers),
+    serveStdio: () => serve(settings, logLevel, tools, { observation: parsed?.observation }, layers)
+  }
+}
+
+export const EXPORT_HELP = `Usage: browser-workflow-mcp export <sessionId> [--format batch|playwright] [--artifacts-dir DIR]
+
+Prints a recorded session as an mm_run_steps batch (JSON, the default) or a @playwright/test file.
+`
+
+/** `export <sessionId> --format batch|playwright --artifacts-dir DIR`: a recorded session to stdout. */
+export const runExport = async (argv: ReadonlyArray<string>, env: Readonly<Record<string, string | undefined>>): Promise<number> => {
+  let sessionId: string | undefined
+  let format = "batch"
+  let artifactsDir = env.BWM_ARTIFACTS_DIR ?? defaultSettings.artifactsDir
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    const [name, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined]
+    const value = () => inline ?? argv[++i]
+    if (name === "-h" || name === "--help") {
+      process.stdout.write(EXPORT_HELP)
+      return 0
+    } else if (name === "--format") format = value() ?? ""
+    else if (name === "--artifacts-dir") artifactsDir = value() ?? ""
+    else if (!name.startsWith("-") && sessionId === undefined) sessionId = name
+    else {
+      process.stderr.write(`browser-workflow-mcp export: unexpected ${arg}\n${EXPORT_HELP}`)
+      return 2
+    }
+  }
+  if (sessionId === undefined || (format !== "batch" && format !== "playwright")) {
+    process.stderr.write(`browser-workflow-mcp export: give a session id and --format batch or playwright\n${EXPORT_HELP}`)
+    return 2
+  }
+  const exit = await Effect.runPromiseExit(
+    exportSession(sessionId, format).pipe(
+      Effect.provide(Layer.provideMerge(KnowledgeFiles.layerFileSystem(path.resolve(artifactsDir)), StderrLogger.layer("warning")))
+    )
+  )
+  if (Exit.isSuccess(exit)) {
+    process.stdout.write(exit.value.content)
+    return 0
+  }
+  const failure = Cause.failureOption(exit.cause)
+  process.stderr.write(`browser-workflow-mcp export: ${Option.isSome(failure) ? failure.value.message : Cause.pretty(exit.cause)}\n`)
+  return 1
 }
 
 /** The `browser-workflow-mcp` command. */
 export const runCli = async (argv: ReadonlyArray<string>): Promise<void> => {
+  if (argv[0] === "export") {
+    process.exitCode = await runExport(argv.slice(1), process.env)
+    return
+  }
   let options: CliOptions
   try {
     options = parseCli(argv, process.env)
@@ -229,5 +371,5 @@ export const runCli = async (argv: ReadonlyArray<string>): Promise<void> => {
     process.stdout.write(`${SERVER_VERSION}\n`)
     return
   }
-  await serve(options.settings, options.logLevel)
+  await serve(options.settings, options.logLevel, builtinTools, { observation: options.observation })
 }

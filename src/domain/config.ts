@@ -39,6 +39,50 @@ export const StorageState = Schema.Struct({
 }).annotations({ description: "Storage state: cookies and localStorage entries per origin (Playwright's storageState format)." })
 export type StorageState = typeof StorageState.Type
 
+/** Safety limits of mm_run_steps, from the config file's `batch` key. */
+export const BatchLimitsFile = Schema.Struct({
+  maxSteps: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 500))),
+  maxAggregateChars: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1_000))),
+  defaultTimeoutMs: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1_000, 300_000))),
+  toolLimits: Schema.optional(
+    Schema.Record({
+      key: Schema.String,
+      value: Schema.Struct({
+        maxSteps: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 500))),
+        timeoutMs: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(100, 300_000)))
+      })
+    })
+  )
+})
+
+export interface BatchLimits {
+  /** Most steps one batch may hold. */
+  readonly maxSteps: number
+  /** Most characters of step results one batch returns; later results are truncated with a warning. */
+  readonly maxAggregateChars: number
+  /** The batch deadline when the call gives none. */
+  readonly defaultTimeoutMs: number
+  /** Per tool (bare name): how often it may appear in one batch, and its default step timeout. */
+  readonly toolLimits: Readonly<Record<string, { readonly maxSteps?: number | undefined; readonly timeoutMs?: number | undefined }>>
+}
+
+export const defaultBatchLimits: BatchLimits = {
+  maxSteps: 50,
+  maxAggregateChars: 200_000,
+  defaultTimeoutMs: 45_000,
+  toolLimits: {}
+}
+
+/** The config file's build command: what the build tool runs (the Build capability of the CLI). */
+export const BuildCommandConfig = Schema.Struct({
+  command: Schema.String.pipe(Schema.minLength(1)).annotations({ description: "Shell command, e.g. \"npm run build:test\"." }),
+  cwd: Schema.optional(Schema.String).annotations({ description: "Directory to run it in, relative to the config file." }),
+  timeoutMs: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1_000, 1_800_000))).annotations({
+    description: "Kill the build after this many milliseconds (default 600000)."
+  })
+})
+export type BuildCommandConfig = typeof BuildCommandConfig.Type
+
 /** The JSON config file (`--config FILE`); every field optional. */
 export const ConfigFile = Schema.Struct({
   headless: Schema.optional(Schema.Boolean),
@@ -57,7 +101,9 @@ export const ConfigFile = Schema.Struct({
     })
   ),
   screenRules: Schema.optional(Schema.Array(ScreenRule)),
-  fixtures: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, StorageState) }))
+  fixtures: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, StorageState) })),
+  batch: Schema.optional(BatchLimitsFile),
+  build: Schema.optional(BuildCommandConfig)
 })
 export type ConfigFile = typeof ConfigFile.Type
 
@@ -75,6 +121,9 @@ export interface Settings {
   /** Fixture name to storage state, or to a path of a storage-state JSON file (relative to the config file). */
   readonly fixtures: Readonly<Record<string, StorageState | string>>
   readonly configDir: string
+  readonly batch: BatchLimits
+  /** The build tool's command (cwd relative to configDir); the build tool answers MM_CAPABILITY_NOT_AVAILABLE without it. */
+  readonly build: BuildCommandConfig | undefined
 }
 
 export const defaultSettings: Settings = {
@@ -89,5 +138,7 @@ export const defaultSettings: Settings = {
   screens: {},
   screenRules: [],
   fixtures: {},
-  configDir: "."
+  configDir: ".",
+  batch: defaultBatchLimits,
+  build: undefined
 }

@@ -86,7 +86,9 @@ export class InvalidConfig extends Schema.TaggedError<InvalidConfig>()("InvalidC
 }
 
 export class PageClosed extends Schema.TaggedError<PageClosed>()("PageClosed", {
-  detail: Schema.String
+  detail: Schema.String,
+  /** The action the page closed during, when it closed while one ran. */
+  during: Schema.optional(Schema.Literal("click", "type", "get_text"))
 }) {
   get code() {
     return "MM_PAGE_CLOSED" as const
@@ -303,6 +305,87 @@ export class UnknownTool extends Schema.TaggedError<UnknownTool>()("UnknownTool"
   }
 }
 
+export class BatchTimeout extends Schema.TaggedError<BatchTimeout>()("BatchTimeout", {
+  batchTimeoutMs: Schema.Number,
+  started: Schema.Boolean
+}) {
+  get code() {
+    return "MM_BATCH_TIMEOUT" as const
+  }
+  override get message() {
+    return this.started
+      ? `The batch deadline (${this.batchTimeoutMs} ms) passed while this step ran; it was stopped. Raise batchTimeoutMs or split the batch.`
+      : `Not run: the batch deadline (${this.batchTimeoutMs} ms) had passed. Raise batchTimeoutMs or split the batch.`
+  }
+  get details() {
+    return { batchTimeoutMs: this.batchTimeoutMs }
+  }
+}
+
+const OpenTab = Schema.Struct({ role: Schema.String, url: Schema.String })
+
+export class NotificationTimeout extends Schema.TaggedError<NotificationTimeout>()("NotificationTimeout", {
+  timeoutMs: Schema.Number,
+  openTabs: Schema.Array(OpenTab)
+}) {
+  get code() {
+    return "MM_NOTIFICATION_TIMEOUT" as const
+  }
+  override get message() {
+    const tabs = this.openTabs.map((tab) => `${tab.url} (${tab.role})`).join(", ")
+    return `No notification page appeared within ${this.timeoutMs} ms. Open tabs: ${tabs === "" ? "(none)" : tabs}. Trigger the request again, raise timeoutMs, or call mm_switch_to_tab.`
+  }
+  get details() {
+    return { timeoutMs: this.timeoutMs, openTabs: this.openTabs }
+  }
+}
+
+export class BuildFailed extends Schema.TaggedError<BuildFailed>()("BuildFailed", {
+  reason: Schema.Literal("ExitCode", "Timeout", "StartFailed", "Failed"),
+  detail: Schema.String,
+  outputTail: Schema.optional(Schema.String)
+}) {
+  get code() {
+    return "MM_BUILD_FAILED" as const
+  }
+  override get message() {
+    return `Build failed (${this.reason}): ${this.detail}${this.outputTail ? `\nLast output:\n${this.outputTail}` : ""}`
+  }
+  get details() {
+    return { reason: this.reason, ...(this.outputTail !== undefined ? { outputTail: this.outputTail } : {}) }
+  }
+}
+
+export class SeedFailed extends Schema.TaggedError<SeedFailed>()("SeedFailed", {
+  contract: Schema.String,
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_SEED_FAILED" as const
+  }
+  override get message() {
+    return `Deploying ${this.contract} failed: ${this.detail}. Call mm_list_contracts to see what is deployed and which contracts are known.`
+  }
+  get details() {
+    return { contract: this.contract }
+  }
+}
+
+export class ContractNotFound extends Schema.TaggedError<ContractNotFound>()("ContractNotFound", {
+  contract: Schema.String,
+  available: Schema.Array(Schema.String)
+}) {
+  get code() {
+    return "MM_CONTRACT_NOT_FOUND" as const
+  }
+  override get message() {
+    return `No contract named ${this.contract}. Known: ${this.available.length === 0 ? "(none)" : this.available.join(", ")}. Deploy it with mm_seed_contract first.`
+  }
+  get details() {
+    return { contract: this.contract, available: this.available }
+  }
+}
+
 /** Every error a tool program may fail with. */
 export type ToolError =
   | InvalidInput
@@ -325,6 +408,11 @@ export type ToolError =
   | TabNotFound
   | CapabilityNotAvailable
   | UnknownTool
+  | NotificationTimeout
+  | BuildFailed
+  | SeedFailed
+  | ContractNotFound
+  | BatchTimeout
 
 export const ToolError = Schema.Union(
   InvalidInput,
@@ -346,7 +434,12 @@ export const ToolError = Schema.Union(
   KnowledgeError,
   TabNotFound,
   CapabilityNotAvailable,
-  UnknownTool
+  UnknownTool,
+  NotificationTimeout,
+  BuildFailed,
+  SeedFailed,
+  ContractNotFound,
+  BatchTimeout
 )
 
 const toolErrorTags: ReadonlySet<string> = new Set(ToolError.members.map((member) => member.identifier))

@@ -2,11 +2,19 @@
 import { Schema } from "effect"
 import { Observation } from "./observation.js"
 
+/** Role and accessible name of the element a ref pointed at: what makes a ref replayable later. */
+export const A11yHint = Schema.Struct({
+  role: Schema.String.annotations({ description: "ARIA role of the element." }),
+  name: Schema.String.annotations({ description: "Accessible name of the element." })
+})
+export type A11yHint = typeof A11yHint.Type
+
 export const StepTarget = Schema.Struct({
   a11yRef: Schema.optional(Schema.String),
   testId: Schema.optional(Schema.String),
   selector: Schema.optional(Schema.String),
-  within: Schema.optional(Schema.String)
+  within: Schema.optional(Schema.String),
+  a11yHint: Schema.optional(A11yHint)
 })
 export type StepTarget = typeof StepTarget.Type
 
@@ -60,8 +68,130 @@ export const labelsFor = (tool: string, target: StepTarget | undefined, ok: bool
   if (DISCOVERY.has(tool)) labels.push("discovery")
   if (NAVIGATION.has(tool)) labels.push("navigation")
   if (INTERACTION.has(tool)) labels.push("interaction")
-  const targetText = target ? [target.testId, target.selector, target.a11yRef].filter(Boolean).join(" ") : ""
+  const targetText = target ? [target.testId, target.selector, target.a11yRef, target.a11yHint?.name].filter(Boolean).join(" ") : ""
   if (CONFIRMATION.test(targetText)) labels.push("confirmation")
   if (!ok) labels.push("error-recovery")
   return labels
 }
+
+/** Which steps a query looks at. */
+export const KnowledgeScope = Schema.Union(
+  Schema.Literal("current", "all"),
+  Schema.Struct({ sessionId: Schema.String.pipe(Schema.minLength(1)).annotations({ description: "A session id from knowledge_sessions." }) })
+).annotations({
+  description: 'current: the running session (needs mm_launch); all: every stored session; {sessionId}: one session.'
+})
+export type KnowledgeScope = typeof KnowledgeScope.Type
+
+/** Filters mean the same in every scope and always apply to steps (sessions match through their steps). */
+export const KnowledgeFilters = Schema.Struct({
+  flowTag: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
+    description: "Only steps of sessions launched with this flow tag."
+  }),
+  tag: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({ description: "Only steps of sessions launched with this tag." }),
+  screen: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
+    description: "Only steps that ended on this screen (state.currentScreen)."
+  }),
+  sinceHours: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 720))).annotations({
+    description: "Only steps recorded in the last N hours (1..720)."
+  })
+})
+export type KnowledgeFilters = typeof KnowledgeFilters.Type
+
+/** One step as query tools return it: short, no observation. */
+export const StepSummary = Schema.Struct({
+  sessionId: Schema.String,
+  timestamp: Schema.String.annotations({ description: "When the step finished (ISO)." }),
+  tool: Schema.String.annotations({ description: 'Tool name without prefix, e.g. "click".' }),
+  screen: Schema.optional(Schema.String).annotations({ description: "Screen the step ended on." }),
+  url: Schema.optional(Schema.String).annotations({ description: "URL the step ended on." }),
+  target: Schema.optional(Schema.String).annotations({ description: 'Target, e.g. "testId:confirm" or "role:button \"Sign in\"".' }),
+  ok: Schema.Boolean,
+  errorCode: Schema.optional(Schema.String),
+  labels: Schema.Array(Schema.String),
+  score: Schema.optional(Schema.Number).annotations({ description: "Relevance (search only); recency only breaks ties." }),
+  matchedFields: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "Fields the query matched (search only)." })
+})
+export type StepSummary = typeof StepSummary.Type
+
+export const SessionSummary = Schema.Struct({
+  sessionId: Schema.String,
+  createdAt: Schema.String,
+  goal: Schema.optional(Schema.String),
+  flowTags: Schema.Array(Schema.String),
+  tags: Schema.Array(Schema.String),
+  stepCount: Schema.Number.annotations({ description: "Steps that pass the filters." }),
+  lastStepAt: Schema.optional(Schema.String).annotations({ description: "Time of the latest such step." })
+})
+export type SessionSummary = typeof SessionSummary.Type
+
+/** A recipe step: a tool call that can be replayed as is (durable targets, placeholders for secrets). */
+export const RecipeStep = Schema.Struct({
+  tool: Schema.String.annotations({ description: 'Served tool name, e.g. "mm_click".' }),
+  args: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+    description: "Arguments; redacted text appears as a {{name}} placeholder."
+  }),
+  notes: Schema.String.annotations({ description: "What the step did, in words." })
+})
+export type RecipeStep = typeof RecipeStep.Type
+
+export const Placeholder = Schema.Struct({
+  name: Schema.String.annotations({ description: "Placeholder name as written in args: {{name}}." }),
+  target: Schema.String.annotations({ description: "Field the secret was typed into." }),
+  length: Schema.optional(Schema.Number).annotations({ description: "Length of the recorded secret." })
+})
+export type Placeholder = typeof Placeholder.Type
+
+export const Recipe = Schema.Struct({
+  steps: Schema.Array(RecipeStep),
+  placeholders: Schema.Array(Placeholder),
+  skipped: Schema.Array(Schema.String).annotations({
+    description: "Why recorded steps were left out (failed, read-only, or no durable target)."
+  })
+})
+export type Recipe = typeof Recipe.Type
+
+/** A target as replayable tool arguments: a test id, or a role + name selector, or a CSS selector; never a ref. */
+export const DurableTarget = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+  description: 'Target arguments for mm_click / mm_type / mm_wait_for, e.g. {"testId": "confirm"} or {"selector": "role=button[name=\\"Sign in\\"s]"}.'
+})
+
+export const PriorKnowledge = Schema.Struct({
+  windowHours: Schema.Number.annotations({ description: "How far back other sessions were considered." }),
+  relatedSessions: Schema.Array(
+    Schema.Struct({
+      sessionId: Schema.String,
+      goal: Schema.optional(Schema.String),
+      flowTags: Schema.Array(Schema.String),
+      confidence: Schema.Number.annotations({ description: "Best similarity of its steps to this screen, 0..1." }),
+      lastStepAt: Schema.String
+    })
+  ).annotations({ description: "Other recent sessions that saw a screen like this one, most relevant first (at most 5)." }),
+  similarSteps: Schema.Array(
+    Schema.Struct({
+      sessionId: Schema.String,
+      timestamp: Schema.String,
+      tool: Schema.String,
+      target: Schema.optional(Schema.String),
+      ok: Schema.Boolean,
+      confidence: Schema.Number.annotations({ description: "score / 29: 1.0 is a perfect match." })
+    })
+  ).annotations({ description: "Steps of other sessions on a similar screen (at most 10)." }),
+  suggestedNextActions: Schema.Array(
+    Schema.Struct({
+      tool: Schema.String,
+      preferredTarget: DurableTarget,
+      fallbackTargets: Schema.Array(DurableTarget),
+      confidence: Schema.Number,
+      succeeded: Schema.Number.annotations({ description: "How many times this action succeeded on a similar screen." })
+    })
+  ).annotations({ description: "Actions that succeeded on similar screens (at most 5); never a target from the avoid list." }),
+  avoid: Schema.Array(
+    Schema.Struct({
+      target: Schema.String,
+      failures: Schema.Number,
+      lastError: Schema.optional(Schema.String)
+    })
+  ).annotations({ description: "Targets that failed at least twice on this screen (at most 5)." })
+})
+export type PriorKnowledge = typeof PriorKnowledge.Type

@@ -6,6 +6,27 @@ export const TabRole = Schema.Literal("extension", "notification", "app", "other
 })
 export type TabRole = typeof TabRole.Type
 
+/** A role as tools accept it: "dapp" (upstream's name for the web app) is read as "app". */
+export const TabRoleInput = Schema.transform(
+  Schema.Literal("extension", "notification", "app", "dapp", "other").annotations({
+    description: 'extension, notification, app (or its alias "dapp": http(s) pages) or other.'
+  }),
+  TabRole,
+  { strict: true, decode: (role) => (role === "dapp" ? "app" : role), encode: (role) => role }
+)
+
+/** Any JSON value (app fields, stored extension values). */
+export const JsonValue = Schema.Unknown.annotations({ description: "Any JSON value." })
+
+/** The extension loaded in the session, as read from its manifest. */
+export const ExtensionSummary = Schema.Struct({
+  id: Schema.String.annotations({ description: "Extension id (derived from its real path or key, confirmed by its service worker)." }),
+  name: Schema.String.annotations({ description: "Manifest name." }),
+  version: Schema.String.annotations({ description: "Manifest version string." }),
+  manifestVersion: Schema.Number.annotations({ description: "Manifest format version (always 3)." })
+})
+export type ExtensionSummary = typeof ExtensionSummary.Type
+
 export const TabInfo = Schema.Struct({
   role: TabRole,
   url: Schema.String.annotations({ description: "Current URL of the tab." }),
@@ -29,7 +50,10 @@ export const ScreenState = Schema.Struct({
   currentScreen: Schema.String.annotations({
     description: 'Screen name from the configured detection rules, or "unknown".'
   }),
-  extensionId: Schema.optional(Schema.String).annotations({ description: "Id of the loaded extension, if any." })
+  extensionId: Schema.optional(Schema.String).annotations({ description: "Id of the loaded extension, if any." }),
+  app: Schema.optional(Schema.Record({ key: Schema.String, value: JsonValue })).annotations({
+    description: "App-specific fields from the StateSnapshot capability (e.g. isUnlocked, networkName), when one is provided."
+  })
 })
 export type ScreenState = typeof ScreenState.Type
 

@@ -14,6 +14,7 @@ import { toErrorInfo, UnknownTool } from "../domain/errors.js"
 import type { ToolRegistry } from "../runtime/registry.js"
 import { runTool, type ToolResponse } from "../runtime/runTool.js"
 import type { AnyToolDefinition, ToolServices } from "../runtime/tool.js"
+import { Progress } from "../services/Progress.js"
 
 export const SERVER_NAME = "browser-workflow-mcp"
 export const SERVER_VERSION = "0.1.0"
@@ -32,7 +33,11 @@ export const instructions = (prefix: string) => {
 
 /** JSON Schema for MCP: object root, no $ref at the root, defaults not required. */
 export const toJsonSchema = (schema: Schema.Schema.Any): Tool["inputSchema"] => {
-  const json = JSONSchema.make(schema) as unknown as Record<string, unknown>
+  // Effect gives every Schema.Unknown the same "$id"; two in one tool schema make the SDK client's
+  // validator (Ajv) reject the whole tools/list, so the ids go.
+  const json = JSON.parse(
+    JSON.stringify(JSONSchema.make(schema), (key, value) => (key === "$id" && value === "/schemas/unknown" ? undefined : value))
+  ) as Record<string, unknown>
   delete json.$schema
   // An empty struct comes out as "any object or array"; MCP wants an object root.
   if (json.type !== "object") return { type: "object", properties: {}, additionalProperties: false }
@@ -74,11 +79,27 @@ const unknownToolResponse = (registry: ToolRegistry, name: string): ToolResponse
   return { envelope, attachments: [] }
 }
 
+/**
+ * Request `_meta` key with which a client sets one call's observation policy ("default", "none" or
+ * "failures"), e.g. to skip the page observation on calls whose result is all it needs.
+ */
+export const OBSERVATION_META_KEY = "browser-workflow-mcp/observation"
+
+const isPolicy = (value: unknown): value is "default" | "none" | "failures" =>
+  value === "default" || value === "none" || value === "failures"
+
+export interface McpServerOptions {
+  /** Observation policy for every call that does not ask for one; each tool's own when absent. */
+  readonly observation?: "default" | "none" | "failures" | undefined
+}
+
 /** Builds the SDK server for a registry, running every call on the given runtime. */
 export const makeMcpServer = <R extends ToolServices, ER>(
   registry: ToolRegistry,
-  runtime: ManagedRuntime.ManagedRuntime<R, ER>
+  runtime: ManagedRuntime.ManagedRuntime<R, ER>,
+  options: McpServerOptions = {}
 ): Server => {
+  const defaultPolicy = options.observation
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION, title: "Browser Workflow MCP" },
     { capabilities: { tools: {}, logging: {} }, instructions: instructions(registry.prefix) }
@@ -90,7 +111,25 @@ export const makeMcpServer = <R extends ToolServices, ER>(
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = registry.lookup(request.params.name)
     if (tool === undefined) return toCallToolResult(unknownToolResponse(registry, request.params.name))
-    const program = runTool(tool)(request.params.arguments ?? {}) as Effect.Effect<ToolResponse, never, R>
+    const progressToken = request.params._meta?.progressToken
+    const requested = request.params._meta?.[OBSERVATION_META_KEY]
+    const policy = isPolicy(requested) ? requested : defaultPolicy
+    const call = runTool(tool)(request.params.arguments ?? {}, { policy }) as Effect.Effect<ToolResponse, never, R | Progress>
+    // Progress goes out only when the client asked for it by sending a token.
+    const program =
+      progressToken === undefined
+        ? (call as Effect.Effect<ToolResponse, never, R>)
+        : Effect.provideService(call, Progress, {
+            report: (progress, total, message) =>
+              Effect.promise(() =>
+                extra
+                  .sendNotification({
+                    method: "notifications/progress",
+                    params: { progressToken, progress, ...(total === undefined ? {} : { total }), message }
+                  })
+                  .catch(() => undefined)
+              )
+          })
     // The client's cancellation aborts extra.signal, which interrupts the fiber and with it the browser action.
     const exit = await runtime.runPromiseExit(program, { signal: extra.signal })
     if (Exit.isSuccess(exit)) return toCallToolResult(exit.value)
@@ -121,9 +160,10 @@ export const makeMcpServer = <R extends ToolServices, ER>(
 /** Serves the registry over stdio until stdin closes; resolves when the connection closed. */
 export const serveStdio = async <R extends ToolServices, ER>(
   registry: ToolRegistry,
-  runtime: ManagedRuntime.ManagedRuntime<R, ER>
+  runtime: ManagedRuntime.ManagedRuntime<R, ER>,
+  options: McpServerOptions = {}
 ): Promise<void> => {
-  const server = makeMcpServer(registry, runtime)
+  const server = makeMcpServer(registry, runtime, options)
   const transport = new StdioServerTransport()
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve()

@@ -27,6 +27,8 @@ export interface RunOptions {
   readonly batch?: { readonly batchId: string; readonly index: number } | undefined
   /** A tighter deadline than the tool's own (e.g. a batch step's timeoutMs). */
   readonly deadlineMs?: number | undefined
+  /** The error to answer when `deadlineMs` (not the tool's own deadline) is what stopped the call. */
+  readonly onDeadline?: ((timeoutMs: number) => ToolError) | undefined
 }
 
 /** The envelope plus content blocks that travel beside it (never inside the JSON). */
@@ -128,7 +130,9 @@ export const runTool =
         Effect.timeoutFail({
           duration: deadline,
           onTimeout: (): ToolError =>
-            definition.onDeadline?.(input, deadline) ?? new DeadlineExceeded({ tool: definition.name, timeoutMs: deadline })
+            (options.onDeadline !== undefined && deadline < ownDeadline ? options.onDeadline(deadline) : undefined) ??
+            definition.onDeadline?.(input, deadline) ??
+            new DeadlineExceeded({ tool: definition.name, timeoutMs: deadline })
         }),
         Effect.exit
       )

@@ -46,6 +46,11 @@ export interface ToolDefinition<I, IE, O, OE, R> {
   readonly input: Schema.Schema<I, IE>
   readonly output: Schema.Schema<O, OE>
   readonly annotations: ToolAnnotations
+  /**
+   * Safe to run concurrently with other such calls in a parallel batch: it only reads, and what it
+   * reads does not depend on what other steps of the batch do.
+   */
+  readonly concurrencySafe?: boolean
   /** When true, runTool answers MM_NO_ACTIVE_SESSION without running the program if no session runs. */
   readonly requiresSession: boolean
   readonly observation: ObservationPolicy

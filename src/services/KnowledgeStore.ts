@@ -2,6 +2,8 @@
 import { Context, Effect, Layer, Ref } from "effect"
 import type { KnowledgeError } from "../domain/errors.js"
 import type { SessionMetadata, StepRecord } from "../domain/knowledge.js"
+import { Catalog } from "../knowledge/catalog.js"
+import { RefHints } from "../knowledge/hints.js"
 
 export interface KnowledgeStoreService {
   readonly startSession: (metadata: SessionMetadata) => Effect.Effect<void, KnowledgeError>
@@ -9,6 +11,11 @@ export interface KnowledgeStoreService {
   /** Steps of one session in the order they were recorded. */
   readonly steps: (sessionId: string) => Effect.Effect<ReadonlyArray<StepRecord>, KnowledgeError>
   readonly sessions: Effect.Effect<ReadonlyArray<SessionMetadata>, KnowledgeError>
+  /**
+   * The index over everything stored, up to date with other writers. Optional so that a store written
+   * against the four methods above (a test fake, a consumer's own store) still answers queries: see `catalogOf`.
+   */
+  readonly catalog?: Effect.Effect<Catalog, KnowledgeError>
 }
 
 export class KnowledgeStore extends Context.Tag("browser-workflow-mcp/KnowledgeStore")<
@@ -18,14 +25,37 @@ export class KnowledgeStore extends Context.Tag("browser-workflow-mcp/KnowledgeS
   static readonly make = Effect.gen(function* () {
     const sessions = yield* Ref.make<ReadonlyArray<SessionMetadata>>([])
     const steps = yield* Ref.make<ReadonlyArray<StepRecord>>([])
+    const catalog = new Catalog()
+    const hints = new RefHints()
     return KnowledgeStore.of({
-      startSession: (metadata) => Ref.update(sessions, (all) => [...all, metadata]),
-      recordStep: (step) => Ref.update(steps, (all) => [...all, step]),
+      startSession: (metadata) =>
+        Ref.update(sessions, (all) => [...all.filter((known) => known.sessionId !== metadata.sessionId), metadata]).pipe(
+          Effect.zipRight(Effect.sync(() => catalog.addSession(metadata)))
+        ),
+      recordStep: (step) =>
+        Effect.suspend(() => {
+          const enriched = hints.enrich(step)
+          catalog.addStep(enriched)
+          return Ref.update(steps, (all) => [...all, enriched])
+        }),
       steps: (sessionId) => Ref.get(steps).pipe(Effect.map((all) => all.filter((step) => step.sessionId === sessionId))),
-      sessions: Ref.get(sessions)
+      sessions: Ref.get(sessions),
+      catalog: Effect.succeed(catalog)
     })
   })
 
   /** Keeps everything in memory: for tests and for library consumers who want no files. */
   static readonly layerMemory = Layer.effect(KnowledgeStore, KnowledgeStore.make)
 }
+
+/** The store's index, or one built from a full read of a store that keeps none. */
+export const catalogOf = (store: KnowledgeStoreService): Effect.Effect<Catalog, KnowledgeError> =>
+  store.catalog ??
+  Effect.gen(function* () {
+    const catalog = new Catalog()
+    const sessions = yield* store.sessions
+    for (const session of sessions) catalog.addSession(session)
+    const all = yield* Effect.forEach(sessions, (session) => store.steps(session.sessionId))
+    for (const steps of all) for (const step of steps) catalog.addStep(step)
+    return catalog
+  })

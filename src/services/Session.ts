@@ -1,4 +1,4 @@
-// The browser port: launch and clean up a session, act on the active page, list tabs.
+// The browser port: launch and clean up a session, act on the active page, tabs and the loaded extension.
 import { Context, Effect, Layer, Option } from "effect"
 import type { StorageState } from "../domain/config.js"
 import type {
@@ -8,14 +8,17 @@ import type {
   LaunchFailed,
   NavigationFailed,
   NoActiveSession,
+  NotificationTimeout,
   PageClosed,
   ScreenshotFailed,
   SessionAlreadyRunning,
+  StateFailed,
+  TabNotFound,
   TargetAmbiguous,
   TargetNotFound,
   WaitTimeout
 } from "../domain/errors.js"
-import type { Tabs } from "../domain/observation.js"
+import type { ExtensionSummary, TabInfo, TabRole, Tabs } from "../domain/observation.js"
 import type { Target } from "../domain/target.js"
 
 export interface LaunchOptions {
@@ -47,8 +50,16 @@ export interface LaunchResult {
 }
 
 export type Destination =
-  | { readonly screen: "home" | "settings" | "notification" }
-  | { readonly screen: "url"; readonly url: string }
+  | { readonly screen: "home" | "settings" | "notification" | "popup" }
+  | { readonly screen: "url"; readonly url: string; readonly newTab?: boolean | undefined }
+
+/** Which tab a tab tool means: by role, by URL prefix, or both (both must match). */
+export interface TabSelector {
+  readonly role?: TabRole | undefined
+  readonly url?: string | undefined
+}
+
+export type StorageArea = "local" | "sync" | "session"
 
 export type ActionError = NoActiveSession | PageClosed | TargetNotFound | TargetAmbiguous | ActionTimeout | ActionFailed
 
@@ -95,6 +106,21 @@ export interface SessionService {
     options: ScreenshotOptions
   ) => Effect.Effect<ScreenshotFile, NoActiveSession | PageClosed | ScreenshotFailed | TargetNotFound>
   readonly tabs: Effect.Effect<Tabs, NoActiveSession>
+  /** Waits for a notification tab (already open or opening) and makes it active. */
+  readonly waitForNotification: (options: Timeout) => Effect.Effect<TabInfo, NoActiveSession | NotificationTimeout>
+  /** Makes the matching tab active (the most recently opened one when several match). */
+  readonly switchTab: (selector: TabSelector) => Effect.Effect<TabInfo, NoActiveSession | TabNotFound>
+  /** Closes the matching tab; never the extension home. Reports the tab tools act on afterwards. */
+  readonly closeTab: (
+    selector: TabSelector
+  ) => Effect.Effect<{ readonly closed: TabInfo; readonly active: Tabs["active"] }, NoActiveSession | TabNotFound>
+  /** The extension loaded in the session, if any. */
+  readonly extension: Effect.Effect<Option.Option<ExtensionSummary>, NoActiveSession>
+  /** Reads chrome.storage of the loaded extension through its service worker; all keys when keys is absent. Not redacted. */
+  readonly extensionStorage: (
+    area: StorageArea,
+    keys: ReadonlyArray<string> | undefined
+  ) => Effect.Effect<Readonly<Record<string, unknown>>, NoActiveSession | InvalidConfig | StateFailed>
   /** Messages about changes since the last call (the active tab closed, ...); reading clears them. */
   readonly takeNotices: Effect.Effect<ReadonlyArray<string>>
 }
@@ -118,5 +144,10 @@ const unimplemented: SessionService = {
   getText: () => notStubbed("getText"),
   screenshot: () => notStubbed("screenshot"),
   tabs: notStubbed("tabs"),
+  waitForNotification: () => notStubbed("waitForNotification"),
+  switchTab: () => notStubbed("switchTab"),
+  closeTab: () => notStubbed("closeTab"),
+  extension: notStubbed("extension"),
+  extensionStorage: () => notStubbed("extensionStorage"),
   takeNotices: Effect.succeed([])
 }

@@ -1,7 +1,10 @@
 // Looking at the page: test ids, accessibility nodes with refs, the whole screen, the session state.
-import { Effect, Schema } from "effect"
-import { A11yNode, ScreenState, Tabs, TestIdItem } from "../domain/observation.js"
+import { Effect, Option, Schema } from "effect"
+import { A11yNode, ExtensionSummary, ScreenState, Tabs, TestIdItem } from "../domain/observation.js"
+import { PriorKnowledge } from "../domain/knowledge.js"
+import { priorKnowledge } from "../knowledge/prior.js"
 import { defineTool } from "../runtime/tool.js"
+import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
 import { imageAttachment, ScreenshotResult } from "./screenshot.js"
@@ -21,6 +24,7 @@ export const listTestIds = defineTool({
   }),
   output: Schema.Struct({ items: Schema.Array(TestIdItem) }),
   annotations: readOnly,
+  concurrencySafe: true,
   requiresSession: true,
   observation: "none",
   run: Effect.fn("tool.list_testids")(function* (input) {
@@ -47,6 +51,7 @@ export const accessibilitySnapshot = defineTool({
     truncated: Schema.optional(Schema.Boolean).annotations({ description: "True when more nodes exist than the limit." })
   }),
   annotations: readOnly,
+  concurrencySafe: true,
   requiresSession: true,
   observation: "none",
   run: Effect.fn("tool.accessibility_snapshot")(function* (input) {
@@ -60,7 +65,10 @@ const DescribeScreenOutput = Schema.Struct({
   state: ScreenState,
   testIds: Schema.Struct({ items: Schema.Array(TestIdItem) }),
   a11y: Schema.Struct({ nodes: Schema.Array(A11yNode), truncated: Schema.optional(Schema.Boolean) }),
-  screenshot: Schema.NullOr(ScreenshotResult)
+  screenshot: Schema.NullOr(ScreenshotResult),
+  priorKnowledge: Schema.optional(PriorKnowledge).annotations({
+    description: "What other sessions of the last 48 h did on a similar screen: suggestions, targets to avoid, related sessions."
+  })
 })
 
 export const describeScreen = defineTool({
@@ -80,6 +88,7 @@ export const describeScreen = defineTool({
   }),
   output: DescribeScreenOutput,
   annotations: readOnly,
+  concurrencySafe: true,
   requiresSession: true,
   observation: "custom",
   observe: (result) => ({ state: result.state }),
@@ -100,7 +109,21 @@ export const describeScreen = defineTool({
           fullPage: false
         })
       : null
+    const current = yield* session.current
+    // Step memory is advice: a store that cannot be read leaves it out, never fails the description.
+    const prior = yield* catalogOf(yield* KnowledgeStore).pipe(
+      Effect.map((catalog) =>
+        priorKnowledge(catalog, {
+          currentSessionId: current._tag === "Some" ? current.value.sessionId : undefined,
+          observation,
+          now: Date.now()
+        })
+      ),
+      Effect.catchTag("KnowledgeError", (error) => Effect.logWarning("prior knowledge skipped", error.message).pipe(Effect.as(undefined)))
+    )
+    const hasPrior = prior !== undefined && (prior.similarSteps.length > 0 || prior.avoid.length > 0)
     return {
+      ...(hasPrior ? { priorKnowledge: prior } : {}),
       state: observation.state,
       testIds: { items: observation.testIds ?? [] },
       a11y: {
@@ -116,17 +139,22 @@ export const getState = defineTool({
   name: "get_state",
   title: "Get the session state",
   description:
-    "Cheap check of where the session is: the active tab's url, title, load state and screen name (by the configured detection rules), and every open tab with its role. Returns {state, tabs: {active, tracked}}.",
+    "Cheap check of where the session is: the active tab's url, title, load state and screen name (by the configured detection rules), every open tab with its role, and the loaded extension. Returns {state, tabs: {active, tracked}, extension?: {id, name, version, manifestVersion}}.",
   input: NoInput,
-  output: Schema.Struct({ state: ScreenState, tabs: Tabs }),
+  output: Schema.Struct({
+    state: ScreenState,
+    tabs: Tabs,
+    extension: Schema.optional(ExtensionSummary).annotations({ description: "The loaded extension; absent when none is loaded." })
+  }),
   annotations: readOnly,
+  concurrencySafe: true,
   requiresSession: true,
   observation: "custom",
   observe: (result) => ({ state: result.state }),
   run: Effect.fn("tool.get_state")(function* () {
     const observer = yield* Observer
     const session = yield* Session
-    const [state, tabs] = yield* Effect.all([observer.state, session.tabs])
-    return { state, tabs }
+    const [state, tabs, extension] = yield* Effect.all([observer.state, session.tabs, session.extension])
+    return Option.match(extension, { onNone: () => ({ state, tabs }), onSome: (info) => ({ state, tabs, extension: info }) })
   })
 })

@@ -43,7 +43,8 @@ export const click = defineTool({
 
 const TypeInput = Schema.Struct({
   ...targetFields,
-  text: Schema.String.pipe(Schema.maxLength(100_000)).annotations({
+  // The message never quotes the value: a rejected secret must not come back in the error.
+  text: Schema.String.pipe(Schema.maxLength(100_000, { message: () => "must be at most 100000 characters long" })).annotations({
     description: "Text to put in the field; replaces what is there. Secrets are never stored or logged."
   }),
   timeoutMs: timeoutField(0, 60_000, 15_000)
@@ -141,6 +142,7 @@ export const getText = defineTool({
     redacted: Schema.optional(Schema.Boolean).annotations({ description: "True when the field is a password field." })
   }),
   annotations: readAnnotations,
+  concurrencySafe: true,
   requiresSession: true,
   observation: "none",
   deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,

@@ -6,12 +6,15 @@ import { Session } from "../services/Session.js"
 import { DEADLINE_SLACK_MS, timeoutField } from "./shared.js"
 
 const NavigateInput = Schema.Struct({
-  screen: Schema.Literal("home", "settings", "notification", "url").annotations({
+  screen: Schema.Literal("home", "settings", "notification", "popup", "url").annotations({
     description:
-      "home: the session's home page; settings / notification: the pages configured under screens (notification opens in a new tab); url: the url field."
+      "home: the session's home page; settings / notification: the pages configured under screens (notification opens in a new tab); popup: the extension's action popup page, opened as a new tab; url: the url field."
   }),
   url: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
     description: 'Absolute URL; required when screen is "url".'
+  }),
+  newTab: Schema.optional(Schema.Boolean).annotations({
+    description: 'With screen "url": open the URL in a new tab and make it active instead of loading it in the active tab.'
   }),
   timeoutMs: timeoutField(1_000, 120_000, 30_000)
 }).pipe(
@@ -24,7 +27,7 @@ export const navigate = defineTool({
   name: "navigate",
   title: "Navigate",
   description:
-    'Load a page in the active tab and wait for it to finish loading: screen "home", "settings", "notification" (opens a new tab and makes it active) or "url" with url. Returns {navigated, currentUrl}; the observation shows the new page with fresh refs.',
+    'Load a page in the active tab and wait for it to finish loading: screen "home", "settings", "notification" or "popup" (these two open a new tab and make it active) or "url" with url (newTab: true opens it in a new tab). Returns {navigated, currentUrl}; the observation shows the new page with fresh refs.',
   input: NavigateInput,
   output: Schema.Struct({ navigated: Schema.Boolean, currentUrl: Schema.String }),
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
@@ -35,7 +38,8 @@ export const navigate = defineTool({
     new NavigationFailed({ url: input.url ?? input.screen, detail: `did not finish within ${timeoutMs} ms` }),
   run: Effect.fn("tool.navigate")(function* (input) {
     const session = yield* Session
-    const destination = input.screen === "url" ? { screen: "url" as const, url: input.url ?? "" } : { screen: input.screen }
+    const destination =
+      input.screen === "url" ? { screen: "url" as const, url: input.url ?? "", newTab: input.newTab } : { screen: input.screen }
     const { currentUrl } = yield* session.navigate(destination, { timeoutMs: input.timeoutMs })
     return { navigated: true, currentUrl }
   })

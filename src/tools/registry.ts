@@ -2,9 +2,14 @@
 import type { AnyToolDefinition } from "../runtime/tool.js"
 import { accessibilitySnapshot, describeScreen, getState, listTestIds } from "./discovery.js"
 import { click, getText, type, waitFor } from "./interaction.js"
+import { knowledgeExport, knowledgeLast, knowledgeSearch, knowledgeSessions, knowledgeSummarize } from "./knowledge.js"
 import { navigate } from "./navigation.js"
 import { screenshot } from "./screenshot.js"
 import { cleanup, launch } from "./session.js"
+import { extensionStorage } from "./extension.js"
+import { build } from "./build.js"
+import { getContractAddress, listContracts, seedContract, seedContracts } from "./contracts.js"
+import { closeTab, listTabs, switchToTab, waitForNotification } from "./tabs.js"
 
 export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   launch,
@@ -18,5 +23,20 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   listTestIds,
   accessibilitySnapshot,
   screenshot,
-  getState
+  getState,
+  listTabs,
+  switchToTab,
+  closeTab,
+  waitForNotification,
+  extensionStorage,
+  build,
+  seedContract,
+  seedContracts,
+  getContractAddress,
+  listContracts,
+  knowledgeLast,
+  knowledgeSearch,
+  knowledgeSummarize,
+  knowledgeSessions,
+  knowledgeExport
 ]

@@ -42,6 +42,7 @@ export const screenshot = defineTool({
   }),
   output: ScreenshotResult,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
+  concurrencySafe: true,
   requiresSession: true,
   observation: "none",
   deadlineMs: () => 30_000,

@@ -4,6 +4,7 @@ import * as path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { make, stepStamp } from "../../src/adapters/knowledge-files.js"
+import { queryGroups } from "../../src/knowledge/text.js"
 import type { StepRecord } from "../../src/domain/knowledge.js"
 import { tempDir } from "../support/browser.js"
 
@@ -56,5 +57,40 @@ describe("knowledge store on disk", () => {
       const steps = yield* store.steps("s1")
       expect(steps.map((s) => s.tool.name)).toEqual(["click"])
       expect(fs.readdirSync(stepsDir).filter((name) => name.endsWith(".tmp"))).toEqual([])
+    }))
+
+  it.effect("the index sees this process's steps at once and another process's files after a refresh, skipping corrupt ones", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      const mine = yield* make(dir, { refreshIntervalMs: 0 })
+      const other = yield* make(dir, { refreshIntervalMs: 0 })
+      yield* mine.startSession({ schemaVersion: 1, sessionId: "s1", createdAt: "2026-11-22T10:00:00.000Z", flowTags: ["send"], tags: [], launch: { stateMode: "default" } })
+      yield* mine.recordStep({ ...step("s1", "click"), tool: { name: "click", input: {}, target: { testId: "confirm-send" } } })
+      const catalog = yield* mine.catalog!
+      expect(catalog.size).toBe(1)
+      // Another process writes a session and a step, and someone leaves a broken file behind.
+      yield* other.recordStep({ ...step("s2", "click"), tool: { name: "click", input: {}, target: { testId: "confirm-swap" } } })
+      fs.writeFileSync(path.join(dir, "llm-knowledge", "s2", "steps", "20261122-100000-900-type.json"), "{ not json")
+      const refreshed = yield* mine.catalog!
+      expect(refreshed.size).toBe(2)
+      const matches = refreshed.search({ groups: queryGroups("confirm"), limit: 10, sessions: "all", filters: undefined, now: Date.now() })
+      expect(matches.map((match) => match.target).sort()).toEqual(["testId:confirm-send", "testId:confirm-swap"])
+      // Session metadata written after the first look is picked up, not cached as missing.
+      yield* other.startSession({ schemaVersion: 1, sessionId: "s2", createdAt: "2026-11-22T10:00:00.000Z", goal: "swap", flowTags: [], tags: [], launch: { stateMode: "default" } })
+      expect((yield* mine.catalog!).metadata("s2")?.goal).toBe("swap")
+    }))
+
+  it.effect("two writers recording many steps concurrently lose none, and a fresh reader indexes them all", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      const writers = [yield* make(dir), yield* make(dir)]
+      yield* Effect.forEach(
+        Array.from({ length: 60 }, (_, i) => i),
+        (i) => writers[i % 2]!.recordStep(step("shared", i % 3 === 0 ? "type" : "click")),
+        { concurrency: 8 }
+      )
+      expect(fs.readdirSync(path.join(dir, "llm-knowledge", "shared", "steps"))).toHaveLength(60)
+      const reader = yield* make(dir)
+      expect((yield* reader.catalog!).size).toBe(60)
     }))
 })

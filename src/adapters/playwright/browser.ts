@@ -4,11 +4,12 @@ import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
-import { Context, Effect, Layer, Option, Schema } from "effect"
-import { chromium, errors, selectors, type BrowserContext, type Page } from "playwright"
-import { StorageState, type Settings } from "../../domain/config.js"
+import { Context, Effect, Layer, Option } from "effect"
+import type { BrowserContext, Page } from "playwright"
+import type { Settings } from "../../domain/config.js"
 import { InvalidConfig, LaunchFailed, NoActiveSession, PageClosed, SessionAlreadyRunning } from "../../domain/errors.js"
 import type { TabRole } from "../../domain/observation.js"
+import { Fixture, fromEntries as fixturesFromEntries, type FixtureService } from "../../capabilities/Fixture.js"
 import { Config } from "../../services/Config.js"
 import type { LaunchOptions, LaunchResult, SessionInfo } from "../../services/Session.js"
 import { baseBrowserArgs, inspectExtension, resolveExecutable, resolveScreenUrl, type ExtensionInfo } from "./launch.js"
@@ -45,14 +46,30 @@ export interface BrowserStateService {
 
 export class BrowserState extends Context.Tag("browser-workflow-mcp/internal/BrowserState")<BrowserState, BrowserStateService>() {}
 
+type PlaywrightModule = typeof import("playwright")
+
+let playwrightModule: Promise<PlaywrightModule> | undefined
+let timeoutErrorClass: PlaywrightModule["errors"]["TimeoutError"] | undefined
+
+/**
+ * Playwright is loaded on the first launch, not at server start: it is most of the start-up time,
+ * and tools/list should answer before a browser is ever needed.
+ */
+const loadPlaywright = () =>
+  Effect.promise(() => {
+    playwrightModule ??= import("playwright").then((module) => {
+      timeoutErrorClass = module.errors.TimeoutError
+      return module
+    })
+    return playwrightModule
+  })
+
 let refEngineRegistered: Promise<void> | undefined
 
 /** The ref selector engine is process-wide in Playwright and may be registered only once. */
-const registerRefEngine = () =>
+const registerRefEngine = (playwright: PlaywrightModule) =>
   Effect.promise(() => {
-    refEngineRegistered ??= selectors.register(REF_ENGINE, refSelectorEngine).catch((error: unknown) => {
-      if (!String(error).includes("has been already registered")) throw error
-    })
+    refEngineRegistered ??= playwright.selectors.register(REF_ENGINE, refSelectorEngine)
     return refEngineRegistered
   })
 
@@ -60,7 +77,8 @@ const newSessionId = () => `mm-${Date.now().toString(36)}-${randomBytes(3).toStr
 
 const firstLine = (error: unknown) => String(error instanceof Error ? error.message : error).split("\n")[0] ?? ""
 
-const loadFixture = (settings: Settings, options: LaunchOptions) =>
+/** The state a launch starts from: inline, a named preset of the Fixture capability, or none. */
+const loadFixture = (fixtures: FixtureService, options: LaunchOptions) =>
   Effect.gen(function* () {
     if (options.stateMode === "onboarding") return undefined
     if (options.fixture !== undefined) return options.fixture
@@ -71,25 +89,15 @@ const loadFixture = (settings: Settings, options: LaunchOptions) =>
         detail: 'stateMode "custom" needs fixturePreset (a name from the config file\'s fixtures) or an inline fixture.'
       })
     }
-    const entry = settings.fixtures[name]
-    if (entry === undefined) {
-      if (options.fixturePreset === undefined) return undefined
-      const known = Object.keys(settings.fixtures)
-      return yield* new LaunchFailed({
-        reason: "FixtureNotFound",
-        detail: `no fixture named "${name}". Known fixtures: ${known.length === 0 ? "(none; add them under fixtures in the config file)" : known.join(", ")}.`
-      })
-    }
-    if (typeof entry !== "string") return entry
-    const file = path.resolve(settings.configDir, entry)
-    const text = yield* Effect.tryPromise({
-      try: () => fs.readFile(file, "utf8"),
-      catch: () => new InvalidConfig({ source: file, detail: `fixture file for "${name}" cannot be read` })
+    const entry = yield* fixtures.resolve(name)
+    if (Option.isSome(entry)) return entry.value
+    // Only a preset asked for by name is an error; "default" is optional.
+    if (options.fixturePreset === undefined) return undefined
+    const known = yield* fixtures.names
+    return yield* new LaunchFailed({
+      reason: "FixtureNotFound",
+      detail: `no fixture named "${name}". Known fixtures: ${known.length === 0 ? "(none; add them under fixtures in the config file, or provide a Fixture layer)" : known.join(", ")}.`
     })
-    return yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: (error) => new InvalidConfig({ source: file, detail: String(error) }) }).pipe(
-      Effect.flatMap(Schema.decodeUnknown(StorageState)),
-      Effect.mapError((error) => (error._tag === "InvalidConfig" ? error : new InvalidConfig({ source: file, detail: error.message })))
-    )
   })
 
 /** Seeds localStorage per origin before the page's own scripts run, without clobbering later changes. */
@@ -104,16 +112,24 @@ const seedLocalStorage = (entries: ReadonlyArray<{ origin: string; localStorage:
 
 export const make = Effect.gen(function* () {
   const settings = yield* Config
+  // A Fixture capability replaces the config file's fixtures; read once, when the layer is built.
+  const fixtures = Option.getOrElse(yield* Effect.serviceOption(Fixture), () =>
+    fixturesFromEntries(settings.fixtures, settings.configDir)
+  )
   let session: LiveSession | undefined
+
+  /** The notification page's URL: the configured screen, else the extension's notification.html. */
+  const notificationUrl = (live: LiveSession) =>
+    live.extension === undefined
+      ? undefined
+      : resolveScreenUrl(settings.screens.notification ?? "notification.html", live.extension, settings.appUrl)
 
   const roleOf = (live: LiveSession, page: Page): TabRole => {
     const url = page.url()
     if (live.notificationPages.has(page)) return "notification"
     if (live.extension !== undefined && url.startsWith(`chrome-extension://${live.extension.id}/`)) {
-      const notification = settings.screens.notification
-      if (notification !== undefined && url.startsWith(resolveScreenUrl(notification, live.extension, settings.appUrl) ?? "\u0000")) {
-        return "notification"
-      }
+      const notification = notificationUrl(live)
+      if (notification !== undefined && url.startsWith(notification) && page !== live.homePage) return "notification"
       return "extension"
     }
     if (url.startsWith("http://") || url.startsWith("https://")) return "app"
@@ -162,11 +178,13 @@ export const make = Effect.gen(function* () {
         if (!options.force) return yield* new SessionAlreadyRunning({ sessionId: session.info.sessionId })
         yield* close
       }
-      yield* registerRefEngine()
+      const playwright = yield* loadPlaywright()
+      const chromium = playwright.chromium
+      yield* registerRefEngine(playwright)
       const executablePath = yield* resolveExecutable(settings.executablePath, () => chromium.executablePath())
       const extensionDir = options.extensionPath ?? settings.extension
       const extension = extensionDir === undefined ? undefined : yield* inspectExtension(extensionDir)
-      const fixture = yield* loadFixture(settings, options)
+      const fixture = yield* loadFixture(fixtures, options)
 
       const userDataDir = yield* Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "bwm-profile-")))
       const args = [...baseBrowserArgs()]
@@ -319,6 +337,7 @@ export const make = Effect.gen(function* () {
 export const layer = Layer.scoped(BrowserState, make)
 
 /** True for Playwright's timeout error class (structure, not message text). */
-export const isPlaywrightTimeout = (error: unknown): boolean => error instanceof errors.TimeoutError
+export const isPlaywrightTimeout = (error: unknown): boolean =>
+  timeoutErrorClass !== undefined && error instanceof timeoutErrorClass
 
 export { firstLine }

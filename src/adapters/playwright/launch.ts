@@ -75,6 +75,8 @@ export interface ExtensionInfo {
   readonly manifestVersion: number
   /** Extension-relative path of the page to open as home (popup or options), if the manifest has one. */
   readonly homePath: string | undefined
+  /** Extension-relative path of the action popup page, if the manifest declares one. */
+  readonly popupPath: string | undefined
   readonly hasServiceWorker: boolean
 }
 
@@ -122,6 +124,7 @@ export const inspectExtension = (dir: string) =>
       version: String(manifest.version ?? "0"),
       manifestVersion,
       homePath: homePath?.replace(/^\//, ""),
+      popupPath: typeof manifest.action?.default_popup === "string" ? manifest.action.default_popup.replace(/^\//, "") : undefined,
       hasServiceWorker: typeof manifest.background?.service_worker === "string"
     }
     return info

@@ -1,9 +1,10 @@
 // Observer over Playwright: one in-page walk per observation; refs are handed out under a lock so
 // numbering stays unique across the session's tabs.
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import type { Page } from "playwright"
 import { DiscoveryFailed, PageClosed, StateFailed } from "../../domain/errors.js"
 import type { A11yNode, Observation, ScreenState, TestIdItem } from "../../domain/observation.js"
+import { StateSnapshot, type PageProbe } from "../../capabilities/StateSnapshot.js"
 import { Observer, type ObserveOptions } from "../../services/Observer.js"
 import { BrowserState, firstLine, type LiveSession } from "./browser.js"
 import { observePage, type ObserveArgs, type ObserveResult } from "./page-script.js"
@@ -14,6 +15,8 @@ const DEFAULT_A11Y_LIMIT = 400
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
   const settings = browser.settings
+  // An app's own state reader, when the library user provided one; read once, when the layer is built.
+  const appState = yield* Effect.serviceOption(StateSnapshot)
 
   const evaluate = (live: LiveSession, page: Page, args: Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules">) =>
     live.observeLock.withPermits(1)(
@@ -43,13 +46,36 @@ export const make = Effect.gen(function* () {
       })
     )
 
-  const stateOf = (live: LiveSession, result: ObserveResult): ScreenState => ({
-    isLoaded: result.readyState === "complete",
-    currentUrl: result.url,
+  const probeOf = (live: LiveSession, page: Page, result: ObserveResult): PageProbe => ({
+    url: result.url,
     title: result.title,
-    currentScreen: result.screen,
-    ...(live.extension !== undefined ? { extensionId: live.extension.id } : {})
+    role: browser.roleOf(live, page),
+    detectedScreen: result.screen,
+    evaluate: (fn, arg) =>
+      Effect.tryPromise({
+        try: () => page.evaluate(fn as (arg: unknown) => unknown, arg as unknown) as Promise<any>,
+        catch: (error) => new StateFailed({ detail: `the StateSnapshot capability's page script failed: ${firstLine(error)}` })
+      })
   })
+
+  const stateOf = (live: LiveSession, page: Page, result: ObserveResult) =>
+    Effect.gen(function* () {
+      const base: ScreenState = {
+        isLoaded: result.readyState === "complete",
+        currentUrl: result.url,
+        title: result.title,
+        currentScreen: result.screen,
+        ...(live.extension !== undefined ? { extensionId: live.extension.id } : {})
+      }
+      if (Option.isNone(appState)) return base
+      const app = yield* appState.value.snapshot(probeOf(live, page, result))
+      const state: ScreenState = {
+        ...base,
+        ...(app.screen !== undefined ? { currentScreen: app.screen } : {}),
+        ...(app.fields !== undefined ? { app: app.fields } : {})
+      }
+      return state
+    })
 
   const run = <E>(args: Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules">, onError: (detail: string) => E) =>
     Effect.gen(function* () {
@@ -57,20 +83,20 @@ export const make = Effect.gen(function* () {
       const result = yield* evaluate(live, page, args).pipe(
         Effect.mapError((error) => (error instanceof PageClosed ? error : onError(firstLine(error))))
       )
-      return { live, result }
+      return { live, page, result }
     })
 
-  const state = Effect.map(
+  const state = Effect.flatMap(
     run(
       { testIdLimit: 0, a11yLimit: 0, rootSelector: null, wantTestIds: false, wantA11y: false },
       (detail) => new StateFailed({ detail })
     ),
-    ({ live, result }) => stateOf(live, result)
+    ({ live, page, result }) => stateOf(live, page, result)
   )
 
   const observe = (options: ObserveOptions) =>
     Effect.gen(function* () {
-      const { live, result } = yield* run(
+      const { live, page, result } = yield* run(
         {
           testIdLimit: options.testIdLimit ?? DEFAULT_TEST_ID_LIMIT,
           a11yLimit: options.a11yLimit ?? DEFAULT_A11Y_LIMIT,
@@ -84,7 +110,7 @@ export const make = Effect.gen(function* () {
         return yield* new DiscoveryFailed({ detail: `rootSelector ${options.rootSelector} matches no element` })
       }
       const observation: Observation = {
-        state: stateOf(live, result),
+        state: yield* stateOf(live, page, result),
         ...(result.testIds !== null ? { testIds: result.testIds as ReadonlyArray<TestIdItem> } : {}),
         ...(result.a11y !== null
           ? {

@@ -8,14 +8,18 @@ import {
   ActionTimeout,
   InvalidConfig,
   NavigationFailed,
+  NotificationTimeout,
   PageClosed,
   ScreenshotFailed,
+  StateFailed,
+  TabNotFound,
   TargetAmbiguous,
   TargetNotFound,
   WaitTimeout
 } from "../../domain/errors.js"
 import { describeTarget, type Locator as TargetLocator, type Target } from "../../domain/target.js"
-import { Session, type ActionError, type Destination } from "../../services/Session.js"
+import type { TabInfo } from "../../domain/observation.js"
+import { Session, type ActionError, type Destination, type StorageArea, type TabSelector } from "../../services/Session.js"
 import { writeFileAtomic } from "../files.js"
 import { BrowserState, firstLine, isPlaywrightTimeout, type LiveSession } from "./browser.js"
 import { resolveScreenUrl } from "./launch.js"
@@ -89,7 +93,7 @@ export const make = Effect.gen(function* () {
   const classify = (action: Action, page: Page, locator: Locator, target: Target, timeoutMs: number, error: unknown) =>
     Effect.gen(function* () {
       const described = describeTarget(target)
-      if (page.isClosed()) return new PageClosed({ detail: `the page closed during ${action} on ${described}` })
+      if (page.isClosed()) return new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action })
       const count = yield* countSafely(locator)
       if (count > 1) return new TargetAmbiguous({ target: described, count })
       if (count === 0) {
@@ -136,7 +140,7 @@ export const make = Effect.gen(function* () {
       Effect.map(({ page }) => ({ pageClosedAfterClick: page.isClosed() })),
       // A confirm button that closes its own popup: the click did its job.
       Effect.catchTag("PageClosed", (error) =>
-        error.detail.startsWith("the page closed during click") ? Effect.succeed({ pageClosedAfterClick: true }) : Effect.fail(error)
+        error.during === "click" ? Effect.succeed({ pageClosedAfterClick: true }) : Effect.fail(error)
       )
     )
 
@@ -187,6 +191,19 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       if (destination.screen === "url") return destination.url
       if (destination.screen === "home") return live.homeUrl
+      if (destination.screen === "popup") {
+        // An action popup cannot be a Playwright page; its page opened as a tab is the closest thing.
+        if (live.extension?.popupPath === undefined) {
+          return yield* new InvalidConfig({
+            source: "extension",
+            detail:
+              live.extension === undefined
+                ? "no extension is loaded, so there is no popup; launch with extensionPath or --extension."
+                : `the extension ${live.extension.name} declares no action popup (action.default_popup in manifest.json).`
+          })
+        }
+        return `chrome-extension://${live.extension.id}/${live.extension.popupPath}`
+      }
       const configured = settings.screens[destination.screen]
       const fallback =
         destination.screen === "notification" && live.extension !== undefined ? "notification.html" : undefined
@@ -235,13 +252,19 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const live = yield* browser.live
       const url = yield* destinationUrl(live, destination)
-      const opensTab = destination.screen === "notification" || live.active === undefined || live.active.isClosed()
+      const opensTab =
+        destination.screen === "notification" ||
+        destination.screen === "popup" ||
+        (destination.screen === "url" && destination.newTab === true) ||
+        live.active === undefined ||
+        live.active.isClosed()
       if (opensTab) {
         const page = yield* openTab(live, url, options.timeoutMs)
+        // A tab we open is a notification only when asked for one, whoever Chromium says opened it.
         if (destination.screen === "notification") live.notificationPages.add(page)
+        else live.notificationPages.delete(page)
         browser.activate(live, page)
-        // The new tab is this call's own doing, not news.
-        live.notices = live.notices.filter((notice) => !notice.startsWith("A new tab opened"))
+        dropNewTabNotice(live)
         if (page.url().startsWith("chrome-error://")) return yield* new NavigationFailed({ url, detail: "the page could not be loaded" })
         return { currentUrl: page.url() }
       }
@@ -282,6 +305,140 @@ export const make = Effect.gen(function* () {
       return { path: file, ...pngSize(png), base64: png.toString("base64") }
     })
 
+  /** A new tab this call opened or picked up is its own doing, not news. */
+  const dropNewTabNotice = (live: LiveSession) => {
+    live.notices = live.notices.filter((notice) => !notice.startsWith("A new tab opened"))
+  }
+
+  const openPages = (live: LiveSession) => live.pages.filter((page) => !page.isClosed())
+
+  const tabInfo = (live: LiveSession, page: Page) =>
+    Effect.promise(() => page.title().catch(() => "")).pipe(
+      Effect.map((title): TabInfo => ({ role: browser.roleOf(live, page), url: page.url(), title, active: page === live.active }))
+    )
+
+  const matches = (live: LiveSession, page: Page, selector: TabSelector) =>
+    (selector.role === undefined || browser.roleOf(live, page) === selector.role) &&
+    (selector.url === undefined || page.url().startsWith(selector.url))
+
+  const describeSelector = (selector: TabSelector) =>
+    [selector.role !== undefined ? `role ${selector.role}` : undefined, selector.url !== undefined ? `URL prefix ${selector.url}` : undefined]
+      .filter((part) => part !== undefined)
+      .join(" and ")
+
+  const listOpen = (live: LiveSession) =>
+    openPages(live)
+      .map((page) => `${page.url()} (${browser.roleOf(live, page)})`)
+      .join(", ") || "(none)"
+
+  const tabNotFound = (live: LiveSession, selector: TabSelector, extra = "") =>
+    new TabNotFound({ detail: `No open tab matches ${describeSelector(selector)}${extra}. Open tabs: ${listOpen(live)}.` })
+
+  const switchTab = (selector: TabSelector) =>
+    Effect.gen(function* () {
+      const live = yield* browser.live
+      const candidates = openPages(live).filter((page) => matches(live, page, selector))
+      // The extension home stands for "the extension"; otherwise the newest match is the one just opened.
+      const page = live.homePage !== undefined && candidates.includes(live.homePage) ? live.homePage : candidates.at(-1)
+      if (page === undefined) return yield* tabNotFound(live, selector)
+      browser.activate(live, page)
+      yield* Effect.promise(() => page.bringToFront().catch(() => undefined))
+      return yield* tabInfo(live, page)
+    })
+
+  const closeTab = (selector: TabSelector) =>
+    Effect.gen(function* () {
+      const live = yield* browser.live
+      const matching = openPages(live).filter((page) => matches(live, page, selector))
+      // Never the extension home, whatever the selector: closing it would leave the extension without its UI.
+      const page = matching.filter((candidate) => candidate !== live.homePage).at(-1)
+      if (page === undefined) {
+        return yield* tabNotFound(live, selector, matching.length > 0 ? " except the extension home, which is never closed" : "")
+      }
+      const closed = yield* tabInfo(live, page)
+      yield* Effect.promise(() => page.close().catch(() => undefined))
+      const active = live.active !== undefined && !live.active.isClosed() ? live.active : undefined
+      return {
+        closed: { ...closed, active: false },
+        active: active === undefined ? null : { role: browser.roleOf(live, active), url: active.url() }
+      }
+    })
+
+  const waitForNotification = (options: { readonly timeoutMs: number }) =>
+    Effect.gen(function* () {
+      const live = yield* browser.live
+      const newestNotification = Effect.sync(() =>
+        Option.fromNullable(openPages(live).filter((page) => browser.roleOf(live, page) === "notification").at(-1))
+      )
+      // Polling rather than the "page" event: a window the extension opens may start as about:blank and only
+      // later reach its notification URL, and one already open must count too.
+      const page = yield* newestNotification.pipe(
+        Effect.tap((found) => (Option.isNone(found) ? Effect.sleep("100 millis") : Effect.void)),
+        Effect.repeat({ until: Option.isSome }),
+        Effect.map(Option.getOrThrow),
+        Effect.timeoutFail({
+          duration: options.timeoutMs,
+          onTimeout: () =>
+            new NotificationTimeout({
+              timeoutMs: options.timeoutMs,
+              openTabs: openPages(live).map((candidate) => ({ role: browser.roleOf(live, candidate), url: candidate.url() }))
+            })
+        })
+      )
+      yield* Effect.promise(() => page.waitForLoadState("load", { timeout: options.timeoutMs }).catch(() => undefined))
+      browser.activate(live, page)
+      dropNewTabNotice(live)
+      return yield* tabInfo(live, page)
+    })
+
+  const extension = Effect.map(browser.live, (live) =>
+    Option.map(Option.fromNullable(live.extension), (info) => ({
+      id: info.id,
+      name: info.name,
+      version: info.version,
+      manifestVersion: info.manifestVersion
+    }))
+  )
+
+  const extensionStorage = (area: StorageArea, keys: ReadonlyArray<string> | undefined) =>
+    Effect.gen(function* () {
+      const live = yield* browser.live
+      const info = live.extension
+      if (info === undefined) {
+        return yield* new InvalidConfig({
+          source: "extension",
+          detail: "no extension is loaded in this session; launch with extensionPath or start the server with --extension."
+        })
+      }
+      const prefix = `chrome-extension://${info.id}/`
+      const read = ({ area, keys }: { area: string; keys: Array<string> | null }) =>
+        (globalThis as any).chrome.storage[area].get(keys) as Promise<Record<string, unknown>>
+      const arg = { area, keys: keys === undefined ? null : [...keys] }
+      const worker = live.context.serviceWorkers().find((candidate) => candidate.url().startsWith(prefix))
+      // An idle MV3 worker may have been stopped; any open page of the extension has the same chrome.storage.
+      const page = openPages(live).find((candidate) => candidate.url().startsWith(prefix))
+      const evaluate =
+        worker !== undefined
+          ? () => worker.evaluate(read, arg)
+          : page !== undefined
+            ? () => page.evaluate(read, arg)
+            : undefined
+      if (evaluate === undefined) {
+        return yield* new StateFailed({
+          detail: "the extension's service worker is not running and none of its pages is open; call mm_navigate with screen home or popup, then retry"
+        })
+      }
+      return yield* Effect.tryPromise({
+        try: evaluate,
+        catch: (error) => new StateFailed({ detail: `chrome.storage.${area} could not be read: ${firstLine(error)}` })
+      }).pipe(
+        Effect.timeoutFail({
+          duration: "10 seconds",
+          onTimeout: () => new StateFailed({ detail: `chrome.storage.${area} did not answer within 10 s` })
+        })
+      )
+    })
+
   const tabs = Effect.gen(function* () {
     const live = yield* browser.live
     const tracked = yield* Effect.forEach(
@@ -310,6 +467,11 @@ export const make = Effect.gen(function* () {
     getText,
     screenshot,
     tabs,
+    waitForNotification,
+    switchTab,
+    closeTab,
+    extension,
+    extensionStorage,
     takeNotices: Effect.map(
       browser.current,
       Option.match({

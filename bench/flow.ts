@@ -1,0 +1,206 @@
+// Flow benchmark: a 5-step login flow (navigate, type, type, click, wait for text) on a page of ours,
+// cold and warm, over stdio with the SDK Client, against plain Playwright and @playwright/mcp.
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { chromium } from "playwright"
+import { loginPageWith, servePages } from "../demo/sample-app.js"
+import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
+import { OBSERVATION_META_KEY } from "../src/mcp/server.js"
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const root = path.resolve(here, "../..")
+const ourServer = path.join(root, "dist/src/main.js")
+const playwrightMcp = path.join(root, "node_modules/@playwright/mcp/cli.js")
+const WARM_RUNS = Number(process.env.BENCH_RUNS ?? 5)
+const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
+if (executablePath === undefined) throw new Error("no Chromium found; run npm run ensure-browser")
+
+const out = (line = "") => process.stdout.write(line + "\n")
+const median = (values: ReadonlyArray<number>) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+interface FlowRun {
+  readonly ms: number
+  readonly bytes: number
+}
+
+interface Contender {
+  readonly name: string
+  /** Starts the contender (server, browser); the returned runner does one flow. */
+  readonly start: () => Promise<{ readonly flow: () => Promise<FlowRun>; readonly stop: () => Promise<void> }>
+}
+
+const textBytes = (result: Awaited<ReturnType<Client["callTool"]>>) =>
+  (result.content as Array<{ type: string; text?: string; data?: string }>).reduce(
+    (sum, block) => sum + Buffer.byteLength(block.text ?? block.data ?? ""),
+    0
+  )
+
+const connect = async (command: string, args: ReadonlyArray<string>, cwd?: string) => {
+  const transport = new StdioClientTransport({ command, args: [...args], stderr: "ignore", ...(cwd ? { cwd } : {}) })
+  const client = new Client({ name: "bench", version: "1.0.0" })
+  await client.connect(transport)
+  return client
+}
+
+const ok = (result: Awaited<ReturnType<Client["callTool"]>>, what: string) => {
+  if (result.isError) throw new Error(`${what} failed: ${JSON.stringify(result.content).slice(0, 400)}`)
+  return result
+}
+
+const main = async () => {
+  // A sign-in form next to a list of 200 items, as in the reference measurements of the peers.
+  const items = Array.from({ length: 200 }, (_, i) => `<li>Item ${i + 1} <button>Open ${i + 1}</button></li>`).join("")
+  const page = loginPageWith(5).replace("</body>", `<ul aria-label="Catalog">${items}</ul></body>`)
+  const app = await servePages({ "/": page })
+  const url = `${app.url}/`
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-bench-flow-"))
+
+  const ours = (name: string, mode: "default" | "none" | "batch"): Contender => ({
+    name,
+    start: async () => {
+      const client = await connect(process.execPath, [ourServer, "--artifacts-dir", path.join(scratch, name.slice(0, 3)), "--loopback-only"])
+      ok(await client.callTool({ name: "mm_launch", arguments: {} }), "mm_launch")
+      const meta = mode === "none" ? { _meta: { [OBSERVATION_META_KEY]: "none" } } : {}
+      const steps = [
+        { tool: "mm_navigate", args: { screen: "url", url } },
+        { tool: "mm_type", args: { testId: "username", text: "alice" } },
+        { tool: "mm_type", args: { testId: "password", text: "correct horse" } },
+        { tool: "mm_click", args: { testId: "login-submit" } },
+        { tool: "mm_wait_for", args: { selector: "text=Welcome, alice" } }
+      ]
+      const flow = async (): Promise<FlowRun> => {
+        const t0 = performance.now()
+        let bytes = 0
+        if (mode === "batch") {
+          const result = ok(
+            await client.callTool({ name: "mm_run_steps", arguments: { steps, includeObservations: "none", stopOnError: true } }),
+            "mm_run_steps"
+          )
+          const envelope = JSON.parse((result.content as Array<{ text: string }>)[0]!.text)
+          if (!envelope.result.summary.ok) throw new Error(`batch failed: ${JSON.stringify(envelope.result.steps)}`)
+          bytes += textBytes(result)
+        } else {
+          for (const step of steps) {
+            bytes += textBytes(ok(await client.callTool({ name: step.tool, arguments: step.args, ...meta }), step.tool))
+          }
+        }
+        return { ms: performance.now() - t0, bytes }
+      }
+      return { flow, stop: () => client.close() }
+    }
+  })
+
+  const plainPlaywright: Contender = {
+    name: "(d) plain Playwright script",
+    start: async () => {
+      const browser = await chromium.launch({ executablePath, headless: true, args: [...LOOPBACK_ARGS] })
+      const page = await browser.newPage()
+      const flow = async (): Promise<FlowRun> => {
+        const t0 = performance.now()
+        await page.goto(url)
+        await page.locator("[data-testid=username]").fill("alice")
+        await page.locator("[data-testid=password]").fill("correct horse")
+        await page.locator("[data-testid=login-submit]").click()
+        await page.getByText("Welcome, alice").waitFor()
+        return { ms: performance.now() - t0, bytes: 0 }
+      }
+      return { flow, stop: () => browser.close() }
+    }
+  }
+
+  const playwrightMcpContender: Contender = {
+    name: "(e) @playwright/mcp",
+    start: async () => {
+      const dir = fs.mkdtempSync(path.join(scratch, "pwmcp-"))
+      const config = {
+        browser: {
+          browserName: "chromium",
+          isolated: true,
+          launchOptions: { executablePath, headless: true, args: [...LOOPBACK_ARGS] }
+        },
+        outputDir: path.join(dir, "out")
+      }
+      fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify(config))
+      const client = await connect(process.execPath, [playwrightMcp, "--config", path.join(dir, "config.json")], dir)
+      const flow = async (): Promise<FlowRun> => {
+        const t0 = performance.now()
+        let bytes = textBytes(ok(await client.callTool({ name: "browser_navigate", arguments: { url } }), "browser_navigate"))
+        // The agent has to read a snapshot to learn the refs it acts on.
+        const snapshot = ok(await client.callTool({ name: "browser_snapshot", arguments: {} }), "browser_snapshot")
+        bytes += textBytes(snapshot)
+        const yaml = (snapshot.content as Array<{ text?: string }>).map((block) => block.text ?? "").join("\n")
+        const ref = (pattern: RegExp) => {
+          const match = yaml.match(pattern)
+          if (!match) throw new Error(`ref not found for ${pattern} in:\n${yaml.slice(0, 1500)}`)
+          return match[1]!
+        }
+        const username = ref(/textbox "Username"[^\n]*?\[ref=([a-z0-9]+)\]/)
+        const password = ref(/textbox "Password"[^\n]*?\[ref=([a-z0-9]+)\]/)
+        const submit = ref(/button "Sign in"[^\n]*?\[ref=([a-z0-9]+)\]/)
+        bytes += textBytes(ok(await client.callTool({ name: "browser_type", arguments: { element: "Username", target: username, text: "alice" } }), "type"))
+        bytes += textBytes(
+          ok(await client.callTool({ name: "browser_type", arguments: { element: "Password", target: password, text: "correct horse" } }), "type")
+        )
+        bytes += textBytes(ok(await client.callTool({ name: "browser_click", arguments: { element: "Sign in", target: submit } }), "click"))
+        bytes += textBytes(ok(await client.callTool({ name: "browser_wait_for", arguments: { text: "Welcome, alice" } }), "wait_for"))
+        return { ms: performance.now() - t0, bytes }
+      }
+      return { flow, stop: () => client.close() }
+    }
+  }
+
+  const contenders: ReadonlyArray<Contender> = [
+    ours("(a) 5 calls, default observation", "default"),
+    ours("(b) 5 calls, no observation", "none"),
+    ours("(c) 1 mm_run_steps, observations none", "batch"),
+    plainPlaywright,
+    playwrightMcpContender
+  ]
+
+  const rows: Array<{ name: string; cold: number; warm: number; bytes: number }> = []
+  for (const contender of contenders) {
+    const t0 = performance.now()
+    const running = await contender.start()
+    const first = await running.flow()
+    const cold = performance.now() - t0
+    const warm: Array<FlowRun> = []
+    for (let i = 0; i < WARM_RUNS; i++) warm.push(await running.flow())
+    await running.stop()
+    rows.push({ name: contender.name, cold, warm: median(warm.map((run) => run.ms)), bytes: median(warm.map((run) => run.bytes)) || first.bytes })
+    process.stderr.write(`done: ${contender.name}\n`)
+  }
+  await app.close()
+  fs.rmSync(scratch, { recursive: true, force: true })
+
+  const byName = (prefix: string) => rows.find((row) => row.name.startsWith(prefix))!
+  const floor = byName("(d)")
+  const peer = byName("(e)")
+  out(`Flow benchmark: navigate, type, type, click, wait for text on a sign-in page with a list of 200 items`)
+  out(`${os.cpus().length} cores, Node ${process.version}, ${executablePath}; warm = median of ${WARM_RUNS} runs; cold includes server start and browser launch`)
+  out()
+  out(`${"contender".padEnd(42)}${"cold ms".padStart(9)}${"warm ms".padStart(9)}${"vs (d)".padStart(8)}${"vs (e)".padStart(8)}${"bytes".padStart(9)}${"bytes/(e)".padStart(11)}`)
+  for (const row of rows) {
+    out(
+      `${row.name.padEnd(42)}${row.cold.toFixed(0).padStart(9)}${row.warm.toFixed(0).padStart(9)}${(row.warm / floor.warm).toFixed(2).padStart(8)}${(row.warm / peer.warm).toFixed(2).padStart(8)}${String(row.bytes).padStart(9)}${(peer.bytes > 0 ? row.bytes / peer.bytes : 0).toFixed(3).padStart(11)}`
+    )
+  }
+  const c = byName("(c)")
+  out()
+  out("Targets for (c) warm:")
+  out(`  within 1.5x of (d):         ${(c.warm / floor.warm).toFixed(2)}x  ${c.warm <= 1.5 * floor.warm ? "met" : "NOT met"}`)
+  out(`  at most 0.25x of (e) warm:  ${(c.warm / peer.warm).toFixed(2)}x  ${c.warm <= 0.25 * peer.warm ? "met" : "NOT met"}`)
+  out(`  at most 1/10 of (e) bytes:  ${(c.bytes / peer.bytes).toFixed(3)}  ${c.bytes * 10 <= peer.bytes ? "met" : "NOT met"}`)
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`)
+  process.exit(1)
+})

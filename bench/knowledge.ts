@@ -1,0 +1,220 @@
+// Step memory at scale: synthetic JSON-file stores of 1k, 10k and 100k steps, queried through the
+// in-memory index and, as the baseline, by reading and scoring every step file per query (upstream's way).
+// Prints a table; targets are reported as met or not, never asserted.
+import * as fs from "node:fs/promises"
+import * as os from "node:os"
+import * as path from "node:path"
+import { performance } from "node:perf_hooks"
+import { Effect, Either, Schema } from "effect"
+import { make, stepStamp } from "../src/adapters/knowledge-files.js"
+import { SessionMetadata, StepRecord } from "../src/domain/knowledge.js"
+import type { Observation } from "../src/domain/observation.js"
+import { type Catalog, scanSearch, type SearchInput } from "../src/knowledge/catalog.js"
+import { priorKnowledge } from "../src/knowledge/prior.js"
+import { queryGroups } from "../src/knowledge/text.js"
+import { step, syntheticStore } from "../test/knowledge/fixtures.js"
+
+const QUERIES = ["send", "confirm transaction", "unlock wallet", "approve", "password input", "swap tokens", "max amount", "xyzzy", "network settings", "reject"]
+const SIZES = [
+  { steps: 1_000, sessions: 20, baselineQueries: 10 },
+  { steps: 10_000, sessions: 200, baselineQueries: 3 },
+  { steps: 100_000, sessions: 2_000, baselineQueries: 0 }
+] as const
+
+const gc = (globalThis as { gc?: () => void }).gc
+const collect = () => {
+  gc?.()
+  gc?.()
+}
+const mb = (bytes: number) => bytes / 1_048_576
+const percentile = (values: ReadonlyArray<number>, p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN
+}
+const time = async (fn: () => unknown) => {
+  const start = performance.now()
+  await fn()
+  return performance.now() - start
+}
+
+/** Writes a generated store with plain fs, in parallel batches (the store's own writer is measured separately). */
+const writeStore = async (root: string, steps: number, sessions: number) => {
+  const store = syntheticStore(steps, sessions)
+  const encodeStep = Schema.encodeSync(StepRecord)
+  const encodeSession = Schema.encodeSync(SessionMetadata)
+  for (const metadata of store.sessions) {
+    await fs.mkdir(path.join(root, metadata.sessionId, "steps"), { recursive: true })
+  }
+  await Promise.all(
+    store.sessions.map((metadata) =>
+      fs.writeFile(path.join(root, metadata.sessionId, "session.json"), JSON.stringify(encodeSession(metadata), null, 2))
+    )
+  )
+  const batch = 256
+  for (let i = 0; i < store.steps.length; i += batch) {
+    await Promise.all(
+      store.steps.slice(i, i + batch).map((record, offset) =>
+        fs.writeFile(
+          path.join(root, record.sessionId, "steps", `${stepStamp(Date.parse(record.timestamp))}-${String(i + offset).padStart(6, "0")}-${record.tool.name}.json`),
+          JSON.stringify(encodeStep(record), null, 2)
+        )
+      )
+    )
+  }
+  return store.sessions
+}
+
+const decodeStep = Schema.decodeUnknownEither(StepRecord)
+const decodeSession = Schema.decodeUnknownEither(SessionMetadata)
+
+/** Upstream's query: list every session, read and validate every step file, score them all. */
+const fileScanSearch = async (root: string, input: SearchInput) => {
+  const sessionDirs = await fs.readdir(root)
+  const sessions: Array<SessionMetadata> = []
+  const steps: Array<StepRecord> = []
+  for (const dir of sessionDirs) {
+    const text = await fs.readFile(path.join(root, dir, "session.json"), "utf8").catch(() => undefined)
+    const metadata = text === undefined ? undefined : decodeSession(JSON.parse(text))
+    if (metadata !== undefined && Either.isRight(metadata)) sessions.push(metadata.right)
+    const files = await fs.readdir(path.join(root, dir, "steps"))
+    const texts = await Promise.all(files.map((file) => fs.readFile(path.join(root, dir, "steps", file), "utf8")))
+    for (const text of texts) {
+      const decoded = decodeStep(JSON.parse(text))
+      if (Either.isRight(decoded)) steps.push(decoded.right)
+    }
+  }
+  return scanSearch(sessions, steps, input)
+}
+
+const observation: Observation = {
+  state: { isLoaded: true, currentUrl: "http://127.0.0.1:8080/home.html#/send", title: "Send", currentScreen: "send" },
+  testIds: ["amount-input", "recipient-input", "next-button", "max-button", "back-link"].map((testId) => ({ testId, tag: "button", visible: true })),
+  a11y: { nodes: ["send amount", "next back", "max token", "confirm cancel"].map((name, i) => ({ ref: `e${i + 1}`, role: "button", name })) }
+}
+
+interface Row {
+  readonly steps: number
+  readonly sessions: number
+  readonly build: number
+  readonly warmP50: number
+  readonly warmP95: number
+  readonly priorP50: number
+  readonly priorP95: number
+  readonly recordP50: number
+  readonly rss: number
+  readonly heap: number
+  readonly baseline: number | undefined
+}
+
+const run = async (size: (typeof SIZES)[number]): Promise<Row> => {
+  const stage = (name: string) => process.stderr.write(`  ${name} at ${new Date().toISOString()}\n`)
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "bwm-bench-knowledge-"))
+  const root = path.join(dir, "llm-knowledge")
+  const generated = performance.now()
+  const sessions = await writeStore(root, size.steps, size.sessions)
+  process.stderr.write(`  ${size.steps} steps written in ${((performance.now() - generated) / 1000).toFixed(1)} s\n`)
+  collect()
+  const before = process.memoryUsage()
+  const store = await Effect.runPromise(make(dir, { refreshIntervalMs: 1_000 }))
+  const now = Date.now()
+  const input = (query: string): SearchInput => ({ groups: queryGroups(query), limit: 20, sessions: "all", filters: undefined, now })
+
+  // The first query loads every file into the index: that is the cold cost an agent pays once.
+  let catalog: Catalog | undefined
+  const coldBuild = await time(async () => {
+    const loaded = await Effect.runPromise(store.catalog!)
+    loaded.search(input(QUERIES[0]!))
+    catalog = loaded
+  })
+  collect()
+  const after = process.memoryUsage()
+
+  stage(`index loaded in ${coldBuild.toFixed(0)} ms`)
+  const warm: Array<number> = []
+  for (let i = 0; i < 300; i++) {
+    const query = QUERIES[i % QUERIES.length]!
+    warm.push(await time(async () => (await Effect.runPromise(store.catalog!)).search(input(query))))
+  }
+  const prior: Array<number> = []
+  for (let i = 0; i < 100; i++) {
+    prior.push(await time(async () => priorKnowledge(await Effect.runPromise(store.catalog!), { currentSessionId: undefined, observation, now })))
+  }
+  const record: Array<number> = []
+  for (let i = 0; i < 200; i++) {
+    const next = step({ sessionId: "mm-bench-recorder", tool: "click", target: { testId: `button-${i}` }, screen: "send", testIds: ["a", "b"], names: ["A", "B"] })
+    record.push(await time(() => Effect.runPromise(store.recordStep(next))))
+  }
+
+  let baseline: number | undefined
+  if (size.baselineQueries > 0) {
+    const scans: Array<number> = []
+    for (let i = 0; i < size.baselineQueries; i++) {
+      const query = QUERIES[i % QUERIES.length]!
+      let scanned: ReadonlyArray<unknown> = []
+      scans.push(await time(async () => (scanned = await fileScanSearch(root, input(query)))))
+      // Same answers both ways (the recorder's steps are newer and match nothing of these queries' top 20 ties).
+      const indexed = catalog!.search(input(query))
+      if (JSON.stringify(indexed) !== JSON.stringify(scanned)) process.stderr.write(`  note: "${query}" differs between index and scan\n`)
+    }
+    baseline = percentile(scans, 50)
+  }
+  void sessions
+  await fs.rm(dir, { recursive: true, force: true })
+  return {
+    steps: size.steps,
+    sessions: size.sessions,
+    build: coldBuild,
+    warmP50: percentile(warm, 50),
+    warmP95: percentile(warm, 95),
+    priorP50: percentile(prior, 50),
+    priorP95: percentile(prior, 95),
+    recordP50: percentile(record, 50),
+    rss: mb(after.rss - before.rss),
+    heap: mb(after.heapUsed - before.heapUsed),
+    baseline
+  }
+}
+
+const main = async () => {
+  if (gc === undefined) process.stderr.write("note: run node with --expose-gc for steadier memory numbers\n")
+  const rows: Array<Row> = []
+  // BENCH_MAX_STEPS=10000 stops before the 100k store (its file generation and load take minutes).
+  const maxSteps = Number(process.env.BENCH_MAX_STEPS ?? Infinity)
+  for (const size of SIZES.filter((candidate) => candidate.steps <= maxSteps)) {
+    process.stderr.write(`store of ${size.steps} steps over ${size.sessions} sessions\n`)
+    const row = await run(size)
+    process.stderr.write(`  ${JSON.stringify(row)}\n`)
+    rows.push(row)
+  }
+  const fixed = (value: number | undefined, digits = 2) => (value === undefined ? "skipped" : value.toFixed(digits))
+  const header = ["steps", "sessions", "first query ms", "warm p50 ms", "warm p95 ms", "file scan ms", "scan/warm p50", "prior p50 ms", "prior p95 ms", "record p50 ms", "rss Δ MB", "heap Δ MB"]
+  const lines = rows.map((row) => [
+    String(row.steps),
+    String(row.sessions),
+    fixed(row.build, 0),
+    fixed(row.warmP50, 3),
+    fixed(row.warmP95, 3),
+    fixed(row.baseline, 0),
+    row.baseline === undefined ? "-" : `${Math.round(row.baseline / row.warmP50)}x`,
+    fixed(row.priorP50, 3),
+    fixed(row.priorP95, 3),
+    fixed(row.recordP50, 3),
+    fixed(row.rss, 0),
+    fixed(row.heap, 0)
+  ])
+  const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)))
+  const format = (cells: ReadonlyArray<string>) => cells.map((cell, i) => cell.padStart(widths[i]!)).join(" | ")
+  process.stdout.write(`${format(header)}\n${widths.map((w) => "-".repeat(w)).join("-|-")}\n${lines.map(format).join("\n")}\n\n`)
+  const at = (steps: number) => rows.find((row) => row.steps === steps)
+  const big = at(100_000)
+  const mid = at(10_000)
+  const targets: Array<[string, boolean | undefined, string]> = [
+    ["warm search p95 < 10 ms at 100k", big && big.warmP95 < 10, big ? `${big.warmP95.toFixed(2)} ms` : "-"],
+    [">= 50x faster than the file scan at 10k", mid?.baseline !== undefined ? mid.baseline / mid.warmP50 >= 50 : undefined, mid?.baseline !== undefined ? `${Math.round(mid.baseline / mid.warmP50)}x` : "-"],
+    ["record < 2 ms median", rows.every((row) => row.recordP50 < 2), rows.map((row) => row.recordP50.toFixed(2)).join(" / ") + " ms"],
+    ["100k index < 200 MB resident", big && big.rss < 200, big ? `${big.rss.toFixed(0)} MB rss, ${big.heap.toFixed(0)} MB heap` : "-"]
+  ]
+  for (const [name, met, value] of targets) process.stdout.write(`${met === undefined ? "n/a" : met ? "met" : "NOT met"}: ${name} (${value})\n`)
+}
+
+void main()

@@ -1,0 +1,74 @@
+// Words of the step memory: tokenization, identifier splitting and synonym groups, shared by the
+// index, the full-scan baseline and every query so they can never disagree.
+
+const STOPWORDS: ReadonlySet<string> = new Set([
+  "a", "an", "the", "to", "from", "in", "on", "at", "for", "with", "and", "or", "but", "is", "are", "was", "were",
+  "be", "been", "flow", "test", "should", "can", "will", "do", "does", "did", "have", "has", "had", "this", "that",
+  "these", "those", "it", "mm", "mcp", "lw"
+])
+
+/** Canonical word first, then its siblings; a member of a group brings the whole group. */
+const SYNONYM_GROUPS: ReadonlyArray<ReadonlyArray<string>> = [
+  ["send", "transfer", "pay"],
+  ["receive", "deposit"],
+  ["approve", "confirm", "accept", "allow"],
+  ["reject", "deny", "cancel", "decline"],
+  ["unlock", "login", "signin"],
+  ["connect", "link", "authorize"],
+  ["swap", "exchange", "trade"],
+  ["sign", "signature"]
+]
+
+const synonymsOf: ReadonlyMap<string, ReadonlyArray<string>> = new Map(
+  SYNONYM_GROUPS.flatMap((group) => group.map((word) => [word, group] as const))
+)
+
+const keep = (token: string) => token.length >= 2 && !STOPWORDS.has(token)
+
+/** Lower-case words of free text: split on anything not a letter or digit, short words and stopwords dropped. */
+export const tokenize = (text: string): Array<string> => text.toLowerCase().split(/[^a-z0-9]+/).filter(keep)
+
+/**
+ * Words of an identifier (test id, tool name, selector, label): camelCase and acronyms are split too,
+ * so `XMLHttpRequest` gives xml, http, request and `confirmButton` gives confirm, button.
+ */
+export const tokenizeIdentifier = (text: string): Array<string> =>
+  text
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(keep)
+
+/** Identifier words of several values, each word once. */
+export const identifierWords = (values: ReadonlyArray<string | undefined>): Array<string> => {
+  const words = new Set<string>()
+  for (const value of values) if (value !== undefined) for (const word of tokenizeIdentifier(value)) words.add(word)
+  return [...words]
+}
+
+/**
+ * A query as groups: one per distinct query word, holding the word and its synonyms. Scoring counts a
+ * group once per field, so a word with synonyms never weighs more than a word without.
+ */
+export const queryGroups = (query: string): Array<ReadonlyArray<string>> => {
+  const seen = new Set<string>()
+  const groups: Array<ReadonlyArray<string>> = []
+  for (const word of tokenizeIdentifier(query)) {
+    if (seen.has(word)) continue
+    seen.add(word)
+    const synonyms = synonymsOf.get(word)
+    groups.push(synonyms === undefined ? [word] : [word, ...synonyms.filter((other) => other !== word)])
+  }
+  return groups
+}
+
+/** Every word a query brings, synonyms included (for the response, so an agent sees what was searched). */
+export const expandedWords = (groups: ReadonlyArray<ReadonlyArray<string>>): Array<string> => [...new Set(groups.flat())]
+
+/**
+ * Whether a query word matches a field word: equal, or a prefix of at least three letters
+ * ("confirm" finds "confirmation"); short prefixes would match almost everything.
+ */
+export const wordMatches = (fieldWord: string, queryWord: string): boolean =>
+  fieldWord === queryWord || (queryWord.length >= 3 && fieldWord.startsWith(queryWord))

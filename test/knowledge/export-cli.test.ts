@@ -1,0 +1,43 @@
+// `browser-workflow-mcp export <sessionId>`: a stored session printed as a batch or a Playwright test.
+import { describe, expect, it, vi } from "@effect/vitest"
+import { Effect } from "effect"
+import { make } from "../../src/adapters/knowledge-files.js"
+import { runExport } from "../../src/cli.js"
+import { tempDir } from "../support/browser.js"
+import { session, step } from "./fixtures.js"
+
+const captured = async (run: () => Promise<number>) => {
+  let out = ""
+  let err = ""
+  const stdout = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((out += String(chunk)), true))
+  const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((err += String(chunk)), true))
+  try {
+    return { code: await run(), out, err }
+  } finally {
+    stdout.mockRestore()
+    stderr.mockRestore()
+  }
+}
+
+describe("export subcommand", () => {
+  it("prints the batch and the Playwright test of a stored session, and fails clearly for an unknown one", async () => {
+    const dir = tempDir()
+    await Effect.runPromise(
+      Effect.gen(function* () {
+        const store = yield* make(dir)
+        yield* store.startSession(session("mm-cli", { goal: "open settings" }))
+        yield* store.recordStep(step({ sessionId: "mm-cli", tool: "click", target: { testId: "open-settings" }, input: { timeoutMs: 15000 } }))
+      })
+    )
+    const batch = await captured(() => runExport(["mm-cli", "--artifacts-dir", dir], {}))
+    expect(batch.code).toBe(0)
+    expect(JSON.parse(batch.out)).toEqual({ steps: [{ tool: "mm_click", args: { timeoutMs: 15000, testId: "open-settings" } }], stopOnError: true })
+    const playwright = await captured(() => runExport(["mm-cli", "--format=playwright", `--artifacts-dir=${dir}`], {}))
+    expect(playwright.out).toContain('test("open settings", async ({ page }) => {')
+    expect(playwright.out).toContain('await page.getByTestId("open-settings").click()')
+    const missing = await captured(() => runExport(["nope", "--artifacts-dir", dir], {}))
+    expect(missing.code).toBe(1)
+    expect(missing.err).toContain("mm_knowledge_sessions")
+    expect((await captured(() => runExport(["--format", "csv", "x"], {}))).code).toBe(2)
+  })
+})

@@ -1,0 +1,142 @@
+// Prior knowledge (SPEC-07 similarity, confidence, suggestions and avoid list), recipes and exports,
+// and the index against the full scan on a generated store.
+import { describe, expect, it } from "@effect/vitest"
+import { Catalog, scanSearch } from "../../src/knowledge/catalog.js"
+import { RefHints } from "../../src/knowledge/hints.js"
+import { confidenceOf, MAX_SIMILARITY_SCORE, priorKnowledge, similarityScore } from "../../src/knowledge/prior.js"
+import { recipeOf, toBatch, toPlaywright } from "../../src/knowledge/recipe.js"
+import { queryGroups } from "../../src/knowledge/text.js"
+import type { Observation } from "../../src/domain/observation.js"
+import { hoursAgo, NOW, session, step, syntheticStore } from "./fixtures.js"
+
+const here: Observation = {
+  state: { isLoaded: true, currentUrl: "http://127.0.0.1:9999/app#/send", title: "t", currentScreen: "send" },
+  testIds: ["amount", "recipient", "next", "max"].map((testId) => ({ testId, tag: "input", visible: true })),
+  a11y: { nodes: [{ ref: "e1", role: "button", name: "Next" }, { ref: "e2", role: "textbox", name: "Amount" }, { ref: "e3", role: "generic", name: "" }] }
+}
+
+const onSend = { screen: "send", url: "http://127.0.0.1:3000/app#/send", testIds: ["amount", "recipient", "next", "max"], names: ["Next", "Amount"] }
+
+describe("prior knowledge", () => {
+  it("confidence is score / 29: a perfect match is exactly 1.0", () => {
+    expect(MAX_SIMILARITY_SCORE).toBe(29)
+    const perfect = similarityScore({ sameScreen: true, samePlace: true, testIdOverlap: 7, a11yOverlap: 5, actionable: true })
+    expect(perfect).toBe(29)
+    expect(confidenceOf(perfect)).toBe(1)
+    expect(similarityScore({ sameScreen: true, samePlace: false, testIdOverlap: 1, a11yOverlap: 0, actionable: false })).toBe(11)
+  })
+
+  it("suggests only what succeeded, avoids what failed twice, never both, and ignores the current session and old sessions", () => {
+    const catalog = new Catalog()
+    catalog.addSession(session("old", { goal: "send" }))
+    catalog.addSession(session("other", { goal: "send eth", flowTags: ["send"] }))
+    catalog.addSession(session("me"))
+    const add = (spec: Parameters<typeof step>[0]) => catalog.addStep(step(spec))
+    add({ sessionId: "other", tool: "click", target: { testId: "next" }, ...onSend, at: hoursAgo(2) })
+    add({ sessionId: "other", tool: "click", target: { testId: "max" }, ...onSend, ok: false, at: hoursAgo(2) })
+    add({ sessionId: "other", tool: "click", target: { testId: "max" }, ...onSend, ok: false, at: hoursAgo(1.5) })
+    add({ sessionId: "other", tool: "click", target: { testId: "max" }, ...onSend, at: hoursAgo(1.4) })
+    add({ sessionId: "other", tool: "click", target: { testId: "broken" }, ...onSend, ok: false, at: hoursAgo(1.3) })
+    add({ sessionId: "old", tool: "click", target: { testId: "ancient" }, ...onSend, at: hoursAgo(49) })
+    add({ sessionId: "me", tool: "click", target: { testId: "mine" }, ...onSend, at: hoursAgo(0.1) })
+    const prior = priorKnowledge(catalog, { currentSessionId: "me", observation: here, now: NOW })
+    expect(prior.suggestedNextActions.map((action) => action.preferredTarget)).toEqual([{ testId: "next" }])
+    expect(prior.suggestedNextActions[0]?.confidence).toBe(1)
+    expect(prior.avoid).toEqual([{ target: "testId:max", failures: 2, lastError: "MM_TARGET_NOT_FOUND" }])
+    expect(prior.relatedSessions.map((related) => related.sessionId)).toEqual(["other"])
+    expect(prior.similarSteps.every((similar) => similar.sessionId === "other")).toBe(true)
+  })
+
+  it("regression: empty accessible names never make two steps similar", () => {
+    const catalog = new Catalog()
+    catalog.addStep(step({ sessionId: "x", tool: "click", target: { testId: "t" }, names: ["", "  "], at: hoursAgo(1) }))
+    const prior = priorKnowledge(catalog, { currentSessionId: undefined, observation: { state: { ...here.state, currentScreen: "unknown", currentUrl: "about:blank" }, a11y: { nodes: [{ ref: "e1", role: "generic", name: "" }] } }, now: NOW })
+    expect(prior.similarSteps).toEqual([])
+  })
+
+  it("related sessions are ranked by relevance, then recency, not by storage order", () => {
+    const catalog = new Catalog()
+    catalog.addStep(step({ sessionId: "a-weak", tool: "get_text", testIds: ["amount"], at: hoursAgo(0.5) }))
+    catalog.addStep(step({ sessionId: "b-strong", tool: "click", target: { testId: "next" }, ...onSend, at: hoursAgo(5) }))
+    catalog.addStep(step({ sessionId: "c-strong-newer", tool: "click", target: { testId: "next" }, ...onSend, at: hoursAgo(3) }))
+    const prior = priorKnowledge(catalog, { currentSessionId: undefined, observation: here, now: NOW })
+    expect(prior.relatedSessions.map((related) => related.sessionId)).toEqual(["c-strong-newer", "b-strong", "a-weak"])
+  })
+})
+
+describe("recipes", () => {
+  const flow = [
+    step({ sessionId: "r", tool: "launch", url: "http://127.0.0.1:5000/login" }),
+    step({ sessionId: "r", tool: "describe_screen" }),
+    step({ sessionId: "r", tool: "type", target: { testId: "username" }, input: { text: "alice", timeoutMs: 15000 }, textRedacted: false, textLength: 5 }),
+    step({ sessionId: "r", tool: "type", target: { testId: "password" }, input: { text: "[REDACTED]", timeoutMs: 15000 }, textRedacted: true, textLength: 13 }),
+    step({ sessionId: "r", tool: "click", target: { testId: "nope" }, ok: false }),
+    step({ sessionId: "r", tool: "click", target: { a11yRef: "e7", a11yHint: { role: "button", name: "Sign in" } }, input: { timeoutMs: 15000 } }),
+    step({ sessionId: "r", tool: "click", target: { a11yRef: "e9" } }),
+    step({ sessionId: "r", tool: "wait_for", target: { testId: "welcome", within: "selector:#dashboard" }, input: { state: "visible", timeoutMs: 15000 } })
+  ]
+
+  it("keeps successful actions with durable targets and placeholders, and says why the rest were left out", () => {
+    const recipe = recipeOf(flow)
+    expect(recipe.steps.map((s) => [s.tool, s.args])).toEqual([
+      ["mm_type", { text: "alice", timeoutMs: 15000, testId: "username" }],
+      ["mm_type", { text: "{{password}}", timeoutMs: 15000, testId: "password" }],
+      ["mm_click", { timeoutMs: 15000, selector: 'role=button[name="Sign in"s]' }],
+      ["mm_wait_for", { state: "visible", timeoutMs: 15000, testId: "welcome", within: { selector: "#dashboard" } }]
+    ])
+    expect(recipe.placeholders).toEqual([{ name: "password", target: "testId:password", length: 13 }])
+    expect(recipe.skipped).toEqual([
+      "describe_screen: read-only",
+      "click testId:nope: failed with MM_TARGET_NOT_FOUND",
+      "click a11yRef:e9: only a ref was recorded, no test id, role and name, or selector"
+    ])
+    expect(JSON.stringify(recipe)).not.toMatch(/"a11yRef"/)
+    expect(recipe.steps[1]?.notes).toBe("Type a secret (13 characters) into testId:password (fill in {{password}})")
+    expect(toBatch(recipe).steps[2]).toEqual({ tool: "mm_click", args: { timeoutMs: 15000, selector: 'role=button[name="Sign in"s]' } })
+  })
+
+  it("exports a Playwright test with locator actions and secrets from the environment", () => {
+    const code = toPlaywright(recipeOf(flow), flow, session("r", { goal: "sign in" }), "r")
+    expect(code).toContain('import { expect, test } from "@playwright/test"')
+    expect(code).toContain('test("sign in", async ({ page }) => {')
+    expect(code).toContain('await page.goto("http://127.0.0.1:5000/login")')
+    expect(code).toContain('await page.getByTestId("username").fill("alice")')
+    expect(code).toContain('await page.getByTestId("password").fill(process.env.BWM_SECRET_PASSWORD ?? "")')
+    expect(code).toContain('await page.getByRole("button", { name: "Sign in", exact: true }).click()')
+    expect(code).toContain('await expect(page.locator("#dashboard").getByTestId("welcome")).toBeVisible()')
+  })
+
+  it("a ref target gets the role and name the agent saw before acting, not a renumbered ref of the next page", () => {
+    const hints = new RefHints()
+    const seen = step({ sessionId: "h", tool: "type", names: ["Sign in"], url: "http://x/login" })
+    hints.enrich(seen)
+    const clicked = hints.enrich(step({ sessionId: "h", tool: "click", target: { a11yRef: "e1" }, names: ["Other page button"], url: "http://x/home" }))
+    expect(clicked.tool.target?.a11yHint).toEqual({ role: "button", name: "Sign in" })
+    const fresh = new RefHints()
+    const navigated = fresh.enrich(step({ sessionId: "h2", tool: "type", names: ["A"], url: "http://x/one" }))
+    expect(navigated.tool.target).toBeUndefined()
+    const unknown = fresh.enrich(step({ sessionId: "h2", tool: "click", target: { a11yRef: "e5" }, names: ["B"], url: "http://x/two" }))
+    expect(unknown.tool.target?.a11yHint).toBeUndefined()
+  })
+})
+
+describe("index equals the full scan on a generated store", () => {
+  it("for many queries, scopes and filters", () => {
+    const { sessions, steps } = syntheticStore(1_000, 40)
+    const catalog = new Catalog()
+    for (const metadata of sessions) catalog.addSession(metadata)
+    for (const record of steps) catalog.addStep(record)
+    const queries = ["send", "confirm transaction", "unlock wallet", "approve", "password input", "swap tokens", "smoke", "xyzzy", "click", "max amount back", "nightly regression"]
+    const scopes = ["all" as const, new Set([sessions[3]!.sessionId, sessions[7]!.sessionId])]
+    const filterSets = [undefined, { sinceHours: 12 }, { screen: "send" }, { flowTag: "swap", tag: "smoke" }]
+    let compared = 0
+    for (const query of queries)
+      for (const scope of scopes)
+        for (const filters of filterSets) {
+          const input = { groups: queryGroups(query), limit: 25, sessions: scope, filters, now: Date.parse(hoursAgo(0)) }
+          expect(catalog.search(input), `${query} ${JSON.stringify(filters)}`).toEqual(scanSearch(sessions, steps, input))
+          compared++
+        }
+    expect(compared).toBe(88)
+  })
+})

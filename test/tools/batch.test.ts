@@ -1,0 +1,295 @@
+// mm_run_steps with mock layers: every branch of the runner.
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber, Layer, Option, Ref, Schema, TestClock } from "effect"
+import { defaultBatchLimits, type BatchLimits } from "../../src/domain/config.js"
+import { TargetNotFound } from "../../src/domain/errors.js"
+import type { StepRecord } from "../../src/domain/knowledge.js"
+import { makeRegistry, type ToolRegistry } from "../../src/runtime/registry.js"
+import { runTool } from "../../src/runtime/runTool.js"
+import { defineTool } from "../../src/runtime/tool.js"
+import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
+import { Observer } from "../../src/services/Observer.js"
+import { Progress } from "../../src/services/Progress.js"
+import { Session } from "../../src/services/Session.js"
+import { makeRunSteps } from "../../src/tools/batch.js"
+
+const state = { isLoaded: true, currentUrl: "http://127.0.0.1/", title: "t", currentScreen: "unknown" }
+
+const world = Effect.gen(function* () {
+  const ran = yield* Ref.make<ReadonlyArray<string>>([])
+  const steps = yield* Ref.make<ReadonlyArray<StepRecord>>([])
+  const observed = yield* Ref.make(0)
+  const running = yield* Ref.make(0)
+  const maxRunning = yield* Ref.make(0)
+  return { ran, steps, observed, running, maxRunning }
+})
+type World = Effect.Effect.Success<typeof world>
+
+const tools = (w: World) => {
+  const base = {
+    title: "t",
+    description: "test tool",
+    output: Schema.Struct({ echoed: Schema.String }),
+    requiresSession: true,
+    observation: "default" as const
+  }
+  const echo = defineTool({
+    ...base,
+    name: "echo",
+    input: Schema.Struct({ text: Schema.String }),
+    annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+    run: (input) => Ref.update(w.ran, (all) => [...all, input.text]).pipe(Effect.as({ echoed: input.text }))
+  })
+  const fail = defineTool({
+    ...base,
+    name: "fail",
+    input: Schema.Struct({}),
+    annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+    run: () =>
+      Ref.update(w.ran, (all) => [...all, "fail"]).pipe(
+        Effect.zipRight(Effect.fail(new TargetNotFound({ target: "testId:x", detail: "No element matches testId:x." })))
+      )
+  })
+  const hang = defineTool({
+    ...base,
+    name: "hang",
+    input: Schema.Struct({}),
+    annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+    run: () => Ref.update(w.ran, (all) => [...all, "hang"]).pipe(Effect.zipRight(Effect.never), Effect.as({ echoed: "" }))
+  })
+  const read = defineTool({
+    ...base,
+    name: "read",
+    input: Schema.Struct({}),
+    annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+    concurrencySafe: true,
+    run: () =>
+      Effect.gen(function* () {
+        const now = yield* Ref.updateAndGet(w.running, (n) => n + 1)
+        yield* Ref.update(w.maxRunning, (max) => Math.max(max, now))
+        yield* Effect.sleep("10 millis")
+        yield* Ref.update(w.running, (n) => n - 1)
+        return { echoed: "read" }
+      })
+  })
+  return [echo, fail, hang, read]
+}
+
+const registryOf = (w: World, limits: BatchLimits = defaultBatchLimits): ToolRegistry => {
+  const registry: ToolRegistry = makeRegistry([...tools(w), makeRunSteps(() => registry, limits)], "mm")
+  return registry
+}
+
+const layers = (w: World, progress?: Ref.Ref<ReadonlyArray<number>>) =>
+  Layer.mergeAll(
+    Session.layerTest({
+      current: Effect.succeed(Option.some({ sessionId: "s1", startedAt: "", flowTags: [], tags: [] }))
+    }),
+    Observer.layerTest({
+      state: Effect.succeed(state),
+      observe: () => Ref.update(w.observed, (n) => n + 1).pipe(Effect.as({ state, testIds: [], a11y: { nodes: [] } }))
+    }),
+    Layer.succeed(KnowledgeStore, {
+      startSession: () => Effect.void,
+      recordStep: (step) => Ref.update(w.steps, (all) => [...all, step]),
+      steps: () => Ref.get(w.steps),
+      sessions: Effect.succeed([])
+    }),
+    Layer.succeed(Progress, {
+      report: (done) => (progress === undefined ? Effect.void : Ref.update(progress, (all) => [...all, done]))
+    })
+  )
+
+const batch = (w: World, args: Record<string, unknown>, limits?: BatchLimits) =>
+  (runTool(registryOf(w, limits).lookup("run_steps")!)(args) as Effect.Effect<
+    { readonly envelope: unknown },
+    never,
+    Session | Observer | KnowledgeStore | Progress
+  >).pipe(Effect.map(({ envelope }) => envelope as { ok: boolean; result: any; error?: any }))
+
+const echo = (text: string) => ({ tool: "mm_echo", args: { text } })
+
+describe("mm_run_steps", () => {
+  it.effect("accumulates by default: every step runs and the call is ok with per-step results", () =>
+    Effect.gen(function* () {
+      const w = yield* world
+      const envelope = yield* batch(w, { steps: [echo("a"), { tool: "fail" }, echo("b")] }).pipe(Effect.provide(layers(w)))
+      expect(envelope.ok).toBe(true)
+      expect(yield* Ref.get(w.ran)).toEqual(["a", "fail", "b"])
+      expect(envelope.result.steps.map((s: any) => [s.index, s.ok])).toEqual([[0, true], [1, false], [2, true]])
+      expect(envelope.result.steps[1].error.code).toBe("MM_TARGET_NOT_FOUND")
+      expect(envelope.result.summary).toMatchObject({ ok: false, total: 3, succeeded: 2, failed: 1, skipped: 0 })
+    }))
+
+  it.effect("stopOnError short-circuits and marks the rest skipped", () =>
+    Effect.gen(function* () {
+      const w = yield* world
+      const envelope = yield* batch(w, { steps: [echo("a"), { tool: "fail" }, echo("b")], stopOnError: true }).pipe(
+        Effect.provide(layers(w))
+      )
+      expect(yield* Ref.get(w.ran)).toEqual(["a", "fail"])
+      expect(envelope.result.steps[2]).toMatchObject({ index: 2, ok: false, meta: { skipped: true }, error: { code: "MM_BATCH_STOPPED" } })
+      expect(envelope.result.summary).toMatchObject({ total: 3, succeeded: 1, failed: 1, skipped: 1 })
+    }))
+
+  it.effect("a step's continueOnError wins over stopOnError, both ways", () =>
+    Effect.gen(function* () {
+      const w = yield* world
+      yield* batch(w, { steps: [{ tool: "fail", continueOnError: true }, echo("a")], stopOnError: true }).pipe(Effect.provide(layers(w)))
+      expect(yield* Ref.get(w.ran)).toEqual(["fail", "a"])
+      const w2 = yield* world
+      yield* batch(w2, { steps: [{ tool: "fail", continueOnError: false }, echo("b")] }).pipe(Effect.provide(layers(w2)))
+      expect(yield* Ref.get(w2.ran)).toEqual(["fail"])
+    }))
+
+  it.effect("an unknown tool, invalid args and a nested batch fail their own step with clear codes; names work with or without the prefix", () =>
+    Effect.gen(function* () {
+      const w = yield* world
+      const envelope = yield* batch(w, {
+        steps: [
+          { tool: "mm_nope" },
+          { tool: "echo", args: { text: 3 } },
+          { tool: "mm_run_steps", args: { steps: [echo("x")] } },
+          { tool: "echo", args: { text: "bare" }, label: "bare name" }
+        ]
+      }).pipe(Effect.provide(layers(w)))
+      const [unknown, invalid, nested, bare] = envelope.result.steps
+      expect(unknown.error.code).toBe("MM_UNKNOWN_TOOL")
+      expect(invalid.error.code).toBe("MM_INVALID_INPUT")
+      expect(invalid.error.details.field).toBe("text")
+      expect(nested.error.code).toBe("MM_INVALID_INPUT")
+      expect(nested.error.message).toContain("cannot run inside a batch")
+      expect(bare).toMatchObject({ ok: true, label: "bare name", result: { echoed: "bare" } })
+      expect(yield* Ref.get(w.ran)).toEqual(["bare"])
+    }))
+
+  it.effect("validateFirst runs nothing when a step is invalid and lists each bad step", () =>
+    Effect.gen(function* () {
+      const w = yield* world
+      const envelope = yield* batch(w, {
+        steps: [echo("a"), { tool: "echo", args: {} }, { tool: "zzz" }],
+        validateFirst: true
+      }).pipe(Effect.provide(layers(w)))
+      expect(yield* Ref.get(w.ran)).toEqual([])
+      expect(envelope.result.invalidSteps.map((s: any) => [s.index, s.error.code])).toEqual([
+        [1, "MM_INVALID_INPUT"],
+        [2, "MM_UNKNOWN_TOOL"]
+      ])
+      expect(envelope.result.summary).toMatchObject({ ok: false, skipped: 3 })
+    }))
+
+  it.effect("the batch deadline interrupts a hanging step with MM_BATCH_TIMEOUT, skips the rest, and keeps earlier results", () =>
+    Effect.gen(function* () {
+      const w = yield* world
+      const fiber = yield* Effect.fork(
+        batch(w, { steps: [echo("a"), { tool: "hang" }, echo("never")], batchTimeoutMs: 1_000 }).pipe(Effect.provide(layers(w)))
+      )
+      yield* TestClock.adjust("1 second")
+      const envelope = yield* Fiber.join(fiber)
+      const [first, hung, rest] = envelope.result.steps
+      expect(first.ok).toBe(true)
+      expect(hung.error.code).toBe("MM_BATCH_TIMEOUT")
+      expect(rest).toMatchObject({ meta: { skipped: true }, error: { code: "MM_BATCH_TIMEOUT" } })
+      expect(yield* Ref.get(w.ran)).toEqual(["a", "hang"])
+    }))
+
+  it.effect("a step's own timeoutMs interrupts it with the tool's code and the batch goes on", () =>
+    Effect.gen(function* () {
+      const w = yield* world
+      const fiber = yield* Effect.fork(
+        batch(w, { steps: [{ tool: "hang", timeoutMs: 500 }, echo("after")] }).pipe(Effect.provide(layers(w)))
+      )
+      yield* TestClock.adjust("500 millis")
+      const envelope = yield* Fiber.join(fiber)
+      expect(envelope.result.steps[0].error.code).toBe("MM_TIMEOUT")
+      expect(envelope.result.steps[1].ok).toBe(true)
+    }))
+
+  it.effect("parallel mode is refused when a step could change the page, naming the step", () =>
+    Effect.gen(function* () {
+      const w = yield* world
+      const envelope = yield* batch(w, { steps: [{ tool: "read" }, echo("a")], executionMode: "parallel" }).pipe(
+        Effect.provide(layers(w))
+      )
+      expect(envelope.ok).toBe(false)
+      expect(envelope.error.code).toBe("MM_INVALID_INPUT")
+      expect(envelope.error.details.field).toBe("steps.1.tool")
+      expect(yield* Ref.get(w.ran)).toEqual([])
+    }))
+
+  it.live("parallel mode runs read-only steps concurrently", () =>
+    Effect.gen(function* () {
+      const w = yield* world
+      const envelope = yield* batch(w, { steps: [{ tool: "read" }, { tool: "read" }, { tool: "read" }], executionMode: "parallel" }).pipe(
+        Effect.provide(layers(w))
+      )
+      expect(envelope.result.summary).toMatchObject({ succeeded: 3, executionMode: "parallel" })
+      expect(yield* Ref.get(w.maxRunning)).toBeGreaterThan(1)
+    }))
+
+  it.effect("limits: too many steps, a per-tool cap, and result truncation past the aggregate size with a warning", () =>
+    Effect.gen(function* () {
+      const w = yield* world
+      const tooMany = yield* batch(w, { steps: Array.from({ length: 51 }, () => echo("a")) }).pipe(Effect.provide(layers(w)))
+      expect(tooMany.error.code).toBe("MM_INVALID_INPUT")
+      expect(tooMany.error.details.field).toBe("steps")
+      const capped = yield* batch(w, { steps: [echo("a"), echo("b")] }, { ...defaultBatchLimits, toolLimits: { echo: { maxSteps: 1 } } }).pipe(
+        Effect.provide(layers(w))
+      )
+      expect(capped.error.details.field).toBe("steps.1.tool")
+      const big = "x".repeat(1_500)
+      const truncated = yield* batch(w, { steps: [echo(big), echo(big)], includeObservations: "none" }, { ...defaultBatchLimits, maxAggregateChars: 2_000 }).pipe(
+        Effect.provide(layers(w))
+      )
+      expect(truncated.result.steps[0].result.echoed).toBe(big)
+      expect(truncated.result.steps[1].result).toMatchObject({ truncated: true })
+      expect(truncated.result.summary.warnings[0]).toContain("truncated")
+    }))
+
+  it.effect("includeObservations none skips the full observation; failures keeps it only for failing steps", () =>
+    Effect.gen(function* () {
+      const w = yield* world
+      const none = yield* batch(w, { steps: [echo("a"), { tool: "fail" }], includeObservations: "none" }).pipe(Effect.provide(layers(w)))
+      expect(yield* Ref.get(w.observed)).toBe(0)
+      expect(none.result.steps.every((s: any) => s.observation === undefined)).toBe(true)
+      const failures = yield* batch(w, { steps: [echo("a"), { tool: "fail" }], includeObservations: "failures" }).pipe(
+        Effect.provide(layers(w))
+      )
+      expect(yield* Ref.get(w.observed)).toBe(1)
+      expect(failures.result.steps[0].observation).toBeUndefined()
+      expect(failures.result.steps[1].observation.a11y).toBeDefined()
+      const all = yield* batch(w, { steps: [echo("a")] }).pipe(Effect.provide(layers(w)))
+      expect(all.result.steps[0].observation.a11y).toBeDefined()
+    }))
+
+  it.effect("each step is recorded on its own with the batch id and index; the batch record keeps no arguments", () =>
+    Effect.gen(function* () {
+      const w = yield* world
+      const envelope = yield* batch(w, { steps: [echo("a"), { tool: "echo", args: { text: "b" } }] }).pipe(Effect.provide(layers(w)))
+      const steps = yield* Ref.get(w.steps)
+      const inner = steps.filter((step) => step.tool.name === "echo")
+      expect(inner.map((step) => step.batch)).toEqual([
+        { batchId: envelope.result.batchId, index: 0 },
+        { batchId: envelope.result.batchId, index: 1 }
+      ])
+      const outer = steps.find((step) => step.tool.name === "run_steps")
+      expect(JSON.stringify(outer?.tool.input)).not.toContain('"text"')
+    }))
+
+  it.effect("reports progress after each step when the client asked for it", () =>
+    Effect.gen(function* () {
+      const w = yield* world
+      const progress = yield* Ref.make<ReadonlyArray<number>>([])
+      yield* batch(w, { steps: [echo("a"), echo("b"), echo("c")] }).pipe(Effect.provide(layers(w, progress)))
+      expect(yield* Ref.get(progress)).toEqual([1, 2, 3])
+    }))
+
+  it.effect("interrupting the call stops the batch at once", () =>
+    Effect.gen(function* () {
+      const w = yield* world
+      const fiber = yield* Effect.fork(batch(w, { steps: [echo("a"), { tool: "hang" }, echo("never")] }).pipe(Effect.provide(layers(w))))
+      yield* TestClock.adjust("10 millis")
+      yield* Fiber.interrupt(fiber)
+      expect(yield* Ref.get(w.ran)).toEqual(["a", "hang"])
+    }))
+})
