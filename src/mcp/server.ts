@@ -9,8 +9,8 @@ import {
   type Tool
 } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect, Exit, JSONSchema, type ManagedRuntime, Schema } from "effect"
-import { envelopeSchema, type Envelope } from "../domain/envelope.js"
-import { toErrorInfo, UnknownTool } from "../domain/errors.js"
+import { envelopeSchema } from "../domain/envelope.js"
+import { INTERNAL_ERROR_CODE, toErrorInfo, UnknownTool, type ErrorInfo } from "../domain/errors.js"
 import type { ToolRegistry } from "../runtime/registry.js"
 import { runTool, type ToolResponse } from "../runtime/runTool.js"
 import type { AnyToolDefinition, ToolServices } from "../runtime/tool.js"
@@ -23,10 +23,11 @@ export const instructions = (prefix: string) => {
   const p = prefix === "" ? "" : `${prefix}_`
   return [
     "Drive a real Chromium browser (a web app or a Chrome extension) and remember what worked.",
-    `Workflow: ${p}launch starts a session; ${p}describe_screen shows the active tab (state, visible test ids, accessibility nodes with refs e1, e2...);`,
+    `Workflow: ${p}launch starts a session; ${p}describe_screen shows the active tab (state, visible test ids, accessibility nodes with refs e1, e2...) and what earlier sessions did on this screen;`,
     `act with ${p}click / ${p}type / ${p}wait_for / ${p}get_text targeting exactly one of a11yRef, testId or selector (optionally within a parent);`,
     "each action's response carries an observation of the page afterwards, so you rarely need another describe call.",
-    `Use ${p}navigate to load pages, ${p}screenshot to save evidence, ${p}get_state to check where you are, and ${p}cleanup when done.`,
+    `When you know several next steps, send them in one ${p}run_steps call (includeObservations "none" is fastest).`,
+    `Use ${p}navigate to load pages, the tab tools (${p}list_tabs, ${p}switch_to_tab, ${p}wait_for_notification) for popups, ${p}screenshot for evidence, ${p}knowledge_search / ${p}knowledge_summarize to reuse what worked before, and ${p}cleanup when done.`,
     "Every response is an envelope {ok, result | error{code, message}, meta}; error messages say how to recover (e.g. a stale ref lists the current refs)."
   ].join(" ")
 }
@@ -70,14 +71,11 @@ export const toCallToolResult = (response: ToolResponse): CallToolResult => ({
   isError: !response.envelope.ok
 })
 
-const unknownToolResponse = (registry: ToolRegistry, name: string): ToolResponse => {
-  const envelope: Envelope = {
-    ok: false,
-    error: toErrorInfo(new UnknownTool({ tool: name, available: registry.tools.map(registry.servedName) })),
-    meta: { timestamp: new Date().toISOString(), durationMs: 0 }
-  }
-  return { envelope, attachments: [] }
-}
+/** A failure answered by the MCP layer itself, outside any tool. */
+const failureResponse = (error: ErrorInfo): ToolResponse => ({
+  envelope: { ok: false, error, meta: { timestamp: new Date().toISOString(), durationMs: 0 } },
+  attachments: []
+})
 
 /**
  * Request `_meta` key with which a client sets one call's observation policy ("default", "none" or
@@ -110,7 +108,10 @@ export const makeMcpServer = <R extends ToolServices, ER>(
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = registry.lookup(request.params.name)
-    if (tool === undefined) return toCallToolResult(unknownToolResponse(registry, request.params.name))
+    if (tool === undefined) {
+      const unknown = new UnknownTool({ tool: request.params.name, available: registry.tools.map(registry.servedName) })
+      return toCallToolResult(failureResponse(toErrorInfo(unknown)))
+    }
     const progressToken = request.params._meta?.progressToken
     const requested = request.params._meta?.[OBSERVATION_META_KEY]
     const policy = isPolicy(requested) ? requested : defaultPolicy
@@ -134,24 +135,12 @@ export const makeMcpServer = <R extends ToolServices, ER>(
     const exit = await runtime.runPromiseExit(program, { signal: extra.signal })
     if (Exit.isSuccess(exit)) return toCallToolResult(exit.value)
     if (Cause.isInterruptedOnly(exit.cause)) {
-      return toCallToolResult({
-        envelope: {
-          ok: false,
-          error: { code: "MM_CANCELLED", message: "The call was cancelled by the client." },
-          meta: { timestamp: new Date().toISOString(), durationMs: 0 }
-        },
-        attachments: []
-      })
+      return toCallToolResult(failureResponse({ code: "MM_CANCELLED", message: "The call was cancelled by the client." }))
     }
     await runtime.runPromise(Effect.logError("tool call failed outside runTool", Cause.pretty(exit.cause)) as Effect.Effect<void, never, R>)
-    return toCallToolResult({
-      envelope: {
-        ok: false,
-        error: { code: "MM_INTERNAL_ERROR", message: "Internal error in the server; the details went to its log (stderr)." },
-        meta: { timestamp: new Date().toISOString(), durationMs: 0 }
-      },
-      attachments: []
-    })
+    return toCallToolResult(
+      failureResponse({ code: INTERNAL_ERROR_CODE, message: "Internal error in the server; the details went to its log (stderr)." })
+    )
   })
 
   return server
