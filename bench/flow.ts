@@ -16,6 +16,8 @@ const root = path.resolve(here, "../..")
 const ourServer = path.join(root, "dist/src/main.js")
 const playwrightMcp = path.join(root, "node_modules/@playwright/mcp/cli.js")
 const WARM_RUNS = Number(process.env.BENCH_RUNS ?? 5)
+/** Simulated sign-in round trip of the page; the same constant for every contender. */
+const LOGIN_DELAY_MS = Number(process.env.BENCH_LOGIN_DELAY_MS ?? 0)
 const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
 if (executablePath === undefined) throw new Error("no Chromium found; run npm run ensure-browser")
 
@@ -58,7 +60,7 @@ const ok = (result: Awaited<ReturnType<Client["callTool"]>>, what: string) => {
 const main = async () => {
   // A sign-in form next to a list of 200 items, as in the reference measurements of the peers.
   const items = Array.from({ length: 200 }, (_, i) => `<li>Item ${i + 1} <button>Open ${i + 1}</button></li>`).join("")
-  const page = loginPageWith(5).replace("</body>", `<ul aria-label="Catalog">${items}</ul></body>`)
+  const page = loginPageWith(5, LOGIN_DELAY_MS).replace("</body>", `<ul aria-label="Catalog">${items}</ul></body>`)
   const app = await servePages({ "/": page })
   const url = `${app.url}/`
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-bench-flow-"))
@@ -183,7 +185,7 @@ const main = async () => {
   const byName = (prefix: string) => rows.find((row) => row.name.startsWith(prefix))!
   const floor = byName("(d)")
   const peer = byName("(e)")
-  out(`Flow benchmark: navigate, type, type, click, wait for text on a sign-in page with a list of 200 items`)
+  out(`Flow benchmark: navigate, type, type, click, wait for text on a sign-in page with a list of 200 items (sign-in delay ${LOGIN_DELAY_MS} ms)`)
   out(`${os.cpus().length} cores, Node ${process.version}, ${executablePath}; warm = median of ${WARM_RUNS} runs; cold includes server start and browser launch`)
   out()
   out(`${"contender".padEnd(42)}${"cold ms".padStart(9)}${"warm ms".padStart(9)}${"vs (d)".padStart(8)}${"vs (e)".padStart(8)}${"bytes".padStart(9)}${"bytes/(e)".padStart(11)}`)

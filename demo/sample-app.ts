@@ -11,8 +11,8 @@ const layout = (title: string, body: string) => `<!doctype html>
   li { margin: .2rem 0; }
 </style></head><body>${body}</body></html>`
 
-/** The sign-in page; after signing in, the dashboard lists `items` entries. */
-export const loginPageWith = (items: number) => layout(
+/** The sign-in page; after signing in (which takes `delayMs`, like a server round trip), the dashboard lists `items` entries. */
+export const loginPageWith = (items: number, delayMs = 150) => layout(
   "Sample app: sign in",
   `<h1>Sign in</h1>
 <form id="login" data-testid="login-form">
@@ -54,7 +54,7 @@ export const loginPageWith = (items: number) => layout(
         li.innerHTML = "Item " + i + " <button data-testid=item-" + i + ">Open</button>"
         list.appendChild(li)
       }
-    }, 150)
+    }, ${delayMs})
   })
   document.querySelector("[data-testid=open-settings]").addEventListener("click", () => document.getElementById("settings").showModal())
   document.querySelector("[data-testid=close-settings]").addEventListener("click", () => document.getElementById("settings").close())
