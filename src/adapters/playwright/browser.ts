@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Data, Effect, Layer, Option } from "effect"
 import type { BrowserContext, Page } from "playwright"
 import type { Settings } from "../../domain/config.js"
 import { InvalidConfig, LaunchFailed, NoActiveSession, PageClosed, SessionAlreadyRunning } from "../../domain/errors.js"
@@ -335,6 +335,9 @@ export const make = Effect.gen(function* () {
 })
 
 export const layer = Layer.scoped(BrowserState, make)
+
+/** A rejected Playwright call, kept whole until it is classified into one of our tagged errors. */
+export class BrowserCallFailed extends Data.TaggedError("BrowserCallFailed")<{ readonly cause: unknown }> {}
 
 /** True for Playwright's timeout error class (structure, not message text). */
 export const isPlaywrightTimeout = (error: unknown): boolean =>

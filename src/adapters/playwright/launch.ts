@@ -34,12 +34,8 @@ export const resolveExecutable = (configured: string | undefined, playwrightOwn:
     }
     const found = EXECUTABLE_CANDIDATES.find((candidate) => existsSync(candidate))
     if (found !== undefined) return found
-    let bundled = ""
-    try {
-      bundled = playwrightOwn()
-    } catch {
-      bundled = ""
-    }
+    // Playwright throws when its own browser was never downloaded; that only means there is none.
+    const bundled = yield* Effect.try(playwrightOwn).pipe(Effect.orElseSucceed(() => ""))
     if (bundled !== "" && existsSync(bundled)) return bundled
     return yield* new LaunchFailed({
       reason: "ExecutableNotFound",

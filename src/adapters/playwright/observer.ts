@@ -6,7 +6,7 @@ import { DiscoveryFailed, PageClosed, StateFailed } from "../../domain/errors.js
 import type { A11yNode, Observation, ScreenState, TestIdItem } from "../../domain/observation.js"
 import { StateSnapshot, type PageProbe } from "../../capabilities/StateSnapshot.js"
 import { Observer, type ObserveOptions } from "../../services/Observer.js"
-import { BrowserState, firstLine, type LiveSession } from "./browser.js"
+import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./browser.js"
 import { observePage, type ObserveArgs, type ObserveResult } from "./page-script.js"
 
 const DEFAULT_TEST_ID_LIMIT = 150
@@ -27,7 +27,10 @@ export const make = Effect.gen(function* () {
           testIdAttribute: settings.testIdAttribute,
           screenRules: settings.screenRules
         }
-        const once = Effect.tryPromise({ try: () => page.evaluate(observePage, full), catch: (error) => error })
+        const once = Effect.tryPromise({
+          try: () => page.evaluate(observePage, full),
+          catch: (cause) => new BrowserCallFailed({ cause })
+        })
         // A navigation can destroy the execution context mid-call: wait for the new document once and retry.
         const result: ObserveResult = yield* once.pipe(
           Effect.catchAll((error) =>
@@ -81,7 +84,7 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
       const result = yield* evaluate(live, page, args).pipe(
-        Effect.mapError((error) => (error instanceof PageClosed ? error : onError(firstLine(error))))
+        Effect.mapError((error) => (error instanceof PageClosed ? error : onError(firstLine(error.cause))))
       )
       return { live, page, result }
     })

@@ -21,7 +21,7 @@ import { describeTarget, type Locator as TargetLocator, type Target } from "../.
 import type { TabInfo } from "../../domain/observation.js"
 import { Session, type ActionError, type Destination, type StorageArea, type TabSelector } from "../../services/Session.js"
 import { writeFileAtomic } from "../files.js"
-import { BrowserState, firstLine, isPlaywrightTimeout, type LiveSession } from "./browser.js"
+import { BrowserCallFailed, BrowserState, firstLine, isPlaywrightTimeout, type LiveSession } from "./browser.js"
 import { resolveScreenUrl } from "./launch.js"
 import { checkRef, isSensitiveField, readText, REF_ENGINE } from "./page-script.js"
 
@@ -124,11 +124,11 @@ export const make = Effect.gen(function* () {
       const locator = locate(page, target)
       return yield* Effect.tryPromise({
         try: (signal) => run(locator, { timeout: timeoutMs, signal }),
-        catch: (error) => error
+        catch: (cause) => new BrowserCallFailed({ cause })
       }).pipe(
         Effect.map((value) => ({ page, value })),
-        Effect.catchAll((error) =>
-          Effect.flatMap(classify(action, page, locator, target, timeoutMs, error), (classified) =>
+        Effect.catchTag("BrowserCallFailed", (error) =>
+          Effect.flatMap(classify(action, page, locator, target, timeoutMs, error.cause), (classified) =>
             Effect.fail<ActionError | PageClosed>(classified)
           )
         )
@@ -173,14 +173,14 @@ export const make = Effect.gen(function* () {
       const locator = locate(page, target)
       yield* Effect.tryPromise({
         try: (signal) => locator.waitFor({ state, timeout: options.timeoutMs, signal }),
-        catch: (error) => error
+        catch: (cause) => new BrowserCallFailed({ cause })
       }).pipe(
-        Effect.catchAll((error) =>
+        Effect.catchTag("BrowserCallFailed", (error) =>
           Effect.gen(function* () {
             if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed while waiting for ${described}` })
             const count = yield* countSafely(locator)
             if (count > 1) return yield* new TargetAmbiguous({ target: described, count })
-            yield* Effect.logDebug("wait_for failed", firstLine(error))
+            yield* Effect.logDebug("wait_for failed", firstLine(error.cause))
             return yield* new WaitTimeout({ target: described, state, timeoutMs: options.timeoutMs })
           })
         )
