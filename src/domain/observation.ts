@@ -82,10 +82,21 @@ export type A11yNode = typeof A11yNode.Type
 export const Observation = Schema.Struct({
   state: ScreenState,
   testIds: Schema.optional(Schema.Array(TestIdItem)).annotations({ description: "Visible test ids (capped)." }),
+  testIdsUnchanged: Schema.optional(Schema.Number).annotations({
+    description: "Changes-only observation: how many visible test ids were already reported and did not change."
+  }),
   a11y: Schema.optional(
     Schema.Struct({
       nodes: Schema.Array(A11yNode),
-      truncated: Schema.optional(Schema.Boolean)
+      truncated: Schema.optional(Schema.Boolean),
+      changesOnly: Schema.optional(Schema.Boolean).annotations({
+        description:
+          "True when nodes holds only what is new or changed since the last observation of this page; the refs of the others stay valid."
+      }),
+      unchanged: Schema.optional(Schema.Number).annotations({ description: "Changes-only: nodes already reported and unchanged." }),
+      removed: Schema.optional(Schema.Array(Schema.String)).annotations({
+        description: "Changes-only: refs reported before that are no longer on the page."
+      })
     })
   ).annotations({ description: "Accessibility nodes with refs (capped)." })
 })

@@ -68,7 +68,9 @@ const observe = (policy: ObservationPolicy, ok: boolean) =>
           testIds: true,
           a11y: true,
           testIdLimit: OBSERVATION_LIMITS.testIds,
-          a11yLimit: OBSERVATION_LIMITS.a11yNodes
+          a11yLimit: OBSERVATION_LIMITS.a11yNodes,
+          // After a success the agent needs what changed (its refs stay valid); after a failure, everything.
+          changesOnly: ok
         })
       : { state: yield* observer.state }
     return observation

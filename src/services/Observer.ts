@@ -9,6 +9,11 @@ export interface ObserveOptions {
   readonly testIdLimit?: number | undefined
   readonly a11yLimit?: number | undefined
   readonly rootSelector?: string | undefined
+  /**
+   * Only what is new or changed since the page last reported it (refs are stable, so the agent's
+   * earlier refs stay valid); unchanged nodes are counted and removed refs listed.
+   */
+  readonly changesOnly?: boolean | undefined
 }
 
 export type ObserveError = NoActiveSession | PageClosed | DiscoveryFailed | StateFailed

@@ -95,8 +95,12 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       expect(typedPassword.result.sensitive).toBe(true)
       const clicked = yield* call(click, { testId: "login-submit" })
       expect(clicked.result).toEqual({ clicked: true, target: "testId:login-submit" })
-      expect(clicked.observation?.a11y?.nodes.length).toBeGreaterThan(0)
-      expect((yield* call(waitFor, { testId: "welcome" })).ok).toBe(true)
+      expect(clicked.observation?.a11y?.changesOnly).toBe(true)
+      const waited = yield* call(waitFor, { testId: "welcome" })
+      expect(waited.ok).toBe(true)
+      // The sign-in form left and the dashboard arrived: the observation says exactly that.
+      expect(waited.observation?.a11y?.nodes.some((node) => node.role === "heading" && node.name === "Welcome, alice")).toBe(true)
+      expect(waited.observation?.a11y?.removed?.length).toBeGreaterThanOrEqual(3)
       expect((yield* call(getText, { testId: "welcome" })).result.text).toBe("Welcome, alice")
 
       const files = fs.readdirSync(settings.artifactsDir, { recursive: true, encoding: "utf8" })
@@ -165,6 +169,23 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       expect(stale.meta.durationMs).toBeLessThan(15_000)
       // A gone element is as hidden as it gets.
       expect((yield* call(waitFor, { a11yRef: secondCopy.ref, state: "hidden" })).ok).toBe(true)
+    }))
+
+  it.effect("after a successful action the observation lists only what changed; refs that left are listed as removed", () =>
+    Effect.gen(function* () {
+      const opened = yield* open("/copies")
+      const before = opened.observation?.a11y?.nodes ?? []
+      expect(before.map((node) => node.name)).toEqual(["Copy", "Copy", "Remove second"])
+      const [firstCopy, secondCopy, remove] = before
+      const copied = yield* call(click, { a11yRef: firstCopy!.ref })
+      expect(copied.observation?.a11y).toMatchObject({ nodes: [], changesOnly: true, unchanged: 3, removed: [] })
+      const removed = yield* call(click, { a11yRef: remove!.ref })
+      expect(removed.observation?.a11y?.removed).toEqual([secondCopy!.ref])
+      expect(removed.observation?.a11y?.unchanged).toBe(2)
+      // A failure shows the whole page again.
+      const failed = yield* call(click, { testId: "nope", timeoutMs: 200 })
+      expect(failed.observation?.a11y?.nodes.map((node) => node.ref)).toEqual([firstCopy!.ref, remove!.ref])
+      expect(failed.observation?.a11y?.changesOnly).toBeUndefined()
     }))
 
   it.effect("list_testids lists only visible elements with their real tag names", () =>

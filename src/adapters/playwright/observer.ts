@@ -91,7 +91,7 @@ export const make = Effect.gen(function* () {
 
   const state = Effect.flatMap(
     run(
-      { testIdLimit: 0, a11yLimit: 0, rootSelector: null, wantTestIds: false, wantA11y: false },
+      { testIdLimit: 0, a11yLimit: 0, rootSelector: null, wantTestIds: false, wantA11y: false, changesOnly: false },
       (detail) => new StateFailed({ detail })
     ),
     ({ live, page, result }) => stateOf(live, page, result)
@@ -105,21 +105,28 @@ export const make = Effect.gen(function* () {
           a11yLimit: options.a11yLimit ?? DEFAULT_A11Y_LIMIT,
           rootSelector: options.rootSelector ?? null,
           wantTestIds: options.testIds,
-          wantA11y: options.a11y
+          wantA11y: options.a11y,
+          // A scoped snapshot is always whole: the walk does not see the rest of the page.
+          changesOnly: options.changesOnly === true && options.rootSelector === undefined
         },
         (detail) => new DiscoveryFailed({ detail })
       )
       if (!result.rootFound) {
         return yield* new DiscoveryFailed({ detail: `rootSelector ${options.rootSelector} matches no element` })
       }
+      const changesOnly = options.changesOnly === true && options.rootSelector === undefined
       const observation: Observation = {
         state: yield* stateOf(live, page, result),
         ...(result.testIds !== null ? { testIds: result.testIds as ReadonlyArray<TestIdItem> } : {}),
+        ...(result.testIds !== null && changesOnly ? { testIdsUnchanged: result.testIdsUnchanged } : {}),
         ...(result.a11y !== null
           ? {
               a11y: {
                 nodes: result.a11y.nodes as ReadonlyArray<A11yNode>,
-                ...(result.a11y.truncated ? { truncated: true } : {})
+                ...(result.a11y.truncated ? { truncated: true } : {}),
+                ...(changesOnly
+                  ? { changesOnly: true, unchanged: result.a11y.unchanged, removed: result.a11y.removed }
+                  : {})
               }
             }
           : {})

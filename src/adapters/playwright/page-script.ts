@@ -18,6 +18,11 @@ export interface ObserveArgs {
   readonly screenRules: ReadonlyArray<ScreenRule>
   readonly wantTestIds: boolean
   readonly wantA11y: boolean
+  /**
+   * Report only nodes and test ids that are new or changed since this page last reported them;
+   * the rest are counted (their refs stay valid) and refs that left are listed.
+   */
+  readonly changesOnly: boolean
 }
 
 export interface RawNode {
@@ -45,7 +50,8 @@ export interface ObserveResult {
   screen: string
   rootFound: boolean
   testIds: Array<RawTestId> | null
-  a11y: { nodes: Array<RawNode>; truncated: boolean } | null
+  testIdsUnchanged: number
+  a11y: { nodes: Array<RawNode>; truncated: boolean; unchanged: number; removed: Array<string> } | null
   nextRef: number
 }
 
@@ -84,9 +90,16 @@ export const refSelectorEngine = () => {
 export const observePage = (args: ObserveArgs): ObserveResult => {
   const KEY = Symbol.for("browser-workflow-mcp")
   const w = window as any
-  const registry: { byRef: Map<string, Element>; byEl: WeakMap<Element, string>; info: Map<string, { role: string; name: string }> } =
+  const registry: {
+    byRef: Map<string, Element>
+    byEl: WeakMap<Element, string>
+    info: Map<string, { role: string; name: string }>
+    /** What the agent was last told about each ref (a signature of the node), for changes-only observations. */
+    reported: Map<string, string>
+    reportedTestIds: WeakMap<Element, string>
+  } =
     w[KEY] ??
-    (w[KEY] = { byRef: new Map(), byEl: new WeakMap(), info: new Map() })
+    (w[KEY] = { byRef: new Map(), byEl: new WeakMap(), info: new Map(), reported: new Map(), reportedTestIds: new WeakMap() })
   Object.defineProperty(w, KEY, { enumerable: false })
 
   // Drop refs whose elements left the page, so stale refs are recognised and memory stays bounded.
@@ -145,6 +158,7 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
   }
 
   let testIds: Array<RawTestId> | null = null
+  let testIdsUnchanged = 0
   if (args.wantTestIds) {
     testIds = []
     if (root) {
@@ -157,17 +171,31 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
         const text = isField ? "" : normalize(element.textContent)
         const item: RawTestId = { testId: element.getAttribute(args.testIdAttribute) ?? "", tag, visible: true }
         if (text !== "") item.text = text
+        const signature = `${item.testId}|${tag}|${text}`
+        if (args.changesOnly && registry.reportedTestIds.get(element) === signature) {
+          testIdsUnchanged++
+          continue
+        }
+        registry.reportedTestIds.set(element, signature)
         testIds.push(item)
       }
     }
   }
 
   let nextRef = args.nextRef
-  let a11y: { nodes: Array<RawNode>; truncated: boolean } | null = null
+  let a11y: ObserveResult["a11y"] = null
 
   if (args.wantA11y) {
     const nodes: Array<RawNode> = []
     let truncated = false
+    let unchanged = 0
+    // In changes-only mode the walk goes past the output limit to tell unchanged from removed, up to a cap.
+    const WALK_CAP = 5_000
+    let visited = 0
+    let walkCut = false
+    const seen = new Set<string>()
+    const signatureOf = (node: RawNode) =>
+      `${node.role}|${node.name}|${node.disabled ?? ""}|${node.checked ?? ""}|${node.expanded ?? ""}|${node.level ?? ""}|${(node.path ?? []).join("/")}`
     const INPUT_ROLES: Record<string, string> = {
       button: "button", submit: "button", reset: "button", image: "button",
       checkbox: "checkbox", radio: "radio", range: "slider", number: "spinbutton",
@@ -239,6 +267,27 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
         .map((id) => document.getElementById(id)?.textContent ?? "")
         .join(" ")
 
+    // Chromium drops its cached `labels` lists whenever the DOM changes, and rebuilding one walks the
+    // whole document: after an action that is a document walk per field. One pass over the labels of
+    // each root (document or shadow root) per observation gives the same texts, in the same order.
+    const labelsByRoot = new Map<Node, Map<Element, Array<string>>>()
+    const labelTextOf = (field: Element): string => {
+      const rootNode = field.getRootNode()
+      let byControl = labelsByRoot.get(rootNode)
+      if (byControl === undefined) {
+        byControl = new Map()
+        for (const label of (rootNode as Document | ShadowRoot).querySelectorAll("label")) {
+          const control = (label as HTMLLabelElement).control
+          if (control === null) continue
+          const texts = byControl.get(control) ?? []
+          texts.push(label.textContent ?? "")
+          byControl.set(control, texts)
+        }
+        labelsByRoot.set(rootNode, byControl)
+      }
+      return (byControl.get(field) ?? []).join(" ")
+    }
+
     const nameOf = (element: Element, role: string): string => {
       const labelledBy = element.getAttribute("aria-labelledby")
       if (labelledBy) {
@@ -255,11 +304,8 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
           return normalize(input.value || (type === "submit" ? "Submit" : type === "reset" ? "Reset" : ""))
         }
         if (type === "image") return normalize(input.getAttribute("alt") ?? input.value)
-        const labels = input.labels
-        if (labels && labels.length > 0) {
-          const text = normalize(Array.from(labels, (l) => l.textContent ?? "").join(" "))
-          if (text) return text
-        }
+        const text = normalize(labelTextOf(input))
+        if (text) return text
         return normalize(element.getAttribute("title") ?? element.getAttribute("placeholder"))
       }
       if (tag === "img") return normalize(element.getAttribute("alt") ?? element.getAttribute("title"))
@@ -312,11 +358,29 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
         if (role !== null && (KEPT.has(role) || CONTAINERS.has(role))) {
           if (isVisible(child)) {
             if (KEPT.has(role)) {
-              if (nodes.length >= args.a11yLimit) {
-                truncated = true
-                return false
+              if (!args.changesOnly) {
+                if (nodes.length >= args.a11yLimit) {
+                  truncated = true
+                  return false
+                }
+                const node = describe(child, role, path)
+                registry.reported.set(node.ref, signatureOf(node))
+                nodes.push(node)
+              } else {
+                const node = describe(child, role, path)
+                const signature = signatureOf(node)
+                seen.add(node.ref)
+                if (registry.reported.get(node.ref) === signature) unchanged++
+                else if (nodes.length < args.a11yLimit) {
+                  registry.reported.set(node.ref, signature)
+                  nodes.push(node)
+                } else truncated = true
+                if (++visited >= WALK_CAP) {
+                  truncated = true
+                  walkCut = true
+                  return false
+                }
               }
-              nodes.push(describe(child, role, path))
             }
             if (CONTAINERS.has(role)) {
               const name = nameOf(child, role)
@@ -340,7 +404,19 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
       }
       walk(root, [])
     }
-    a11y = { nodes, truncated }
+    const removed: Array<string> = []
+    if (args.changesOnly) {
+      // A ref the agent was told about and that is gone (or, after a full walk, no longer shown).
+      for (const ref of registry.reported.keys()) {
+        const element = registry.byRef.get(ref)
+        const gone = element === undefined || !element.isConnected || (!walkCut && !seen.has(ref))
+        if (gone) {
+          removed.push(ref)
+          registry.reported.delete(ref)
+        }
+      }
+    }
+    a11y = { nodes, truncated, unchanged, removed }
   }
 
   return {
@@ -350,6 +426,7 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
     screen: detectScreen(),
     rootFound,
     testIds,
+    testIdsUnchanged,
     a11y,
     nextRef
   }
