@@ -2,6 +2,7 @@
 // every file written atomically; unreadable files are skipped with a warning, never a crash. Queries go
 // to an in-memory index loaded on first use, fed by this process's writes and refreshed from the disk
 // when other processes add files.
+import { readFileSync, statSync } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { Effect, Either, Layer, Schema } from "effect"
@@ -50,6 +51,39 @@ const pool = async <A>(items: ReadonlyArray<A>, limit: number, task: (item: A) =
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
 }
 
+/** Files read between two turns of the event loop while loading. */
+const READ_BATCH = 128
+
+/**
+ * Reads many small files: synchronous reads cost a fraction of a promise per file (one thread-pool round
+ * trip each for open, stat, read and close), and yielding between batches keeps the server responsive.
+ * A file that cannot be read (gone, permissions) is undefined.
+ */
+const readTexts = async (files: ReadonlyArray<string>): Promise<Array<string | undefined>> => {
+  const texts: Array<string | undefined> = []
+  for (const file of files) {
+    if (texts.length > 0 && texts.length % READ_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve))
+    texts.push(readTextSync(file))
+  }
+  return texts
+}
+
+const readTextSync = (file: string): string | undefined => {
+  try {
+    return readFileSync(file, "utf8")
+  } catch {
+    return undefined
+  }
+}
+
+const statIfPresent = (file: string) => {
+  try {
+    return statSync(file, { throwIfNoEntry: false })
+  } catch {
+    return undefined
+  }
+}
+
 export interface FileStoreOptions {
   /** Queries at most this often look at the disk for other writers' files (default 1000 ms). */
   readonly refreshIntervalMs?: number
@@ -66,7 +100,16 @@ interface DirectoryState {
   readonly names: Set<string>
   mtimeMs: number
   hasMetadata: boolean
+  /** When the steps directory was last looked at. */
+  checkedAt: number
 }
+
+/**
+ * A recently active directory is looked at again after a quarter of the time it has been quiet: one being
+ * written to is checked on every refresh, one quiet for a minute every 15 s, so thousands of freshly
+ * written sessions do not cost thousands of system calls per query.
+ */
+const QUIET_FRACTION = 4
 
 export const make = (artifactsDir: string, options: FileStoreOptions = {}) =>
   Effect.gen(function* () {
@@ -79,7 +122,7 @@ export const make = (artifactsDir: string, options: FileStoreOptions = {}) =>
     const directories = new Map<string, DirectoryState>()
     const directory = (name: string) => {
       let state = directories.get(name)
-      if (state === undefined) directories.set(name, (state = { names: new Set(), mtimeMs: -1, hasMetadata: false }))
+      if (state === undefined) directories.set(name, (state = { names: new Set(), mtimeMs: -1, hasMetadata: false, checkedAt: -Infinity }))
       return state
     }
     let checkedAt = -Infinity
@@ -155,20 +198,20 @@ export const make = (artifactsDir: string, options: FileStoreOptions = {}) =>
           }
         }
         if (!full && !isNew && !(state.mtimeMs > now - HOT_MS)) return
+        if (!full && !isNew && now - state.checkedAt < (now - state.mtimeMs) / QUIET_FRACTION) return
         const stepsDir = path.join(root, name, "steps")
-        const stat = await fs.stat(stepsDir).catch(() => undefined)
+        // A stat is a few microseconds done synchronously, and a thread-pool round trip done asynchronously.
+        const stat = statIfPresent(stepsDir)
         if (stat === undefined) return
+        state.checkedAt = now
         if (stat.mtimeMs === state.mtimeMs && stat.mtimeMs < now - SETTLE_MS) return
         state.mtimeMs = stat.mtimeMs
         const files = (await fs.readdir(stepsDir).catch(() => [] as Array<string>)).filter(isStepFile).sort()
         const fresh = files.filter((file) => !state.names.has(file))
-        const texts = new Map<string, string | undefined>()
-        await pool(fresh, 8, async (file) => {
-          texts.set(file, await fs.readFile(path.join(stepsDir, file), "utf8").catch(() => undefined))
-        })
-        for (const file of fresh) {
+        const texts = await readTexts(fresh.map((file) => path.join(stepsDir, file)))
+        for (const [index, file] of fresh.entries()) {
           if (state.names.has(file)) continue
-          const text = texts.get(file)
+          const text = texts[index]
           if (text === undefined) continue
           // A bad file is remembered as seen, so it is reported once, not on every query.
           state.names.add(file)

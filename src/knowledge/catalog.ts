@@ -1,24 +1,44 @@
-// The in-memory inverted index over step memory, and the queries that use it. The same scoring runs in
-// `scanSearch`, the full scan, so the index is only ever a way to look at fewer steps.
-import type { KnowledgeFilters, SessionMetadata, SessionSummary, StepRecord, StepSummary } from "../domain/knowledge.js"
+// The in-memory inverted index over step memory, and the queries that use it. `scanSearch`, the full
+// scan, runs the reference scoring of entry.ts on every step; the index must answer exactly the same.
+import type { KnowledgeFilters, SessionMetadata, SessionSummary, StepRecord, StepSummary, StepTarget } from "../domain/knowledge.js"
 import {
+  COVERAGE_BONUS,
   describeStepTarget,
   entryOf,
+  factsOf,
+  FIELD_WEIGHTS,
   FIELDS,
   makeIntern,
+  placeOf,
   scoreEntry,
+  SESSION_WEIGHT,
   sessionWords,
   type StepEntry
 } from "./entry.js"
-import { wordMatches } from "./text.js"
+import { growFloat64, growInt32, growUint8, IdList, pushTo, topK, Vocabulary } from "./postings.js"
+import { tokenizeIdentifier } from "./text.js"
+import { type Durable, durableTarget } from "./targets.js"
 
 const HOUR_MS = 3_600_000
 
-interface SessionSlot {
+export interface SessionSlot {
+  readonly index: number
+  readonly sessionId: string
   metadata: SessionMetadata | undefined
-  words: ReadonlyArray<string>
+  /** Vocabulary ids of the words of the goal, flow tags and tags. */
+  words: ReadonlyArray<number>
   /** Ids of the session's steps, in the order they were added. */
-  readonly ids: Array<number>
+  readonly ids: IdList
+}
+
+/** A distinct step target, with what queries derive from it computed once. */
+export interface TargetInfo {
+  readonly target: StepTarget
+  /** `describeStepTarget`, or undefined when it has none. */
+  readonly description: string | undefined
+  /** Small integer per distinct description (-1 for none): targets that read the same are the same key. */
+  readonly descriptionId: number
+  readonly durable: Durable | undefined
 }
 
 /** Which sessions a query covers: all of them, or a set. */
@@ -30,12 +50,6 @@ export interface SearchInput {
   readonly sessions: SessionSet
   readonly filters: KnowledgeFilters | undefined
   readonly now: number
-}
-
-const push = <K>(map: Map<K, Array<number>>, key: K, id: number) => {
-  const list = map.get(key)
-  if (list === undefined) map.set(key, [id])
-  else if (list[list.length - 1] !== id) list.push(id)
 }
 
 /** True when a step passes the filters: they mean the same in every scope, and time is the step's own. */
@@ -53,21 +67,45 @@ export const passesFilters = (
   return true
 }
 
-export const summarize = (entry: StepEntry, scored?: { readonly score: number; readonly matchedFields: ReadonlyArray<string> }): StepSummary => {
-  const target = describeStepTarget(entry.target)
-  return {
-    sessionId: entry.sessionId,
-    timestamp: entry.timestamp,
-    tool: entry.tool,
-    ...(entry.screen !== undefined ? { screen: entry.screen } : {}),
-    ...(entry.url !== undefined ? { url: entry.url } : {}),
-    ...(target !== undefined ? { target } : {}),
-    ok: entry.ok,
-    ...(entry.errorCode !== undefined ? { errorCode: entry.errorCode } : {}),
-    labels: entry.labels,
-    ...(scored ? { score: scored.score, matchedFields: scored.matchedFields } : {})
-  }
+/** Whether a session's own values pass the flow tag and tag filters. */
+const sessionPasses = (metadata: SessionMetadata | undefined, filters: KnowledgeFilters | undefined): boolean =>
+  filters === undefined ||
+  ((filters.flowTag === undefined || (metadata?.flowTags.includes(filters.flowTag) ?? false)) &&
+    (filters.tag === undefined || (metadata?.tags.includes(filters.tag) ?? false)))
+
+interface Scored {
+  readonly score: number
+  readonly matchedFields: ReadonlyArray<string>
 }
+
+const summaryOf = (
+  step: {
+    readonly sessionId: string
+    readonly timestamp: string
+    readonly tool: string
+    readonly screen: string | undefined
+    readonly url: string | undefined
+    readonly target: string | undefined
+    readonly ok: boolean
+    readonly errorCode: string | undefined
+    readonly labels: ReadonlyArray<string>
+  },
+  scored: Scored | undefined
+): StepSummary => ({
+  sessionId: step.sessionId,
+  timestamp: step.timestamp,
+  tool: step.tool,
+  ...(step.screen !== undefined ? { screen: step.screen } : {}),
+  ...(step.url !== undefined ? { url: step.url } : {}),
+  ...(step.target !== undefined ? { target: step.target } : {}),
+  ok: step.ok,
+  ...(step.errorCode !== undefined ? { errorCode: step.errorCode } : {}),
+  labels: step.labels,
+  ...(scored ? { score: scored.score, matchedFields: scored.matchedFields } : {})
+})
+
+export const summarize = (entry: StepEntry, scored?: Scored): StepSummary =>
+  summaryOf({ ...entry, target: describeStepTarget(entry.target) }, scored)
 
 interface Ranked {
   readonly entry: StepEntry
@@ -85,157 +123,442 @@ const byRank = (a: Ranked, b: Ranked) =>
 
 const inSessions = (sessions: SessionSet, sessionId: string) => sessions === "all" || sessions.has(sessionId)
 
-export class Catalog {
-  private readonly entries: Array<StepEntry> = []
-  private readonly slots = new Map<string, SessionSlot>()
-  /** Word → ids of steps having it in any scored field. */
-  private readonly postings = new Map<string, Array<number>>()
-  /** Word → sessions whose goal or tags have it. */
-  private readonly sessionPostings = new Map<string, Set<string>>()
-  /** Exact values → step ids, for prior knowledge. */
-  readonly byScreen = new Map<string, Array<number>>()
-  readonly byPlace = new Map<string, Array<number>>()
-  readonly byTestId = new Map<string, Array<number>>()
-  readonly byA11yName = new Map<string, Array<number>>()
-  private readonly intern = makeIntern()
+/** Field names by bit position in a match mask; the session's own words come last. */
+const FIELD_NAMES: ReadonlyArray<string> = [...FIELDS, "session"]
+const SESSION_FIELD = FIELDS.length
+const WEIGHTS: ReadonlyArray<number> = [...FIELDS.map((field) => FIELD_WEIGHTS[field]), SESSION_WEIGHT]
+const BITS = Array.from({ length: 1 << FIELD_NAMES.length }, (_, mask) => {
+  let count = 0
+  for (let bit = mask; bit !== 0; bit >>= 1) count += bit & 1
+  return count
+})
 
-  get size(): number {
-    return this.entries.length
+/**
+ * Per-step scores of one query, reused between queries. One stamp per step says when it was last visited,
+ * from a counter that only grows: a stamp older than the query's start means "not touched yet", older than
+ * the group's start "not matched by this query word yet", equal to the pass "already counted in this field".
+ */
+class Accumulator {
+  score = new Int32Array(0)
+  /** Query word groups that matched the step. */
+  groups = new Int32Array(0)
+  /** Bit per matched field, and the fields in the order they first matched (3 bits each). */
+  mask = new Int32Array(0)
+  order = new Int32Array(0)
+  seen = new Int32Array(0)
+  sessionSeen = new Int32Array(0)
+  /** Steps touched by the current query, in the order first met. */
+  touched = new Int32Array(0)
+  count = 0
+  private clock = 0
+  queryStart = 0
+  groupStart = 0
+
+  begin(steps: number, sessions: number): void {
+    this.score = growInt32(this.score, steps)
+    this.groups = growInt32(this.groups, steps)
+    this.mask = growInt32(this.mask, steps)
+    this.order = growInt32(this.order, steps)
+    this.seen = growInt32(this.seen, steps)
+    this.touched = growInt32(this.touched, steps)
+    this.sessionSeen = growInt32(this.sessionSeen, sessions)
+    if (this.clock >= 0x7ffff000) {
+      this.clock = 0
+      this.seen.fill(0)
+      this.sessionSeen.fill(0)
+    }
+    this.count = 0
+    this.queryStart = this.tick()
   }
 
-  entry(id: number): StepEntry {
-    return this.entries[id]!
+  tick(): number {
+    return ++this.clock
+  }
+
+  /** Adds `weight` for field `field` to every step of `ids` not yet counted in pass `pass`. */
+  visit(ids: Int32Array, length: number, pass: number, field: number, weight: number): void {
+    const { score, groups, mask, order, seen, touched, queryStart, groupStart } = this
+    const bit = 1 << field
+    for (let i = 0; i < length; i++) {
+      const id = ids[i]!
+      const last = seen[id]!
+      if (last === pass) continue
+      seen[id] = pass
+      if (last < queryStart) {
+        touched[this.count++] = id
+        score[id] = weight
+        groups[id] = 1
+        mask[id] = bit
+        order[id] = field
+        continue
+      }
+      score[id] = score[id]! + weight
+      if (last < groupStart) groups[id] = groups[id]! + 1
+      const matched = mask[id]!
+      if ((matched & bit) === 0) {
+        order[id] = order[id]! | (field << (3 * BITS[matched]!))
+        mask[id] = matched | bit
+      }
+    }
+  }
+}
+
+/** The steps of the index, column by column: a few bytes per step plus shared strings. */
+export class StepTable {
+  size = 0
+  session = new Int32Array(0)
+  time = new Float64Array(0)
+  ok = new Uint8Array(0)
+  tool = new Int32Array(0)
+  /** Index into `targets`, or -1. */
+  target = new Int32Array(0)
+  readonly timestamp: Array<string> = []
+  readonly screen: Array<string | undefined> = []
+  readonly url: Array<string | undefined> = []
+  readonly errorCode: Array<string | undefined> = []
+  readonly labels: Array<ReadonlyArray<string>> = []
+  readonly tools: Array<string> = []
+  readonly targets: Array<TargetInfo> = []
+  private readonly toolIds = new Map<string, number>()
+  private readonly targetIds = new Map<string, number>()
+  private readonly descriptionIds = new Map<string, number>()
+  private readonly labelSets = new Map<string, ReadonlyArray<string>>()
+
+  toolId(name: string): number {
+    let id = this.toolIds.get(name)
+    if (id === undefined) {
+      id = this.tools.length
+      this.toolIds.set(name, id)
+      this.tools.push(name)
+    }
+    return id
+  }
+
+  targetId(target: StepTarget | undefined): number {
+    if (target === undefined) return -1
+    const key = JSON.stringify(target)
+    let id = this.targetIds.get(key)
+    if (id === undefined) {
+      id = this.targets.length
+      const description = describeStepTarget(target)
+      let descriptionId = -1
+      if (description !== undefined) {
+        descriptionId = this.descriptionIds.get(description) ?? this.descriptionIds.size
+        this.descriptionIds.set(description, descriptionId)
+      }
+      this.targetIds.set(key, id)
+      this.targets.push({ target, description, descriptionId, durable: durableTarget(target) })
+    }
+    return id
+  }
+
+  labelSet(labels: ReadonlyArray<string>, intern: (value: string) => string): ReadonlyArray<string> {
+    const key = labels.join("\u0000")
+    let shared = this.labelSets.get(key)
+    if (shared === undefined) this.labelSets.set(key, (shared = labels.map(intern)))
+    return shared
+  }
+
+  reserve(size: number): void {
+    this.session = growInt32(this.session, size)
+    this.time = growFloat64(this.time, size)
+    this.ok = growUint8(this.ok, size)
+    this.tool = growInt32(this.tool, size)
+    this.target = growInt32(this.target, size)
+  }
+
+  /** How many distinct target descriptions there are (the bound of `TargetInfo.descriptionId`). */
+  get descriptionCount(): number {
+    return this.descriptionIds.size
+  }
+
+  description(id: number): string | undefined {
+    const target = this.target[id]!
+    return target < 0 ? undefined : this.targets[target]!.description
+  }
+}
+
+export class Catalog {
+  readonly steps = new StepTable()
+  private readonly slots: Array<SessionSlot> = []
+  private readonly slotIds = new Map<string, SessionSlot>()
+  private readonly vocabulary = new Vocabulary()
+  /** Per scored field: word id → ids of steps having the word in that field. */
+  private readonly postings: Array<Array<IdList | undefined>> = FIELDS.map(() => [])
+  /** Word id → indexes of sessions whose goal or tags have it. */
+  private sessionPostings: Array<Array<number> | undefined> = []
+  /** Exact values → step ids, for prior knowledge. */
+  readonly byScreen = new Map<string, IdList>()
+  readonly byPlace = new Map<string, IdList>()
+  readonly byTestId = new Map<string, IdList>()
+  readonly byA11yName = new Map<string, IdList>()
+  private readonly intern = makeIntern()
+  /** Identifier value → vocabulary ids of its words: test ids and names repeat, their words are split once. */
+  private readonly wordsOfValue = new Map<string, Int32Array>()
+  private readonly places = new Map<string, string | undefined>()
+  private wordStamp = new Int32Array(0)
+  private wordClock = 0
+  private readonly accumulator = new Accumulator()
+
+  get size(): number {
+    return this.steps.size
   }
 
   metadata(sessionId: string): SessionMetadata | undefined {
-    return this.slots.get(sessionId)?.metadata
+    return this.slotIds.get(sessionId)?.metadata
   }
 
   sessionIds(): ReadonlyArray<string> {
-    return [...this.slots.keys()]
+    return this.slots.map((slot) => slot.sessionId)
   }
 
   hasMetadata(sessionId: string): boolean {
-    return this.slots.get(sessionId)?.metadata !== undefined
+    return this.slotIds.get(sessionId)?.metadata !== undefined
+  }
+
+  /** The index of a known session (the value of `steps.session` for its steps). */
+  sessionIndex(sessionId: string): number | undefined {
+    return this.slotIds.get(sessionId)?.index
+  }
+
+  /** The session a step belongs to. */
+  sessionOf(id: number): SessionSlot {
+    return this.slots[this.steps.session[id]!]!
   }
 
   private slot(sessionId: string): SessionSlot {
-    let slot = this.slots.get(sessionId)
+    let slot = this.slotIds.get(sessionId)
     if (slot === undefined) {
-      slot = { metadata: undefined, words: [], ids: [] }
-      this.slots.set(this.intern(sessionId), slot)
+      const interned = this.intern(sessionId)
+      slot = { index: this.slots.length, sessionId: interned, metadata: undefined, words: [], ids: new IdList() }
+      this.slots.push(slot)
+      this.slotIds.set(interned, slot)
     }
     return slot
   }
 
   addSession(metadata: SessionMetadata): void {
     const slot = this.slot(metadata.sessionId)
-    for (const word of slot.words) this.sessionPostings.get(word)?.delete(metadata.sessionId)
-    slot.metadata = metadata
-    slot.words = sessionWords(metadata).map(this.intern)
     for (const word of slot.words) {
-      let set = this.sessionPostings.get(word)
-      if (set === undefined) this.sessionPostings.set(word, (set = new Set()))
-      set.add(metadata.sessionId)
+      const sessions = this.sessionPostings[word]
+      if (sessions !== undefined) this.sessionPostings[word] = sessions.filter((index) => index !== slot.index)
     }
+    slot.metadata = metadata
+    slot.words = sessionWords(metadata).map((word) => this.vocabulary.id(word))
+    for (const word of slot.words) (this.sessionPostings[word] ??= []).push(slot.index)
+  }
+
+  private placeOf(url: string | undefined): string | undefined {
+    if (url === undefined) return undefined
+    if (this.places.has(url)) return this.places.get(url)
+    const place = placeOf(url)
+    this.places.set(url, place)
+    return place
+  }
+
+  private wordsOf(value: string): Int32Array {
+    let words = this.wordsOfValue.get(value)
+    if (words === undefined) {
+      words = Int32Array.from(tokenizeIdentifier(value), (word) => this.vocabulary.id(word))
+      this.wordsOfValue.set(this.intern(value), words)
+    }
+    return words
   }
 
   /** Indexes a step; the memory's own queries (knowledge_* calls) are not steps of a flow and are left out. */
-  addStep(step: StepRecord): StepEntry | undefined {
-    if (step.tool.name.startsWith("knowledge_")) return undefined
-    const entry = entryOf(step, this.intern)
-    const id = this.entries.length
-    this.entries.push(entry)
-    this.slot(entry.sessionId).ids.push(id)
-    for (const field of FIELDS) for (const word of entry.words[field]) push(this.postings, word, id)
-    if (entry.screen !== undefined) push(this.byScreen, entry.screen, id)
-    if (entry.place !== undefined) push(this.byPlace, entry.place, id)
-    for (const testId of entry.testIds) push(this.byTestId, testId, id)
-    for (const name of entry.a11yNames) push(this.byA11yName, name, id)
-    return entry
-  }
+  addStep(step: StepRecord): boolean {
+    if (step.tool.name.startsWith("knowledge_")) return false
+    const facts = factsOf(step, this.intern, (url) => this.placeOf(url))
+    const steps = this.steps
+    const id = steps.size
+    steps.reserve(id + 1)
+    const slot = this.slot(step.sessionId)
+    steps.session[id] = slot.index
+    steps.time[id] = Date.parse(step.timestamp)
+    steps.ok[id] = step.outcome.ok ? 1 : 0
+    steps.tool[id] = steps.toolId(this.intern(step.tool.name))
+    steps.target[id] = steps.targetId(step.tool.target)
+    steps.timestamp.push(step.timestamp)
+    steps.screen.push(facts.screen)
+    steps.url.push(facts.url)
+    steps.errorCode.push(step.outcome.error === undefined ? undefined : this.intern(step.outcome.error.code))
+    steps.labels.push(steps.labelSet(step.labels, this.intern))
+    steps.size = id + 1
+    slot.ids.push(id)
 
-  /** Steps of the given sessions that pass the filters, in no particular order. */
-  private *filtered(sessions: SessionSet, filters: KnowledgeFilters | undefined, now: number): Generator<StepEntry> {
-    const ids: Iterable<string> = sessions === "all" ? this.slots.keys() : sessions
-    for (const sessionId of ids) {
-      const slot = this.slots.get(sessionId)
-      if (slot === undefined) continue
-      for (const id of slot.ids) {
-        const entry = this.entries[id]!
-        if (passesFilters(entry, slot.metadata, filters, now)) yield entry
-      }
-    }
-  }
-
-  /** The ids of steps a query word group can match: its words, their longer forms, and steps of sessions whose words match. */
-  private candidates(groups: ReadonlyArray<ReadonlyArray<string>>): Set<number> {
-    const ids = new Set<number>()
-    for (const group of groups) {
-      for (const queryWord of group) {
-        const exact = this.postings.get(queryWord)
-        if (exact) for (const id of exact) ids.add(id)
-        if (queryWord.length >= 3) {
-          for (const [word, list] of this.postings) {
-            if (word !== queryWord && wordMatches(word, queryWord)) for (const id of list) ids.add(id)
-          }
-        }
-        for (const [word, sessions] of this.sessionPostings) {
-          if (!wordMatches(word, queryWord)) continue
-          for (const sessionId of sessions) for (const id of this.slots.get(sessionId)?.ids ?? []) ids.add(id)
+    for (let field = 0; field < FIELDS.length; field++) {
+      // A fresh stamp per field: each word is posted once per step and field.
+      const stamp = ++this.wordClock
+      const postings = this.postings[field]!
+      for (const value of facts.values[FIELDS[field]!]) {
+        if (value === undefined) continue
+        for (const word of this.wordsOf(value)) {
+          this.wordStamp = growInt32(this.wordStamp, word + 1)
+          if (this.wordStamp[word] === stamp) continue
+          this.wordStamp[word] = stamp
+          ;(postings[word] ??= new IdList()).push(id)
         }
       }
     }
-    return ids
+    if (facts.screen !== undefined) pushTo(this.byScreen, facts.screen, id)
+    if (facts.place !== undefined) pushTo(this.byPlace, facts.place, id)
+    for (const testId of facts.testIds) pushTo(this.byTestId, testId, id)
+    for (const name of facts.a11yNames) pushTo(this.byA11yName, name, id)
+    return true
+  }
+
+  /** Relevance first; among equals the newer step; then the same fixed order as `byRank`, then insertion order. */
+  private ranksBefore(score: Int32Array, a: number, b: number): boolean {
+    const steps = this.steps
+    const order =
+      score[b]! - score[a]! ||
+      steps.time[b]! - steps.time[a]! ||
+      compareStrings(this.sessionOf(a).sessionId, this.sessionOf(b).sessionId) ||
+      compareStrings(steps.tools[steps.tool[a]!]!, steps.tools[steps.tool[b]!]!) ||
+      (steps.description(a) ?? "").localeCompare(steps.description(b) ?? "") ||
+      a - b
+    return order < 0
   }
 
   search(input: SearchInput): ReadonlyArray<StepSummary> {
-    if (input.groups.length === 0) return []
-    const ranked: Array<Ranked> = []
-    for (const id of this.candidates(input.groups)) {
-      const entry = this.entries[id]!
-      if (!inSessions(input.sessions, entry.sessionId)) continue
-      const slot = this.slots.get(entry.sessionId)
-      if (!passesFilters(entry, slot?.metadata, input.filters, input.now)) continue
-      const scored = scoreEntry(entry, slot?.words ?? [], input.groups)
-      if (scored.score > 0) ranked.push({ entry, ...scored })
+    const groups = input.groups
+    if (groups.length === 0) return []
+    const steps = this.steps
+    const scores = this.accumulator
+    scores.begin(steps.size, this.slots.length)
+    for (const group of groups) {
+      const words: Array<number> = []
+      for (const queryWord of group) this.vocabulary.matches(queryWord, words)
+      if (words.length === 0) continue
+      scores.groupStart = scores.tick()
+      for (let field = 0; field < SESSION_FIELD; field++) {
+        // One pass per field: a query word (with its synonyms) counts once per field, however many words match.
+        const pass = scores.tick()
+        const postings = this.postings[field]!
+        for (const word of words) {
+          const list = postings[word]
+          if (list !== undefined) scores.visit(list.ids, list.length, pass, field, WEIGHTS[field]!)
+        }
+      }
+      const pass = scores.tick()
+      const sessionSeen = scores.sessionSeen
+      for (const word of words) {
+        for (const index of this.sessionPostings[word] ?? []) {
+          if (sessionSeen[index] === pass) continue
+          sessionSeen[index] = pass
+          const ids = this.slots[index]!.ids
+          scores.visit(ids.ids, ids.length, pass, SESSION_FIELD, SESSION_WEIGHT)
+        }
+      }
     }
-    return ranked.sort(byRank).slice(0, input.limit).map((item) => summarize(item.entry, item))
+    if (scores.count === 0) return []
+
+    const { score, mask, order, touched } = scores
+    const allowed = this.slots.map((slot) => inSessions(input.sessions, slot.sessionId) && sessionPasses(slot.metadata, input.filters))
+    const screen = input.filters?.screen
+    const since = input.filters?.sinceHours === undefined ? undefined : input.now - input.filters.sinceHours * HOUR_MS
+    // The coverage bonus takes one of a few values: computed once per number of matched groups.
+    const bonus = Array.from({ length: groups.length + 1 }, (_, matched) => Math.floor((matched / groups.length) * COVERAGE_BONUS))
+    const best = topK(input.limit, (a, b) => this.ranksBefore(score, a, b))
+    const groupCount = scores.groups
+    // Once the heap is full, a lower score than its worst can never get in: most steps stop at one comparison.
+    let floor = -1
+    for (let i = 0; i < scores.count; i++) {
+      const id = touched[i]!
+      const total = score[id]! + bonus[groupCount[id]!]!
+      score[id] = total
+      if (total < floor) continue
+      if (!allowed[steps.session[id]!]) continue
+      if (screen !== undefined && steps.screen[id] !== screen) continue
+      if (since !== undefined && !(steps.time[id]! >= since)) continue
+      best.offer(id)
+      const worst = best.worst()
+      if (worst !== undefined) floor = score[worst]!
+    }
+    return best.result().map((id) => {
+      const matchedFields: Array<string> = []
+      for (let k = 0, count = BITS[mask[id]!]!; k < count; k++) matchedFields.push(FIELD_NAMES[(order[id]! >> (3 * k)) & 7]!)
+      return this.summary(id, { score: score[id]!, matchedFields })
+    })
   }
 
-  /** The latest `n` steps passing the filters, oldest first. */
+  private summary(id: number, scored: Scored | undefined): StepSummary {
+    const steps = this.steps
+    return summaryOf(
+      {
+        sessionId: this.sessionOf(id).sessionId,
+        timestamp: steps.timestamp[id]!,
+        tool: steps.tools[steps.tool[id]!]!,
+        screen: steps.screen[id],
+        url: steps.url[id],
+        target: steps.description(id),
+        ok: steps.ok[id] === 1,
+        errorCode: steps.errorCode[id],
+        labels: steps.labels[id]!
+      },
+      scored
+    )
+  }
+
+  /** Whether step `id` passes the step filters (screen, time); session filters are checked per session. */
+  private passesStepFilters(id: number, filters: KnowledgeFilters | undefined, now: number): boolean {
+    if (filters === undefined) return true
+    if (filters.screen !== undefined && this.steps.screen[id] !== filters.screen) return false
+    if (filters.sinceHours !== undefined && !(this.steps.time[id]! >= now - filters.sinceHours * HOUR_MS)) return false
+    return true
+  }
+
+  /** The latest `n` steps passing the filters, oldest first (ties in time keep session, then insertion, order). */
   last(n: number, sessions: SessionSet, filters: KnowledgeFilters | undefined, now: number): ReadonlyArray<StepSummary> {
-    const all = [...this.filtered(sessions, filters, now)]
-    all.sort((a, b) => a.time - b.time)
-    return all.slice(Math.max(0, all.length - n)).map((entry) => summarize(entry))
+    const time = this.steps.time
+    this.accumulator.begin(this.steps.size, this.slots.length)
+    // Where each step comes in the filtered sequence: the tie-break of a stable sort by time.
+    const position = this.accumulator.score
+    const later = topK(n, (a, b) => (time[a]! - time[b]! || position[a]! - position[b]!) > 0)
+    const slots: Iterable<SessionSlot | undefined> =
+      sessions === "all" ? this.slots : [...sessions].map((sessionId) => this.slotIds.get(sessionId))
+    let seen = 0
+    for (const slot of slots) {
+      if (slot === undefined || !sessionPasses(slot.metadata, filters)) continue
+      const ids = slot.ids.ids
+      for (let i = 0; i < slot.ids.length; i++) {
+        const id = ids[i]!
+        if (!this.passesStepFilters(id, filters, now)) continue
+        position[id] = seen++
+        later.offer(id)
+      }
+    }
+    return later
+      .result()
+      .reverse()
+      .map((id) => this.summary(id, undefined))
   }
 
   /** Sessions with at least one step passing the filters (or, without step filters, with no steps yet), newest activity first. */
   sessions(limit: number, filters: KnowledgeFilters | undefined, now: number): ReadonlyArray<SessionSummary> {
     const stepFilters = filters?.screen !== undefined || filters?.sinceHours !== undefined
+    const time = this.steps.time
     const rows: Array<{ readonly summary: SessionSummary; readonly activity: number }> = []
-    for (const [sessionId, slot] of this.slots) {
-      if (slot.metadata === undefined) continue
+    for (const slot of this.slots) {
+      if (slot.metadata === undefined || !sessionPasses(slot.metadata, filters)) continue
       let count = 0
       let last = -Infinity
       let lastStamp: string | undefined
-      for (const id of slot.ids) {
-        const entry = this.entries[id]!
-        if (!passesFilters(entry, slot.metadata, filters, now)) continue
+      const ids = slot.ids.ids
+      for (let i = 0; i < slot.ids.length; i++) {
+        const id = ids[i]!
+        if (!this.passesStepFilters(id, filters, now)) continue
         count++
-        if (entry.time > last) {
-          last = entry.time
-          lastStamp = entry.timestamp
+        if (time[id]! > last) {
+          last = time[id]!
+          lastStamp = this.steps.timestamp[id]
         }
       }
-      const sessionPasses =
-        (filters?.flowTag === undefined || slot.metadata.flowTags.includes(filters.flowTag)) &&
-        (filters?.tag === undefined || slot.metadata.tags.includes(filters.tag))
-      if (!sessionPasses || (count === 0 && (stepFilters || slot.ids.length > 0))) continue
+      if (count === 0 && (stepFilters || slot.ids.length > 0)) continue
       const created = Date.parse(slot.metadata.createdAt)
       rows.push({
         summary: {
-          sessionId,
+          sessionId: slot.sessionId,
           createdAt: slot.metadata.createdAt,
           ...(slot.metadata.goal !== undefined ? { goal: slot.metadata.goal } : {}),
           flowTags: slot.metadata.flowTags,
@@ -250,6 +573,8 @@ export class Catalog {
     return rows.slice(0, limit).map((row) => row.summary)
   }
 }
+
+const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 /**
  * The full scan: every step of the given records scored one by one, the way upstream does on each

@@ -1,5 +1,5 @@
-// A step as the index keeps it: the few fields queries show plus its words per scored field. The full
-// record (observation, input) stays on disk, so 100k steps fit in memory.
+// A step as the full scan sees it: the fields queries show plus its words per scored field, and the
+// reference scoring the index (catalog.ts) must reproduce. `factsOf` is shared so both read steps alike.
 import type { SessionMetadata, StepRecord, StepTarget } from "../domain/knowledge.js"
 import { identifierWords, tokenize, wordMatches } from "./text.js"
 
@@ -44,47 +44,83 @@ export const makeIntern = (): Intern => {
 }
 const noIntern: Intern = (value) => value
 
-const placeOf = (url: string | undefined): string | undefined => {
+/** Path plus hash of a URL: what "the same place" means across hosts and ports. */
+export const placeOf = (url: string | undefined): string | undefined => {
   if (url === undefined || !URL.canParse(url)) return undefined
   const parsed = new URL(url)
   return `${parsed.pathname}${parsed.hash}`
 }
 
-const unknownScreen = (screen: string | undefined) => (screen === undefined || screen === "" || screen === "unknown" ? undefined : screen)
+/** "unknown" or empty is no screen at all. */
+export const knownScreen = (screen: string | undefined) => (screen === undefined || screen === "" || screen === "unknown" ? undefined : screen)
 
-export const entryOf = (step: StepRecord, intern: Intern = noIntern): StepEntry => {
+/** The values a step's scored fields are made of, before splitting into words: the scan and the index share this. */
+export interface StepFacts {
+  readonly screen: string | undefined
+  readonly url: string | undefined
+  readonly place: string | undefined
+  /** Observed test ids, lower-case, each once. */
+  readonly testIds: ReadonlyArray<string>
+  /** Non-empty accessibility names, trimmed and lower-case, each once. */
+  readonly a11yNames: ReadonlyArray<string>
+  readonly values: Readonly<Record<Field, ReadonlyArray<string | undefined>>>
+}
+
+export const factsOf = (
+  step: StepRecord,
+  intern: Intern = noIntern,
+  place: (url: string | undefined) => string | undefined = placeOf
+): StepFacts => {
   const state = step.observation?.state
-  const screen = unknownScreen(state?.currentScreen)
-  const url = state?.currentUrl
-  const place = placeOf(url)
+  const rawScreen = knownScreen(state?.currentScreen)
+  const screen = rawScreen === undefined ? undefined : intern(rawScreen)
+  const url = state?.currentUrl === undefined ? undefined : intern(state.currentUrl)
+  const stepPlace = place(url)
   const target = step.tool.target
   const testIds = [...new Set((step.observation?.testIds ?? []).map((item) => intern(item.testId.toLowerCase())))]
   const nodes = step.observation?.a11y?.nodes ?? []
   const a11yNames = [...new Set(nodes.map((node) => node.name.trim().toLowerCase()).filter((name) => name !== ""))].map(intern)
-  const words = (values: ReadonlyArray<string>) => values.map(intern)
+  return {
+    screen,
+    url,
+    place: stepPlace === undefined ? undefined : intern(stepPlace),
+    testIds,
+    a11yNames,
+    values: {
+      tool: [step.tool.name],
+      screen: [screen, stepPlace],
+      target: [target?.testId, target?.selector, target?.within, target?.a11yHint?.role, target?.a11yHint?.name],
+      label: step.labels,
+      testId: testIds,
+      a11y: [...a11yNames, ...nodes.map((node) => node.role)]
+    }
+  }
+}
+
+export const entryOf = (step: StepRecord, intern: Intern = noIntern): StepEntry => {
+  const facts = factsOf(step, intern)
+  const words = (field: Field) => identifierWords(facts.values[field]).map(intern)
   return {
     sessionId: intern(step.sessionId),
     time: Date.parse(step.timestamp),
     timestamp: step.timestamp,
     tool: intern(step.tool.name),
-    screen: screen === undefined ? undefined : intern(screen),
-    url: url === undefined ? undefined : intern(url),
-    place: place === undefined ? undefined : intern(place),
-    target,
+    screen: facts.screen,
+    url: facts.url,
+    place: facts.place,
+    target: step.tool.target,
     ok: step.outcome.ok,
     errorCode: step.outcome.error === undefined ? undefined : intern(step.outcome.error.code),
     labels: step.labels.map(intern),
-    testIds,
-    a11yNames,
+    testIds: facts.testIds,
+    a11yNames: facts.a11yNames,
     words: {
-      tool: words(identifierWords([step.tool.name])),
-      screen: words(identifierWords([screen, place])),
-      target: words(
-        identifierWords([target?.testId, target?.selector, target?.within, target?.a11yHint?.role, target?.a11yHint?.name])
-      ),
-      label: words(identifierWords(step.labels)),
-      testId: words(identifierWords(testIds)),
-      a11y: words(identifierWords([...a11yNames, ...nodes.map((node) => node.role)]))
+      tool: words("tool"),
+      screen: words("screen"),
+      target: words("target"),
+      label: words("label"),
+      testId: words("testId"),
+      a11y: words("a11y")
     }
   }
 }
