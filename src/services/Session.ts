@@ -76,6 +76,13 @@ export interface ScreenshotFile {
   readonly base64: string
 }
 
+export interface ConsoleMessage {
+  /** Playwright's console type ("log", "warning", "error", ...), or "pageerror" for an uncaught exception. */
+  readonly type: string
+  readonly text: string
+  readonly url: string
+}
+
 export interface Timeout {
   readonly timeoutMs: number
 }
@@ -123,6 +130,10 @@ export interface SessionService {
   ) => Effect.Effect<Readonly<Record<string, unknown>>, NoActiveSession | InvalidConfig | StateFailed>
   /** Messages about changes since the last call (the active tab closed, ...); reading clears them. */
   readonly takeNotices: Effect.Effect<ReadonlyArray<string>>
+  /** Position after the newest console message of the session (0 without a session). */
+  readonly consoleCursor: Effect.Effect<number>
+  /** Console messages and uncaught page errors of every tab, logged after `cursor`. */
+  readonly consoleSince: (cursor: number) => Effect.Effect<ReadonlyArray<ConsoleMessage>>
 }
 
 export class Session extends Context.Tag("browser-workflow-mcp/Session")<Session, SessionService>() {
@@ -149,5 +160,7 @@ const unimplemented: SessionService = {
   closeTab: () => notStubbed("closeTab"),
   extension: notStubbed("extension"),
   extensionStorage: () => notStubbed("extensionStorage"),
-  takeNotices: Effect.succeed([])
+  takeNotices: Effect.succeed([]),
+  consoleCursor: Effect.succeed(0),
+  consoleSince: () => Effect.succeed([])
 }

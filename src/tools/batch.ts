@@ -24,6 +24,9 @@ const Expectation = Schema.Struct({
   }),
   includeScreenshot: Schema.optional(Schema.Boolean).annotations({
     description: "Save a screenshot after this step and add its path."
+  }),
+  includeConsole: Schema.optional(Schema.Boolean).annotations({
+    description: "Add the console messages and uncaught page errors logged while this step ran."
   })
 })
 
@@ -57,6 +60,9 @@ const StepResult = Schema.Struct({
   observation: Schema.optional(Observation),
   snapshot: Schema.optional(Schema.Struct({ nodes: Schema.Array(A11yNode), truncated: Schema.optional(Schema.Boolean) })),
   screenshot: Schema.optional(Schema.String).annotations({ description: "Path of the screenshot taken after the step." }),
+  console: Schema.optional(
+    Schema.Array(Schema.Struct({ type: Schema.String, text: Schema.String, url: Schema.String }))
+  ).annotations({ description: "Console messages logged while the step ran (expectation.includeConsole)." }),
   meta: Schema.Struct({
     durationMs: Schema.Number,
     timestamp: Schema.String,
@@ -260,6 +266,8 @@ export const makeRunSteps = (registry: () => ToolRegistry, limits: BatchLimits =
           }
         } else {
           const tool = resolved.right as ToolDefinition<unknown, unknown, unknown, unknown, ToolServices>
+          const session = yield* Session
+          const consoleCursor = step.expectation?.includeConsole === true ? yield* session.consoleCursor : 0
           const stepTimeout = step.timeoutMs ?? limits.toolLimits[tool.name]?.timeoutMs
           // When the batch deadline is the tighter one, the interrupted step says so with MM_BATCH_TIMEOUT.
           const batchBinds = stepTimeout === undefined || remaining < stepTimeout
@@ -278,10 +286,10 @@ export const makeRunSteps = (registry: () => ToolRegistry, limits: BatchLimits =
               : Option.none()
           const screenshot =
             expectation?.includeScreenshot === true
-              ? yield* Effect.flatMap(Session, (session) =>
-                  session.screenshot({ name: `${batchId}-step-${index}`, fullPage: false })
-                ).pipe(Effect.option)
+              ? yield* session.screenshot({ name: `${batchId}-step-${index}`, fullPage: false }).pipe(Effect.option)
               : Option.none()
+          const consoleMessages =
+            expectation?.includeConsole === true ? Option.some(yield* session.consoleSince(consoleCursor)) : Option.none()
           const keepObservation =
             envelope.observation !== undefined &&
             (input.includeObservations === "all" || (input.includeObservations === "failures" && !envelope.ok))
@@ -298,6 +306,7 @@ export const makeRunSteps = (registry: () => ToolRegistry, limits: BatchLimits =
               ? { snapshot: { nodes: snapshot.value.nodes, ...(snapshot.value.truncated ? { truncated: true } : {}) } }
               : {}),
             ...(Option.isSome(screenshot) ? { screenshot: screenshot.value.path } : {}),
+            ...(Option.isSome(consoleMessages) ? { console: consoleMessages.value } : {}),
             meta: { durationMs: now - stepStarted, timestamp: new Date(now).toISOString() }
           }
         }

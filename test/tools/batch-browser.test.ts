@@ -17,7 +17,11 @@ const PagesLive = Layer.scoped(
   Effect.map(
     pageServer({
       "/login": loginPage,
-      "/slow": html("Slow", `<button data-testid="late" hidden>Late</button>`)
+      "/slow": html("Slow", `<button data-testid="late" hidden>Late</button>`),
+      "/console": html(
+        "Console",
+        `<button data-testid="log" onclick="console.log('clicked ' + 1); console.error('oops'); setTimeout(() => { throw new Error('boom') })">Log</button>`
+      )
     }),
     (server) => ({ url: (p: string) => `${server.url}${p}` })
   )
@@ -77,6 +81,28 @@ describe("mm_run_steps in real Chromium", () => {
         expect(failed.observation.a11y.nodes.length).toBeGreaterThan(0)
         expect(state.ok).toBe(true)
         expect(envelope.result.summary).toMatchObject({ succeeded: 2, failed: 1 })
+      }))
+
+    it.effect("expectation.includeConsole adds the console messages and page errors logged during that step only", () =>
+      Effect.gen(function* () {
+        const { url } = yield* Pages
+        const envelope = yield* batch({
+          steps: [
+            { tool: "navigate", args: { screen: "url", url: url("/console") }, expectation: { includeConsole: true } },
+            { tool: "click", args: { testId: "log" }, expectation: { includeConsole: true } },
+            { tool: "wait_for", args: { testId: "log" }, expectation: { includeConsole: true } }
+          ],
+          includeObservations: "none"
+        })
+        const [navigated, clicked, waited] = envelope.result.steps
+        expect(navigated.console).toEqual([])
+        expect(clicked.console.slice(0, 2)).toEqual([
+          { type: "log", text: "clicked 1", url: url("/console") },
+          { type: "error", text: "oops", url: url("/console") }
+        ])
+        // The uncaught error lands a tick later: in the click's window or the next step's, never lost.
+        const errors = [...clicked.console, ...waited.console].filter((message: any) => message.type === "pageerror")
+        expect(errors.map((message: any) => message.text)).toEqual(["boom"])
       }))
 
     it.effect("the batch deadline interrupts a click still waiting in the browser and skips what follows", () =>

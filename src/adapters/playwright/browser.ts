@@ -27,6 +27,9 @@ export interface LiveSession {
   homePage: Page | undefined
   notificationPages: Set<Page>
   notices: Array<string>
+  /** The newest console messages of every tab (bounded), each with its sequence number. */
+  readonly console: Array<{ readonly seq: number; readonly type: string; readonly text: string; readonly url: string }>
+  consoleSeq: number
   nextRef: number
   readonly observeLock: Effect.Semaphore
 }
@@ -72,6 +75,9 @@ const registerRefEngine = (playwright: PlaywrightModule) =>
     refEngineRegistered ??= playwright.selectors.register(REF_ENGINE, refSelectorEngine)
     return refEngineRegistered
   })
+
+/** How many console messages a session keeps. */
+const CONSOLE_BUFFER = 500
 
 const newSessionId = () => `mm-${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`
 
@@ -142,9 +148,17 @@ export const make = Effect.gen(function* () {
     live.active = page
   }
 
+  const logConsole = (live: LiveSession, page: Page, type: string, text: string) => {
+    live.consoleSeq += 1
+    live.console.push({ seq: live.consoleSeq, type, text: text.slice(0, 2_000), url: page.url() })
+    if (live.console.length > CONSOLE_BUFFER) live.console.splice(0, live.console.length - CONSOLE_BUFFER)
+  }
+
   const track = (live: LiveSession, page: Page) => {
     if (live.pages.includes(page)) return
     live.pages.push(page)
+    page.on("console", (message) => logConsole(live, page, message.type(), message.text()))
+    page.on("pageerror", (error) => logConsole(live, page, "pageerror", error.message))
     page.on("close", () => {
       const index = live.pages.indexOf(page)
       if (index >= 0) live.pages.splice(index, 1)
@@ -269,6 +283,8 @@ export const make = Effect.gen(function* () {
           homePage: undefined,
           notificationPages: new Set(),
           notices: [],
+          console: [],
+          consoleSeq: 0,
           nextRef: 1,
           observeLock: yield* Effect.makeSemaphore(1)
         }

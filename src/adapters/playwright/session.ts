@@ -472,6 +472,15 @@ export const make = Effect.gen(function* () {
     closeTab,
     extension,
     extensionStorage,
+    consoleCursor: Effect.map(browser.current, Option.match({ onNone: () => 0, onSome: (live) => live.consoleSeq })),
+    consoleSince: (cursor) =>
+      Effect.map(
+        browser.current,
+        Option.match({
+          onNone: () => [],
+          onSome: (live) => live.console.filter((entry) => entry.seq > cursor).map(({ type, text, url }) => ({ type, text, url }))
+        })
+      ),
     takeNotices: Effect.map(
       browser.current,
       Option.match({
