@@ -220,6 +220,10 @@ export const make = Effect.gen(function* () {
       return url
     })
 
+  /** A page that did not load: a timeout says how long we waited, anything else says what the browser said. */
+  const navigationFailed = (url: string, timeoutMs: number, error: unknown) =>
+    new NavigationFailed({ url, detail: isPlaywrightTimeout(error) ? `did not load within ${timeoutMs} ms` : firstLine(error) })
+
   /**
    * Opens a URL in a new tab as a top-level target with a single history entry, as a browser would
    * open a popup, so that the page may close itself with window.close().
@@ -244,8 +248,7 @@ export const make = Effect.gen(function* () {
           await cdp.detach().catch(() => undefined)
         }
       },
-      catch: (error) =>
-        new NavigationFailed({ url, detail: isPlaywrightTimeout(error) ? `did not load within ${timeoutMs} ms` : firstLine(error) })
+      catch: (error) => navigationFailed(url, timeoutMs, error)
     })
 
   const navigate = (destination: Destination, options: { readonly timeoutMs: number }) =>
@@ -274,10 +277,7 @@ export const make = Effect.gen(function* () {
         catch: (error) =>
           page.isClosed()
             ? new PageClosed({ detail: `the page closed while navigating to ${url}` })
-            : new NavigationFailed({
-                url,
-                detail: isPlaywrightTimeout(error) ? `did not load within ${options.timeoutMs} ms` : firstLine(error)
-              })
+            : navigationFailed(url, options.timeoutMs, error)
       })
       return { currentUrl: page.url() }
     })
