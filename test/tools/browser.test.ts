@@ -33,7 +33,7 @@ const pages = {
      <input data-testid="field" value="typed value">
      <button class="many">One</button><button class="many">Two</button>
      <button data-testid="later" hidden>Later</button>
-     <script>setTimeout(() => document.querySelector('[data-testid=later]').hidden = false, 300)</script>`
+     <button id="reveal-later" onclick="setTimeout(() => document.querySelector('[data-testid=later]').hidden = false, 300)">Reveal later</button>`
   ),
   "/dialog": html(
     "Dialog",
@@ -218,6 +218,8 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
   it.effect("wait_for waits for an element that appears later, and times out with MM_WAIT_TIMEOUT", () =>
     Effect.gen(function* () {
       yield* open("/visibility")
+      // The element appears 300 ms after this click, not on a timer that races the other tests of this page.
+      expect((yield* call(click, { selector: "#reveal-later" })).ok).toBe(true)
       expect((yield* call(waitFor, { testId: "later", timeoutMs: 5_000 })).result).toEqual({
         found: true,
         target: "testId:later",
