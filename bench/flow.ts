@@ -15,7 +15,7 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, "../..")
 const ourServer = path.join(root, "dist/src/main.js")
 const playwrightMcp = path.join(root, "node_modules/@playwright/mcp/cli.js")
-const WARM_RUNS = Number(process.env.BENCH_RUNS ?? 5)
+const WARM_RUNS = Number(process.env.BENCH_RUNS ?? 15)
 /** Simulated sign-in round trip of the page; the same constant for every contender. */
 const LOGIN_DELAY_MS = Number(process.env.BENCH_LOGIN_DELAY_MS ?? 0)
 const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
@@ -26,6 +26,11 @@ const median = (values: ReadonlyArray<number>) => {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = Math.floor(sorted.length / 2)
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+const percentile = (values: ReadonlyArray<number>, q: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
 }
 
 interface FlowRun {
@@ -167,18 +172,27 @@ const main = async () => {
     playwrightMcpContender
   ]
 
-  const rows: Array<{ name: string; cold: number; warm: number; bytes: number }> = []
+  // Cold: each contender starts and runs its first flow alone. Warm: rounds that run every contender
+  // once in turn, so that a slow moment of a shared machine falls on all of them alike.
+  const started: Array<{ contender: Contender; running: Awaited<ReturnType<Contender["start"]>>; cold: number; first: FlowRun }> = []
   for (const contender of contenders) {
     const t0 = performance.now()
     const running = await contender.start()
     const first = await running.flow()
-    const cold = performance.now() - t0
-    const warm: Array<FlowRun> = []
-    for (let i = 0; i < WARM_RUNS; i++) warm.push(await running.flow())
-    await running.stop()
-    rows.push({ name: contender.name, cold, warm: median(warm.map((run) => run.ms)), bytes: median(warm.map((run) => run.bytes)) || first.bytes })
-    process.stderr.write(`done: ${contender.name}\n`)
+    started.push({ contender, running, cold: performance.now() - t0, first })
   }
+  const warm = started.map((): Array<FlowRun> => [])
+  for (let round = 0; round < WARM_RUNS; round++) {
+    for (const [i, { running }] of started.entries()) warm[i]!.push(await running.flow())
+  }
+  for (const { running } of started) await running.stop()
+  const rows = started.map(({ contender, cold, first }, i) => ({
+    name: contender.name,
+    cold,
+    warm: median(warm[i]!.map((run) => run.ms)),
+    p90: percentile(warm[i]!.map((run) => run.ms), 0.9),
+    bytes: median(warm[i]!.map((run) => run.bytes)) || first.bytes
+  }))
   await app.close()
   fs.rmSync(scratch, { recursive: true, force: true })
 
@@ -186,12 +200,14 @@ const main = async () => {
   const floor = byName("(d)")
   const peer = byName("(e)")
   out(`Flow benchmark: navigate, type, type, click, wait for text on a sign-in page with a list of 200 items (sign-in delay ${LOGIN_DELAY_MS} ms)`)
-  out(`${os.cpus().length} cores, Node ${process.version}, ${executablePath}; warm = median of ${WARM_RUNS} runs; cold includes server start and browser launch`)
+  out(
+    `${os.cpus().length} cores, Node ${process.version}, ${executablePath}; warm = median (and p90) of ${WARM_RUNS} interleaved rounds; cold includes server start and browser launch`
+  )
   out()
-  out(`${"contender".padEnd(42)}${"cold ms".padStart(9)}${"warm ms".padStart(9)}${"vs (d)".padStart(8)}${"vs (e)".padStart(8)}${"bytes".padStart(9)}${"bytes/(e)".padStart(11)}`)
+  out(`${"contender".padEnd(42)}${"cold ms".padStart(9)}${"warm ms".padStart(9)}${"p90 ms".padStart(8)}${"vs (d)".padStart(8)}${"vs (e)".padStart(8)}${"bytes".padStart(9)}${"bytes/(e)".padStart(11)}`)
   for (const row of rows) {
     out(
-      `${row.name.padEnd(42)}${row.cold.toFixed(0).padStart(9)}${row.warm.toFixed(0).padStart(9)}${(row.warm / floor.warm).toFixed(2).padStart(8)}${(row.warm / peer.warm).toFixed(2).padStart(8)}${String(row.bytes).padStart(9)}${(peer.bytes > 0 ? row.bytes / peer.bytes : 0).toFixed(3).padStart(11)}`
+      `${row.name.padEnd(42)}${row.cold.toFixed(0).padStart(9)}${row.warm.toFixed(0).padStart(9)}${row.p90.toFixed(0).padStart(8)}${(row.warm / floor.warm).toFixed(2).padStart(8)}${(row.warm / peer.warm).toFixed(2).padStart(8)}${String(row.bytes).padStart(9)}${(peer.bytes > 0 ? row.bytes / peer.bytes : 0).toFixed(3).padStart(11)}`
     )
   }
   const c = byName("(c)")

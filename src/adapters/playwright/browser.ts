@@ -13,7 +13,7 @@ import { Fixture, fromEntries as fixturesFromEntries, type FixtureService } from
 import { Config } from "../../services/Config.js"
 import type { LaunchOptions, LaunchResult, SessionInfo } from "../../services/Session.js"
 import { baseBrowserArgs, inspectExtension, resolveExecutable, resolveScreenUrl, type ExtensionInfo } from "./launch.js"
-import { REF_ENGINE, refSelectorEngine } from "./page-script.js"
+import { REF_ENGINE, refSelectorEngine, type ObserveResult } from "./page-script.js"
 
 /** One running browser session. Mutable on purpose: Playwright reports pages through callbacks. */
 export interface LiveSession {
@@ -32,6 +32,12 @@ export interface LiveSession {
   consoleSeq: number
   nextRef: number
   readonly observeLock: Effect.Semaphore
+  /**
+   * The page's state as read by the last page script of an action (a click's finish, a wait's check),
+   * so that the state read right after that action needs no second trip to the page. The next state
+   * read takes it; any other use of the session drops it.
+   */
+  lastRead: { readonly page: Page; readonly result: ObserveResult } | undefined
 }
 
 export interface BrowserStateService {
@@ -286,7 +292,8 @@ export const make = Effect.gen(function* () {
           console: [],
           consoleSeq: 0,
           nextRef: 1,
-          observeLock: yield* Effect.makeSemaphore(1)
+          observeLock: yield* Effect.makeSemaphore(1),
+          lastRead: undefined
         }
         for (const page of context.pages()) track(live, page)
         context.on("page", (page) => {
@@ -326,7 +333,11 @@ export const make = Effect.gen(function* () {
       return result
     })
 
-  const live = Effect.suspend(() => (session === undefined ? Effect.fail(new NoActiveSession()) : Effect.succeed(session)))
+  const live = Effect.suspend(() => {
+    if (session === undefined) return Effect.fail(new NoActiveSession())
+    session.lastRead = undefined
+    return Effect.succeed(session)
+  })
 
   const activePage = Effect.flatMap(live, (current) => {
     const page = current.active

@@ -89,13 +89,22 @@ export const make = Effect.gen(function* () {
       return { live, page, result }
     })
 
-  const state = Effect.flatMap(
+  const read = Effect.flatMap(
     run(
       { testIdLimit: 0, a11yLimit: 0, rootSelector: null, wantTestIds: false, wantA11y: false, changesOnly: false },
       (detail) => new StateFailed({ detail })
     ),
     ({ live, page, result }) => stateOf(live, page, result)
   )
+
+  // The action that just ran may have read the state on its last trip to the page: take it.
+  const state = Effect.flatMap(browser.current, (current) => {
+    if (Option.isNone(current)) return read
+    const live = current.value
+    const last = live.lastRead
+    live.lastRead = undefined
+    return last !== undefined && last.page === live.active && !last.page.isClosed() ? stateOf(live, last.page, last.result) : read
+  })
 
   const observe = (options: ObserveOptions) =>
     Effect.gen(function* () {

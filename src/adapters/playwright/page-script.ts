@@ -60,6 +60,22 @@ export interface RefCheck {
   current: Array<{ ref: string; role: string; name: string }>
 }
 
+/** Arguments of `observePage` that read only the page's state: no test ids, no accessibility nodes, no refs. */
+export const stateReadArgs = (
+  nextRef: number,
+  settings: { readonly testIdAttribute: string; readonly screenRules: ReadonlyArray<ScreenRule> }
+): ObserveArgs => ({
+  nextRef,
+  testIdAttribute: settings.testIdAttribute,
+  testIdLimit: 0,
+  a11yLimit: 0,
+  rootSelector: null,
+  screenRules: settings.screenRules,
+  wantTestIds: false,
+  wantA11y: false,
+  changesOnly: false
+})
+
 /** Name of the custom selector engine that resolves a ref to exactly its element. */
 export const REF_ENGINE = "bwmref"
 

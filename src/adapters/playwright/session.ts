@@ -23,7 +23,8 @@ import { Session, type ActionError, type Destination, type StorageArea, type Tab
 import { writeFileAtomic } from "../files.js"
 import { BrowserCallFailed, BrowserState, firstLine, isPlaywrightTimeout, type LiveSession } from "./browser.js"
 import { resolveScreenUrl } from "./launch.js"
-import { checkRef, isSensitiveField, readText, REF_ENGINE } from "./page-script.js"
+import { finishClickScript, prepareActionScript, type ClickVerdict, type DirectArgs, type DirectResult } from "./page-actions.js"
+import { checkRef, isSensitiveField, readText, REF_ENGINE, stateReadArgs } from "./page-script.js"
 
 type Action = "click" | "type" | "get_text"
 
@@ -135,8 +136,54 @@ export const make = Effect.gen(function* () {
       )
     })
 
+  let clickTokens = 0
+
+  /**
+   * Asks the page whether the target can be acted on at once, and prepares it (focus for typing,
+   * a guard for clicking). Anything unusual, including a page that cannot answer, is "not ready".
+   */
+  const prepare = (live: LiveSession, page: Page, action: DirectArgs["action"], target: Target, token = "") => {
+    // A wait that is already satisfied is the whole action: the state read after it can come along.
+    const readsState = action === "visible" || action === "hidden"
+    const script = prepareActionScript(
+      { action, locator: target.locator, within: target.within ?? null, testIdAttribute: settings.testIdAttribute, token },
+      isSensitiveField,
+      readsState ? stateReadArgs(live.nextRef, settings) : null
+    )
+    return Effect.promise(() =>
+      (page.evaluate(script) as Promise<DirectResult>).catch((): DirectResult => ({ ready: false, why: "the page could not answer" }))
+    )
+  }
+
+  const clickPage = (live: LiveSession, page: Page, target: Target, options: { readonly timeoutMs: number }) =>
+    Effect.gen(function* () {
+      const token = `${process.pid}-${++clickTokens}`
+      const prepared = yield* prepare(live, page, "click", target, token)
+      if (prepared.ready && prepared.x !== undefined && prepared.y !== undefined) {
+        const { x, y } = prepared
+        const dispatched = yield* Effect.tryPromise({
+          try: () => page.mouse.click(x, y),
+          catch: (cause) => new BrowserCallFailed({ cause })
+        }).pipe(Effect.either)
+        if (dispatched._tag === "Left") {
+          if (page.isClosed()) return { page }
+          return yield* new ActionFailed({ action: "click", target: describeTarget(target), detail: firstLine(dispatched.left.cause) })
+        }
+        // A click that navigated away took the guard with the old document: it reached its target.
+        const verdict = yield* Effect.promise(
+          (): Promise<ClickVerdict> =>
+            (page.evaluate(finishClickScript(token, stateReadArgs(live.nextRef, settings))) as Promise<ClickVerdict>).catch(() => ({ ok: true }))
+        )
+        if (verdict.page !== undefined) live.lastRead = { page, result: verdict.page }
+        if (verdict.ok) return { page }
+        live.lastRead = undefined
+        yield* Effect.logDebug("click: the target was covered when the mouse went down; retrying with Playwright")
+      }
+      return yield* act("click", target, options.timeoutMs, (locator, opts) => locator.click(opts))
+    })
+
   const click = (target: Target, options: { readonly timeoutMs: number }) =>
-    act("click", target, options.timeoutMs, (locator, opts) => locator.click(opts)).pipe(
+    Effect.flatMap(browser.activePage, ({ live, page }) => clickPage(live, page, target, options)).pipe(
       Effect.map(({ page }) => ({ pageClosedAfterClick: page.isClosed() })),
       // A confirm button that closes its own popup: the click did its job.
       Effect.catchTag("PageClosed", (error) =>
@@ -146,7 +193,20 @@ export const make = Effect.gen(function* () {
 
   const type = (target: Target, text: string, options: { readonly timeoutMs: number }) =>
     Effect.gen(function* () {
-      const { page } = yield* act("type", target, options.timeoutMs, (locator, opts) => locator.fill(text, opts))
+      const { live, page } = yield* browser.activePage
+      const prepared = yield* prepare(live, page, "type", target)
+      if (prepared.ready) {
+        // The field has the focus and its text is selected: typing replaces it, as Playwright's fill does.
+        yield* Effect.tryPromise({
+          try: () => (text === "" ? page.keyboard.press("Delete") : page.keyboard.insertText(text)),
+          catch: (cause) =>
+            page.isClosed()
+              ? new PageClosed({ detail: `the page closed during type on ${describeTarget(target)}`, during: "type" })
+              : new ActionFailed({ action: "type", target: describeTarget(target), detail: firstLine(cause) })
+        })
+        return { sensitive: prepared.sensitive ?? true }
+      }
+      yield* act("type", target, options.timeoutMs, (locator, opts) => locator.fill(text, opts))
       const sensitive = yield* Effect.promise(() =>
         locate(page, target)
           .evaluate(isSensitiveField, undefined, { timeout: 2_000 })
@@ -162,8 +222,13 @@ export const make = Effect.gen(function* () {
 
   const waitFor = (target: Target, state: "visible" | "hidden", options: { readonly timeoutMs: number }) =>
     Effect.gen(function* () {
-      const { page } = yield* browser.activePage
+      const { live, page } = yield* browser.activePage
       const described = describeTarget(target)
+      const prepared = yield* prepare(live, page, state, target)
+      if (prepared.ready) {
+        if (prepared.page !== undefined) live.lastRead = { page, result: prepared.page }
+        return
+      }
       const refCheck = yield* Effect.either(ensureRefs(page, target))
       if (refCheck._tag === "Left") {
         // A ref whose element left the page is as hidden as it gets.

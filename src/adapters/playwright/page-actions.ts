@@ -1,0 +1,276 @@
+// Direct actions: one evaluation in the page checks that a target can be acted on right now (one
+// element, visible, enabled, still, not covered) and prepares it, so that click and type need no
+// selector machinery of Playwright's. Whenever the page answers "not ready", the caller falls back
+// to Playwright's own action, which waits, retries and explains; so this path is only ever faster.
+// Everything in `prepareAction` and `finishClick` runs in the page and must be self-contained.
+import { observePage, type ObserveArgs, type ObserveResult } from "./page-script.js"
+
+export interface DirectLocator {
+  readonly kind: "a11yRef" | "testId" | "selector"
+  readonly value: string
+}
+
+export interface DirectArgs {
+  readonly action: "click" | "type" | "visible" | "hidden"
+  readonly locator: DirectLocator
+  readonly within: DirectLocator | null
+  readonly testIdAttribute: string
+  /** Names the click guard, so that finishing a click never touches another click's guard. */
+  readonly token: string
+}
+
+export type DirectResult =
+  | {
+      readonly ready: true
+      readonly x?: number
+      readonly y?: number
+      readonly sensitive?: boolean
+      /** The page's state read in the same trip, when asked for. */
+      readonly page?: ObserveResult
+    }
+  | { readonly ready: false; readonly why: string; readonly staleRef?: boolean }
+
+/** Outcome of a guarded click: `ok` is false when a mouse event would have reached another element. */
+export interface ClickVerdict {
+  readonly ok: boolean
+  /** The page's state read in the same trip, right after the click. */
+  readonly page?: ObserveResult
+}
+
+/**
+ * Runs in the page. Resolves the target the way Playwright would for the simple cases (a ref, a
+ * test id, a plain CSS selector, an unquoted `text=` selector for waits) and answers "not ready"
+ * for anything else, so that the caller hands it to Playwright.
+ */
+export const prepareAction = async (
+  args: DirectArgs,
+  isSensitive: (element: Element) => boolean
+): Promise<DirectResult> => {
+  const KEY = Symbol.for("browser-workflow-mcp")
+  const w = window as any
+  const notReady = (why: string, staleRef = false): DirectResult => (staleRef ? { ready: false, why, staleRef } : { ready: false, why })
+
+  let shadowRoots: Array<ShadowRoot> | undefined
+  const openShadowRoots = (): Array<ShadowRoot> => {
+    if (shadowRoots === undefined) {
+      shadowRoots = []
+      for (const element of document.querySelectorAll("*")) if (element.shadowRoot) shadowRoots.push(element.shadowRoot)
+    }
+    return shadowRoots
+  }
+
+  /** Composed ancestry: whether `inner` is `outer` or lies inside it, crossing shadow roots upwards. */
+  const within = (inner: Node, outer: Node): boolean => {
+    let node: Node | null = inner
+    while (node) {
+      if (node === outer) return true
+      node = node.parentNode ?? ((node as ShadowRoot).host as Node | undefined) ?? null
+    }
+    return false
+  }
+
+  const isValidCss = (css: string): boolean => {
+    try {
+      document.createDocumentFragment().querySelector(css)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  const SKIP_TEXT = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE"])
+  const textCache = new Map<Element, string>()
+  const elementText = (element: Element): string => {
+    const cached = textCache.get(element)
+    if (cached !== undefined) return cached
+    let text = ""
+    for (let child = element.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === Node.TEXT_NODE) text += child.nodeValue ?? ""
+      else if (child.nodeType === Node.ELEMENT_NODE && !SKIP_TEXT.has(child.nodeName)) text += elementText(child as Element)
+    }
+    textCache.set(element, text)
+    return text
+  }
+  const normalize = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase()
+
+  /** Playwright's lax text engine: the deepest elements whose text contains the needle. */
+  const byText = (needle: string): Array<Element> => {
+    const found: Array<Element> = []
+    const visit = (element: Element) => {
+      if (SKIP_TEXT.has(element.nodeName) || element.nodeName === "INPUT") return
+      if (!normalize(elementText(element)).includes(needle)) return
+      let childMatched = false
+      for (const child of element.children) {
+        if (normalize(elementText(child)).includes(needle)) childMatched = true
+        visit(child)
+      }
+      if (!childMatched) found.push(element)
+    }
+    if (document.body) visit(document.body)
+    return found
+  }
+
+  /** The elements a locator names inside the scopes, or why this path cannot tell. */
+  const resolve = (locator: DirectLocator, scopes: ReadonlyArray<ParentNode>): Array<Element> | DirectResult => {
+    if (locator.kind === "a11yRef") {
+      const element: Element | undefined = w[KEY]?.byRef.get(locator.value)
+      if (!element || !element.isConnected) return notReady("stale ref", true)
+      return scopes.some((scope) => within(element, scope)) ? [element] : []
+    }
+    if (locator.kind === "selector" && locator.value.startsWith("text=")) {
+      const body = locator.value.slice(5).trim()
+      // Quoted, regular-expression and chained text selectors mean more than a substring: Playwright's.
+      if (body === "" || /^["'/]/.test(body) || body.includes(">>") || scopes.length !== 1 || scopes[0] !== document) {
+        return notReady("text selector")
+      }
+      if (openShadowRoots().length > 0) return notReady("shadow roots")
+      const needle = normalize(body)
+      // Playwright also matches submit and button inputs by their value.
+      for (const input of document.querySelectorAll("input[type=submit i], input[type=button i]")) {
+        if (normalize((input as HTMLInputElement).value).includes(needle)) return notReady("button value")
+      }
+      return byText(needle)
+    }
+    const css =
+      locator.kind === "testId"
+        ? `[${args.testIdAttribute}="${locator.value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`
+        : locator.value
+    if (!isValidCss(css)) return notReady("not plain CSS")
+    // Playwright's CSS crosses open shadow roots, combinators included: only a lone attribute is safe to repeat per root.
+    if (openShadowRoots().length > 0 && locator.kind !== "testId") return notReady("shadow roots")
+    // A scoped query with combinators may match through ancestors outside the scope in CSS, not in Playwright.
+    if (scopes[0] !== document && /[\s>+~]/.test(css) && locator.kind !== "testId") return notReady("scoped combinator")
+    const found = new Set<Element>()
+    for (const scope of scopes) {
+      for (const element of scope.querySelectorAll(css)) found.add(element)
+      for (const root of openShadowRoots()) {
+        if (!within(root, scope)) continue
+        for (const element of root.querySelectorAll(css)) found.add(element)
+      }
+    }
+    return [...found]
+  }
+
+  const isText = args.locator.kind === "selector" && args.locator.value.startsWith("text=")
+  let scopes: ReadonlyArray<ParentNode> = [document]
+  if (args.within !== null) {
+    const parents = resolve(args.within, scopes)
+    if (!Array.isArray(parents)) return parents
+    if (parents.length === 0) return notReady("no scope")
+    scopes = parents
+  }
+  const matches = resolve(args.locator, scopes)
+  if (!Array.isArray(matches)) return matches
+
+  const isVisible = (element: Element): boolean => {
+    const anyElement = element as any
+    if (typeof anyElement.checkVisibility === "function" && !anyElement.checkVisibility({ visibilityProperty: true })) return false
+    const rect = element.getBoundingClientRect()
+    return rect.width > 0 && rect.height > 0
+  }
+
+  if (args.action === "hidden") {
+    // No match is hidden, except for text, where Playwright also reads button values this path does not.
+    if (matches.length === 0) return isText ? notReady("text may match a button value") : { ready: true }
+    const only = matches[0]!
+    const hidden = matches.length === 1 && getComputedStyle(only).display !== "contents" && !isVisible(only)
+    return hidden ? { ready: true } : notReady("still visible")
+  }
+  if (matches.length !== 1) return notReady(matches.length === 0 ? "no match" : "ambiguous")
+  const element = matches[0]!
+  if (!isVisible(element)) return notReady("not visible")
+  if (args.action === "visible") return { ready: true }
+
+  if (element.matches(":disabled") || element.closest('[aria-disabled="true"]') !== null) return notReady("disabled")
+
+  if (args.action === "type") {
+    const TEXT_TYPES = new Set(["", "text", "password", "search", "email", "tel", "url"])
+    const tag = element.localName
+    const isInput = tag === "input" && TEXT_TYPES.has((element.getAttribute("type") ?? "").toLowerCase())
+    if (!isInput && tag !== "textarea") return notReady("not a text field")
+    const field = element as HTMLInputElement | HTMLTextAreaElement
+    if (field.readOnly || element.getAttribute("aria-readonly") === "true") return notReady("read-only")
+    // As Playwright's fill: select everything, focus, then the caller inserts the text.
+    if (tag === "input") (field as HTMLInputElement).select()
+    else field.setSelectionRange(0, field.value.length)
+    field.focus()
+    let active: Element | null = document.activeElement
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement
+    if (active !== element) return notReady("cannot focus")
+    return { ready: true, sensitive: isSensitive(element) }
+  }
+
+  // click: in view, still for a frame, and the element (or a descendant) is what the pointer hits.
+  const inView = (rect: DOMRect) => rect.top >= 0 && rect.left >= 0 && rect.bottom <= innerHeight && rect.right <= innerWidth
+  if (!inView(element.getBoundingClientRect())) element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" })
+  const before = element.getBoundingClientRect()
+  await new Promise<void>((resolveFrame) => {
+    requestAnimationFrame(() => resolveFrame())
+    setTimeout(resolveFrame, 50)
+  })
+  if (!element.isConnected) return notReady("detached")
+  const rect = element.getBoundingClientRect()
+  if (rect.x !== before.x || rect.y !== before.y || rect.width !== before.width || rect.height !== before.height) return notReady("moving")
+  const x = rect.left + rect.width / 2
+  const y = rect.top + rect.height / 2
+  if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return notReady("out of view")
+  let hit: Element | null = document.elementFromPoint(x, y)
+  while (hit?.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y)
+    if (!inner || inner === hit) break
+    hit = inner
+  }
+  if (!hit || !within(hit, element)) return notReady("covered")
+
+  // The first mouse event of the click must reach the element; if it would reach another one (something
+  // moved over it since the check), that event and the rest of the click are stopped before the page sees them.
+  const registry = w[KEY] ?? (w[KEY] = {})
+  registry.clickGuard?.stop()
+  const GUARDED = ["pointerdown", "mousedown", "pointerup", "mouseup", "click"]
+  let checked = false
+  const guard = { token: args.token, ok: true, stop: () => {} }
+  const listener = (event: Event) => {
+    if (!checked) {
+      checked = true
+      guard.ok = event.composedPath().includes(element)
+    }
+    if (guard.ok) return
+    event.stopImmediatePropagation()
+    event.preventDefault()
+  }
+  const timer = setTimeout(() => guard.stop(), 5_000)
+  guard.stop = () => {
+    for (const type of GUARDED) window.removeEventListener(type, listener, true)
+    clearTimeout(timer)
+    if (registry.clickGuard === guard) registry.clickGuard = undefined
+  }
+  for (const type of GUARDED) window.addEventListener(type, listener, true)
+  registry.clickGuard = guard
+  return { ready: true, x, y }
+}
+
+/** Runs in the page after the mouse events: removes the guard and says whether every event hit the target. */
+export const finishClick = (token: string): ClickVerdict => {
+  const guard = (window as any)[Symbol.for("browser-workflow-mcp")]?.clickGuard
+  if (!guard || guard.token !== token) return { ok: true }
+  guard.stop()
+  return { ok: guard.ok }
+}
+
+/**
+ * The expression that runs `prepareAction` in the page with the sensitivity check beside it and,
+ * when `stateArgs` is given, reads the page's state in the same trip once the target is ready.
+ */
+export const prepareActionScript = (
+  args: DirectArgs,
+  isSensitive: (element: Element) => boolean,
+  stateArgs: ObserveArgs | null
+): string => {
+  const prepare = `(${prepareAction.toString()})(${JSON.stringify(args)}, ${isSensitive.toString()})`
+  if (stateArgs === null) return prepare
+  return `${prepare}.then((result) => result.ready ? { ...result, page: (${observePage.toString()})(${JSON.stringify(stateArgs)}) } : result)`
+}
+
+/** The expression that finishes a guarded click and reads the page's state in the same trip. */
+export const finishClickScript = (token: string, stateArgs: ObserveArgs): string =>
+  `({ ...(${finishClick.toString()})(${JSON.stringify(token)}), page: (${observePage.toString()})(${JSON.stringify(stateArgs)}) })`

@@ -1,0 +1,197 @@
+// Click, type and wait_for act directly when the page says the target is ready, and hand anything
+// unusual to Playwright. These pages put each edge in the way: covers, labels, disabled and moving
+// buttons, text field kinds, shadow roots and text selectors, in real Chromium on 127.0.0.1.
+import { describe, expect, layer } from "@effect/vitest"
+import { Context, Effect, Layer } from "effect"
+import type { Envelope } from "../../src/domain/envelope.js"
+import { runTool, type RunOptions } from "../../src/runtime/runTool.js"
+import type { AnyToolDefinition } from "../../src/runtime/tool.js"
+import { Session } from "../../src/services/Session.js"
+import { click, getText, type, waitFor } from "../../src/tools/interaction.js"
+import { navigate } from "../../src/tools/navigation.js"
+import { launch } from "../../src/tools/session.js"
+import { html, liveLayer, pageServer, testSettings } from "../support/browser.js"
+
+// Each click handler counts into #log as "name=count"; get_text reads it back.
+const counter = `<p id="log" data-testid="log" style="height:1.5em"></p>
+<script>
+  const counts = {}
+  const count = (name) => {
+    counts[name] = (counts[name] ?? 0) + 1
+    document.getElementById("log").textContent = Object.entries(counts).map(([k, v]) => k + "=" + v).join(" ")
+  }
+</script>`
+
+const pages = {
+  "/guarded": html(
+    "Guarded",
+    `${counter}
+     <button data-testid="plain" onmousedown="if (window[Symbol.for('browser-workflow-mcp')]?.clickGuard) count('guarded')" onclick="count('plain')">Plain</button>
+     <button data-testid="shy" onclick="count('shy')" style="margin-top:40px">Shy</button>
+     <div id="cover" onclick="count('cover')" onpointerdown="count('coverdown')" style="display:none;position:fixed;inset:0;background:rgba(0,0,0,.2)"></div>
+     <script>
+       // The first time the pointer reaches Shy, a cover drops over the page for 400 ms.
+       let covered = false
+       document.querySelector("[data-testid=shy]").addEventListener("pointermove", () => {
+         if (covered) return
+         covered = true
+         const cover = document.getElementById("cover")
+         cover.style.display = "block"
+         setTimeout(() => { cover.style.display = "none" }, 400)
+       })
+     </script>
+     <input type="checkbox" id="agree" onclick="count('agree')"><label for="agree" data-testid="agree-label">I agree</label>
+     <button data-testid="retitle" onclick="document.title = 'Retitled'">Retitle</button>
+     <a data-testid="away" href="/waiting">Away</a>`
+  ),
+  "/waiting": html(
+    "Waiting",
+    `${counter}
+     <button data-testid="arm" onclick="setTimeout(() => { document.querySelector('[data-testid=later]').disabled = false }, 300); document.querySelector('[data-testid=slide]').style.transform = 'translateX(200px)'">Arm</button>
+     <button data-testid="later" disabled onclick="count('later')">Later</button>
+     <button data-testid="slide" style="transition: transform 400ms linear" onclick="count('slide')">Slide</button>`
+  ),
+  "/fields": html(
+    "Fields",
+    `<input data-testid="email" type="email" value="old@example.test">
+     <input data-testid="search" type="search" value="old search">
+     <textarea data-testid="notes">old
+notes</textarea>
+     <div data-testid="editable" contenteditable="true">old text</div>
+     <input data-testid="locked" readonly value="locked">
+     <p>Twice here</p><p>Twice there</p>`
+  ),
+  "/shadow": html(
+    "Shadow",
+    `${counter}
+     <div id="host"></div>
+     <p>Ready to go</p>
+     <p>Twice here</p><p>Twice there</p>
+     <p data-testid="gone" style="display:none">Gone</p>
+     <script>
+       const root = document.getElementById("host").attachShadow({ mode: "open" })
+       root.innerHTML = '<button data-testid="inner">Inner</button>'
+       root.querySelector("button").addEventListener("click", () => count("inner"))
+     </script>`
+  )
+}
+
+class Pages extends Context.Tag("test/DirectPages")<Pages, { readonly url: (path: string) => string }>() {}
+
+const PagesLive = Layer.scoped(
+  Pages,
+  Effect.map(pageServer(pages), (server) => ({ url: (p: string) => `${server.url}${p}` }))
+)
+
+const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}, options: RunOptions = {}) =>
+  Effect.map(runTool(tool)(args, options), (response) => response.envelope as Envelope<any>)
+
+const open = (p: string) =>
+  Effect.gen(function* () {
+    const { url } = yield* Pages
+    const current = yield* (yield* Session).current
+    if (current._tag === "None") expect((yield* call(launch, {})).ok).toBe(true)
+    expect((yield* call(navigate, { screen: "url", url: url(p) })).ok).toBe(true)
+  })
+
+const log = Effect.map(call(getText, { testId: "log" }), (envelope) => envelope.result.text as string)
+
+layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, excludeTestServices: true })(
+  "direct actions in real Chromium",
+  (it) => {
+    describe("click", () => {
+      it.effect("a ready button gets real mouse events while the guard is set, once", () =>
+        Effect.gen(function* () {
+          yield* open("/guarded")
+          expect((yield* call(click, { testId: "plain" })).ok).toBe(true)
+          expect(yield* log).toBe("guarded=1 plain=1")
+        }))
+
+      it.effect("a cover that drops when the pointer arrives gets no event; the click lands once it lifts", () =>
+        Effect.gen(function* () {
+          yield* open("/guarded")
+          expect((yield* call(click, { testId: "shy", timeoutMs: 5_000 })).ok).toBe(true)
+          expect(yield* log).toBe("shy=1")
+        }))
+
+      it.effect("a label checks its checkbox once: the click the browser forwards to the box is not blocked", () =>
+        Effect.gen(function* () {
+          yield* open("/guarded")
+          expect((yield* call(click, { testId: "agree-label" })).ok).toBe(true)
+          expect(yield* log).toBe("agree=1")
+        }))
+
+      it.effect("a disabled button is clicked once enabled, a sliding one once it stops", () =>
+        Effect.gen(function* () {
+          yield* open("/waiting")
+          expect((yield* call(click, { testId: "arm" })).ok).toBe(true)
+          expect((yield* call(click, { testId: "later", timeoutMs: 5_000 })).ok).toBe(true)
+          expect((yield* call(click, { testId: "slide", timeoutMs: 5_000 })).ok).toBe(true)
+          expect(yield* log).toBe("later=1 slide=1")
+        }))
+
+      it.effect("the state after a click is the page's as the click left it, also when the click navigated", () =>
+        Effect.gen(function* () {
+          yield* open("/guarded")
+          const retitled = yield* call(click, { testId: "retitle" }, { policy: "none" })
+          expect(retitled.observation?.state).toMatchObject({ title: "Retitled", isLoaded: true })
+          const waited = yield* call(waitFor, { testId: "retitle" }, { policy: "none" })
+          expect(waited.observation?.state.title).toBe("Retitled")
+          const away = yield* call(click, { testId: "away" }, { policy: "none" })
+          expect(away.ok).toBe(true)
+          expect((yield* call(waitFor, { testId: "arm" }, { policy: "none" })).observation?.state).toMatchObject({
+            title: "Waiting",
+            currentUrl: expect.stringMatching(/\/waiting$/)
+          })
+        }))
+
+      it.effect("a test id inside an open shadow root is found and clicked", () =>
+        Effect.gen(function* () {
+          yield* open("/shadow")
+          expect((yield* call(click, { testId: "inner" })).ok).toBe(true)
+          expect(yield* log).toBe("inner=1")
+        }))
+    })
+
+    describe("type", () => {
+      it.effect("replaces the text of email and search inputs, textareas and contenteditable; empty text clears", () =>
+        Effect.gen(function* () {
+          yield* open("/fields")
+          for (const testId of ["email", "search", "notes"]) {
+            expect((yield* call(type, { testId, text: `new ${testId}` })).ok).toBe(true)
+            expect((yield* call(getText, { testId })).result.text).toBe(`new ${testId}`)
+          }
+          expect((yield* call(type, { testId: "editable", text: "new text" })).ok).toBe(true)
+          expect((yield* call(getText, { testId: "editable" })).result.text).toBe("new text")
+          expect((yield* call(type, { testId: "search", text: "" })).ok).toBe(true)
+          expect((yield* call(getText, { testId: "search" })).result.text).toBe("")
+        }))
+
+      it.effect("a read-only field is left alone and the call times out", () =>
+        Effect.gen(function* () {
+          yield* open("/fields")
+          const locked = yield* call(type, { testId: "locked", text: "changed", timeoutMs: 300 })
+          expect(locked.error?.code).toBe("MM_TYPE_TIMEOUT")
+          expect((yield* call(getText, { testId: "locked" })).result.text).toBe("locked")
+        }))
+    })
+
+    describe("wait_for", () => {
+      it.effect("text= finds text already shown, two matches stay ambiguous, and hidden or missing elements are hidden", () =>
+        Effect.gen(function* () {
+          yield* open("/shadow")
+          // The page has a shadow root, so text waits go through Playwright: same answers.
+          expect((yield* call(waitFor, { selector: "text=ready to GO", timeoutMs: 1_000 })).ok).toBe(true)
+          expect((yield* call(waitFor, { selector: "text=Twice", timeoutMs: 300 })).error?.code).toBe("MM_TARGET_AMBIGUOUS")
+          yield* open("/guarded")
+          expect((yield* call(waitFor, { selector: "text=i   AGREE", timeoutMs: 1_000 })).ok).toBe(true)
+          yield* open("/fields")
+          expect((yield* call(waitFor, { selector: "text=Twice", timeoutMs: 300 })).error?.code).toBe("MM_TARGET_AMBIGUOUS")
+          expect((yield* call(waitFor, { testId: "gone-for-good", state: "hidden", timeoutMs: 300 })).ok).toBe(true)
+          yield* open("/shadow")
+          expect((yield* call(waitFor, { testId: "gone", state: "hidden", timeoutMs: 300 })).ok).toBe(true)
+          expect((yield* call(waitFor, { testId: "gone", timeoutMs: 300 })).error?.code).toBe("MM_WAIT_TIMEOUT")
+        }))
+    })
+  }
+)
