@@ -18,7 +18,7 @@ export const click = defineTool({
   name: "click",
   title: "Click an element",
   description:
-    "Click one element of the active tab, named by exactly one of a11yRef (from mm_describe_screen or mm_accessibility_snapshot), testId or selector, optionally inside `within`. Waits until it is visible, enabled and stable. Returns {clicked, target, pageClosedAfterClick?}; the response's observation shows the page afterwards with fresh refs.",
+    "Click one element of the active tab, named by exactly one of a11yRef (from mm_describe_screen or mm_accessibility_snapshot), testId or selector, optionally inside `within`. Waits until it is visible, enabled, stable and not covered by another element. Returns {clicked, target, pageClosedAfterClick?}; the response's observation shows the page afterwards with fresh refs.",
   input: ClickInput,
   output: Schema.Struct({
     clicked: Schema.Boolean,
