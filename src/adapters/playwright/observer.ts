@@ -7,6 +7,7 @@ import type { A11yNode, Observation, ScreenState, TestIdItem } from "../../domai
 import { StateSnapshot, type PageProbe } from "../../capabilities/StateSnapshot.js"
 import { Observer, type ObserveOptions } from "../../services/Observer.js"
 import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./browser.js"
+import { callExpression, evaluateInPage } from "./page-eval.js"
 import { observePage, type ObserveArgs, type ObserveResult } from "./page-script.js"
 
 const DEFAULT_TEST_ID_LIMIT = 150
@@ -28,7 +29,7 @@ export const make = Effect.gen(function* () {
           screenRules: settings.screenRules
         }
         const once = Effect.tryPromise({
-          try: () => page.evaluate(observePage, full),
+          try: () => evaluateInPage<ObserveResult>(page, callExpression(observePage, full)),
           catch: (cause) => new BrowserCallFailed({ cause })
         })
         // A navigation can destroy the execution context mid-call: wait for the new document once and retry.

@@ -24,7 +24,8 @@ import { writeFileAtomic } from "../files.js"
 import { BrowserCallFailed, BrowserState, firstLine, isPlaywrightTimeout, type LiveSession } from "./browser.js"
 import { resolveScreenUrl } from "./launch.js"
 import { finishClickScript, prepareActionScript, type ClickVerdict, type DirectArgs, type DirectResult } from "./page-actions.js"
-import { checkRef, isSensitiveField, readText, REF_ENGINE, stateReadArgs } from "./page-script.js"
+import { callExpression, evaluateInPage } from "./page-eval.js"
+import { checkRef, isSensitiveField, readText, REF_ENGINE, stateReadArgs, type RefCheck } from "./page-script.js"
 
 type Action = "click" | "type" | "get_text"
 
@@ -69,7 +70,7 @@ export const make = Effect.gen(function* () {
       [target.within, target.locator].filter((locator): locator is TargetLocator => locator?.kind === "a11yRef"),
       (locator) =>
         Effect.tryPromise({
-          try: () => page.evaluate(checkRef, locator.value),
+          try: () => evaluateInPage<RefCheck>(page, callExpression(checkRef, locator.value)),
           catch: () => new PageClosed({ detail: "the page went away while checking the ref" })
         }).pipe(
           Effect.flatMap((check) =>
@@ -151,7 +152,7 @@ export const make = Effect.gen(function* () {
       readsState ? stateReadArgs(live.nextRef, settings) : null
     )
     return Effect.promise(() =>
-      (page.evaluate(script) as Promise<DirectResult>).catch((): DirectResult => ({ ready: false, why: "the page could not answer" }))
+      evaluateInPage<DirectResult>(page, script).catch((): DirectResult => ({ ready: false, why: "the page could not answer" }))
     )
   }
 
@@ -172,7 +173,7 @@ export const make = Effect.gen(function* () {
         // A click that navigated away took the guard with the old document: it reached its target.
         const verdict = yield* Effect.promise(
           (): Promise<ClickVerdict> =>
-            (page.evaluate(finishClickScript(token, stateReadArgs(live.nextRef, settings))) as Promise<ClickVerdict>).catch(() => ({ ok: true }))
+            evaluateInPage<ClickVerdict>(page, finishClickScript(token, stateReadArgs(live.nextRef, settings))).catch(() => ({ ok: true }))
         )
         if (verdict.page !== undefined) live.lastRead = { page, result: verdict.page }
         if (verdict.ok) return { page }
