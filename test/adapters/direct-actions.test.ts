@@ -6,6 +6,8 @@ import { Context, Effect, Layer } from "effect"
 import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool, type RunOptions } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
+import { targetOf } from "../../src/domain/target.js"
+import { Observer } from "../../src/services/Observer.js"
 import { Session } from "../../src/services/Session.js"
 import { click, getText, type, waitFor } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
@@ -26,7 +28,7 @@ const pages = {
   "/guarded": html(
     "Guarded",
     `${counter}
-     <button data-testid="plain" onmousedown="if (window[Symbol.for('browser-workflow-mcp')]?.clickGuard) count('guarded')" onclick="count('plain')">Plain</button>
+     <button data-testid="plain" onmousedown="if (window[Symbol.for('browser-workflow-mcp/click-guard')]) count('guarded')" onclick="count('plain')">Plain</button>
      <button data-testid="shy" onclick="count('shy')" style="margin-top:40px">Shy</button>
      <div id="cover" onclick="count('cover')" onpointerdown="count('coverdown')" style="display:none;position:fixed;inset:0;background:rgba(0,0,0,.2)"></div>
      <script>
@@ -143,6 +145,19 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
             title: "Waiting",
             currentUrl: expect.stringMatching(/\/waiting$/)
           })
+        }))
+
+      it.effect("a library user may click before anything observed the page; the observation afterwards is whole", () =>
+        Effect.gen(function* () {
+          yield* open("/guarded")
+          const { url } = yield* Pages
+          const session = yield* Session
+          yield* session.navigate({ screen: "url", url: url("/guarded") }, { timeoutMs: 10_000 })
+          yield* session.click(targetOf({ testId: "plain" }), { timeoutMs: 5_000 })
+          yield* session.click(targetOf({ testId: "retitle" }), { timeoutMs: 5_000 })
+          const observation = yield* (yield* Observer).observe({ testIds: true, a11y: true })
+          expect(observation.state.title).toBe("Retitled")
+          expect(observation.a11y?.nodes.some((node) => node.role === "button" && node.name === "Plain")).toBe(true)
         }))
 
       it.effect("a test id inside an open shadow root is found and clicked", () =>

@@ -224,8 +224,9 @@ export const prepareAction = async (
 
   // The first mouse event of the click must reach the element; if it would reach another one (something
   // moved over it since the check), that event and the rest of the click are stopped before the page sees them.
-  const registry = w[KEY] ?? (w[KEY] = {})
-  registry.clickGuard?.stop()
+  // Kept beside the ref registry, never in it: a click may come before any observation built the registry.
+  const GUARD_KEY = Symbol.for("browser-workflow-mcp/click-guard")
+  w[GUARD_KEY]?.stop()
   const GUARDED = ["pointerdown", "mousedown", "pointerup", "mouseup", "click"]
   let checked = false
   const guard = { token: args.token, ok: true, stop: () => {} }
@@ -242,16 +243,16 @@ export const prepareAction = async (
   guard.stop = () => {
     for (const type of GUARDED) window.removeEventListener(type, listener, true)
     clearTimeout(timer)
-    if (registry.clickGuard === guard) registry.clickGuard = undefined
+    if (w[GUARD_KEY] === guard) w[GUARD_KEY] = undefined
   }
   for (const type of GUARDED) window.addEventListener(type, listener, true)
-  registry.clickGuard = guard
+  Object.defineProperty(w, GUARD_KEY, { value: guard, enumerable: false, configurable: true, writable: true })
   return { ready: true, x, y }
 }
 
 /** Runs in the page after the mouse events: removes the guard and says whether every event hit the target. */
 export const finishClick = (token: string): ClickVerdict => {
-  const guard = (window as any)[Symbol.for("browser-workflow-mcp")]?.clickGuard
+  const guard = (window as any)[Symbol.for("browser-workflow-mcp/click-guard")]
   if (!guard || guard.token !== token) return { ok: true }
   guard.stop()
   return { ok: guard.ok }
