@@ -93,7 +93,9 @@ export const Observation = Schema.Struct({
         description:
           "True when nodes holds only what is new or changed since the last observation of this page; the refs of the others stay valid."
       }),
-      unchanged: Schema.optional(Schema.Number).annotations({ description: "Changes-only: nodes already reported and unchanged." }),
+      unchanged: Schema.optional(Schema.Number).annotations({
+        description: "Changes-only: nodes unchanged since an earlier observation reported them or left them out as truncated."
+      }),
       removed: Schema.optional(Schema.Array(Schema.String)).annotations({
         description: "Changes-only: refs reported before that are no longer on the page."
       })

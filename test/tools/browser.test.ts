@@ -40,6 +40,12 @@ const pages = {
     `<button data-testid="open" onclick="document.getElementById('d').showModal()">Open settings</button>
      <dialog id="d" aria-label="Settings"><h2>Settings</h2><button data-testid="close" onclick="document.getElementById('d').close()">Close</button></dialog>`
   ),
+  "/long": html(
+    "Long",
+    `<input data-testid="filter" aria-label="Filter">
+     ${Array.from({ length: 199 }, (_, i) => `<button>Item ${i + 1}</button>`).join("")}
+     <button id="last" onclick="this.textContent = 'Last, pressed'">Last</button>`
+  ),
   "/closer": html("Closer", `<button data-testid="confirm" onclick="window.close()">Confirm</button>`),
   "/storage": html("Storage", `<p data-testid="theme"></p><script>document.querySelector('[data-testid=theme]').textContent = 'theme=' + localStorage.getItem('theme')</script>`)
 }
@@ -186,6 +192,17 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       const failed = yield* call(click, { testId: "nope", timeoutMs: 200 })
       expect(failed.observation?.a11y?.nodes.map((node) => node.ref)).toEqual([firstCopy!.ref, remove!.ref])
       expect(failed.observation?.a11y?.changesOnly).toBeUndefined()
+    }))
+
+  it.effect("nodes a truncated observation left out are not news in the next one, unless they change", () =>
+    Effect.gen(function* () {
+      const opened = yield* open("/long")
+      expect(opened.observation?.a11y).toMatchObject({ truncated: true, changesOnly: true })
+      expect(opened.observation?.a11y?.nodes).toHaveLength(150)
+      const typed = yield* call(type, { testId: "filter", text: "item" })
+      expect(typed.observation?.a11y).toMatchObject({ nodes: [], unchanged: 201, removed: [] })
+      const pressed = yield* call(click, { selector: "#last" })
+      expect(pressed.observation?.a11y?.nodes.map((node) => node.name)).toEqual(["Last, pressed"])
     }))
 
   it.effect("list_testids lists only visible elements with their real tag names", () =>

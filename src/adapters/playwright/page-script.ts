@@ -112,10 +112,22 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
     info: Map<string, { role: string; name: string }>
     /** What the agent was last told about each ref (a signature of the node), for changes-only observations. */
     reported: Map<string, string>
+    /**
+     * Nodes a changes-only walk saw past its output limit: left out of that observation (it said
+     * truncated), so they are not news in the next one unless they change.
+     */
+    passed: Map<string, string>
     reportedTestIds: WeakMap<Element, string>
   } =
     w[KEY] ??
-    (w[KEY] = { byRef: new Map(), byEl: new WeakMap(), info: new Map(), reported: new Map(), reportedTestIds: new WeakMap() })
+    (w[KEY] = {
+      byRef: new Map(),
+      byEl: new WeakMap(),
+      info: new Map(),
+      reported: new Map(),
+      passed: new Map(),
+      reportedTestIds: new WeakMap()
+    })
   Object.defineProperty(w, KEY, { enumerable: false })
 
   // Drop refs whose elements left the page, so stale refs are recognised and memory stays bounded.
@@ -123,6 +135,7 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
     if (!element.isConnected) {
       registry.byRef.delete(ref)
       registry.info.delete(ref)
+      registry.passed.delete(ref)
     }
   }
 
@@ -386,11 +399,15 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
                 const node = describe(child, role, path)
                 const signature = signatureOf(node)
                 seen.add(node.ref)
-                if (registry.reported.get(node.ref) === signature) unchanged++
+                if (registry.reported.get(node.ref) === signature || registry.passed.get(node.ref) === signature) unchanged++
                 else if (nodes.length < args.a11yLimit) {
                   registry.reported.set(node.ref, signature)
+                  registry.passed.delete(node.ref)
                   nodes.push(node)
-                } else truncated = true
+                } else {
+                  registry.passed.set(node.ref, signature)
+                  truncated = true
+                }
                 if (++visited >= WALK_CAP) {
                   truncated = true
                   walkCut = true
