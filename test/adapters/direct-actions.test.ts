@@ -53,6 +53,16 @@ const pages = {
      <button data-testid="later" disabled onclick="count('later')">Later</button>
      <button data-testid="slide" style="transition: transform 400ms linear" onclick="count('slide')">Slide</button>`
   ),
+  "/frozen": html(
+    "Frozen",
+    `${counter}
+     <button data-testid="frozen" onclick="count('frozen')">Frozen</button>
+     <script>
+       // As a page under a fake clock: animation frames and timers never fire.
+       window.requestAnimationFrame = () => 0
+       window.setTimeout = () => 0
+     </script>`
+  ),
   "/fields": html(
     "Fields",
     `<input data-testid="email" type="email" value="old@example.test">
@@ -158,6 +168,13 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           const observation = yield* (yield* Observer).observe({ testIds: true, a11y: true })
           expect(observation.state.title).toBe("Retitled")
           expect(observation.a11y?.nodes.some((node) => node.role === "button" && node.name === "Plain")).toBe(true)
+        }))
+
+      it.effect("a page whose timers never fire still gets its click, through Playwright", () =>
+        Effect.gen(function* () {
+          yield* open("/frozen")
+          expect((yield* call(click, { testId: "frozen" })).ok).toBe(true)
+          expect(yield* log).toBe("frozen=1")
         }))
 
       it.effect("a test id inside an open shadow root is found and clicked", () =>

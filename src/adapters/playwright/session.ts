@@ -1,7 +1,7 @@
 // Session over Playwright: actions on the active page with typed errors, classified from
 // Playwright's error classes and the page's structure (how many elements match, are they visible).
 import * as path from "node:path"
-import { Effect, Layer, Option } from "effect"
+import { Duration, Effect, Layer, Option } from "effect"
 import type { Locator, Page } from "playwright"
 import {
   ActionFailed,
@@ -28,6 +28,9 @@ import { callExpression, evaluateInPage } from "./page-eval.js"
 import { checkRef, isSensitiveField, readText, REF_ENGINE, stateReadArgs, type RefCheck } from "./page-script.js"
 
 type Action = "click" | "type" | "get_text"
+
+/** How long the page may take to say whether a target is ready before Playwright's path takes over. */
+const PREPARE_TIMEOUT = Duration.seconds(2)
 
 const cssString = (value: string) => JSON.stringify(value)
 
@@ -151,8 +154,15 @@ export const make = Effect.gen(function* () {
       isSensitiveField,
       readsState ? stateReadArgs(live.nextRef, settings) : null
     )
+    // A page whose timers are faked or frozen never answers: after a while that too means "not ready".
     return Effect.promise(() =>
       evaluateInPage<DirectResult>(page, script).catch((): DirectResult => ({ ready: false, why: "the page could not answer" }))
+    ).pipe(
+      Effect.timeoutTo({
+        duration: PREPARE_TIMEOUT,
+        onSuccess: (result) => result,
+        onTimeout: (): DirectResult => ({ ready: false, why: "no answer in time" })
+      })
     )
   }
 
