@@ -12,7 +12,7 @@ import { getState } from "../src/tools/discovery.js"
 import { click, getText } from "../src/tools/interaction.js"
 import { navigate } from "../src/tools/navigation.js"
 import { launch } from "../src/tools/session.js"
-import { liveLayer, tempDir, testSettings } from "./support/browser.js"
+import { liveLayer, TAB_ID, tempDir, testSettings } from "./support/browser.js"
 
 const fixturesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures")
 const MV3_EXTENSION = path.join(fixturesDir, "extension-mv3")
@@ -47,7 +47,7 @@ describe("Chrome extension sessions", () => {
         expect(envelope.result?.state.title).toBe("BWM Test Extension Popup")
 
         const state = yield* runTool(getState)({})
-        expect(state.envelope.result?.tabs.active).toEqual({ role: "extension", url: `chrome-extension://${id}/popup.html` })
+        expect(state.envelope.result?.tabs.active).toEqual({ tabId: TAB_ID, role: "extension", url: `chrome-extension://${id}/popup.html` })
       }).pipe(Effect.provide(liveLayer(testSettings({ extension: linked }))))
     }))
 
@@ -117,7 +117,7 @@ describe("Chrome extension sessions", () => {
       expect(opened.envelope.meta.notices).toBeUndefined()
 
       const tabsWithNotification = yield* runTool(getState)({})
-      expect(tabsWithNotification.envelope.result?.tabs.active).toEqual({ role: "notification", url: notificationUrl })
+      expect(tabsWithNotification.envelope.result?.tabs.active).toEqual({ tabId: TAB_ID, role: "notification", url: notificationUrl })
       expect(tabsWithNotification.envelope.result?.tabs.tracked.map((tab) => tab.url).sort()).toEqual(
         [homeUrl, notificationUrl].sort()
       )
@@ -133,7 +133,7 @@ describe("Chrome extension sessions", () => {
 
       const after = yield* runTool(getState)({})
       expect(after.envelope.result?.state.currentUrl).toBe(homeUrl)
-      expect(after.envelope.result?.tabs.active).toEqual({ role: "extension", url: homeUrl })
+      expect(after.envelope.result?.tabs.active).toEqual({ tabId: TAB_ID, role: "extension", url: homeUrl })
       expect(after.envelope.result?.tabs.tracked.map((tab) => tab.url)).toEqual([homeUrl])
       // Notices are delivered once.
       expect(after.envelope.meta.notices).toBeUndefined()
@@ -158,8 +158,8 @@ describe("Chrome extension sessions", () => {
 
       expect(notices).toEqual([`A new tab opened: ${notificationUrl}.`])
       expect(envelope.result?.tabs.tracked).toContainEqual(
-        { role: "notification", url: notificationUrl, title: "BWM Test Extension Notification", active: false }
+        { tabId: TAB_ID, role: "notification", url: notificationUrl, title: "BWM Test Extension Notification", active: false }
       )
-      expect(envelope.result?.tabs.active).toEqual({ role: "extension", url: homeUrl })
+      expect(envelope.result?.tabs.active).toEqual({ tabId: TAB_ID, role: "extension", url: homeUrl })
     }).pipe(Effect.provide(liveLayer(testSettings({ extension: MV3_EXTENSION })))))
 })

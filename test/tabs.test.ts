@@ -15,7 +15,7 @@ import { click } from "../src/tools/interaction.js"
 import { navigate } from "../src/tools/navigation.js"
 import { launch } from "../src/tools/session.js"
 import { closeTab, listTabs, switchToTab, waitForNotification } from "../src/tools/tabs.js"
-import { html, liveLayer, pageServer, testSettings } from "./support/browser.js"
+import { html, liveLayer, pageServer, TAB_ID, testSettings } from "./support/browser.js"
 
 const MV3_EXTENSION = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "extension-mv3")
 const extensionId = extensionIdFrom(realpathSync(MV3_EXTENSION))
@@ -65,7 +65,7 @@ describe("tabs with the test extension and a web app", () => {
       expect(found.observation?.testIds?.map((item: any) => item.testId)).toContain("confirm")
 
       const state = yield* ok(getState)
-      expect(state.result.tabs.active).toEqual({ role: "notification", url: notificationUrl })
+      expect(state.result.tabs.active).toEqual({ tabId: TAB_ID, role: "notification", url: notificationUrl })
       expect(state.result.tabs.tracked.map((tab: any) => tab.role).sort()).toEqual(["app", "extension", "notification"])
 
       const confirmed = yield* ok(click, { testId: "confirm" })
@@ -73,7 +73,7 @@ describe("tabs with the test extension and a web app", () => {
       expect(confirmed.meta.notices).toEqual([`The active tab closed; tools now act on ${homeUrl} (extension).`])
 
       const after = yield* ok(getState)
-      expect(after.result.tabs.active).toEqual({ role: "extension", url: homeUrl })
+      expect(after.result.tabs.active).toEqual({ tabId: TAB_ID, role: "extension", url: homeUrl })
       expect(after.result.tabs.tracked.map((tab: any) => tab.url).sort()).toEqual([homeUrl, `${app.url}/app`].sort())
     }).pipe(Effect.scoped, Effect.provide(extensionSession)))
 
@@ -100,7 +100,7 @@ describe("tabs with the test extension and a web app", () => {
       const toHome = yield* ok(switchToTab, { role: "extension" })
       expect(toHome.result).toEqual({
         switched: true,
-        tab: { role: "extension", url: homeUrl, title: "BWM Test Extension Popup", active: true }
+        tab: { tabId: TAB_ID, role: "extension", url: homeUrl, title: "BWM Test Extension Popup", active: true }
       })
       expect(toHome.observation?.state.currentUrl).toBe(homeUrl)
 
@@ -113,7 +113,7 @@ describe("tabs with the test extension and a web app", () => {
 
       const missing = yield* call(switchToTab, { role: "notification" })
       expect(missing.error?.code).toBe("MM_TAB_NOT_FOUND")
-      expect(missing.error?.message).toContain(`${app.url}/docs (app)`)
+      expect(missing.error?.message).toMatch(new RegExp(`t\\d+ ${app.url}/docs \\(app\\)`))
       expect((yield* call(switchToTab, {})).error?.code).toBe("MM_INVALID_INPUT")
       expect((yield* call(switchToTab, { role: "window" })).error?.code).toBe("MM_INVALID_INPUT")
 
@@ -127,8 +127,8 @@ describe("tabs with the test extension and a web app", () => {
       const closedDocs = yield* ok(closeTab, { url: `${app.url}/docs` })
       expect(closedDocs.result).toEqual({
         closed: true,
-        tab: { role: "app", url: `${app.url}/docs`, title: "Docs", active: false },
-        active: { role: "extension", url: homeUrl }
+        tab: { tabId: TAB_ID, role: "app", url: `${app.url}/docs`, title: "Docs", active: false },
+        active: { tabId: TAB_ID, role: "extension", url: homeUrl }
       })
       expect(closedDocs.meta.notices).toEqual([`The active tab closed; tools now act on ${homeUrl} (extension).`])
 
@@ -139,6 +139,39 @@ describe("tabs with the test extension and a web app", () => {
       expect(state.result.tabs.tracked.map((tab: any) => tab.url)).toEqual([homeUrl])
     }).pipe(Effect.scoped, Effect.provide(extensionSession)))
 
+  it.live("tab ids stay with their tab across navigations, are never reused, and switch_to_tab and close_tab take them", () =>
+    Effect.gen(function* () {
+      const app = yield* pageServer(appPages)
+      yield* ok(launch)
+      yield* ok(navigate, { screen: "url", url: `${app.url}/docs`, newTab: true })
+      yield* ok(navigate, { screen: "url", url: `${app.url}/about`, newTab: true })
+      const listed = (yield* ok(listTabs)).result.groups[0].tabs as Array<{ tabId: string; url: string }>
+      const ids = listed.map((tab) => tab.tabId)
+      expect(new Set(ids).size).toBe(3)
+      const docsId = listed.find((tab) => tab.url === `${app.url}/docs`)!.tabId
+      const aboutId = listed.find((tab) => tab.url === `${app.url}/about`)!.tabId
+
+      // The about tab goes to the docs page too: two tabs, same URL, told apart by id.
+      yield* ok(navigate, { screen: "url", url: `${app.url}/docs` })
+      const toDocs = yield* ok(switchToTab, { tabId: docsId })
+      expect(toDocs.result.tab).toMatchObject({ tabId: docsId, url: `${app.url}/docs`, active: true })
+      const both = yield* ok(switchToTab, { tabId: aboutId, url: `${app.url}/docs` })
+      expect(both.result.tab).toMatchObject({ tabId: aboutId, active: true })
+
+      const closed = yield* ok(closeTab, { tabId: aboutId })
+      expect(closed.result.tab.tabId).toBe(aboutId)
+      const gone = yield* call(switchToTab, { tabId: aboutId })
+      expect(gone.error?.code).toBe("MM_TAB_NOT_FOUND")
+      expect(gone.error?.message).toContain(`id ${aboutId}`)
+      expect((yield* call(closeTab, { tabId: "3" })).error).toMatchObject({ code: "MM_INVALID_INPUT", details: { field: "tabId" } })
+
+      yield* ok(navigate, { screen: "url", url: `${app.url}/about`, newTab: true })
+      const after = (yield* ok(listTabs)).result.groups[0].tabs as Array<{ tabId: string }>
+      const fresh = after.map((tab) => tab.tabId).filter((id) => !ids.includes(id))
+      expect(fresh).toHaveLength(1)
+      expect(ids).not.toContain(fresh[0])
+    }).pipe(Effect.scoped, Effect.provide(extensionSession)))
+
   it.live("without an extension home, closing the active tab falls back to an app tab", () =>
     Effect.gen(function* () {
       const app = yield* pageServer(appPages)
@@ -146,7 +179,7 @@ describe("tabs with the test extension and a web app", () => {
         yield* ok(launch)
         yield* ok(navigate, { screen: "url", url: `${app.url}/about`, newTab: true })
         const closed = yield* ok(closeTab, { url: `${app.url}/about` })
-        expect(closed.result.active).toEqual({ role: "app", url: `${app.url}/docs` })
+        expect(closed.result.active).toEqual({ tabId: TAB_ID, role: "app", url: `${app.url}/docs` })
         expect(closed.meta.notices).toEqual([`The active tab closed; tools now act on ${app.url}/docs (app).`])
       }).pipe(Effect.provide(liveLayer(testSettings({ appUrl: `${app.url}/docs` }))))
     }).pipe(Effect.scoped))
@@ -171,7 +204,8 @@ describe("tabs with the test extension and a web app", () => {
         "BWM Test Extension Popup"
       ])
       expect(all.result.text.split("\n")[0]).toBe("Found 4 tabs")
-      expect(all.result.text).toContain(`* [extension] BWM Test Extension Popup ${homeUrl}`)
+      const popupTab = all.result.groups[0].tabs[3]
+      expect(all.result.text).toContain(`* ${popupTab.tabId} [extension] BWM Test Extension Popup ${homeUrl}`)
 
       const filtered = yield* ok(listTabs, { filter: "ABOUT|docs" })
       expect(filtered.result.groups[0].tabs.map((tab: any) => tab.url)).toEqual([`${app.url}/docs`, `${app.url}/about`])

@@ -27,7 +27,13 @@ export const ExtensionSummary = Schema.Struct({
 })
 export type ExtensionSummary = typeof ExtensionSummary.Type
 
+/** A tab's id for the session: given when the tab is first seen, never reused. */
+export const TabId = Schema.String.pipe(
+  Schema.pattern(/^t[0-9]+$/, { message: () => 'tabId must look like "t3" (from mm_list_tabs or mm_get_state)' })
+).annotations({ description: 'Id of the tab for this session, e.g. "t3"; it stays the same while the tab is open.' })
+
 export const TabInfo = Schema.Struct({
+  tabId: TabId,
   role: TabRole,
   url: Schema.String.annotations({ description: "Current URL of the tab." }),
   title: Schema.String.annotations({ description: "Document title." }),
@@ -36,7 +42,7 @@ export const TabInfo = Schema.Struct({
 export type TabInfo = typeof TabInfo.Type
 
 export const Tabs = Schema.Struct({
-  active: Schema.NullOr(Schema.Struct({ role: TabRole, url: Schema.String })).annotations({
+  active: Schema.NullOr(Schema.Struct({ tabId: TabId, role: TabRole, url: Schema.String })).annotations({
     description: "The tab tools act on, or null when none is open."
   }),
   tracked: Schema.Array(TabInfo).annotations({ description: "Every open tab of the session." })

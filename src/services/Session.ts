@@ -53,8 +53,9 @@ export type Destination =
   | { readonly screen: "home" | "settings" | "notification" | "popup" }
   | { readonly screen: "url"; readonly url: string; readonly newTab?: boolean | undefined }
 
-/** Which tab a tab tool means: by role, by URL prefix, or both (both must match). */
+/** Which tab a tab tool means: by id, role, URL prefix, or several (all must match). */
 export interface TabSelector {
+  readonly tabId?: string | undefined
   readonly role?: TabRole | undefined
   readonly url?: string | undefined
 }

@@ -1,13 +1,16 @@
 // Tabs across a flow: wait for the extension's notification, switch, close and list tabs by role or URL.
 import { Effect, Order, Schema } from "effect"
 import { NotificationTimeout } from "../domain/errors.js"
-import { TabInfo, TabRole, TabRoleInput, type TabInfo as TabInfoType } from "../domain/observation.js"
+import { TabId, TabInfo, TabRole, TabRoleInput, type TabInfo as TabInfoType } from "../domain/observation.js"
 import { defineTool } from "../runtime/tool.js"
 import { Session, type TabSelector } from "../services/Session.js"
 import { DEADLINE_SLACK_MS, timeoutField } from "./shared.js"
 
-/** Role or URL prefix; at least one. */
+/** Tab id, role or URL prefix; at least one, and all given must match. */
 const SelectorFields = {
+  tabId: Schema.optional(TabId).annotations({
+    description: 'Id of the tab from mm_list_tabs or mm_get_state, e.g. "t3": exactly that tab.'
+  }),
   role: Schema.optional(TabRoleInput).annotations({
     description: 'Tab role: extension, notification, app (alias "dapp") or other. With url, both must match.'
   }),
@@ -16,15 +19,18 @@ const SelectorFields = {
   })
 }
 
-const needsRoleOrUrl = <A extends TabSelector>(input: A) =>
-  input.role !== undefined || input.url !== undefined ? true : { path: ["role"], message: "give role or url (or both)" }
+const needsSelector = <A extends TabSelector>(input: A) =>
+  input.tabId !== undefined || input.role !== undefined || input.url !== undefined
+    ? true
+    : { path: ["tabId"], message: "give tabId, role or url (all that are given must match)" }
 
 const selectorOf = (input: TabSelector): TabSelector => ({
+  ...(input.tabId !== undefined ? { tabId: input.tabId } : {}),
   ...(input.role !== undefined ? { role: input.role } : {}),
   ...(input.url !== undefined ? { url: input.url } : {})
 })
 
-const ActiveTab = Schema.NullOr(Schema.Struct({ role: TabRole, url: Schema.String })).annotations({
+const ActiveTab = Schema.NullOr(Schema.Struct({ tabId: TabId, role: TabRole, url: Schema.String })).annotations({
   description: "The tab tools act on now, or null when none is open."
 })
 
@@ -55,8 +61,8 @@ export const switchToTab = defineTool({
   name: "switch_to_tab",
   title: "Switch tab",
   description:
-    "Make another open tab the active one (the tab every other tool acts on), chosen by role and/or URL prefix; the newest match wins, the extension home for role extension. Returns {switched, tab}; the observation shows the tab switched to. MM_TAB_NOT_FOUND lists the open tabs.",
-  input: Schema.Struct(SelectorFields).pipe(Schema.filter(needsRoleOrUrl)),
+    "Make another open tab the active one (the tab every other tool acts on), chosen by tabId (from mm_list_tabs), role and/or URL prefix; the newest match wins, the extension home for role extension. Returns {switched, tab}; the observation shows the tab switched to. MM_TAB_NOT_FOUND lists the open tabs.",
+  input: Schema.Struct(SelectorFields).pipe(Schema.filter(needsSelector)),
   output: Schema.Struct({
     switched: Schema.Boolean.annotations({ description: "Always true on success." }),
     tab: TabInfo
@@ -74,8 +80,8 @@ export const closeTab = defineTool({
   name: "close_tab",
   title: "Close tab",
   description:
-    "Close an open tab chosen by role and/or URL prefix (the newest match). The extension home is never closed. When the active tab closes, tools fall back to the extension home, else an app tab, else any tab. Returns {closed, tab, active}.",
-  input: Schema.Struct(SelectorFields).pipe(Schema.filter(needsRoleOrUrl)),
+    "Close an open tab chosen by tabId (from mm_list_tabs), role and/or URL prefix (the newest match). The extension home is never closed. When the active tab closes, tools fall back to the extension home, else an app tab, else any tab. Returns {closed, tab, active}.",
+  input: Schema.Struct(SelectorFields).pipe(Schema.filter(needsSelector)),
   output: Schema.Struct({
     closed: Schema.Boolean.annotations({ description: "Always true on success." }),
     tab: TabInfo,
@@ -165,7 +171,7 @@ export const arrangeTabs = (tabs: ReadonlyArray<TabInfoType>, options: ListTabsO
 export const renderTabs = (groups: ReadonlyArray<typeof TabGroup.Type>, groupBy: typeof TabGroupBy.Type): string => {
   const total = groups.reduce((sum, group) => sum + group.tabs.length, 0)
   if (total === 0) return "No tabs found matching the criteria."
-  const line = (tab: ListedTab) => `${tab.active ? "* " : "- "}[${tab.role}] ${tab.title || "(untitled)"} ${tab.url}`
+  const line = (tab: ListedTab) => `${tab.active ? "* " : "- "}${tab.tabId} [${tab.role}] ${tab.title || "(untitled)"} ${tab.url}`
   const header = `Found ${total} tab${total === 1 ? "" : "s"}`
   if (groupBy === "none") return [header, ...groups.flatMap((group) => group.tabs.map(line))].join("\n")
   return [
@@ -191,7 +197,7 @@ export const listTabs = defineTool({
   name: "list_tabs",
   title: "List tabs",
   description:
-    "List the open tabs with role (extension, notification, app, other), URL, title and host; '*' marks the active tab in the text. Filter with a case-insensitive regular expression on URL or title, group by role or host, order by title, url, host or role within groups. Returns {total, groups: [{key, tabs}], text}.",
+    "List the open tabs with their id (e.g. t3, stable while the tab is open, for switch_to_tab and close_tab), role (extension, notification, app, other), URL, title and host; '*' marks the active tab in the text. Filter with a case-insensitive regular expression on URL or title, group by role or host, order by title, url, host or role within groups. Returns {total, groups: [{key, tabs}], text}.",
   input: Schema.Struct({
     filter: Schema.optional(RegexSource).annotations({
       description: "Case-insensitive regular expression matched against each tab's URL and title; an invalid expression is MM_INVALID_INPUT."

@@ -2,6 +2,7 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { expect } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as KnowledgeFiles from "../../src/adapters/knowledge-files.js"
 import * as StderrLogger from "../../src/adapters/logger.js"
@@ -41,3 +42,6 @@ export const pageServer = (pages: Readonly<Record<string, string>>) =>
 /** A minimal HTML document. */
 export const html = (title: string, body: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`
+
+/** Matches any tab id ("t1", "t2"...) where a test does not care which. */
+export const TAB_ID = expect.stringMatching(/^t[0-9]+$/)

@@ -38,6 +38,9 @@ export interface LiveSession {
    * read takes it; any other use of the session drops it.
    */
   lastRead: { readonly page: Page; readonly result: ObserveResult } | undefined
+  /** Each tab's id for this session ("t1", "t2"...), given when the tab is first seen and never reused. */
+  readonly tabIds: WeakMap<Page, string>
+  nextTabId: number
 }
 
 export interface BrowserStateService {
@@ -50,6 +53,8 @@ export interface BrowserStateService {
   readonly launch: (options: LaunchOptions) => Effect.Effect<LaunchResult, LaunchFailed | SessionAlreadyRunning | InvalidConfig>
   readonly close: Effect.Effect<boolean>
   readonly roleOf: (live: LiveSession, page: Page) => TabRole
+  /** The tab's id for this session, e.g. "t3". */
+  readonly tabIdOf: (live: LiveSession, page: Page) => string
   readonly activate: (live: LiveSession, page: Page) => void
 }
 
@@ -160,9 +165,18 @@ export const make = Effect.gen(function* () {
     if (live.console.length > CONSOLE_BUFFER) live.console.splice(0, live.console.length - CONSOLE_BUFFER)
   }
 
+  const tabIdOf = (live: LiveSession, page: Page): string => {
+    const known = live.tabIds.get(page)
+    if (known !== undefined) return known
+    const id = `t${live.nextTabId++}`
+    live.tabIds.set(page, id)
+    return id
+  }
+
   const track = (live: LiveSession, page: Page) => {
     if (live.pages.includes(page)) return
     live.pages.push(page)
+    tabIdOf(live, page)
     page.on("console", (message) => logConsole(live, page, message.type(), message.text()))
     page.on("pageerror", (error) => logConsole(live, page, "pageerror", error.message))
     page.on("close", () => {
@@ -293,7 +307,9 @@ export const make = Effect.gen(function* () {
           consoleSeq: 0,
           nextRef: 1,
           observeLock: yield* Effect.makeSemaphore(1),
-          lastRead: undefined
+          lastRead: undefined,
+          tabIds: new WeakMap(),
+          nextTabId: 1
         }
         for (const page of context.pages()) track(live, page)
         context.on("page", (page) => {
@@ -357,6 +373,7 @@ export const make = Effect.gen(function* () {
     launch,
     close,
     roleOf,
+    tabIdOf,
     activate
   })
 })

@@ -390,21 +390,39 @@ export const make = Effect.gen(function* () {
 
   const tabInfo = (live: LiveSession, page: Page) =>
     Effect.promise(() => page.title().catch(() => "")).pipe(
-      Effect.map((title): TabInfo => ({ role: browser.roleOf(live, page), url: page.url(), title, active: page === live.active }))
+      Effect.map(
+        (title): TabInfo => ({
+          tabId: browser.tabIdOf(live, page),
+          role: browser.roleOf(live, page),
+          url: page.url(),
+          title,
+          active: page === live.active
+        })
+      )
     )
 
+  const activeTab = (live: LiveSession) => {
+    const active = live.active !== undefined && !live.active.isClosed() ? live.active : undefined
+    return active === undefined ? null : { tabId: browser.tabIdOf(live, active), role: browser.roleOf(live, active), url: active.url() }
+  }
+
   const matches = (live: LiveSession, page: Page, selector: TabSelector) =>
+    (selector.tabId === undefined || browser.tabIdOf(live, page) === selector.tabId) &&
     (selector.role === undefined || browser.roleOf(live, page) === selector.role) &&
     (selector.url === undefined || page.url().startsWith(selector.url))
 
   const describeSelector = (selector: TabSelector) =>
-    [selector.role !== undefined ? `role ${selector.role}` : undefined, selector.url !== undefined ? `URL prefix ${selector.url}` : undefined]
+    [
+      selector.tabId !== undefined ? `id ${selector.tabId}` : undefined,
+      selector.role !== undefined ? `role ${selector.role}` : undefined,
+      selector.url !== undefined ? `URL prefix ${selector.url}` : undefined
+    ]
       .filter((part) => part !== undefined)
       .join(" and ")
 
   const listOpen = (live: LiveSession) =>
     openPages(live)
-      .map((page) => `${page.url()} (${browser.roleOf(live, page)})`)
+      .map((page) => `${browser.tabIdOf(live, page)} ${page.url()} (${browser.roleOf(live, page)})`)
       .join(", ") || "(none)"
 
   const tabNotFound = (live: LiveSession, selector: TabSelector, extra = "") =>
@@ -433,11 +451,7 @@ export const make = Effect.gen(function* () {
       }
       const closed = yield* tabInfo(live, page)
       yield* Effect.promise(() => page.close().catch(() => undefined))
-      const active = live.active !== undefined && !live.active.isClosed() ? live.active : undefined
-      return {
-        closed: { ...closed, active: false },
-        active: active === undefined ? null : { role: browser.roleOf(live, active), url: active.url() }
-      }
+      return { closed: { ...closed, active: false }, active: activeTab(live) }
     })
 
   const waitForNotification = (options: { readonly timeoutMs: number }) =>
@@ -517,19 +531,8 @@ export const make = Effect.gen(function* () {
 
   const tabs = Effect.gen(function* () {
     const live = yield* browser.live
-    const tracked = yield* Effect.forEach(
-      live.pages.filter((page) => !page.isClosed()),
-      (page) =>
-        Effect.promise(() => page.title().catch(() => "")).pipe(
-          Effect.map((title) => ({ role: browser.roleOf(live, page), url: page.url(), title, active: page === live.active }))
-        ),
-      { concurrency: "unbounded" }
-    )
-    const active = live.active !== undefined && !live.active.isClosed() ? live.active : undefined
-    return {
-      active: active === undefined ? null : { role: browser.roleOf(live, active), url: active.url() },
-      tracked
-    }
+    const tracked = yield* Effect.forEach(openPages(live), (page) => tabInfo(live, page), { concurrency: "unbounded" })
+    return { active: activeTab(live), tracked }
   })
 
   return Session.of({
