@@ -9,13 +9,14 @@ import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { targetOf } from "../../src/domain/target.js"
 import { Observer } from "../../src/services/Observer.js"
 import { Session } from "../../src/services/Session.js"
+import { accessibilitySnapshot } from "../../src/tools/discovery.js"
 import { click, getText, type, waitFor } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { launch } from "../../src/tools/session.js"
 import { html, liveLayer, pageServer, testSettings } from "../support/browser.js"
 
 // Each click handler counts into #log as "name=count"; get_text reads it back.
-const counter = `<p id="log" data-testid="log" style="height:1.5em"></p>
+const counter = `<p id="log" role="status" data-testid="log" style="height:1.5em"></p>
 <script>
   const counts = {}
   const count = (name) => {
@@ -62,6 +63,19 @@ const pages = {
        window.requestAnimationFrame = () => 0
        window.setTimeout = () => 0
      </script>`
+  ),
+  "/framed": html(
+    "Framed",
+    `<div style="height:1500px">Spacer</div>
+     <iframe id="pay" title="Payment" src="/inner" style="border:7px solid #888;padding:5px;margin-left:40px;width:500px;height:300px"></iframe>
+     <button id="drop-frame" onclick="document.getElementById('pay').remove()">Drop the frame</button>`
+  ),
+  "/inner": html(
+    "Inner",
+    `${counter}
+     <label>Card <input id="card"></label>
+     <button onmousedown="if (window.top[Symbol.for('browser-workflow-mcp/click-guard')]) count('guarded')" onclick="count('pay'); setTimeout(() => { document.getElementById('confirm').disabled = false }, 300)">Pay now</button>
+     <button id="confirm" disabled onclick="count('confirm')">Confirm</button>`
   ),
   "/fields": html(
     "Fields",
@@ -182,6 +196,33 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           yield* open("/shadow")
           expect((yield* call(click, { testId: "inner" })).ok).toBe(true)
           expect(yield* log).toBe("inner=1")
+        }))
+    })
+
+    describe("same-origin iframes", () => {
+      it.effect("nodes inside are observed with refs; click, type, read and wait act on them, directly or through Playwright", () =>
+        Effect.gen(function* () {
+          yield* open("/framed")
+          const snapshot = yield* call(accessibilitySnapshot, {})
+          const nodes = snapshot.result.nodes as Array<{ ref: string; role: string; name: string; path?: Array<string> }>
+          const byName = (name: string) => nodes.find((node) => node.name === name)!
+          expect(byName("Pay now")).toMatchObject({ role: "button", path: ["iframe: Payment"] })
+          expect(byName("Card")).toMatchObject({ role: "textbox", path: ["iframe: Payment"] })
+
+          // Below the fold, inside a frame with a border and padding: the click lands on the button.
+          expect((yield* call(click, { a11yRef: byName("Pay now").ref })).ok).toBe(true)
+          // Confirm is disabled for 300 ms more: Playwright waits for it inside the frame.
+          expect((yield* call(click, { a11yRef: byName("Confirm").ref, timeoutMs: 5_000 })).ok).toBe(true)
+          expect((yield* call(type, { a11yRef: byName("Card").ref, text: "4242" })).ok).toBe(true)
+          expect((yield* call(getText, { a11yRef: byName("Card").ref })).result.text).toBe("4242")
+          const after = (yield* call(accessibilitySnapshot, {})).result.nodes as typeof nodes
+          expect(after.find((node) => node.role === "status")).toMatchObject({ name: "guarded=1 pay=1 confirm=1", path: ["iframe: Payment"] })
+          expect((yield* call(waitFor, { a11yRef: byName("Pay now").ref })).ok).toBe(true)
+
+          yield* call(click, { selector: "#drop-frame" })
+          const stale = yield* call(click, { a11yRef: byName("Pay now").ref, timeoutMs: 300 })
+          expect(stale.error?.code).toBe("MM_TARGET_NOT_FOUND")
+          expect((yield* call(waitFor, { a11yRef: byName("Card").ref, state: "hidden" })).ok).toBe(true)
         }))
     })
 

@@ -59,12 +59,16 @@ export const prepareAction = async (
     return shadowRoots
   }
 
-  /** Composed ancestry: whether `inner` is `outer` or lies inside it, crossing shadow roots upwards. */
+  /** Composed ancestry: whether `inner` is `outer` or lies inside it, crossing shadow roots and frames upwards. */
   const within = (inner: Node, outer: Node): boolean => {
     let node: Node | null = inner
     while (node) {
       if (node === outer) return true
-      node = node.parentNode ?? ((node as ShadowRoot).host as Node | undefined) ?? null
+      node =
+        node.parentNode ??
+        ((node as ShadowRoot).host as Node | undefined) ??
+        ((node as Document).defaultView?.frameElement as Node | null | undefined) ??
+        null
     }
     return false
   }
@@ -178,7 +182,15 @@ export const prepareAction = async (
   }
   if (matches.length !== 1) return notReady(matches.length === 0 ? "no match" : "ambiguous")
   const element = matches[0]!
-  if (!isVisible(element)) return notReady("not visible")
+  // A ref may name an element inside same-origin iframes: their elements, innermost first.
+  const frames: Array<HTMLIFrameElement> = []
+  for (let doc = element.ownerDocument; doc !== document; ) {
+    const frame = doc.defaultView?.frameElement as HTMLIFrameElement | null | undefined
+    if (!frame || !frame.isConnected) return notReady("detached frame")
+    frames.push(frame)
+    doc = frame.ownerDocument
+  }
+  if (!isVisible(element) || !frames.every(isVisible)) return notReady("not visible")
   if (args.action === "visible") return { ready: true }
 
   if (element.matches(":disabled") || element.closest('[aria-disabled="true"]') !== null) return notReady("disabled")
@@ -194,29 +206,81 @@ export const prepareAction = async (
     if (tag === "input") (field as HTMLInputElement).select()
     else field.setSelectionRange(0, field.value.length)
     field.focus()
+    // The focused element, down through shadow roots and frames.
     let active: Element | null = document.activeElement
-    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement
+    for (;;) {
+      const inner: Element | null | undefined =
+        active?.shadowRoot?.activeElement ??
+        (active?.localName === "iframe" || active?.localName === "frame" ? (active as HTMLIFrameElement).contentDocument?.activeElement : null)
+      if (!inner || inner === active) break
+      active = inner
+    }
     if (active !== element) return notReady("cannot focus")
     return { ready: true, sensitive: isSensitive(element) }
   }
 
   // click: in view, still for a frame, and the element (or a descendant) is what the pointer hits.
-  const inView = (rect: DOMRect) => rect.top >= 0 && rect.left >= 0 && rect.bottom <= innerHeight && rect.right <= innerWidth
-  if (!inView(element.getBoundingClientRect())) element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" })
-  const before = element.getBoundingClientRect()
+  /** Where a frame's content starts, in its parent's viewport: past the frame's border and padding. */
+  const contentOrigin = (frame: HTMLIFrameElement) => {
+    const box = frame.getBoundingClientRect()
+    const style = frame.ownerDocument.defaultView!.getComputedStyle(frame)
+    return { left: box.left + frame.clientLeft + parseFloat(style.paddingLeft), top: box.top + frame.clientTop + parseFloat(style.paddingTop) }
+  }
+  /** The element's box in the top viewport. */
+  const boxInTop = () => {
+    const rect = element.getBoundingClientRect()
+    let left = rect.left
+    let top = rect.top
+    for (const frame of frames) {
+      const origin = contentOrigin(frame)
+      left += origin.left
+      top += origin.top
+    }
+    return { left, top, width: rect.width, height: rect.height }
+  }
+  const ownView = element.ownerDocument.defaultView!
+  const inView = () => {
+    const rect = element.getBoundingClientRect()
+    const box = boxInTop()
+    return (
+      rect.top >= 0 && rect.left >= 0 && rect.bottom <= ownView.innerHeight && rect.right <= ownView.innerWidth &&
+      box.top >= 0 && box.left >= 0 && box.top + box.height <= innerHeight && box.left + box.width <= innerWidth
+    )
+  }
+  if (!inView()) element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" })
+  const before = boxInTop()
   await new Promise<void>((resolveFrame) => {
     requestAnimationFrame(() => resolveFrame())
     setTimeout(resolveFrame, 50)
   })
   if (!element.isConnected) return notReady("detached")
-  const rect = element.getBoundingClientRect()
-  if (rect.x !== before.x || rect.y !== before.y || rect.width !== before.width || rect.height !== before.height) return notReady("moving")
-  const x = rect.left + rect.width / 2
-  const y = rect.top + rect.height / 2
+  const box = boxInTop()
+  if (box.left !== before.left || box.top !== before.top || box.width !== before.width || box.height !== before.height) return notReady("moving")
+  const x = box.left + box.width / 2
+  const y = box.top + box.height / 2
   if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return notReady("out of view")
+  // What the pointer hits there, down through shadow roots and same-origin frames.
   let hit: Element | null = document.elementFromPoint(x, y)
-  while (hit?.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y)
+  let hx = x
+  let hy = y
+  for (;;) {
+    let inner: Element | null = null
+    if (hit?.shadowRoot) inner = hit.shadowRoot.elementFromPoint(hx, hy)
+    else if (hit !== null && (hit.localName === "iframe" || hit.localName === "frame")) {
+      const frame = hit as HTMLIFrameElement
+      let doc: Document | null = null
+      try {
+        doc = frame.contentDocument
+      } catch {
+        doc = null
+      }
+      if (doc !== null) {
+        const origin = contentOrigin(frame)
+        hx -= origin.left
+        hy -= origin.top
+        inner = doc.elementFromPoint(hx, hy)
+      }
+    }
     if (!inner || inner === hit) break
     hit = inner
   }
@@ -240,12 +304,14 @@ export const prepareAction = async (
     event.preventDefault()
   }
   const timer = setTimeout(() => guard.stop(), 5_000)
+  // Mouse events stay in the document they happen in: listen in the element's frame and in every frame around it.
+  const views: Array<Window> = [ownView, ...frames.map((frame) => frame.ownerDocument.defaultView!)]
   guard.stop = () => {
-    for (const type of GUARDED) window.removeEventListener(type, listener, true)
+    for (const view of views) for (const type of GUARDED) view.removeEventListener(type, listener, true)
     clearTimeout(timer)
     if (w[GUARD_KEY] === guard) w[GUARD_KEY] = undefined
   }
-  for (const type of GUARDED) window.addEventListener(type, listener, true)
+  for (const view of views) for (const type of GUARDED) view.addEventListener(type, listener, true)
   Object.defineProperty(w, GUARD_KEY, { value: guard, enumerable: false, configurable: true, writable: true })
   return { ready: true, x, y }
 }

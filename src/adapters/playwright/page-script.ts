@@ -58,6 +58,8 @@ export interface ObserveResult {
 export interface RefCheck {
   exists: boolean
   current: Array<{ ref: string; role: string; name: string }>
+  /** Refs of the same-origin iframes around the element, outermost first. */
+  frames: Array<string>
 }
 
 /** Arguments of `observePage` that read only the page's state: no test ids, no accessibility nodes, no refs. */
@@ -82,9 +84,18 @@ export const REF_ENGINE = "bwmref"
 /** Selector engine registered with Playwright; runs in the page's main world next to the registry. */
 export const refSelectorEngine = () => {
   const find = (root: Node, body: string): Element | null => {
-    const registry = (window as any)[Symbol.for("browser-workflow-mcp")]
+    const KEY = Symbol.for("browser-workflow-mcp")
+    // Inside a same-origin iframe the registry is the top page's.
+    let registry = (window as any)[KEY]
+    if (registry === undefined) {
+      try {
+        registry = (window.top as any)?.[KEY]
+      } catch {
+        registry = undefined
+      }
+    }
     const element: Element | undefined = registry?.byRef.get(body)
-    if (!element || !element.isConnected) return null
+    if (!element || !element.isConnected || element.ownerDocument.defaultView === null) return null
     // Accept the element only when it lies inside root, crossing shadow boundaries upwards.
     let node: Node | null = element
     while (node) {
@@ -130,9 +141,19 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
     })
   Object.defineProperty(w, KEY, { enumerable: false })
 
+  /** In this page: connected, and in a frame that is still in the page (a removed iframe's elements stay connected to its old document). */
+  const isLive = (element: Element): boolean => {
+    let doc: Document | null = element.isConnected ? element.ownerDocument : null
+    while (doc !== null && doc !== document) {
+      const frame: Element | null | undefined = doc.defaultView?.frameElement
+      doc = frame && frame.isConnected ? frame.ownerDocument : null
+    }
+    return doc === document
+  }
+
   // Drop refs whose elements left the page, so stale refs are recognised and memory stays bounded.
   for (const [ref, element] of registry.byRef) {
-    if (!element.isConnected) {
+    if (!isLive(element)) {
       registry.byRef.delete(ref)
       registry.info.delete(ref)
       registry.passed.delete(ref)
@@ -290,11 +311,13 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
       }
     }
 
-    const textOfIds = (ids: string): string =>
-      ids
+    const textOfIds = (element: Element, ids: string): string => {
+      const scope = element.getRootNode() as Document | ShadowRoot
+      return ids
         .split(/\s+/)
-        .map((id) => document.getElementById(id)?.textContent ?? "")
+        .map((id) => (scope.getElementById?.(id) ?? element.ownerDocument.getElementById(id))?.textContent ?? "")
         .join(" ")
+    }
 
     // Chromium drops its cached `labels` lists whenever the DOM changes, and rebuilding one walks the
     // whole document: after an action that is a document walk per field. One pass over the labels of
@@ -320,7 +343,7 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
     const nameOf = (element: Element, role: string): string => {
       const labelledBy = element.getAttribute("aria-labelledby")
       if (labelledBy) {
-        const text = normalize(textOfIds(labelledBy))
+        const text = normalize(textOfIds(element, labelledBy))
         if (text) return text
       }
       const label = element.getAttribute("aria-label")
@@ -349,14 +372,19 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
       return normalize(element.getAttribute("title"))
     }
 
-    const describe = (element: Element, role: string, path: Array<string>): RawNode => {
-      const name = nameOf(element, role)
+    const refFor = (element: Element): string => {
       let ref = registry.byEl.get(element)
       if (ref === undefined || registry.byRef.get(ref) !== element) {
         ref = `e${nextRef++}`
         registry.byEl.set(element, ref)
         registry.byRef.set(ref, element)
       }
+      return ref
+    }
+
+    const describe = (element: Element, role: string, path: Array<string>): RawNode => {
+      const name = nameOf(element, role)
+      const ref = refFor(element)
       registry.info.set(ref, { role, name })
       const node: RawNode = { ref, role, name }
       const anyElement = element as any
@@ -423,11 +451,30 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
           }
         }
         const shadow = (child as HTMLElement).shadowRoot
-        const keepGoing = (shadow ? walk(shadow, path) : true) && walk(child, path)
+        let keepGoing = (shadow ? walk(shadow, path) : true) && walk(child, path)
+        if (keepGoing && (child.localName === "iframe" || child.localName === "frame")) keepGoing = walkFrame(child as HTMLIFrameElement, path)
         if (pushed) path.pop()
         if (!keepGoing) return false
       }
       return true
+    }
+
+    /** A same-origin frame's document is walked as part of the page; its nodes carry "iframe: name" in their path. */
+    const walkFrame = (frame: HTMLIFrameElement, path: Array<string>): boolean => {
+      let inner: Document | null = null
+      try {
+        inner = frame.contentDocument
+      } catch {
+        inner = null
+      }
+      if (inner === null || inner.documentElement === null || !isVisible(frame)) return true
+      const name = normalize(frame.getAttribute("title") || frame.getAttribute("name") || inner.title)
+      // The frame element gets a ref too, so that the server can enter the frame by ref.
+      registry.info.set(refFor(frame), { role: "iframe", name })
+      path.push(name ? `iframe: ${name}` : "iframe")
+      const keepGoing = walk(inner.documentElement, path)
+      path.pop()
+      return keepGoing
     }
 
     if (root) {
@@ -442,7 +489,7 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
       // A ref the agent was told about and that is gone (or, after a full walk, no longer shown).
       for (const ref of registry.reported.keys()) {
         const element = registry.byRef.get(ref)
-        const gone = element === undefined || !element.isConnected || (!walkCut && !seen.has(ref))
+        const gone = element === undefined || !isLive(element) || (!walkCut && !seen.has(ref))
         if (gone) {
           removed.push(ref)
           registry.reported.delete(ref)
@@ -469,17 +516,33 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
 export const checkRef = (ref: string): RefCheck => {
   const registry = (window as any)[Symbol.for("browser-workflow-mcp")]
   const current: Array<{ ref: string; role: string; name: string }> = []
-  if (!registry) return { exists: false, current }
+  if (!registry) return { exists: false, current, frames: [] }
+  const isLive = (element: Element): boolean => {
+    let doc: Document | null = element.isConnected ? element.ownerDocument : null
+    while (doc !== null && doc !== document) {
+      const frame: Element | null | undefined = doc.defaultView?.frameElement
+      doc = frame && frame.isConnected ? frame.ownerDocument : null
+    }
+    return doc === document
+  }
   let exists = false
   for (const [key, element] of registry.byRef as Map<string, Element>) {
-    if (!element.isConnected) continue
+    if (!isLive(element)) continue
     if (key === ref) exists = true
-    if (current.length < 40) {
-      const info = registry.info.get(key) ?? { role: "", name: "" }
-      current.push({ ref: key, role: info.role, name: info.name })
-    }
+    const info = registry.info.get(key)
+    if (current.length < 40 && info !== undefined && info.role !== "iframe") current.push({ ref: key, role: info.role, name: info.name })
   }
-  return { exists, current }
+  // The refs of the iframes around the element, outermost first (empty in the top document).
+  const frames: Array<string> = []
+  let doc: Document | null = exists ? (registry.byRef.get(ref) as Element).ownerDocument : null
+  while (doc !== null && doc !== document) {
+    const frame: Element | null | undefined = doc.defaultView?.frameElement
+    const frameRef = frame ? registry.byEl.get(frame) : undefined
+    if (!frame || frameRef === undefined) return { exists: false, current, frames: [] }
+    frames.unshift(frameRef)
+    doc = frame.ownerDocument
+  }
+  return { exists, current, frames }
 }
 
 /** Whether text typed into this element must be treated as a secret. */

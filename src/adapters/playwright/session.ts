@@ -2,7 +2,7 @@
 // Playwright's error classes and the page's structure (how many elements match, are they visible).
 import * as path from "node:path"
 import { Duration, Effect, Layer, Option } from "effect"
-import type { Locator, Page } from "playwright"
+import type { FrameLocator, Locator, Page } from "playwright"
 import {
   ActionFailed,
   ActionTimeout,
@@ -62,12 +62,18 @@ export const make = Effect.gen(function* () {
     }
   }
 
-  const locate = (page: Page, target: Target): Locator => {
-    const scope = target.within === undefined ? page : page.locator(selectorOf(target.within))
+  /** The target as a Playwright locator, entering the same-origin iframes (by their refs) that hold a ref target. */
+  const locate = (page: Page, target: Target, frames: ReadonlyArray<string> = []): Locator => {
+    let base: Page | FrameLocator = page
+    for (const frame of frames) base = base.locator(`${REF_ENGINE}=${frame}`).contentFrame()
+    const scope = target.within === undefined ? base : base.locator(selectorOf(target.within))
     return scope.locator(selectorOf(target.locator))
   }
 
-  /** A ref must still be bound to an element of the active page; otherwise answer at once with the current refs. */
+  /**
+   * A ref must still be bound to an element of the active page; otherwise answer at once with the current refs.
+   * Gives the refs of the iframes around the outermost ref of the target (none in the top document).
+   */
   const ensureRefs = (page: Page, target: Target) =>
     Effect.forEach(
       [target.within, target.locator].filter((locator): locator is TargetLocator => locator?.kind === "a11yRef"),
@@ -78,7 +84,7 @@ export const make = Effect.gen(function* () {
         }).pipe(
           Effect.flatMap((check) =>
             check.exists
-              ? Effect.void
+              ? Effect.succeed(check.frames)
               : Effect.fail(
                   new TargetNotFound({
                     target: describeTarget(target),
@@ -87,9 +93,8 @@ export const make = Effect.gen(function* () {
                   })
                 )
           )
-        ),
-      { discard: true }
-    )
+        )
+    ).pipe(Effect.map((frames): ReadonlyArray<string> => frames[0] ?? []))
 
   const countSafely = (locator: Locator) => Effect.promise(() => locator.count().catch(() => -1))
   const visibleSafely = (locator: Locator) => Effect.promise(() => locator.isVisible().catch(() => false))
@@ -125,13 +130,13 @@ export const make = Effect.gen(function* () {
   ) =>
     Effect.gen(function* () {
       const { page } = yield* browser.activePage
-      yield* ensureRefs(page, target)
-      const locator = locate(page, target)
+      const frames = yield* ensureRefs(page, target)
+      const locator = locate(page, target, frames)
       return yield* Effect.tryPromise({
         try: (signal) => run(locator, { timeout: timeoutMs, signal }),
         catch: (cause) => new BrowserCallFailed({ cause })
       }).pipe(
-        Effect.map((value) => ({ page, value })),
+        Effect.map((value) => ({ page, value, locator })),
         Effect.catchTag("BrowserCallFailed", (error) =>
           Effect.flatMap(classify(action, page, locator, target, timeoutMs, error.cause), (classified) =>
             Effect.fail<ActionError | PageClosed>(classified)
@@ -217,11 +222,9 @@ export const make = Effect.gen(function* () {
         })
         return { sensitive: prepared.sensitive ?? true }
       }
-      yield* act("type", target, options.timeoutMs, (locator, opts) => locator.fill(text, opts))
+      const { locator } = yield* act("type", target, options.timeoutMs, (field, opts) => field.fill(text, opts))
       const sensitive = yield* Effect.promise(() =>
-        locate(page, target)
-          .evaluate(isSensitiveField, undefined, { timeout: 2_000 })
-          .catch(() => true)
+        locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true)
       )
       return { sensitive }
     })
@@ -246,7 +249,7 @@ export const make = Effect.gen(function* () {
         if (state === "hidden" && refCheck.left._tag === "TargetNotFound") return
         return yield* refCheck.left
       }
-      const locator = locate(page, target)
+      const locator = locate(page, target, refCheck.right)
       yield* Effect.tryPromise({
         try: (signal) => locator.waitFor({ state, timeout: options.timeoutMs, signal }),
         catch: (cause) => new BrowserCallFailed({ cause })
