@@ -88,7 +88,7 @@ export class InvalidConfig extends Schema.TaggedError<InvalidConfig>()("InvalidC
 export class PageClosed extends Schema.TaggedError<PageClosed>()("PageClosed", {
   detail: Schema.String,
   /** The action the page closed during, when it closed while one ran. */
-  during: Schema.optional(Schema.Literal("click", "type", "get_text"))
+  during: Schema.optional(Schema.Literal("click", "type", "get_text", "press_key", "select_option", "hover"))
 }) {
   get code() {
     return "MM_PAGE_CLOSED" as const
@@ -150,11 +150,14 @@ export class TargetAmbiguous extends Schema.TaggedError<TargetAmbiguous>()("Targ
   }
 }
 
-const Action = Schema.Literal("click", "type", "get_text")
+const Action = Schema.Literal("click", "type", "get_text", "press_key", "select_option", "hover")
 const actionCode = {
   click: { failed: "MM_CLICK_FAILED", timeout: "MM_CLICK_TIMEOUT" },
   type: { failed: "MM_TYPE_FAILED", timeout: "MM_TYPE_TIMEOUT" },
-  get_text: { failed: "MM_GETTEXT_FAILED", timeout: "MM_GETTEXT_TIMEOUT" }
+  get_text: { failed: "MM_GETTEXT_FAILED", timeout: "MM_GETTEXT_TIMEOUT" },
+  press_key: { failed: "MM_PRESS_KEY_FAILED", timeout: "MM_PRESS_KEY_TIMEOUT" },
+  select_option: { failed: "MM_SELECT_FAILED", timeout: "MM_SELECT_TIMEOUT" },
+  hover: { failed: "MM_HOVER_FAILED", timeout: "MM_HOVER_TIMEOUT" }
 } as const
 
 export class ActionTimeout extends Schema.TaggedError<ActionTimeout>()("ActionTimeout", {

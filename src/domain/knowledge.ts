@@ -59,7 +59,7 @@ export type SessionMetadata = typeof SessionMetadata.Type
 
 const DISCOVERY = new Set(["describe_screen", "list_testids", "accessibility_snapshot", "get_state", "screenshot", "get_text"])
 const NAVIGATION = new Set(["navigate", "launch", "switch_to_tab", "close_tab", "wait_for_notification"])
-const INTERACTION = new Set(["click", "type", "wait_for"])
+const INTERACTION = new Set(["click", "type", "press_key", "select_option", "hover", "wait_for"])
 const CONFIRMATION = /confirm|approve|submit/i
 
 /** Labels that make steps easy to find: what kind of step it was and whether it needed recovery. */

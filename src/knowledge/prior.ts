@@ -19,7 +19,18 @@ export const MAX_SIMILARITY_SCORE =
 
 export const PRIOR_LIMITS = { windowHours: 48, sessions: 5, similarSteps: 10, suggestions: 5, avoid: 5, minFailures: 2 } as const
 
-const ACTIONABLE = new Set(["click", "type", "navigate", "wait_for", "switch_to_tab", "close_tab", "wait_for_notification"])
+const ACTIONABLE = new Set([
+  "click",
+  "type",
+  "press_key",
+  "select_option",
+  "hover",
+  "navigate",
+  "wait_for",
+  "switch_to_tab",
+  "close_tab",
+  "wait_for_notification"
+])
 
 export interface Similarity {
   readonly sameScreen: boolean

@@ -31,6 +31,12 @@ const noteFor = (step: StepRecord, target: string | undefined): string => {
       return step.tool.textRedacted ? `Type a secret (${step.tool.textLength ?? "?"} characters) into${where}` : `Type into${where}`
     case "wait_for":
       return `Wait until${where} is ${String(step.tool.input.state ?? "visible")}`
+    case "press_key":
+      return `Press ${String(step.tool.input.key)}${target === undefined ? "" : ` on${where}`}`
+    case "select_option":
+      return `Select ${JSON.stringify(step.tool.input.values ?? [])} in${where}`
+    case "hover":
+      return `Hover over${where}`
     default:
       return `${step.tool.name}${where}`
   }
@@ -54,6 +60,10 @@ export const recipeOf = (steps: ReadonlyArray<StepRecord>, prefix = "mm"): Recip
     }
     if (!step.outcome.ok) {
       skipped.push(`${label}: failed with ${step.outcome.error?.code ?? "an error"}`)
+      continue
+    }
+    if (name === "press_key" && step.tool.input.key === REDACTED) {
+      skipped.push(`${label}: a key pressed in a secret field is not stored`)
       continue
     }
     let args: Record<string, unknown> = { ...step.tool.input }
@@ -108,7 +118,7 @@ const locatorOf = (args: Readonly<Record<string, unknown>>): string | undefined 
   return scope === undefined ? `page.${main}` : `page.${scope}.${main}`
 }
 
-const PLAYWRIGHT_TOOLS = ["navigate", "click", "type", "wait_for"] as const
+const PLAYWRIGHT_TOOLS = ["navigate", "click", "type", "wait_for", "press_key", "select_option", "hover"] as const
 
 const envName = (placeholder: string) => `BWM_SECRET_${placeholder.toUpperCase()}`
 
@@ -130,7 +140,10 @@ export const toPlaywright = (
   for (const step of recipe.steps) {
     const tool = PLAYWRIGHT_TOOLS.find((name) => step.tool === name || step.tool.endsWith(`_${name}`)) ?? step.tool
     const locator = locatorOf(step.args)
-    if (tool === "navigate") {
+    if (tool === "navigate" && (step.args.screen === "back" || step.args.screen === "forward" || step.args.screen === "reload")) {
+      navigation++
+      lines.push(`await page.${step.args.screen === "back" ? "goBack" : step.args.screen === "forward" ? "goForward" : "reload"}()`)
+    } else if (tool === "navigate") {
       const url = navigations[navigation++]?.observation?.state.currentUrl ?? (typeof step.args.url === "string" ? step.args.url : undefined)
       lines.push(url === undefined ? `// ${step.notes}: no URL was recorded` : `await page.goto(${js(url)})`)
     } else if (tool === "click" && locator !== undefined) {
@@ -139,6 +152,12 @@ export const toPlaywright = (
       const text = String(step.args.text ?? "")
       const secret = /^\{\{(.+)\}\}$/.exec(text)
       lines.push(`await ${locator}.fill(${secret ? `process.env.${envName(secret[1]!)} ?? ""` : js(text)})`)
+    } else if (tool === "press_key" && typeof step.args.key === "string" && step.args.key !== REDACTED) {
+      lines.push(locator === undefined ? `await page.keyboard.press(${js(step.args.key)})` : `await ${locator}.press(${js(step.args.key)})`)
+    } else if (tool === "select_option" && locator !== undefined && Array.isArray(step.args.values)) {
+      lines.push(`await ${locator}.selectOption(${JSON.stringify(step.args.values)})`)
+    } else if (tool === "hover" && locator !== undefined) {
+      lines.push(`await ${locator}.hover()`)
     } else if (tool === "wait_for" && locator !== undefined) {
       lines.push(step.args.state === "hidden" ? `await expect(${locator}).toBeHidden()` : `await expect(${locator}).toBeVisible()`)
     } else {

@@ -51,6 +51,8 @@ export interface LaunchResult {
 
 export type Destination =
   | { readonly screen: "home" | "settings" | "notification" | "popup" }
+  /** Through the active tab's history, or the same page again. */
+  | { readonly screen: "back" | "forward" | "reload" }
   | { readonly screen: "url"; readonly url: string; readonly newTab?: boolean | undefined }
 
 /** Which tab a tab tool means: by id, role, URL prefix, or several (all must match). */
@@ -110,6 +112,23 @@ export interface SessionService {
   ) => Effect.Effect<void, NoActiveSession | PageClosed | TargetNotFound | TargetAmbiguous | WaitTimeout>
   /** Rendered text, or a field's value; null for a password field. */
   readonly getText: (target: Target, options: Timeout) => Effect.Effect<string | null, ActionError>
+  /**
+   * Presses a key or chord (Playwright names: "Enter", "Control+A") on the target, or on whatever has
+   * the focus without one; `sensitive` tells whether the focused element then looks like a secret field.
+   */
+  readonly pressKey: (
+    target: Target | undefined,
+    key: string,
+    options: Timeout
+  ) => Effect.Effect<{ readonly sensitive: boolean }, ActionError>
+  /** Selects the options of a <select> whose value or label is one of `values`; gives the values now selected. */
+  readonly selectOption: (
+    target: Target,
+    values: ReadonlyArray<string>,
+    options: Timeout
+  ) => Effect.Effect<ReadonlyArray<string>, ActionError>
+  /** Moves the mouse over the target (menus and tooltips that open on hover). */
+  readonly hover: (target: Target, options: Timeout) => Effect.Effect<void, ActionError>
   readonly screenshot: (
     options: ScreenshotOptions
   ) => Effect.Effect<ScreenshotFile, NoActiveSession | PageClosed | ScreenshotFailed | TargetNotFound>
@@ -154,6 +173,9 @@ const unimplemented: SessionService = {
   type: () => notStubbed("type"),
   waitFor: () => notStubbed("waitFor"),
   getText: () => notStubbed("getText"),
+  pressKey: () => notStubbed("pressKey"),
+  selectOption: () => notStubbed("selectOption"),
+  hover: () => notStubbed("hover"),
   screenshot: () => notStubbed("screenshot"),
   tabs: notStubbed("tabs"),
   waitForNotification: () => notStubbed("waitForNotification"),

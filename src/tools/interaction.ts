@@ -157,3 +157,127 @@ export const getText = defineTool({
       : { text, target: describeTarget(target), length: text.length }
   })
 })
+
+/** Playwright's key names: a character, a named key, F1-F24, KeyA-KeyZ, Digit0-9; modifiers joined with "+". */
+const KEY_NAMES =
+  "Enter|Tab|Escape|Backspace|Delete|Insert|Home|End|PageUp|PageDown|ArrowUp|ArrowDown|ArrowLeft|ArrowRight|" +
+  "Shift|Control|Alt|Meta|ControlOrMeta|CapsLock|ContextMenu|F(?:[1-9]|1[0-9]|2[0-4])|Key[A-Z]|Digit[0-9]|Numpad[0-9]"
+const KEY_PATTERN = new RegExp(`^(?:(?:Shift|Control|Alt|Meta|ControlOrMeta)\\+)*(?:${KEY_NAMES}|[^+\\s]|\\+)$`)
+
+export const Key = Schema.String.pipe(
+  Schema.filter((key) =>
+    KEY_PATTERN.test(key)
+      ? true
+      : `must be a key or chord in Playwright's names: a character, Enter, Tab, Escape, Backspace, Delete, Arrow{Up,Down,Left,Right}, Home, End, PageUp, PageDown, F1-F24, optionally after Shift+, Control+, Alt+, Meta+ or ControlOrMeta+ (got ${JSON.stringify(key.slice(0, 40))})`
+  )
+).annotations({ description: 'Key or chord, e.g. "Enter", "Escape", "ArrowDown", "Control+A", "a".' })
+
+/** Zero or one locator: without one the key goes to whatever has the focus. */
+const optionalTarget = <A extends { readonly a11yRef?: string | undefined; readonly testId?: string | undefined; readonly selector?: string | undefined; readonly within?: unknown }>(
+  input: A
+) =>
+  input.a11yRef === undefined && input.testId === undefined && input.selector === undefined
+    ? input.within === undefined
+      ? true
+      : { path: ["within"], message: "within needs a11yRef, testId or selector" }
+    : validateTarget(input)
+
+const PressKeyInput = Schema.Struct({
+  ...targetFields,
+  key: Key,
+  timeoutMs: timeoutField(0, 60_000, 15_000)
+}).pipe(Schema.filter(optionalTarget))
+
+const hasTarget = (input: typeof PressKeyInput.Type) =>
+  input.a11yRef !== undefined || input.testId !== undefined || input.selector !== undefined
+
+export const pressKey = defineTool({
+  name: "press_key",
+  title: "Press a key",
+  description:
+    'Press a key or chord (Playwright names: "Enter", "Escape", "Tab", "ArrowDown", "Control+A", a character) on an element of the active tab (a11yRef, testId or selector, optionally within; it gets the focus first) or, without one, on whatever has the focus: submit a form with Enter, close a dialog with Escape. Returns {pressed, key, target?, sensitive}. A character pressed in a secret field is not stored.',
+  input: PressKeyInput,
+  output: Schema.Struct({
+    pressed: Schema.Boolean,
+    key: Schema.String,
+    target: Schema.optional(TargetResult),
+    sensitive: Schema.Boolean.annotations({
+      description: "True when the focused element looks secret: a character pressed there is not stored."
+    })
+  }),
+  annotations: interactionAnnotations,
+  requiresSession: true,
+  observation: "default",
+  deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
+  record: (input, result) => {
+    const secret = Option.match(result, { onNone: () => true, onSome: (value) => value.sensitive })
+    return {
+      input: { key: secret && [...input.key].length === 1 ? REDACTED : input.key, timeoutMs: input.timeoutMs },
+      ...(hasTarget(input) ? { target: recordTarget(targetOf(input)) } : {})
+    }
+  },
+  run: Effect.fn("tool.press_key")(function* (input) {
+    const session = yield* Session
+    const target = hasTarget(input) ? targetOf(input) : undefined
+    const { sensitive } = yield* session.pressKey(target, input.key, { timeoutMs: input.timeoutMs })
+    return { pressed: true, key: input.key, ...(target !== undefined ? { target: describeTarget(target) } : {}), sensitive }
+  })
+})
+
+const SelectOptionInput = Schema.Struct({
+  ...targetFields,
+  values: Schema.Array(Schema.String)
+    .pipe(Schema.minItems(1), Schema.maxItems(100))
+    .annotations({ description: "Options to select, each by its value or its visible label; several for a multiple select." }),
+  timeoutMs: timeoutField(0, 60_000, 15_000)
+}).pipe(Schema.filter(validateTarget))
+
+export const selectOption = defineTool({
+  name: "select_option",
+  title: "Select options",
+  description:
+    "Select options of a <select> in the active tab (target by a11yRef, testId or selector, optionally within), each named by its value or its visible label; the other options are deselected. Waits until the options exist. Returns {selected: values now selected, target}.",
+  input: SelectOptionInput,
+  output: Schema.Struct({
+    selected: Schema.Array(Schema.String).annotations({ description: "Values of the options selected now." }),
+    target: TargetResult
+  }),
+  annotations: interactionAnnotations,
+  requiresSession: true,
+  observation: "default",
+  deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
+  onDeadline: actionDeadline("select_option"),
+  record: (input) => ({ input: { values: input.values, timeoutMs: input.timeoutMs }, target: recordTarget(targetOf(input)) }),
+  run: Effect.fn("tool.select_option")(function* (input) {
+    const session = yield* Session
+    const target = targetOf(input)
+    const selected = yield* session.selectOption(target, input.values, { timeoutMs: input.timeoutMs })
+    return { selected, target: describeTarget(target) }
+  })
+})
+
+const HoverInput = Schema.Struct({
+  ...targetFields,
+  timeoutMs: timeoutField(0, 60_000, 15_000)
+}).pipe(Schema.filter(validateTarget))
+
+export const hover = defineTool({
+  name: "hover",
+  title: "Hover over an element",
+  description:
+    "Move the mouse over one element of the active tab (target by a11yRef, testId or selector, optionally within), for menus and tooltips that open on hover. Waits until it is visible and stable. Returns {hovered, target}; the observation shows what opened.",
+  input: HoverInput,
+  output: Schema.Struct({ hovered: Schema.Boolean, target: TargetResult }),
+  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
+  requiresSession: true,
+  observation: "default",
+  deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
+  onDeadline: actionDeadline("hover"),
+  record: (input) => ({ input: { timeoutMs: input.timeoutMs }, target: recordTarget(targetOf(input)) }),
+  run: Effect.fn("tool.hover")(function* (input) {
+    const session = yield* Session
+    const target = targetOf(input)
+    yield* session.hover(target, { timeoutMs: input.timeoutMs })
+    return { hovered: true, target: describeTarget(target) }
+  })
+})

@@ -1,7 +1,7 @@
 // Every built-in tool, in the order tools/list shows them.
 import type { AnyToolDefinition } from "../runtime/tool.js"
 import { accessibilitySnapshot, describeScreen, getState, listTestIds } from "./discovery.js"
-import { click, getText, type, waitFor } from "./interaction.js"
+import { click, getText, hover, pressKey, selectOption, type, waitFor } from "./interaction.js"
 import { knowledgeExport, knowledgeLast, knowledgeSearch, knowledgeSessions, knowledgeSummarize } from "./knowledge.js"
 import { navigate } from "./navigation.js"
 import { screenshot } from "./screenshot.js"
@@ -18,6 +18,9 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   navigate,
   click,
   type,
+  pressKey,
+  selectOption,
+  hover,
   waitFor,
   getText,
   listTestIds,

@@ -26,7 +26,7 @@ export const TargetResult = Schema.String.annotations({ description: 'The target
 
 /** The deadline errors of targeting tools, so a stopped call still says which target it was about. */
 export const actionDeadline =
-  (action: "click" | "type" | "get_text") =>
+  (action: "click" | "type" | "get_text" | "select_option" | "hover") =>
   (input: Parameters<typeof targetOf>[0], timeoutMs: number) =>
     new ActionTimeout({ action, target: describeTarget(targetOf(input)), timeoutMs })
 

@@ -7,10 +7,11 @@ import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool, type RunOptions } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { targetOf } from "../../src/domain/target.js"
+import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Observer } from "../../src/services/Observer.js"
 import { Session } from "../../src/services/Session.js"
 import { accessibilitySnapshot } from "../../src/tools/discovery.js"
-import { click, getText, type, waitFor } from "../../src/tools/interaction.js"
+import { click, getText, hover, pressKey, selectOption, type, waitFor } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { launch } from "../../src/tools/session.js"
 import { html, liveLayer, pageServer, testSettings } from "../support/browser.js"
@@ -76,6 +77,22 @@ const pages = {
      <label>Card <input id="card"></label>
      <button onmousedown="if (window.top[Symbol.for('browser-workflow-mcp/click-guard')]) count('guarded')" onclick="count('pay'); setTimeout(() => { document.getElementById('confirm').disabled = false }, 300)">Pay now</button>
      <button id="confirm" disabled onclick="count('confirm')">Confirm</button>`
+  ),
+  "/controls": html(
+    "Controls",
+    `${counter}
+     <form onsubmit="event.preventDefault(); count('submitted:' + this.q.value)"><input name="q" data-testid="q" aria-label="Search"></form>
+     <label>Country <select data-testid="country"><option value="fr">France</option><option value="de">Germany</option></select></label>
+     <label>Toppings <select data-testid="toppings" multiple><option value="ham">Ham</option><option value="egg">Egg</option><option value="kale">Kale</option></select></label>
+     <label>Secret <input type="password" data-testid="secret"></label>
+     <div id="menu-root" style="display:inline-block"><button data-testid="menu">Menu</button>
+       <ul id="menu" hidden><li><a href="#settings" data-testid="menu-settings">Settings</a></li></ul></div>
+     <script>
+       const root = document.getElementById("menu-root")
+       root.addEventListener("mouseenter", () => { document.getElementById("menu").hidden = false })
+       root.addEventListener("mouseleave", () => { document.getElementById("menu").hidden = true })
+     </script>
+     <a href="/fields" data-testid="to-fields">Fields</a>`
   ),
   "/fields": html(
     "Fields",
@@ -223,6 +240,57 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           const stale = yield* call(click, { a11yRef: byName("Pay now").ref, timeoutMs: 300 })
           expect(stale.error?.code).toBe("MM_TARGET_NOT_FOUND")
           expect((yield* call(waitFor, { a11yRef: byName("Card").ref, state: "hidden" })).ok).toBe(true)
+        }))
+    })
+
+    describe("keys, options, hover and history", () => {
+      it.effect("Enter submits the focused field, options are chosen by value or label, hover opens a menu", () =>
+        Effect.gen(function* () {
+          yield* open("/controls")
+          expect((yield* call(type, { testId: "q", text: "shoes" })).ok).toBe(true)
+          expect((yield* call(pressKey, { key: "Enter" })).result).toMatchObject({ pressed: true, key: "Enter", sensitive: false })
+          expect(yield* log).toBe("submitted:shoes=1")
+          expect((yield* call(pressKey, { testId: "q", key: "Enter" })).result.target).toBe("testId:q")
+          expect(yield* log).toBe("submitted:shoes=2")
+
+          expect((yield* call(selectOption, { testId: "country", values: ["Germany"] })).result.selected).toEqual(["de"])
+          expect((yield* call(getText, { testId: "country" })).result.text).toBe("de")
+          expect((yield* call(selectOption, { testId: "toppings", values: ["egg", "Kale"] })).result.selected).toEqual(["egg", "kale"])
+          const missing = yield* call(selectOption, { testId: "country", values: ["Atlantis"], timeoutMs: 300 })
+          expect(missing.ok).toBe(false)
+          expect(missing.error?.code).toMatch(/^MM_SELECT_(TIMEOUT|FAILED)$/)
+
+          expect((yield* call(waitFor, { testId: "menu-settings", state: "hidden" })).ok).toBe(true)
+          const hovered = yield* call(hover, { testId: "menu" })
+          expect(hovered.result).toEqual({ hovered: true, target: "testId:menu" })
+          expect(hovered.observation?.testIds?.map((item: { testId: string }) => item.testId)).toContain("menu-settings")
+        }))
+
+      it.effect("a character pressed in a password field is not stored, a named key is", () =>
+        Effect.gen(function* () {
+          yield* open("/controls")
+          expect((yield* call(pressKey, { testId: "secret", key: "x" })).result.sensitive).toBe(true)
+          expect((yield* call(pressKey, { testId: "secret", key: "Tab" })).ok).toBe(true)
+          const current = yield* (yield* Session).current
+          const sessionId = current._tag === "Some" ? current.value.sessionId : ""
+          const steps = yield* (yield* KnowledgeStore).steps(sessionId)
+          const presses = steps.filter((step) => step.tool.name === "press_key").slice(-2)
+          expect(presses.map((step) => step.tool.input.key)).toEqual(["[REDACTED]", "Tab"])
+        }))
+
+      it.effect("back, forward and reload move through the tab's history; past either end is MM_NAVIGATION_FAILED", () =>
+        Effect.gen(function* () {
+          yield* open("/controls")
+          expect((yield* call(click, { testId: "to-fields" })).ok).toBe(true)
+          expect((yield* call(waitFor, { testId: "email" })).ok).toBe(true)
+          const back = yield* call(navigate, { screen: "back" })
+          expect(back.result.currentUrl).toMatch(/\/controls$/)
+          const forward = yield* call(navigate, { screen: "forward" })
+          expect(forward.result.currentUrl).toMatch(/\/fields$/)
+          expect((yield* call(navigate, { screen: "reload" })).result.currentUrl).toMatch(/\/fields$/)
+          const end = yield* call(navigate, { screen: "forward" })
+          expect(end.error?.code).toBe("MM_NAVIGATION_FAILED")
+          expect(end.error?.message).toContain("no next page")
         }))
     })
 

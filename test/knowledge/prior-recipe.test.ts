@@ -106,6 +106,27 @@ describe("recipes", () => {
     expect(code).toContain('await expect(page.locator("#dashboard").getByTestId("welcome")).toBeVisible()')
   })
 
+  it("keys, options, hover and history moves replay in a batch and in a Playwright test; a key pressed in a secret field does not", () => {
+    const more = [
+      step({ sessionId: "k", tool: "launch", url: "http://127.0.0.1:5000/shop" }),
+      step({ sessionId: "k", tool: "press_key", target: { testId: "q" }, input: { key: "Enter", timeoutMs: 15000 } }),
+      step({ sessionId: "k", tool: "press_key", input: { key: "Escape", timeoutMs: 15000 } }),
+      step({ sessionId: "k", tool: "press_key", target: { testId: "pin" }, input: { key: "[REDACTED]", timeoutMs: 15000 } }),
+      step({ sessionId: "k", tool: "select_option", target: { testId: "country" }, input: { values: ["de"], timeoutMs: 15000 } }),
+      step({ sessionId: "k", tool: "hover", target: { testId: "menu" }, input: { timeoutMs: 15000 } }),
+      step({ sessionId: "k", tool: "navigate", input: { screen: "back", timeoutMs: 30000 } })
+    ]
+    const recipe = recipeOf(more)
+    expect(recipe.steps.map((s) => s.tool)).toEqual(["mm_press_key", "mm_press_key", "mm_select_option", "mm_hover", "mm_navigate"])
+    expect(recipe.skipped).toEqual(["press_key testId:pin: a key pressed in a secret field is not stored"])
+    const code = toPlaywright(recipe, more, undefined, "k")
+    expect(code).toContain('await page.getByTestId("q").press("Enter")')
+    expect(code).toContain('await page.keyboard.press("Escape")')
+    expect(code).toContain('await page.getByTestId("country").selectOption(["de"])')
+    expect(code).toContain('await page.getByTestId("menu").hover()')
+    expect(code).toContain("await page.goBack()")
+  })
+
   it("a ref target gets the role and name the agent saw before acting, not a renumbered ref of the next page", () => {
     const hints = new RefHints()
     const seen = step({ sessionId: "h", tool: "type", names: ["Sign in"], url: "http://x/login" })

@@ -6,7 +6,7 @@ import { makeRegistry } from "../../src/runtime/registry.js"
 import { decodeInput } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { accessibilitySnapshot, describeScreen, getState, listTestIds } from "../../src/tools/discovery.js"
-import { click, getText, type, waitFor } from "../../src/tools/interaction.js"
+import { click, getText, hover, pressKey, selectOption, type, waitFor } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { builtinTools } from "../../src/tools/registry.js"
 import { screenshot } from "../../src/tools/screenshot.js"
@@ -28,8 +28,8 @@ const field = (tool: AnyToolDefinition, raw: unknown) => {
 }
 
 describe("targeting tools", () => {
-  for (const tool of [click, type, waitFor, getText]) {
-    const extra = tool === type ? { text: "x" } : {}
+  for (const tool of [click, type, waitFor, getText, selectOption, hover]) {
+    const extra = tool === type ? { text: "x" } : tool === selectOption ? { values: ["a"] } : {}
     it(`${tool.name} accepts exactly one of a11yRef, testId, selector, with an optional within`, () => {
       expect(ok(tool, { testId: "a", ...extra })).toMatchObject({ testId: "a" })
       expect(ok(tool, { a11yRef: "e12", ...extra })).toMatchObject({ a11yRef: "e12" })
@@ -46,6 +46,26 @@ describe("targeting tools", () => {
       expect(field(tool, { testId: "", ...extra })).toBe("testId")
     })
   }
+
+  it("press_key takes Playwright key names and chords, with or without a target", () => {
+    for (const key of ["Enter", "Escape", "ArrowDown", "Control+A", "ControlOrMeta+Shift+KeyZ", "a", "+", "F12", "Shift+Tab"]) {
+      expect(ok(pressKey, { key })).toMatchObject({ key, timeoutMs: 15_000 })
+    }
+    expect(ok(pressKey, { key: "Enter", testId: "search" })).toMatchObject({ testId: "search" })
+    for (const key of ["", "Ctrl+A", "enter", "Control+", "ab", "F25"]) expect(field(pressKey, { key })).toBe("key")
+    expect(field(pressKey, { key: "Enter", testId: "a", selector: "b" })).toBe("a11yRef")
+    expect(field(pressKey, { key: "Enter", within: { testId: "form" } })).toBe("within")
+  })
+
+  it("select_option needs 1 to 100 values", () => {
+    expect(ok(selectOption, { testId: "country", values: ["fr", "Germany"] })).toMatchObject({ values: ["fr", "Germany"] })
+    expect(field(selectOption, { testId: "country", values: [] })).toBe("values")
+    expect(field(selectOption, { testId: "country" })).toBe("values")
+  })
+
+  it("navigate goes back, forward or reloads without a url", () => {
+    for (const screen of ["back", "forward", "reload"]) expect(ok(navigate, { screen })).toMatchObject({ screen })
+  })
 
   it("click defaults timeoutMs to 15000 and bounds it to 0..60000", () => {
     expect(ok(click, { testId: "a" })).toMatchObject({ timeoutMs: 15_000 })

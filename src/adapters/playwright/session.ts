@@ -27,7 +27,11 @@ import { finishClickScript, prepareActionScript, type ClickVerdict, type DirectA
 import { callExpression, evaluateInPage } from "./page-eval.js"
 import { checkRef, isSensitiveField, readText, REF_ENGINE, stateReadArgs, type RefCheck } from "./page-script.js"
 
-type Action = "click" | "type" | "get_text"
+type Action = "click" | "type" | "get_text" | "press_key" | "select_option" | "hover"
+
+type HistoryMove = Extract<Destination, { readonly screen: "back" | "forward" | "reload" }>
+const isHistoryMove = (destination: Destination): destination is HistoryMove =>
+  destination.screen === "back" || destination.screen === "forward" || destination.screen === "reload"
 
 /** How long the page may take to say whether a target is ready before Playwright's path takes over. */
 const PREPARE_TIMEOUT = Duration.seconds(2)
@@ -229,6 +233,38 @@ export const make = Effect.gen(function* () {
       return { sensitive }
     })
 
+  const pressKey = (target: Target | undefined, key: string, options: { readonly timeoutMs: number }) =>
+    Effect.gen(function* () {
+      if (target !== undefined) {
+        yield* act("press_key", target, options.timeoutMs, (locator, opts) => locator.press(key, opts))
+      } else {
+        const { page } = yield* browser.activePage
+        yield* Effect.tryPromise({
+          try: () => page.keyboard.press(key),
+          catch: (cause) =>
+            page.isClosed()
+              ? new PageClosed({ detail: `the page closed while pressing ${key}`, during: "press_key" })
+              : new ActionFailed({ action: "press_key", target: "the focused element", detail: firstLine(cause) })
+        })
+      }
+      // A key typed into a secret field is part of the secret: say so, so that it is not recorded.
+      const { page } = yield* browser.activePage.pipe(Effect.orElseSucceed(() => ({ page: undefined })))
+      if (page === undefined || page.isClosed()) return { sensitive: false }
+      const sensitive = yield* Effect.promise(() =>
+        evaluateInPage<boolean>(page, `(() => { let el = document.activeElement; while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement; return el ? (${isSensitiveField.toString()})(el) : false })()`).catch(() => true)
+      )
+      return { sensitive }
+    })
+
+  const selectOption = (target: Target, values: ReadonlyArray<string>, options: { readonly timeoutMs: number }) =>
+    act("select_option", target, options.timeoutMs, (locator, opts) =>
+      // Each value matches an option by its value or by its label, as Playwright's own string form does.
+      locator.selectOption([...values], opts)
+    ).pipe(Effect.map(({ value }): ReadonlyArray<string> => value))
+
+  const hover = (target: Target, options: { readonly timeoutMs: number }) =>
+    act("hover", target, options.timeoutMs, (locator, opts) => locator.hover(opts)).pipe(Effect.asVoid)
+
   const getText = (target: Target, options: { readonly timeoutMs: number }) =>
     act("get_text", target, options.timeoutMs, (locator, opts) => locator.evaluate(readText, undefined, opts)).pipe(
       Effect.map(({ value }) => value)
@@ -266,7 +302,7 @@ export const make = Effect.gen(function* () {
       )
     })
 
-  const destinationUrl = (live: LiveSession, destination: Destination) =>
+  const destinationUrl = (live: LiveSession, destination: Exclude<Destination, HistoryMove>) =>
     Effect.gen(function* () {
       if (destination.screen === "url") return destination.url
       if (destination.screen === "home") return live.homeUrl
@@ -330,8 +366,32 @@ export const make = Effect.gen(function* () {
       catch: (error) => navigationFailed(url, timeoutMs, error)
     })
 
+  /** Back, forward or reload in the active tab; going past either end of its history is an error, not a no-op. */
+  const moveInHistory = (move: "back" | "forward" | "reload", timeoutMs: number) =>
+    Effect.gen(function* () {
+      const { page } = yield* browser.activePage
+      const before = page.url()
+      const options = { waitUntil: "load" as const, timeout: timeoutMs }
+      const response = yield* Effect.tryPromise({
+        try: (signal) =>
+          move === "back"
+            ? page.goBack({ ...options, signal })
+            : move === "forward"
+              ? page.goForward({ ...options, signal })
+              : page.reload({ ...options, signal }),
+        catch: (error) =>
+          page.isClosed() ? new PageClosed({ detail: `the page closed while going ${move}` }) : navigationFailed(move, timeoutMs, error)
+      })
+      // Playwright answers null both at the end of the history and for a same-document entry: the URL tells them apart.
+      if (response === null && move !== "reload" && page.url() === before) {
+        return yield* new NavigationFailed({ url: move, detail: `this tab has no ${move === "back" ? "previous" : "next"} page in its history` })
+      }
+      return { currentUrl: page.url() }
+    })
+
   const navigate = (destination: Destination, options: { readonly timeoutMs: number }) =>
     Effect.gen(function* () {
+      if (isHistoryMove(destination)) return yield* moveInHistory(destination.screen, options.timeoutMs)
       const live = yield* browser.live
       const url = yield* destinationUrl(live, destination)
       const opensTab =
@@ -547,6 +607,9 @@ export const make = Effect.gen(function* () {
     type,
     waitFor,
     getText,
+    pressKey,
+    selectOption,
+    hover,
     screenshot,
     tabs,
     waitForNotification,
