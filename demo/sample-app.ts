@@ -69,13 +69,17 @@ export interface RunningServer {
 /** Serves a map of path to HTML on 127.0.0.1 and an ephemeral port. */
 export const servePages = async (pages: Readonly<Record<string, string>>): Promise<RunningServer> => {
   const server = http.createServer((request, response) => {
-    const pathname = new URL(request.url ?? "/", "http://127.0.0.1").pathname
-    const page = pages[pathname]
+    const url = new URL(request.url ?? "/", "http://127.0.0.1")
+    const page = pages[url.pathname]
     if (page === undefined) {
       response.writeHead(404, { "content-type": "text/plain" }).end("not found")
       return
     }
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(page)
+    // ?delay=ms answers late, as a slow server would (tests of waiting for a navigation use it).
+    const delay = Math.min(Number(url.searchParams.get("delay") ?? 0) || 0, 10_000)
+    setTimeout(() => {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(page)
+    }, delay)
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as AddressInfo

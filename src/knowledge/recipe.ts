@@ -75,6 +75,14 @@ export const recipeOf = (steps: ReadonlyArray<StepRecord>, prefix = "mm"): Recip
       }
       args = { ...args, ...durable.args }
     }
+    if ((name === "switch_to_tab" || name === "close_tab") && args.tabId !== undefined) {
+      // A tab id only means something in the session that gave it.
+      delete args.tabId
+      if (args.role === undefined && args.url === undefined) {
+        skipped.push(`${label}: chose its tab by id only, which names nothing in another session`)
+        continue
+      }
+    }
     let notes = noteFor(step, target)
     if (name === "type" && (step.tool.textRedacted === true || args.text === REDACTED)) {
       const placeholder = placeholderName(step.tool.target, taken)

@@ -92,7 +92,16 @@ const pages = {
        root.addEventListener("mouseenter", () => { document.getElementById("menu").hidden = false })
        root.addEventListener("mouseleave", () => { document.getElementById("menu").hidden = true })
      </script>
-     <a href="/fields" data-testid="to-fields">Fields</a>`
+     <a href="/fields" data-testid="to-fields">Fields</a>
+     <a href="/waiting?delay=700" data-testid="to-slow">Slow page</a>
+     <button data-testid="arm-wrapped" onclick="setTimeout(() => { document.querySelector('[data-testid=wrapped]').disabled = false }, 300)">Arm</button>
+     <button data-testid="wrapped" disabled onclick="count('wrapped')"><span data-testid="wrapped-label">Submit</span></button>
+     <div id="outer-host"></div>
+     <script>
+       const outer = document.getElementById("outer-host").attachShadow({ mode: "open" })
+       outer.innerHTML = '<div id="inner-host"></div>'
+       outer.getElementById("inner-host").attachShadow({ mode: "open" }).innerHTML = '<p data-testid="spinner">Loading</p>'
+     </script>`
   ),
   "/fields": html(
     "Fields",
@@ -236,6 +245,12 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           expect(after.find((node) => node.role === "status")).toMatchObject({ name: "guarded=1 pay=1 confirm=1", path: ["iframe: Payment"] })
           expect((yield* call(waitFor, { a11yRef: byName("Pay now").ref })).ok).toBe(true)
 
+          // A scope in the top document cannot hold a target inside the frame.
+          const heading = nodes.find((node) => node.role === "button" && node.name === "Drop the frame")!
+          const mixed = yield* call(click, { a11yRef: byName("Pay now").ref, within: { a11yRef: heading.ref }, timeoutMs: 300 })
+          expect(mixed.error?.code).toBe("MM_TARGET_NOT_FOUND")
+          expect(mixed.error?.message).toContain("different frames")
+
           yield* call(click, { selector: "#drop-frame" })
           const stale = yield* call(click, { a11yRef: byName("Pay now").ref, timeoutMs: 300 })
           expect(stale.error?.code).toBe("MM_TARGET_NOT_FOUND")
@@ -276,6 +291,24 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           const steps = yield* (yield* KnowledgeStore).steps(sessionId)
           const presses = steps.filter((step) => step.tool.name === "press_key").slice(-2)
           expect(presses.map((step) => step.tool.input.key)).toEqual(["[REDACTED]", "Tab"])
+        }))
+
+      it.effect("a click on a link to a slow page returns once the new page committed, as Playwright's click does", () =>
+        Effect.gen(function* () {
+          yield* open("/controls")
+          const clicked = yield* call(click, { testId: "to-slow" }, { policy: "none" })
+          expect(clicked.ok).toBe(true)
+          expect(clicked.observation?.state.currentUrl).toMatch(/\/waiting\?delay=700$/)
+        }))
+
+      it.effect("a label inside a disabled button waits for the button, and a nested shadow root is looked into", () =>
+        Effect.gen(function* () {
+          yield* open("/controls")
+          expect((yield* call(click, { testId: "arm-wrapped" })).ok).toBe(true)
+          expect((yield* call(click, { testId: "wrapped-label", timeoutMs: 5_000 })).ok).toBe(true)
+          expect(yield* log).toBe("wrapped=1")
+          // The spinner sits two shadow roots down and stays: not hidden.
+          expect((yield* call(waitFor, { testId: "spinner", state: "hidden", timeoutMs: 300 })).error?.code).toBe("MM_WAIT_TIMEOUT")
         }))
 
       it.effect("back, forward and reload move through the tab's history; past either end is MM_NAVIGATION_FAILED", () =>

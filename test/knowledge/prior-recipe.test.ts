@@ -114,11 +114,24 @@ describe("recipes", () => {
       step({ sessionId: "k", tool: "press_key", target: { testId: "pin" }, input: { key: "[REDACTED]", timeoutMs: 15000 } }),
       step({ sessionId: "k", tool: "select_option", target: { testId: "country" }, input: { values: ["de"], timeoutMs: 15000 } }),
       step({ sessionId: "k", tool: "hover", target: { testId: "menu" }, input: { timeoutMs: 15000 } }),
-      step({ sessionId: "k", tool: "navigate", input: { screen: "back", timeoutMs: 30000 } })
+      step({ sessionId: "k", tool: "navigate", input: { screen: "back", timeoutMs: 30000 } }),
+      step({ sessionId: "k", tool: "switch_to_tab", input: { tabId: "t2" } }),
+      step({ sessionId: "k", tool: "switch_to_tab", input: { tabId: "t1", role: "app" } })
     ]
     const recipe = recipeOf(more)
-    expect(recipe.steps.map((s) => s.tool)).toEqual(["mm_press_key", "mm_press_key", "mm_select_option", "mm_hover", "mm_navigate"])
-    expect(recipe.skipped).toEqual(["press_key testId:pin: a key pressed in a secret field is not stored"])
+    expect(recipe.steps.map((s) => s.tool)).toEqual([
+      "mm_press_key",
+      "mm_press_key",
+      "mm_select_option",
+      "mm_hover",
+      "mm_navigate",
+      "mm_switch_to_tab"
+    ])
+    expect(recipe.steps.at(-1)?.args).toEqual({ role: "app" })
+    expect(recipe.skipped).toEqual([
+      "press_key testId:pin: a key pressed in a secret field is not stored",
+      "switch_to_tab: chose its tab by id only, which names nothing in another session"
+    ])
     const code = toPlaywright(recipe, more, undefined, "k")
     expect(code).toContain('await page.getByTestId("q").press("Enter")')
     expect(code).toContain('await page.keyboard.press("Escape")')

@@ -17,6 +17,8 @@ export interface DirectArgs {
   readonly testIdAttribute: string
   /** Names the click guard, so that finishing a click never touches another click's guard. */
   readonly token: string
+  /** Date.now() after which the caller no longer waits: the page must not focus or arm anything then. */
+  readonly notAfter: number
 }
 
 export type DirectResult =
@@ -33,6 +35,8 @@ export type DirectResult =
 /** Outcome of a guarded click: `ok` is false when a mouse event would have reached another element. */
 export interface ClickVerdict {
   readonly ok: boolean
+  /** A mouse event of the click started loading another document (in the page or one of its frames). */
+  readonly navigating: boolean
   /** The page's state read in the same trip, right after the click. */
   readonly page?: ObserveResult
 }
@@ -50,27 +54,47 @@ export const prepareAction = async (
   const w = window as any
   const notReady = (why: string, staleRef = false): DirectResult => (staleRef ? { ready: false, why, staleRef } : { ready: false, why })
 
-  let shadowRoots: Array<ShadowRoot> | undefined
-  const openShadowRoots = (): Array<ShadowRoot> => {
-    if (shadowRoots === undefined) {
-      shadowRoots = []
-      for (const element of document.querySelectorAll("*")) if (element.shadowRoot) shadowRoots.push(element.shadowRoot)
+  /** Past this moment (the caller's clock, same machine) the caller has given up: no side effects any more. */
+  const late = () => Date.now() > args.notAfter
+
+  /** Open shadow roots of a document, nested ones too. */
+  const shadowCache = new Map<Document, Array<ShadowRoot>>()
+  const openShadowRoots = (doc: Document): Array<ShadowRoot> => {
+    let roots = shadowCache.get(doc)
+    if (roots === undefined) {
+      roots = []
+      const pending: Array<Document | ShadowRoot> = [doc]
+      while (pending.length > 0) {
+        for (const element of pending.pop()!.querySelectorAll("*")) {
+          if (element.shadowRoot) {
+            roots.push(element.shadowRoot)
+            pending.push(element.shadowRoot)
+          }
+        }
+      }
+      shadowCache.set(doc, roots)
     }
-    return shadowRoots
+    return roots
   }
 
-  /** Composed ancestry: whether `inner` is `outer` or lies inside it, crossing shadow roots and frames upwards. */
+  /** Composed ancestry inside one document: whether `inner` is `outer` or lies inside it, crossing shadow roots upwards. */
   const within = (inner: Node, outer: Node): boolean => {
     let node: Node | null = inner
     while (node) {
       if (node === outer) return true
-      node =
-        node.parentNode ??
-        ((node as ShadowRoot).host as Node | undefined) ??
-        ((node as Document).defaultView?.frameElement as Node | null | undefined) ??
-        null
+      node = node.parentNode ?? ((node as ShadowRoot).host as Node | undefined) ?? null
     }
     return false
+  }
+
+  /** In this page: connected, and in a frame that is still in the page. */
+  const isLive = (element: Element): boolean => {
+    let doc: Document | null = element.isConnected ? element.ownerDocument : null
+    while (doc !== null && doc !== document) {
+      const frame: Element | null | undefined = doc.defaultView?.frameElement
+      doc = frame && frame.isConnected ? frame.ownerDocument : null
+    }
+    return doc === document
   }
 
   const isValidCss = (css: string): boolean => {
@@ -95,7 +119,13 @@ export const prepareAction = async (
     textCache.set(element, text)
     return text
   }
-  const normalize = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase()
+  // As Playwright's: zero-width spaces and soft hyphens do not count, whitespace runs are one space.
+  const normalize = (text: string) =>
+    text
+      .replace(/[\u200b\u00ad]/g, "")
+      .replace(/\s+/g, " ")
+      .trim()
+      .toLowerCase()
 
   /** Playwright's lax text engine: the deepest elements whose text contains the needle. */
   const byText = (needle: string): Array<Element> => {
@@ -105,6 +135,7 @@ export const prepareAction = async (
       if (!normalize(elementText(element)).includes(needle)) return
       let childMatched = false
       for (const child of element.children) {
+        if (SKIP_TEXT.has(child.nodeName)) continue
         if (normalize(elementText(child)).includes(needle)) childMatched = true
         visit(child)
       }
@@ -114,23 +145,23 @@ export const prepareAction = async (
     return found
   }
 
-  /** The elements a locator names inside the scopes, or why this path cannot tell. */
-  const resolve = (locator: DirectLocator, scopes: ReadonlyArray<ParentNode>): Array<Element> | DirectResult => {
-    if (locator.kind === "a11yRef") {
-      const element: Element | undefined = w[KEY]?.byRef.get(locator.value)
-      if (!element || !element.isConnected) return notReady("stale ref", true)
-      return scopes.some((scope) => within(element, scope)) ? [element] : []
-    }
+  const refElement = (value: string): Element | undefined => {
+    const element: Element | undefined = w[KEY]?.byRef.get(value)
+    return element !== undefined && isLive(element) ? element : undefined
+  }
+
+  /** The elements a test id, selector or text names inside the scopes (all in `doc`), or why this path cannot tell. */
+  const resolve = (locator: DirectLocator, doc: Document, scopes: ReadonlyArray<ParentNode>): Array<Element> | DirectResult => {
     if (locator.kind === "selector" && locator.value.startsWith("text=")) {
       const body = locator.value.slice(5).trim()
       // Quoted, regular-expression and chained text selectors mean more than a substring: Playwright's.
       if (body === "" || /^["'/]/.test(body) || body.includes(">>") || scopes.length !== 1 || scopes[0] !== document) {
         return notReady("text selector")
       }
-      if (openShadowRoots().length > 0) return notReady("shadow roots")
+      if (openShadowRoots(document).length > 0) return notReady("shadow roots")
       const needle = normalize(body)
-      // Playwright also matches submit and button inputs by their value.
-      for (const input of document.querySelectorAll("input[type=submit i], input[type=button i]")) {
+      // Playwright also matches submit, reset and button inputs by their value.
+      for (const input of document.querySelectorAll("input[type=submit i], input[type=reset i], input[type=button i]")) {
         if (normalize((input as HTMLInputElement).value).includes(needle)) return notReady("button value")
       }
       return byText(needle)
@@ -140,14 +171,15 @@ export const prepareAction = async (
         ? `[${args.testIdAttribute}="${locator.value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`
         : locator.value
     if (!isValidCss(css)) return notReady("not plain CSS")
+    const shadows = openShadowRoots(doc)
     // Playwright's CSS crosses open shadow roots, combinators included: only a lone attribute is safe to repeat per root.
-    if (openShadowRoots().length > 0 && locator.kind !== "testId") return notReady("shadow roots")
+    if (shadows.length > 0 && locator.kind !== "testId") return notReady("shadow roots")
     // A scoped query with combinators may match through ancestors outside the scope in CSS, not in Playwright.
-    if (scopes[0] !== document && /[\s>+~]/.test(css) && locator.kind !== "testId") return notReady("scoped combinator")
+    if (scopes[0] !== doc && /[\s>+~]/.test(css) && locator.kind !== "testId") return notReady("scoped combinator")
     const found = new Set<Element>()
     for (const scope of scopes) {
       for (const element of scope.querySelectorAll(css)) found.add(element)
-      for (const root of openShadowRoots()) {
+      for (const root of shadows) {
         if (!within(root, scope)) continue
         for (const element of root.querySelectorAll(css)) found.add(element)
       }
@@ -155,15 +187,30 @@ export const prepareAction = async (
     return [...found]
   }
 
+  // Refs first: a ref names its element wherever it is, and the rest of the target is resolved in its document.
+  const targetByRef = args.locator.kind === "a11yRef" ? refElement(args.locator.value) : undefined
+  if (args.locator.kind === "a11yRef" && targetByRef === undefined) return notReady("stale ref", true)
+  const scopeByRef = args.within?.kind === "a11yRef" ? refElement(args.within.value) : undefined
+  if (args.within?.kind === "a11yRef" && scopeByRef === undefined) return notReady("stale ref", true)
+  if (targetByRef !== undefined && scopeByRef !== undefined && targetByRef.ownerDocument !== scopeByRef.ownerDocument) {
+    return notReady("the target and its scope are in different frames")
+  }
+  const doc = (targetByRef ?? scopeByRef)?.ownerDocument ?? document
+
   const isText = args.locator.kind === "selector" && args.locator.value.startsWith("text=")
-  let scopes: ReadonlyArray<ParentNode> = [document]
+  let scopes: ReadonlyArray<ParentNode> = [doc]
   if (args.within !== null) {
-    const parents = resolve(args.within, scopes)
+    const parents = scopeByRef !== undefined ? [scopeByRef] : resolve(args.within, doc, scopes)
     if (!Array.isArray(parents)) return parents
     if (parents.length === 0) return notReady("no scope")
     scopes = parents
   }
-  const matches = resolve(args.locator, scopes)
+  const matches =
+    targetByRef !== undefined
+      ? scopes.some((scope) => within(targetByRef, scope))
+        ? [targetByRef]
+        : []
+      : resolve(args.locator, doc, scopes)
   if (!Array.isArray(matches)) return matches
 
   const isVisible = (element: Element): boolean => {
@@ -193,7 +240,17 @@ export const prepareAction = async (
   if (!isVisible(element) || !frames.every(isVisible)) return notReady("not visible")
   if (args.action === "visible") return { ready: true }
 
-  if (element.matches(":disabled") || element.closest('[aria-disabled="true"]') !== null) return notReady("disabled")
+  // Disabled as Playwright sees it: the element, a wrapping button or fieldset, aria-disabled above it, or a label's control.
+  const isDisabled = (start: Element): boolean => {
+    const control = (start.closest("label") as HTMLLabelElement | null)?.control
+    if (control && control !== start && control.matches(":disabled")) return true
+    for (let node: Node | null = start; node; node = node.parentNode ?? ((node as ShadowRoot).host as Node | undefined) ?? null) {
+      if (node.nodeType !== Node.ELEMENT_NODE) continue
+      if ((node as Element).matches(":disabled") || (node as Element).getAttribute("aria-disabled") === "true") return true
+    }
+    return false
+  }
+  if (isDisabled(element)) return notReady("disabled")
 
   if (args.action === "type") {
     const TEXT_TYPES = new Set(["", "text", "password", "search", "email", "tel", "url"])
@@ -202,6 +259,7 @@ export const prepareAction = async (
     if (!isInput && tag !== "textarea") return notReady("not a text field")
     const field = element as HTMLInputElement | HTMLTextAreaElement
     if (field.readOnly || element.getAttribute("aria-readonly") === "true") return notReady("read-only")
+    if (late()) return notReady("late")
     // As Playwright's fill: select everything, focus, then the caller inserts the text.
     if (tag === "input") (field as HTMLInputElement).select()
     else field.setSelectionRange(0, field.value.length)
@@ -285,6 +343,7 @@ export const prepareAction = async (
     hit = inner
   }
   if (!hit || !within(hit, element)) return notReady("covered")
+  if (late()) return notReady("late")
 
   // The first mouse event of the click must reach the element; if it would reach another one (something
   // moved over it since the check), that event and the rest of the click are stopped before the page sees them.
@@ -293,8 +352,10 @@ export const prepareAction = async (
   w[GUARD_KEY]?.stop()
   const GUARDED = ["pointerdown", "mousedown", "pointerup", "mouseup", "click"]
   let checked = false
-  const guard = { token: args.token, ok: true, stop: () => {} }
+  const guard = { token: args.token, ok: true, navigating: false, stop: () => {} }
   const listener = (event: Event) => {
+    // Page code dispatching its own mouse events decides nothing.
+    if (!event.isTrusted) return
     if (!checked) {
       checked = true
       guard.ok = event.composedPath().includes(element)
@@ -306,12 +367,22 @@ export const prepareAction = async (
   const timer = setTimeout(() => guard.stop(), 5_000)
   // Mouse events stay in the document they happen in: listen in the element's frame and in every frame around it.
   const views: Array<Window> = [ownView, ...frames.map((frame) => frame.ownerDocument.defaultView!)]
+  // A click that starts loading another document: the caller waits for it to commit, as Playwright's click does.
+  const onNavigate = (event: any) => {
+    if (event.destination?.sameDocument === false && !event.downloadRequest) guard.navigating = true
+  }
   guard.stop = () => {
-    for (const view of views) for (const type of GUARDED) view.removeEventListener(type, listener, true)
+    for (const view of views) {
+      for (const type of GUARDED) view.removeEventListener(type, listener, true)
+      ;(view as any).navigation?.removeEventListener("navigate", onNavigate)
+    }
     clearTimeout(timer)
     if (w[GUARD_KEY] === guard) w[GUARD_KEY] = undefined
   }
-  for (const view of views) for (const type of GUARDED) view.addEventListener(type, listener, true)
+  for (const view of views) {
+    for (const type of GUARDED) view.addEventListener(type, listener, true)
+    ;(view as any).navigation?.addEventListener("navigate", onNavigate)
+  }
   Object.defineProperty(w, GUARD_KEY, { value: guard, enumerable: false, configurable: true, writable: true })
   return { ready: true, x, y }
 }
@@ -319,9 +390,9 @@ export const prepareAction = async (
 /** Runs in the page after the mouse events: removes the guard and says whether every event hit the target. */
 export const finishClick = (token: string): ClickVerdict => {
   const guard = (window as any)[Symbol.for("browser-workflow-mcp/click-guard")]
-  if (!guard || guard.token !== token) return { ok: true }
+  if (!guard || guard.token !== token) return { ok: true, navigating: false }
   guard.stop()
-  return { ok: guard.ok }
+  return { ok: guard.ok, navigating: guard.navigating }
 }
 
 /**
@@ -340,4 +411,13 @@ export const prepareActionScript = (
 
 /** The expression that finishes a guarded click and reads the page's state in the same trip. */
 export const finishClickScript = (token: string, stateArgs: ObserveArgs): string =>
-  `({ ...(${finishClick.toString()})(${JSON.stringify(token)}), page: (${observePage.toString()})(${JSON.stringify(stateArgs)}) })`
+  `(() => {
+    const verdict = (${finishClick.toString()})(${JSON.stringify(token)})
+    // The document is on its way out when the click navigates: its state is not the state after the click.
+    if (verdict.navigating) return verdict
+    try {
+      return { ...verdict, page: (${observePage.toString()})(${JSON.stringify(stateArgs)}) }
+    } catch {
+      return verdict
+    }
+  })()`

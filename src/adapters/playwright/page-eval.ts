@@ -11,8 +11,11 @@ const sessionOf = (page: Page): Promise<CDPSession> => {
   if (known !== undefined) return known
   const opened = page.context().newCDPSession(page)
   sessions.set(page, opened)
-  // A session that could not open is not kept: the next call tries again (or finds the page closed).
-  opened.catch(() => sessions.delete(page))
+  const forget = () => {
+    if (sessions.get(page) === opened) sessions.delete(page)
+  }
+  // A session that could not open, or closed (the renderer crashed, say), is not kept: the next call opens a fresh one.
+  opened.then((session) => session.once("close", forget), forget)
   return opened
 }
 

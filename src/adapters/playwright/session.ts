@@ -2,7 +2,7 @@
 // Playwright's error classes and the page's structure (how many elements match, are they visible).
 import * as path from "node:path"
 import { Duration, Effect, Layer, Option } from "effect"
-import type { FrameLocator, Locator, Page } from "playwright"
+import type { FrameLocator, Locator, Page, Request } from "playwright"
 import {
   ActionFailed,
   ActionTimeout,
@@ -74,31 +74,53 @@ export const make = Effect.gen(function* () {
     return scope.locator(selectorOf(target.locator))
   }
 
+  /** The ref's check, once more after the next document is in when the page was between two documents. */
+  const refCheck = (page: Page, ref: string) => {
+    const once = Effect.tryPromise({
+      try: () => evaluateInPage<RefCheck>(page, callExpression(checkRef, ref)),
+      catch: (cause) => new BrowserCallFailed({ cause })
+    })
+    return once.pipe(
+      Effect.catchAll(() =>
+        page.isClosed()
+          ? Effect.fail(new PageClosed({ detail: "the page went away while checking the ref" }))
+          : Effect.promise(() => page.waitForLoadState("domcontentloaded", { timeout: 5_000 }).catch(() => undefined)).pipe(
+              Effect.zipRight(once),
+              // Still no answer: as far as anyone can tell, the ref is not on the page.
+              Effect.orElseSucceed((): RefCheck => ({ exists: false, current: [], frames: [] }))
+            )
+      )
+    )
+  }
+
   /**
    * A ref must still be bound to an element of the active page; otherwise answer at once with the current refs.
-   * Gives the refs of the iframes around the outermost ref of the target (none in the top document).
+   * Gives the refs of the iframes around the target (its own ref's, else its scope's; none in the top document).
    */
   const ensureRefs = (page: Page, target: Target) =>
-    Effect.forEach(
-      [target.within, target.locator].filter((locator): locator is TargetLocator => locator?.kind === "a11yRef"),
-      (locator) =>
-        Effect.tryPromise({
-          try: () => evaluateInPage<RefCheck>(page, callExpression(checkRef, locator.value)),
-          catch: () => new PageClosed({ detail: "the page went away while checking the ref" })
-        }).pipe(
-          Effect.flatMap((check) =>
-            check.exists
-              ? Effect.succeed(check.frames)
-              : Effect.fail(
-                  new TargetNotFound({
-                    target: describeTarget(target),
-                    detail: `Unknown a11yRef: ${locator.value} (its element left the page, or the ref came from another tab or an earlier page).`,
-                    availableRefs: check.current
-                  })
-                )
-          )
-        )
-    ).pipe(Effect.map((frames): ReadonlyArray<string> => frames[0] ?? []))
+    Effect.gen(function* () {
+      const frames: Partial<Record<"locator" | "within", ReadonlyArray<string>>> = {}
+      for (const role of ["within", "locator"] as const) {
+        const locator = target[role]
+        if (locator?.kind !== "a11yRef") continue
+        const check = yield* refCheck(page, locator.value)
+        if (!check.exists) {
+          return yield* new TargetNotFound({
+            target: describeTarget(target),
+            detail: `Unknown a11yRef: ${locator.value} (its element left the page, or the ref came from another tab or an earlier page).`,
+            availableRefs: check.current
+          })
+        }
+        frames[role] = check.frames
+      }
+      if (frames.locator !== undefined && frames.within !== undefined && frames.locator.join() !== frames.within.join()) {
+        return yield* new TargetNotFound({
+          target: describeTarget(target),
+          detail: "The target and its within scope are in different frames; give a scope in the target's own frame, or none."
+        })
+      }
+      return frames.locator ?? frames.within ?? []
+    })
 
   const countSafely = (locator: Locator) => Effect.promise(() => locator.count().catch(() => -1))
   const visibleSafely = (locator: Locator) => Effect.promise(() => locator.isVisible().catch(() => false))
@@ -130,10 +152,15 @@ export const make = Effect.gen(function* () {
     action: Action,
     target: Target,
     timeoutMs: number,
-    run: (locator: Locator, options: { timeout: number; signal: AbortSignal }) => Promise<A>
+    run: (locator: Locator, options: { timeout: number; signal: AbortSignal }) => Promise<A>,
+    /** The page the action started on: the fallback of a direct action never moves to another tab. */
+    startedOn?: Page
   ) =>
     Effect.gen(function* () {
-      const { page } = yield* browser.activePage
+      const page = startedOn ?? (yield* browser.activePage).page
+      if (page.isClosed()) {
+        return yield* new PageClosed({ detail: `the page closed during ${action} on ${describeTarget(target)}`, during: action })
+      }
       const frames = yield* ensureRefs(page, target)
       const locator = locate(page, target, frames)
       return yield* Effect.tryPromise({
@@ -159,7 +186,15 @@ export const make = Effect.gen(function* () {
     // A wait that is already satisfied is the whole action: the state read after it can come along.
     const readsState = action === "visible" || action === "hidden"
     const script = prepareActionScript(
-      { action, locator: target.locator, within: target.within ?? null, testIdAttribute: settings.testIdAttribute, token },
+      {
+        action,
+        locator: target.locator,
+        within: target.within ?? null,
+        testIdAttribute: settings.testIdAttribute,
+        token,
+        // Well before this side gives up, so that a late answer never focuses or arms anything behind Playwright's back.
+        notAfter: Date.now() + Duration.toMillis(PREPARE_TIMEOUT) / 2
+      },
       isSensitiveField,
       readsState ? stateReadArgs(live.nextRef, settings) : null
     )
@@ -175,31 +210,80 @@ export const make = Effect.gen(function* () {
     )
   }
 
+  /**
+   * Resolves once the page (or one of its frames) commits a new document, or once a navigation request
+   * ended without one (a 204, a download, a failure).
+   */
+  const watchCommit = (page: Page) =>
+    Effect.acquireRelease(
+      Effect.sync(() => {
+        let done = () => {}
+        const committed = new Promise<void>((resolve) => (done = resolve))
+        const onCommit = () => done()
+        const onRequestEnd = (request: Request) => {
+          if (request.isNavigationRequest()) setTimeout(done, 250)
+        }
+        page.on("framenavigated", onCommit)
+        page.on("requestfinished", onRequestEnd)
+        page.on("requestfailed", onRequestEnd)
+        const dispose = () => {
+          page.off("framenavigated", onCommit)
+          page.off("requestfinished", onRequestEnd)
+          page.off("requestfailed", onRequestEnd)
+        }
+        return { committed, dispose }
+      }),
+      (watcher) => Effect.sync(watcher.dispose)
+    )
+
+  const finishClickIn = (live: LiveSession, page: Page, token: string) =>
+    Effect.promise(
+      (): Promise<ClickVerdict> =>
+        evaluateInPage<ClickVerdict>(page, finishClickScript(token, stateReadArgs(live.nextRef, settings))).catch(
+          // The old document went away with the guard: the click reached its target and navigated.
+          (): ClickVerdict => ({ ok: true, navigating: false })
+        )
+    ).pipe(
+      Effect.timeoutTo({
+        duration: PREPARE_TIMEOUT,
+        onSuccess: (verdict) => verdict,
+        onTimeout: (): ClickVerdict => ({ ok: true, navigating: false })
+      })
+    )
+
   const clickPage = (live: LiveSession, page: Page, target: Target, options: { readonly timeoutMs: number }) =>
     Effect.gen(function* () {
       const token = `${process.pid}-${++clickTokens}`
       const prepared = yield* prepare(live, page, "click", target, token)
       if (prepared.ready && prepared.x !== undefined && prepared.y !== undefined) {
         const { x, y } = prepared
-        const dispatched = yield* Effect.tryPromise({
-          try: () => page.mouse.click(x, y),
-          catch: (cause) => new BrowserCallFailed({ cause })
-        }).pipe(Effect.either)
-        if (dispatched._tag === "Left") {
-          if (page.isClosed()) return { page }
-          return yield* new ActionFailed({ action: "click", target: describeTarget(target), detail: firstLine(dispatched.left.cause) })
-        }
-        // A click that navigated away took the guard with the old document: it reached its target.
-        const verdict = yield* Effect.promise(
-          (): Promise<ClickVerdict> =>
-            evaluateInPage<ClickVerdict>(page, finishClickScript(token, stateReadArgs(live.nextRef, settings))).catch(() => ({ ok: true }))
+        const direct = yield* Effect.scoped(
+          Effect.gen(function* () {
+            const watcher = yield* watchCommit(page)
+            const dispatched = yield* Effect.tryPromise({
+              try: () => page.mouse.click(x, y),
+              catch: (cause) => new BrowserCallFailed({ cause })
+            }).pipe(Effect.either)
+            if (dispatched._tag === "Left") {
+              if (page.isClosed()) return "done" as const
+              yield* finishClickIn(live, page, token)
+              return yield* new ActionFailed({ action: "click", target: describeTarget(target), detail: firstLine(dispatched.left.cause) })
+            }
+            const verdict = yield* finishClickIn(live, page, token)
+            if (!verdict.ok) return "blocked" as const
+            if (verdict.page !== undefined) live.lastRead = { page, result: verdict.page }
+            // As Playwright's click: a navigation the click started has committed before the click is done.
+            if (verdict.navigating) {
+              yield* Effect.promise(() => watcher.committed).pipe(Effect.timeoutOption(Duration.millis(options.timeoutMs)))
+            }
+            return "done" as const
+          })
         )
-        if (verdict.page !== undefined) live.lastRead = { page, result: verdict.page }
-        if (verdict.ok) return { page }
+        if (direct === "done") return { page }
         live.lastRead = undefined
         yield* Effect.logDebug("click: the target was covered when the mouse went down; retrying with Playwright")
       }
-      return yield* act("click", target, options.timeoutMs, (locator, opts) => locator.click(opts))
+      return yield* act("click", target, options.timeoutMs, (locator, opts) => locator.click(opts), page)
     })
 
   const click = (target: Target, options: { readonly timeoutMs: number }) =>
@@ -226,7 +310,7 @@ export const make = Effect.gen(function* () {
         })
         return { sensitive: prepared.sensitive ?? true }
       }
-      const { locator } = yield* act("type", target, options.timeoutMs, (field, opts) => field.fill(text, opts))
+      const { locator } = yield* act("type", target, options.timeoutMs, (field, opts) => field.fill(text, opts), page)
       const sensitive = yield* Effect.promise(() =>
         locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true)
       )
