@@ -365,6 +365,13 @@ export const prepareAction = async (
     event.preventDefault()
   }
   const timer = setTimeout(() => guard.stop(), 5_000)
+  // The documents the click starts in, so that the caller can tell whether a navigation it started has committed.
+  Object.defineProperty(w, Symbol.for("browser-workflow-mcp/click-documents"), {
+    value: { token: args.token, frames: frames.map((frame) => ({ frame, doc: frame.contentDocument })) },
+    enumerable: false,
+    configurable: true,
+    writable: true
+  })
   // Mouse events stay in the document they happen in: listen in the element's frame and in every frame around it.
   const views: Array<Window> = [ownView, ...frames.map((frame) => frame.ownerDocument.defaultView!)]
   // A click that starts loading another document: the caller waits for it to commit, as Playwright's click does.
@@ -393,6 +400,13 @@ export const finishClick = (token: string): ClickVerdict => {
   if (!guard || guard.token !== token) return { ok: true, navigating: false }
   guard.stop()
   return { ok: guard.ok, navigating: guard.navigating }
+}
+
+/** Runs in the page: whether every document the click with `token` started in is still the one shown. */
+export const sameDocuments = (token: string): boolean => {
+  const record = (window as any)[Symbol.for("browser-workflow-mcp/click-documents")]
+  if (!record || record.token !== token) return false
+  return record.frames.every((entry: { frame: HTMLIFrameElement; doc: Document | null }) => entry.frame.contentDocument === entry.doc)
 }
 
 /**

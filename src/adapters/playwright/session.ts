@@ -23,7 +23,7 @@ import { Session, type ActionError, type Destination, type StorageArea, type Tab
 import { writeFileAtomic } from "../files.js"
 import { BrowserCallFailed, BrowserState, firstLine, isPlaywrightTimeout, type LiveSession } from "./browser.js"
 import { resolveScreenUrl } from "./launch.js"
-import { finishClickScript, prepareActionScript, type ClickVerdict, type DirectArgs, type DirectResult } from "./page-actions.js"
+import { finishClickScript, prepareActionScript, sameDocuments, type ClickVerdict, type DirectArgs, type DirectResult } from "./page-actions.js"
 import { callExpression, evaluateInPage } from "./page-eval.js"
 import { checkRef, isSensitiveField, readText, REF_ENGINE, stateReadArgs, type RefCheck } from "./page-script.js"
 
@@ -236,6 +236,16 @@ export const make = Effect.gen(function* () {
       (watcher) => Effect.sync(watcher.dispose)
     )
 
+  /** Listening from now on, then asking whether the click's documents are still shown: no commit can slip between. */
+  const awaitCommit = (page: Page, token: string, timeoutMs: number) =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const watcher = yield* watchCommit(page)
+        const unchanged = yield* Effect.promise(() => evaluateInPage<boolean>(page, callExpression(sameDocuments, token)).catch(() => false))
+        if (unchanged) yield* Effect.promise(() => watcher.committed).pipe(Effect.timeoutOption(Duration.millis(timeoutMs)))
+      })
+    )
+
   const finishClickIn = (live: LiveSession, page: Page, token: string) =>
     Effect.promise(
       (): Promise<ClickVerdict> =>
@@ -251,35 +261,32 @@ export const make = Effect.gen(function* () {
       })
     )
 
+  /** The direct click: "done", or "blocked" when its first mouse event would have reached another element. */
+  const clickAt = (live: LiveSession, page: Page, target: Target, token: string, x: number, y: number, timeoutMs: number) =>
+    Effect.gen(function* () {
+      const dispatched = yield* Effect.tryPromise({
+        try: () => page.mouse.click(x, y),
+        catch: (cause) => new BrowserCallFailed({ cause })
+      }).pipe(Effect.either)
+      if (dispatched._tag === "Left") {
+        if (page.isClosed()) return "done" as const
+        yield* finishClickIn(live, page, token)
+        return yield* new ActionFailed({ action: "click", target: describeTarget(target), detail: firstLine(dispatched.left.cause) })
+      }
+      const verdict = yield* finishClickIn(live, page, token)
+      if (!verdict.ok) return "blocked" as const
+      if (verdict.page !== undefined) live.lastRead = { page, result: verdict.page }
+      // As Playwright's click: a navigation the click started has committed before the click is done.
+      if (verdict.navigating) yield* awaitCommit(page, token, timeoutMs)
+      return "done" as const
+    })
+
   const clickPage = (live: LiveSession, page: Page, target: Target, options: { readonly timeoutMs: number }) =>
     Effect.gen(function* () {
       const token = `${process.pid}-${++clickTokens}`
       const prepared = yield* prepare(live, page, "click", target, token)
       if (prepared.ready && prepared.x !== undefined && prepared.y !== undefined) {
-        const { x, y } = prepared
-        const direct = yield* Effect.scoped(
-          Effect.gen(function* () {
-            const watcher = yield* watchCommit(page)
-            const dispatched = yield* Effect.tryPromise({
-              try: () => page.mouse.click(x, y),
-              catch: (cause) => new BrowserCallFailed({ cause })
-            }).pipe(Effect.either)
-            if (dispatched._tag === "Left") {
-              if (page.isClosed()) return "done" as const
-              yield* finishClickIn(live, page, token)
-              return yield* new ActionFailed({ action: "click", target: describeTarget(target), detail: firstLine(dispatched.left.cause) })
-            }
-            const verdict = yield* finishClickIn(live, page, token)
-            if (!verdict.ok) return "blocked" as const
-            if (verdict.page !== undefined) live.lastRead = { page, result: verdict.page }
-            // As Playwright's click: a navigation the click started has committed before the click is done.
-            if (verdict.navigating) {
-              yield* Effect.promise(() => watcher.committed).pipe(Effect.timeoutOption(Duration.millis(options.timeoutMs)))
-            }
-            return "done" as const
-          })
-        )
-        if (direct === "done") return { page }
+        if ((yield* clickAt(live, page, target, token, prepared.x, prepared.y, options.timeoutMs)) === "done") return { page }
         live.lastRead = undefined
         yield* Effect.logDebug("click: the target was covered when the mouse went down; retrying with Playwright")
       }
