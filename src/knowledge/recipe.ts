@@ -94,6 +94,14 @@ export const recipeOf = (steps: ReadonlyArray<StepRecord>, prefix = "mm"): Recip
       args.text = `{{${placeholder}}}`
       notes += ` (fill in {{${placeholder}}})`
     }
+    const dialog = args.dialog as { accept?: boolean; promptText?: string } | undefined
+    if (dialog?.promptText === REDACTED) {
+      // The answer given to a prompt() is not stored: the replay asks for it.
+      const placeholder = placeholderName(step.tool.target, taken)
+      placeholders.push({ name: placeholder, target: `the prompt opened by ${target ?? name}` })
+      args.dialog = { ...dialog, promptText: `{{${placeholder}}}` }
+      notes += ` (answer the prompt with {{${placeholder}}})`
+    }
     if (step.tool.target !== undefined && durableTarget(step.tool.target)?.scopeDropped) notes += " (its ref scope was dropped)"
     out.push({ tool: served(name), args, notes })
   }
@@ -148,6 +156,13 @@ export const toPlaywright = (
   for (const step of recipe.steps) {
     const tool = PLAYWRIGHT_TOOLS.find((name) => step.tool === name || step.tool.endsWith(`_${name}`)) ?? step.tool
     const locator = locatorOf(step.args)
+    const dialog = step.args.dialog as { accept?: boolean; promptText?: string } | undefined
+    if (dialog !== undefined && (tool === "click" || tool === "press_key")) {
+      const answer = dialog.promptText === undefined ? undefined : /^\{\{(.+)\}\}$/.exec(dialog.promptText)
+      const text =
+        dialog.promptText === undefined ? "" : answer ? `process.env.${envName(answer[1]!)} ?? ""` : js(dialog.promptText)
+      lines.push(`page.once("dialog", (dialog) => dialog.${dialog.accept === true ? `accept(${text})` : "dismiss()"})`)
+    }
     if (tool === "navigate" && (step.args.screen === "back" || step.args.screen === "forward" || step.args.screen === "reload")) {
       navigation++
       lines.push(`await page.${step.args.screen === "back" ? "goBack" : step.args.screen === "forward" ? "goForward" : "reload"}()`)

@@ -90,6 +90,18 @@ export interface Timeout {
   readonly timeoutMs: number
 }
 
+/** What to do with a JavaScript dialog (alert, confirm, prompt) that an action opens. */
+export interface DialogChoice {
+  readonly accept: boolean
+  /** The answer to a prompt() when accepting. */
+  readonly promptText?: string | undefined
+}
+
+export interface ActionOptions extends Timeout {
+  /** Dialogs the action opens; without it they are dismissed, and a notice says so. */
+  readonly dialog?: DialogChoice | undefined
+}
+
 export interface SessionService {
   /** The running session, if any. */
   readonly current: Effect.Effect<Option.Option<SessionInfo>>
@@ -102,7 +114,7 @@ export interface SessionService {
     destination: Destination,
     options: Timeout
   ) => Effect.Effect<{ readonly currentUrl: string }, NavigationFailed | NoActiveSession | PageClosed | InvalidConfig>
-  readonly click: (target: Target, options: Timeout) => Effect.Effect<{ readonly pageClosedAfterClick: boolean }, ActionError>
+  readonly click: (target: Target, options: ActionOptions) => Effect.Effect<{ readonly pageClosedAfterClick: boolean }, ActionError>
   /** Fills the field; `sensitive` tells whether the element looks like a secret field. */
   readonly type: (target: Target, text: string, options: Timeout) => Effect.Effect<{ readonly sensitive: boolean }, ActionError>
   readonly waitFor: (
@@ -119,7 +131,7 @@ export interface SessionService {
   readonly pressKey: (
     target: Target | undefined,
     key: string,
-    options: Timeout
+    options: ActionOptions
   ) => Effect.Effect<{ readonly sensitive: boolean }, ActionError>
   /** Selects the options of a <select> whose value or label is one of `values`; gives the values now selected. */
   readonly selectOption: (

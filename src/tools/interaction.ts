@@ -9,8 +9,26 @@ import { actionDeadline, DEADLINE_SLACK_MS, recordTarget, TargetResult, timeoutF
 const interactionAnnotations = { readOnly: false, destructive: false, idempotent: false, openWorld: true } as const
 const readAnnotations = { readOnly: true, destructive: false, idempotent: true, openWorld: true } as const
 
+/** What to do with an alert, confirm or prompt the action opens; without it, it is dismissed and a notice says so. */
+const DialogField = Schema.optional(
+  Schema.Struct({
+    accept: Schema.Boolean.annotations({ description: "true: OK / accept; false: Cancel / dismiss." }),
+    promptText: Schema.optional(
+      Schema.String.pipe(Schema.maxLength(10_000)).annotations({ description: "The answer to a prompt() when accepting; never stored." })
+    )
+  })
+).annotations({
+  description:
+    'What to do with a JavaScript dialog (alert, confirm, prompt) this action opens, e.g. {"accept": true} to confirm "Delete this item?". Without it such a dialog is dismissed, and meta.notices says what it asked.'
+})
+
+/** The dialog choice as recorded: never the prompt's answer. */
+const recordDialog = (dialog: { readonly accept: boolean; readonly promptText?: string | undefined } | undefined) =>
+  dialog === undefined ? {} : { dialog: { accept: dialog.accept, ...(dialog.promptText !== undefined ? { promptText: REDACTED } : {}) } }
+
 const ClickInput = Schema.Struct({
   ...targetFields,
+  dialog: DialogField,
   timeoutMs: timeoutField(0, 60_000, 15_000)
 }).pipe(Schema.filter(validateTarget))
 
@@ -32,11 +50,11 @@ export const click = defineTool({
   observation: "default",
   deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
   onDeadline: actionDeadline("click"),
-  record: (input) => ({ input: { timeoutMs: input.timeoutMs }, target: recordTarget(targetOf(input)) }),
+  record: (input) => ({ input: { timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) }, target: recordTarget(targetOf(input)) }),
   run: Effect.fn("tool.click")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
-    const { pageClosedAfterClick } = yield* session.click(target, { timeoutMs: input.timeoutMs })
+    const { pageClosedAfterClick } = yield* session.click(target, { timeoutMs: input.timeoutMs, dialog: input.dialog })
     return { clicked: true, target: describeTarget(target), ...(pageClosedAfterClick ? { pageClosedAfterClick } : {}) }
   })
 })
@@ -185,6 +203,7 @@ const optionalTarget = <A extends { readonly a11yRef?: string | undefined; reado
 const PressKeyInput = Schema.Struct({
   ...targetFields,
   key: Key,
+  dialog: DialogField,
   timeoutMs: timeoutField(0, 60_000, 15_000)
 }).pipe(Schema.filter(optionalTarget))
 
@@ -212,14 +231,14 @@ export const pressKey = defineTool({
   record: (input, result) => {
     const secret = Option.match(result, { onNone: () => true, onSome: (value) => value.sensitive })
     return {
-      input: { key: secret && [...input.key].length === 1 ? REDACTED : input.key, timeoutMs: input.timeoutMs },
+      input: { key: secret && [...input.key].length === 1 ? REDACTED : input.key, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
       ...(hasTarget(input) ? { target: recordTarget(targetOf(input)) } : {})
     }
   },
   run: Effect.fn("tool.press_key")(function* (input) {
     const session = yield* Session
     const target = hasTarget(input) ? targetOf(input) : undefined
-    const { sensitive } = yield* session.pressKey(target, input.key, { timeoutMs: input.timeoutMs })
+    const { sensitive } = yield* session.pressKey(target, input.key, { timeoutMs: input.timeoutMs, dialog: input.dialog })
     return { pressed: true, key: input.key, ...(target !== undefined ? { target: describeTarget(target) } : {}), sensitive }
   })
 })

@@ -92,6 +92,9 @@ const pages = {
        root.addEventListener("mouseenter", () => { document.getElementById("menu").hidden = false })
        root.addEventListener("mouseleave", () => { document.getElementById("menu").hidden = true })
      </script>
+     <button data-testid="delete" onclick="count(confirm('Delete item?') ? 'deleted' : 'kept')">Delete</button>
+     <button data-testid="ask" onclick="count('name:' + prompt('Your name?'))">Ask</button>
+     <button data-testid="warn" onclick="alert('Saved')">Warn</button>
      <a href="/fields" data-testid="to-fields">Fields</a>
      <a href="/waiting?delay=700" data-testid="to-slow">Slow page</a>
      <button data-testid="arm-wrapped" onclick="setTimeout(() => { document.querySelector('[data-testid=wrapped]').disabled = false }, 300)">Arm</button>
@@ -279,6 +282,27 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           const hovered = yield* call(hover, { testId: "menu" })
           expect(hovered.result).toEqual({ hovered: true, target: "testId:menu" })
           expect(hovered.observation?.testIds?.map((item: { testId: string }) => item.testId)).toContain("menu-settings")
+        }))
+
+      it.effect("dialogs an action opens are dismissed with a notice, or answered as the action asks; a prompt's answer is not stored", () =>
+        Effect.gen(function* () {
+          yield* open("/controls")
+          const kept = yield* call(click, { testId: "delete" })
+          expect(kept.ok).toBe(true)
+          expect(kept.meta.notices).toEqual([
+            'A confirm dialog said "Delete item?"; it was dismissed. To accept it, repeat the action with dialog: {"accept": true}.'
+          ])
+          expect((yield* call(click, { testId: "delete", dialog: { accept: true } })).meta.notices?.[0]).toContain("it was accepted")
+          expect((yield* call(click, { testId: "ask", dialog: { accept: true, promptText: "Ada" } })).ok).toBe(true)
+          expect((yield* call(click, { testId: "warn" })).meta.notices).toEqual(['A alert dialog said "Saved"; it was dismissed.'])
+          expect(yield* log).toBe("kept=1 deleted=1 name:Ada=1")
+
+          const current = yield* (yield* Session).current
+          const steps = yield* (yield* KnowledgeStore).steps(current._tag === "Some" ? current.value.sessionId : "")
+          const asked = steps.find((step) => step.tool.name === "click" && step.tool.target?.testId === "ask")
+          expect(asked?.tool.input).toMatchObject({ dialog: { accept: true, promptText: "[REDACTED]" } })
+          // The page shows the name (its own business); the step's input never holds it.
+          expect(JSON.stringify(asked?.tool)).not.toContain("Ada")
         }))
 
       it.effect("a character pressed in a password field is not stored, a named key is", () =>

@@ -115,6 +115,7 @@ describe("recipes", () => {
       step({ sessionId: "k", tool: "select_option", target: { testId: "country" }, input: { values: ["de"], timeoutMs: 15000 } }),
       step({ sessionId: "k", tool: "hover", target: { testId: "menu" }, input: { timeoutMs: 15000 } }),
       step({ sessionId: "k", tool: "navigate", input: { screen: "back", timeoutMs: 30000 } }),
+      step({ sessionId: "k", tool: "click", target: { testId: "ask" }, input: { timeoutMs: 15000, dialog: { accept: true, promptText: "[REDACTED]" } } }),
       step({ sessionId: "k", tool: "switch_to_tab", input: { tabId: "t2" } }),
       step({ sessionId: "k", tool: "switch_to_tab", input: { tabId: "t1", role: "app" } })
     ]
@@ -125,8 +126,11 @@ describe("recipes", () => {
       "mm_select_option",
       "mm_hover",
       "mm_navigate",
+      "mm_click",
       "mm_switch_to_tab"
     ])
+    expect(recipe.steps[5]?.args).toMatchObject({ dialog: { accept: true, promptText: "{{ask}}" } })
+    expect(recipe.placeholders).toEqual([{ name: "ask", target: "the prompt opened by testId:ask" }])
     expect(recipe.steps.at(-1)?.args).toEqual({ role: "app" })
     expect(recipe.skipped).toEqual([
       "press_key testId:pin: a key pressed in a secret field is not stored",
@@ -138,6 +142,7 @@ describe("recipes", () => {
     expect(code).toContain('await page.getByTestId("country").selectOption(["de"])')
     expect(code).toContain('await page.getByTestId("menu").hover()')
     expect(code).toContain("await page.goBack()")
+    expect(code).toContain('page.once("dialog", (dialog) => dialog.accept(process.env.BWM_SECRET_ASK ?? ""))\n  await page.getByTestId("ask").click()')
   })
 
   it("a ref target gets the role and name the agent saw before acting, not a renumbered ref of the next page", () => {

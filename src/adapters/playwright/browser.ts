@@ -38,6 +38,8 @@ export interface LiveSession {
    * read takes it; any other use of the session drops it.
    */
   lastRead: { readonly page: Page; readonly result: ObserveResult } | undefined
+  /** What the running action asked to do with dialogs it opens; none means dismiss. */
+  dialogChoice: { readonly accept: boolean; readonly promptText?: string | undefined } | undefined
   /** Each tab's id for this session ("t1", "t2"...), given when the tab is first seen and never reused. */
   readonly tabIds: WeakMap<Page, string>
   nextTabId: number
@@ -179,6 +181,18 @@ export const make = Effect.gen(function* () {
     tabIdOf(live, page)
     page.on("console", (message) => logConsole(live, page, message.type(), message.text()))
     page.on("pageerror", (error) => logConsole(live, page, "pageerror", error.message))
+    // A dialog blocks its page until answered: answer at once, as the running action asked (dismiss
+    // by default; a page being left is let go), and tell the agent what it said and what was done.
+    page.on("dialog", (dialog) => {
+      const choice = live.dialogChoice
+      const accept = dialog.type() === "beforeunload" ? choice?.accept !== false : choice?.accept === true
+      const message = dialog.message().replace(/\s+/g, " ").slice(0, 200)
+      live.notices.push(
+        `A ${dialog.type()} dialog said "${message}"; it was ${accept ? "accepted" : "dismissed"}.` +
+          (accept || dialog.type() === "alert" ? "" : ' To accept it, repeat the action with dialog: {"accept": true}.')
+      )
+      void (accept ? dialog.accept(choice?.promptText) : dialog.dismiss()).catch(() => undefined)
+    })
     page.on("close", () => {
       const index = live.pages.indexOf(page)
       if (index >= 0) live.pages.splice(index, 1)
@@ -309,7 +323,8 @@ export const make = Effect.gen(function* () {
           observeLock: yield* Effect.makeSemaphore(1),
           lastRead: undefined,
           tabIds: new WeakMap(),
-          nextTabId: 1
+          nextTabId: 1,
+          dialogChoice: undefined
         }
         for (const page of context.pages()) track(live, page)
         context.on("page", (page) => {

@@ -19,7 +19,15 @@ import {
 } from "../../domain/errors.js"
 import { describeTarget, type Locator as TargetLocator, type Target } from "../../domain/target.js"
 import type { TabInfo } from "../../domain/observation.js"
-import { Session, type ActionError, type Destination, type StorageArea, type TabSelector } from "../../services/Session.js"
+import {
+  Session,
+  type ActionError,
+  type ActionOptions,
+  type Destination,
+  type DialogChoice,
+  type StorageArea,
+  type TabSelector
+} from "../../services/Session.js"
 import { writeFileAtomic } from "../files.js"
 import { BrowserCallFailed, BrowserState, firstLine, isPlaywrightTimeout, type LiveSession } from "./browser.js"
 import { resolveScreenUrl } from "./launch.js"
@@ -293,8 +301,21 @@ export const make = Effect.gen(function* () {
       return yield* act("click", target, options.timeoutMs, (locator, opts) => locator.click(opts), page)
     })
 
-  const click = (target: Target, options: { readonly timeoutMs: number }) =>
-    Effect.flatMap(browser.activePage, ({ live, page }) => clickPage(live, page, target, options)).pipe(
+  /** Runs an action with its choice for the dialogs it opens in force. */
+  const withDialogs = <A, E>(live: LiveSession, choice: DialogChoice | undefined, action: Effect.Effect<A, E>) =>
+    Effect.acquireUseRelease(
+      Effect.sync(() => {
+        live.dialogChoice = choice
+      }),
+      () => action,
+      () =>
+        Effect.sync(() => {
+          live.dialogChoice = undefined
+        })
+    )
+
+  const click = (target: Target, options: ActionOptions) =>
+    Effect.flatMap(browser.activePage, ({ live, page }) => withDialogs(live, options.dialog, clickPage(live, page, target, options))).pipe(
       Effect.map(({ page }) => ({ pageClosedAfterClick: page.isClosed() })),
       // A confirm button that closes its own popup: the click did its job.
       Effect.catchTag("PageClosed", (error) =>
@@ -324,7 +345,10 @@ export const make = Effect.gen(function* () {
       return { sensitive }
     })
 
-  const pressKey = (target: Target | undefined, key: string, options: { readonly timeoutMs: number }) =>
+  const pressKey = (target: Target | undefined, key: string, options: ActionOptions) =>
+    Effect.flatMap(browser.live, (live) => withDialogs(live, options.dialog, pressKeyNow(target, key, options)))
+
+  const pressKeyNow = (target: Target | undefined, key: string, options: ActionOptions) =>
     Effect.gen(function* () {
       if (target !== undefined) {
         yield* act("press_key", target, options.timeoutMs, (locator, opts) => locator.press(key, opts))
