@@ -294,7 +294,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           ])
           expect((yield* call(click, { testId: "delete", dialog: { accept: true } })).meta.notices?.[0]).toContain("it was accepted")
           expect((yield* call(click, { testId: "ask", dialog: { accept: true, promptText: "Ada" } })).ok).toBe(true)
-          expect((yield* call(click, { testId: "warn" })).meta.notices).toEqual(['A alert dialog said "Saved"; it was dismissed.'])
+          expect((yield* call(click, { testId: "warn" })).meta.notices).toEqual(['An alert dialog said "Saved"; it was dismissed.'])
           expect(yield* log).toBe("kept=1 deleted=1 name:Ada=1")
 
           const current = yield* (yield* Session).current

@@ -188,7 +188,7 @@ export const make = Effect.gen(function* () {
       const accept = dialog.type() === "beforeunload" ? choice?.accept !== false : choice?.accept === true
       const message = dialog.message().replace(/\s+/g, " ").slice(0, 200)
       live.notices.push(
-        `A ${dialog.type()} dialog said "${message}"; it was ${accept ? "accepted" : "dismissed"}.` +
+        `${/^[aeiou]/.test(dialog.type()) ? "An" : "A"} ${dialog.type()} dialog said "${message}"; it was ${accept ? "accepted" : "dismissed"}.` +
           (accept || dialog.type() === "alert" ? "" : ' To accept it, repeat the action with dialog: {"accept": true}.')
       )
       void (accept ? dialog.accept(choice?.promptText) : dialog.dismiss()).catch(() => undefined)
