@@ -157,7 +157,7 @@ export const toPlaywright = (
     const tool = PLAYWRIGHT_TOOLS.find((name) => step.tool === name || step.tool.endsWith(`_${name}`)) ?? step.tool
     const locator = locatorOf(step.args)
     const dialog = step.args.dialog as { accept?: boolean; promptText?: string } | undefined
-    if (dialog !== undefined && (tool === "click" || tool === "press_key")) {
+    if (dialog !== undefined && ["click", "press_key", "type", "select_option", "hover"].includes(tool) && (locator !== undefined || tool === "press_key")) {
       const answer = dialog.promptText === undefined ? undefined : /^\{\{(.+)\}\}$/.exec(dialog.promptText)
       const text =
         dialog.promptText === undefined ? "" : answer ? `process.env.${envName(answer[1]!)} ?? ""` : js(dialog.promptText)

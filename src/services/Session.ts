@@ -116,7 +116,7 @@ export interface SessionService {
   ) => Effect.Effect<{ readonly currentUrl: string }, NavigationFailed | NoActiveSession | PageClosed | InvalidConfig>
   readonly click: (target: Target, options: ActionOptions) => Effect.Effect<{ readonly pageClosedAfterClick: boolean }, ActionError>
   /** Fills the field; `sensitive` tells whether the element looks like a secret field. */
-  readonly type: (target: Target, text: string, options: Timeout) => Effect.Effect<{ readonly sensitive: boolean }, ActionError>
+  readonly type: (target: Target, text: string, options: ActionOptions) => Effect.Effect<{ readonly sensitive: boolean }, ActionError>
   readonly waitFor: (
     target: Target,
     state: "visible" | "hidden",
@@ -137,10 +137,10 @@ export interface SessionService {
   readonly selectOption: (
     target: Target,
     values: ReadonlyArray<string>,
-    options: Timeout
+    options: ActionOptions
   ) => Effect.Effect<ReadonlyArray<string>, ActionError>
   /** Moves the mouse over the target (menus and tooltips that open on hover). */
-  readonly hover: (target: Target, options: Timeout) => Effect.Effect<void, ActionError>
+  readonly hover: (target: Target, options: ActionOptions) => Effect.Effect<void, ActionError>
   readonly screenshot: (
     options: ScreenshotOptions
   ) => Effect.Effect<ScreenshotFile, NoActiveSession | PageClosed | ScreenshotFailed | TargetNotFound>

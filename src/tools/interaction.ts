@@ -65,6 +65,7 @@ const TypeInput = Schema.Struct({
   text: Schema.String.pipe(Schema.maxLength(100_000, { message: () => "must be at most 100000 characters long" })).annotations({
     description: "Text to put in the field; replaces what is there. Secrets are never stored or logged."
   }),
+  dialog: DialogField,
   timeoutMs: timeoutField(0, 60_000, 15_000)
 }).pipe(Schema.filter(validateTarget))
 
@@ -95,7 +96,7 @@ export const type = defineTool({
     // Only text the page itself showed to be harmless is kept; a failed call keeps nothing.
     const keep = Option.match(result, { onNone: () => false, onSome: (value) => !value.sensitive && !hinted })
     return {
-      input: { text: keep ? input.text : REDACTED, timeoutMs: input.timeoutMs },
+      input: { text: keep ? input.text : REDACTED, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
       target: recordTarget(target),
       textRedacted: !keep,
       textLength: input.text.length
@@ -104,7 +105,7 @@ export const type = defineTool({
   run: Effect.fn("tool.type")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
-    const { sensitive } = yield* session.type(target, input.text, { timeoutMs: input.timeoutMs })
+    const { sensitive } = yield* session.type(target, input.text, { timeoutMs: input.timeoutMs, dialog: input.dialog })
     return { typed: true, target: describeTarget(target), textLength: input.text.length, sensitive }
   })
 })
@@ -180,13 +181,13 @@ export const getText = defineTool({
 const KEY_NAMES =
   "Enter|Tab|Escape|Backspace|Delete|Insert|Home|End|PageUp|PageDown|ArrowUp|ArrowDown|ArrowLeft|ArrowRight|" +
   "Shift|Control|Alt|Meta|ControlOrMeta|CapsLock|ContextMenu|F(?:[1-9]|1[0-9]|2[0-4])|Key[A-Z]|Digit[0-9]|Numpad[0-9]"
-const KEY_PATTERN = new RegExp(`^(?:(?:Shift|Control|Alt|Meta|ControlOrMeta)\\+)*(?:${KEY_NAMES}|[^+\\s]|\\+)$`)
+const KEY_PATTERN = new RegExp(`^(?:(?:Shift|Control|Alt|Meta|ControlOrMeta)\\+)*(?:${KEY_NAMES}|[^+\\s]|\\+| )$`)
 
 export const Key = Schema.String.pipe(
   Schema.filter((key) =>
     KEY_PATTERN.test(key)
       ? true
-      : `must be a key or chord in Playwright's names: a character, Enter, Tab, Escape, Backspace, Delete, Arrow{Up,Down,Left,Right}, Home, End, PageUp, PageDown, F1-F24, optionally after Shift+, Control+, Alt+, Meta+ or ControlOrMeta+ (got ${JSON.stringify(key.slice(0, 40))})`
+      : `must be a key or chord in Playwright's names: a character, " " (space), Enter, Tab, Escape, Backspace, Delete, Arrow{Up,Down,Left,Right}, Home, End, PageUp, PageDown, F1-F24, optionally after Shift+, Control+, Alt+, Meta+ or ControlOrMeta+ (got ${JSON.stringify(key.slice(0, 40))})`
   )
 ).annotations({ description: 'Key or chord, e.g. "Enter", "Escape", "ArrowDown", "Control+A", "a".' })
 
@@ -206,6 +207,12 @@ const PressKeyInput = Schema.Struct({
   dialog: DialogField,
   timeoutMs: timeoutField(0, 60_000, 15_000)
 }).pipe(Schema.filter(optionalTarget))
+
+/** Keys that type nothing: named keys, and chords with Control, Alt or Meta. Everything else may be part of a secret. */
+const SILENT_KEY = new RegExp(
+  `^(?:(?:.*\\b(?:Control|Alt|Meta|ControlOrMeta)\\+.+)|(?:(?:Shift\\+)*(?:Enter|Tab|Escape|Backspace|Delete|Insert|Home|End|PageUp|PageDown|ArrowUp|ArrowDown|ArrowLeft|ArrowRight|Shift|Control|Alt|Meta|ControlOrMeta|CapsLock|ContextMenu|F(?:[1-9]|1[0-9]|2[0-4]))))$`
+)
+const typesACharacter = (key: string) => !SILENT_KEY.test(key)
 
 const hasTarget = (input: typeof PressKeyInput.Type) =>
   input.a11yRef !== undefined || input.testId !== undefined || input.selector !== undefined
@@ -231,7 +238,7 @@ export const pressKey = defineTool({
   record: (input, result) => {
     const secret = Option.match(result, { onNone: () => true, onSome: (value) => value.sensitive })
     return {
-      input: { key: secret && [...input.key].length === 1 ? REDACTED : input.key, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
+      input: { key: secret && typesACharacter(input.key) ? REDACTED : input.key, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
       ...(hasTarget(input) ? { target: recordTarget(targetOf(input)) } : {})
     }
   },
@@ -248,6 +255,7 @@ const SelectOptionInput = Schema.Struct({
   values: Schema.Array(Schema.String)
     .pipe(Schema.minItems(1), Schema.maxItems(100))
     .annotations({ description: "Options to select, each by its value or its visible label; several for a multiple select." }),
+  dialog: DialogField,
   timeoutMs: timeoutField(0, 60_000, 15_000)
 }).pipe(Schema.filter(validateTarget))
 
@@ -266,17 +274,21 @@ export const selectOption = defineTool({
   observation: "default",
   deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
   onDeadline: actionDeadline("select_option"),
-  record: (input) => ({ input: { values: input.values, timeoutMs: input.timeoutMs }, target: recordTarget(targetOf(input)) }),
+  record: (input) => ({
+    input: { values: input.values, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
+    target: recordTarget(targetOf(input))
+  }),
   run: Effect.fn("tool.select_option")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
-    const selected = yield* session.selectOption(target, input.values, { timeoutMs: input.timeoutMs })
+    const selected = yield* session.selectOption(target, input.values, { timeoutMs: input.timeoutMs, dialog: input.dialog })
     return { selected, target: describeTarget(target) }
   })
 })
 
 const HoverInput = Schema.Struct({
   ...targetFields,
+  dialog: DialogField,
   timeoutMs: timeoutField(0, 60_000, 15_000)
 }).pipe(Schema.filter(validateTarget))
 
@@ -292,11 +304,11 @@ export const hover = defineTool({
   observation: "default",
   deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
   onDeadline: actionDeadline("hover"),
-  record: (input) => ({ input: { timeoutMs: input.timeoutMs }, target: recordTarget(targetOf(input)) }),
+  record: (input) => ({ input: { timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) }, target: recordTarget(targetOf(input)) }),
   run: Effect.fn("tool.hover")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
-    yield* session.hover(target, { timeoutMs: input.timeoutMs })
+    yield* session.hover(target, { timeoutMs: input.timeoutMs, dialog: input.dialog })
     return { hovered: true, target: describeTarget(target) }
   })
 })

@@ -48,7 +48,7 @@ describe("targeting tools", () => {
   }
 
   it("press_key takes Playwright key names and chords, with or without a target", () => {
-    for (const key of ["Enter", "Escape", "ArrowDown", "Control+A", "ControlOrMeta+Shift+KeyZ", "a", "+", "F12", "Shift+Tab"]) {
+    for (const key of ["Enter", "Escape", "ArrowDown", "Control+A", "ControlOrMeta+Shift+KeyZ", "a", "+", " ", "F12", "Shift+Tab"]) {
       expect(ok(pressKey, { key })).toMatchObject({ key, timeoutMs: 15_000 })
     }
     expect(ok(pressKey, { key: "Enter", testId: "search" })).toMatchObject({ testId: "search" })

@@ -38,8 +38,11 @@ export interface LiveSession {
    * read takes it; any other use of the session drops it.
    */
   lastRead: { readonly page: Page; readonly result: ObserveResult } | undefined
-  /** What the running action asked to do with dialogs it opens; none means dismiss. */
-  dialogChoice: { readonly accept: boolean; readonly promptText?: string | undefined } | undefined
+  /**
+   * What the latest action asked to do with dialogs its page opens (none means dismiss). It stays in
+   * force after the action, for a confirm() that comes after a fetch, until the next action says otherwise.
+   */
+  dialogChoice: { readonly page: Page; readonly accept: boolean; readonly promptText?: string | undefined } | undefined
   /** Each tab's id for this session ("t1", "t2"...), given when the tab is first seen and never reused. */
   readonly tabIds: WeakMap<Page, string>
   nextTabId: number
@@ -184,12 +187,16 @@ export const make = Effect.gen(function* () {
     // A dialog blocks its page until answered: answer at once, as the running action asked (dismiss
     // by default; a page being left is let go), and tell the agent what it said and what was done.
     page.on("dialog", (dialog) => {
-      const choice = live.dialogChoice
-      const accept = dialog.type() === "beforeunload" ? choice?.accept !== false : choice?.accept === true
-      const message = dialog.message().replace(/\s+/g, " ").slice(0, 200)
+      const choice = live.dialogChoice?.page === page ? live.dialogChoice : undefined
+      const type = dialog.type()
+      const accept = type === "beforeunload" ? choice?.accept !== false : choice?.accept === true
+      const message = Array.from(dialog.message().replace(/\s+/g, " ")).slice(0, 200).join("")
+      const tab = page === live.active ? "" : ` in tab ${tabIdOf(live, page)}`
       live.notices.push(
-        `${/^[aeiou]/.test(dialog.type()) ? "An" : "A"} ${dialog.type()} dialog said "${message}"; it was ${accept ? "accepted" : "dismissed"}.` +
-          (accept || dialog.type() === "alert" ? "" : ' To accept it, repeat the action with dialog: {"accept": true}.')
+        `${/^[aeiou]/.test(type) ? "An" : "A"} ${type} dialog${tab} said "${message}"; it was ${accept ? "accepted" : "dismissed"}.` +
+          (accept || type === "alert"
+            ? ""
+            : ' To accept it, pass dialog: {"accept": true} (and promptText for a prompt) to the click, key, type, select or hover that opens it.')
       )
       void (accept ? dialog.accept(choice?.promptText) : dialog.dismiss()).catch(() => undefined)
     })

@@ -352,7 +352,7 @@ export const prepareAction = async (
   w[GUARD_KEY]?.stop()
   const GUARDED = ["pointerdown", "mousedown", "pointerup", "mouseup", "click"]
   let checked = false
-  const guard = { token: args.token, ok: true, navigating: false, stop: () => {} }
+  const guard = { token: args.token, ok: true, navigating: false, destinations: [] as Array<string>, stop: () => {} }
   const listener = (event: Event) => {
     // Page code dispatching its own mouse events decides nothing.
     if (!event.isTrusted) return
@@ -376,7 +376,10 @@ export const prepareAction = async (
   const views: Array<Window> = [ownView, ...frames.map((frame) => frame.ownerDocument.defaultView!)]
   // A click that starts loading another document: the caller waits for it to commit, as Playwright's click does.
   const onNavigate = (event: any) => {
-    if (event.destination?.sameDocument === false && !event.downloadRequest) guard.navigating = true
+    if (event.destination?.sameDocument !== false || event.downloadRequest || event.defaultPrevented) return
+    // Where it goes: a navigation a router intercepts lands there at once, in the same document.
+    guard.navigating = true
+    guard.destinations.push(event.destination.url)
   }
   guard.stop = () => {
     for (const view of views) {
@@ -399,7 +402,10 @@ export const finishClick = (token: string): ClickVerdict => {
   const guard = (window as any)[Symbol.for("browser-workflow-mcp/click-guard")]
   if (!guard || guard.token !== token) return { ok: true, navigating: false }
   guard.stop()
-  return { ok: guard.ok, navigating: guard.navigating }
+  // Intercepted by a router (or cancelled by the page): this document is already at the destination, or nothing moves.
+  const here = location.href
+  const pending = guard.navigating && !guard.destinations.every((url: string) => url === here) && !(window as any).navigation?.transition
+  return { ok: guard.ok, navigating: pending }
 }
 
 /** Runs in the page: whether every document the click with `token` started in is still the one shown. */

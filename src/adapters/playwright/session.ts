@@ -44,6 +44,9 @@ const isHistoryMove = (destination: Destination): destination is HistoryMove =>
 /** How long the page may take to say whether a target is ready before Playwright's path takes over. */
 const PREPARE_TIMEOUT = Duration.seconds(2)
 
+/** The longest a click waits for the document it started loading to commit. */
+const COMMIT_WAIT = Duration.seconds(5)
+
 const cssString = (value: string) => JSON.stringify(value)
 
 /** Screenshot file names: letters, digits, dot, dash and underscore only; never a path. */
@@ -219,8 +222,8 @@ export const make = Effect.gen(function* () {
   }
 
   /**
-   * Resolves once the page (or one of its frames) commits a new document, or once a navigation request
-   * ended without one (a 204, a download, a failure).
+   * Resolves once the page commits a new document in a frame, a download starts, or a navigation
+   * request ends without a document (a 204, a failure; a redirect is not an end).
    */
   const watchCommit = (page: Page) =>
     Effect.acquireRelease(
@@ -228,29 +231,44 @@ export const make = Effect.gen(function* () {
         let done = () => {}
         const committed = new Promise<void>((resolve) => (done = resolve))
         const onCommit = () => done()
+        const timers: Array<ReturnType<typeof setTimeout>> = []
         const onRequestEnd = (request: Request) => {
-          if (request.isNavigationRequest()) setTimeout(done, 250)
+          if (!request.isNavigationRequest()) return
+          // A document that arrives is committed a moment after its request ends; a redirect goes on elsewhere.
+          timers.push(setTimeout(() => request.redirectedTo() === null && done(), 250))
         }
         page.on("framenavigated", onCommit)
+        page.on("download", onCommit)
         page.on("requestfinished", onRequestEnd)
         page.on("requestfailed", onRequestEnd)
         const dispose = () => {
           page.off("framenavigated", onCommit)
+          page.off("download", onCommit)
           page.off("requestfinished", onRequestEnd)
           page.off("requestfailed", onRequestEnd)
+          for (const timer of timers) clearTimeout(timer)
         }
         return { committed, dispose }
       }),
       (watcher) => Effect.sync(watcher.dispose)
     )
 
-  /** Listening from now on, then asking whether the click's documents are still shown: no commit can slip between. */
-  const awaitCommit = (page: Page, token: string, timeoutMs: number) =>
+  /**
+   * Listening from now on, then asking whether the click's documents are still shown: no commit can
+   * slip between. A navigation that never commits (cancelled, or ended before we listened) is waited
+   * for at most COMMIT_WAIT, and a notice says so.
+   */
+  const awaitCommit = (live: LiveSession, page: Page, token: string, timeoutMs: number) =>
     Effect.scoped(
       Effect.gen(function* () {
         const watcher = yield* watchCommit(page)
         const unchanged = yield* Effect.promise(() => evaluateInPage<boolean>(page, callExpression(sameDocuments, token)).catch(() => false))
-        if (unchanged) yield* Effect.promise(() => watcher.committed).pipe(Effect.timeoutOption(Duration.millis(timeoutMs)))
+        if (!unchanged) return
+        const waitMs = Math.min(timeoutMs, Duration.toMillis(COMMIT_WAIT))
+        const arrived = yield* Effect.promise(() => watcher.committed).pipe(Effect.timeoutOption(Duration.millis(waitMs)))
+        if (Option.isNone(arrived)) {
+          live.notices.push(`The click started loading another page, which had not arrived after ${waitMs} ms; the observation shows the page as it is.`)
+        }
       })
     )
 
@@ -285,7 +303,7 @@ export const make = Effect.gen(function* () {
       if (!verdict.ok) return "blocked" as const
       if (verdict.page !== undefined) live.lastRead = { page, result: verdict.page }
       // As Playwright's click: a navigation the click started has committed before the click is done.
-      if (verdict.navigating) yield* awaitCommit(page, token, timeoutMs)
+      if (verdict.navigating) yield* awaitCommit(live, page, token, timeoutMs)
       return "done" as const
     })
 
@@ -301,21 +319,21 @@ export const make = Effect.gen(function* () {
       return yield* act("click", target, options.timeoutMs, (locator, opts) => locator.click(opts), page)
     })
 
-  /** Runs an action with its choice for the dialogs it opens in force. */
-  const withDialogs = <A, E>(live: LiveSession, choice: DialogChoice | undefined, action: Effect.Effect<A, E>) =>
-    Effect.acquireUseRelease(
+  /** Runs an action with its choice for the dialogs its page opens in force (until the next action's). */
+  const withDialogs = <A, E>(live: LiveSession, page: Page, choice: DialogChoice | undefined, action: Effect.Effect<A, E>) =>
+    Effect.zipRight(
       Effect.sync(() => {
-        live.dialogChoice = choice
+        live.dialogChoice = choice === undefined ? undefined : { page, ...choice }
       }),
-      () => action,
-      () =>
-        Effect.sync(() => {
-          live.dialogChoice = undefined
-        })
+      action
     )
 
+  /** The same for an action that starts from the active page. */
+  const onActivePage = <A, E>(choice: DialogChoice | undefined, action: Effect.Effect<A, E>) =>
+    Effect.flatMap(browser.activePage, ({ live, page }) => withDialogs(live, page, choice, action))
+
   const click = (target: Target, options: ActionOptions) =>
-    Effect.flatMap(browser.activePage, ({ live, page }) => withDialogs(live, options.dialog, clickPage(live, page, target, options))).pipe(
+    Effect.flatMap(browser.activePage, ({ live, page }) => withDialogs(live, page, options.dialog, clickPage(live, page, target, options))).pipe(
       Effect.map(({ page }) => ({ pageClosedAfterClick: page.isClosed() })),
       // A confirm button that closes its own popup: the click did its job.
       Effect.catchTag("PageClosed", (error) =>
@@ -323,7 +341,9 @@ export const make = Effect.gen(function* () {
       )
     )
 
-  const type = (target: Target, text: string, options: { readonly timeoutMs: number }) =>
+  const type = (target: Target, text: string, options: ActionOptions) => onActivePage(options.dialog, typeNow(target, text, options))
+
+  const typeNow = (target: Target, text: string, options: ActionOptions) =>
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
       const prepared = yield* prepare(live, page, "type", target)
@@ -346,39 +366,100 @@ export const make = Effect.gen(function* () {
     })
 
   const pressKey = (target: Target | undefined, key: string, options: ActionOptions) =>
-    Effect.flatMap(browser.live, (live) => withDialogs(live, options.dialog, pressKeyNow(target, key, options)))
+    onActivePage(options.dialog, pressKeyNow(target, key, options))
+
+  /**
+   * Whether the focused element (down through shadow roots and frames) looks secret; a frame that
+   * cannot be read counts as secret, and so does a page that cannot answer.
+   */
+  const focusIsSecret = (page: Page) =>
+    Effect.promise(() =>
+      page.isClosed()
+        ? Promise.resolve(true)
+        : evaluateInPage<boolean>(
+            page,
+            `(() => {
+              const isSensitive = ${isSensitiveField.toString()}
+              let element = document.activeElement
+              for (;;) {
+                if (element && element.shadowRoot && element.shadowRoot.activeElement) { element = element.shadowRoot.activeElement; continue }
+                if (element && (element.localName === "iframe" || element.localName === "frame")) {
+                  let inner = null
+                  try { inner = element.contentDocument } catch { inner = null }
+                  if (inner === null) return true
+                  if (inner.activeElement && inner.activeElement !== inner.body) { element = inner.activeElement; continue }
+                }
+                break
+              }
+              return element ? isSensitive(element) : false
+            })()`
+          ).catch(() => true)
+    )
 
   const pressKeyNow = (target: Target | undefined, key: string, options: ActionOptions) =>
     Effect.gen(function* () {
+      const { page } = yield* browser.activePage
+      // A key typed into a secret field is part of the secret: where the focus is before and after the key both count.
+      let sensitive = target === undefined ? yield* focusIsSecret(page) : false
       if (target !== undefined) {
-        yield* act("press_key", target, options.timeoutMs, (locator, opts) => locator.press(key, opts))
+        const { locator } = yield* act("press_key", target, options.timeoutMs, (field, opts) => field.press(key, opts), page)
+        sensitive = yield* Effect.promise(() => locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true))
       } else {
-        const { page } = yield* browser.activePage
         yield* Effect.tryPromise({
           try: () => page.keyboard.press(key),
           catch: (cause) =>
             page.isClosed()
-              ? new PageClosed({ detail: `the page closed while pressing ${key}`, during: "press_key" })
+              ? new PageClosed({ detail: "the page closed while a key was pressed", during: "press_key" })
               : new ActionFailed({ action: "press_key", target: "the focused element", detail: firstLine(cause) })
         })
       }
-      // A key typed into a secret field is part of the secret: say so, so that it is not recorded.
-      const { page } = yield* browser.activePage.pipe(Effect.orElseSucceed(() => ({ page: undefined })))
-      if (page === undefined || page.isClosed()) return { sensitive: false }
-      const sensitive = yield* Effect.promise(() =>
-        evaluateInPage<boolean>(page, `(() => { let el = document.activeElement; while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement; return el ? (${isSensitiveField.toString()})(el) : false })()`).catch(() => true)
-      )
+      if (!sensitive) sensitive = yield* focusIsSecret(page)
       return { sensitive }
     })
 
-  const selectOption = (target: Target, values: ReadonlyArray<string>, options: { readonly timeoutMs: number }) =>
-    act("select_option", target, options.timeoutMs, (locator, opts) =>
-      // Each value matches an option by its value or by its label, as Playwright's own string form does.
-      locator.selectOption([...values], opts)
-    ).pipe(Effect.map(({ value }): ReadonlyArray<string> => value))
+  const selectOption = (target: Target, values: ReadonlyArray<string>, options: ActionOptions) =>
+    onActivePage(
+      options.dialog,
+      act("select_option", target, options.timeoutMs, (locator, opts) =>
+        // Each value matches an option by its value or by its label, as Playwright's own string form does.
+        locator.selectOption([...values], opts)
+      ).pipe(
+        Effect.map(({ value }): ReadonlyArray<string> => value),
+        // Playwright waits for a missing option until the time runs out: say which options there are.
+        Effect.catchTag("ActionTimeout", (timeout) => missingOptions(target, values, timeout))
+      )
+    )
 
-  const hover = (target: Target, options: { readonly timeoutMs: number }) =>
-    act("hover", target, options.timeoutMs, (locator, opts) => locator.hover(opts)).pipe(Effect.asVoid)
+  /** After a select timed out: MM_SELECT_FAILED naming the values no enabled option has, with the options there are. */
+  const missingOptions = (target: Target, values: ReadonlyArray<string>, timeout: ActionTimeout) =>
+    Effect.gen(function* () {
+      const { page } = yield* browser.activePage
+      const frames = yield* ensureRefs(page, target).pipe(Effect.orElseSucceed(() => []))
+      const options = yield* Effect.promise(() =>
+        locate(page, target, frames)
+          .evaluate(
+            (element) =>
+              element instanceof HTMLSelectElement
+                ? Array.from(element.options, (option) => ({ value: option.value, label: option.label, disabled: option.disabled }))
+                : null,
+            undefined,
+            { timeout: 2_000 }
+          )
+          .catch(() => null)
+      )
+      if (options === null) return yield* timeout
+      const missing = values.filter((value) => !options.some((option) => !option.disabled && (option.value === value || option.label === value)))
+      if (missing.length === 0) return yield* timeout
+      const listed = options.slice(0, 30).map((option) => `${JSON.stringify(option.label)}${option.value !== option.label ? ` (value ${JSON.stringify(option.value)})` : ""}${option.disabled ? " disabled" : ""}`)
+      return yield* new ActionFailed({
+        action: "select_option",
+        target: describeTarget(target),
+        detail: `no enabled option has the value or label ${missing.map((value) => JSON.stringify(value)).join(", ")}; the options are ${listed.join(", ") || "none"}${options.length > 30 ? ", ..." : ""}`
+      })
+    })
+
+  const hover = (target: Target, options: ActionOptions) =>
+    onActivePage(options.dialog, act("hover", target, options.timeoutMs, (locator, opts) => locator.hover(opts)).pipe(Effect.asVoid))
 
   const getText = (target: Target, options: { readonly timeoutMs: number }) =>
     act("get_text", target, options.timeoutMs, (locator, opts) => locator.evaluate(readText, undefined, opts)).pipe(
