@@ -7,8 +7,8 @@ import type { A11yNode, Observation, ScreenState, TestIdItem } from "../../domai
 import { StateSnapshot, type PageProbe } from "../../capabilities/StateSnapshot.js"
 import { Observer, type ObserveOptions } from "../../services/Observer.js"
 import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./browser.js"
-import { callExpression, evaluateInPage } from "./page-eval.js"
-import { observePage, type ObserveArgs, type ObserveResult } from "./page-script.js"
+import { evaluateInPage } from "./page-eval.js"
+import { observeExpression, type ObserveArgs, type ObserveResult } from "./page-script.js"
 
 const DEFAULT_TEST_ID_LIMIT = 150
 const DEFAULT_A11Y_LIMIT = 400
@@ -29,7 +29,7 @@ export const make = Effect.gen(function* () {
           screenRules: settings.screenRules
         }
         const once = Effect.tryPromise({
-          try: () => evaluateInPage<ObserveResult>(page, callExpression(observePage, full)),
+          try: () => evaluateInPage<ObserveResult>(page, observeExpression(full)),
           catch: (cause) => new BrowserCallFailed({ cause })
         })
         // A navigation can destroy the execution context mid-call: wait for the new document once and retry.

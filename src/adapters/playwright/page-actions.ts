@@ -3,7 +3,7 @@
 // selector machinery of Playwright's. Whenever the page answers "not ready", the caller falls back
 // to Playwright's own action, which waits, retries and explains; so this path is only ever faster.
 // Everything in `prepareAction` and `finishClick` runs in the page and must be self-contained.
-import { observePage, type ObserveArgs, type ObserveResult } from "./page-script.js"
+import { isLiveElement, observeExpression, type ObserveArgs, type ObserveResult } from "./page-script.js"
 
 export interface DirectLocator {
   readonly kind: "a11yRef" | "testId" | "selector"
@@ -48,7 +48,8 @@ export interface ClickVerdict {
  */
 export const prepareAction = async (
   args: DirectArgs,
-  isSensitive: (element: Element) => boolean
+  isSensitive: (element: Element) => boolean,
+  isLive: (element: Element) => boolean
 ): Promise<DirectResult> => {
   const KEY = Symbol.for("browser-workflow-mcp")
   const w = window as any
@@ -85,16 +86,6 @@ export const prepareAction = async (
       node = node.parentNode ?? ((node as ShadowRoot).host as Node | undefined) ?? null
     }
     return false
-  }
-
-  /** In this page: connected, and in a frame that is still in the page. */
-  const isLive = (element: Element): boolean => {
-    let doc: Document | null = element.isConnected ? element.ownerDocument : null
-    while (doc !== null && doc !== document) {
-      const frame: Element | null | undefined = doc.defaultView?.frameElement
-      doc = frame && frame.isConnected ? frame.ownerDocument : null
-    }
-    return doc === document
   }
 
   const isValidCss = (css: string): boolean => {
@@ -424,9 +415,9 @@ export const prepareActionScript = (
   isSensitive: (element: Element) => boolean,
   stateArgs: ObserveArgs | null
 ): string => {
-  const prepare = `(${prepareAction.toString()})(${JSON.stringify(args)}, ${isSensitive.toString()})`
+  const prepare = `(${prepareAction.toString()})(${JSON.stringify(args)}, ${isSensitive.toString()}, ${isLiveElement.toString()})`
   if (stateArgs === null) return prepare
-  return `${prepare}.then((result) => result.ready ? { ...result, page: (${observePage.toString()})(${JSON.stringify(stateArgs)}) } : result)`
+  return `${prepare}.then((result) => result.ready ? { ...result, page: ${observeExpression(stateArgs)} } : result)`
 }
 
 /** The expression that finishes a guarded click and reads the page's state in the same trip. */
@@ -436,7 +427,7 @@ export const finishClickScript = (token: string, stateArgs: ObserveArgs): string
     // The document is on its way out when the click navigates: its state is not the state after the click.
     if (verdict.navigating) return verdict
     try {
-      return { ...verdict, page: (${observePage.toString()})(${JSON.stringify(stateArgs)}) }
+      return { ...verdict, page: ${observeExpression(stateArgs)} }
     } catch {
       return verdict
     }

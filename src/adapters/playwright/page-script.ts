@@ -113,8 +113,29 @@ export const refSelectorEngine = () => {
   }
 }
 
+/**
+ * Runs in the page: the element is connected and in a frame that is still in the page (a removed
+ * iframe's elements stay connected to its old document). Passed to the page scripts that need it.
+ */
+export const isLiveElement = (element: Element): boolean => {
+  let doc: Document | null = element.isConnected ? element.ownerDocument : null
+  while (doc !== null && doc !== document) {
+    const frame: Element | null | undefined = doc.defaultView?.frameElement
+    doc = frame && frame.isConnected ? frame.ownerDocument : null
+  }
+  return doc === document
+}
+
+/** The expression that runs `observePage` in the page. */
+export const observeExpression = (args: ObserveArgs): string =>
+  `(${observePage.toString()})(${JSON.stringify(args)}, ${isLiveElement.toString()})`
+
+/** The expression that runs `checkRef` in the page. */
+export const checkRefExpression = (ref: string): string =>
+  `(${checkRef.toString()})(${JSON.stringify(ref)}, ${isLiveElement.toString()})`
+
 /** One walk: page state, screen by rules, test ids and accessibility nodes with refs. */
-export const observePage = (args: ObserveArgs): ObserveResult => {
+export const observePage = (args: ObserveArgs, isLive: (element: Element) => boolean): ObserveResult => {
   const KEY = Symbol.for("browser-workflow-mcp")
   const w = window as any
   const registry: {
@@ -140,16 +161,6 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
       reportedTestIds: new WeakMap()
     })
   Object.defineProperty(w, KEY, { enumerable: false })
-
-  /** In this page: connected, and in a frame that is still in the page (a removed iframe's elements stay connected to its old document). */
-  const isLive = (element: Element): boolean => {
-    let doc: Document | null = element.isConnected ? element.ownerDocument : null
-    while (doc !== null && doc !== document) {
-      const frame: Element | null | undefined = doc.defaultView?.frameElement
-      doc = frame && frame.isConnected ? frame.ownerDocument : null
-    }
-    return doc === document
-  }
 
   // Drop refs whose elements left the page, so stale refs are recognised and memory stays bounded.
   for (const [ref, element] of registry.byRef) {
@@ -513,18 +524,10 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
 }
 
 /** Whether a ref is still bound to an element in this page, plus the refs that are. */
-export const checkRef = (ref: string): RefCheck => {
+export const checkRef = (ref: string, isLive: (element: Element) => boolean): RefCheck => {
   const registry = (window as any)[Symbol.for("browser-workflow-mcp")]
   const current: Array<{ ref: string; role: string; name: string }> = []
   if (!registry) return { exists: false, current, frames: [] }
-  const isLive = (element: Element): boolean => {
-    let doc: Document | null = element.isConnected ? element.ownerDocument : null
-    while (doc !== null && doc !== document) {
-      const frame: Element | null | undefined = doc.defaultView?.frameElement
-      doc = frame && frame.isConnected ? frame.ownerDocument : null
-    }
-    return doc === document
-  }
   let exists = false
   for (const [key, element] of registry.byRef as Map<string, Element>) {
     if (!isLive(element)) continue

@@ -33,7 +33,7 @@ import { BrowserCallFailed, BrowserState, firstLine, isPlaywrightTimeout, type L
 import { resolveScreenUrl } from "./launch.js"
 import { finishClickScript, prepareActionScript, sameDocuments, type ClickVerdict, type DirectArgs, type DirectResult } from "./page-actions.js"
 import { callExpression, evaluateInPage } from "./page-eval.js"
-import { checkRef, isSensitiveField, readText, REF_ENGINE, stateReadArgs, type RefCheck } from "./page-script.js"
+import { checkRefExpression, isSensitiveField, readText, REF_ENGINE, stateReadArgs, type RefCheck } from "./page-script.js"
 
 type Action = "click" | "type" | "get_text" | "press_key" | "select_option" | "hover"
 
@@ -88,7 +88,7 @@ export const make = Effect.gen(function* () {
   /** The ref's check, once more after the next document is in when the page was between two documents. */
   const refCheck = (page: Page, ref: string) => {
     const once = Effect.tryPromise({
-      try: () => evaluateInPage<RefCheck>(page, callExpression(checkRef, ref)),
+      try: () => evaluateInPage<RefCheck>(page, checkRefExpression(ref)),
       catch: (cause) => new BrowserCallFailed({ cause })
     })
     return once.pipe(
