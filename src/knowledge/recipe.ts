@@ -157,7 +157,9 @@ export const toPlaywright = (
     const tool = PLAYWRIGHT_TOOLS.find((name) => step.tool === name || step.tool.endsWith(`_${name}`)) ?? step.tool
     const locator = locatorOf(step.args)
     const dialog = step.args.dialog as { accept?: boolean; promptText?: string } | undefined
-    if (dialog !== undefined && ["click", "press_key", "type", "select_option", "hover"].includes(tool) && (locator !== undefined || tool === "press_key")) {
+    const answersDialog =
+      dialog !== undefined && ["click", "press_key", "type", "select_option", "hover"].includes(tool) && (locator !== undefined || tool === "press_key")
+    if (dialog !== undefined && answersDialog) {
       const answer = dialog.promptText === undefined ? undefined : /^\{\{(.+)\}\}$/.exec(dialog.promptText)
       const text =
         dialog.promptText === undefined ? "" : answer ? `process.env.${envName(answer[1]!)} ?? ""` : js(dialog.promptText)
@@ -186,6 +188,8 @@ export const toPlaywright = (
     } else {
       lines.push(`// ${step.tool} ${JSON.stringify(step.args)}: no Playwright equivalent, replay it with mm_run_steps`)
     }
+    // The answer was for this step's dialog only: a later dialog must not get it.
+    if (answersDialog) lines.push(`page.removeAllListeners("dialog")`)
   }
   const title = metadata?.goal ?? `session ${sessionId}`
   const secrets = recipe.placeholders.map((placeholder) => envName(placeholder.name))

@@ -142,7 +142,9 @@ describe("recipes", () => {
     expect(code).toContain('await page.getByTestId("country").selectOption(["de"])')
     expect(code).toContain('await page.getByTestId("menu").hover()')
     expect(code).toContain("await page.goBack()")
-    expect(code).toContain('page.once("dialog", (dialog) => dialog.accept(process.env.BWM_SECRET_ASK ?? ""))\n  await page.getByTestId("ask").click()')
+    expect(code).toContain(
+      'page.once("dialog", (dialog) => dialog.accept(process.env.BWM_SECRET_ASK ?? ""))\n  await page.getByTestId("ask").click()\n  page.removeAllListeners("dialog")'
+    )
   })
 
   it("a ref target gets the role and name the agent saw before acting, not a renumbered ref of the next page", () => {
