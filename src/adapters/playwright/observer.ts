@@ -7,7 +7,7 @@ import type { A11yNode, Observation, ScreenState, TestIdItem } from "../../domai
 import { StateSnapshot, type PageProbe } from "../../capabilities/StateSnapshot.js"
 import { Observer, type ObserveOptions } from "../../services/Observer.js"
 import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./browser.js"
-import { evaluateInPage } from "./page-eval.js"
+import { evaluateAcrossNavigation } from "./page-eval.js"
 import { observeExpression, type ObserveArgs, type ObserveResult } from "./page-script.js"
 
 const DEFAULT_TEST_ID_LIMIT = 150
@@ -28,23 +28,11 @@ export const make = Effect.gen(function* () {
           testIdAttribute: settings.testIdAttribute,
           screenRules: settings.screenRules
         }
-        const once = Effect.tryPromise({
-          try: () => evaluateInPage<ObserveResult>(page, observeExpression(full)),
-          catch: (cause) => new BrowserCallFailed({ cause })
+        const result: ObserveResult = yield* Effect.tryPromise({
+          try: () => evaluateAcrossNavigation<ObserveResult>(page, observeExpression(full)),
+          catch: (cause) =>
+            page.isClosed() ? new PageClosed({ detail: "the active page closed while it was being read" }) : new BrowserCallFailed({ cause })
         })
-        // A navigation can destroy the execution context mid-call: wait for the new document once and retry.
-        const result: ObserveResult = yield* once.pipe(
-          Effect.catchAll((error) =>
-            page.isClosed()
-              ? Effect.fail(error)
-              : Effect.promise(() => page.waitForLoadState("domcontentloaded", { timeout: 5_000 }).catch(() => undefined)).pipe(
-                  Effect.zipRight(once)
-                )
-          ),
-          Effect.mapError((error) =>
-            page.isClosed() ? new PageClosed({ detail: "the active page closed while it was being read" }) : error
-          )
-        )
         live.nextRef = Math.max(live.nextRef, result.nextRef)
         return result
       })

@@ -29,5 +29,19 @@ export const evaluateInPage = async <A>(page: Page, expression: string): Promise
   return reply.result.value as A
 }
 
+/**
+ * The same, once more after the next document is in when the first try failed on a live page: a
+ * navigation can destroy the execution context mid-call.
+ */
+export const evaluateAcrossNavigation = async <A>(page: Page, expression: string): Promise<A> => {
+  try {
+    return await evaluateInPage<A>(page, expression)
+  } catch (error) {
+    if (page.isClosed()) throw error
+    await page.waitForLoadState("domcontentloaded", { timeout: 5_000 }).catch(() => undefined)
+    return evaluateInPage<A>(page, expression)
+  }
+}
+
 /** The expression that calls a self-contained page function with a JSON argument. */
 export const callExpression = <Arg>(fn: (arg: Arg) => unknown, arg: Arg): string => `(${fn.toString()})(${JSON.stringify(arg)})`

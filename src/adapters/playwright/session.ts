@@ -32,7 +32,7 @@ import { writeFileAtomic } from "../files.js"
 import { BrowserCallFailed, BrowserState, firstLine, isPlaywrightTimeout, type LiveSession } from "./browser.js"
 import { resolveScreenUrl } from "./launch.js"
 import { finishClickScript, prepareActionScript, sameDocuments, type ClickVerdict, type DirectArgs, type DirectResult } from "./page-actions.js"
-import { callExpression, evaluateInPage } from "./page-eval.js"
+import { callExpression, evaluateAcrossNavigation, evaluateInPage } from "./page-eval.js"
 import { checkRefExpression, isSensitiveField, readText, REF_ENGINE, stateReadArgs, type RefCheck } from "./page-script.js"
 
 type Action = "click" | "type" | "get_text" | "press_key" | "select_option" | "hover"
@@ -86,23 +86,16 @@ export const make = Effect.gen(function* () {
   }
 
   /** The ref's check, once more after the next document is in when the page was between two documents. */
-  const refCheck = (page: Page, ref: string) => {
-    const once = Effect.tryPromise({
-      try: () => evaluateInPage<RefCheck>(page, checkRefExpression(ref)),
-      catch: (cause) => new BrowserCallFailed({ cause })
-    })
-    return once.pipe(
-      Effect.catchAll(() =>
-        page.isClosed()
-          ? Effect.fail(new PageClosed({ detail: "the page went away while checking the ref" }))
-          : Effect.promise(() => page.waitForLoadState("domcontentloaded", { timeout: 5_000 }).catch(() => undefined)).pipe(
-              Effect.zipRight(once),
-              // Still no answer: as far as anyone can tell, the ref is not on the page.
-              Effect.orElseSucceed((): RefCheck => ({ exists: false, current: [], frames: [] }))
-            )
+  const refCheck = (page: Page, ref: string) =>
+    Effect.tryPromise({
+      try: () => evaluateAcrossNavigation<RefCheck>(page, checkRefExpression(ref)),
+      catch: () => new PageClosed({ detail: "the page went away while checking the ref" })
+    }).pipe(
+      Effect.catchAll((closed) =>
+        // Still no answer from a live page: as far as anyone can tell, the ref is not on the page.
+        page.isClosed() ? Effect.fail(closed) : Effect.succeed<RefCheck>({ exists: false, current: [], frames: [] })
       )
     )
-  }
 
   /**
    * A ref must still be bound to an element of the active page; otherwise answer at once with the current refs.
