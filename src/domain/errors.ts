@@ -389,6 +389,22 @@ export class ContractNotFound extends Schema.TaggedError<ContractNotFound>()("Co
   }
 }
 
+export class BrowserClosed extends Schema.TaggedError<BrowserClosed>()("BrowserClosed", {
+  sessionId: Schema.String,
+  /** What ended it, e.g. "the browser process exited" (crashed, killed or disconnected). */
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_BROWSER_CLOSED" as const
+  }
+  override get message() {
+    return `The browser of session ${this.sessionId} closed (${this.detail}); the session ended and its recorded steps are kept. Call mm_launch to start a new session.`
+  }
+  get details() {
+    return { sessionId: this.sessionId }
+  }
+}
+
 /** Every error a tool program may fail with. */
 export type ToolError =
   | InvalidInput
@@ -416,6 +432,7 @@ export type ToolError =
   | SeedFailed
   | ContractNotFound
   | BatchTimeout
+  | BrowserClosed
 
 export const ToolError = Schema.Union(
   InvalidInput,
@@ -442,7 +459,8 @@ export const ToolError = Schema.Union(
   BuildFailed,
   SeedFailed,
   ContractNotFound,
-  BatchTimeout
+  BatchTimeout,
+  BrowserClosed
 )
 
 const toolErrorTags: ReadonlySet<string> = new Set(ToolError.members.map((member) => member.identifier))

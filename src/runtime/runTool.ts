@@ -78,6 +78,7 @@ const observe = (policy: ObservationPolicy, ok: boolean) =>
     // The call already succeeded or failed on its own terms: a page that cannot be read now is no reason to change that.
     Effect.catchTags({
       NoActiveSession: () => Effect.succeed(undefined),
+      BrowserClosed: () => Effect.succeed(undefined),
       PageClosed: () => Effect.succeed(undefined),
       StateFailed: (error) => Effect.logDebug("observation skipped", error.message).pipe(Effect.as(undefined)),
       DiscoveryFailed: (error) => Effect.logDebug("observation skipped", error.message).pipe(Effect.as(undefined))

@@ -39,7 +39,7 @@ export const resolveExecutable = (configured: string | undefined, playwrightOwn:
     if (bundled !== "" && existsSync(bundled)) return bundled
     return yield* new LaunchFailed({
       reason: "ExecutableNotFound",
-      detail: `no Chromium or Chrome found. Tried: ${[...EXECUTABLE_CANDIDATES, bundled || "Playwright's bundled Chromium"].join(", ")}. Install Debian's chromium (apt-get install -y chromium) or pass --executable-path.`
+      detail: `no Chromium or Chrome found. Tried: ${[...EXECUTABLE_CANDIDATES, bundled || "Playwright's bundled Chromium"].join(", ")}. Install one: Debian/Ubuntu apt-get install -y chromium, or Playwright's build with npx playwright install chromium (add --with-deps on a bare system); or pass --executable-path.`
     })
   })
 
@@ -136,4 +136,44 @@ export const resolveScreenUrl = (
   if (extension !== undefined) return `chrome-extension://${extension.id}/${value.replace(/^\//, "")}`
   if (appUrl !== undefined) return new URL(value, appUrl).toString()
   return undefined
+}
+
+/** How much of Playwright's own account of a failed launch goes into the error. */
+const LAUNCH_DETAIL_LIMIT = 700
+
+/** True on a Linux machine where a headed browser has nowhere to show: no X server and no Wayland. */
+export const lacksDisplay = (env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): boolean =>
+  platform === "linux" && !env.DISPLAY && !env.WAYLAND_DISPLAY
+
+/** Box-drawing characters and colour codes of Playwright's hint boxes and call logs. */
+const decoration = /[\u2500-\u257f]|\u001b\[[0-9;]*m/g
+
+/**
+ * Why a browser did not start, from Playwright's error: its first line, the hint box it prints (a
+ * missing X server, missing system libraries), and the browser's own error lines; bounded.
+ */
+export const launchFailureDetail = (error: unknown, options: { readonly headless: boolean }): string => {
+  const text = error instanceof Error ? error.message : String(error)
+  const lines = text.split("\n")
+  const first = (lines[0] ?? "").replace(/^[\w.]+: /, "")
+  const hint: Array<string> = []
+  const browserErrors: Array<string> = []
+  let inBox = false
+  for (const raw of lines.slice(1)) {
+    const line = raw.replace(decoration, "").trim()
+    if (raw.includes("\u2554")) inBox = true
+    else if (raw.includes("\u255a")) inBox = false
+    else if (inBox && line !== "" && !line.startsWith("<3")) hint.push(line)
+    // Chromium's own error lines in the call log: "[pid=1][err] [1:1:...:ERROR:file.cc:257] Missing X server or $DISPLAY".
+    const browserError = /\[err\].*?(?:ERROR|FATAL):[^\]]*\]\s*(.+)$/.exec(line)
+    if (browserError?.[1] !== undefined && !/dbus|bus\.cc/i.test(line) && !browserErrors.includes(browserError[1])) browserErrors.push(browserError[1])
+  }
+  const parts = [first, hint.join(" "), browserErrors.slice(0, 3).join("; ")].filter((part) => part !== "")
+  const ours =
+    !options.headless && lacksDisplay()
+      ? "No display: the server runs Chromium headed (--headed) but neither DISPLAY nor WAYLAND_DISPLAY is set. Start the server with --headless, or under a virtual display: xvfb-run -a browser-workflow-mcp --headed ..."
+      : undefined
+  const detail = parts.join(" | ")
+  const bounded = detail.length > LAUNCH_DETAIL_LIMIT ? `${detail.slice(0, LAUNCH_DETAIL_LIMIT)}...` : detail
+  return ours === undefined ? bounded : `${ours} (Playwright: ${bounded})`
 }

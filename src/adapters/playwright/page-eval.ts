@@ -1,7 +1,7 @@
-// Our own page scripts run through one DevTools session per page with Runtime.evaluate, in the main
-// world of the top frame. Playwright's page.evaluate would first install its utility script in each
-// new document (a noticeable cost on every navigation) to serialize values we never need: ours are
-// plain JSON both ways. Scripts that a library user passes in still go through Playwright.
+// Our own DevTools session per page: page scripts through Runtime.evaluate, and the page's console.
+// Playwright's page.evaluate would first install its utility script in each new document (a noticeable
+// cost on every navigation) to serialize values we never need: ours are plain JSON both ways. Scripts
+// that a library user passes in still go through Playwright.
 import type { CDPSession, Page } from "playwright"
 
 const sessions = new WeakMap<Page, Promise<CDPSession>>()
@@ -45,3 +45,84 @@ export const evaluateAcrossNavigation = async <A>(page: Page, expression: string
 
 /** The expression that calls a self-contained page function with a JSON argument. */
 export const callExpression = <Arg>(fn: (arg: Arg) => unknown, arg: Arg): string => `(${fn.toString()})(${JSON.stringify(arg)})`
+
+/** The parts of a DevTools RemoteObject that a console line is made of. */
+export interface RemoteValue {
+  readonly type: string
+  readonly subtype?: string | undefined
+  readonly value?: unknown
+  readonly unserializableValue?: string | undefined
+  readonly description?: string | undefined
+  readonly preview?:
+    | {
+        readonly subtype?: string | undefined
+        readonly overflow?: boolean | undefined
+        readonly properties: ReadonlyArray<{ readonly name: string; readonly value?: string | undefined; readonly type: string }>
+      }
+    | undefined
+}
+
+const previewOf = (value: RemoteValue): string => {
+  if (value.type === "string") return String(value.value)
+  if (value.type === "undefined") return "undefined"
+  if (value.unserializableValue !== undefined) return value.unserializableValue
+  if (value.subtype === "null") return "null"
+  if (value.type !== "object" || value.preview === undefined || value.subtype === "error") {
+    return value.description ?? (value.value === undefined ? value.type : JSON.stringify(value.value))
+  }
+  const more = value.preview.overflow === true ? ", ..." : ""
+  const shown = (property: { readonly value?: string | undefined; readonly type: string }) =>
+    property.value ?? property.type
+  if (value.preview.subtype === "array" || value.subtype === "array") {
+    return `[${value.preview.properties.map(shown).join(", ")}${more}]`
+  }
+  return `{${value.preview.properties.map((property) => `${property.name}: ${shown(property)}`).join(", ")}${more}}`
+}
+
+/** A console call's text as the DevTools console would print it on one line (Playwright's rendering). */
+export const consoleText = (args: ReadonlyArray<RemoteValue>): string => args.map(previewOf).join(" ")
+
+/** How often the page's console arguments are let go in the page (they are held until released). */
+const RELEASE_EVERY_MS = 500
+
+/**
+ * Streams the page's console calls to `onMessage` as text. It listens on our own DevTools session
+ * instead of Playwright's page.on("console"), which keeps a handle per argument (in the page, in
+ * Playwright's server and in its client) for as long as the page lives: a page that logs thousands
+ * of messages a second grew the server by hundreds of MB. The arguments our session receives are
+ * released in the page every RELEASE_EVERY_MS while messages come.
+ */
+export const watchConsole = async (page: Page, onMessage: (type: string, text: string) => void): Promise<void> => {
+  const session = await sessionOf(page)
+  let release: ReturnType<typeof setTimeout> | undefined
+  const releaseArguments = () => {
+    release = undefined
+    session.send("Runtime.releaseObjectGroup", { objectGroup: "console" }).catch(() => undefined)
+  }
+  session.on("Runtime.consoleAPICalled", (event) => {
+    onMessage(event.type, consoleText(event.args as ReadonlyArray<RemoteValue>))
+    if (release === undefined) {
+      release = setTimeout(releaseArguments, RELEASE_EVERY_MS)
+      release.unref()
+    }
+  })
+  session.once("close", () => clearTimeout(release))
+  await session.send("Runtime.enable")
+}
+
+/**
+ * Makes alert, confirm and prompt of the page's current document answer at once without a dialog
+ * (undefined, false, null): a page that opens dialogs in a loop would otherwise keep its renderer
+ * blocked, and a navigation away from it can hang on the dialog. Best effort; false when it failed.
+ */
+export const silenceDialogs = (page: Page): Promise<boolean> =>
+  evaluateInPage<boolean>(
+    page,
+    `(() => {
+      const quiet = { alert: () => undefined, confirm: () => false, prompt: () => null }
+      for (const [name, value] of Object.entries(quiet)) {
+        try { Object.defineProperty(window, name, { value, configurable: true, writable: true }) } catch {}
+      }
+      return true
+    })()`
+  ).catch(() => false)

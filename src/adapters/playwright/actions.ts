@@ -1,0 +1,208 @@
+// Session actions over Playwright: click, type, keys, select, hover, text and waits on the active
+// page, each with its dialog choice in force. A direct path first (direct.ts), else Playwright's own.
+import { Effect, Ref } from "effect"
+import type { Page } from "playwright"
+import { ActionFailed, PageClosed, TargetAmbiguous, WaitTimeout, type ActionTimeout } from "../../domain/errors.js"
+import { describeTarget, type Target } from "../../domain/target.js"
+import type { ActionOptions, DialogChoice, SessionActions } from "../../services/Session.js"
+import { BrowserCallFailed, BrowserState, firstLine } from "./browser.js"
+import { directActions } from "./direct.js"
+import type { LiveSession } from "./live-session.js"
+import { evaluateInPage } from "./page-eval.js"
+import { isSensitiveField, readText } from "./page-script.js"
+import { targets } from "./targets.js"
+
+export const make = Effect.gen(function* () {
+  const browser = yield* BrowserState
+  const targeting = targets(browser)
+  const direct = directActions(browser, targeting)
+
+  /** Runs an action with its choice for the dialogs its page opens in force (until the next action's). */
+  const withDialogs = <A, E>(live: LiveSession, page: Page, choice: DialogChoice | undefined, action: Effect.Effect<A, E>) =>
+    Effect.zipRight(Ref.set(live.dialogChoice, choice === undefined ? undefined : { page, ...choice }), action)
+
+  /** The same for an action that starts from the active page. */
+  const onActivePage = <A, E>(choice: DialogChoice | undefined, action: Effect.Effect<A, E>) =>
+    Effect.flatMap(browser.activePage, ({ live, page }) => withDialogs(live, page, choice, action))
+
+  const click = (target: Target, options: ActionOptions) =>
+    Effect.flatMap(browser.activePage, ({ live, page }) =>
+      withDialogs(live, page, options.dialog, direct.clickPage(live, page, target, options))
+    ).pipe(
+      Effect.map(({ page }) => page.isClosed()),
+      // A confirm button that closes its own popup: the click did its job.
+      Effect.catchTag("PageClosed", (error) => (error.during === "click" ? Effect.succeed(true) : Effect.fail(error))),
+      // Unless the page closed because the whole browser went away.
+      Effect.flatMap((closed) =>
+        closed ? Effect.as(browser.live, { pageClosedAfterClick: true }) : Effect.succeed({ pageClosedAfterClick: false })
+      )
+    )
+
+  const type = (target: Target, text: string, options: ActionOptions) => onActivePage(options.dialog, typeNow(target, text, options))
+
+  const typeNow = (target: Target, text: string, options: ActionOptions) =>
+    Effect.gen(function* () {
+      const { live, page } = yield* browser.activePage
+      const prepared = yield* direct.prepare(live, page, "type", target)
+      if (prepared.ready) {
+        // The field has the focus and its text is selected: typing replaces it, as Playwright's fill does.
+        yield* Effect.tryPromise({
+          try: () => (text === "" ? page.keyboard.press("Delete") : page.keyboard.insertText(text)),
+          catch: (cause) =>
+            page.isClosed()
+              ? new PageClosed({ detail: `the page closed during type on ${describeTarget(target)}`, during: "type" })
+              : new ActionFailed({ action: "type", target: describeTarget(target), detail: firstLine(cause) })
+        })
+        return { sensitive: prepared.sensitive ?? true }
+      }
+      const { locator } = yield* targeting.act("type", target, options.timeoutMs, (field, opts) => field.fill(text, opts), page)
+      const sensitive = yield* Effect.promise(() =>
+        locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true)
+      )
+      return { sensitive }
+    })
+
+  const pressKey = (target: Target | undefined, key: string, options: ActionOptions) =>
+    onActivePage(options.dialog, pressKeyNow(target, key, options))
+
+  /**
+   * Whether the focused element (down through shadow roots and frames) looks secret; a frame that
+   * cannot be read counts as secret, and so does a page that cannot answer.
+   */
+  const focusIsSecret = (page: Page) =>
+    Effect.promise(() =>
+      page.isClosed()
+        ? Promise.resolve(true)
+        : evaluateInPage<boolean>(
+            page,
+            `(() => {
+              const isSensitive = ${isSensitiveField.toString()}
+              let element = document.activeElement
+              for (;;) {
+                if (element && element.shadowRoot && element.shadowRoot.activeElement) { element = element.shadowRoot.activeElement; continue }
+                if (element && (element.localName === "iframe" || element.localName === "frame")) {
+                  let inner = null
+                  try { inner = element.contentDocument } catch { inner = null }
+                  if (inner === null) return true
+                  if (inner.activeElement && inner.activeElement !== inner.body) { element = inner.activeElement; continue }
+                }
+                break
+              }
+              return element ? isSensitive(element) : false
+            })()`
+          ).catch(() => true)
+    )
+
+  const pressKeyNow = (target: Target | undefined, key: string, options: ActionOptions) =>
+    Effect.gen(function* () {
+      const { page } = yield* browser.activePage
+      // A key typed into a secret field is part of the secret: where the focus is before and after the key both count.
+      let sensitive = target === undefined ? yield* focusIsSecret(page) : false
+      if (target !== undefined) {
+        const { locator } = yield* targeting.act("press_key", target, options.timeoutMs, (field, opts) => field.press(key, opts), page)
+        sensitive = yield* Effect.promise(() => locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true))
+      } else {
+        yield* Effect.tryPromise({
+          try: () => page.keyboard.press(key),
+          catch: (cause) =>
+            page.isClosed()
+              ? new PageClosed({ detail: "the page closed while a key was pressed", during: "press_key" })
+              : new ActionFailed({ action: "press_key", target: "the focused element", detail: firstLine(cause) })
+        })
+      }
+      if (!sensitive) sensitive = yield* focusIsSecret(page)
+      return { sensitive }
+    })
+
+  const selectOption = (target: Target, values: ReadonlyArray<string>, options: ActionOptions) =>
+    onActivePage(
+      options.dialog,
+      targeting.act("select_option", target, options.timeoutMs, (locator, opts) =>
+        // Each value matches an option by its value or by its label, as Playwright's own string form does.
+        locator.selectOption([...values], opts)
+      ).pipe(
+        Effect.map(({ value }): ReadonlyArray<string> => value),
+        // Playwright waits for a missing option until the time runs out: say which options there are.
+        Effect.catchTag("ActionTimeout", (timeout) => missingOptions(target, values, timeout))
+      )
+    )
+
+  /** After a select timed out: MM_SELECT_FAILED naming the values no enabled option has, with the options there are. */
+  const missingOptions = (target: Target, values: ReadonlyArray<string>, timeout: ActionTimeout) =>
+    Effect.gen(function* () {
+      const { page } = yield* browser.activePage
+      const frames = yield* targeting.ensureRefs(page, target).pipe(Effect.orElseSucceed(() => []))
+      const options = yield* Effect.promise(() =>
+        targeting.locate(page, target, frames)
+          .evaluate(
+            (element) =>
+              element instanceof HTMLSelectElement
+                ? Array.from(element.options, (option) => ({ value: option.value, label: option.label, disabled: option.disabled }))
+                : null,
+            undefined,
+            { timeout: 2_000 }
+          )
+          .catch(() => null)
+      )
+      if (options === null) return yield* timeout
+      const missing = values.filter((value) => !options.some((option) => !option.disabled && (option.value === value || option.label === value)))
+      if (missing.length === 0) return yield* timeout
+      const listed = options.slice(0, 30).map((option) => `${JSON.stringify(option.label)}${option.value !== option.label ? ` (value ${JSON.stringify(option.value)})` : ""}${option.disabled ? " disabled" : ""}`)
+      return yield* new ActionFailed({
+        action: "select_option",
+        target: describeTarget(target),
+        detail: `no enabled option has the value or label ${missing.map((value) => JSON.stringify(value)).join(", ")}; the options are ${listed.join(", ") || "none"}${options.length > 30 ? ", ..." : ""}`
+      })
+    })
+
+  const hover = (target: Target, options: ActionOptions) =>
+    onActivePage(options.dialog, targeting.act("hover", target, options.timeoutMs, (locator, opts) => locator.hover(opts)).pipe(Effect.asVoid))
+
+  const getText = (target: Target, options: { readonly timeoutMs: number }) =>
+    targeting.act("get_text", target, options.timeoutMs, (locator, opts) => locator.evaluate(readText, undefined, opts)).pipe(
+      Effect.map(({ value }) => value)
+    )
+
+  const waitFor = (target: Target, state: "visible" | "hidden", options: { readonly timeoutMs: number }) =>
+    Effect.gen(function* () {
+      const { live, page } = yield* browser.activePage
+      const described = describeTarget(target)
+      const prepared = yield* direct.prepare(live, page, state, target)
+      if (prepared.ready) {
+        if (prepared.page !== undefined) live.lastRead = { page, result: prepared.page }
+        return
+      }
+      const refCheck = yield* Effect.either(targeting.ensureRefs(page, target))
+      if (refCheck._tag === "Left") {
+        // A ref whose element left the page is as hidden as it gets.
+        if (state === "hidden" && refCheck.left._tag === "TargetNotFound") return
+        return yield* refCheck.left
+      }
+      const locator = targeting.locate(page, target, refCheck.right)
+      yield* Effect.tryPromise({
+        try: (signal) => locator.waitFor({ state, timeout: options.timeoutMs, signal }),
+        catch: (cause) => new BrowserCallFailed({ cause })
+      }).pipe(
+        Effect.catchTag("BrowserCallFailed", (error) =>
+          Effect.gen(function* () {
+            if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed while waiting for ${described}` })
+            const count = yield* targeting.countSafely(locator)
+            if (count > 1) return yield* new TargetAmbiguous({ target: described, count })
+            yield* Effect.logDebug("wait_for failed", firstLine(error.cause))
+            return yield* new WaitTimeout({ target: described, state, timeoutMs: options.timeoutMs })
+          })
+        )
+      )
+    })
+
+  const actions: SessionActions = {
+    click: (target, options) => browser.refineClosed(click(target, options)),
+    type: (target, text, options) => browser.refineClosed(type(target, text, options)),
+    waitFor: (target, state, options) => browser.refineClosed(waitFor(target, state, options)),
+    getText: (target, options) => browser.refineClosed(getText(target, options)),
+    pressKey: (target, key, options) => browser.refineClosed(pressKey(target, key, options)),
+    selectOption: (target, values, options) => browser.refineClosed(selectOption(target, values, options)),
+    hover: (target, options) => browser.refineClosed(hover(target, options))
+  }
+  return actions
+})

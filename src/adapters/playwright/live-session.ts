@@ -1,0 +1,223 @@
+// One running browser session: its fixed facts, its state in Refs, and the Playwright callbacks that
+// feed those Refs. Callbacks are plain JavaScript: they apply the pure transitions of session-state.ts
+// through the runtime captured when the session started, each in one synchronous step, and they only
+// ever touch their own session's Refs (a late callback of a closed session changes nothing that counts).
+import { Effect, Option, Ref, Runtime } from "effect"
+import type { BrowserContext, Dialog, Page } from "playwright"
+import type { TabRole } from "../../domain/observation.js"
+import type { SessionInfo } from "../../services/Session.js"
+import type { ExtensionInfo } from "./launch.js"
+import { silenceDialogs, watchConsole } from "./page-eval.js"
+import type { ObserveResult } from "./page-script.js"
+import {
+  consoleLogged,
+  dialogCounted,
+  emptyConsole,
+  emptyTabs,
+  noNotices,
+  noticeAdded,
+  noticesWithout,
+  roleIn,
+  tabClosed,
+  tabIdIn,
+  tabOpened,
+  withNotification,
+  type ConsoleLog,
+  type DialogRate,
+  type Notices,
+  type RoleFacts,
+  type TabState
+} from "./session-state.js"
+
+/** What the latest action asked to do with dialogs of its page. */
+export interface DialogChoiceOn {
+  readonly page: Page
+  readonly accept: boolean
+  readonly promptText?: string | undefined
+}
+
+export interface LiveSession {
+  readonly info: SessionInfo
+  readonly context: BrowserContext
+  readonly extension: ExtensionInfo | undefined
+  readonly homeUrl: string
+  readonly roleFacts: RoleFacts
+  readonly tabs: Ref.Ref<TabState>
+  readonly notices: Ref.Ref<Notices>
+  readonly console: Ref.Ref<ConsoleLog>
+  /**
+   * What the latest action asked to do with dialogs its page opens (none means dismiss). It stays in
+   * force after the action, for a confirm() that comes after a fetch, until the next action says otherwise.
+   */
+  readonly dialogChoice: Ref.Ref<DialogChoiceOn | undefined>
+  readonly dialogRates: Ref.Ref<ReadonlyMap<Page, DialogRate>>
+  /** Why the browser went away, once it did: the session has ended, though it is still the current one. */
+  readonly ended: Ref.Ref<Option.Option<string>>
+  /** The page tools act on: a synchronous view of `tabs` for readers outside Effect. */
+  readonly active: Page | undefined
+  /**
+   * The next ref number. Only calls touch it, under `observeLock` (the observer's page walk hands
+   * refs out), never a browser callback.
+   */
+  nextRef: number
+  readonly observeLock: Effect.Semaphore
+  /**
+   * The page's state as read by the last page script of an action (a click's finish, a wait's check),
+   * so that the state read right after that action needs no second trip to the page. The next state
+   * read takes it; any other use of the session drops it. A hand-off between the calls of one tool run.
+   */
+  lastRead: { readonly page: Page; readonly result: ObserveResult } | undefined
+}
+
+export interface LiveSessionFacts {
+  readonly info: SessionInfo
+  readonly context: BrowserContext
+  readonly extension: ExtensionInfo | undefined
+  readonly homeUrl: string
+  readonly notificationUrl: string | undefined
+}
+
+/** Runs a synchronous Effect from a callback, on the runtime captured when the session started. */
+type RunSync = <A>(effect: Effect.Effect<A>) => A
+
+export const makeLiveSession = (facts: LiveSessionFacts) =>
+  Effect.gen(function* () {
+    const runSync: RunSync = Runtime.runSync(yield* Effect.runtime<never>())
+    const tabs = yield* Ref.make(emptyTabs)
+    const live: LiveSession = {
+      info: facts.info,
+      context: facts.context,
+      extension: facts.extension,
+      homeUrl: facts.homeUrl,
+      roleFacts: { extensionId: facts.extension?.id, notificationUrl: facts.notificationUrl },
+      tabs,
+      notices: yield* Ref.make(noNotices),
+      console: yield* Ref.make(emptyConsole),
+      dialogChoice: yield* Ref.make<DialogChoiceOn | undefined>(undefined),
+      dialogRates: yield* Ref.make<ReadonlyMap<Page, DialogRate>>(new Map()),
+      ended: yield* Ref.make(Option.none<string>()),
+      get active() {
+        return runSync(Ref.get(tabs)).active
+      },
+      nextRef: 1,
+      observeLock: yield* Effect.makeSemaphore(1),
+      lastRead: undefined
+    }
+    return { live, runSync }
+  })
+
+/** A tab's role, read synchronously (the observer's page probe wants a plain value). */
+export const roleOfNow = (runSync: RunSync, live: LiveSession, page: Page): TabRole =>
+  roleIn(runSync(Ref.get(live.tabs)), live.roleFacts, page)
+
+export const addNotice = (live: LiveSession, text: string) => Ref.update(live.notices, (notices) => noticeAdded(notices, text))
+
+/** A new tab a call opened or picked up is its own doing, not news. */
+export const dropNewTabNotices = (live: LiveSession) =>
+  Ref.update(live.notices, (notices) => noticesWithout(notices, (text) => text.startsWith("A new tab opened")))
+
+const describe = (tabs: TabState, live: LiveSession, page: Page) => `${page.url()} (${roleIn(tabs, live.roleFacts, page)})`
+
+const article = (word: string) => (/^[aeiou]/.test(word) ? "An" : "A")
+
+/** Wires one page's events into the session's Refs; a page already tracked is left alone. */
+const trackPage = (runSync: RunSync, live: LiveSession, page: Page) => {
+  const known = runSync(Ref.modify(live.tabs, (tabs) => [tabs.pages.includes(page), tabOpened(tabs, page)]))
+  if (known) return
+  const tabId = () => tabIdIn(runSync(Ref.get(live.tabs)), page)
+  const log = (type: string, text: string) =>
+    runSync(Ref.update(live.console, (log) => consoleLogged(log, tabId(), { type, text, url: page.url() })))
+
+  void watchConsole(page, log).catch(() => undefined)
+  page.on("pageerror", (error) => log("pageerror", error.message))
+  page.on("crash", () => runSync(addNotice(live, `The page in tab ${tabId()} crashed (${page.url()}); reload it with mm_navigate {screen: "reload"}.`)))
+  page.on("dialog", (dialog) => answerDialog(runSync, live, page, dialog, tabId))
+  page.on("close", () =>
+    runSync(
+      Effect.gen(function* () {
+        const { fallback, tabs } = yield* Ref.modify(live.tabs, (tabs) => {
+          const closed = tabClosed(tabs, live.roleFacts, page)
+          return [closed, closed.tabs]
+        })
+        yield* Ref.update(live.dialogRates, (rates) => {
+          const next = new Map(rates)
+          next.delete(page)
+          return next
+        })
+        // When the browser itself went away, the session's end says it all.
+        if (fallback === undefined || Option.isSome(yield* Ref.get(live.ended))) return
+        yield* addNotice(
+          live,
+          fallback.to === undefined
+            ? "The active tab closed and no tab is left open."
+            : `The active tab closed; tools now act on ${describe(tabs, live, fallback.to)}.`
+        )
+      })
+    )
+  )
+}
+
+/**
+ * A dialog blocks its page until answered: answer at once, as the running action asked (dismiss by
+ * default; a page being left is let go), and tell the agent what it said and what was done. A page
+ * that opens dialogs in a loop gets them silenced, so that it cannot wedge the session.
+ */
+const answerDialog = (runSync: RunSync, live: LiveSession, page: Page, dialog: Dialog, tabId: () => string) => {
+  const choice = runSync(Ref.get(live.dialogChoice))
+  const own = choice?.page === page ? choice : undefined
+  const type = dialog.type()
+  const accept = type === "beforeunload" ? own?.accept !== false : own?.accept === true
+  void (accept ? dialog.accept(own?.promptText) : dialog.dismiss()).catch(() => undefined)
+  const message = Array.from(dialog.message().replace(/\s+/g, " ")).slice(0, 200).join("")
+  const tab = page === live.active ? "" : ` in tab ${tabId()}`
+  const loop = runSync(
+    Ref.modify(live.dialogRates, (rates) => {
+      const counted = dialogCounted(rates.get(page), Date.now())
+      return [counted.loop, new Map(rates).set(page, counted.rate)]
+    })
+  )
+  runSync(
+    addNotice(
+      live,
+      `${article(type)} ${type} dialog${tab} said "${message}"; it was ${accept ? "accepted" : "dismissed"}.` +
+        (accept || type === "alert"
+          ? ""
+          : ' To accept it, pass dialog: {"accept": true} (and promptText for a prompt) to the click, key, type, select or hover that opens it.')
+    )
+  )
+  if (!loop) return
+  runSync(
+    addNotice(
+      live,
+      `The page${tab} opens dialogs in a loop; alert, confirm and prompt of this document now answer at once without a dialog (until it navigates).`
+    )
+  )
+  void silenceDialogs(page)
+}
+
+/**
+ * Tracks the context's pages from now on and marks the session ended when the browser goes away
+ * (crash, kill, disconnect: the persistent context closes). Gives nothing to undo: the listeners go
+ * with the context.
+ */
+export const trackContext = (runSync: RunSync, live: LiveSession) =>
+  Effect.sync(() => {
+    for (const page of live.context.pages()) trackPage(runSync, live, page)
+    live.context.on("page", (page) => {
+      trackPage(runSync, live, page)
+      const opensNotification =
+        page.opener() !== null && live.extension !== undefined && page.url().startsWith(`chrome-extension://${live.extension.id}/`)
+      runSync(
+        Effect.zipRight(
+          Ref.update(live.tabs, (tabs) => (opensNotification ? withNotification(tabs, page, true) : tabs)),
+          addNotice(live, `A new tab opened: ${page.url() || "about:blank"}.`)
+        )
+      )
+    })
+    live.context.on("close", () => {
+      runSync(Ref.update(live.ended, (ended) => (Option.isSome(ended) ? ended : Option.some("the browser process exited or lost its connection"))))
+    })
+  })
+
+/** Starts tracking one page the session opened itself (the first tab). */
+export const trackOwnPage = (runSync: RunSync, live: LiveSession, page: Page) => Effect.sync(() => trackPage(runSync, live, page))

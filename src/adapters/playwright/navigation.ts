@@ -1,0 +1,146 @@
+// Session navigation over Playwright: configured screens, URLs (in the active tab or a new one) and
+// the active tab's history.
+import { Effect, Ref } from "effect"
+import type { Page } from "playwright"
+import { InvalidConfig, NavigationFailed, PageClosed } from "../../domain/errors.js"
+import type { Destination, SessionNavigation } from "../../services/Session.js"
+import { BrowserState, firstLine, isPlaywrightTimeout } from "./browser.js"
+import { resolveScreenUrl } from "./launch.js"
+import { dropNewTabNotices, type LiveSession } from "./live-session.js"
+import { tabOpened, withNotification } from "./session-state.js"
+
+type HistoryMove = Extract<Destination, { readonly screen: "back" | "forward" | "reload" }>
+const isHistoryMove = (destination: Destination): destination is HistoryMove =>
+  destination.screen === "back" || destination.screen === "forward" || destination.screen === "reload"
+
+export const make = Effect.gen(function* () {
+  const browser = yield* BrowserState
+  const settings = browser.settings
+
+  const destinationUrl = (live: LiveSession, destination: Exclude<Destination, HistoryMove>) =>
+    Effect.gen(function* () {
+      if (destination.screen === "url") return destination.url
+      if (destination.screen === "home") return live.homeUrl
+      if (destination.screen === "popup") {
+        // An action popup cannot be a Playwright page; its page opened as a tab is the closest thing.
+        if (live.extension?.popupPath === undefined) {
+          return yield* new InvalidConfig({
+            source: "extension",
+            detail:
+              live.extension === undefined
+                ? "no extension is loaded, so there is no popup; launch with extensionPath or --extension."
+                : `the extension ${live.extension.name} declares no action popup (action.default_popup in manifest.json).`
+          })
+        }
+        return `chrome-extension://${live.extension.id}/${live.extension.popupPath}`
+      }
+      const configured = settings.screens[destination.screen]
+      const fallback =
+        destination.screen === "notification" && live.extension !== undefined ? "notification.html" : undefined
+      const value = configured ?? fallback
+      // Relative screens resolve against the extension, else the app, else the page the session is on.
+      const active = (yield* Ref.get(live.tabs)).active
+      const activeOrigin = active !== undefined && /^https?:/.test(active.url()) ? new URL(active.url()).origin : undefined
+      const url = value === undefined ? undefined : resolveScreenUrl(value, live.extension, settings.appUrl ?? activeOrigin)
+      if (url === undefined) {
+        return yield* new InvalidConfig({
+          source: "screens",
+          detail: `no ${destination.screen} screen is configured; set screens.${destination.screen} in the config file (a URL, or a path inside the extension or the app).`
+        })
+      }
+      return url
+    })
+
+  /** A page that did not load: a timeout says how long we waited, anything else says what the browser said. */
+  const navigationFailed = (url: string, timeoutMs: number, error: unknown) =>
+    new NavigationFailed({ url, detail: isPlaywrightTimeout(error) ? `did not load within ${timeoutMs} ms` : firstLine(error) })
+
+  /**
+   * Opens a URL in a new tab as a top-level target with a single history entry, as a browser would
+   * open a popup, so that the page may close itself with window.close().
+   */
+  const openTab = (live: LiveSession, anchor: Page | undefined, url: string, timeoutMs: number) =>
+    Effect.tryPromise({
+      try: async (signal) => {
+        if (anchor === undefined) {
+          const page = await live.context.newPage()
+          await page.goto(url, { waitUntil: "load", timeout: timeoutMs, signal })
+          return page
+        }
+        const cdp = await live.context.newCDPSession(anchor)
+        try {
+          const opened = live.context.waitForEvent("page", { timeout: timeoutMs })
+          await cdp.send("Target.createTarget", { url })
+          const page = await opened
+          await page.waitForLoadState("load", { timeout: timeoutMs })
+          return page
+        } finally {
+          await cdp.detach().catch(() => undefined)
+        }
+      },
+      catch: (error) => navigationFailed(url, timeoutMs, error)
+    })
+
+  /** Back, forward or reload in the active tab; going past either end of its history is an error, not a no-op. */
+  const moveInHistory = (move: "back" | "forward" | "reload", timeoutMs: number) =>
+    Effect.gen(function* () {
+      const { page } = yield* browser.activePage
+      const before = page.url()
+      const options = { waitUntil: "load" as const, timeout: timeoutMs }
+      const response = yield* Effect.tryPromise({
+        try: (signal) =>
+          move === "back"
+            ? page.goBack({ ...options, signal })
+            : move === "forward"
+              ? page.goForward({ ...options, signal })
+              : page.reload({ ...options, signal }),
+        catch: (error) =>
+          page.isClosed() ? new PageClosed({ detail: `the page closed while going ${move}` }) : navigationFailed(move, timeoutMs, error)
+      })
+      // Playwright answers null both at the end of the history and for a same-document entry: the URL tells them apart.
+      if (response === null && move !== "reload" && page.url() === before) {
+        return yield* new NavigationFailed({ url: move, detail: `this tab has no ${move === "back" ? "previous" : "next"} page in its history` })
+      }
+      return { currentUrl: page.url() }
+    })
+
+  const navigate = (destination: Destination, options: { readonly timeoutMs: number }) =>
+    Effect.gen(function* () {
+      if (isHistoryMove(destination)) return yield* moveInHistory(destination.screen, options.timeoutMs)
+      const live = yield* browser.live
+      const url = yield* destinationUrl(live, destination)
+      const tabs = yield* Ref.get(live.tabs)
+      const active = tabs.active !== undefined && !tabs.active.isClosed() ? tabs.active : undefined
+      const opensTab =
+        destination.screen === "notification" ||
+        destination.screen === "popup" ||
+        (destination.screen === "url" && destination.newTab === true) ||
+        active === undefined
+      if (opensTab) {
+        const anchor = tabs.pages.find((page) => !page.isClosed())
+        const page = yield* openTab(live, anchor, url, options.timeoutMs)
+        // A tab we open is a notification only when asked for one, whoever Chromium says opened it.
+        yield* Ref.update(live.tabs, (current) => ({
+          ...withNotification(tabOpened(current, page), page, destination.screen === "notification"),
+          active: page
+        }))
+        yield* dropNewTabNotices(live)
+        if (page.url().startsWith("chrome-error://")) return yield* new NavigationFailed({ url, detail: "the page could not be loaded" })
+        return { currentUrl: page.url() }
+      }
+      const page = active
+      yield* Effect.tryPromise({
+        try: (signal) => page.goto(url, { waitUntil: "load", timeout: options.timeoutMs, signal }),
+        catch: (error) =>
+          page.isClosed()
+            ? new PageClosed({ detail: `the page closed while navigating to ${url}` })
+            : navigationFailed(url, options.timeoutMs, error)
+      })
+      return { currentUrl: page.url() }
+    })
+
+  const navigation: SessionNavigation = {
+    navigate: (destination, options) => browser.refineClosed(navigate(destination, options))
+  }
+  return navigation
+})

@@ -1,0 +1,109 @@
+// Temporary browser profiles: one directory per session under the OS temp dir, marked with the pid
+// of the server that made it, so that the next server can remove what a killed one left behind.
+import * as fs from "node:fs/promises"
+import * as os from "node:os"
+import * as path from "node:path"
+import { Effect } from "effect"
+import { LaunchFailed } from "../../domain/errors.js"
+
+export const PROFILE_PREFIX = "bwm-profile-"
+
+/** The marker inside each profile: which server owns it. */
+export const OWNER_FILE = "bwm-owner.json"
+
+/** A profile without a marker this young may be one being created right now. */
+const UNMARKED_GRACE_MS = 60_000
+
+interface Owner {
+  readonly pid: number
+  readonly host: string
+}
+
+/** True when a process with this pid exists (EPERM: it exists, under another user). */
+const isAlive = (pid: number): boolean => {
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+const readOwner = (dir: string): Promise<Owner | undefined> =>
+  fs
+    .readFile(path.join(dir, OWNER_FILE), "utf8")
+    .then((text) => {
+      const owner = JSON.parse(text) as Partial<Owner>
+      return typeof owner.pid === "number" && typeof owner.host === "string" ? { pid: owner.pid, host: owner.host } : undefined
+    })
+    .catch(() => undefined)
+
+/** Chromium's own lock in a profile it runs on: a symlink to "host-pid" while the browser lives. */
+const browserHolds = (dir: string): Promise<boolean> =>
+  fs
+    .readlink(path.join(dir, "SingletonLock"))
+    .then((target) => {
+      const dash = target.lastIndexOf("-")
+      return target.slice(0, dash) !== os.hostname() || isAlive(Number(target.slice(dash + 1)))
+    })
+    .catch(() => false)
+
+/** Whether a profile may go: its server is gone (or it has no marker and is not new) and no browser runs on it. */
+const isStale = async (dir: string, now: number): Promise<boolean> => {
+  const owner = await readOwner(dir)
+  if (owner !== undefined) {
+    // Another machine sharing the temp dir, or a live server: never ours to judge.
+    if (owner.host !== os.hostname() || owner.pid === process.pid || isAlive(owner.pid)) return false
+  } else {
+    const stat = await fs.stat(dir).catch(() => undefined)
+    if (stat === undefined || now - stat.mtimeMs < UNMARKED_GRACE_MS) return false
+  }
+  return !(await browserHolds(dir))
+}
+
+/**
+ * Removes the profiles under `root` whose owning server is dead (killed with SIGKILL, say) and on
+ * which no browser runs any more. Gives the directories it removed.
+ */
+export const removeStaleProfiles = (root: string = os.tmpdir()) =>
+  Effect.promise(async () => {
+    const names = await fs.readdir(root).catch(() => [] as Array<string>)
+    const now = Date.now()
+    const removed: Array<string> = []
+    for (const name of names) {
+      if (!name.startsWith(PROFILE_PREFIX)) continue
+      const dir = path.join(root, name)
+      if (!(await isStale(dir, now))) continue
+      await fs.rm(dir, { recursive: true, force: true, maxRetries: 2 }).then(
+        () => removed.push(dir),
+        () => undefined
+      )
+    }
+    return removed as ReadonlyArray<string>
+  })
+
+/**
+ * A fresh profile directory for one session, marked with this server's pid; removed when the scope
+ * closes (the session ends, or its launch failed or was interrupted).
+ */
+export const acquireProfile = (root: string = os.tmpdir()) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const dir = await fs.mkdtemp(path.join(root, PROFILE_PREFIX))
+        const owner: Owner = { pid: process.pid, host: os.hostname() }
+        await fs.writeFile(path.join(dir, OWNER_FILE), JSON.stringify(owner)).catch(async (error: unknown) => {
+          await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined)
+          throw error
+        })
+        return dir
+      },
+      catch: (error) =>
+        new LaunchFailed({
+          reason: "BrowserStartFailed",
+          detail: `cannot create a temporary profile under ${root}: ${error instanceof Error ? error.message : String(error)}`
+        })
+    }),
+    (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined))
+  )

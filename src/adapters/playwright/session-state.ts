@@ -1,0 +1,201 @@
+// The values a live session keeps in its Refs, and their transitions as pure functions: the tabs
+// (open pages, the active one, ids, roles), the notices for the agent (bounded, coalesced), the
+// console of every tab (a ring per tab with a count of what it let go) and the dialog-loop guard.
+import type { Page } from "playwright"
+import type { TabRole } from "../../domain/observation.js"
+
+// ---- tabs -------------------------------------------------------------------------------------
+
+export interface TabState {
+  /** Open pages, in the order they were first seen. */
+  readonly pages: ReadonlyArray<Page>
+  /** The page tools act on. */
+  readonly active: Page | undefined
+  /** The extension page opened as home at launch, while it is open. */
+  readonly homePage: Page | undefined
+  readonly notificationPages: ReadonlySet<Page>
+  /** Each tab's id for this session ("t1", "t2"...), given when the tab is first seen and never reused. */
+  readonly tabIds: ReadonlyMap<Page, string>
+  readonly nextTabId: number
+}
+
+export const emptyTabs: TabState = {
+  pages: [],
+  active: undefined,
+  homePage: undefined,
+  notificationPages: new Set(),
+  tabIds: new Map(),
+  nextTabId: 1
+}
+
+/** What a role depends on besides the tabs: the loaded extension and the notification page's URL. */
+export interface RoleFacts {
+  readonly extensionId: string | undefined
+  readonly notificationUrl: string | undefined
+}
+
+export const roleIn = (tabs: TabState, facts: RoleFacts, page: Page): TabRole => {
+  const url = page.url()
+  if (tabs.notificationPages.has(page)) return "notification"
+  if (facts.extensionId !== undefined && url.startsWith(`chrome-extension://${facts.extensionId}/`)) {
+    if (facts.notificationUrl !== undefined && url.startsWith(facts.notificationUrl) && page !== tabs.homePage) return "notification"
+    return "extension"
+  }
+  if (url.startsWith("http://") || url.startsWith("https://")) return "app"
+  return "other"
+}
+
+/** A page seen for the first time gets the next tab id; a known page stays as it is. */
+export const tabOpened = (tabs: TabState, page: Page): TabState =>
+  tabs.pages.includes(page)
+    ? tabs
+    : {
+        ...tabs,
+        pages: [...tabs.pages, page],
+        tabIds: tabs.tabIds.has(page) ? tabs.tabIds : new Map(tabs.tabIds).set(page, `t${tabs.nextTabId}`),
+        nextTabId: tabs.tabIds.has(page) ? tabs.nextTabId : tabs.nextTabId + 1
+      }
+
+export const tabIdIn = (tabs: TabState, page: Page): string => tabs.tabIds.get(page) ?? "t?"
+
+export const withNotification = (tabs: TabState, page: Page, notification: boolean): TabState => {
+  if (tabs.notificationPages.has(page) === notification) return tabs
+  const next = new Set(tabs.notificationPages)
+  if (notification) next.add(page)
+  else next.delete(page)
+  return { ...tabs, notificationPages: next }
+}
+
+/**
+ * A page closed: it leaves the tabs, and when it was the active one, tools fall back to the extension
+ * home, else an app page, else anything still open. Gives the page that became active, if that changed.
+ */
+export const tabClosed = (
+  tabs: TabState,
+  facts: RoleFacts,
+  page: Page
+): { readonly tabs: TabState; readonly fallback: { readonly to: Page | undefined } | undefined } => {
+  const notificationPages = withNotification(tabs, page, false).notificationPages
+  const homePage = tabs.homePage === page ? undefined : tabs.homePage
+  const pages = tabs.pages.filter((candidate) => candidate !== page)
+  const rest: TabState = { ...tabs, pages, notificationPages, homePage }
+  if (tabs.active !== page) return { tabs: rest, fallback: undefined }
+  const to = homePage ?? pages.find((candidate) => roleIn(rest, facts, candidate) === "app") ?? pages[0]
+  return { tabs: { ...rest, active: to }, fallback: { to } }
+}
+
+// ---- notices ----------------------------------------------------------------------------------
+
+/** How many different notices wait for the next call; older ones are counted, not kept. */
+export const MAX_NOTICES = 20
+
+export interface Notices {
+  /** Distinct notices in order of first appearance, each with how often it came. */
+  readonly entries: ReadonlyArray<{ readonly text: string; readonly count: number }>
+  readonly dropped: number
+}
+
+export const noNotices: Notices = { entries: [], dropped: 0 }
+
+/** Adds a notice; one that is already waiting only counts up, so a loop cannot flood the answer. */
+export const noticeAdded = (notices: Notices, text: string): Notices => {
+  const index = notices.entries.findIndex((entry) => entry.text === text)
+  if (index >= 0) {
+    const entries = notices.entries.slice()
+    entries[index] = { text, count: entries[index]!.count + 1 }
+    return { ...notices, entries }
+  }
+  const entries = [...notices.entries, { text, count: 1 }]
+  if (entries.length <= MAX_NOTICES) return { ...notices, entries }
+  const [oldest, ...kept] = entries
+  return { entries: kept, dropped: notices.dropped + oldest!.count }
+}
+
+export const noticesWithout = (notices: Notices, drop: (text: string) => boolean): Notices => ({
+  ...notices,
+  entries: notices.entries.filter((entry) => !drop(entry.text))
+})
+
+export const renderNotices = (notices: Notices): ReadonlyArray<string> => [
+  ...(notices.dropped > 0 ? [`${notices.dropped} earlier notice${notices.dropped === 1 ? " was" : "s were"} dropped.`] : []),
+  ...notices.entries.map((entry) => (entry.count === 1 ? entry.text : `${entry.text} (x${entry.count})`))
+]
+
+// ---- console ----------------------------------------------------------------------------------
+
+/** How many console messages each tab keeps (the newest). */
+export const CONSOLE_PER_TAB = 200
+
+/** How many tabs' rings are kept; past it, the ring that was quiet longest goes (closed tabs, usually). */
+export const CONSOLE_RINGS = 32
+
+/** How much of one message is kept. */
+export const CONSOLE_TEXT_LIMIT = 1_000
+
+export interface ConsoleEntry {
+  readonly seq: number
+  readonly type: string
+  readonly text: string
+  readonly url: string
+}
+
+/** One tab's ring: its newest messages, oldest first, and how many it let go. */
+export interface ConsoleRing {
+  readonly messages: ReadonlyArray<ConsoleEntry>
+  readonly dropped: number
+}
+
+export interface ConsoleLog {
+  /** Sequence number of the newest message of the session. */
+  readonly seq: number
+  readonly rings: ReadonlyMap<string, ConsoleRing>
+}
+
+export const emptyConsole: ConsoleLog = { seq: 0, rings: new Map() }
+
+/** Adds a message to its tab's ring (a copy of at most CONSOLE_PER_TAB entries: well under a microsecond). */
+export const consoleLogged = (log: ConsoleLog, tabId: string, message: Omit<ConsoleEntry, "seq">): ConsoleLog => {
+  const seq = log.seq + 1
+  const entry: ConsoleEntry = { seq, ...message, text: message.text.slice(0, CONSOLE_TEXT_LIMIT) }
+  const ring = log.rings.get(tabId) ?? { messages: [], dropped: 0 }
+  const full = ring.messages.length >= CONSOLE_PER_TAB
+  const next: ConsoleRing = {
+    messages: full ? [...ring.messages.slice(ring.messages.length - CONSOLE_PER_TAB + 1), entry] : [...ring.messages, entry],
+    dropped: full ? ring.dropped + ring.messages.length - CONSOLE_PER_TAB + 1 : ring.dropped
+  }
+  const rings = new Map(log.rings).set(tabId, next)
+  if (rings.size > CONSOLE_RINGS) {
+    const quietest = [...rings].reduce((a, b) => ((a[1].messages.at(-1)?.seq ?? 0) <= (b[1].messages.at(-1)?.seq ?? 0) ? a : b))
+    rings.delete(quietest[0])
+  }
+  return { seq, rings }
+}
+
+/** The messages of every tab after `cursor`, oldest first, with how many of those the rings let go. */
+export const consoleAfter = (log: ConsoleLog, cursor: number): { readonly messages: ReadonlyArray<ConsoleEntry>; readonly dropped: number } => {
+  const messages: Array<ConsoleEntry> = []
+  for (const ring of log.rings.values()) for (const entry of ring.messages) if (entry.seq > cursor) messages.push(entry)
+  messages.sort((a, b) => a.seq - b.seq)
+  return { messages, dropped: Math.max(0, log.seq - cursor) - messages.length }
+}
+
+// ---- dialogs ----------------------------------------------------------------------------------
+
+/** A page that opens this many dialogs within DIALOG_LOOP_WINDOW_MS runs a dialog loop. */
+export const DIALOG_LOOP_COUNT = 20
+export const DIALOG_LOOP_WINDOW_MS = 2_000
+
+export interface DialogRate {
+  readonly windowStart: number
+  readonly count: number
+}
+
+/** Counts a dialog of a page; `loop` when it is the one that reaches the loop threshold in its window. */
+export const dialogCounted = (
+  rate: DialogRate | undefined,
+  now: number
+): { readonly rate: DialogRate; readonly loop: boolean } => {
+  const current = rate === undefined || now - rate.windowStart > DIALOG_LOOP_WINDOW_MS ? { windowStart: now, count: 0 } : rate
+  const next = { windowStart: current.windowStart, count: current.count + 1 }
+  return { rate: next, loop: next.count === DIALOG_LOOP_COUNT }
+}

@@ -1,0 +1,137 @@
+// Finding a target on a page and running one Playwright action on it, with typed errors classified
+// from Playwright's error classes and the page's structure (how many elements match, are they visible).
+import { Effect } from "effect"
+import type { FrameLocator, Locator, Page } from "playwright"
+import { ActionFailed, ActionTimeout, PageClosed, TargetAmbiguous, TargetNotFound } from "../../domain/errors.js"
+import { describeTarget, type Locator as TargetLocator, type Target } from "../../domain/target.js"
+import type { ActionError } from "../../services/Session.js"
+import { BrowserCallFailed, firstLine, isPlaywrightTimeout, type BrowserStateService } from "./browser.js"
+import { evaluateAcrossNavigation } from "./page-eval.js"
+import { checkRefExpression, REF_ENGINE, type RefCheck } from "./page-script.js"
+
+export type Action = "click" | "type" | "get_text" | "press_key" | "select_option" | "hover"
+
+const cssString = (value: string) => JSON.stringify(value)
+
+export type Targets = ReturnType<typeof targets>
+
+export const targets = (browser: BrowserStateService) => {
+  const settings = browser.settings
+
+  const selectorOf = (locator: TargetLocator): string => {
+    switch (locator.kind) {
+      case "a11yRef":
+        return `${REF_ENGINE}=${locator.value}`
+      case "testId":
+        return `[${settings.testIdAttribute}=${cssString(locator.value)}]`
+      case "selector":
+        return locator.value
+    }
+  }
+
+  /** The target as a Playwright locator, entering the same-origin iframes (by their refs) that hold a ref target. */
+  const locate = (page: Page, target: Target, frames: ReadonlyArray<string> = []): Locator => {
+    let base: Page | FrameLocator = page
+    for (const frame of frames) base = base.locator(`${REF_ENGINE}=${frame}`).contentFrame()
+    const scope = target.within === undefined ? base : base.locator(selectorOf(target.within))
+    return scope.locator(selectorOf(target.locator))
+  }
+
+  /** The ref's check, once more after the next document is in when the page was between two documents. */
+  const refCheck = (page: Page, ref: string) =>
+    Effect.tryPromise({
+      try: () => evaluateAcrossNavigation<RefCheck>(page, checkRefExpression(ref)),
+      catch: () => new PageClosed({ detail: "the page went away while checking the ref" })
+    }).pipe(
+      Effect.catchAll((closed) =>
+        // Still no answer from a live page: as far as anyone can tell, the ref is not on the page.
+        page.isClosed() ? Effect.fail(closed) : Effect.succeed<RefCheck>({ exists: false, current: [], frames: [] })
+      )
+    )
+
+  /**
+   * A ref must still be bound to an element of the active page; otherwise answer at once with the current refs.
+   * Gives the refs of the iframes around the target (its own ref's, else its scope's; none in the top document).
+   */
+  const ensureRefs = (page: Page, target: Target) =>
+    Effect.gen(function* () {
+      const frames: Partial<Record<"locator" | "within", ReadonlyArray<string>>> = {}
+      for (const role of ["within", "locator"] as const) {
+        const locator = target[role]
+        if (locator?.kind !== "a11yRef") continue
+        const check = yield* refCheck(page, locator.value)
+        if (!check.exists) {
+          return yield* new TargetNotFound({
+            target: describeTarget(target),
+            detail: `Unknown a11yRef: ${locator.value} (its element left the page, or the ref came from another tab or an earlier page).`,
+            availableRefs: check.current
+          })
+        }
+        frames[role] = check.frames
+      }
+      if (frames.locator !== undefined && frames.within !== undefined && frames.locator.join() !== frames.within.join()) {
+        return yield* new TargetNotFound({
+          target: describeTarget(target),
+          detail: "The target and its within scope are in different frames; give a scope in the target's own frame, or none."
+        })
+      }
+      return frames.locator ?? frames.within ?? []
+    })
+
+  const countSafely = (locator: Locator) => Effect.promise(() => locator.count().catch(() => -1))
+  const visibleSafely = (locator: Locator) => Effect.promise(() => locator.isVisible().catch(() => false))
+
+  /** Turns a failed Playwright action into the error that says what is wrong with the target. */
+  const classify = (action: Action, page: Page, locator: Locator, target: Target, timeoutMs: number, error: unknown) =>
+    Effect.gen(function* () {
+      const described = describeTarget(target)
+      if (page.isClosed()) return new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action })
+      const count = yield* countSafely(locator)
+      if (count > 1) return new TargetAmbiguous({ target: described, count })
+      if (count === 0) {
+        return new TargetNotFound({ target: described, detail: `No element matches ${described} (waited ${timeoutMs} ms).` })
+      }
+      if (isPlaywrightTimeout(error)) {
+        if (!(yield* visibleSafely(locator))) {
+          return new TargetNotFound({
+            target: described,
+            detail: `${described} is in the page but not visible (waited ${timeoutMs} ms).`
+          })
+        }
+        return new ActionTimeout({ action, target: described, timeoutMs })
+      }
+      return new ActionFailed({ action, target: described, detail: firstLine(error) })
+    })
+
+  /** Runs one action on the target of the active page, aborting it when the fiber is interrupted. */
+  const act = <A>(
+    action: Action,
+    target: Target,
+    timeoutMs: number,
+    run: (locator: Locator, options: { timeout: number; signal: AbortSignal }) => Promise<A>,
+    /** The page the action started on: the fallback of a direct action never moves to another tab. */
+    startedOn?: Page
+  ) =>
+    Effect.gen(function* () {
+      const page = startedOn ?? (yield* browser.activePage).page
+      if (page.isClosed()) {
+        return yield* new PageClosed({ detail: `the page closed during ${action} on ${describeTarget(target)}`, during: action })
+      }
+      const frames = yield* ensureRefs(page, target)
+      const locator = locate(page, target, frames)
+      return yield* Effect.tryPromise({
+        try: (signal) => run(locator, { timeout: timeoutMs, signal }),
+        catch: (cause) => new BrowserCallFailed({ cause })
+      }).pipe(
+        Effect.map((value) => ({ page, value, locator })),
+        Effect.catchTag("BrowserCallFailed", (error) =>
+          Effect.flatMap(classify(action, page, locator, target, timeoutMs, error.cause), (classified) =>
+            // A page that closed because the whole browser went away ends the session, not just the action.
+            browser.refineClosed(Effect.fail<ActionError | PageClosed>(classified))
+          )
+        )
+      )
+    })
+
+  return { locate, ensureRefs, countSafely, act }
+}

@@ -1,0 +1,64 @@
+// Acting on an element of the active page: click, type, keys, select, hover, read text, wait.
+import type { Effect } from "effect"
+import type {
+  ActionFailed,
+  ActionTimeout,
+  BrowserClosed,
+  NoActiveSession,
+  PageClosed,
+  TargetAmbiguous,
+  TargetNotFound,
+  WaitTimeout
+} from "../../domain/errors.js"
+import type { Target } from "../../domain/target.js"
+
+/** The session is gone: none was launched, or its browser died. */
+export type SessionGone = NoActiveSession | BrowserClosed
+
+export type ActionError = SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | ActionTimeout | ActionFailed
+
+export interface Timeout {
+  readonly timeoutMs: number
+}
+
+/** What to do with a JavaScript dialog (alert, confirm, prompt) that an action opens. */
+export interface DialogChoice {
+  readonly accept: boolean
+  /** The answer to a prompt() when accepting. */
+  readonly promptText?: string | undefined
+}
+
+export interface ActionOptions extends Timeout {
+  /** Dialogs the action opens; without it they are dismissed, and a notice says so. */
+  readonly dialog?: DialogChoice | undefined
+}
+
+export interface SessionActions {
+  readonly click: (target: Target, options: ActionOptions) => Effect.Effect<{ readonly pageClosedAfterClick: boolean }, ActionError>
+  /** Fills the field; `sensitive` tells whether the element looks like a secret field. */
+  readonly type: (target: Target, text: string, options: ActionOptions) => Effect.Effect<{ readonly sensitive: boolean }, ActionError>
+  readonly waitFor: (
+    target: Target,
+    state: "visible" | "hidden",
+    options: Timeout
+  ) => Effect.Effect<void, SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | WaitTimeout>
+  /** Rendered text, or a field's value; null for a password field. */
+  readonly getText: (target: Target, options: Timeout) => Effect.Effect<string | null, ActionError>
+  /**
+   * Presses a key or chord (Playwright names: "Enter", "Control+A") on the target, or on whatever has
+   * the focus without one; `sensitive` tells whether the focused element then looks like a secret field.
+   */
+  readonly pressKey: (
+    target: Target | undefined,
+    key: string,
+    options: ActionOptions
+  ) => Effect.Effect<{ readonly sensitive: boolean }, ActionError>
+  /** Selects the options of a <select> whose value or label is one of `values`; gives the values now selected. */
+  readonly selectOption: (
+    target: Target,
+    values: ReadonlyArray<string>,
+    options: ActionOptions
+  ) => Effect.Effect<ReadonlyArray<string>, ActionError>
+  /** Moves the mouse over the target (menus and tooltips that open on hover). */
+  readonly hover: (target: Target, options: ActionOptions) => Effect.Effect<void, ActionError>
+}
