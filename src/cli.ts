@@ -249,6 +249,9 @@ export const serve = async (
   capabilities: ReadonlyArray<CapabilityLayer> = []
 ): Promise<void> => {
   const runtime = ManagedRuntime.make(appLayer(settings, logLevel, capabilities))
+  // Build the layers now rather than at the first call: the browser's layer removes the temporary
+  // profiles a killed server left behind when this one starts (a failure shows at the first call).
+  void runtime.runtime().catch(() => undefined)
   let stopping: Promise<void> | undefined
   const stop = (code: number) => {
     stopping ??= (async () => {

@@ -158,6 +158,7 @@ export const launchFailureDetail = (error: unknown, options: { readonly headless
   const first = (lines[0] ?? "").replace(/^[\w.]+: /, "")
   const hint: Array<string> = []
   const browserErrors: Array<string> = []
+  let exit: string | undefined
   let inBox = false
   for (const raw of lines.slice(1)) {
     const line = raw.replace(decoration, "").trim()
@@ -167,8 +168,10 @@ export const launchFailureDetail = (error: unknown, options: { readonly headless
     // Chromium's own error lines in the call log: "[pid=1][err] [1:1:...:ERROR:file.cc:257] Missing X server or $DISPLAY".
     const browserError = /\[err\].*?(?:ERROR|FATAL):[^\]]*\]\s*(.+)$/.exec(line)
     if (browserError?.[1] !== undefined && !/dbus|bus\.cc/i.test(line) && !browserErrors.includes(browserError[1])) browserErrors.push(browserError[1])
+    const exited = /process did exit: exitCode=(\w+), signal=(\w+)/.exec(line)
+    if (exited !== null) exit = exited[2] !== "null" ? `the browser process was killed by ${exited[2]}` : `the browser process exited with code ${exited[1]}`
   }
-  const parts = [first, hint.join(" "), browserErrors.slice(0, 3).join("; ")].filter((part) => part !== "")
+  const parts = [first, hint.join(" "), browserErrors.slice(0, 3).join("; "), exit ?? ""].filter((part) => part !== "")
   const ours =
     !options.headless && lacksDisplay()
       ? "No display: the server runs Chromium headed (--headed) but neither DISPLAY nor WAYLAND_DISPLAY is set. Start the server with --headless, or under a virtual display: xvfb-run -a browser-workflow-mcp --headed ..."

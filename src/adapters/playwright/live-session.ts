@@ -7,7 +7,7 @@ import type { BrowserContext, Dialog, Page } from "playwright"
 import type { TabRole } from "../../domain/observation.js"
 import type { SessionInfo } from "../../services/Session.js"
 import type { ExtensionInfo } from "./launch.js"
-import { silenceDialogs, watchConsole } from "./page-eval.js"
+import { CONSOLE_FLOOD_COUNT, CONSOLE_FLOOD_WINDOW_MS, silenceDialogs, watchConsole } from "./page-eval.js"
 import type { ObserveResult } from "./page-script.js"
 import {
   consoleLogged,
@@ -128,7 +128,14 @@ const trackPage = (runSync: RunSync, live: LiveSession, page: Page) => {
   const log = (type: string, text: string) =>
     runSync(Ref.update(live.console, (log) => consoleLogged(log, tabId(), { type, text, url: page.url() })))
 
-  void watchConsole(page, log).catch(() => undefined)
+  void watchConsole(page, {
+    onMessage: log,
+    onFlood: () => {
+      const text = `Tab ${tabId()} logged more than ${CONSOLE_FLOOD_COUNT} console messages within ${CONSOLE_FLOOD_WINDOW_MS} ms; its console is muted and no longer recorded until it navigates.`
+      log("dropped", text)
+      runSync(addNotice(live, text))
+    }
+  }).catch(() => undefined)
   page.on("pageerror", (error) => log("pageerror", error.message))
   page.on("crash", () => runSync(addNotice(live, `The page in tab ${tabId()} crashed (${page.url()}); reload it with mm_navigate {screen: "reload"}.`)))
   page.on("dialog", (dialog) => answerDialog(runSync, live, page, dialog, tabId))

@@ -7,7 +7,8 @@ import type { Destination, SessionNavigation } from "../../services/Session.js"
 import { BrowserState, firstLine, isPlaywrightTimeout } from "./browser.js"
 import { resolveScreenUrl } from "./launch.js"
 import { dropNewTabNotices, type LiveSession } from "./live-session.js"
-import { tabOpened, withNotification } from "./session-state.js"
+import { silenceDialogs } from "./page-eval.js"
+import { DIALOG_RECENT_MS, tabOpened, withNotification } from "./session-state.js"
 
 type HistoryMove = Extract<Destination, { readonly screen: "back" | "forward" | "reload" }>
 const isHistoryMove = (destination: Destination): destination is HistoryMove =>
@@ -81,10 +82,23 @@ export const make = Effect.gen(function* () {
       catch: (error) => navigationFailed(url, timeoutMs, error)
     })
 
+  /**
+   * A page that opened a dialog a moment ago may open one more while it is being left, and Chromium
+   * cannot answer a dialog of a document that is being replaced: the navigation would wait on it for
+   * ever. Such a page's dialogs are silenced first (it is being left anyway).
+   */
+  const quietBeforeLeaving = (live: LiveSession, page: Page) =>
+    Effect.gen(function* () {
+      const last = (yield* Ref.get(live.dialogRates)).get(page)?.last
+      if (last === undefined || Date.now() - last > DIALOG_RECENT_MS) return
+      yield* Effect.promise(() => silenceDialogs(page)).pipe(Effect.timeoutOption("1 second"))
+    })
+
   /** Back, forward or reload in the active tab; going past either end of its history is an error, not a no-op. */
   const moveInHistory = (move: "back" | "forward" | "reload", timeoutMs: number) =>
     Effect.gen(function* () {
-      const { page } = yield* browser.activePage
+      const { live, page } = yield* browser.activePage
+      yield* quietBeforeLeaving(live, page)
       const before = page.url()
       const options = { waitUntil: "load" as const, timeout: timeoutMs }
       const response = yield* Effect.tryPromise({
@@ -129,6 +143,7 @@ export const make = Effect.gen(function* () {
         return { currentUrl: page.url() }
       }
       const page = active
+      yield* quietBeforeLeaving(live, page)
       yield* Effect.tryPromise({
         try: (signal) => page.goto(url, { waitUntil: "load", timeout: options.timeoutMs, signal }),
         catch: (error) =>

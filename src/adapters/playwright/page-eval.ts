@@ -85,26 +85,71 @@ export const consoleText = (args: ReadonlyArray<RemoteValue>): string => args.ma
 /** How often the page's console arguments are let go in the page (they are held until released). */
 const RELEASE_EVERY_MS = 500
 
+/** A document that logs this many messages within CONSOLE_FLOOD_WINDOW_MS floods the console. */
+export const CONSOLE_FLOOD_COUNT = 2_000
+export const CONSOLE_FLOOD_WINDOW_MS = 500
+
+export interface ConsoleWatch {
+  readonly onMessage: (type: string, text: string) => void
+  /** The document floods its console: it was muted, and nothing more is reported until the tab navigates. */
+  readonly onFlood: () => void
+}
+
+/** Turns the console methods of the page's current document into no-ops. */
+const muteConsoleExpression = `(() => {
+  for (const name of Object.keys(console)) if (typeof console[name] === "function") console[name] = () => undefined
+  return true
+})()`
+
 /**
- * Streams the page's console calls to `onMessage` as text. It listens on our own DevTools session
+ * Streams the page's console calls to `watch` as text. It listens on our own DevTools session
  * instead of Playwright's page.on("console"), which keeps a handle per argument (in the page, in
  * Playwright's server and in its client) for as long as the page lives: a page that logs thousands
  * of messages a second grew the server by hundreds of MB. The arguments our session receives are
  * released in the page every RELEASE_EVERY_MS while messages come.
+ *
+ * A document that floods its console (CONSOLE_FLOOD_COUNT messages within CONSOLE_FLOOD_WINDOW_MS) is muted: every
+ * message costs the browser a DevTools event per listening session, and at tens of thousands a second
+ * the events queue up for tens of seconds in front of every answer the session waits for. Until the
+ * tab navigates, our session stops listening (a page that kept its own reference to console.log is
+ * not muted by the override, but no longer costs our share).
  */
-export const watchConsole = async (page: Page, onMessage: (type: string, text: string) => void): Promise<void> => {
+export const watchConsole = async (page: Page, watch: ConsoleWatch): Promise<void> => {
   const session = await sessionOf(page)
+  // The listener's own counters: nothing else reads them.
   let release: ReturnType<typeof setTimeout> | undefined
+  let windowStart = 0
+  let inWindow = 0
+  let flooding = false
   const releaseArguments = () => {
     release = undefined
     session.send("Runtime.releaseObjectGroup", { objectGroup: "console" }).catch(() => undefined)
   }
   session.on("Runtime.consoleAPICalled", (event) => {
-    onMessage(event.type, consoleText(event.args as ReadonlyArray<RemoteValue>))
+    if (flooding) return
+    const now = Date.now()
+    if (now - windowStart > CONSOLE_FLOOD_WINDOW_MS) {
+      windowStart = now
+      inWindow = 0
+    }
+    if (++inWindow >= CONSOLE_FLOOD_COUNT) {
+      flooding = true
+      session.send("Runtime.evaluate", { expression: muteConsoleExpression }).catch(() => undefined)
+      session.send("Runtime.disable").then(releaseArguments, () => undefined)
+      watch.onFlood()
+      return
+    }
+    watch.onMessage(event.type, consoleText(event.args as ReadonlyArray<RemoteValue>))
     if (release === undefined) {
       release = setTimeout(releaseArguments, RELEASE_EVERY_MS)
       release.unref()
     }
+  })
+  page.on("framenavigated", (frame) => {
+    if (!flooding || frame !== page.mainFrame()) return
+    flooding = false
+    inWindow = 0
+    session.send("Runtime.enable").catch(() => undefined)
   })
   session.once("close", () => clearTimeout(release))
   await session.send("Runtime.enable")

@@ -49,8 +49,26 @@ const browserHolds = (dir: string): Promise<boolean> =>
     })
     .catch(() => false)
 
+/**
+ * The profiles browsers run on now, from their command lines (--user-data-dir=...): Linux's /proc;
+ * elsewhere none are known and Chromium's own lock is the only sign.
+ */
+const profilesInUse = async (): Promise<ReadonlySet<string>> => {
+  const pids = await fs.readdir("/proc").catch(() => [] as Array<string>)
+  const inUse = new Set<string>()
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid)) continue
+    const commandLine = await fs.readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")
+    for (const arg of commandLine.split("\0")) {
+      if (arg.startsWith("--user-data-dir=")) inUse.add(path.resolve(arg.slice("--user-data-dir=".length)))
+    }
+  }
+  return inUse
+}
+
 /** Whether a profile may go: its server is gone (or it has no marker and is not new) and no browser runs on it. */
-const isStale = async (dir: string, now: number): Promise<boolean> => {
+const isStale = async (dir: string, now: number, inUse: ReadonlySet<string>): Promise<boolean> => {
+  if (inUse.has(path.resolve(dir))) return false
   const owner = await readOwner(dir)
   if (owner !== undefined) {
     // Another machine sharing the temp dir, or a live server: never ours to judge.
@@ -68,13 +86,14 @@ const isStale = async (dir: string, now: number): Promise<boolean> => {
  */
 export const removeStaleProfiles = (root: string = os.tmpdir()) =>
   Effect.promise(async () => {
-    const names = await fs.readdir(root).catch(() => [] as Array<string>)
+    const names = (await fs.readdir(root).catch(() => [] as Array<string>)).filter((name) => name.startsWith(PROFILE_PREFIX))
+    if (names.length === 0) return [] as ReadonlyArray<string>
+    const inUse = await profilesInUse()
     const now = Date.now()
     const removed: Array<string> = []
     for (const name of names) {
-      if (!name.startsWith(PROFILE_PREFIX)) continue
       const dir = path.join(root, name)
-      if (!(await isStale(dir, now))) continue
+      if (!(await isStale(dir, now, inUse))) continue
       await fs.rm(dir, { recursive: true, force: true, maxRetries: 2 }).then(
         () => removed.push(dir),
         () => undefined

@@ -188,7 +188,12 @@ export const DIALOG_LOOP_WINDOW_MS = 2_000
 export interface DialogRate {
   readonly windowStart: number
   readonly count: number
+  /** When the page's latest dialog opened. */
+  readonly last: number
 }
+
+/** A page that opened a dialog this recently may open another while it is being left. */
+export const DIALOG_RECENT_MS = 2_000
 
 /** Counts a dialog of a page; `loop` when it is the one that reaches the loop threshold in its window. */
 export const dialogCounted = (
@@ -196,6 +201,6 @@ export const dialogCounted = (
   now: number
 ): { readonly rate: DialogRate; readonly loop: boolean } => {
   const current = rate === undefined || now - rate.windowStart > DIALOG_LOOP_WINDOW_MS ? { windowStart: now, count: 0 } : rate
-  const next = { windowStart: current.windowStart, count: current.count + 1 }
+  const next = { windowStart: current.windowStart, count: current.count + 1, last: now }
   return { rate: next, loop: next.count === DIALOG_LOOP_COUNT }
 }

@@ -133,7 +133,7 @@ export const startSession = (settings: Settings, fixtures: FixtureService, optio
             reason: "BrowserStartFailed",
             detail: `${executablePath} did not start: ${launchFailureDetail(error, { headless: settings.headless })}`
           })
-      }).pipe(Effect.tapError((error) => Effect.logWarning("the browser did not start", error.detail))),
+      }).pipe(Effect.tapError((error) => Effect.logWarning(error.message))),
       (context) => Effect.promise(() => context.close().catch(() => undefined))
     )
 

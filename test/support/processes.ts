@@ -1,0 +1,31 @@
+// Browser processes of one test, found by a marker switch on their command line, and polling.
+import { execFileSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+
+const processLines = (marker: string) =>
+  execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => line.includes(marker) && !line.includes("ps -eo"))
+
+/** PIDs of every browser process (main and children) started with the marker switch. */
+export const browserPids = (marker: string): Array<number> => processLines(marker).map((line) => Number(line.trim().split(/\s+/)[0]))
+
+/** PIDs of the browsers themselves (not their renderer, GPU or utility processes). */
+export const browserMainPids = (marker: string): Array<number> =>
+  processLines(marker)
+    .filter((line) => !line.includes("--type="))
+    .map((line) => Number(line.trim().split(/\s+/)[0]))
+
+/** Temporary profiles under a directory. */
+export const profileDirs = (root: string): Array<string> =>
+  fs.existsSync(root) ? fs.readdirSync(root).filter((name) => name.startsWith("bwm-profile-")).map((name) => path.join(root, name)) : []
+
+export const waitUntil = async (condition: () => boolean, timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (condition()) return true
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return condition()
+}
