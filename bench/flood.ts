@@ -1,13 +1,24 @@
 // Flood benchmark: the built server over stdio while a page floods the console (2k and 50k messages/s
 // for 10 s) or runs an alert loop. Prints the server's resident memory before, at the peak, and after
-// each flood, and how long calls took during it. Figures go in docs/architecture.md (Session).
+// each flood, and how long calls took during it; then the same floods on the library in this process,
+// with its heap after a full GC (run with node --expose-gc). Figures go in docs/architecture.md.
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { servePages } from "../demo/sample-app.js"
+import { Effect, Layer } from "effect"
+import { servePages, type RunningServer } from "../demo/sample-app.js"
+import * as KnowledgeFiles from "../src/adapters/knowledge-files.js"
+import * as Playwright from "../src/adapters/playwright/index.js"
+import { LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
+import { defaultSettings } from "../src/domain/config.js"
+import { runTool } from "../src/runtime/runTool.js"
+import { Config } from "../src/services/Config.js"
+import { getState } from "../src/tools/discovery.js"
+import { navigate } from "../src/tools/navigation.js"
+import { launch } from "../src/tools/session.js"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const ourServer = path.resolve(here, "../..", "dist/src/main.js")
@@ -45,6 +56,43 @@ const alertPage = `<!doctype html><html><head><meta charset="utf-8"><title>Alert
 <button id="b">Button</button><script>setInterval(() => alert(1), 0)</script></body></html>`
 
 const quietPage = `<!doctype html><html><head><meta charset="utf-8"><title>Quiet</title></head><body><p>quiet</p></body></html>`
+
+/** The same floods on the library in this process: its heap after a full GC, before and after each. */
+const inProcess = async (app: RunningServer, scratch: string) => {
+  const gc = (globalThis as { gc?: () => void }).gc
+  if (gc === undefined) {
+    out("(run with node --expose-gc for the heap figures of the library in this process)")
+    return
+  }
+  const heapMb = () => {
+    gc()
+    gc()
+    return Math.round(process.memoryUsage().heapUsed / 1e5) / 10
+  }
+  const settings = { ...defaultSettings, artifactsDir: path.join(scratch, "in-process"), browserArgs: [...LOOPBACK_ARGS] }
+  const layer = Layer.mergeAll(Playwright.layer, KnowledgeFiles.layerFileSystem(settings.artifactsDir)).pipe(
+    Layer.provide(Config.layer(settings))
+  )
+  const program = Effect.gen(function* () {
+    yield* runTool(launch)({})
+    yield* runTool(navigate)({ screen: "url", url: `${app.url}/quiet` })
+    const start = heapMb()
+    out()
+    out("| flood (library in this process) | messages/s | heap after GC before | after | kept |")
+    out("| --- | --- | --- | --- | --- |")
+    for (const [index, rate] of RATES.entries()) {
+      const before = heapMb()
+      yield* runTool(navigate)({ screen: "url", url: `${app.url}/flood?rate=${rate}&seconds=${FLOOD_SECONDS}` })
+      yield* Effect.sleep(`${FLOOD_SECONDS + 1} seconds`)
+      yield* runTool(navigate)({ screen: "url", url: `${app.url}/quiet` })
+      yield* Effect.sleep("3 seconds")
+      yield* runTool(getState)({})
+      const after = heapMb()
+      out(`| ${index + 1} | ${rate} | ${before} MB | ${after} MB | ${Math.round((after - start) * 10) / 10} MB |`)
+    }
+  })
+  await Effect.runPromise(Effect.scoped(program.pipe(Effect.provide(layer))))
+}
 
 const main = async () => {
   const app = await servePages({ "/flood": floodPage, "/alerts": alertPage, "/quiet": quietPage })
@@ -111,6 +159,7 @@ const main = async () => {
 
   await timed("mm_cleanup", {})
   await client.close()
+  await inProcess(app, scratch)
   await app.close()
   fs.rmSync(scratch, { recursive: true, force: true })
 }

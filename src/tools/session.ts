@@ -44,7 +44,7 @@ export const launch = defineTool({
   name: "launch",
   title: "Launch the browser",
   description:
-    "Start a browser session: launches Chromium (loading the configured extension, if any) and opens the home page (the extension's popup or options page, or the web app). Call this first. Returns {sessionId, extensionId?, state}. Fails with MM_SESSION_ALREADY_RUNNING when a session runs, unless force is true.",
+    "Start a browser session: launches Chromium (loading the configured extension, if any) and opens the home page (the extension's popup or options page, or the web app). Call this first, and again after MM_BROWSER_CLOSED (the browser died; no force needed). Returns {sessionId, extensionId?, state}. Fails with MM_SESSION_ALREADY_RUNNING when a session runs or another launch is starting one, unless force is true.",
   input: LaunchInput,
   output: Schema.Struct({
     sessionId: Schema.String,
@@ -95,10 +95,15 @@ export const launch = defineTool({
         }
       })
       .pipe(Effect.catchTag("KnowledgeError", (error) => Effect.logWarning("session metadata not written", error.message)))
+    // The session started: a first page that cannot be read yet is no reason to call the launch failed.
+    const unread = { isLoaded: false, currentUrl: launched.homeUrl, title: "", currentScreen: "unknown" }
     const state = yield* observer.state.pipe(
-      Effect.catchAll(() =>
-        Effect.succeed({ isLoaded: false, currentUrl: launched.homeUrl, title: "", currentScreen: "unknown" })
-      )
+      Effect.catchTags({
+        NoActiveSession: () => Effect.succeed(unread),
+        BrowserClosed: () => Effect.succeed(unread),
+        PageClosed: () => Effect.succeed(unread),
+        StateFailed: () => Effect.succeed(unread)
+      })
     )
     return {
       sessionId: launched.sessionId,

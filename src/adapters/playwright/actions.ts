@@ -5,12 +5,68 @@ import type { Page } from "playwright"
 import { ActionFailed, PageClosed, TargetAmbiguous, WaitTimeout, type ActionTimeout } from "../../domain/errors.js"
 import { describeTarget, type Target } from "../../domain/target.js"
 import type { ActionOptions, DialogChoice, SessionActions } from "../../services/Session.js"
-import { BrowserCallFailed, BrowserState, firstLine } from "./browser.js"
+import { BrowserCallFailed, BrowserState, firstLine, type BrowserStateService } from "./browser.js"
 import { directActions } from "./direct.js"
 import type { LiveSession } from "./live-session.js"
 import { evaluateInPage } from "./page-eval.js"
 import { isSensitiveField, readText } from "./page-script.js"
-import { targets } from "./targets.js"
+import { targets, type Targets } from "./targets.js"
+
+/**
+ * Whether the focused element (down through shadow roots and frames) looks secret; a frame that
+ * cannot be read counts as secret, and so does a page that cannot answer.
+ */
+const focusIsSecret = (page: Page) =>
+  Effect.promise(() =>
+    page.isClosed()
+      ? Promise.resolve(true)
+      : evaluateInPage<boolean>(
+          page,
+          `(() => {
+            const isSensitive = ${isSensitiveField.toString()}
+            let element = document.activeElement
+            for (;;) {
+              if (element && element.shadowRoot && element.shadowRoot.activeElement) { element = element.shadowRoot.activeElement; continue }
+              if (element && (element.localName === "iframe" || element.localName === "frame")) {
+                let inner = null
+                try { inner = element.contentDocument } catch { inner = null }
+                if (inner === null) return true
+                if (inner.activeElement && inner.activeElement !== inner.body) { element = inner.activeElement; continue }
+              }
+              break
+            }
+            return element ? isSensitive(element) : false
+          })()`
+        ).catch(() => true)
+  )
+
+/** After a select timed out: MM_SELECT_FAILED naming the values no enabled option has, with the options there are. */
+const missingOptions = (browser: BrowserStateService, targeting: Targets, target: Target, values: ReadonlyArray<string>, timeout: ActionTimeout) =>
+  Effect.gen(function* () {
+    const { page } = yield* browser.activePage
+    const frames = yield* targeting.ensureRefs(page, target).pipe(Effect.orElseSucceed(() => []))
+    const options = yield* Effect.promise(() =>
+      targeting.locate(page, target, frames)
+        .evaluate(
+          (element) =>
+            element instanceof HTMLSelectElement
+              ? Array.from(element.options, (option) => ({ value: option.value, label: option.label, disabled: option.disabled }))
+              : null,
+          undefined,
+          { timeout: 2_000 }
+        )
+        .catch(() => null)
+    )
+    if (options === null) return yield* timeout
+    const missing = values.filter((value) => !options.some((option) => !option.disabled && (option.value === value || option.label === value)))
+    if (missing.length === 0) return yield* timeout
+    const listed = options.slice(0, 30).map((option) => `${JSON.stringify(option.label)}${option.value !== option.label ? ` (value ${JSON.stringify(option.value)})` : ""}${option.disabled ? " disabled" : ""}`)
+    return yield* new ActionFailed({
+      action: "select_option",
+      target: describeTarget(target),
+      detail: `no enabled option has the value or label ${missing.map((value) => JSON.stringify(value)).join(", ")}; the options are ${listed.join(", ") || "none"}${options.length > 30 ? ", ..." : ""}`
+    })
+  })
 
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
@@ -65,34 +121,6 @@ export const make = Effect.gen(function* () {
   const pressKey = (target: Target | undefined, key: string, options: ActionOptions) =>
     onActivePage(options.dialog, pressKeyNow(target, key, options))
 
-  /**
-   * Whether the focused element (down through shadow roots and frames) looks secret; a frame that
-   * cannot be read counts as secret, and so does a page that cannot answer.
-   */
-  const focusIsSecret = (page: Page) =>
-    Effect.promise(() =>
-      page.isClosed()
-        ? Promise.resolve(true)
-        : evaluateInPage<boolean>(
-            page,
-            `(() => {
-              const isSensitive = ${isSensitiveField.toString()}
-              let element = document.activeElement
-              for (;;) {
-                if (element && element.shadowRoot && element.shadowRoot.activeElement) { element = element.shadowRoot.activeElement; continue }
-                if (element && (element.localName === "iframe" || element.localName === "frame")) {
-                  let inner = null
-                  try { inner = element.contentDocument } catch { inner = null }
-                  if (inner === null) return true
-                  if (inner.activeElement && inner.activeElement !== inner.body) { element = inner.activeElement; continue }
-                }
-                break
-              }
-              return element ? isSensitive(element) : false
-            })()`
-          ).catch(() => true)
-    )
-
   const pressKeyNow = (target: Target | undefined, key: string, options: ActionOptions) =>
     Effect.gen(function* () {
       const { page } = yield* browser.activePage
@@ -123,37 +151,9 @@ export const make = Effect.gen(function* () {
       ).pipe(
         Effect.map(({ value }): ReadonlyArray<string> => value),
         // Playwright waits for a missing option until the time runs out: say which options there are.
-        Effect.catchTag("ActionTimeout", (timeout) => missingOptions(target, values, timeout))
+        Effect.catchTag("ActionTimeout", (timeout) => missingOptions(browser, targeting, target, values, timeout))
       )
     )
-
-  /** After a select timed out: MM_SELECT_FAILED naming the values no enabled option has, with the options there are. */
-  const missingOptions = (target: Target, values: ReadonlyArray<string>, timeout: ActionTimeout) =>
-    Effect.gen(function* () {
-      const { page } = yield* browser.activePage
-      const frames = yield* targeting.ensureRefs(page, target).pipe(Effect.orElseSucceed(() => []))
-      const options = yield* Effect.promise(() =>
-        targeting.locate(page, target, frames)
-          .evaluate(
-            (element) =>
-              element instanceof HTMLSelectElement
-                ? Array.from(element.options, (option) => ({ value: option.value, label: option.label, disabled: option.disabled }))
-                : null,
-            undefined,
-            { timeout: 2_000 }
-          )
-          .catch(() => null)
-      )
-      if (options === null) return yield* timeout
-      const missing = values.filter((value) => !options.some((option) => !option.disabled && (option.value === value || option.label === value)))
-      if (missing.length === 0) return yield* timeout
-      const listed = options.slice(0, 30).map((option) => `${JSON.stringify(option.label)}${option.value !== option.label ? ` (value ${JSON.stringify(option.value)})` : ""}${option.disabled ? " disabled" : ""}`)
-      return yield* new ActionFailed({
-        action: "select_option",
-        target: describeTarget(target),
-        detail: `no enabled option has the value or label ${missing.map((value) => JSON.stringify(value)).join(", ")}; the options are ${listed.join(", ") || "none"}${options.length > 30 ? ", ..." : ""}`
-      })
-    })
 
   const hover = (target: Target, options: ActionOptions) =>
     onActivePage(options.dialog, targeting.act("hover", target, options.timeoutMs, (locator, opts) => locator.hover(opts)).pipe(Effect.asVoid))
