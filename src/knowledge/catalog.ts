@@ -762,12 +762,12 @@ export class Catalog {
       sortedWords: this.vocabulary.sortedIds()
     }
     for (const name of INT_COLUMNS) arrays[name] = column(steps[name])
-    const packed = (name: string, lists: ReadonlyArray<IdList | undefined>) => {
-      const { offsets, ids } = packLists(lists, remap)
+    const packed = (name: string, lists: ReadonlyArray<IdList | undefined>, count = lists.length) => {
+      const { offsets, ids } = packLists(lists, remap, count)
       arrays[`${name}.offsets`] = offsets
       arrays[`${name}.ids`] = ids
     }
-    FIELDS.forEach((field, index) => packed(`postings.${field}`, this.postings[index]!))
+    FIELDS.forEach((field, index) => packed(`postings.${field}`, this.postings[index]!, this.vocabulary.size))
     packed("sessionSteps", this.slots.map((slot) => slot.ids))
     const mapKeys = {} as Record<(typeof MAP_NAMES)[number], ReadonlyArray<string>>
     const maps = [this.byScreen, this.byPlace, this.byTestId, this.byA11yName]

@@ -35,16 +35,16 @@ export interface PackedLists {
 }
 
 /**
- * Packs lists, keeping only the ids `remap` maps to a new id (-1 drops one): how a saved index leaves out
+ * Packs the first `count` lists (missing ones are empty), keeping only the ids `remap` maps to a new id (-1 drops one): how a saved index leaves out
  * steps that were replaced, and renumbers the rest.
  */
-export const packLists = (lists: ReadonlyArray<IdList | undefined>, remap: Int32Array | undefined): PackedLists => {
-  const offsets = new Int32Array(lists.length + 1)
+export const packLists = (lists: ReadonlyArray<IdList | undefined>, remap: Int32Array | undefined, count = lists.length): PackedLists => {
+  const offsets = new Int32Array(count + 1)
   let total = 0
-  for (const list of lists) total += list?.length ?? 0
+  for (let i = 0; i < count; i++) total += lists[i]?.length ?? 0
   const ids = new Int32Array(total)
   let at = 0
-  for (let i = 0; i < lists.length; i++) {
+  for (let i = 0; i < count; i++) {
     const list = lists[i]
     if (list !== undefined) {
       for (let k = 0; k < list.length; k++) {
