@@ -16,7 +16,7 @@ import {
 import { PageTracker, type PageTrackerState, placeOf } from "./page.js"
 import { growFloat64, growInt32, growUint8, IdList, packLists, pushTo, topK, unpackLists, Vocabulary } from "./postings.js"
 import { type Durable, durableTarget } from "./targets.js"
-import { tokenizeIdentifier } from "./text.js"
+import { clipText, SHOWN_CHARS, tokenizeIdentifier } from "./text.js"
 
 const HOUR_MS = 3_600_000
 
@@ -723,9 +723,9 @@ export class Catalog {
         summary: {
           sessionId: slot.sessionId,
           createdAt: slot.metadata.createdAt,
-          ...(slot.metadata.goal !== undefined ? { goal: slot.metadata.goal } : {}),
-          flowTags: slot.metadata.flowTags,
-          tags: slot.metadata.tags,
+          ...(slot.metadata.goal !== undefined ? { goal: clipText(slot.metadata.goal, SHOWN_CHARS.goal) } : {}),
+          flowTags: slot.metadata.flowTags.map((tag) => clipText(tag, SHOWN_CHARS.tag)),
+          tags: slot.metadata.tags.map((tag) => clipText(tag, SHOWN_CHARS.tag)),
           stepCount: count,
           ...(lastStamp !== undefined ? { lastStepAt: lastStamp } : {})
         },

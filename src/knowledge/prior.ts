@@ -7,6 +7,7 @@ import type { Catalog, TargetInfo } from "./catalog.js"
 import { factsOfObservation, testIdKey } from "./page.js"
 import { growInt32, growUint8, type IdList, topK } from "./postings.js"
 import { roleSelector } from "./targets.js"
+import { clipText, SHOWN_CHARS } from "./text.js"
 
 export const SIMILARITY_WEIGHTS = { sameScreen: 8, samePlace: 6, testIdOverlap: 3, a11yOverlap: 2, actionableTool: 2 } as const
 export const OVERLAP_CAPS = { testIds: 3, a11yNames: 2 } as const
@@ -332,8 +333,8 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput): PriorKnowle
       const metadata = catalog.metadata(sessionId)
       return {
         sessionId,
-        ...(metadata?.goal !== undefined ? { goal: metadata.goal } : {}),
-        flowTags: metadata?.flowTags ?? [],
+        ...(metadata?.goal !== undefined ? { goal: clipText(metadata.goal, SHOWN_CHARS.goal) } : {}),
+        flowTags: (metadata?.flowTags ?? []).map((tag) => clipText(tag, SHOWN_CHARS.tag)),
         confidence: round(confidenceOf(score[best]!)),
         lastStepAt: steps.timestamp(sessionLast[session]!)
       }

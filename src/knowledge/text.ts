@@ -76,6 +76,9 @@ export const INDEXED_CHARS = 256
 /** A value as the index keeps it: its first INDEXED_CHARS characters. */
 export const indexedText = (value: string): string => (value.length <= INDEXED_CHARS ? value : value.slice(0, INDEXED_CHARS))
 
+/** The most characters of a session's goal and of one tag that answers show. */
+export const SHOWN_CHARS = { goal: 300, tag: 100 } as const
+
 /** A value as responses and reports show it: at most `limit` characters, an ellipsis saying that more was cut. */
 export const clipText = (value: string, limit = 300): string => (value.length <= limit ? value : `${value.slice(0, limit)}…`)
 

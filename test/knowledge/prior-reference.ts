@@ -16,6 +16,7 @@ import {
   type PriorInput
 } from "../../src/knowledge/prior.js"
 import { durableTarget } from "../../src/knowledge/targets.js"
+import { clipText, SHOWN_CHARS } from "../../src/knowledge/text.js"
 
 /** Entries in the order they were added, each with the page the agent saw before it. */
 export class ReferenceCatalog {
@@ -116,8 +117,8 @@ export const referencePriorKnowledge = (catalog: ReferenceCatalog, input: PriorI
       const metadata = catalog.metadata(best.entry.sessionId)
       return {
         sessionId: best.entry.sessionId,
-        ...(metadata?.goal !== undefined ? { goal: metadata.goal } : {}),
-        flowTags: metadata?.flowTags ?? [],
+        ...(metadata?.goal !== undefined ? { goal: clipText(metadata.goal, SHOWN_CHARS.goal) } : {}),
+        flowTags: (metadata?.flowTags ?? []).map((tag) => clipText(tag, SHOWN_CHARS.tag)),
         confidence: round(confidenceOf(best.score)),
         lastStepAt: last.entry.timestamp
       }
