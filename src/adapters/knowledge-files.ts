@@ -12,7 +12,7 @@ import { Catalog } from "../knowledge/catalog.js"
 import { RefHints } from "../knowledge/hints.js"
 import { KnowledgeStore, type KnowledgeStoreService } from "../services/KnowledgeStore.js"
 import { createFileAtomic, writeFileAtomic } from "./files.js"
-import { type DirectoryRecord, encodeIndex, readIndex } from "./knowledge-index.js"
+import { type DirectoryState, encodeStoreIndex, newDirectoryState, restoreIndex, unpackNames } from "./knowledge-index.js"
 
 const pad = (value: number, width = 2) => String(value).padStart(width, "0")
 
@@ -103,24 +103,6 @@ const SETTLE_MS = 2_000
 /** A first load that read this many step files saves the index at once: the next server should not read them again. */
 const SAVE_AFTER_READING = 200
 
-interface DirectoryState {
-  /** Step file names the index has seen (read, written, or found unreadable); undefined while still packed in the loaded index. */
-  names: Set<string> | undefined
-  packed: { readonly start: number; readonly end: number } | undefined
-  /** Modification time of steps/ taken before its names were last listed; -1 when they must be listed again. */
-  listedMtime: number
-  /** When that modification time was taken. */
-  listedAt: number
-  /** When steps/ was last looked at, and its modification time then. */
-  checkedAt: number
-  seenMtime: number
-  /** This process wrote a step file since the last listing. */
-  wrote: boolean
-  hasMetadata: boolean
-  metadataStamp: string | undefined
-  /** Session ids its step files named (normally just one). */
-  readonly sessionIds: Set<string>
-}
 
 /**
  * A recently active directory is looked at again after a quarter of the time it has been quiet: one being
@@ -130,7 +112,6 @@ interface DirectoryState {
 const QUIET_FRACTION = 4
 
 const INDEX_FILE = ".index.bin"
-const NAMES_SECTION = "directoryNames"
 
 export interface FileStore {
   readonly store: KnowledgeStoreService
@@ -153,38 +134,14 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
     let lastStamp = 0
     let catalog = new Catalog()
     const hints = new RefHints()
-    const directories = new Map<string, DirectoryState>()
+    let directories = new Map<string, DirectoryState>()
     let packedNames: Uint8Array | undefined
     const directory = (name: string) => {
       let state = directories.get(name)
-      if (state === undefined) {
-        directories.set(
-          name,
-          (state = {
-            names: new Set(),
-            packed: undefined,
-            listedMtime: -1,
-            listedAt: -Infinity,
-            checkedAt: -Infinity,
-            seenMtime: -1,
-            wrote: false,
-            hasMetadata: false,
-            metadataStamp: undefined,
-            sessionIds: new Set()
-          })
-        )
-      }
+      if (state === undefined) directories.set(name, (state = newDirectoryState()))
       return state
     }
-    const namesOf = (state: DirectoryState): Set<string> => {
-      if (state.names === undefined) {
-        const { start, end } = state.packed!
-        const text = Buffer.from(packedNames!.buffer, packedNames!.byteOffset + start, end - start).toString("utf8")
-        state.names = new Set(text === "" ? [] : text.split("\n"))
-        state.packed = undefined
-      }
-      return state.names
-    }
+    const namesOf = (state: DirectoryState) => unpackNames(state, packedNames)
     let restored = false
     let restoredFromIndex = false
     let filesRead = 0
@@ -201,81 +158,23 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
       if (restored) return Effect.void
       restored = true
       if (!persist) return Effect.void
-      const decoded = readIndex(indexFile)
-      const loaded = decoded === undefined ? undefined : Catalog.fromParts({ json: decoded.header.catalog, arrays: decoded.arrays })
-      const names = decoded?.arrays[NAMES_SECTION]
-      if (decoded === undefined || loaded === undefined || !(names instanceof Uint8Array)) {
-        return statIfPresent(indexFile) === undefined
-          ? Effect.void
-          : Effect.logWarning(`knowledge store: the index ${indexFile} is damaged or of another version; rebuilding it from the step files`)
+      const loaded = restoreIndex(indexFile)
+      if (loaded === "absent") return Effect.void
+      if (loaded === "damaged") {
+        return Effect.logWarning(`knowledge store: the index ${indexFile} is damaged or of another version; rebuilding it from the step files`)
       }
-      catalog = loaded
+      catalog = loaded.catalog
+      directories = loaded.directories
+      packedNames = loaded.packedNames
       restoredFromIndex = true
-      packedNames = names
-      for (const record of decoded.header.directories) {
-        directories.set(record.name, {
-          names: undefined,
-          packed: { start: record.namesStart, end: record.namesEnd },
-          listedMtime: record.stepsMtime,
-          // It was saved only when settled: trusted as if listed now.
-          listedAt: Date.now(),
-          checkedAt: -Infinity,
-          seenMtime: record.stepsMtime,
-          wrote: false,
-          hasMetadata: record.hasMetadata,
-          metadataStamp: record.metadataStamp,
-          sessionIds: new Set(record.sessionIds ?? [record.name])
-        })
-      }
       savedVersion = catalog.version
       return Effect.void
     })
 
-    /** The index file's content: the catalog and every directory's names, taken at one moment. */
-    const snapshot = () => {
-      const parts = catalog.toParts()
-      const chunks: Array<Buffer> = []
-      let at = 0
-      const now = Date.now()
-      const records: Array<DirectoryRecord> = []
-      for (const [name, state] of directories) {
-        const start = at
-        if (state.names === undefined) {
-          const { start: from, end } = state.packed!
-          chunks.push(Buffer.from(packedNames!.buffer, packedNames!.byteOffset + from, end - from))
-          at += end - from
-        } else {
-          const text = Buffer.from([...state.names].join("\n"), "utf8")
-          chunks.push(text)
-          at += text.length
-        }
-        // Names listed too close to a change of the directory, or followed by this process's own writes, are
-        // listed again by the next server: another writer may have added a file it cannot tell from the mtime.
-        const trusted = !state.wrote && state.listedMtime >= 0 && state.listedMtime < state.listedAt - SETTLE_MS && state.listedMtime < now - SETTLE_MS
-        const sessionIds = [...state.sessionIds]
-        records.push({
-          name,
-          stepsMtime: trusted ? state.listedMtime : -1,
-          ...(state.metadataStamp !== undefined ? { metadataStamp: state.metadataStamp } : {}),
-          hasMetadata: state.hasMetadata,
-          ...(sessionIds.length === 1 && sessionIds[0] === name ? {} : { sessionIds }),
-          namesStart: start,
-          namesEnd: at
-        })
-      }
-      const names = Buffer.concat(chunks)
-      return {
-        version: catalog.version,
-        bytes: encodeIndex(
-          { catalog: parts.json, directories: records },
-          { ...parts.arrays, [NAMES_SECTION]: new Uint8Array(names.buffer, names.byteOffset, names.length) }
-        )
-      }
-    }
-
     const saveUnlocked = Effect.suspend(() => {
       if (!persist || catalog.version === savedVersion) return Effect.void
-      const { version, bytes } = snapshot()
+      const version = catalog.version
+      const bytes = encodeStoreIndex(catalog, directories, packedNames, Date.now(), SETTLE_MS)
       return Effect.tryPromise({ try: () => writeFileAtomic(indexFile, bytes), catch: fail(`cannot save the index ${indexFile}`) }).pipe(
         Effect.tap(() =>
           Effect.sync(() => {

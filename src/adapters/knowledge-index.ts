@@ -2,9 +2,9 @@
 // answers its first query without reading every step. One binary file: a preamble, a JSON header and
 // typed-array sections, with a CRC-32 over all of it; anything that does not check out is ignored and the
 // index is rebuilt from the step files, which stay the source of truth.
-import { readFileSync } from "node:fs"
+import { readFileSync, statSync } from "node:fs"
 import { crc32 } from "node:zlib"
-import type { CatalogArray, CatalogJson } from "../knowledge/catalog.js"
+import { Catalog, type CatalogArray, type CatalogJson } from "../knowledge/catalog.js"
 
 /**
  * Bump whenever what the index holds or means changes (tokenizer, fields, similarity facts): an index
@@ -119,4 +119,134 @@ export const decodeIndex = (input: Uint8Array): DecodedIndex | undefined => {
   }
   if (offset !== bytes.length) return undefined
   return { header: { catalog: parsed.catalog, directories: parsed.directories }, arrays }
+}
+
+const NAMES_SECTION = "directoryNames"
+
+/** What the file store knows about one session directory. */
+export interface DirectoryState {
+  /** Step file names the index has seen (read, written, or found unreadable); undefined while still packed in the loaded index. */
+  names: Set<string> | undefined
+  packed: { readonly start: number; readonly end: number } | undefined
+  /** Modification time of steps/ taken before its names were last listed; -1 when they must be listed again. */
+  listedMtime: number
+  /** When that modification time was taken. */
+  listedAt: number
+  /** When steps/ was last looked at, and its modification time then. */
+  checkedAt: number
+  seenMtime: number
+  /** This process wrote a step file since the last listing. */
+  wrote: boolean
+  hasMetadata: boolean
+  metadataStamp: string | undefined
+  /** Session ids its step files named (normally just one). */
+  readonly sessionIds: Set<string>
+}
+
+export const newDirectoryState = (): DirectoryState => ({
+  names: new Set(),
+  packed: undefined,
+  listedMtime: -1,
+  listedAt: -Infinity,
+  checkedAt: -Infinity,
+  seenMtime: -1,
+  wrote: false,
+  hasMetadata: false,
+  metadataStamp: undefined,
+  sessionIds: new Set()
+})
+
+/** A directory's step file names, unpacked from the loaded index on first need. */
+export const unpackNames = (state: DirectoryState, packedNames: Uint8Array | undefined): Set<string> => {
+  if (state.names === undefined) {
+    const { start, end } = state.packed!
+    const text = Buffer.from(packedNames!.buffer, packedNames!.byteOffset + start, end - start).toString("utf8")
+    state.names = new Set(text === "" ? [] : text.split("\n"))
+    state.packed = undefined
+  }
+  return state.names
+}
+
+export interface RestoredIndex {
+  readonly catalog: Catalog
+  readonly directories: Map<string, DirectoryState>
+  readonly packedNames: Uint8Array
+}
+
+/** The saved index as the store's starting point: "absent" without a file, "damaged" when it does not check out. */
+export const restoreIndex = (file: string): RestoredIndex | "absent" | "damaged" => {
+  const decoded = readIndex(file)
+  const catalog = decoded === undefined ? undefined : Catalog.fromParts({ json: decoded.header.catalog, arrays: decoded.arrays })
+  const packedNames = decoded?.arrays[NAMES_SECTION]
+  if (decoded === undefined || catalog === undefined || !(packedNames instanceof Uint8Array)) {
+    let exists = false
+    try {
+      exists = statSync(file, { throwIfNoEntry: false }) !== undefined
+    } catch {
+      exists = true
+    }
+    return exists ? "damaged" : "absent"
+  }
+  const now = Date.now()
+  const directories = new Map<string, DirectoryState>()
+  for (const record of decoded.header.directories) {
+    directories.set(record.name, {
+      ...newDirectoryState(),
+      names: undefined,
+      packed: { start: record.namesStart, end: record.namesEnd },
+      listedMtime: record.stepsMtime,
+      // It was saved only when settled: trusted as if listed now.
+      listedAt: now,
+      seenMtime: record.stepsMtime,
+      hasMetadata: record.hasMetadata,
+      metadataStamp: record.metadataStamp,
+      sessionIds: new Set(record.sessionIds ?? [record.name])
+    })
+  }
+  return { catalog, directories, packedNames }
+}
+
+/** The index file's content: the catalog and every directory's names, taken at one moment. */
+export const encodeStoreIndex = (
+  catalog: Catalog,
+  directories: ReadonlyMap<string, DirectoryState>,
+  packedNames: Uint8Array | undefined,
+  now: number,
+  settleMs: number
+): Buffer => {
+  const parts = catalog.toParts()
+  const chunks: Array<Buffer> = []
+  let at = 0
+  const records: Array<DirectoryRecord> = []
+  for (const [name, state] of directories) {
+    const start = at
+    if (state.names === undefined) {
+      const { start: from, end } = state.packed!
+      chunks.push(Buffer.from(packedNames!.buffer, packedNames!.byteOffset + from, end - from))
+      at += end - from
+    } else {
+      const text = Buffer.from([...state.names].join("\n"), "utf8")
+      chunks.push(text)
+      at += text.length
+    }
+    // Names listed too close to a change of the directory, or followed by this process's own writes, are
+    // listed again by the next server: another writer may have added a file the directory's time cannot show.
+    const trusted =
+      !state.wrote && state.listedMtime >= 0 && state.listedMtime < state.listedAt - settleMs && state.listedMtime < now - settleMs
+    const sessionIds = [...state.sessionIds]
+    records.push({
+      name,
+      stepsMtime: trusted ? state.listedMtime : -1,
+      ...(state.metadataStamp !== undefined ? { metadataStamp: state.metadataStamp } : {}),
+      hasMetadata: state.hasMetadata,
+      ...(sessionIds.length === 1 && sessionIds[0] === name ? {} : { sessionIds }),
+      namesStart: start,
+      namesEnd: at
+    })
+  }
+  const names = Buffer.concat(chunks)
+  return encodeIndex(
+    { catalog: parts.json, directories: records },
+    { ...parts.arrays, [NAMES_SECTION]: new Uint8Array(names.buffer, names.byteOffset, names.length) }
+  )
 }

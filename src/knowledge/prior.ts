@@ -3,9 +3,10 @@
 // maps, no file reads), with per-step counters in typed arrays and top-k selection instead of full sorts.
 import type { PriorKnowledge, SuggestedAction } from "../domain/knowledge.js"
 import type { Observation } from "../domain/observation.js"
-import type { Catalog, TargetInfo } from "./catalog.js"
+import type { Catalog } from "./catalog.js"
 import { factsOfObservation, testIdKey } from "./page.js"
 import { growInt32, growUint8, type IdList, topK } from "./postings.js"
+import type { TargetInfo } from "./steps-table.js"
 import { roleSelector } from "./targets.js"
 import { clipText, SHOWN_CHARS } from "./text.js"
 
