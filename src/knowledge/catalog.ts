@@ -1,5 +1,6 @@
 // The in-memory inverted index over step memory, and the queries that use it. `scanSearch`, the full
 // scan, runs the reference scoring of entry.ts on every step; the index must answer exactly the same.
+// `toParts` / `fromParts` give it as JSON plus typed arrays, the form the saved index file keeps.
 import type { KnowledgeFilters, SessionMetadata, SessionSummary, StepRecord, StepSummary, StepTarget } from "../domain/knowledge.js"
 import {
   COVERAGE_BONUS,
