@@ -266,6 +266,12 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
       const entries = await fs.readdir(root, { withFileTypes: true }).catch(() => [])
       const sessionDirs = entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith(".")).map((entry) => entry.name)
       if (full) {
+        // A save cut short (the process killed while writing) leaves its temporary file: removed once stale.
+        for (const entry of entries) {
+          if (!entry.isFile() || !entry.name.startsWith(`.${INDEX_FILE}.`) || !entry.name.endsWith(".tmp")) continue
+          const file = path.join(root, entry.name)
+          if ((statIfPresent(file)?.mtimeMs ?? now) < now - 60_000) await fs.rm(file, { force: true })
+        }
         const present = new Set(sessionDirs)
         for (const [name, state] of directories) {
           if (present.has(name)) continue

@@ -57,8 +57,13 @@ describe("the saved index", () => {
     expect(fs.existsSync(first.made.indexFile)).toBe(true)
     await expectSameAsFiles(dir, first.catalog)
 
+    // A save cut short leaves a temporary file; the next store removes it once it is stale.
+    const leftover = path.join(dir, "llm-knowledge", "..index.bin.4242.deadbeef.tmp")
+    fs.writeFileSync(leftover, "partial")
+    fs.utimesSync(leftover, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000))
     const second = await catalogOf(dir)
     expect(second.status).toEqual({ restoredFromIndex: true, filesRead: 0 })
+    expect(fs.existsSync(leftover)).toBe(false)
     await expectSameAsFiles(dir, second.catalog)
     // Restored, it keeps learning: a recorded step is found at once, and the next store finds it too.
     await Effect.runPromise(second.made.store.recordStep(step({ sessionId: "mm-s00003", tool: "click", target: { testId: "zebraCrossing" }, at: hoursAgo(0.5) })))
