@@ -98,24 +98,23 @@ const NO_PAGE_CODES: ReadonlySet<string> = new Set([
   "MM_INVALID_INPUT"
 ])
 
-/**
- * The screenshot recorded with a step, by the `stepScreenshots` setting: for failures (the default) or for
- * every step of a tool that looks at the page. Field text is drawn as dots, so nothing typed shows. A
- * capture that fails or takes too long is skipped; it never changes the call's outcome.
- */
-const stepScreenshot = (
+/** Whether the `stepScreenshots` setting wants a screenshot of this step: for failures (the default) or for every step of a tool that looks at the page. */
+const wantsStepScreenshot = (
   mode: Settings["stepScreenshots"],
-  definition: { readonly name: string; readonly observation: ObservationPolicy },
-  outcome: { readonly ok: true } | { readonly ok: false; readonly error: ErrorInfo },
-  sessionId: string
-) =>
+  observation: ObservationPolicy,
+  outcome: { readonly ok: true } | { readonly ok: false; readonly error: ErrorInfo }
+): boolean => mode !== "off" && observation !== "none" && (outcome.ok ? mode === "all" : !NO_PAGE_CODES.has(outcome.error.code))
+
+/**
+ * The screenshot recorded with a step: a viewport JPEG with field text drawn as dots, so nothing typed
+ * shows. A capture that fails or takes too long is skipped; it never changes the call's outcome.
+ */
+const stepScreenshot = (tool: string, sessionId: string) =>
   Effect.gen(function* () {
-    if (mode === "off" || definition.observation === "none") return undefined
-    if (outcome.ok ? mode !== "all" : NO_PAGE_CODES.has(outcome.error.code)) return undefined
     const session = yield* Session
     const unique = Math.random().toString(36).slice(2, 8)
     const shot = yield* session.screenshot({
-      name: `step-${sessionId}-${yield* Clock.currentTimeMillis}-${unique}-${definition.name}`,
+      name: `step-${sessionId}-${yield* Clock.currentTimeMillis}-${unique}-${tool}`,
       fullPage: false,
       format: "jpeg",
       quality: STEP_SCREENSHOT.quality,
@@ -125,7 +124,7 @@ const stepScreenshot = (
     return shot.path
   }).pipe(
     Effect.timeout(STEP_SCREENSHOT.limit),
-    Effect.catchAllCause((cause) => Effect.logDebug(`${definition.name}: no step screenshot`, Cause.pretty(cause)).pipe(Effect.as(undefined)))
+    Effect.catchAllCause((cause) => Effect.logDebug(`${tool}: no step screenshot`, Cause.pretty(cause)).pipe(Effect.as(undefined)))
   )
 
 /** Runs one tool call end to end and answers with the envelope; never fails. */
@@ -234,7 +233,9 @@ export const runTool =
         const recorded: RecordedCall = definition.record?.(input, recordedResult) ?? { input: input as Record<string, unknown> }
         const screenshot =
           recorded.screenshot ??
-          (Option.isSome(after) ? yield* stepScreenshot(settings.stepScreenshots, definition, outcome, sessionId) : undefined)
+          (Option.isSome(after) && wantsStepScreenshot(settings.stepScreenshots, definition.observation, outcome)
+            ? yield* stepScreenshot(definition.name, sessionId)
+            : undefined)
         const finishedAt = yield* Clock.currentTimeMillis
         const step: StepRecord = {
           schemaVersion: 1,
