@@ -103,7 +103,6 @@ const SETTLE_MS = 2_000
 /** A first load that read this many step files saves the index at once: the next server should not read them again. */
 const SAVE_AFTER_READING = 200
 
-
 /**
  * A recently active directory is looked at again after a quarter of the time it has been quiet: one being
  * written to is checked on every refresh, one quiet for a minute every 15 s, so thousands of freshly
