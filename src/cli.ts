@@ -16,11 +16,13 @@ import { Config } from "./services/Config.js"
 import { makeRunSteps } from "./tools/batch.js"
 import { exportSession } from "./tools/knowledge.js"
 import { builtinTools } from "./tools/registry.js"
+import { runReport } from "./report-cli.js"
 
 export const HELP = `browser-workflow-mcp ${SERVER_VERSION}: an MCP server (stdio) that drives Chromium for LLM agents.
 
 Usage: browser-workflow-mcp [options]
        browser-workflow-mcp export <sessionId> [--format batch|playwright] [--artifacts-dir DIR]
+       browser-workflow-mcp report <sessionId> [--artifacts-dir DIR] [--out FILE]
 
 Options (flag / environment variable / config file key; flags win over the environment, which wins over the file):
   --headless                 Run the browser without a window (default).        BWM_HEADLESS=true   headless
@@ -40,7 +42,8 @@ Options (flag / environment variable / config file key; flags win over the envir
   --config FILE              JSON config file (see docs/configuration.md):      BWM_CONFIG
                              screens {home, settings, notification}, screenRules [{screen, testId|selector|urlPattern}],
                              fixtures {name: storage state or path to a storage-state JSON file},
-                             build {command, cwd?, timeoutMs?} (enables mm_build).
+                             build {command, cwd?, timeoutMs?} (enables mm_build),
+                             stepScreenshots off|failures|all (a JPEG per step for reports; default failures).
   --observation POLICY       Observation after each call: tool (each tool's own, default), default (full),
                              failures (full only on failure), none (state only). A call can also set it
                              with _meta {"browser-workflow-mcp/observation": POLICY}.
@@ -111,6 +114,7 @@ const readConfigFile = (file: string): Partial<Settings> => {
   if (config.screenRules !== undefined) out.screenRules = config.screenRules
   if (config.fixtures !== undefined) out.fixtures = config.fixtures
   if (config.build !== undefined) out.build = config.build
+  if (config.stepScreenshots !== undefined) out.stepScreenshots = config.stepScreenshots
   if (config.batch !== undefined) {
     const { toolLimits, ...limits } = config.batch
     out.batch = { ...defaultBatchLimits, ...limits, toolLimits: toolLimits ?? {} }
@@ -235,7 +239,7 @@ export const appLayer = (
   // Capabilities feed the Playwright layer (Fixture, StateSnapshot) and stay visible to tools (Build, ContractSeeding...).
   return Layer.mergeAll(Playwright.layer, KnowledgeFiles.layerFileSystem(settings.artifactsDir)).pipe(
     Layer.provideMerge(provided),
-    Layer.provide(Config.layer(settings)),
+    Layer.provideMerge(Config.layer(settings)),
     Layer.provideMerge(StderrLogger.layer(logLevel))
   )
 }
@@ -356,6 +360,7 @@ export const runCli = async (argv: ReadonlyArray<string>): Promise<void> => {
     process.exitCode = await runExport(argv.slice(1), process.env)
     return
   }
+  if (argv[0] === "report") return void (process.exitCode = await runReport(argv.slice(1), process.env))
   let options: CliOptions
   try {
     options = parseCli(argv, process.env)

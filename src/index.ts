@@ -25,6 +25,7 @@ export { launch, cleanup } from "./tools/session.js"
 export { describeScreen, listTestIds, accessibilitySnapshot, getState } from "./tools/discovery.js"
 export { screenshot } from "./tools/screenshot.js"
 export { knowledgeLast, knowledgeSearch, knowledgeSummarize, knowledgeSessions, knowledgeExport, exportSession } from "./tools/knowledge.js"
+export { report, buildReport } from "./tools/report.js"
 export { catalogOf } from "./services/KnowledgeStore.js"
 
 export * as PlaywrightLayer from "./adapters/playwright/index.js"

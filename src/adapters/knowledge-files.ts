@@ -1,17 +1,18 @@
 // KnowledgeStore on disk: <root>/llm-knowledge/<sessionId>/session.json and steps/<time>-<tool>.json,
 // every file written atomically; unreadable files are skipped with a warning, never a crash. Queries go
-// to an in-memory index loaded on first use, fed by this process's writes and refreshed from the disk
-// when other processes add files.
+// to an in-memory index, restored from the saved index file (<root>/.index.bin) and checked against the
+// step directories, fed by this process's writes and refreshed from the disk when other processes add files.
 import { readFileSync, statSync } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { Effect, Either, Layer, Schema } from "effect"
+import { Effect, Either, Layer, Option, Schema } from "effect"
 import { KnowledgeError } from "../domain/errors.js"
 import { SessionMetadata, StepRecord } from "../domain/knowledge.js"
 import { Catalog } from "../knowledge/catalog.js"
 import { RefHints } from "../knowledge/hints.js"
-import { KnowledgeStore } from "../services/KnowledgeStore.js"
+import { KnowledgeStore, type KnowledgeStoreService } from "../services/KnowledgeStore.js"
 import { createFileAtomic, writeFileAtomic } from "./files.js"
+import { type DirectoryState, encodeStoreIndex, newDirectoryState, restoreIndex, unpackNames } from "./knowledge-index.js"
 
 const pad = (value: number, width = 2) => String(value).padStart(width, "0")
 
@@ -87,6 +88,10 @@ const statIfPresent = (file: string) => {
 export interface FileStoreOptions {
   /** Queries at most this often look at the disk for other writers' files (default 1000 ms). */
   readonly refreshIntervalMs?: number
+  /** Keep the index in a file beside the steps so the next server starts fast (default true). */
+  readonly persistIndex?: boolean
+  /** While running, a changed index is saved at most this often (default 60 s); always when the store closes. */
+  readonly saveIntervalMs?: number
 }
 
 /** How often every session directory is checked, not only the recently active ones. */
@@ -95,14 +100,8 @@ const FULL_SWEEP_MS = 30_000
 const HOT_MS = 10 * 60_000
 /** Modification times this recent are not trusted to be final (coarse clocks, writes in flight). */
 const SETTLE_MS = 2_000
-
-interface DirectoryState {
-  readonly names: Set<string>
-  mtimeMs: number
-  hasMetadata: boolean
-  /** When the steps directory was last looked at. */
-  checkedAt: number
-}
+/** A first load that read this many step files saves the index at once: the next server should not read them again. */
+const SAVE_AFTER_READING = 200
 
 /**
  * A recently active directory is looked at again after a quarter of the time it has been quiet: one being
@@ -111,127 +110,259 @@ interface DirectoryState {
  */
 const QUIET_FRACTION = 4
 
-export const make = (artifactsDir: string, options: FileStoreOptions = {}) =>
+const INDEX_FILE = ".index.bin"
+
+export interface FileStore {
+  readonly store: KnowledgeStoreService
+  /** Saves the index now if it changed since it was last saved or loaded. */
+  readonly saveIndex: Effect.Effect<void>
+  /** Where the index is kept. */
+  readonly indexFile: string
+  /** Whether the index came from the file, and how many step files this store has read so far. */
+  readonly status: Effect.Effect<{ readonly restoredFromIndex: boolean; readonly filesRead: number }>
+}
+
+export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = {}) =>
   Effect.gen(function* () {
     const root = path.resolve(artifactsDir, "llm-knowledge")
+    const indexFile = path.join(root, INDEX_FILE)
     const refreshIntervalMs = options.refreshIntervalMs ?? 1_000
+    const persist = options.persistIndex ?? true
+    const saveIntervalMs = options.saveIntervalMs ?? 60_000
     // File names must increase strictly within this process even when two steps share a millisecond.
     let lastStamp = 0
-    const catalog = new Catalog()
+    let catalog = new Catalog()
     const hints = new RefHints()
-    const directories = new Map<string, DirectoryState>()
+    let directories = new Map<string, DirectoryState>()
+    let packedNames: Uint8Array | undefined
     const directory = (name: string) => {
       let state = directories.get(name)
-      if (state === undefined) directories.set(name, (state = { names: new Set(), mtimeMs: -1, hasMetadata: false, checkedAt: -Infinity }))
+      if (state === undefined) directories.set(name, (state = newDirectoryState()))
       return state
     }
+    const namesOf = (state: DirectoryState) => unpackNames(state, packedNames)
+    let restored = false
+    let restoredFromIndex = false
+    let filesRead = 0
     let checkedAt = -Infinity
     let sweptAt = -Infinity
-    const refreshLock = yield* Effect.makeSemaphore(1)
+    let savedVersion = -1
+    let savedAt = Date.now()
+    const lock = yield* Effect.makeSemaphore(1)
 
     const fail = (detail: string) => (error: unknown) => new KnowledgeError({ detail: `${detail}: ${String(error)}` })
 
-    const startSession = (metadata: SessionMetadata) =>
-      Effect.tryPromise({
-        try: () =>
-          writeFileAtomic(
-            path.join(root, safeSegment(metadata.sessionId), "session.json"),
-            JSON.stringify(Schema.encodeSync(SessionMetadata)(metadata), null, 2)
-          ),
-        catch: fail(`cannot write session ${metadata.sessionId}`)
-      }).pipe(
+    /** Takes the saved index as the starting point, once, before anything touches the catalog. */
+    const restore = Effect.suspend(() => {
+      if (restored) return Effect.void
+      restored = true
+      if (!persist) return Effect.void
+      const loaded = restoreIndex(indexFile)
+      if (loaded === "absent") return Effect.void
+      if (loaded === "damaged") {
+        return Effect.logWarning(`knowledge store: the index ${indexFile} is damaged or of another version; rebuilding it from the step files`)
+      }
+      catalog = loaded.catalog
+      directories = loaded.directories
+      packedNames = loaded.packedNames
+      restoredFromIndex = true
+      savedVersion = catalog.version
+      return Effect.void
+    })
+
+    const saveUnlocked = Effect.suspend(() => {
+      if (!persist || catalog.version === savedVersion) return Effect.void
+      const version = catalog.version
+      const bytes = encodeStoreIndex(catalog, directories, packedNames, Date.now(), SETTLE_MS)
+      return Effect.tryPromise({ try: () => writeFileAtomic(indexFile, bytes), catch: fail(`cannot save the index ${indexFile}`) }).pipe(
         Effect.tap(() =>
           Effect.sync(() => {
-            directory(safeSegment(metadata.sessionId)).hasMetadata = true
+            savedVersion = version
+            savedAt = Date.now()
+          })
+        ),
+        Effect.catchAll((error) => Effect.logWarning(`knowledge store: ${error.message}`))
+      )
+    })
+    const saveIndex = lock.withPermits(1)(saveUnlocked)
+
+    /** While running, a changed index is saved in the background at most every saveIntervalMs. */
+    const saveLater = Effect.suspend(() =>
+      persist && catalog.version !== savedVersion && Date.now() - savedAt >= saveIntervalMs
+        ? Effect.asVoid(Effect.forkDaemon(Effect.sync(() => (savedAt = Date.now())).pipe(Effect.zipRight(saveIndex))))
+        : Effect.void
+    )
+
+    const startSession = (metadata: SessionMetadata) =>
+      restore.pipe(
+        Effect.zipRight(
+          Effect.tryPromise({
+            try: () =>
+              writeFileAtomic(
+                path.join(root, safeSegment(metadata.sessionId), "session.json"),
+                JSON.stringify(Schema.encodeSync(SessionMetadata)(metadata), null, 2)
+              ),
+            catch: fail(`cannot write session ${metadata.sessionId}`)
+          })
+        ),
+        Effect.tap(() =>
+          Effect.sync(() => {
+            const state = directory(safeSegment(metadata.sessionId))
+            state.hasMetadata = true
+            state.metadataStamp = undefined
             catalog.addSession(metadata)
           })
         )
       )
 
     const recordStep = (input: StepRecord) =>
-      Effect.suspend(() => {
-        const step = hints.enrich(input)
-        const parsed = Date.parse(step.timestamp)
-        const stamp = Math.max(Number.isNaN(parsed) ? Date.now() : parsed, lastStamp + 1)
-        lastStamp = stamp
-        const segment = safeSegment(step.sessionId)
-        const dir = path.join(root, segment, "steps")
-        const name = (millis: number) => path.join(dir, `${stepStamp(millis)}-${safeSegment(step.tool.name)}.json`)
-        let next = stamp
-        return Effect.tryPromise({
-          try: () =>
-            createFileAtomic(name(stamp), JSON.stringify(Schema.encodeSync(StepRecord)(step), null, 2), () => {
-              next += 1
-              lastStamp = Math.max(lastStamp, next)
-              return name(next)
-            }),
-          catch: fail(`cannot record step of ${step.sessionId}`)
-        }).pipe(
-          Effect.map((written) => {
-            // The index learns the step now; a refresh that already listed the file will see it is known.
-            const state = directory(segment)
-            const file = path.basename(written)
-            if (state.names.has(file)) return
-            state.names.add(file)
-            catalog.addStep(step)
+      restore.pipe(
+        Effect.zipRight(
+          Effect.suspend(() => {
+            const step = hints.enrich(input)
+            const parsed = Date.parse(step.timestamp)
+            const stamp = Math.max(Number.isNaN(parsed) ? Date.now() : parsed, lastStamp + 1)
+            lastStamp = stamp
+            const segment = safeSegment(step.sessionId)
+            const dir = path.join(root, segment, "steps")
+            const name = (millis: number) => path.join(dir, `${stepStamp(millis)}-${safeSegment(step.tool.name)}.json`)
+            let next = stamp
+            return Effect.tryPromise({
+              try: () =>
+                createFileAtomic(name(stamp), JSON.stringify(Schema.encodeSync(StepRecord)(step), null, 2), () => {
+                  next += 1
+                  lastStamp = Math.max(lastStamp, next)
+                  return name(next)
+                }),
+              catch: fail(`cannot record step of ${step.sessionId}`)
+            }).pipe(
+              Effect.map((written) => {
+                // The index learns the step now; a refresh that already listed the file will see it is known.
+                const state = directory(segment)
+                const names = namesOf(state)
+                const file = path.basename(written)
+                state.wrote = true
+                if (names.has(file)) return
+                names.add(file)
+                state.sessionIds.add(step.sessionId)
+                catalog.addStep(step)
+              })
+            )
           })
-        )
-      })
+        ),
+        Effect.zipLeft(saveLater)
+      )
 
-    /** Loads files this process has not indexed yet; returns the unreadable ones. */
-    const loadNew = async (full: boolean, now: number): Promise<Array<string>> => {
-      const unreadable: Array<string> = []
+    interface Loaded {
+      readonly unreadable: Array<string>
+      /** Step files read from the disk. */
+      read: number
+    }
+
+    /** Loads what this process has not indexed yet and forgets what is gone; on a full sweep every directory is checked. */
+    const loadNew = async (full: boolean, now: number, first: boolean): Promise<Loaded> => {
+      const loaded: Loaded = { unreadable: [], read: 0 }
       const entries = await fs.readdir(root, { withFileTypes: true }).catch(() => [])
       const sessionDirs = entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith(".")).map((entry) => entry.name)
+      if (full) {
+        // A save cut short (the process killed while writing) leaves its temporary file: removed once stale.
+        for (const entry of entries) {
+          if (!entry.isFile() || !entry.name.startsWith(`.${INDEX_FILE}.`) || !entry.name.endsWith(".tmp")) continue
+          const file = path.join(root, entry.name)
+          if ((statIfPresent(file)?.mtimeMs ?? now) < now - 60_000) await fs.rm(file, { force: true })
+        }
+        const present = new Set(sessionDirs)
+        for (const [name, state] of directories) {
+          if (present.has(name)) continue
+          // The whole session directory is gone: so are its steps.
+          for (const sessionId of state.sessionIds) catalog.dropSession(sessionId, "forget")
+          directories.delete(name)
+        }
+      }
       await pool(sessionDirs, 16, async (name) => {
         const isNew = !directories.has(name)
         const state = directory(name)
-        if (!state.hasMetadata) {
-          // Read again on every refresh until it exists: a session's metadata may land after its first steps.
+        if (!state.hasMetadata || (first && !isNew)) {
+          // Read again on every refresh until it exists (a session's metadata may land after its first steps),
+          // and once after a restart in case it changed while no server was looking.
           const file = path.join(root, name, "session.json")
-          const text = await fs.readFile(file, "utf8").catch(() => undefined)
-          if (text !== undefined) {
-            const metadata = parse(text, decodeSessionJson)
-            state.hasMetadata = true
-            if (metadata === undefined) unreadable.push(file)
-            else catalog.addSession(metadata)
+          const stat = statIfPresent(file)
+          const stamp = stat === undefined ? undefined : `${stat.mtimeMs}:${stat.size}`
+          if (stamp !== undefined && stamp !== state.metadataStamp) {
+            const text = await fs.readFile(file, "utf8").catch(() => undefined)
+            if (text !== undefined) {
+              const metadata = parse(text, decodeSessionJson)
+              state.hasMetadata = true
+              state.metadataStamp = stamp
+              if (metadata === undefined) loaded.unreadable.push(file)
+              else catalog.addSession(metadata)
+            }
           }
         }
-        if (!full && !isNew && !(state.mtimeMs > now - HOT_MS)) return
-        if (!full && !isNew && now - state.checkedAt < (now - state.mtimeMs) / QUIET_FRACTION) return
+        if (!full && !isNew && !(state.seenMtime > now - HOT_MS)) return
+        if (!full && !isNew && now - state.checkedAt < (now - state.seenMtime) / QUIET_FRACTION) return
         const stepsDir = path.join(root, name, "steps")
         // A stat is a few microseconds done synchronously, and a thread-pool round trip done asynchronously.
         const stat = statIfPresent(stepsDir)
         if (stat === undefined) return
         state.checkedAt = now
-        if (stat.mtimeMs === state.mtimeMs && stat.mtimeMs < now - SETTLE_MS) return
-        state.mtimeMs = stat.mtimeMs
+        state.seenMtime = stat.mtimeMs
+        if (!state.wrote && stat.mtimeMs === state.listedMtime && stat.mtimeMs < now - SETTLE_MS) return
+        // Until the listing below is fully indexed, a saved index must list this directory again.
+        state.listedMtime = -1
+        state.wrote = false
         const files = (await fs.readdir(stepsDir).catch(() => [] as Array<string>)).filter(isStepFile).sort()
-        const fresh = files.filter((file) => !state.names.has(file))
+        const names = namesOf(state)
+        const present = new Set(files)
+        let removed = false
+        for (const known of names) {
+          if (!present.has(known)) {
+            removed = true
+            break
+          }
+        }
+        if (removed) {
+          // A step file went away (or was replaced): the session is read again from what is there now.
+          for (const sessionId of state.sessionIds) catalog.dropSession(sessionId)
+          names.clear()
+        }
+        const fresh = files.filter((file) => !names.has(file))
         const texts = await readTexts(fresh.map((file) => path.join(stepsDir, file)))
+        loaded.read += fresh.length
         for (const [index, file] of fresh.entries()) {
-          if (state.names.has(file)) continue
+          if (names.has(file)) continue
           const text = texts[index]
           if (text === undefined) continue
           // A bad file is remembered as seen, so it is reported once, not on every query.
-          state.names.add(file)
+          names.add(file)
           const step = parse(text, decodeStepJson)
-          if (step === undefined) unreadable.push(path.join(stepsDir, file))
-          else catalog.addStep(step)
+          if (step === undefined) loaded.unreadable.push(path.join(stepsDir, file))
+          else {
+            state.sessionIds.add(step.sessionId)
+            catalog.addStep(step)
+          }
+        }
+        if (!state.wrote) {
+          state.listedMtime = stat.mtimeMs
+          state.listedAt = now
         }
       })
-      return unreadable
+      return loaded
     }
 
-    const refresh = refreshLock.withPermits(1)(
+    const refresh = lock.withPermits(1)(
       Effect.gen(function* () {
+        yield* restore
         const now = Date.now()
         if (now - checkedAt < refreshIntervalMs) return
+        const first = sweptAt === -Infinity
         const full = now - sweptAt >= FULL_SWEEP_MS
-        const unreadable = yield* Effect.tryPromise({ try: () => loadNew(full, now), catch: fail("cannot read the knowledge store") })
+        const loaded = yield* Effect.tryPromise({ try: () => loadNew(full, now, first), catch: fail("cannot read the knowledge store") })
         checkedAt = Date.now()
+        filesRead += loaded.read
         if (full) sweptAt = now
-        for (const file of unreadable) yield* Effect.logWarning(`knowledge store: skipping unreadable file ${file}`)
+        for (const file of loaded.unreadable) yield* Effect.logWarning(`knowledge store: skipping unreadable file ${file}`)
+        if (first && loaded.read >= SAVE_AFTER_READING) yield* saveUnlocked
       })
     )
 
@@ -264,9 +395,48 @@ export const make = (artifactsDir: string, options: FileStoreOptions = {}) =>
       return records.filter((record): record is SessionMetadata => record !== undefined)
     })
 
-    return KnowledgeStore.of({ startSession, recordStep, steps, sessions, catalog: refresh.pipe(Effect.as(catalog)) })
+    const artifactsRoot = path.resolve(artifactsDir)
+    /** Only files under the artifacts directory: a step record never makes the store read elsewhere. */
+    const readArtifact = (file: string) =>
+      Effect.promise(async () => {
+        const resolved = path.resolve(artifactsRoot, file)
+        const relative = path.relative(artifactsRoot, resolved)
+        if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return Option.none<Uint8Array>()
+        const bytes = await fs.readFile(resolved).catch(() => undefined)
+        return bytes === undefined ? Option.none<Uint8Array>() : Option.some<Uint8Array>(bytes)
+      })
+
+    const writeReport = (sessionId: string, html: string) => {
+      const file = path.join(artifactsRoot, "reports", `${safeSegment(sessionId)}.html`)
+      return Effect.tryPromise({ try: () => writeFileAtomic(file, html), catch: fail(`cannot write the report ${file}`) }).pipe(Effect.as(file))
+    }
+
+    const store = KnowledgeStore.of({
+      startSession,
+      recordStep,
+      steps,
+      sessions,
+      readArtifact,
+      writeReport,
+      catalog: refresh.pipe(
+        Effect.zipRight(saveLater),
+        Effect.map(() => catalog)
+      )
+    })
+    const status = Effect.sync(() => ({ restoredFromIndex, filesRead }))
+    return { store, saveIndex, indexFile, status } satisfies FileStore
   })
 
-/** JSON files under `<artifactsDir>/llm-knowledge`. */
+/** The store alone (tests, benchmarks); `makeFileStore` also gives its index's save. */
+export const make = (artifactsDir: string, options: FileStoreOptions = {}) => Effect.map(makeFileStore(artifactsDir, options), (made) => made.store)
+
+/** JSON files under `<artifactsDir>/llm-knowledge`; the index is saved when the layer's scope closes. */
 export const layerFileSystem = (artifactsDir: string, options: FileStoreOptions = {}) =>
-  Layer.effect(KnowledgeStore, make(artifactsDir, options))
+  Layer.scoped(
+    KnowledgeStore,
+    Effect.gen(function* () {
+      const made = yield* makeFileStore(artifactsDir, options)
+      yield* Effect.addFinalizer(() => made.saveIndex)
+      return made.store
+    })
+  )

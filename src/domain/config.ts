@@ -103,7 +103,8 @@ export const ConfigFile = Schema.Struct({
   screenRules: Schema.optional(Schema.Array(ScreenRule)),
   fixtures: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, StorageState) })),
   batch: Schema.optional(BatchLimitsFile),
-  build: Schema.optional(BuildCommandConfig)
+  build: Schema.optional(BuildCommandConfig),
+  stepScreenshots: Schema.optional(Schema.Literal("off", "failures", "all"))
 })
 export type ConfigFile = typeof ConfigFile.Type
 
@@ -124,6 +125,8 @@ export interface Settings {
   readonly batch: BatchLimits
   /** The build tool's command (cwd relative to configDir); the build tool answers MM_CAPABILITY_NOT_AVAILABLE without it. */
   readonly build: BuildCommandConfig | undefined
+  /** A viewport JPEG recorded with each step: never, for failed steps only (the default), or for every step. */
+  readonly stepScreenshots: "off" | "failures" | "all"
 }
 
 export const defaultSettings: Settings = {
@@ -140,5 +143,6 @@ export const defaultSettings: Settings = {
   fixtures: {},
   configDir: ".",
   batch: defaultBatchLimits,
-  build: undefined
+  build: undefined,
+  stepScreenshots: "failures"
 }

@@ -156,6 +156,19 @@ export const DurableTarget = Schema.Record({ key: Schema.String, value: Schema.U
   description: 'Target arguments for mm_click / mm_type / mm_wait_for, e.g. {"testId": "confirm"} or {"selector": "role=button[name=\\"Sign in\\"s]"}.'
 })
 
+export const SuggestedAction = Schema.Struct({
+  rank: Schema.Number.annotations({ description: "1 for the best suggestion." }),
+  tool: Schema.String.annotations({ description: 'Tool name without prefix, e.g. "click".' }),
+  rationale: Schema.String.annotations({ description: "Why it is suggested, in a few words." }),
+  preferredTarget: DurableTarget.annotations({ description: "Target arguments to use: the durable form found on the screen now, when one is." }),
+  fallbackTargets: Schema.optional(Schema.Array(DurableTarget)).annotations({ description: "Other durable forms of the same target." }),
+  ref: Schema.optional(Schema.String).annotations({ description: "Ref of the element with the same role and name on this screen now." }),
+  confidence: Schema.Number.annotations({ description: "Similarity of the screen it worked on to this one, 0..1." }),
+  succeeded: Schema.Number.annotations({ description: "How many times it worked on a similar screen." }),
+  failed: Schema.optional(Schema.Number).annotations({ description: "How many times the same action failed on a similar screen." })
+})
+export type SuggestedAction = typeof SuggestedAction.Type
+
 export const PriorKnowledge = Schema.Struct({
   windowHours: Schema.Number.annotations({ description: "How far back other sessions were considered." }),
   relatedSessions: Schema.Array(
@@ -176,22 +189,16 @@ export const PriorKnowledge = Schema.Struct({
       ok: Schema.Boolean,
       confidence: Schema.Number.annotations({ description: "score / 29: 1.0 is a perfect match." })
     })
-  ).annotations({ description: "Steps of other sessions on a similar screen (at most 10)." }),
-  suggestedNextActions: Schema.Array(
-    Schema.Struct({
-      tool: Schema.String,
-      preferredTarget: DurableTarget,
-      fallbackTargets: Schema.Array(DurableTarget),
-      confidence: Schema.Number,
-      succeeded: Schema.Number.annotations({ description: "How many times this action succeeded on a similar screen." })
-    })
-  ).annotations({ description: "Actions that succeeded on similar screens (at most 5); never a target from the avoid list." }),
+  ).annotations({ description: "Steps of other sessions that started from a similar screen, successful ones first (at most 10)." }),
+  suggestedNextActions: Schema.Array(SuggestedAction).annotations({
+    description: "Actions that worked on similar screens, best first (at most 5); never a target from the avoid list."
+  }),
   avoid: Schema.Array(
     Schema.Struct({
       target: Schema.String,
       failures: Schema.Number,
       lastError: Schema.optional(Schema.String)
     })
-  ).annotations({ description: "Targets that failed at least twice on this screen (at most 5)." })
+  ).annotations({ description: "Targets that failed at least twice on this screen and never worked there (at most 5)." })
 })
 export type PriorKnowledge = typeof PriorKnowledge.Type

@@ -1,5 +1,6 @@
 // The in-memory inverted index over step memory, and the queries that use it. `scanSearch`, the full
 // scan, runs the reference scoring of entry.ts on every step; the index must answer exactly the same.
+// `toParts` / `fromParts` give it as JSON plus typed arrays, the form the saved index file keeps.
 import type { KnowledgeFilters, SessionMetadata, SessionSummary, StepRecord, StepSummary, StepTarget } from "../domain/knowledge.js"
 import {
   COVERAGE_BONUS,
@@ -8,16 +9,15 @@ import {
   factsOf,
   FIELD_WEIGHTS,
   FIELDS,
-  makeIntern,
-  placeOf,
   scoreEntry,
   SESSION_WEIGHT,
   sessionWords,
   type StepEntry
 } from "./entry.js"
-import { growFloat64, growInt32, growUint8, IdList, pushTo, topK, Vocabulary } from "./postings.js"
-import { tokenizeIdentifier } from "./text.js"
-import { type Durable, durableTarget } from "./targets.js"
+import { PageTracker, type PageTrackerState, placeOf } from "./page.js"
+import { growInt32, IdList, packLists, pushTo, topK, unpackLists, Vocabulary } from "./postings.js"
+import { StepTable } from "./steps-table.js"
+import { clipText, SHOWN_CHARS, tokenizeIdentifier } from "./text.js"
 
 const HOUR_MS = 3_600_000
 
@@ -27,18 +27,8 @@ export interface SessionSlot {
   metadata: SessionMetadata | undefined
   /** Vocabulary ids of the words of the goal, flow tags and tags. */
   words: ReadonlyArray<number>
-  /** Ids of the session's steps, in the order they were added. */
-  readonly ids: IdList
-}
-
-/** A distinct step target, with what queries derive from it computed once. */
-export interface TargetInfo {
-  readonly target: StepTarget
-  /** `describeStepTarget`, or undefined when it has none. */
-  readonly description: string | undefined
-  /** Small integer per distinct description (-1 for none): targets that read the same are the same key. */
-  readonly descriptionId: number
-  readonly durable: Durable | undefined
+  /** Ids of the session's live steps, in the order they were added. */
+  ids: IdList
 }
 
 /** Which sessions a query covers: all of them, or a set. */
@@ -203,105 +193,88 @@ class Accumulator {
   }
 }
 
-/** The steps of the index, column by column: a few bytes per step plus shared strings. */
-export class StepTable {
-  size = 0
-  session = new Int32Array(0)
-  time = new Float64Array(0)
-  ok = new Uint8Array(0)
-  tool = new Int32Array(0)
-  /** Index into `targets`, or -1. */
-  target = new Int32Array(0)
-  readonly timestamp: Array<string> = []
-  readonly screen: Array<string | undefined> = []
-  readonly url: Array<string | undefined> = []
-  readonly errorCode: Array<string | undefined> = []
-  readonly labels: Array<ReadonlyArray<string>> = []
-  readonly tools: Array<string> = []
-  readonly targets: Array<TargetInfo> = []
-  private readonly toolIds = new Map<string, number>()
-  private readonly targetIds = new Map<string, number>()
-  private readonly descriptionIds = new Map<string, number>()
-  private readonly labelSets = new Map<string, ReadonlyArray<string>>()
+/** Column names of a saved index, with their array types. */
+const INT_COLUMNS = ["session", "tool", "target", "screen", "url", "errorCode", "labels"] as const
+const MAP_NAMES = ["screen", "place", "testId", "a11yName"] as const
 
-  toolId(name: string): number {
-    let id = this.toolIds.get(name)
-    if (id === undefined) {
-      id = this.tools.length
-      this.toolIds.set(name, id)
-      this.tools.push(name)
-    }
-    return id
-  }
+/** The parts of a catalog that are not typed arrays: what a saved index keeps as JSON. */
+export interface CatalogJson {
+  readonly size: number
+  readonly strings: ReadonlyArray<string>
+  readonly tools: ReadonlyArray<string>
+  readonly labelSets: ReadonlyArray<ReadonlyArray<string>>
+  readonly targets: ReadonlyArray<StepTarget>
+  readonly timestamps: ReadonlyArray<readonly [number, string]>
+  readonly sessions: ReadonlyArray<{ readonly sessionId: string; readonly metadata?: SessionMetadata }>
+  readonly words: ReadonlyArray<string>
+  readonly mapKeys: Readonly<Record<(typeof MAP_NAMES)[number], ReadonlyArray<string>>>
+  readonly pages: PageTrackerState
+}
 
-  targetId(target: StepTarget | undefined): number {
-    if (target === undefined) return -1
-    const key = JSON.stringify(target)
-    let id = this.targetIds.get(key)
-    if (id === undefined) {
-      id = this.targets.length
-      const description = describeStepTarget(target)
-      let descriptionId = -1
-      if (description !== undefined) {
-        descriptionId = this.descriptionIds.get(description) ?? this.descriptionIds.size
-        this.descriptionIds.set(description, descriptionId)
-      }
-      this.targetIds.set(key, id)
-      this.targets.push({ target, description, descriptionId, durable: durableTarget(target) })
-    }
-    return id
-  }
+export type CatalogArray = Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer> | Uint8Array<ArrayBuffer>
 
-  labelSet(labels: ReadonlyArray<string>, intern: (value: string) => string): ReadonlyArray<string> {
-    const key = labels.join("\u0000")
-    let shared = this.labelSets.get(key)
-    if (shared === undefined) this.labelSets.set(key, (shared = labels.map(intern)))
-    return shared
-  }
-
-  reserve(size: number): void {
-    this.session = growInt32(this.session, size)
-    this.time = growFloat64(this.time, size)
-    this.ok = growUint8(this.ok, size)
-    this.tool = growInt32(this.tool, size)
-    this.target = growInt32(this.target, size)
-  }
-
-  /** How many distinct target descriptions there are (the bound of `TargetInfo.descriptionId`). */
-  get descriptionCount(): number {
-    return this.descriptionIds.size
-  }
-
-  description(id: number): string | undefined {
-    const target = this.target[id]!
-    return target < 0 ? undefined : this.targets[target]!.description
-  }
+/** A catalog as plain data: JSON and named typed arrays (see `Catalog.toParts` / `Catalog.fromParts`). */
+export interface CatalogParts {
+  readonly json: CatalogJson
+  readonly arrays: Readonly<Record<string, CatalogArray>>
 }
 
 export class Catalog {
-  readonly steps = new StepTable()
+  readonly steps: StepTable
   private readonly slots: Array<SessionSlot> = []
   private readonly slotIds = new Map<string, SessionSlot>()
-  private readonly vocabulary = new Vocabulary()
+  private readonly vocabulary: Vocabulary
   /** Per scored field: word id → ids of steps having the word in that field. */
-  private readonly postings: Array<Array<IdList | undefined>> = FIELDS.map(() => [])
+  private readonly postings: Array<Array<IdList | undefined>>
   /** Word id → indexes of sessions whose goal or tags have it. */
   private sessionPostings: Array<Array<number> | undefined> = []
-  /** Exact values → step ids, for prior knowledge. */
-  readonly byScreen = new Map<string, IdList>()
-  readonly byPlace = new Map<string, IdList>()
-  readonly byTestId = new Map<string, IdList>()
-  readonly byA11yName = new Map<string, IdList>()
-  private readonly intern = makeIntern()
+  /**
+   * Exact values → step ids, for prior knowledge. Keyed by the page the agent saw before the step (see
+   * page.ts), or the step's own observation when nothing was seen before it.
+   */
+  readonly byScreen: Map<string, IdList>
+  readonly byPlace: Map<string, IdList>
+  readonly byTestId: Map<string, IdList>
+  readonly byA11yName: Map<string, IdList>
+  private pages: PageTracker
   /** Identifier value → vocabulary ids of its words: test ids and names repeat, their words are split once. */
   private readonly wordsOfValue = new Map<string, Int32Array>()
   private readonly places = new Map<string, string | undefined>()
+  private readonly placeOfUrl = (url: string | undefined): string | undefined => {
+    if (url === undefined) return undefined
+    if (this.places.has(url)) return this.places.get(url)
+    const place = placeOf(url)
+    if (this.places.size > 10_000) this.places.clear()
+    this.places.set(url, place)
+    return place
+  }
   private wordStamp = new Int32Array(0)
   private wordClock = 0
   private readonly accumulator = new Accumulator()
+  /** Counts changes (steps added or replaced, sessions added): a saved index is current while this is unchanged. */
+  version = 0
+
+  constructor(
+    steps: StepTable = new StepTable(),
+    vocabulary: Vocabulary = new Vocabulary(),
+    postings: Array<Array<IdList | undefined>> = FIELDS.map(() => []),
+    maps: ReadonlyArray<Map<string, IdList>> = MAP_NAMES.map(() => new Map()),
+    pages: PageTracker = new PageTracker()
+  ) {
+    this.steps = steps
+    this.vocabulary = vocabulary
+    this.postings = postings
+    ;[this.byScreen, this.byPlace, this.byTestId, this.byA11yName] = maps as [
+      Map<string, IdList>,
+      Map<string, IdList>,
+      Map<string, IdList>,
+      Map<string, IdList>
+    ]
+    this.pages = pages
+  }
 
   get size(): number {
-    return this.steps.size
+    return this.steps.size - this.steps.deadCount
   }
 
   metadata(sessionId: string): SessionMetadata | undefined {
@@ -326,19 +299,22 @@ export class Catalog {
     return this.slots[this.steps.session[id]!]!
   }
 
+  /** How many steps of a session are indexed. */
+  sessionSize(sessionId: string): number {
+    return this.slotIds.get(sessionId)?.ids.length ?? 0
+  }
+
   private slot(sessionId: string): SessionSlot {
     let slot = this.slotIds.get(sessionId)
     if (slot === undefined) {
-      const interned = this.intern(sessionId)
-      slot = { index: this.slots.length, sessionId: interned, metadata: undefined, words: [], ids: new IdList() }
+      slot = { index: this.slots.length, sessionId, metadata: undefined, words: [], ids: new IdList() }
       this.slots.push(slot)
-      this.slotIds.set(interned, slot)
+      this.slotIds.set(sessionId, slot)
     }
     return slot
   }
 
-  addSession(metadata: SessionMetadata): void {
-    const slot = this.slot(metadata.sessionId)
+  private setMetadata(slot: SessionSlot, metadata: SessionMetadata | undefined): void {
     for (const word of slot.words) {
       const sessions = this.sessionPostings[word]
       if (sessions !== undefined) this.sessionPostings[word] = sessions.filter((index) => index !== slot.index)
@@ -348,19 +324,38 @@ export class Catalog {
     for (const word of slot.words) (this.sessionPostings[word] ??= []).push(slot.index)
   }
 
-  private placeOf(url: string | undefined): string | undefined {
-    if (url === undefined) return undefined
-    if (this.places.has(url)) return this.places.get(url)
-    const place = placeOf(url)
-    this.places.set(url, place)
-    return place
+  addSession(metadata: SessionMetadata): void {
+    this.setMetadata(this.slot(metadata.sessionId), metadata)
+    this.version++
+  }
+
+  /**
+   * Forgets a session's steps (they stay in the lists, marked dead, until the index is saved); with
+   * `metadata: "forget"` its goal and tags too. Used when a session's files changed under the index.
+   */
+  dropSession(sessionId: string, metadata: "keep" | "forget" = "keep"): void {
+    const slot = this.slotIds.get(sessionId)
+    if (slot === undefined) return
+    const dead = this.steps.dead
+    for (let i = 0; i < slot.ids.length; i++) {
+      const id = slot.ids.ids[i]!
+      if (dead[id] === 0) {
+        dead[id] = 1
+        this.steps.deadCount++
+      }
+    }
+    slot.ids = new IdList()
+    if (metadata === "forget") this.setMetadata(slot, undefined)
+    this.pages.forget(sessionId)
+    this.version++
   }
 
   private wordsOf(value: string): Int32Array {
     let words = this.wordsOfValue.get(value)
     if (words === undefined) {
       words = Int32Array.from(tokenizeIdentifier(value), (word) => this.vocabulary.id(word))
-      this.wordsOfValue.set(this.intern(value), words)
+      if (this.wordsOfValue.size > 100_000) this.wordsOfValue.clear()
+      this.wordsOfValue.set(value, words)
     }
     return words
   }
@@ -368,21 +363,26 @@ export class Catalog {
   /** Indexes a step; the memory's own queries (knowledge_* calls) are not steps of a flow and are left out. */
   addStep(step: StepRecord): boolean {
     if (step.tool.name.startsWith("knowledge_")) return false
-    const facts = factsOf(step, this.intern, (url) => this.placeOf(url))
+    const facts = factsOf(step, this.placeOfUrl)
+    const before = this.pages.before(step.sessionId)
+    this.pages.apply(step.sessionId, step.observation, this.placeOfUrl)
+    const similar = before ?? facts.page
     const steps = this.steps
     const id = steps.size
     steps.reserve(id + 1)
     const slot = this.slot(step.sessionId)
+    const time = Date.parse(step.timestamp)
     steps.session[id] = slot.index
-    steps.time[id] = Date.parse(step.timestamp)
+    steps.time[id] = time
+    if (Number.isNaN(time) || new Date(time).toISOString() !== step.timestamp) steps.timestamps.set(id, step.timestamp)
     steps.ok[id] = step.outcome.ok ? 1 : 0
-    steps.tool[id] = steps.toolId(this.intern(step.tool.name))
+    steps.dead[id] = 0
+    steps.tool[id] = steps.toolId(step.tool.name)
     steps.target[id] = steps.targetId(step.tool.target)
-    steps.timestamp.push(step.timestamp)
-    steps.screen.push(facts.screen)
-    steps.url.push(facts.url)
-    steps.errorCode.push(step.outcome.error === undefined ? undefined : this.intern(step.outcome.error.code))
-    steps.labels.push(steps.labelSet(step.labels, this.intern))
+    steps.screen[id] = steps.strings.id(facts.screen)
+    steps.url[id] = steps.strings.id(facts.url)
+    steps.errorCode[id] = steps.strings.id(step.outcome.error?.code)
+    steps.labels[id] = steps.labelSet(step.labels)
     steps.size = id + 1
     slot.ids.push(id)
 
@@ -400,10 +400,11 @@ export class Catalog {
         }
       }
     }
-    if (facts.screen !== undefined) pushTo(this.byScreen, facts.screen, id)
-    if (facts.place !== undefined) pushTo(this.byPlace, facts.place, id)
-    for (const testId of facts.testIds) pushTo(this.byTestId, testId, id)
-    for (const name of facts.a11yNames) pushTo(this.byA11yName, name, id)
+    if (similar.screen !== undefined) pushTo(this.byScreen, similar.screen, id)
+    if (similar.place !== undefined) pushTo(this.byPlace, similar.place, id)
+    for (const testId of similar.testIds) pushTo(this.byTestId, testId, id)
+    for (const name of similar.names) pushTo(this.byA11yName, name, id)
+    this.version++
     return true
   }
 
@@ -455,7 +456,8 @@ export class Catalog {
 
     const { score, mask, order, touched } = scores
     const allowed = this.slots.map((slot) => inSessions(input.sessions, slot.sessionId) && sessionPasses(slot.metadata, input.filters))
-    const screen = input.filters?.screen
+    const screen = input.filters?.screen === undefined ? undefined : steps.strings.find(input.filters.screen)
+    const dead = steps.dead
     const since = input.filters?.sinceHours === undefined ? undefined : input.now - input.filters.sinceHours * HOUR_MS
     // The coverage bonus takes one of a few values: computed once per number of matched groups.
     const bonus = Array.from({ length: groups.length + 1 }, (_, matched) => Math.floor((matched / groups.length) * COVERAGE_BONUS))
@@ -467,7 +469,7 @@ export class Catalog {
       const id = touched[i]!
       const total = score[id]! + bonus[groupCount[id]!]!
       score[id] = total
-      if (total < floor) continue
+      if (total < floor || dead[id] === 1) continue
       if (!allowed[steps.session[id]!]) continue
       if (screen !== undefined && steps.screen[id] !== screen) continue
       if (since !== undefined && !(steps.time[id]! >= since)) continue
@@ -487,14 +489,14 @@ export class Catalog {
     return summaryOf(
       {
         sessionId: this.sessionOf(id).sessionId,
-        timestamp: steps.timestamp[id]!,
+        timestamp: steps.timestamp(id),
         tool: steps.tools[steps.tool[id]!]!,
-        screen: steps.screen[id],
-        url: steps.url[id],
+        screen: steps.screenOf(id),
+        url: steps.strings.at(steps.url[id]!),
         target: steps.description(id),
         ok: steps.ok[id] === 1,
-        errorCode: steps.errorCode[id],
-        labels: steps.labels[id]!
+        errorCode: steps.strings.at(steps.errorCode[id]!),
+        labels: steps.labelSets[steps.labels[id]!]!
       },
       scored
     )
@@ -503,7 +505,7 @@ export class Catalog {
   /** Whether step `id` passes the step filters (screen, time); session filters are checked per session. */
   private passesStepFilters(id: number, filters: KnowledgeFilters | undefined, now: number): boolean {
     if (filters === undefined) return true
-    if (filters.screen !== undefined && this.steps.screen[id] !== filters.screen) return false
+    if (filters.screen !== undefined && this.steps.screenOf(id) !== filters.screen) return false
     if (filters.sinceHours !== undefined && !(this.steps.time[id]! >= now - filters.sinceHours * HOUR_MS)) return false
     return true
   }
@@ -551,7 +553,7 @@ export class Catalog {
         count++
         if (time[id]! > last) {
           last = time[id]!
-          lastStamp = this.steps.timestamp[id]
+          lastStamp = this.steps.timestamp(id)
         }
       }
       if (count === 0 && (stepFilters || slot.ids.length > 0)) continue
@@ -560,9 +562,9 @@ export class Catalog {
         summary: {
           sessionId: slot.sessionId,
           createdAt: slot.metadata.createdAt,
-          ...(slot.metadata.goal !== undefined ? { goal: slot.metadata.goal } : {}),
-          flowTags: slot.metadata.flowTags,
-          tags: slot.metadata.tags,
+          ...(slot.metadata.goal !== undefined ? { goal: clipText(slot.metadata.goal, SHOWN_CHARS.goal) } : {}),
+          flowTags: slot.metadata.flowTags.map((tag) => clipText(tag, SHOWN_CHARS.tag)),
+          tags: slot.metadata.tags.map((tag) => clipText(tag, SHOWN_CHARS.tag)),
           stepCount: count,
           ...(lastStamp !== undefined ? { lastStepAt: lastStamp } : {})
         },
@@ -571,6 +573,128 @@ export class Catalog {
     }
     rows.sort((a, b) => b.activity - a.activity || a.summary.sessionId.localeCompare(b.summary.sessionId))
     return rows.slice(0, limit).map((row) => row.summary)
+  }
+
+  /**
+   * The catalog as plain data for saving: steps marked dead are left out and the others renumbered in
+   * order, so a saved index is always compact.
+   */
+  toParts(): CatalogParts {
+    const steps = this.steps
+    const size = steps.size
+    let remap: Int32Array | undefined
+    let live = size
+    if (steps.deadCount > 0) {
+      remap = new Int32Array(size)
+      live = 0
+      for (let id = 0; id < size; id++) remap[id] = steps.dead[id] === 1 ? -1 : live++
+    }
+    const column = <A extends CatalogArray>(array: A): A => {
+      if (remap === undefined) return array.slice(0, size) as A
+      const out = new (array.constructor as new (length: number) => A)(live)
+      for (let id = 0; id < size; id++) if (remap[id]! >= 0) out[remap[id]!] = array[id]!
+      return out
+    }
+    const arrays: Record<string, CatalogArray> = {
+      time: column(steps.time),
+      ok: column(steps.ok),
+      sortedWords: this.vocabulary.sortedIds()
+    }
+    for (const name of INT_COLUMNS) arrays[name] = column(steps[name])
+    const packed = (name: string, lists: ReadonlyArray<IdList | undefined>, count = lists.length) => {
+      const { offsets, ids } = packLists(lists, remap, count)
+      arrays[`${name}.offsets`] = offsets
+      arrays[`${name}.ids`] = ids
+    }
+    FIELDS.forEach((field, index) => packed(`postings.${field}`, this.postings[index]!, this.vocabulary.size))
+    packed("sessionSteps", this.slots.map((slot) => slot.ids))
+    const mapKeys = {} as Record<(typeof MAP_NAMES)[number], ReadonlyArray<string>>
+    const maps = [this.byScreen, this.byPlace, this.byTestId, this.byA11yName]
+    MAP_NAMES.forEach((name, index) => {
+      const map = maps[index]!
+      mapKeys[name] = [...map.keys()]
+      packed(`map.${name}`, [...map.values()])
+    })
+    const timestamps: Array<readonly [number, string]> = []
+    for (const [id, stamp] of steps.timestamps) {
+      const at = remap === undefined ? id : remap[id]!
+      if (at >= 0) timestamps.push([at, stamp])
+    }
+    return {
+      json: {
+        size: live,
+        strings: steps.strings.values,
+        tools: steps.tools,
+        labelSets: steps.labelSets,
+        targets: steps.targets.map((info) => info.target),
+        timestamps,
+        sessions: this.slots.map((slot) => ({ sessionId: slot.sessionId, ...(slot.metadata !== undefined ? { metadata: slot.metadata } : {}) })),
+        words: this.vocabulary.words,
+        mapKeys,
+        pages: this.pages.toState()
+      },
+      arrays
+    }
+  }
+
+  /** A catalog from saved parts; undefined when they do not fit together (a damaged or foreign file). */
+  static fromParts(parts: CatalogParts): Catalog | undefined {
+    const { json, arrays } = parts
+    const size = json.size
+    const int32 = (name: string, length?: number): Int32Array<ArrayBuffer> | undefined => {
+      const array = arrays[name]
+      return array instanceof Int32Array && (length === undefined || array.length === length) ? array : undefined
+    }
+    const packedOf = (name: string, count: number) => {
+      const offsets = int32(`${name}.offsets`, count + 1)
+      const ids = int32(`${name}.ids`)
+      if (offsets === undefined || ids === undefined || offsets[count] !== ids.length) return undefined
+      return unpackLists({ offsets, ids })
+    }
+    const time = arrays.time
+    const ok = arrays.ok
+    const sortedWords = int32("sortedWords", json.words.length)
+    if (!(time instanceof Float64Array) || time.length !== size || !(ok instanceof Uint8Array) || ok.length !== size) return undefined
+    if (sortedWords === undefined) return undefined
+    const steps = new StepTable([...json.strings], [...json.tools], json.labelSets.map((labels) => [...labels]), json.targets)
+    steps.size = size
+    steps.time = time
+    steps.ok = ok
+    steps.dead = new Uint8Array(size)
+    for (const name of INT_COLUMNS) {
+      const column = int32(name, size)
+      if (column === undefined) return undefined
+      steps[name] = column
+    }
+    for (const [id, stamp] of json.timestamps) steps.timestamps.set(id, stamp)
+    const words = json.words.length
+    const postings: Array<Array<IdList | undefined>> = []
+    for (const field of FIELDS) {
+      const lists = packedOf(`postings.${field}`, words)
+      if (lists === undefined) return undefined
+      postings.push(lists)
+    }
+    const maps: Array<Map<string, IdList>> = []
+    for (const name of MAP_NAMES) {
+      const keys = json.mapKeys[name]
+      const lists = packedOf(`map.${name}`, keys.length)
+      if (lists === undefined) return undefined
+      const map = new Map<string, IdList>()
+      keys.forEach((key, index) => {
+        const list = lists[index]
+        if (list !== undefined) map.set(key, list)
+      })
+      maps.push(map)
+    }
+    const sessionSteps = packedOf("sessionSteps", json.sessions.length)
+    if (sessionSteps === undefined) return undefined
+    const catalog = new Catalog(steps, new Vocabulary([...json.words], sortedWords), postings, maps, PageTracker.fromState(json.pages))
+    json.sessions.forEach((session, index) => {
+      const slot = catalog.slot(session.sessionId)
+      slot.ids = sessionSteps[index] ?? new IdList()
+      if (session.metadata !== undefined) catalog.setMetadata(slot, session.metadata)
+    })
+    return catalog
   }
 }
 

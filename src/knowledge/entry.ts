@@ -1,7 +1,8 @@
 // A step as the full scan sees it: the fields queries show plus its words per scored field, and the
 // reference scoring the index (catalog.ts) must reproduce. `factsOf` is shared so both read steps alike.
 import type { SessionMetadata, StepRecord, StepTarget } from "../domain/knowledge.js"
-import { identifierWords, tokenize, wordMatches } from "./text.js"
+import { factsOfObservation, type PageFacts, type PlaceOf } from "./page.js"
+import { clipText, identifierWords, indexedText, tokenize, wordMatches } from "./text.js"
 
 /** Fields a query word can match, with their weights (upstream's, plus a small one for the session's own words). */
 export const FIELD_WEIGHTS = { tool: 10, screen: 8, target: 6, label: 5, testId: 3, a11y: 2 } as const
@@ -17,103 +18,72 @@ export interface StepEntry {
   readonly time: number
   readonly timestamp: string
   readonly tool: string
+  /** The screen the step ended on. */
   readonly screen: string | undefined
+  /** The URL the step ended on, clipped for display. */
   readonly url: string | undefined
-  /** Path plus hash of the URL: what "the same place" means across hosts and ports. */
-  readonly place: string | undefined
   readonly target: StepTarget | undefined
   readonly ok: boolean
   readonly errorCode: string | undefined
   readonly labels: ReadonlyArray<string>
-  /** Observed test ids and non-empty accessibility names, lower-case, for prior knowledge. */
-  readonly testIds: ReadonlyArray<string>
-  readonly a11yNames: ReadonlyArray<string>
+  /** The page prior knowledge compares with: as the agent saw it before the step, else the step's own observation. */
+  readonly similar: PageFacts
   readonly words: Readonly<Record<Field, ReadonlyArray<string>>>
 }
 
-/** Identical strings read from many files share one copy: the index holds a few distinct values many times. */
-export type Intern = (value: string) => string
-export const makeIntern = (): Intern => {
-  const pool = new Map<string, string>()
-  return (value) => {
-    const known = pool.get(value)
-    if (known !== undefined) return known
-    pool.set(value, value)
-    return value
-  }
-}
-const noIntern: Intern = (value) => value
-
-/** Path plus hash of a URL: what "the same place" means across hosts and ports. */
-export const placeOf = (url: string | undefined): string | undefined => {
-  if (url === undefined || !URL.canParse(url)) return undefined
-  const parsed = new URL(url)
-  return `${parsed.pathname}${parsed.hash}`
-}
-
-/** "unknown" or empty is no screen at all. */
-export const knownScreen = (screen: string | undefined) => (screen === undefined || screen === "" || screen === "unknown" ? undefined : screen)
+/** The most characters of a URL that summaries show. */
+export const SHOWN_URL_CHARS = 300
 
 /** The values a step's scored fields are made of, before splitting into words: the scan and the index share this. */
 export interface StepFacts {
+  /** The screen the step ended on, as the index keeps it. */
   readonly screen: string | undefined
+  /** The URL the step ended on, clipped for display. */
   readonly url: string | undefined
-  readonly place: string | undefined
-  /** Observed test ids, lower-case, each once. */
-  readonly testIds: ReadonlyArray<string>
-  /** Non-empty accessibility names, trimmed and lower-case, each once. */
-  readonly a11yNames: ReadonlyArray<string>
+  /** Its own observation's page facts. */
+  readonly page: PageFacts
+  /** Per field, the values whose words are indexed (each at most INDEXED_CHARS long). */
   readonly values: Readonly<Record<Field, ReadonlyArray<string | undefined>>>
 }
 
-export const factsOf = (
-  step: StepRecord,
-  intern: Intern = noIntern,
-  place: (url: string | undefined) => string | undefined = placeOf
-): StepFacts => {
+const indexed = (value: string | undefined) => (value === undefined ? undefined : indexedText(value))
+
+export const factsOf = (step: StepRecord, place?: PlaceOf): StepFacts => {
   const state = step.observation?.state
-  const rawScreen = knownScreen(state?.currentScreen)
-  const screen = rawScreen === undefined ? undefined : intern(rawScreen)
-  const url = state?.currentUrl === undefined ? undefined : intern(state.currentUrl)
-  const stepPlace = place(url)
+  const page = factsOfObservation(step.observation, place)
   const target = step.tool.target
-  const testIds = [...new Set((step.observation?.testIds ?? []).map((item) => intern(item.testId.toLowerCase())))]
   const nodes = step.observation?.a11y?.nodes ?? []
-  const a11yNames = [...new Set(nodes.map((node) => node.name.trim().toLowerCase()).filter((name) => name !== ""))].map(intern)
   return {
-    screen,
-    url,
-    place: stepPlace === undefined ? undefined : intern(stepPlace),
-    testIds,
-    a11yNames,
+    screen: page.screen,
+    url: state?.currentUrl === undefined ? undefined : clipText(state.currentUrl, SHOWN_URL_CHARS),
+    page,
     values: {
-      tool: [step.tool.name],
-      screen: [screen, stepPlace],
-      target: [target?.testId, target?.selector, target?.within, target?.a11yHint?.role, target?.a11yHint?.name],
-      label: step.labels,
-      testId: testIds,
-      a11y: [...a11yNames, ...nodes.map((node) => node.role)]
+      tool: [indexed(step.tool.name)],
+      screen: [page.screen, page.place],
+      target: [target?.testId, target?.selector, target?.within, target?.a11yHint?.role, target?.a11yHint?.name].map(indexed),
+      label: step.labels.map(indexedText),
+      testId: page.testIds,
+      a11y: [...page.names, ...new Set(nodes.map((node) => indexedText(node.role)))]
     }
   }
 }
 
-export const entryOf = (step: StepRecord, intern: Intern = noIntern): StepEntry => {
-  const facts = factsOf(step, intern)
-  const words = (field: Field) => identifierWords(facts.values[field]).map(intern)
+/** A step as the full scan sees it; `before` is the page the agent saw before it, when known. */
+export const entryOf = (step: StepRecord, before?: PageFacts): StepEntry => {
+  const facts = factsOf(step)
+  const words = (field: Field) => identifierWords(facts.values[field])
   return {
-    sessionId: intern(step.sessionId),
+    sessionId: step.sessionId,
     time: Date.parse(step.timestamp),
     timestamp: step.timestamp,
-    tool: intern(step.tool.name),
+    tool: step.tool.name,
     screen: facts.screen,
     url: facts.url,
-    place: facts.place,
     target: step.tool.target,
     ok: step.outcome.ok,
-    errorCode: step.outcome.error === undefined ? undefined : intern(step.outcome.error.code),
-    labels: step.labels.map(intern),
-    testIds: facts.testIds,
-    a11yNames: facts.a11yNames,
+    errorCode: step.outcome.error?.code,
+    labels: step.labels,
+    similar: before ?? facts.page,
     words: {
       tool: words("tool"),
       screen: words("screen"),
@@ -127,7 +97,9 @@ export const entryOf = (step: StepRecord, intern: Intern = noIntern): StepEntry 
 
 /** Words of a session's goal, flow tags and tags. */
 export const sessionWords = (metadata: SessionMetadata | undefined): ReadonlyArray<string> =>
-  metadata === undefined ? [] : [...new Set([...tokenize(metadata.goal ?? ""), ...identifierWords([...metadata.flowTags, ...metadata.tags])])]
+  metadata === undefined
+    ? []
+    : [...new Set([...tokenize(indexedText(metadata.goal ?? "")), ...identifierWords([...metadata.flowTags, ...metadata.tags].map(indexedText))])]
 
 const anyMatch = (fieldWords: ReadonlyArray<string>, group: ReadonlyArray<string>) =>
   fieldWords.some((word) => group.some((queryWord) => wordMatches(word, queryWord)))
@@ -169,19 +141,23 @@ export const scoreEntry = (
   return { score: score + Math.floor((matchedGroups / groups.length) * COVERAGE_BONUS), matchedFields: [...matched] }
 }
 
-/** "testId:x", "role:button \"Sign in\"" (for a ref with a hint), "selector:#a within testId:form". */
+/** The most characters of one target value that a description shows. */
+const SHOWN_TARGET_CHARS = 300
+
+/** "testId:x", "role:button \"Sign in\"" (for a ref with a hint), "selector:#a within testId:form"; long values clipped. */
 export const describeStepTarget = (target: StepTarget | undefined): string | undefined => {
   if (target === undefined) return undefined
+  const shown = (value: string) => clipText(value, SHOWN_TARGET_CHARS)
   const main =
     target.testId !== undefined
-      ? `testId:${target.testId}`
+      ? `testId:${shown(target.testId)}`
       : target.a11yHint !== undefined
-        ? `role:${target.a11yHint.role} ${JSON.stringify(target.a11yHint.name)}`
+        ? `role:${shown(target.a11yHint.role)} ${JSON.stringify(shown(target.a11yHint.name))}`
         : target.selector !== undefined
-          ? `selector:${target.selector}`
+          ? `selector:${shown(target.selector)}`
           : target.a11yRef !== undefined
-            ? `a11yRef:${target.a11yRef}`
+            ? `a11yRef:${shown(target.a11yRef)}`
             : undefined
   if (main === undefined) return undefined
-  return target.within === undefined ? main : `${main} within ${target.within}`
+  return target.within === undefined ? main : `${main} within ${shown(target.within)}`
 }

@@ -10,14 +10,63 @@ export class IdList {
     this.ids = new Int32Array(capacity)
   }
 
+  /** A list over existing ids (a view into a loaded index); the first push copies them out. */
+  static view(ids: Int32Array<ArrayBuffer>): IdList {
+    const list = new IdList(0)
+    list.ids = ids
+    list.length = ids.length
+    return list
+  }
+
   push(id: number): void {
     if (this.length === this.ids.length) {
-      const next = new Int32Array(this.ids.length * 2)
+      const next = new Int32Array(Math.max(2, this.ids.length * 2))
       next.set(this.ids)
       this.ids = next
     }
     this.ids[this.length++] = id
   }
+}
+
+/** Many id lists in two arrays: list i is ids[offsets[i] .. offsets[i + 1]). */
+export interface PackedLists {
+  readonly offsets: Int32Array<ArrayBuffer>
+  readonly ids: Int32Array<ArrayBuffer>
+}
+
+/**
+ * Packs the first `count` lists (missing ones are empty), keeping only the ids `remap` maps to a new id (-1 drops one): how a saved index leaves out
+ * steps that were replaced, and renumbers the rest.
+ */
+export const packLists = (lists: ReadonlyArray<IdList | undefined>, remap: Int32Array | undefined, count = lists.length): PackedLists => {
+  const offsets = new Int32Array(count + 1)
+  let total = 0
+  for (let i = 0; i < count; i++) total += lists[i]?.length ?? 0
+  const ids = new Int32Array(total)
+  let at = 0
+  for (let i = 0; i < count; i++) {
+    const list = lists[i]
+    if (list !== undefined) {
+      for (let k = 0; k < list.length; k++) {
+        const id = remap === undefined ? list.ids[k]! : remap[list.ids[k]!]!
+        if (id >= 0) ids[at++] = id
+      }
+    }
+    offsets[i + 1] = at
+  }
+  return { offsets, ids: at === total ? ids : ids.slice(0, at) }
+}
+
+/** The lists of a packed form, as views (no copy); empty lists are undefined. */
+export const unpackLists = (packed: PackedLists): Array<IdList | undefined> => {
+  const count = packed.offsets.length - 1
+  const lists = new Array<IdList | undefined>(Math.max(0, count))
+  for (let i = 0; i < count; i++) {
+    const start = packed.offsets[i]!
+    const end = packed.offsets[i + 1]!
+    lists[i] = end > start ? IdList.view(packed.ids.subarray(start, end)) : undefined
+  }
+  return lists
 }
 
 /** Pushes `id` onto the list of `key`, creating it on first use. */
@@ -53,11 +102,31 @@ export const growUint8 = (array: Uint8Array<ArrayBuffer>, size: number): Uint8Ar
  * query words of three letters or more, a binary search for the range of words it is a prefix of.
  */
 export class Vocabulary {
-  private readonly ids = new Map<string, number>()
-  readonly words: Array<string> = []
+  /** Word to id; built on first need after a load (queries of three letters or more use `sorted` only). */
+  private lookup: Map<string, number> | undefined = new Map()
+  readonly words: Array<string>
   /** Word ids sorted by word; words added since the last query wait in `pending` and are merged in on the next. */
-  private sorted: Array<number> = []
+  private sorted: Array<number> | Int32Array = []
   private pending: Array<number> = []
+
+  constructor(words: Array<string> = [], sorted?: Int32Array) {
+    this.words = words
+    if (sorted !== undefined) {
+      this.sorted = sorted
+      this.lookup = undefined
+    } else this.pending = words.map((_, id) => id)
+  }
+
+  private get ids(): Map<string, number> {
+    if (this.lookup === undefined) this.lookup = new Map(this.words.map((word, id) => [word, id]))
+    return this.lookup
+  }
+
+  /** Word ids in word order (for saving). */
+  sortedIds(): Int32Array<ArrayBuffer> {
+    this.settle()
+    return Int32Array.from(this.sorted)
+  }
 
   get size(): number {
     return this.words.length
@@ -80,14 +149,15 @@ export class Vocabulary {
     const byWord = (a: number, b: number) => (words[a]! < words[b]! ? -1 : words[a]! > words[b]! ? 1 : 0)
     const added = this.pending.sort(byWord)
     this.pending = []
-    const merged = new Array<number>(this.sorted.length + added.length)
+    const sorted = this.sorted
+    const merged = new Array<number>(sorted.length + added.length)
     let i = 0
     let j = 0
     let k = 0
-    while (i < this.sorted.length && j < added.length) {
-      merged[k++] = byWord(this.sorted[i]!, added[j]!) <= 0 ? this.sorted[i++]! : added[j++]!
+    while (i < sorted.length && j < added.length) {
+      merged[k++] = byWord(sorted[i]!, added[j]!) <= 0 ? sorted[i++]! : added[j++]!
     }
-    while (i < this.sorted.length) merged[k++] = this.sorted[i++]!
+    while (i < sorted.length) merged[k++] = sorted[i++]!
     while (j < added.length) merged[k++] = added[j++]!
     this.sorted = merged
   }

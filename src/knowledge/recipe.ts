@@ -8,8 +8,8 @@ import { identifierWords } from "./text.js"
 
 /** Tools that only look: replaying them changes nothing. */
 const READ_ONLY = new Set(["describe_screen", "list_testids", "accessibility_snapshot", "get_state", "screenshot", "get_text"])
-/** Tools a replay cannot contain: the session around it, the batch runner, the memory itself. */
-const NOT_REPLAYED = new Set(["launch", "cleanup", "run_steps"])
+/** Tools a replay cannot contain: the session around it, the batch runner, the memory itself and its reports. */
+const NOT_REPLAYED = new Set(["launch", "cleanup", "run_steps", "report"])
 
 const placeholderName = (target: StepTarget | undefined, taken: Set<string>): string => {
   const words = identifierWords([target?.testId ?? target?.a11yHint?.name ?? target?.selector ?? "secret"])

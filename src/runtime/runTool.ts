@@ -15,6 +15,8 @@ import {
 import { labelsFor, type StepRecord } from "../domain/knowledge.js"
 import type { Observation, ObservationPolicy } from "../domain/observation.js"
 import { redactDeep } from "../domain/redaction.js"
+import { defaultSettings, type Settings } from "../domain/config.js"
+import { Config } from "../services/Config.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
@@ -85,6 +87,47 @@ const observe = (policy: ObservationPolicy, ok: boolean) =>
     })
   )
 
+/** A step's screenshot: a small viewport JPEG, taken within a bounded time. */
+const STEP_SCREENSHOT = { quality: 50, timeoutMs: 1_500, limit: "2 seconds" } as const
+
+/** After these the page cannot be captured, or the call never reached it: no step screenshot. */
+const NO_PAGE_CODES: ReadonlySet<string> = new Set([
+  "MM_PAGE_CLOSED",
+  "MM_NO_ACTIVE_SESSION",
+  "MM_LAUNCH_FAILED",
+  "MM_SESSION_ALREADY_RUNNING",
+  "MM_INVALID_INPUT"
+])
+
+/** Whether the `stepScreenshots` setting wants a screenshot of this step: for failures (the default) or for every step of a tool that looks at the page. */
+const wantsStepScreenshot = (
+  mode: Settings["stepScreenshots"],
+  observation: ObservationPolicy,
+  outcome: { readonly ok: true } | { readonly ok: false; readonly error: ErrorInfo }
+): boolean => mode !== "off" && observation !== "none" && (outcome.ok ? mode === "all" : !NO_PAGE_CODES.has(outcome.error.code))
+
+/**
+ * The screenshot recorded with a step: a viewport JPEG with field text drawn as dots, so nothing typed
+ * shows. A capture that fails or takes too long is skipped; it never changes the call's outcome.
+ */
+const stepScreenshot = (tool: string, sessionId: string) =>
+  Effect.gen(function* () {
+    const session = yield* Session
+    const unique = Math.random().toString(36).slice(2, 8)
+    const shot = yield* session.screenshot({
+      name: `step-${sessionId}-${yield* Clock.currentTimeMillis}-${unique}-${tool}`,
+      fullPage: false,
+      format: "jpeg",
+      quality: STEP_SCREENSHOT.quality,
+      timeoutMs: STEP_SCREENSHOT.timeoutMs,
+      hideFieldText: true
+    })
+    return shot.path
+  }).pipe(
+    Effect.timeout(STEP_SCREENSHOT.limit),
+    Effect.catchAllCause((cause) => Effect.logDebug(`${tool}: no step screenshot`, Cause.pretty(cause)).pipe(Effect.as(undefined)))
+  )
+
 /** Runs one tool call end to end and answers with the envelope; never fails. */
 export const runTool =
   <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>) =>
@@ -93,6 +136,7 @@ export const runTool =
       const startedAt = yield* Clock.currentTimeMillis
       const session = yield* Session
       const store = yield* KnowledgeStore
+      const settings = Option.getOrElse(yield* Effect.serviceOption(Config), () => defaultSettings)
       const before = yield* session.current
 
       const finish = (
@@ -188,6 +232,11 @@ export const runTool =
 
       if (sessionId !== undefined) {
         const recorded: RecordedCall = definition.record?.(input, recordedResult) ?? { input: input as Record<string, unknown> }
+        const screenshot =
+          recorded.screenshot ??
+          (Option.isSome(after) && wantsStepScreenshot(settings.stepScreenshots, definition.observation, outcome)
+            ? yield* stepScreenshot(definition.name, sessionId)
+            : undefined)
         const finishedAt = yield* Clock.currentTimeMillis
         const step: StepRecord = {
           schemaVersion: 1,
@@ -203,7 +252,7 @@ export const runTool =
           timing: { durationMs: finishedAt - startedAt },
           outcome: outcome.ok ? { ok: true } : { ok: false, error: { code: outcome.error.code, message: outcome.error.message } },
           ...(observation ? { observation } : {}),
-          ...(recorded.screenshot ? { artifacts: { screenshot: recorded.screenshot } } : {}),
+          ...(screenshot !== undefined ? { artifacts: { screenshot } } : {}),
           labels: labelsFor(definition.name, recorded.target, outcome.ok),
           ...(options.batch ? { batch: options.batch } : {})
         }

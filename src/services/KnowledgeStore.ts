@@ -1,5 +1,5 @@
 // Step memory: session metadata and one record per tool call; the in-memory layer lives here too.
-import { Context, Effect, Layer, Ref } from "effect"
+import { Context, Effect, Layer, Option, Ref } from "effect"
 import type { KnowledgeError } from "../domain/errors.js"
 import type { SessionMetadata, StepRecord } from "../domain/knowledge.js"
 import { Catalog } from "../knowledge/catalog.js"
@@ -16,6 +16,10 @@ export interface KnowledgeStoreService {
    * against the four methods above (a test fake, a consumer's own store) still answers queries: see `catalogOf`.
    */
   readonly catalog?: Effect.Effect<Catalog, KnowledgeError>
+  /** The bytes of a file a step recorded (its screenshot), when it is under the artifacts directory and readable. */
+  readonly readArtifact?: (file: string) => Effect.Effect<Option.Option<Uint8Array>>
+  /** Saves a session's HTML report; answers where it went. */
+  readonly writeReport?: (sessionId: string, html: string) => Effect.Effect<string, KnowledgeError>
 }
 
 export class KnowledgeStore extends Context.Tag("browser-workflow-mcp/KnowledgeStore")<
@@ -27,6 +31,7 @@ export class KnowledgeStore extends Context.Tag("browser-workflow-mcp/KnowledgeS
     const steps = yield* Ref.make<ReadonlyArray<StepRecord>>([])
     const catalog = new Catalog()
     const hints = new RefHints()
+    const reports = new Map<string, string>()
     return KnowledgeStore.of({
       startSession: (metadata) =>
         Ref.update(sessions, (all) => [...all.filter((known) => known.sessionId !== metadata.sessionId), metadata]).pipe(
@@ -40,7 +45,13 @@ export class KnowledgeStore extends Context.Tag("browser-workflow-mcp/KnowledgeS
         }),
       steps: (sessionId) => Ref.get(steps).pipe(Effect.map((all) => all.filter((step) => step.sessionId === sessionId))),
       sessions: Ref.get(sessions),
-      catalog: Effect.succeed(catalog)
+      catalog: Effect.succeed(catalog),
+      readArtifact: () => Effect.succeed(Option.none()),
+      writeReport: (sessionId, html) =>
+        Effect.sync(() => {
+          reports.set(sessionId, html)
+          return `memory:reports/${sessionId}.html`
+        })
     })
   })
 

@@ -4,6 +4,7 @@ import { accessibilitySnapshot, describeScreen, getState, listTestIds } from "./
 import { click, getText, hover, pressKey, selectOption, type, waitFor } from "./interaction.js"
 import { knowledgeExport, knowledgeLast, knowledgeSearch, knowledgeSessions, knowledgeSummarize } from "./knowledge.js"
 import { navigate } from "./navigation.js"
+import { report } from "./report.js"
 import { screenshot } from "./screenshot.js"
 import { cleanup, launch } from "./session.js"
 import { extensionStorage } from "./extension.js"
@@ -41,5 +42,6 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   knowledgeSearch,
   knowledgeSummarize,
   knowledgeSessions,
-  knowledgeExport
+  knowledgeExport,
+  report
 ]

@@ -1,6 +1,9 @@
 // Step and session records for knowledge tests, plus a seeded random store generator shared with the bench.
-import type { SessionMetadata, StepRecord, StepTarget } from "../../src/domain/knowledge.js"
-import { labelsFor } from "../../src/domain/knowledge.js"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+import { Schema } from "effect"
+import { stepStamp } from "../../src/adapters/knowledge-files.js"
+import { labelsFor, SessionMetadata, StepRecord, type StepTarget } from "../../src/domain/knowledge.js"
 
 export const NOW = Date.parse("2026-11-22T12:00:00.000Z")
 export const hoursAgo = (hours: number) => new Date(NOW - hours * 3_600_000).toISOString()
@@ -95,13 +98,15 @@ export const syntheticStore = (steps: number, sessions: number, seed = 7, hours 
           ? { testId: `${word}-${pick(["button", "input", "link"])}` }
           : { a11yRef: `e${1 + Math.floor(next() * 30)}`, a11yHint: { role: "button", name: `${word} ${pick(WORDS)}` } }
         : undefined
+    // Some targets never work (a button that is not there): they end up on avoid lists.
+    const works = next() > 0.15 && !(target?.testId?.startsWith("copy-") ?? false)
     records.push(
       step({
         sessionId: owner.sessionId,
         tool,
         at: new Date(NOW - hours * 3_600_000 + (i / steps) * hours * 3_600_000).toISOString(),
         ...(target ? { target } : {}),
-        ok: next() > 0.15,
+        ok: works,
         screen,
         url: `http://127.0.0.1:8080/home.html#/${screen}`,
         testIds: Array.from({ length: 10 }, () => `${pick(WORDS)}-${pick(["button", "input", "label"])}`),
@@ -110,4 +115,48 @@ export const syntheticStore = (steps: number, sessions: number, seed = 7, hours 
     )
   }
   return { sessions: metadata, steps: records }
+}
+
+/**
+ * Writes a synthetic store as step files under `<artifactsDir>/llm-knowledge` with plain fs, in parallel
+ * batches (the store's own writer is measured separately). Returns what was written, steps in file order.
+ */
+export const writeSyntheticStore = async (artifactsDir: string, steps: number, sessions: number, seed = 7) => {
+  const root = path.join(artifactsDir, "llm-knowledge")
+  const store = syntheticStore(steps, sessions, seed)
+  const encodeStep = Schema.encodeSync(StepRecord)
+  const encodeSession = Schema.encodeSync(SessionMetadata)
+  for (const metadata of store.sessions) await fs.mkdir(path.join(root, metadata.sessionId, "steps"), { recursive: true })
+  await Promise.all(
+    store.sessions.map((metadata) => fs.writeFile(path.join(root, metadata.sessionId, "session.json"), JSON.stringify(encodeSession(metadata), null, 2)))
+  )
+  const batch = 256
+  for (let i = 0; i < store.steps.length; i += batch) {
+    await Promise.all(
+      store.steps.slice(i, i + batch).map((record, offset) =>
+        fs.writeFile(
+          path.join(root, record.sessionId, "steps", `${stepStamp(Date.parse(record.timestamp))}-${String(i + offset).padStart(6, "0")}-${record.tool.name}.json`),
+          JSON.stringify(encodeStep(record), null, 2)
+        )
+      )
+    )
+  }
+  return store
+}
+
+const decodeStepFile = Schema.decodeUnknownSync(StepRecord)
+const decodeSessionFile = Schema.decodeUnknownSync(SessionMetadata)
+
+/** Every session and step on disk, read the plain way: sessions by directory, steps in file-name order. */
+export const readStoreFiles = async (artifactsDir: string) => {
+  const root = path.join(artifactsDir, "llm-knowledge")
+  const sessions: Array<SessionMetadata> = []
+  const steps: Array<StepRecord> = []
+  for (const dir of (await fs.readdir(root, { withFileTypes: true })).filter((entry) => entry.isDirectory() && !entry.name.startsWith("."))) {
+    const metadata = await fs.readFile(path.join(root, dir.name, "session.json"), "utf8").catch(() => undefined)
+    if (metadata !== undefined) sessions.push(decodeSessionFile(JSON.parse(metadata)))
+    const files = (await fs.readdir(path.join(root, dir.name, "steps")).catch(() => [] as Array<string>)).filter((file) => file.endsWith(".json") && !file.startsWith(".")).sort()
+    for (const file of files) steps.push(decodeStepFile(JSON.parse(await fs.readFile(path.join(root, dir.name, "steps", file), "utf8"))))
+  }
+  return { sessions, steps }
 }

@@ -1,7 +1,7 @@
 // The typed-array index against the straightforward implementations it replaced: prior knowledge, the
 // latest steps and search after incremental updates must answer exactly the same.
 import { describe, expect, it } from "@effect/vitest"
-import type { StepRecord } from "../../src/domain/knowledge.js"
+import type { SessionMetadata, StepRecord } from "../../src/domain/knowledge.js"
 import type { Observation } from "../../src/domain/observation.js"
 import { Catalog, passesFilters, scanSearch, summarize } from "../../src/knowledge/catalog.js"
 import { entryOf } from "../../src/knowledge/entry.js"
@@ -109,5 +109,46 @@ describe("search stays equal to the full scan while steps and sessions keep comi
     catalog.addSession({ ...sessions[0]!, goal: "zebra walletconnect", tags: ["fresh"] })
     sessions[0] = { ...sessions[0]!, goal: "zebra walletconnect", tags: ["fresh"] }
     compare("all sessions")
+  })
+})
+
+describe("a catalog saved as parts and restored answers like the full scan", () => {
+  it("with a session replaced before saving, and new steps, words and sessions after restoring", () => {
+    const { sessions, steps } = syntheticStore(1_500, 20, 5)
+    const catalog = new Catalog()
+    for (const metadata of sessions) catalog.addSession(metadata)
+    for (const record of steps) catalog.addStep(record)
+    // A session read again from its files (one of them gone): its old steps are dead until the save compacts them.
+    const replaced = sessions[3]!.sessionId
+    const kept = steps.filter((record) => record.sessionId === replaced).slice(1)
+    catalog.dropSession(replaced)
+    for (const record of kept) catalog.addStep(record)
+    const order = [...steps.filter((record) => record.sessionId !== replaced), ...kept]
+    expect(catalog.size).toBe(order.length)
+
+    const restored = Catalog.fromParts(catalog.toParts())!
+    expect(restored.size).toBe(order.length)
+    const compare = (label: string, current: Catalog, records: ReadonlyArray<StepRecord>, known: ReadonlyArray<SessionMetadata>) => {
+      for (const query of ["send", "confirm", "zebra", "copy button", "ap", "nightly swap"]) {
+        const input = { groups: queryGroups(query), limit: 30, sessions: "all" as const, filters: undefined, now: NOW }
+        expect(current.search(input), `${label}: ${query}`).toEqual(scanSearch(known, records, input))
+      }
+      const reference = new ReferenceCatalog(known, records)
+      for (const observation of [observationOn("send", ["amount-input", "copy-button"], ["send amount"]), observationOn("swap", [], ["token max"])]) {
+        const input = { currentSessionId: sessions[0]!.sessionId, observation, now: NOW }
+        expect(priorKnowledge(current, input), label).toEqual(referencePriorKnowledge(reference, input))
+      }
+    }
+    compare("restored", restored, order, sessions)
+
+    // It keeps learning: the pages before new steps continue from the saved tracker.
+    const fresh = [
+      step({ sessionId: sessions[19]!.sessionId, tool: "click", target: { testId: "zebraConfirmButton" }, screen: "send", at: hoursAgo(0.2) }),
+      step({ sessionId: "mm-new", tool: "type", target: { testId: "walletconnect-uri" }, screen: "zebras", at: hoursAgo(0.1) })
+    ]
+    const late = { ...sessions[0]!, sessionId: "mm-new", goal: "zebra crossing" }
+    for (const record of fresh) restored.addStep(record)
+    restored.addSession(late)
+    compare("restored and grown", restored, [...order, ...fresh], [...sessions, late])
   })
 })

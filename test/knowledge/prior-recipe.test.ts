@@ -26,7 +26,7 @@ describe("prior knowledge", () => {
     expect(similarityScore({ sameScreen: true, samePlace: false, testIdOverlap: 1, a11yOverlap: 0, actionable: false })).toBe(11)
   })
 
-  it("suggests only what succeeded, avoids what failed twice, never both, and ignores the current session and old sessions", () => {
+  it("suggests what succeeded (with its failures counted), avoids what failed twice and never worked, never both, and ignores the current session and old sessions", () => {
     const catalog = new Catalog()
     catalog.addSession(session("old", { goal: "send" }))
     catalog.addSession(session("other", { goal: "send eth", flowTags: ["send"] }))
@@ -37,14 +37,34 @@ describe("prior knowledge", () => {
     add({ sessionId: "other", tool: "click", target: { testId: "max" }, ...onSend, ok: false, at: hoursAgo(1.5) })
     add({ sessionId: "other", tool: "click", target: { testId: "max" }, ...onSend, at: hoursAgo(1.4) })
     add({ sessionId: "other", tool: "click", target: { testId: "broken" }, ...onSend, ok: false, at: hoursAgo(1.3) })
+    add({ sessionId: "other", tool: "click", target: { testId: "broken" }, ...onSend, ok: false, at: hoursAgo(1.2) })
     add({ sessionId: "old", tool: "click", target: { testId: "ancient" }, ...onSend, at: hoursAgo(49) })
     add({ sessionId: "me", tool: "click", target: { testId: "mine" }, ...onSend, at: hoursAgo(0.1) })
     const prior = priorKnowledge(catalog, { currentSessionId: "me", observation: here, now: NOW })
-    expect(prior.suggestedNextActions.map((action) => action.preferredTarget)).toEqual([{ testId: "next" }])
-    expect(prior.suggestedNextActions[0]?.confidence).toBe(1)
-    expect(prior.avoid).toEqual([{ target: "testId:max", failures: 2, lastError: "MM_TARGET_NOT_FOUND" }])
+    expect(prior.suggestedNextActions).toEqual([
+      {
+        rank: 1,
+        tool: "click",
+        rationale: "worked on this screen; its target is on the screen now",
+        preferredTarget: { testId: "next" },
+        confidence: 1,
+        succeeded: 1
+      },
+      {
+        rank: 2,
+        tool: "click",
+        rationale: "worked on this screen; its target is on the screen now",
+        preferredTarget: { testId: "max" },
+        confidence: 1,
+        succeeded: 1,
+        failed: 2
+      }
+    ])
+    expect(prior.avoid).toEqual([{ target: "testId:broken", failures: 2, lastError: "MM_TARGET_NOT_FOUND" }])
     expect(prior.relatedSessions.map((related) => related.sessionId)).toEqual(["other"])
     expect(prior.similarSteps.every((similar) => similar.sessionId === "other")).toBe(true)
+    // Successful steps come first, then the failures.
+    expect(prior.similarSteps.map((similar) => similar.ok)).toEqual([true, true, false, false, false, false])
   })
 
   it("regression: empty accessible names never make two steps similar", () => {

@@ -1,57 +1,37 @@
-// The first implementation of prior knowledge (a Map per call over plain entry lists), kept as the reference
-// the typed-array version in src/knowledge/prior.ts must equal on every store.
+// Prior knowledge written the plain way (Maps and sorts over entry lists), as the reference the typed-array
+// version in src/knowledge/prior.ts must equal on every store. Both take the page before each step from
+// the same PageTracker: what that page is, is defined once in src/knowledge/page.ts.
 import type { PriorKnowledge, SessionMetadata, StepRecord } from "../../src/domain/knowledge.js"
 import { describeStepTarget, entryOf, type StepEntry } from "../../src/knowledge/entry.js"
-import { confidenceOf, PRIOR_LIMITS, similarityScore, type PriorInput } from "../../src/knowledge/prior.js"
+import { factsOfObservation, PageTracker } from "../../src/knowledge/page.js"
+import {
+  ACTIONABLE,
+  confidenceOf,
+  PRIOR_LIMITS,
+  rationaleOf,
+  round,
+  screenTargets,
+  similarityScore,
+  suggestionTargets,
+  type PriorInput
+} from "../../src/knowledge/prior.js"
 import { durableTarget } from "../../src/knowledge/targets.js"
+import { clipText, SHOWN_CHARS } from "../../src/knowledge/text.js"
 
-const ACTIONABLE = new Set(["click", "type", "navigate", "wait_for", "switch_to_tab", "close_tab", "wait_for_notification"])
-
-const round = (value: number) => Math.round(value * 1000) / 1000
-
-interface Counts {
-  screen: boolean
-  place: boolean
-  testIds: number
-  a11y: number
-}
-
-const placeOf = (url: string) => {
-  if (!URL.canParse(url)) return undefined
-  const parsed = new URL(url)
-  return `${parsed.pathname}${parsed.hash}`
-}
-
-/** Entries and exact-value maps built the way the first index built them. */
+/** Entries in the order they were added, each with the page the agent saw before it. */
 export class ReferenceCatalog {
-  private readonly entries: Array<StepEntry> = []
+  readonly entries: Array<StepEntry> = []
   private readonly sessions = new Map<string, SessionMetadata>()
-  readonly byScreen = new Map<string, Array<number>>()
-  readonly byPlace = new Map<string, Array<number>>()
-  readonly byTestId = new Map<string, Array<number>>()
-  readonly byA11yName = new Map<string, Array<number>>()
 
   constructor(sessions: ReadonlyArray<SessionMetadata>, steps: ReadonlyArray<StepRecord>) {
     for (const session of sessions) this.sessions.set(session.sessionId, session)
-    const push = (map: Map<string, Array<number>>, key: string, id: number) => {
-      const list = map.get(key)
-      if (list === undefined) map.set(key, [id])
-      else if (list[list.length - 1] !== id) list.push(id)
-    }
+    const pages = new PageTracker()
     for (const step of steps) {
       if (step.tool.name.startsWith("knowledge_")) continue
-      const entry = entryOf(step)
-      const id = this.entries.length
-      this.entries.push(entry)
-      if (entry.screen !== undefined) push(this.byScreen, entry.screen, id)
-      if (entry.place !== undefined) push(this.byPlace, entry.place, id)
-      for (const testId of entry.testIds) push(this.byTestId, testId, id)
-      for (const name of entry.a11yNames) push(this.byA11yName, name, id)
+      const before = pages.before(step.sessionId)
+      pages.apply(step.sessionId, step.observation)
+      this.entries.push(entryOf(step, before))
     }
-  }
-
-  entry(id: number): StepEntry {
-    return this.entries[id]!
   }
 
   metadata(sessionId: string): SessionMetadata | undefined {
@@ -59,102 +39,91 @@ export class ReferenceCatalog {
   }
 }
 
-/** The original per-call implementation of prior knowledge, kept verbatim as the reference the index must equal. */
+interface Scored {
+  readonly id: number
+  readonly entry: StepEntry
+  readonly score: number
+  /** Same screen or same URL path and hash. */
+  readonly here: boolean
+}
+
+const overlap = (values: ReadonlyArray<string>, present: ReadonlySet<string>) => values.filter((value) => present.has(value)).length
+
 export const referencePriorKnowledge = (catalog: ReferenceCatalog, input: PriorInput): PriorKnowledge => {
   const since = input.now - PRIOR_LIMITS.windowHours * 3_600_000
-  const counts = new Map<number, Counts>()
-  const visit = (ids: ReadonlyArray<number> | undefined, apply: (counts: Counts) => void) => {
-    if (ids === undefined) return
-    for (const id of ids) {
-      const entry = catalog.entry(id)
-      if (entry.sessionId === input.currentSessionId || !(entry.time >= since)) continue
-      let row = counts.get(id)
-      if (row === undefined) counts.set(id, (row = { screen: false, place: false, testIds: 0, a11y: 0 }))
-      apply(row)
-    }
-  }
-  const screen = input.observation.state.currentScreen
-  // "unknown" is no screen at all, and an empty name says nothing: neither may make two steps similar.
-  if (screen !== "" && screen !== "unknown") visit(catalog.byScreen.get(screen), (row) => (row.screen = true))
-  const place = placeOf(input.observation.state.currentUrl)
-  if (place !== undefined) visit(catalog.byPlace.get(place), (row) => (row.place = true))
-  for (const testId of new Set((input.observation.testIds ?? []).map((item) => item.testId.toLowerCase()))) {
-    visit(catalog.byTestId.get(testId), (row) => row.testIds++)
-  }
-  const names = new Set((input.observation.a11y?.nodes ?? []).map((node) => node.name.trim().toLowerCase()).filter((name) => name !== ""))
-  for (const name of names) visit(catalog.byA11yName.get(name), (row) => row.a11y++)
+  const here = factsOfObservation(input.observation)
+  const testIds = new Set(here.testIds)
+  const names = new Set(here.names)
+  const scored: Array<Scored> = []
+  catalog.entries.forEach((entry, id) => {
+    if (entry.sessionId === input.currentSessionId || !(entry.time >= since)) return
+    const similar = entry.similar
+    const sameScreen = here.screen !== undefined && similar.screen === here.screen
+    const samePlace = here.place !== undefined && similar.place === here.place
+    const testIdOverlap = overlap(similar.testIds, testIds)
+    const a11yOverlap = overlap(similar.names, names)
+    if (!sameScreen && !samePlace && testIdOverlap === 0 && a11yOverlap === 0) return
+    const score = similarityScore({ sameScreen, samePlace, testIdOverlap, a11yOverlap, actionable: ACTIONABLE.has(entry.tool) })
+    scored.push({ id, entry, score, here: sameScreen || samePlace })
+  })
+  const byStep = (a: Scored, b: Scored) =>
+    b.score - a.score || b.entry.time - a.entry.time || (a.entry.sessionId < b.entry.sessionId ? -1 : a.entry.sessionId > b.entry.sessionId ? 1 : 0) || a.id - b.id
+  scored.sort(byStep)
+  const latest = (rows: ReadonlyArray<Scored>) => rows.reduce((a, b) => (b.entry.time > a.entry.time ? b : a))
 
-  const scored: Array<{ readonly entry: StepEntry; readonly score: number; readonly screenMatch: boolean }> = []
-  for (const [id, row] of counts) {
-    const entry = catalog.entry(id)
-    const score = similarityScore({
-      sameScreen: row.screen,
-      samePlace: row.place,
-      testIdOverlap: row.testIds,
-      a11yOverlap: row.a11y,
-      actionable: ACTIONABLE.has(entry.tool)
-    })
-    scored.push({ entry, score, screenMatch: row.screen || row.place })
-  }
-  scored.sort((a, b) => b.score - a.score || b.entry.time - a.entry.time || a.entry.sessionId.localeCompare(b.entry.sessionId))
+  const similarSteps = [...scored.filter((row) => row.entry.ok), ...scored.filter((row) => !row.entry.ok)].slice(0, PRIOR_LIMITS.similarSteps)
 
-  // Avoid: targets that failed at least twice on this very screen.
-  const failures = new Map<string, { count: number; lastError: string | undefined; time: number }>()
-  for (const { entry, screenMatch } of scored) {
-    const key = describeStepTarget(entry.target)
-    if (entry.ok || !screenMatch || key === undefined) continue
-    const row = failures.get(key) ?? { count: 0, lastError: undefined, time: -Infinity }
-    row.count++
-    if (entry.time > row.time) {
-      row.time = entry.time
-      row.lastError = entry.errorCode
-    }
-    failures.set(key, row)
-  }
-  const avoid = [...failures]
-    .filter(([, row]) => row.count >= PRIOR_LIMITS.minFailures)
-    .sort((a, b) => b[1].count - a[1].count || b[1].time - a[1].time)
-    .slice(0, PRIOR_LIMITS.avoid)
-    .map(([target, row]) => ({ target, failures: row.count, ...(row.lastError !== undefined ? { lastError: row.lastError } : {}) }))
-  const avoided = new Set(failures.keys())
-  for (const [key, row] of failures) if (row.count < PRIOR_LIMITS.minFailures) avoided.delete(key)
+  const bySession = new Map<string, Array<Scored>>()
+  for (const row of scored) bySession.set(row.entry.sessionId, [...(bySession.get(row.entry.sessionId) ?? []), row])
+  const relatedSessions = [...bySession.values()]
+    .map((rows) => ({ best: rows[0]!, last: latest(rows) }))
+    .sort((a, b) => b.best.score - a.best.score || b.last.entry.time - a.last.entry.time || (a.best.entry.sessionId < b.best.entry.sessionId ? -1 : 1))
+    .slice(0, PRIOR_LIMITS.sessions)
 
-  // Suggestions: only what worked, only with a target that can be replayed, never something to avoid.
-  const suggestions = new Map<string, { tool: string; durable: NonNullable<ReturnType<typeof durableTarget>>; score: number; succeeded: number }>()
-  for (const { entry, score } of scored) {
-    if (!entry.ok || !ACTIONABLE.has(entry.tool)) continue
-    const key = describeStepTarget(entry.target)
-    const durable = durableTarget(entry.target)
-    if (key === undefined || durable === undefined || avoided.has(key)) continue
-    const id = `${entry.tool} ${key}`
-    const known = suggestions.get(id)
-    if (known === undefined) suggestions.set(id, { tool: entry.tool, durable, score, succeeded: 1 })
-    else known.succeeded++
+  const worked = new Set(scored.filter((row) => row.entry.ok).map((row) => describeStepTarget(row.entry.target)))
+  const failures = new Map<string, Array<Scored>>()
+  for (const row of scored) {
+    const key = describeStepTarget(row.entry.target)
+    if (row.entry.ok || !row.here || key === undefined) continue
+    failures.set(key, [...(failures.get(key) ?? []), row])
   }
+  const avoidRows = [...failures]
+    .filter(([key, rows]) => rows.length >= PRIOR_LIMITS.minFailures && !worked.has(key))
+    .map(([key, rows]) => ({ key, rows, last: latest(rows) }))
+    .sort((a, b) => b.rows.length - a.rows.length || b.last.entry.time - a.last.entry.time || byStep(a.rows[0]!, b.rows[0]!))
+  const avoided = new Set(avoidRows.map((row) => row.key))
 
-  const sessions = new Map<string, { best: number; last: StepEntry }>()
-  for (const { entry, score } of scored) {
-    const row = sessions.get(entry.sessionId)
-    if (row === undefined) sessions.set(entry.sessionId, { best: score, last: entry })
-    else if (entry.time > row.last.time) row.last = entry
+  const groups = new Map<string, { ok: Array<Scored>; failed: number }>()
+  for (const row of scored) {
+    const key = describeStepTarget(row.entry.target)
+    if (!ACTIONABLE.has(row.entry.tool) || key === undefined || avoided.has(key) || durableTarget(row.entry.target) === undefined) continue
+    const group = groups.get(`${row.entry.tool} ${key}`) ?? { ok: [], failed: 0 }
+    if (row.entry.ok) group.ok.push(row)
+    else group.failed++
+    groups.set(`${row.entry.tool} ${key}`, group)
   }
+  const screen = screenTargets(input.observation)
+  const suggestions = [...groups.values()]
+    .filter((group) => group.ok.length > 0)
+    .sort(
+      (a, b) =>
+        b.ok[0]!.score - a.ok[0]!.score || b.ok.length - b.failed - (a.ok.length - a.failed) || b.ok.length - a.ok.length || byStep(a.ok[0]!, b.ok[0]!)
+    )
+    .slice(0, PRIOR_LIMITS.suggestions)
 
   return {
     windowHours: PRIOR_LIMITS.windowHours,
-    relatedSessions: [...sessions]
-      .sort((a, b) => b[1].best - a[1].best || b[1].last.time - a[1].last.time || a[0].localeCompare(b[0]))
-      .slice(0, PRIOR_LIMITS.sessions)
-      .map(([sessionId, row]) => {
-        const metadata = catalog.metadata(sessionId)
-        return {
-          sessionId,
-          ...(metadata?.goal !== undefined ? { goal: metadata.goal } : {}),
-          flowTags: metadata?.flowTags ?? [],
-          confidence: round(confidenceOf(row.best)),
-          lastStepAt: row.last.timestamp
-        }
-      }),
-    similarSteps: scored.slice(0, PRIOR_LIMITS.similarSteps).map(({ entry, score }) => {
+    relatedSessions: relatedSessions.map(({ best, last }) => {
+      const metadata = catalog.metadata(best.entry.sessionId)
+      return {
+        sessionId: best.entry.sessionId,
+        ...(metadata?.goal !== undefined ? { goal: clipText(metadata.goal, SHOWN_CHARS.goal) } : {}),
+        flowTags: (metadata?.flowTags ?? []).map((tag) => clipText(tag, SHOWN_CHARS.tag)),
+        confidence: round(confidenceOf(best.score)),
+        lastStepAt: last.entry.timestamp
+      }
+    }),
+    similarSteps: similarSteps.map(({ entry, score }) => {
       const target = describeStepTarget(entry.target)
       return {
         sessionId: entry.sessionId,
@@ -165,16 +134,27 @@ export const referencePriorKnowledge = (catalog: ReferenceCatalog, input: PriorI
         confidence: round(confidenceOf(score))
       }
     }),
-    suggestedNextActions: [...suggestions.values()]
-      .sort((a, b) => b.score - a.score || b.succeeded - a.succeeded)
-      .slice(0, PRIOR_LIMITS.suggestions)
-      .map((row) => ({
-        tool: row.tool,
-        preferredTarget: row.durable.args,
-        fallbackTargets: row.durable.fallbacks,
-        confidence: round(confidenceOf(row.score)),
-        succeeded: row.succeeded
-      })),
-    avoid
+    suggestedNextActions: suggestions.map((group, index) => {
+      const best = group.ok[0]!
+      const target = best.entry.target!
+      const { visible, ...targets } = suggestionTargets(
+        { target, description: describeStepTarget(target), descriptionId: 0, durable: durableTarget(target) },
+        screen
+      )
+      return {
+        rank: index + 1,
+        tool: best.entry.tool,
+        rationale: rationaleOf({ here: best.here, sessions: new Set(group.ok.map((row) => row.entry.sessionId)).size, visible }),
+        ...targets,
+        confidence: round(confidenceOf(best.score)),
+        succeeded: group.ok.length,
+        ...(group.failed > 0 ? { failed: group.failed } : {})
+      }
+    }),
+    avoid: avoidRows.slice(0, PRIOR_LIMITS.avoid).map(({ key, rows, last }) => ({
+      target: key,
+      failures: rows.length,
+      ...(last.entry.errorCode !== undefined ? { lastError: last.entry.errorCode } : {})
+    }))
   }
 }

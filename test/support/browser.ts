@@ -28,7 +28,7 @@ export const testSettings = (overrides: Partial<Settings> = {}): Settings => ({
 /** Session + Observer over real Chromium and the JSON-file knowledge store. */
 export const liveLayer = (settings: Settings) =>
   Layer.mergeAll(Playwright.layer, KnowledgeFiles.layerFileSystem(settings.artifactsDir)).pipe(
-    Layer.provide(Config.layer(settings)),
+    Layer.provideMerge(Config.layer(settings)),
     Layer.provideMerge(StderrLogger.layer("warning"))
   )
 

@@ -4,7 +4,7 @@ import * as path from "node:path"
 import { Effect } from "effect"
 import type { Locator, Page } from "playwright"
 import { PageClosed, ScreenshotFailed, TargetNotFound } from "../../domain/errors.js"
-import type { SessionScreenshots } from "../../services/Session.js"
+import type { ScreenshotOptions, SessionScreenshots } from "../../services/Session.js"
 import { writeFileAtomic } from "../files.js"
 import { BrowserState, firstLine, isPlaywrightTimeout } from "./browser.js"
 
@@ -25,15 +25,21 @@ export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
   const settings = browser.settings
 
-  const screenshot = (options: { readonly name: string; readonly fullPage: boolean; readonly selector?: string | undefined }) =>
+  const screenshot = (options: ScreenshotOptions) =>
     Effect.gen(function* () {
       const { page } = yield* browser.activePage
-      const file = path.resolve(settings.artifactsDir, "screenshots", `${sanitizeFileName(options.name)}.png`)
-      const png = yield* Effect.tryPromise({
+      const jpeg = options.format === "jpeg"
+      const file = path.resolve(settings.artifactsDir, "screenshots", `${sanitizeFileName(options.name)}.${jpeg ? "jpg" : "png"}`)
+      const shotOptions = {
+        timeout: options.timeoutMs ?? 15_000,
+        ...(jpeg ? { type: "jpeg", quality: options.quality ?? 50 } : {}),
+        ...(options.hideFieldText ? { style: "input, textarea { -webkit-text-security: disc !important; }" } : {})
+      }
+      const image = yield* Effect.tryPromise({
         try: (signal) =>
           options.selector === undefined
-            ? page.screenshot({ fullPage: options.fullPage, timeout: 15_000, signal } as Parameters<Page["screenshot"]>[0])
-            : page.locator(options.selector).screenshot({ timeout: 15_000, signal } as Parameters<Locator["screenshot"]>[0]),
+            ? page.screenshot({ fullPage: options.fullPage, ...shotOptions, signal } as Parameters<Page["screenshot"]>[0])
+            : page.locator(options.selector).screenshot({ ...shotOptions, signal } as Parameters<Locator["screenshot"]>[0]),
         catch: (error) =>
           page.isClosed()
             ? new PageClosed({ detail: "the page closed before the screenshot" })
@@ -42,10 +48,11 @@ export const make = Effect.gen(function* () {
               : new ScreenshotFailed({ detail: firstLine(error) })
       })
       yield* Effect.tryPromise({
-        try: () => writeFileAtomic(file, png),
+        try: () => writeFileAtomic(file, image),
         catch: (error) => new ScreenshotFailed({ detail: `cannot write ${file}: ${firstLine(error)}` })
       })
-      return { path: file, ...pngSize(png), base64: png.toString("base64") }
+      const size = jpeg ? (page.viewportSize() ?? { width: 0, height: 0 }) : pngSize(image)
+      return { path: file, width: size.width, height: size.height, base64: image.toString("base64") }
     })
 
   const screenshots: SessionScreenshots = {

@@ -1,0 +1,169 @@
+// The steps of the index as columns: typed arrays of ids into shared tables of strings, tools, targets and
+// label sets, so 100,000 steps cost a few megabytes and save and load as plain arrays.
+import type { StepTarget } from "../domain/knowledge.js"
+import { describeStepTarget } from "./entry.js"
+import { growFloat64, growInt32, growUint8 } from "./postings.js"
+import { type Durable, durableTarget } from "./targets.js"
+
+/** A distinct step target, with what queries derive from it computed once. */
+export interface TargetInfo {
+  readonly target: StepTarget
+  /** `describeStepTarget`, or undefined when it has none. */
+  readonly description: string | undefined
+  /** Small integer per distinct description (-1 for none): targets that read the same are the same key. */
+  readonly descriptionId: number
+  readonly durable: Durable | undefined
+}
+
+/** Strings stored once, each with a small integer id; -1 stands for "none". */
+export class StringTable {
+  private lookup: Map<string, number> | undefined
+
+  constructor(readonly values: Array<string> = []) {}
+
+  private get ids(): Map<string, number> {
+    if (this.lookup === undefined) this.lookup = new Map(this.values.map((value, id) => [value, id]))
+    return this.lookup
+  }
+
+  id(value: string | undefined): number {
+    if (value === undefined) return -1
+    let id = this.ids.get(value)
+    if (id === undefined) {
+      id = this.values.length
+      this.ids.set(value, id)
+      this.values.push(value)
+    }
+    return id
+  }
+
+  at(id: number): string | undefined {
+    return id < 0 ? undefined : this.values[id]
+  }
+
+  /** The id of a stored string without storing it: -1 when unknown. */
+  find(value: string): number {
+    return this.ids.get(value) ?? -1
+  }
+}
+
+/** Targets with a value this long get no suggestion: nobody replays a selector of a megabyte. */
+const DURABLE_CHARS = 1_000
+
+const targetTooLong = (target: StepTarget) =>
+  [target.testId, target.selector, target.within, target.a11yHint?.name].some((value) => value !== undefined && value.length > DURABLE_CHARS)
+
+/** The steps of the index, column by column: a few bytes per step, strings in shared tables. */
+export class StepTable {
+  size = 0
+  session = new Int32Array(0)
+  time = new Float64Array(0)
+  ok = new Uint8Array(0)
+  /** 1 for a step that was replaced (its session was read again from its files): queries skip it. */
+  dead = new Uint8Array(0)
+  tool = new Int32Array(0)
+  /** Index into `targets`, or -1. */
+  target = new Int32Array(0)
+  /** Ids in `strings`, or -1. */
+  screen = new Int32Array(0)
+  url = new Int32Array(0)
+  errorCode = new Int32Array(0)
+  /** Index into `labelSets`. */
+  labels = new Int32Array(0)
+  /** Timestamps that are not the ISO form of their time (all others are computed from `time`). */
+  readonly timestamps = new Map<number, string>()
+  deadCount = 0
+  readonly strings: StringTable
+  readonly tools: Array<string>
+  readonly targets: Array<TargetInfo> = []
+  readonly labelSets: Array<ReadonlyArray<string>>
+  private readonly toolIds: Map<string, number>
+  private readonly targetIds = new Map<string, number>()
+  private readonly descriptionIds = new Map<string, number>()
+  private readonly labelSetIds: Map<string, number>
+
+  constructor(
+    strings: Array<string> = [],
+    tools: Array<string> = [],
+    labelSets: Array<ReadonlyArray<string>> = [],
+    targets: ReadonlyArray<StepTarget> = []
+  ) {
+    this.strings = new StringTable(strings)
+    this.tools = tools
+    this.toolIds = new Map(tools.map((tool, id) => [tool, id]))
+    this.labelSets = labelSets
+    this.labelSetIds = new Map(labelSets.map((labels, id) => [labels.join("\u0000"), id]))
+    for (const target of targets) this.targetId(target)
+  }
+
+  toolId(name: string): number {
+    let id = this.toolIds.get(name)
+    if (id === undefined) {
+      id = this.tools.length
+      this.toolIds.set(name, id)
+      this.tools.push(name)
+    }
+    return id
+  }
+
+  targetId(target: StepTarget | undefined): number {
+    if (target === undefined) return -1
+    const key = JSON.stringify(target)
+    let id = this.targetIds.get(key)
+    if (id === undefined) {
+      id = this.targets.length
+      const description = describeStepTarget(target)
+      let descriptionId = -1
+      if (description !== undefined) {
+        descriptionId = this.descriptionIds.get(description) ?? this.descriptionIds.size
+        this.descriptionIds.set(description, descriptionId)
+      }
+      this.targetIds.set(key, id)
+      this.targets.push({ target, description, descriptionId, durable: targetTooLong(target) ? undefined : durableTarget(target) })
+    }
+    return id
+  }
+
+  labelSet(labels: ReadonlyArray<string>): number {
+    const key = labels.join("\u0000")
+    let id = this.labelSetIds.get(key)
+    if (id === undefined) {
+      id = this.labelSets.length
+      this.labelSetIds.set(key, id)
+      this.labelSets.push([...labels])
+    }
+    return id
+  }
+
+  reserve(size: number): void {
+    this.session = growInt32(this.session, size)
+    this.time = growFloat64(this.time, size)
+    this.ok = growUint8(this.ok, size)
+    this.dead = growUint8(this.dead, size)
+    this.tool = growInt32(this.tool, size)
+    this.target = growInt32(this.target, size)
+    this.screen = growInt32(this.screen, size)
+    this.url = growInt32(this.url, size)
+    this.errorCode = growInt32(this.errorCode, size)
+    this.labels = growInt32(this.labels, size)
+  }
+
+  /** How many distinct target descriptions there are (the bound of `TargetInfo.descriptionId`). */
+  get descriptionCount(): number {
+    return this.descriptionIds.size
+  }
+
+  description(id: number): string | undefined {
+    const target = this.target[id]!
+    return target < 0 ? undefined : this.targets[target]!.description
+  }
+
+  timestamp(id: number): string {
+    return this.timestamps.get(id) ?? new Date(this.time[id]!).toISOString()
+  }
+
+  screenOf(id: number): string | undefined {
+    return this.strings.at(this.screen[id]!)
+  }
+}
+

@@ -1,0 +1,90 @@
+// mm_report: one session as a self-contained HTML page a person can open: the timeline of its steps with
+// durations, targets, outcomes, errors and screenshots, and the recipe that replays it.
+import { Clock, Effect, Option, Schema } from "effect"
+import { KnowledgeError, NoActiveSession } from "../domain/errors.js"
+import type { StepRecord } from "../domain/knowledge.js"
+import { recipeOf } from "../knowledge/recipe.js"
+import { renderReport } from "../knowledge/report.js"
+import { defineTool } from "../runtime/tool.js"
+import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
+import { Session } from "../services/Session.js"
+
+const IMAGE_TYPES: Readonly<Record<string, string>> = { ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png" }
+
+const mimeOf = (file: string) => IMAGE_TYPES[file.slice(file.lastIndexOf(".")).toLowerCase()]
+
+/** A session's report as HTML, with its counts; fails with MM_KNOWLEDGE_ERROR when nothing is recorded for it. */
+export const buildReport = (sessionId: string) =>
+  Effect.gen(function* () {
+    const store = yield* KnowledgeStore
+    // The flow, without the agent's questions to the step memory and earlier reports.
+    const steps: ReadonlyArray<StepRecord> = (yield* store.steps(sessionId)).filter(
+      (step) => !step.tool.name.startsWith("knowledge_") && step.tool.name !== "report"
+    )
+    if (steps.length === 0) {
+      return yield* new KnowledgeError({
+        detail: `no steps are recorded for session ${sessionId}. Call mm_knowledge_sessions to list the sessions.`
+      })
+    }
+    const catalog = yield* catalogOf(store)
+    const images = new Map<string, string>()
+    const shots = [...new Set(steps.flatMap((step) => (step.artifacts?.screenshot === undefined ? [] : [step.artifacts.screenshot])))]
+    yield* Effect.forEach(
+      shots,
+      (file) =>
+        Effect.gen(function* () {
+          const mime = mimeOf(file)
+          if (mime === undefined || store.readArtifact === undefined) return
+          const bytes = yield* store.readArtifact(file)
+          if (Option.isSome(bytes)) images.set(file, `data:${mime};base64,${Buffer.from(bytes.value).toString("base64")}`)
+        }),
+      { concurrency: 8 }
+    )
+    const html = renderReport({
+      sessionId,
+      metadata: catalog.metadata(sessionId),
+      steps,
+      recipe: recipeOf(steps, "mm"),
+      images,
+      generatedAt: new Date(yield* Clock.currentTimeMillis).toISOString()
+    })
+    return { html, steps: steps.length, failed: steps.filter((step) => !step.outcome.ok).length, screenshots: images.size }
+  })
+
+export const report = defineTool({
+  name: "report",
+  title: "Write a session report",
+  description:
+    "Write one self-contained HTML page showing a session to a person: every step in order with its duration, target, outcome and error, a screenshot for failed steps (for every step with stepScreenshots: all), and the recipe that replays it. Secrets are never in it. Returns {path, sessionId, steps, failed, screenshots, bytes}; open the file in a browser.",
+  input: Schema.Struct({
+    sessionId: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({
+      description: "Session to report on (from mm_knowledge_sessions); the running session when absent."
+    })
+  }),
+  output: Schema.Struct({
+    path: Schema.String.annotations({ description: "Where the HTML file was written (under <artifacts>/reports/)." }),
+    sessionId: Schema.String,
+    steps: Schema.Number.annotations({ description: "Steps in the timeline." }),
+    failed: Schema.Number.annotations({ description: "Steps that failed." }),
+    screenshots: Schema.Number.annotations({ description: "Screenshots embedded." }),
+    bytes: Schema.Number.annotations({ description: "Size of the file." })
+  }),
+  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  requiresSession: false,
+  observation: "none",
+  run: Effect.fn("tool.report")(function* (input) {
+    let sessionId = input.sessionId
+    if (sessionId === undefined) {
+      const current = yield* (yield* Session).current
+      if (Option.isNone(current)) return yield* new NoActiveSession()
+      sessionId = current.value.sessionId
+    }
+    const store = yield* KnowledgeStore
+    if (store.writeReport === undefined) {
+      return yield* new KnowledgeError({ detail: "this knowledge store cannot write reports" })
+    }
+    const built = yield* buildReport(sessionId)
+    const path = yield* store.writeReport(sessionId, built.html)
+    return { path, sessionId, steps: built.steps, failed: built.failed, screenshots: built.screenshots, bytes: Buffer.byteLength(built.html) }
+  })
+})

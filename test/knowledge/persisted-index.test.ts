@@ -1,0 +1,160 @@
+// The saved index beside the step files: a new store restores it instead of reading every step, checks it
+// against the step directories, and answers exactly like a full scan of the files on disk — also after
+// files were added or removed behind its back, after the index file was damaged, and with two writers.
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { makeFileStore } from "../../src/adapters/knowledge-files.js"
+import type { Observation } from "../../src/domain/observation.js"
+import { type Catalog, scanSearch } from "../../src/knowledge/catalog.js"
+import { priorKnowledge } from "../../src/knowledge/prior.js"
+import { queryGroups } from "../../src/knowledge/text.js"
+import { tempDir } from "../support/browser.js"
+import { hoursAgo, NOW, readStoreFiles, session, step, writeSyntheticStore } from "./fixtures.js"
+import { ReferenceCatalog, referencePriorKnowledge } from "./prior-reference.js"
+
+const QUERIES = ["send", "confirm transaction", "unlock wallet", "approve", "password input", "copy", "xyzzy", "network settings", "nightly"]
+
+const here: Observation = {
+  state: { isLoaded: true, currentUrl: "http://127.0.0.1:8080/home.html#/send", title: "Send", currentScreen: "send" },
+  testIds: ["amount-input", "recipient-input", "next-button", "copy-button", "back-link"].map((testId) => ({ testId, tag: "button", visible: true })),
+  a11y: { nodes: ["send amount", "next back", "max token", "copy cancel"].map((name, i) => ({ ref: `e${i + 1}`, role: "button", name })) }
+}
+
+/** A store over `dir` with no refresh delay: each query looks at the disk. */
+const open = (dir: string) => Effect.runPromise(makeFileStore(dir, { refreshIntervalMs: 0 }))
+
+const catalogOf = async (dir: string) => {
+  const made = await open(dir)
+  const catalog = await Effect.runPromise(made.store.catalog!)
+  return { made, catalog, status: await Effect.runPromise(made.status) }
+}
+
+/** The index answers search, latest steps, sessions and prior knowledge exactly as a plain read of the files does. */
+const expectSameAsFiles = async (dir: string, catalog: Catalog) => {
+  const { sessions, steps } = await readStoreFiles(dir)
+  for (const query of QUERIES) {
+    const input = { groups: queryGroups(query), limit: 25, sessions: "all" as const, filters: undefined, now: NOW }
+    expect(catalog.search(input), query).toEqual(scanSearch(sessions, steps, input))
+  }
+  const filtered = { groups: queryGroups("send"), limit: 50, sessions: "all" as const, filters: { screen: "swap", sinceHours: 30 }, now: NOW }
+  expect(catalog.search(filtered)).toEqual(scanSearch(sessions, steps, filtered))
+  expect(catalog.size).toBe(steps.filter((record) => !record.tool.name.startsWith("knowledge_")).length)
+  expect(catalog.sessions(50, undefined, NOW).map((row) => [row.sessionId, row.stepCount]).sort()).toEqual(
+    sessions.map((metadata) => [metadata.sessionId, steps.filter((record) => record.sessionId === metadata.sessionId).length]).sort()
+  )
+  const input = { currentSessionId: undefined, observation: here, now: NOW }
+  expect(priorKnowledge(catalog, input)).toEqual(referencePriorKnowledge(new ReferenceCatalog(sessions, steps), input))
+}
+
+describe("the saved index", () => {
+  it("is written after a first full read and restored by the next store, which then reads no step file", async () => {
+    const dir = tempDir()
+    await writeSyntheticStore(dir, 1_200, 15)
+    const first = await catalogOf(dir)
+    expect(first.status).toEqual({ restoredFromIndex: false, filesRead: 1_200 })
+    expect(fs.existsSync(first.made.indexFile)).toBe(true)
+    await expectSameAsFiles(dir, first.catalog)
+
+    // A save cut short leaves a temporary file; the next store removes it once it is stale.
+    const leftover = path.join(dir, "llm-knowledge", "..index.bin.4242.deadbeef.tmp")
+    fs.writeFileSync(leftover, "partial")
+    fs.utimesSync(leftover, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000))
+    const second = await catalogOf(dir)
+    expect(second.status).toEqual({ restoredFromIndex: true, filesRead: 0 })
+    expect(fs.existsSync(leftover)).toBe(false)
+    await expectSameAsFiles(dir, second.catalog)
+    // Restored, it keeps learning: a recorded step is found at once, and the next store finds it too.
+    await Effect.runPromise(second.made.store.recordStep(step({ sessionId: "mm-s00003", tool: "click", target: { testId: "zebraCrossing" }, at: hoursAgo(0.5) })))
+    const found = second.catalog.search({ groups: queryGroups("zebra"), limit: 5, sessions: "all", filters: undefined, now: NOW })
+    expect(found.map((row) => row.target)).toEqual(["testId:zebraCrossing"])
+    await Effect.runPromise(second.made.saveIndex)
+    const third = await catalogOf(dir)
+    expect(third.status.restoredFromIndex).toBe(true)
+    // Only the directory this store wrote to is listed again (another writer might have added to it).
+    expect(third.status.filesRead).toBe(0)
+    await expectSameAsFiles(dir, third.catalog)
+  })
+
+  it("is checked against the step directories: files added, removed and whole sessions deleted behind its back", async () => {
+    const dir = tempDir()
+    await writeSyntheticStore(dir, 900, 12)
+    await catalogOf(dir)
+    const root = path.join(dir, "llm-knowledge")
+    // Another process adds steps and a session; one step file and one session directory are deleted.
+    const other = await open(dir)
+    await Effect.runPromise(
+      Effect.gen(function* () {
+        yield* other.store.startSession(session("mm-late", { goal: "late zebra session" }))
+        yield* other.store.recordStep(step({ sessionId: "mm-late", tool: "click", target: { testId: "zebra-go" }, screen: "send", at: hoursAgo(0.4) }))
+        yield* other.store.recordStep(step({ sessionId: "mm-s00002", tool: "type", target: { testId: "zebra-amount" }, screen: "send", at: hoursAgo(0.3) }))
+      })
+    )
+    const stepsOf = (sessionId: string) => path.join(root, sessionId, "steps")
+    fs.rmSync(path.join(stepsOf("mm-s00005"), fs.readdirSync(stepsOf("mm-s00005")).sort()[3]!))
+    fs.rmSync(path.join(root, "mm-s00007"), { recursive: true })
+    // Directory times are trusted only once settled: age the changed ones as a later start would see them.
+    const old = new Date(Date.now() - 60_000)
+    for (const sessionId of ["mm-late", "mm-s00002", "mm-s00005"]) fs.utimesSync(stepsOf(sessionId), old, old)
+
+    const checked = await catalogOf(dir)
+    expect(checked.status.restoredFromIndex).toBe(true)
+    // The changed sessions only: the late one, the added step, and the session that lost a file, read again.
+    const reread = fs.readdirSync(stepsOf("mm-s00005")).length
+    expect(checked.status.filesRead).toBe(1 + 1 + reread)
+    await expectSameAsFiles(dir, checked.catalog)
+    expect(checked.catalog.metadata("mm-s00007")).toBeUndefined()
+    expect(checked.catalog.metadata("mm-late")?.goal).toBe("late zebra session")
+  })
+
+  for (const [damage, apply] of [
+    ["a flipped byte", (bytes: Buffer) => (bytes.writeUInt8(bytes.readUInt8(bytes.length >> 1) ^ 0xff, bytes.length >> 1), bytes)],
+    ["a truncated file", (bytes: Buffer) => bytes.subarray(0, Math.floor(bytes.length / 3))],
+    ["another file's content", () => Buffer.from('{"not": "an index"}')],
+    ["an empty file", () => Buffer.alloc(0)]
+  ] as const) {
+    it(`with ${damage} is rebuilt from the step files and rewritten`, async () => {
+      const dir = tempDir()
+      await writeSyntheticStore(dir, 700, 10, 11)
+      const first = await catalogOf(dir)
+      fs.writeFileSync(first.made.indexFile, apply(fs.readFileSync(first.made.indexFile)))
+      const rebuilt = await catalogOf(dir)
+      expect(rebuilt.status).toEqual({ restoredFromIndex: false, filesRead: 700 })
+      await expectSameAsFiles(dir, rebuilt.catalog)
+      const after = await catalogOf(dir)
+      expect(after.status).toEqual({ restoredFromIndex: true, filesRead: 0 })
+      await expectSameAsFiles(dir, after.catalog)
+    })
+  }
+
+  it("two stores writing one directory at the same time lose no step, whichever index is saved last", async () => {
+    const dir = tempDir()
+    await writeSyntheticStore(dir, 400, 6, 3)
+    const [a, b] = await Promise.all([open(dir), open(dir)])
+    await Promise.all([Effect.runPromise(a.store.catalog!), Effect.runPromise(b.store.catalog!)])
+    const record = (made: typeof a, sessionId: string, count: number) =>
+      Effect.forEach(
+        Array.from({ length: count }, (_, i) => i),
+        (i) =>
+          made.store.recordStep(
+            step({ sessionId, tool: "click", target: { testId: `${sessionId}-button-${i}` }, screen: "send", at: new Date(NOW - 3_600_000 + i * 1000).toISOString() })
+          ),
+        { concurrency: 4 }
+      )
+    await Promise.all([
+      Effect.runPromise(Effect.zipRight(a.store.startSession(session("mm-writer-a")), record(a, "mm-writer-a", 60))),
+      Effect.runPromise(Effect.zipRight(b.store.startSession(session("mm-writer-b")), record(b, "mm-writer-b", 60))),
+      Effect.runPromise(record(b, "mm-s00001", 20))
+    ])
+    // Both save; b's index knows nothing of a's steps, and it is the one left on disk.
+    await Effect.runPromise(a.saveIndex)
+    await Effect.runPromise(b.saveIndex)
+    const last = await catalogOf(dir)
+    expect(last.status.restoredFromIndex).toBe(true)
+    expect(last.catalog.sessionSize("mm-writer-a")).toBe(60)
+    expect(last.catalog.sessionSize("mm-writer-b")).toBe(60)
+    expect(last.catalog.size).toBe(400 + 140)
+    await expectSameAsFiles(dir, last.catalog)
+  })
+})

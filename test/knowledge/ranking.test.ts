@@ -1,0 +1,159 @@
+// Prior knowledge ranked from records shaped the way runTool writes them: full observations after failures,
+// changes-only ones after successes, describe_screen with its state only. The page before each step is
+// rebuilt from them, so a successful step that stored only what changed is as similar as the failures before it.
+import { describe, expect, it } from "@effect/vitest"
+import { labelsFor, type StepRecord, type StepTarget } from "../../src/domain/knowledge.js"
+import type { A11yNode, Observation, TestIdItem } from "../../src/domain/observation.js"
+import { Catalog } from "../../src/knowledge/catalog.js"
+import { PageTracker } from "../../src/knowledge/page.js"
+import { priorKnowledge } from "../../src/knowledge/prior.js"
+import { hoursAgo, NOW, session } from "./fixtures.js"
+
+const APP = "http://127.0.0.1:4100"
+const state = (path: string, title = "Todos") => ({ isLoaded: true, currentUrl: `${APP}${path}`, title, currentScreen: "unknown" })
+const ids = (...testIds: Array<string>): Array<TestIdItem> => testIds.map((testId) => ({ testId, tag: "button", visible: true }))
+const node = (ref: string, role: string, name: string): A11yNode => ({ ref, role, name })
+
+const todoNodes = [
+  node("e1", "textbox", "What needs to be done?"),
+  node("e2", "button", "Add"),
+  node("e3", "link", "All"),
+  node("e4", "link", "Active"),
+  node("e5", "link", "Completed")
+]
+const todoIds = ids("new-todo", "add-button", "filter-all", "filter-active")
+
+/** The full observation runTool records after a failure (and a first look at a fresh document). */
+const full = (path: string, nodes: Array<A11yNode>, testIds: Array<TestIdItem>): Observation => ({ state: state(path), testIds, a11y: { nodes } })
+/** What runTool records after a success: only what is new or changed. */
+const changes = (path: string, nodes: Array<A11yNode>, testIds: Array<TestIdItem>, unchanged: number, removed: Array<string> = []): Observation => ({
+  state: state(path),
+  testIds,
+  testIdsUnchanged: unchanged,
+  a11y: { nodes, changesOnly: true, unchanged, removed }
+})
+
+let clock = 0
+const record = (sessionId: string, tool: string, observation: Observation | undefined, options: { target?: StepTarget; ok?: boolean } = {}): StepRecord => {
+  const ok = options.ok ?? true
+  clock++
+  return {
+    schemaVersion: 1,
+    timestamp: new Date(Date.parse(hoursAgo(2)) + clock * 1_000).toISOString(),
+    sessionId,
+    tool: { name: tool, input: {}, ...(options.target ? { target: options.target } : {}) },
+    timing: { durationMs: 20 },
+    outcome: ok ? { ok: true } : { ok: false, error: { code: "MM_CLICK_FAILED", message: "Element is covered" } },
+    ...(observation ? { observation } : {}),
+    labels: labelsFor(tool, options.target, ok)
+  }
+}
+
+/** A past session on the todo page: two clicks on Add fail (a cover still fading out), the third works. */
+const pastSession = (sessionId: string): Array<StepRecord> => [
+  record(sessionId, "launch", changes("/", [], [], 0)),
+  record(sessionId, "navigate", changes("/todo", todoNodes, todoIds, 0)),
+  record(sessionId, "describe_screen", { state: state("/todo") }),
+  record(sessionId, "type", changes("/todo", [], [], 5), { target: { a11yRef: "e1", a11yHint: { role: "textbox", name: "What needs to be done?" } } }),
+  record(sessionId, "click", full("/todo", todoNodes, todoIds), { target: { testId: "add-button" }, ok: false }),
+  record(sessionId, "click", full("/todo", todoNodes, todoIds), { target: { testId: "add-button" }, ok: false }),
+  record(sessionId, "click", changes("/todo", [node("e6", "checkbox", "Buy milk")], ids("todo-item"), 5), { target: { testId: "add-button" } }),
+  record(sessionId, "click", changes("/todo", [node("e6", "checkbox", "Buy milk")], [], 5), {
+    target: { a11yRef: "e5", a11yHint: { role: "link", name: "Completed" } }
+  })
+]
+
+/** The screen an agent of a new session describes now. */
+const now: Observation = full("/todo", todoNodes.map((item, index) => ({ ...item, ref: `e${index + 40}` })), todoIds)
+
+describe("prior knowledge ranks what worked first", () => {
+  it("the successful click that stored only its changes is as similar as the failures before it and is listed before them", () => {
+    const catalog = new Catalog()
+    catalog.addSession(session("past", { goal: "add a todo" }))
+    for (const step of pastSession("past")) catalog.addStep(step)
+    const prior = priorKnowledge(catalog, { currentSessionId: "me", observation: now, now: NOW })
+
+    const clicks = prior.similarSteps.filter((similar) => similar.tool === "click" && similar.target === "testId:add-button")
+    expect(clicks.map((similar) => similar.ok)).toEqual([true, false, false])
+    // Judged on the page the agent saw before each click: the same page, so the same confidence (no screen
+    // rule matches here, so the most is 21 of 29: same path, three test ids, two names, an action).
+    expect(new Set(clicks.map((similar) => similar.confidence))).toEqual(new Set([0.724]))
+    // Every successful step is listed before any failure.
+    const outcomes = prior.similarSteps.map((similar) => similar.ok)
+    expect(outcomes).toEqual([...outcomes].sort((a, b) => Number(b) - Number(a)))
+
+    const add = prior.suggestedNextActions.find((action) => action.preferredTarget.testId === "add-button")
+    // After the two actions that never failed (typing the todo, the Completed filter).
+    expect(add).toEqual({
+      rank: 3,
+      tool: "click",
+      rationale: "worked on this screen; its target is on the screen now",
+      preferredTarget: { testId: "add-button" },
+      confidence: 0.724,
+      succeeded: 1,
+      failed: 2
+    })
+    // A ref target is suggested by role and name, with the ref the same element has on this screen now; as
+    // similar as Add, it never failed, so it ranks first.
+    expect(prior.suggestedNextActions[0]).toEqual({
+      rank: 1,
+      tool: "click",
+      rationale: "worked on this screen; its target is on the screen now",
+      preferredTarget: { selector: 'role=link[name="Completed"s]' },
+      ref: "e44",
+      confidence: 0.724,
+      succeeded: 1
+    })
+    expect(prior.suggestedNextActions.map((action) => action.rank)).toEqual(prior.suggestedNextActions.map((_, index) => index + 1))
+    // It failed twice but worked: not a target to avoid.
+    expect(prior.avoid).toEqual([])
+  })
+
+  it("a target that only ever failed here is avoided and never suggested; more successes rank a target higher", () => {
+    const catalog = new Catalog()
+    const steps = [...pastSession("one"), ...pastSession("two")]
+    steps.push(record("two", "click", full("/todo", todoNodes, todoIds), { target: { testId: "clear-completed" }, ok: false }))
+    steps.push(record("two", "click", full("/todo", todoNodes, todoIds), { target: { testId: "clear-completed" }, ok: false }))
+    for (const step of steps) catalog.addStep(step)
+    const prior = priorKnowledge(catalog, { currentSessionId: undefined, observation: now, now: NOW })
+    expect(prior.avoid).toEqual([{ target: "testId:clear-completed", failures: 2, lastError: "MM_CLICK_FAILED" }])
+    expect(prior.suggestedNextActions.some((action) => action.preferredTarget.testId === "clear-completed")).toBe(false)
+    const add = prior.suggestedNextActions.find((action) => action.preferredTarget.testId === "add-button")
+    expect(add).toMatchObject({ succeeded: 2, failed: 4, rationale: "worked on this screen in 2 sessions; its target is on the screen now" })
+    // More successes than failures ranks first among equally similar actions.
+    expect(prior.suggestedNextActions.map((action) => action.succeeded - (action.failed ?? 0))).toEqual([2, 2, -2])
+  })
+
+  it("without the page before it, a changes-only step would look unlike the screen it was taken on", () => {
+    // The naive reading (the step's own observation) is what ranked failures above the success before.
+    const catalog = new Catalog()
+    const success = record("solo", "click", changes("/other", [node("e6", "checkbox", "Buy milk")], ids("todo-item"), 5), { target: { testId: "add-button" } })
+    catalog.addStep(success)
+    const alone = priorKnowledge(catalog, { currentSessionId: undefined, observation: now, now: NOW })
+    expect(alone.similarSteps).toEqual([])
+  })
+})
+
+describe("the page before a step", () => {
+  it("merges changes-only observations, starts over on a new document, and keeps content through state-only ones", () => {
+    const pages = new PageTracker()
+    expect(pages.before("s")).toBeUndefined()
+    pages.apply("s", full("/todo", todoNodes, todoIds))
+    pages.apply("s", changes("/todo", [node("e6", "checkbox", "Buy milk"), node("e2", "button", "Add item")], ids("todo-item"), 4, ["e5"]))
+    pages.apply("s", { state: state("/todo#/active") })
+    const merged = pages.before("s")!
+    expect(merged.place).toBe("/todo#/active")
+    expect([...merged.names].sort()).toEqual(["active", "add item", "all", "buy milk", "what needs to be done?"])
+    expect([...merged.testIds].sort()).toEqual(["add-button", "filter-active", "filter-all", "new-todo", "todo-item"])
+    // A changes-only observation with nothing unchanged lists the whole page (a fresh document).
+    pages.apply("s", changes("/todo", [node("e9", "heading", "Todos")], [], 0))
+    expect(pages.before("s")?.names).toEqual(["todos"])
+    pages.apply("s", full("/settings", [node("e20", "switch", "Dark mode")], ids("dark-mode")))
+    expect(pages.before("s")).toMatchObject({ place: "/settings", names: ["dark mode"], testIds: ["dark-mode"] })
+    // Back on a page seen before: what was known of it comes back.
+    pages.apply("s", { state: state("/todo") })
+    expect(pages.before("s")?.names).toEqual(["todos"])
+    // Saved and restored, it says the same.
+    expect(PageTracker.fromState(pages.toState()).before("s")).toEqual(pages.before("s"))
+  })
+})
