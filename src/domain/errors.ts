@@ -389,6 +389,21 @@ export class ContractNotFound extends Schema.TaggedError<ContractNotFound>()("Co
   }
 }
 
+/** Over Streamable HTTP: the one browser belongs to another client's session (see docs/configuration.md, --shared-browser). */
+export class BrowserInUse extends Schema.TaggedError<BrowserInUse>()("BrowserInUse", {
+  sessionId: Schema.String
+}) {
+  get code() {
+    return "MM_BROWSER_IN_USE" as const
+  }
+  override get message() {
+    return `The browser is in use by another client (session ${this.sessionId}). Try again after that client calls mm_cleanup or disconnects; knowledge tools work meanwhile.`
+  }
+  get details() {
+    return { sessionId: this.sessionId }
+  }
+}
+
 /** Every error a tool program may fail with. */
 export type ToolError =
   | InvalidInput
@@ -416,6 +431,7 @@ export type ToolError =
   | SeedFailed
   | ContractNotFound
   | BatchTimeout
+  | BrowserInUse
 
 export const ToolError = Schema.Union(
   InvalidInput,
@@ -442,7 +458,8 @@ export const ToolError = Schema.Union(
   BuildFailed,
   SeedFailed,
   ContractNotFound,
-  BatchTimeout
+  BatchTimeout,
+  BrowserInUse
 )
 
 const toolErrorTags: ReadonlySet<string> = new Set(ToolError.members.map((member) => member.identifier))
