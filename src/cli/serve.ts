@@ -5,7 +5,6 @@ import * as StderrLogger from "../adapters/logger.js"
 import * as Playwright from "../adapters/playwright/index.js"
 import * as Capabilities from "../capabilities/index.js"
 import type { Settings } from "../domain/config.js"
-import { serveHttp } from "../mcp/http.js"
 import { serveStdio, type McpServerOptions } from "../mcp/server.js"
 import { makeRegistry, type ToolRegistry } from "../runtime/registry.js"
 import type { AnyToolDefinition } from "../runtime/tool.js"
@@ -90,6 +89,8 @@ export const serve = async (
     await stop(0)
     return
   }
+  // Loaded only here: the HTTP transport pulls in Node's fetch machinery, which stdio never needs.
+  const { serveHttp } = await import("../mcp/http.js")
   const server = await serveHttp(registry, runtime, { ...serverOptions, ...options.http }).catch((error: unknown) => {
     process.stderr.write(`browser-workflow-mcp: cannot listen on ${options.http!.host}:${options.http!.port}: ${String(error)}\n`)
     return stop(1)

@@ -88,7 +88,10 @@ const readBody = (request: http.IncomingMessage) =>
 interface Client {
   readonly id: string
   readonly transport: StreamableHTTPServerTransport
+  /** When the client last sent something or got an answer. */
   lastSeen: number
+  /** Requests not answered yet: a client waiting for a long call is not idle. */
+  readonly inFlight: Set<RequestId>
 }
 
 /** A small lock: the calls that may start the browser run one at a time, so its owner is known. */
@@ -163,7 +166,11 @@ export const serveHttp = async <ER>(
     const pending = new Map<RequestId, () => void>()
     transport.send = async (message, sendOptions) => {
       await send(message, sendOptions)
-      if (isResponse(message)) pending.get(message.id)?.()
+      if (isResponse(message)) {
+        client.inFlight.delete(message.id)
+        client.lastSeen = Date.now()
+        pending.get(message.id)?.()
+      }
     }
     const refuse = (id: RequestId, sessionId: string) => {
       const envelope = {
@@ -185,7 +192,9 @@ export const serveHttp = async <ER>(
       })
     // A cancelled call gets no response: its wait ends with the cancellation, or when the session closes.
     const settle = (id: unknown) => {
-      if (typeof id === "string" || typeof id === "number") pending.get(id)?.()
+      if (typeof id !== "string" && typeof id !== "number") return
+      client.inFlight.delete(id)
+      pending.get(id)?.()
     }
     const onclose = transport.onclose
     transport.onclose = () => {
@@ -198,6 +207,7 @@ export const serveHttp = async <ER>(
         deliver(message, extra)
         return settle((message.params as { requestId?: unknown } | undefined)?.requestId)
       }
+      if (isRequest(message)) client.inFlight.add(message.id)
       if (options.sharedBrowser === true || !isRequest(message) || message.method !== "tools/call") return deliver(message, extra)
       const name = (message.params as { name?: unknown } | undefined)?.name
       if (typeof name !== "string" || !touchesBrowser(name)) return deliver(message, extra)
@@ -223,9 +233,13 @@ export const serveHttp = async <ER>(
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
         clients.set(sessionId, client!)
+      },
+      // The client ended its session (DELETE): close it, which closes the browser it owns.
+      onsessionclosed: () => {
+        setImmediate(() => void transport.close().catch(() => undefined))
       }
     })
-    client = { id: randomUUID(), transport, lastSeen: Date.now() }
+    client = { id: randomUUID(), transport, lastSeen: Date.now(), inFlight: new Set() }
     const server = makeMcpServer(registry, runtime, options)
     const current = client
     transport.onclose = () => {
@@ -294,7 +308,9 @@ export const serveHttp = async <ER>(
           () => {
             const now = Date.now()
             for (const client of clients.values()) {
-              if (now - client.lastSeen > idleTimeoutMs) void client.transport.close().catch(() => undefined)
+              if (client.inFlight.size === 0 && now - client.lastSeen > idleTimeoutMs) {
+                void client.transport.close().catch(() => undefined)
+              }
             }
           },
           Math.min(60_000, Math.max(1_000, Math.floor(idleTimeoutMs / 4)))
