@@ -165,11 +165,15 @@ export const serveHttp = async <ER>(
     if (deliver === undefined) return
     const pending = new Map<RequestId, () => void>()
     transport.send = async (message, sendOptions) => {
-      await send(message, sendOptions)
-      if (isResponse(message)) {
-        client.inFlight.delete(message.id)
-        client.lastSeen = Date.now()
-        pending.get(message.id)?.()
+      try {
+        await send(message, sendOptions)
+      } finally {
+        // Also when the answer could not be delivered (the client's connection dropped): the call is over.
+        if (isResponse(message)) {
+          client.inFlight.delete(message.id)
+          client.lastSeen = Date.now()
+          pending.get(message.id)?.()
+        }
       }
     }
     const refuse = (id: RequestId, sessionId: string) => {
