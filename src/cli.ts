@@ -1,6 +1,6 @@
 // The browser-workflow-mcp command: options from flags, environment and config file (src/cli/options.ts,
 // by the one table in domain/config.ts), then MCP over stdio or Streamable HTTP (src/cli/serve.ts), or
-// a subcommand. Subcommands load their code only when called, so the server starts fast.
+// a subcommand from the table below (the MCP client code of `call` loads only when it runs).
 import type * as StderrLogger from "./adapters/logger.js"
 import type { Settings } from "./domain/config.js"
 import { SERVER_VERSION } from "./mcp/server.js"
@@ -22,7 +22,7 @@ export interface Subcommand {
   readonly run: (argv: ReadonlyArray<string>, env: Readonly<Record<string, string | undefined>>) => Promise<number>
 }
 
-/** The subcommands by name; adding one is one entry (its module is imported when it runs). */
+/** The subcommands by name; adding one is one entry. */
 export const subcommands: Readonly<Record<string, Subcommand>> = {
   call: { usage: CALL_USAGE, run: (argv, env) => import("./cli/call.js").then((module) => module.runCall(argv, env)) },
   export: { usage: EXPORT_USAGE, run: (argv, env) => import("./cli/export.js").then((module) => module.runExport(argv, env)) }

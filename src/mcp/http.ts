@@ -145,7 +145,8 @@ export const serveHttp = async <ER>(
       owners.delete(current.sessionId)
       await runtime.runPromise(
         Effect.flatMap(Session, (session) => session.cleanup).pipe(
-          Effect.zipLeft(Effect.logInfo("closed the browser of an HTTP client that left", { sessionId: current.sessionId }))
+          Effect.zipLeft(Effect.logInfo("closed the browser of an HTTP client that left")),
+          Effect.annotateLogs("sessionId", current.sessionId)
         )
       )
     }
@@ -161,8 +162,8 @@ export const serveHttp = async <ER>(
   const guard = (client: Client) => {
     const transport = client.transport
     const deliver = transport.onmessage
-    const send = transport.send.bind(transport)
     if (deliver === undefined) return
+    const send = transport.send.bind(transport)
     const pending = new Map<RequestId, () => void>()
     transport.send = async (message, sendOptions) => {
       try {
@@ -182,7 +183,7 @@ export const serveHttp = async <ER>(
         error: toErrorInfo(new BrowserInUse({ sessionId })),
         meta: { timestamp: new Date().toISOString(), durationMs: 0 }
       }
-      return send({ jsonrpc: "2.0", id, result: toCallToolResult({ envelope, attachments: [] }) }, { relatedRequestId: id })
+      return transport.send({ jsonrpc: "2.0", id, result: toCallToolResult({ envelope, attachments: [] }) }, { relatedRequestId: id })
     }
     /** Delivers the call and resolves once its response went out, then records who started the browser. */
     const run = (message: JSONRPCMessage & { id: RequestId }, extra: Parameters<NonNullable<typeof deliver>>[1]) =>
@@ -192,6 +193,8 @@ export const serveHttp = async <ER>(
       }).then(async () => {
         pending.delete(message.id)
         const current = await currentSession()
+        // Only the running session can have an owner; a new one belongs to the client whose call started it.
+        for (const sessionId of owners.keys()) if (sessionId !== current?.sessionId) owners.delete(sessionId)
         if (current !== undefined && !owners.has(current.sessionId)) owners.set(current.sessionId, client.id)
       })
     // A cancelled call gets no response: its wait ends with the cancellation, or when the session closes.
