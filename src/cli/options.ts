@@ -221,24 +221,26 @@ const defaultValue = (spec: AnySpec, cwd: string) =>
 const defaults = (cwd: string): OptionValues =>
   Object.fromEntries(entries.map(([name, spec]) => [name, defaultValue(spec, cwd)])) as unknown as OptionValues
 
-/** The settings tools and adapters read, from the option values. */
+/** Settings fields that options of the same name fill unchanged; the rest are derived below. */
+type SameName = Exclude<keyof Settings & OptionName, "browserArgs" | "batch">
+
+/** The same-named options whose values do not fit their Settings field: must be none (checked below). */
+type Disagreeing = { [K in SameName]: [OptionValues[K]] extends [Settings[K]] ? never : K }[SameName]
+const everyOptionFitsItsField: [Disagreeing] extends [never] ? true : Disagreeing = true
+const sameNameKeys = Object.keys(defaultSettings).filter(
+  (key): key is SameName => everyOptionFitsItsField && Object.hasOwn(optionTable, key) && key !== "browserArgs" && key !== "batch"
+)
+
+/**
+ * The settings tools and adapters read, from the option values. An option named like a Settings field
+ * fills it, so a new option is one table entry and its field; browserArgs and batch are derived.
+ */
 export const toSettings = (values: OptionValues, configDir: string): Settings => ({
-  headless: values.headless,
-  executablePath: values.executablePath,
-  extension: values.extension,
-  appUrl: values.appUrl,
-  artifactsDir: values.artifactsDir,
-  toolPrefix: values.toolPrefix,
-  browserArgs: values.loopbackOnly ? [...LOOPBACK_ARGS, ...values.browserArgs] : values.browserArgs,
-  testIdAttribute: values.testIdAttribute,
-  screens: values.screens,
-  screenRules: values.screenRules,
-  fixtures: values.fixtures,
+  ...defaultSettings,
+  ...(Object.fromEntries(sameNameKeys.map((key) => [key, values[key]])) as Pick<Settings, SameName>),
   configDir,
-  batch: values.batch === undefined ? defaultBatchLimits : { ...defaultBatchLimits, ...withoutUndefined(values.batch) },
-  build: values.build,
-  staticTools: values.staticTools,
-  caps: values.caps
+  browserArgs: values.loopbackOnly ? [...LOOPBACK_ARGS, ...values.browserArgs] : values.browserArgs,
+  batch: values.batch === undefined ? defaultBatchLimits : { ...defaultBatchLimits, ...withoutUndefined(values.batch) }
 })
 
 /** The fields that are set: the file's batch limits over the defaults. */
