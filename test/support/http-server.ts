@@ -31,6 +31,10 @@ export const startHttpServer = (args: ReadonlyArray<string>, marker: string): Pr
       ],
       { stdio: ["ignore", "pipe", "pipe"] }
     )
+    // An HTTP server is not tied to our stdin: make sure it goes when the test worker does, even after a timeout.
+    const killOnExit = () => child.kill("SIGTERM")
+    process.once("exit", killOnExit)
+    child.once("exit", () => process.off("exit", killOnExit))
     let stderr = ""
     const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), 20_000)
