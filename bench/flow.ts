@@ -13,7 +13,7 @@ import { OBSERVATION_META_KEY } from "../src/mcp/server.js"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, "../..")
-const ourServer = path.join(root, "dist/src/main.js")
+const ourServer = path.join(root, "dist/bin/browser-workflow-mcp.js")
 const playwrightMcp = path.join(root, "node_modules/@playwright/mcp/cli.js")
 const WARM_RUNS = Number(process.env.BENCH_RUNS ?? 15)
 /** Simulated sign-in round trip of the page; the same constant for every contender. */

@@ -7,7 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { startSampleApp } from "./sample-app.js"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const serverEntry = path.resolve(here, "../src/main.js")
+const serverEntry = path.resolve(here, "../bin/browser-workflow-mcp.js")
 const artifactsDir = path.resolve(here, "../../test-artifacts/demo")
 
 const out = (line: string) => process.stdout.write(line + "\n")

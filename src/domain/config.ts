@@ -1,4 +1,6 @@
-// The server's settings: one typed value built once from flags, environment and the config file.
+// The server's settings and the one table of options behind them: each option's flag, environment
+// variable, config-file key, value type, default and help text, from which the CLI parser, --help
+// and docs/configuration.md are all made.
 import { Schema } from "effect"
 
 export const ScreenRule = Schema.Struct({
@@ -83,31 +85,6 @@ export const BuildCommandConfig = Schema.Struct({
 })
 export type BuildCommandConfig = typeof BuildCommandConfig.Type
 
-/** The JSON config file (`--config FILE`); every field optional. */
-export const ConfigFile = Schema.Struct({
-  headless: Schema.optional(Schema.Boolean),
-  executablePath: Schema.optional(Schema.String),
-  extension: Schema.optional(Schema.String),
-  appUrl: Schema.optional(Schema.String),
-  artifactsDir: Schema.optional(Schema.String),
-  toolPrefix: Schema.optional(Schema.String),
-  browserArgs: Schema.optional(Schema.Array(Schema.String)),
-  testIdAttribute: Schema.optional(Schema.String),
-  screens: Schema.optional(
-    Schema.Struct({
-      home: Schema.optional(Schema.String),
-      settings: Schema.optional(Schema.String),
-      notification: Schema.optional(Schema.String)
-    })
-  ),
-  screenRules: Schema.optional(Schema.Array(ScreenRule)),
-  fixtures: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, StorageState) })),
-  batch: Schema.optional(BatchLimitsFile),
-  build: Schema.optional(BuildCommandConfig),
-  stepScreenshots: Schema.optional(Schema.Literal("off", "failures", "all"))
-})
-export type ConfigFile = typeof ConfigFile.Type
-
 export interface Settings {
   readonly headless: boolean
   readonly executablePath: string | undefined
@@ -125,6 +102,10 @@ export interface Settings {
   readonly batch: BatchLimits
   /** The build tool's command (cwd relative to configDir); the build tool answers MM_CAPABILITY_NOT_AVAILABLE without it. */
   readonly build: BuildCommandConfig | undefined
+  /** Serve one fixed tool list instead of showing tools as they become usable. */
+  readonly staticTools: boolean
+  /** Optional tool groups to serve. */
+  readonly caps: ReadonlyArray<string>
   /** A viewport JPEG recorded with each step: never, for failed steps only (the default), or for every step. */
   readonly stepScreenshots: "off" | "failures" | "all"
 }
@@ -144,5 +125,349 @@ export const defaultSettings: Settings = {
   configDir: ".",
   batch: defaultBatchLimits,
   build: undefined,
+  staticTools: false,
+  caps: [],
   stepScreenshots: "failures"
 }
+
+/** How an option's value is written: as text (a flag or an environment variable) and as JSON in the config file. */
+export interface ValueType<A> {
+  /** Checks a value from any source; the config file's value is decoded with it directly. */
+  readonly schema: Schema.Schema<A, any>
+  /** The text of a flag or variable as the JSON value `schema` decodes. */
+  readonly fromText: (text: string) => unknown
+  /** Placeholder in --help and the docs: "URL", "DIR", "N". */
+  readonly placeholder: string
+  /** What a valid value is, for one-line errors: "true or false", "an absolute URL". */
+  readonly expected: string
+}
+
+const plain = <A>(schema: Schema.Schema<A, any>, placeholder: string, expected: string): ValueType<A> => ({
+  schema,
+  fromText: (text) => text,
+  placeholder,
+  expected
+})
+
+export const OptionTypes = {
+  boolean: {
+    schema: Schema.Boolean,
+    fromText: (text: string): unknown => (/^(1|true|yes)$/i.test(text) ? true : /^(0|false|no)$/i.test(text) ? false : text),
+    placeholder: "true|false",
+    expected: "true or false"
+  } satisfies ValueType<boolean>,
+  text: (placeholder: string) => plain(Schema.String.pipe(Schema.minLength(1)), placeholder, "a non-empty string"),
+  /** A path; relative ones are resolved against the working directory, or the config file's directory in the file. */
+  path: (placeholder: string) => plain(Schema.String.pipe(Schema.minLength(1)), placeholder, "a path"),
+  url: plain(Schema.String.pipe(Schema.filter((text) => URL.canParse(text))), "URL", "an absolute URL"),
+  oneOf: <const Values extends readonly [string, ...Array<string>]>(...values: Values): ValueType<Values[number]> =>
+    plain(Schema.Literal(...values), values.join("|"), `one of ${values.join(", ")}`),
+  pattern: (placeholder: string, pattern: RegExp, expected: string) => plain(Schema.String.pipe(Schema.pattern(pattern)), placeholder, expected),
+  integer: (min: number, max: number): ValueType<number> => ({
+    schema: Schema.Number.pipe(Schema.int(), Schema.between(min, max)),
+    fromText: (text) => (/^\s*-?\d+\s*$/.test(text) ? Number(text) : text),
+    placeholder: "N",
+    expected: `a whole number from ${min} to ${max}`
+  }),
+  /** Comma-separated in a flag or variable ("a,b"), a JSON array in the file. */
+  commaList: (placeholder: string): ValueType<ReadonlyArray<string>> => ({
+    schema: Schema.Array(Schema.String.pipe(Schema.minLength(1))),
+    fromText: (text) => text.split(",").map((item) => item.trim()).filter((item) => item !== ""),
+    placeholder,
+    expected: "a comma-separated list"
+  }),
+  /** A JSON array of strings in the variable and the file (items may hold commas); the flag repeats. */
+  jsonList: (placeholder: string): ValueType<ReadonlyArray<string>> => ({
+    schema: Schema.Array(Schema.String),
+    fromText: (text) => {
+      if (text.trim() === "") return []
+      try {
+        return JSON.parse(text) as unknown
+      } catch {
+        return text
+      }
+    },
+    placeholder,
+    expected: 'a JSON array of strings, e.g. ["--lang=de"]'
+  }),
+  /** A structure that only the config file can hold. */
+  structure: <A>(schema: Schema.Schema<A, any>, placeholder: string): ValueType<A> => ({
+    schema,
+    fromText: (text) => text,
+    placeholder,
+    expected: placeholder
+  })
+}
+
+/** Where an option is listed in --help and the docs. */
+export type OptionSection = "browser" | "tools" | "server" | "http" | "file"
+
+/** One option: its flag, environment variable and config key (the table's key), value type, default and help. */
+export interface OptionSpec<A, D extends A | undefined = A | undefined> {
+  readonly section: OptionSection
+  readonly type: ValueType<A>
+  /** The flag without "--"; none for options that only the config file holds. */
+  readonly flag?: string
+  /** Boolean options: a second flag that sets false (--headed for headless). */
+  readonly negation?: string
+  readonly env?: string
+  /** The flag may repeat, each occurrence one item of the list. */
+  readonly repeatable?: boolean
+  /** The value is a path: resolved against the working directory, or the config file's directory in the file. */
+  readonly path?: boolean
+  readonly default: D
+  /** The default as the docs show it, when the value itself says too little ("auto", "none"). */
+  readonly defaultText?: string
+  /** One line for --help. */
+  readonly help: string
+  /** More for docs/configuration.md. */
+  readonly details?: string
+}
+
+const option = <A, const D extends A | undefined>(spec: OptionSpec<A, D>): OptionSpec<A, D> => spec
+
+/** The options, in the order --help and the docs list them. A new option is one entry here (and a field where it is used). */
+export const optionTable = {
+  headless: option({
+    section: "browser",
+    type: OptionTypes.boolean,
+    flag: "headless",
+    negation: "headed",
+    env: "BWM_HEADLESS",
+    default: defaultSettings.headless,
+    help: "Run the browser without a window (default); --headed shows it.",
+    details:
+      "Headed on Linux needs a display (`DISPLAY` or `WAYLAND_DISPLAY`): without one `mm_launch` fails saying so; run the server under `xvfb-run -a` or use `--headless`."
+  }),
+  executablePath: option({
+    section: "browser",
+    type: OptionTypes.path("PATH"),
+    flag: "executable-path",
+    env: "BWM_EXECUTABLE_PATH",
+    path: true,
+    default: defaultSettings.executablePath,
+    defaultText: "auto",
+    help: "Chromium or Chrome binary; by default the first installed one, then Playwright's Chromium.",
+    details:
+      "Auto-detection tries `/usr/lib/chromium/chromium`, `/usr/bin/chromium`, `/usr/bin/chromium-browser`, `/snap/bin/chromium`, `/usr/bin/google-chrome(-stable)`, `/opt/google/chrome/chrome`, the macOS app bundles, then Playwright's own Chromium, and names them all when none exists."
+  }),
+  extension: option({
+    section: "browser",
+    type: OptionTypes.path("DIR"),
+    flag: "extension",
+    env: "BWM_EXTENSION",
+    path: true,
+    default: defaultSettings.extension,
+    defaultText: "none",
+    help: "Unpacked Manifest V3 extension to load."
+  }),
+  appUrl: option({
+    section: "browser",
+    type: OptionTypes.url,
+    flag: "app-url",
+    env: "BWM_APP_URL",
+    default: defaultSettings.appUrl,
+    defaultText: "none",
+    help: "Home page of the web app under test."
+  }),
+  browserArgs: option({
+    section: "browser",
+    type: OptionTypes.jsonList("ARG"),
+    flag: "browser-arg",
+    env: "BWM_BROWSER_ARGS",
+    repeatable: true,
+    default: defaultSettings.browserArgs,
+    defaultText: "none",
+    help: "Extra Chromium argument; repeatable; --browser-arg=--lang=de and --browser-arg --lang=de both work.",
+    details: "The variable and the config key take a JSON array of strings."
+  }),
+  loopbackOnly: option({
+    section: "browser",
+    type: OptionTypes.boolean,
+    flag: "loopback-only",
+    env: "BWM_LOOPBACK_ONLY",
+    default: false,
+    help: "Keep every browser connection on 127.0.0.1 (host-resolver and proxy guards)."
+  }),
+  testIdAttribute: option({
+    section: "browser",
+    type: OptionTypes.text("NAME"),
+    flag: "test-id-attribute",
+    env: "BWM_TEST_ID_ATTRIBUTE",
+    default: defaultSettings.testIdAttribute,
+    help: "Attribute holding test ids, read by testId targets and list_testids."
+  }),
+  artifactsDir: option({
+    section: "tools",
+    type: OptionTypes.path("DIR"),
+    flag: "artifacts-dir",
+    env: "BWM_ARTIFACTS_DIR",
+    path: true,
+    default: defaultSettings.artifactsDir,
+    help: "Screenshots and step memory."
+  }),
+  toolPrefix: option({
+    section: "tools",
+    type: OptionTypes.pattern("P", /^[A-Za-z0-9_.-]{0,32}$/, 'at most 32 letters, digits, "_", "." or "-"'),
+    flag: "tool-prefix",
+    env: "BWM_TOOL_PREFIX",
+    default: defaultSettings.toolPrefix,
+    help: "Tool name prefix: P_click, ...; empty for none."
+  }),
+  observation: option({
+    section: "tools",
+    type: OptionTypes.oneOf("tool", "default", "failures", "none"),
+    flag: "observation",
+    env: "BWM_OBSERVATION",
+    default: "tool",
+    help: "Page observation after each call: each tool's own, full, full only on failure, or state only.",
+    details:
+      'A call can also choose with `_meta: {"browser-workflow-mcp/observation": "default" | "failures" | "none"}`.'
+  }),
+  staticTools: option({
+    section: "tools",
+    type: OptionTypes.boolean,
+    flag: "static-tools",
+    env: "BWM_STATIC_TOOLS",
+    default: defaultSettings.staticTools,
+    help: "Serve one fixed tool list, for clients that ignore tools/list_changed."
+  }),
+  caps: option({
+    section: "tools",
+    type: OptionTypes.commaList("LIST"),
+    flag: "caps",
+    env: "BWM_CAPS",
+    default: defaultSettings.caps,
+    defaultText: "none",
+    help: "Optional tool groups to serve, comma-separated."
+  }),
+  stepScreenshots: option({
+    section: "tools",
+    type: OptionTypes.oneOf("off", "failures", "all"),
+    flag: "step-screenshots",
+    env: "BWM_STEP_SCREENSHOTS",
+    default: defaultSettings.stepScreenshots,
+    help: "A small viewport JPEG recorded with each step, for mm_report: off, failures (default) or all."
+  }),
+  logLevel: option({
+    section: "server",
+    type: OptionTypes.oneOf("debug", "info", "warning", "error", "none"),
+    flag: "log-level",
+    env: "BWM_LOG_LEVEL",
+    default: "info",
+    help: "Logs go to stderr only."
+  }),
+  port: option({
+    section: "http",
+    type: OptionTypes.integer(0, 65535),
+    flag: "port",
+    env: "BWM_PORT",
+    default: undefined,
+    defaultText: "none: stdio",
+    help: "Serve MCP over Streamable HTTP on this port (at /mcp) instead of stdio; 0 picks a free one.",
+    details: "The server prints `listening on http://HOST:PORT/mcp` to stderr once it accepts connections."
+  }),
+  host: option({
+    section: "http",
+    type: OptionTypes.text("HOST"),
+    flag: "host",
+    env: "BWM_HOST",
+    default: "127.0.0.1",
+    help: "Address the HTTP server binds to."
+  }),
+  allowedHosts: option({
+    section: "http",
+    type: OptionTypes.commaList("LIST"),
+    flag: "allowed-hosts",
+    env: "BWM_ALLOWED_HOSTS",
+    default: undefined,
+    defaultText: "the bound host, localhost, 127.0.0.1, [::1]",
+    help: "Host names accepted in the Host and Origin headers (DNS-rebinding guard); * accepts any.",
+    details: "A request whose `Host`, or whose `Origin` when it has one, names another host gets 403. Ports are not compared."
+  }),
+  authToken: option({
+    section: "http",
+    type: OptionTypes.text("TOKEN"),
+    flag: "auth-token",
+    env: "BWM_AUTH_TOKEN",
+    default: undefined,
+    defaultText: "none",
+    help: "Require the header Authorization: Bearer TOKEN on every HTTP request (401 without it)."
+  }),
+  sharedBrowser: option({
+    section: "http",
+    type: OptionTypes.boolean,
+    flag: "shared-browser",
+    env: "BWM_SHARED_BROWSER",
+    default: false,
+    help: "Let every HTTP client drive the one browser; by default it belongs to the client that launched it.",
+    details:
+      "Without it, while one client's browser session runs, other clients get `MM_BROWSER_IN_USE` from every tool except the read-only ones that need no browser (knowledge), and the browser closes when its client's HTTP session ends."
+  }),
+  idleTimeout: option({
+    section: "http",
+    type: OptionTypes.integer(0, 86_400),
+    flag: "idle-timeout",
+    env: "BWM_IDLE_TIMEOUT",
+    default: 1800,
+    help: "Seconds after which an HTTP session that sent nothing is closed (with its browser); 0 never."
+  }),
+  screens: option({
+    section: "file",
+    type: OptionTypes.structure(
+      Schema.Struct({
+        home: Schema.optional(Schema.String),
+        settings: Schema.optional(Schema.String),
+        notification: Schema.optional(Schema.String)
+      }),
+      "{home, settings, notification}"
+    ),
+    default: defaultSettings.screens,
+    defaultText: "none",
+    help: "Where mm_navigate goes for home, settings and notification."
+  }),
+  screenRules: option({
+    section: "file",
+    type: OptionTypes.structure(Schema.Array(ScreenRule), "[{screen, testId | selector | urlPattern}]"),
+    default: defaultSettings.screenRules,
+    defaultText: "none",
+    help: "How state.currentScreen is named: the first rule that matches."
+  }),
+  fixtures: option({
+    section: "file",
+    type: OptionTypes.structure(
+      Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, StorageState) }),
+      "{name: storage state | path}"
+    ),
+    default: defaultSettings.fixtures,
+    defaultText: "none",
+    help: "Storage states by name, inline or as a path to a JSON file."
+  }),
+  batch: option({
+    section: "file",
+    type: OptionTypes.structure(BatchLimitsFile, "{maxSteps, maxAggregateChars, defaultTimeoutMs, toolLimits}"),
+    default: undefined,
+    defaultText: "50 steps, 200000 chars, 45 s",
+    help: "Limits of mm_run_steps (docs/batch.md)."
+  }),
+  build: option({
+    section: "file",
+    type: OptionTypes.structure(BuildCommandConfig, "{command, cwd?, timeoutMs?}"),
+    default: defaultSettings.build,
+    defaultText: "none",
+    help: "The command mm_build runs; without it mm_build answers MM_CAPABILITY_NOT_AVAILABLE."
+  })
+}
+
+export type OptionTable = typeof optionTable
+export type OptionName = keyof OptionTable
+/** Every option's value after flags, environment, config file and defaults. */
+export type OptionValues = { readonly [K in OptionName]: OptionTable[K] extends OptionSpec<infer A, infer D> ? A | D : never }
+
+/** The JSON config file (`--config FILE`): every option of the table, each optional. */
+export const ConfigFile = Schema.Struct(
+  Object.fromEntries(
+    Object.entries(optionTable).map(([key, spec]) => [key, Schema.optional(spec.type.schema as Schema.Schema<unknown, any>)])
+  )
+) as unknown as Schema.Schema<Partial<OptionValues>, Record<string, unknown>>
+export type ConfigFile = Partial<OptionValues>

@@ -405,6 +405,21 @@ export class BrowserClosed extends Schema.TaggedError<BrowserClosed>()("BrowserC
   }
 }
 
+/** Over Streamable HTTP: the one browser belongs to another client's session (see docs/configuration.md, --shared-browser). */
+export class BrowserInUse extends Schema.TaggedError<BrowserInUse>()("BrowserInUse", {
+  sessionId: Schema.String
+}) {
+  get code() {
+    return "MM_BROWSER_IN_USE" as const
+  }
+  override get message() {
+    return `The browser is in use by another client (session ${this.sessionId}). Try again after that client calls mm_cleanup or disconnects; knowledge tools work meanwhile.`
+  }
+  get details() {
+    return { sessionId: this.sessionId }
+  }
+}
+
 /** Every error a tool program may fail with. */
 export type ToolError =
   | InvalidInput
@@ -433,6 +448,7 @@ export type ToolError =
   | ContractNotFound
   | BatchTimeout
   | BrowserClosed
+  | BrowserInUse
 
 export const ToolError = Schema.Union(
   InvalidInput,
@@ -460,7 +476,8 @@ export const ToolError = Schema.Union(
   SeedFailed,
   ContractNotFound,
   BatchTimeout,
-  BrowserClosed
+  BrowserClosed,
+  BrowserInUse
 )
 
 const toolErrorTags: ReadonlySet<string> = new Set(ToolError.members.map((member) => member.identifier))

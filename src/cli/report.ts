@@ -2,15 +2,17 @@
 // the artifacts directory (or to --out FILE); the file's path goes to stdout.
 import * as path from "node:path"
 import { Cause, Effect, Exit, Layer, Option } from "effect"
-import { writeFileAtomic } from "./adapters/files.js"
-import * as KnowledgeFiles from "./adapters/knowledge-files.js"
-import * as StderrLogger from "./adapters/logger.js"
-import { defaultSettings } from "./domain/config.js"
-import { KnowledgeError } from "./domain/errors.js"
-import { KnowledgeStore } from "./services/KnowledgeStore.js"
-import { buildReport } from "./tools/report.js"
+import { writeFileAtomic } from "../adapters/files.js"
+import * as KnowledgeFiles from "../adapters/knowledge-files.js"
+import * as StderrLogger from "../adapters/logger.js"
+import { defaultSettings } from "../domain/config.js"
+import { KnowledgeError } from "../domain/errors.js"
+import { KnowledgeStore } from "../services/KnowledgeStore.js"
+import { buildReport } from "../tools/report.js"
 
-export const REPORT_HELP = `Usage: browser-workflow-mcp report <sessionId> [--artifacts-dir DIR] [--out FILE]
+export const REPORT_USAGE = "report <sessionId> [--artifacts-dir DIR] [--out FILE]"
+
+export const REPORT_HELP = `Usage: browser-workflow-mcp ${REPORT_USAGE}
 
 Writes a self-contained HTML page of a recorded session (timeline, screenshots, recipe) to
 <artifacts>/reports/<sessionId>.html, or to FILE, and prints its path.

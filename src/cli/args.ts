@@ -1,0 +1,40 @@
+// Subcommand arguments: util.parseArgs with our one-line errors (unknown option, missing value, extra words).
+import { parseArgs } from "node:util"
+import { CliError } from "./options.js"
+
+export type FlagSpec = Readonly<Record<string, { readonly type: "string" | "boolean"; readonly short?: string }>>
+
+/** A subcommand's flags and positional words; throws CliError. */
+export const parseSubcommandArgs = <Flags extends FlagSpec>(
+  argv: ReadonlyArray<string>,
+  flags: Flags,
+  maxPositionals: number
+): { readonly values: { readonly [K in keyof Flags]?: Flags[K]["type"] extends "boolean" ? boolean : string }; readonly positionals: ReadonlyArray<string> } => {
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: flags as Record<string, { type: "string" | "boolean"; short?: string }>,
+    strict: false,
+    allowPositionals: true,
+    tokens: true
+  })
+  const values: Record<string, string | boolean> = {}
+  const positionals: Array<string> = []
+  for (const token of tokens) {
+    if (token.kind === "positional") {
+      if (positionals.length >= maxPositionals) throw new CliError(`unexpected argument ${JSON.stringify(token.value)}`)
+      positionals.push(token.value)
+      continue
+    }
+    if (token.kind !== "option") continue
+    const spec = flags[token.name]
+    if (spec === undefined) throw new CliError(`unknown option ${token.rawName}`)
+    if (spec.type === "boolean") {
+      if (token.value !== undefined) throw new CliError(`${token.rawName} takes no value`)
+      values[token.name] = true
+    } else {
+      if (token.value === undefined) throw new CliError(`${token.rawName} needs a value`)
+      values[token.name] = token.value
+    }
+  }
+  return { values: values as never, positionals }
+}

@@ -1,0 +1,59 @@
+// `browser-workflow-mcp export <sessionId>`: a recorded session printed as an mm_run_steps batch or a Playwright test.
+import * as path from "node:path"
+import { Cause, Effect, Exit, Layer, Option } from "effect"
+import * as KnowledgeFiles from "../adapters/knowledge-files.js"
+import * as StderrLogger from "../adapters/logger.js"
+import { defaultSettings } from "../domain/config.js"
+import { exportSession } from "../tools/knowledge.js"
+import { parseSubcommandArgs } from "./args.js"
+import { CliError } from "./options.js"
+
+export const EXPORT_USAGE = "export <sessionId> [--format batch|playwright] [--artifacts-dir DIR]"
+
+export const EXPORT_HELP = `Usage: browser-workflow-mcp ${EXPORT_USAGE}
+
+Prints a recorded session as an mm_run_steps batch (JSON, the default) or a @playwright/test file.
+--artifacts-dir defaults to BWM_ARTIFACTS_DIR, else ${defaultSettings.artifactsDir}.
+`
+
+/** Runs the subcommand; resolves to the exit code. */
+export const runExport = async (argv: ReadonlyArray<string>, env: Readonly<Record<string, string | undefined>>): Promise<number> => {
+  let args: ReturnType<typeof parse>
+  try {
+    args = parse(argv)
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error
+    process.stderr.write(`browser-workflow-mcp export: ${error.message}\n${EXPORT_HELP}`)
+    return 2
+  }
+  if (args.values.help === true) {
+    process.stdout.write(EXPORT_HELP)
+    return 0
+  }
+  const sessionId = args.positionals[0]
+  const format = args.values.format ?? "batch"
+  if (sessionId === undefined || (format !== "batch" && format !== "playwright")) {
+    process.stderr.write(`browser-workflow-mcp export: give a session id and --format batch or playwright\n${EXPORT_HELP}`)
+    return 2
+  }
+  const artifactsDir = path.resolve(args.values["artifacts-dir"] ?? env.BWM_ARTIFACTS_DIR ?? defaultSettings.artifactsDir)
+  const exit = await Effect.runPromiseExit(
+    exportSession(sessionId, format).pipe(
+      Effect.provide(Layer.provideMerge(KnowledgeFiles.layerFileSystem(artifactsDir), StderrLogger.layer("warning")))
+    )
+  )
+  if (Exit.isSuccess(exit)) {
+    process.stdout.write(exit.value.content)
+    return 0
+  }
+  const failure = Cause.failureOption(exit.cause)
+  process.stderr.write(`browser-workflow-mcp export: ${Option.isSome(failure) ? failure.value.message : Cause.pretty(exit.cause)}\n`)
+  return 1
+}
+
+const parse = (argv: ReadonlyArray<string>) =>
+  parseSubcommandArgs(
+    argv,
+    { format: { type: "string" }, "artifacts-dir": { type: "string" }, help: { type: "boolean", short: "h" } },
+    1
+  )

@@ -1,0 +1,281 @@
+// Flags, environment variables and the config file to option values, by the one table in domain/config.ts:
+// flags win over the environment, which wins over the file, which wins over the defaults. Every
+// problem is one line naming the flag, variable or key.
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { parseArgs } from "node:util"
+import { Either, ParseResult, Schema } from "effect"
+import { LOOPBACK_ARGS } from "../adapters/playwright/launch.js"
+import type * as StderrLogger from "../adapters/logger.js"
+import {
+  defaultBatchLimits,
+  defaultSettings,
+  OptionTypes,
+  optionTable,
+  type OptionName,
+  type OptionSpec,
+  type OptionValues,
+  type Settings
+} from "../domain/config.js"
+
+/** A problem with the command line, the environment or the config file; the message is one line for the user. */
+export class CliError extends Error {}
+
+/** Flags that are not options: they pick the config file or ask for help and the version. */
+export const commandFlags = {
+  config: {
+    flag: "config",
+    env: "BWM_CONFIG",
+    placeholder: "FILE",
+    help: "JSON config file holding any option below by its config key; relative paths in it are relative to it."
+  },
+  help: { flag: "help", short: "h", help: "Show this help and exit." },
+  version: { flag: "version", short: "v", help: "Print the version and exit." }
+} as const
+
+type AnySpec = OptionSpec<unknown, unknown>
+
+const entries = Object.entries(optionTable) as unknown as ReadonlyArray<readonly [OptionName, AnySpec]>
+
+export const isBooleanOption = (spec: AnySpec) => spec.type === (OptionTypes.boolean as unknown)
+
+/** Where a value came from, for error messages and relative paths. */
+type Source = { readonly kind: "flag"; readonly name: string } | { readonly kind: "env"; readonly name: string } | { readonly kind: "file"; readonly file: string; readonly key: string }
+
+const sourceLabel = (source: Source) =>
+  source.kind === "file" ? `config file ${source.file}: key "${source.key}"` : source.kind === "flag" ? `--${source.name}` : source.name
+
+/** A value shown in an error: short, one line. */
+const shown = (value: unknown) => {
+  const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value)
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text
+}
+
+/** The first issue of a decode failure as "at path: message", one line. */
+const firstIssue = (error: ParseResult.ParseError): { readonly path: string; readonly message: string } => {
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+  const issue = issues[0]
+  const message = (issue?.message ?? "invalid").split("\n")[0]!
+  return { path: (issue?.path ?? []).join("."), message: message.length > 160 ? `${message.slice(0, 157)}...` : message }
+}
+
+/** Decodes one value of an option; the error names where it came from and what was expected. */
+const decodeValue = (spec: AnySpec, raw: unknown, source: Source): unknown => {
+  const decoded = Schema.decodeUnknownEither(spec.type.schema, { onExcessProperty: "error" })(raw)
+  if (Either.isRight(decoded)) return decoded.right
+  const issue = firstIssue(decoded.left)
+  if (issue.path === "") {
+    throw new CliError(`${sourceLabel(source)} must be ${spec.type.expected}; got ${shown(raw)}`)
+  }
+  const where = issue.path === "" ? sourceLabel(source) : `${sourceLabel(source)}${source.kind === "file" ? "" : ":"} at "${issue.path}"`
+  throw new CliError(`${where}: ${issue.message}`)
+}
+
+const levenshtein = (a: string, b: string) => {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const saved = row[j]!
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
+      previous = saved
+    }
+  }
+  return row[b.length]!
+}
+
+/** " (did you mean X?)" for a near miss among the candidates. */
+const suggestion = (name: string, candidates: ReadonlyArray<string>, prefix: string) => {
+  const best = candidates
+    .map((candidate) => ({ candidate, distance: levenshtein(name, candidate) }))
+    .sort((a, b) => a.distance - b.distance)[0]
+  return best !== undefined && best.distance <= Math.max(2, Math.floor(name.length / 4)) ? ` (did you mean ${prefix}${best.candidate}?)` : ""
+}
+
+/** Reads and checks the config file: unknown keys and bad values are one line naming the key. */
+export const readConfigFile = (file: string): { readonly values: Partial<Record<OptionName, unknown>>; readonly dir: string } => {
+  let text: string
+  try {
+    text = fs.readFileSync(file, "utf8")
+  } catch {
+    throw new CliError(`cannot read config file ${file}`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new CliError(`config file ${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) throw new CliError(`config file ${file} must hold a JSON object`)
+  const dir = path.dirname(path.resolve(file))
+  const values: Partial<Record<OptionName, unknown>> = {}
+  const known = Object.keys(optionTable)
+  for (const [key, raw] of Object.entries(json)) {
+    if (!Object.hasOwn(optionTable, key)) {
+      throw new CliError(`config file ${file}: unknown key "${key}"${suggestion(key, known, "")}; see docs/configuration.md`)
+    }
+    const name = key as OptionName
+    const spec = optionTable[name] as AnySpec
+    const value = decodeValue(spec, raw, { kind: "file", file, key })
+    values[name] = spec.path === true && typeof value === "string" ? path.resolve(dir, value) : value
+  }
+  return { values, dir }
+}
+
+/** The parseArgs configuration of every flag in the table. */
+const flagConfig = () => {
+  const config: Record<string, { type: "string" | "boolean"; multiple?: boolean; short?: string }> = {
+    [commandFlags.config.flag]: { type: "string" },
+    [commandFlags.help.flag]: { type: "boolean", short: commandFlags.help.short },
+    [commandFlags.version.flag]: { type: "boolean", short: commandFlags.version.short }
+  }
+  for (const [, spec] of entries) {
+    if (spec.flag === undefined) continue
+    config[spec.flag] = isBooleanOption(spec) ? { type: "boolean" } : { type: "string", multiple: spec.repeatable === true }
+    if (spec.negation !== undefined) config[spec.negation] = { type: "boolean" }
+  }
+  return config
+}
+
+export interface ParsedOptions {
+  readonly values: OptionValues
+  /** The config file's directory, or "." without one. */
+  readonly configDir: string
+  readonly help: boolean
+  readonly version: boolean
+}
+
+/**
+ * Flags, environment and config file to option values. Relative paths from flags and variables are
+ * resolved against `cwd`, those in the file against the file's directory. Throws CliError.
+ */
+export const parseOptions = (
+  argv: ReadonlyArray<string>,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string = process.cwd()
+): ParsedOptions => {
+  const config = flagConfig()
+  // Non-strict: the value of a string flag may start with "--" (--browser-arg --lang=de); the checks below are ours.
+  const { tokens } = parseArgs({ args: [...argv], options: config, strict: false, allowPositionals: true, tokens: true })
+  const fromFlags = new Map<OptionName, unknown>()
+  let configPath: string | undefined
+  let help = false
+  let version = false
+  const byFlag = new Map<string, readonly [OptionName, AnySpec, boolean]>()
+  for (const [name, spec] of entries) {
+    if (spec.flag !== undefined) byFlag.set(spec.flag, [name, spec, true])
+    if (spec.negation !== undefined) byFlag.set(spec.negation, [name, spec, false])
+  }
+  for (const token of tokens) {
+    if (token.kind === "positional") throw new CliError(`unexpected argument ${shown(token.value)}; see --help`)
+    if (token.kind !== "option") continue
+    const known = config[token.name]
+    if (known === undefined) {
+      throw new CliError(`unknown option ${token.rawName}${suggestion(token.name, Object.keys(config), "--")}; see --help`)
+    }
+    if (known.type === "boolean" && token.value !== undefined) {
+      throw new CliError(`${token.rawName} takes no value; got ${shown(token.value)}`)
+    }
+    if (known.type === "string" && token.value === undefined) throw new CliError(`${token.rawName} needs a value`)
+    if (token.name === commandFlags.help.flag) help = true
+    else if (token.name === commandFlags.version.flag) version = true
+    else if (token.name === commandFlags.config.flag) configPath = token.value
+    else {
+      const [name, spec, positive] = byFlag.get(token.name)!
+      const source: Source = { kind: "flag", name: token.name }
+      if (isBooleanOption(spec)) fromFlags.set(name, positive)
+      else if (spec.repeatable === true) {
+        const items = (fromFlags.get(name) as Array<string> | undefined) ?? []
+        fromFlags.set(name, [...items, token.value!])
+      } else fromFlags.set(name, decodeValue(spec, spec.type.fromText(token.value!), source))
+    }
+  }
+  if (help || version) return { values: defaults(cwd), configDir: defaultSettings.configDir, help, version }
+
+  const configFile = configPath ?? nonEmpty(env[commandFlags.config.env])
+  const file = configFile === undefined ? undefined : readConfigFile(configFile)
+  const values: Record<string, unknown> = {}
+  for (const [name, spec] of entries) {
+    const variable = spec.env === undefined ? undefined : nonEmpty(env[spec.env])
+    let value: unknown
+    if (fromFlags.has(name)) {
+      value = fromFlags.get(name)
+      if (spec.path === true && typeof value === "string") value = path.resolve(cwd, value)
+    } else if (variable !== undefined) {
+      value = decodeValue(spec, spec.type.fromText(variable), { kind: "env", name: spec.env! })
+      if (spec.path === true && typeof value === "string") value = path.resolve(cwd, value)
+    } else if (file !== undefined && Object.hasOwn(file.values, name)) value = file.values[name]
+    else value = defaultValue(spec, cwd)
+    values[name] = value
+  }
+  return { values: values as OptionValues, configDir: file?.dir ?? defaultSettings.configDir, help, version }
+}
+
+/** An empty variable counts as unset. */
+const nonEmpty = (value: string | undefined) => (value === undefined || value === "" ? undefined : value)
+
+const defaultValue = (spec: AnySpec, cwd: string) =>
+  spec.path === true && typeof spec.default === "string" ? path.resolve(cwd, spec.default) : spec.default
+
+const defaults = (cwd: string): OptionValues =>
+  Object.fromEntries(entries.map(([name, spec]) => [name, defaultValue(spec, cwd)])) as unknown as OptionValues
+
+/** Settings fields that options of the same name fill unchanged; the rest are derived below. */
+type SameName = Exclude<keyof Settings & OptionName, "browserArgs" | "batch">
+
+/** The same-named options whose values do not fit their Settings field: must be none (checked below). */
+type Disagreeing = { [K in SameName]: [OptionValues[K]] extends [Settings[K]] ? never : K }[SameName]
+const everyOptionFitsItsField: [Disagreeing] extends [never] ? true : Disagreeing = true
+const sameNameKeys = Object.keys(defaultSettings).filter(
+  (key): key is SameName => everyOptionFitsItsField && Object.hasOwn(optionTable, key) && key !== "browserArgs" && key !== "batch"
+)
+
+/**
+ * The settings tools and adapters read, from the option values. An option named like a Settings field
+ * fills it, so a new option is one table entry and its field; browserArgs and batch are derived.
+ */
+export const toSettings = (values: OptionValues, configDir: string): Settings => ({
+  ...defaultSettings,
+  ...(Object.fromEntries(sameNameKeys.map((key) => [key, values[key]])) as Pick<Settings, SameName>),
+  configDir,
+  browserArgs: values.loopbackOnly ? [...LOOPBACK_ARGS, ...values.browserArgs] : values.browserArgs,
+  batch: values.batch === undefined ? defaultBatchLimits : { ...defaultBatchLimits, ...withoutUndefined(values.batch) }
+})
+
+/** The fields that are set: the file's batch limits over the defaults. */
+const withoutUndefined = <A extends object>(value: A): { [K in keyof A]?: Exclude<A[K], undefined> } =>
+  Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as { [K in keyof A]?: Exclude<A[K], undefined> }
+
+/** How the server is reached: stdio, or Streamable HTTP when a port is given. */
+export interface ServeOptions {
+  readonly logLevel: StderrLogger.LevelName
+  /** Observation policy for calls that do not choose one; each tool's own when absent. */
+  readonly observation: "default" | "none" | "failures" | undefined
+  readonly http:
+    | {
+        readonly port: number
+        readonly host: string
+        readonly allowedHosts: ReadonlyArray<string> | undefined
+        readonly authToken: string | undefined
+        readonly sharedBrowser: boolean
+        readonly idleTimeoutMs: number
+      }
+    | undefined
+}
+
+export const toServeOptions = (values: OptionValues): ServeOptions => ({
+  logLevel: values.logLevel,
+  observation: values.observation === "tool" ? undefined : values.observation,
+  http:
+    values.port === undefined
+      ? undefined
+      : {
+          port: values.port,
+          host: values.host,
+          allowedHosts: values.allowedHosts,
+          authToken: values.authToken,
+          sharedBrowser: values.sharedBrowser,
+          idleTimeoutMs: values.idleTimeout * 1000
+        }
+})

@@ -1,0 +1,145 @@
+// The app layer built once, MCP served over stdio or Streamable HTTP, and the browser closed on every way out.
+import { Layer, ManagedRuntime } from "effect"
+import * as KnowledgeFiles from "../adapters/knowledge-files.js"
+import * as StderrLogger from "../adapters/logger.js"
+import * as Playwright from "../adapters/playwright/index.js"
+import * as Capabilities from "../capabilities/index.js"
+import type { Settings } from "../domain/config.js"
+import { serveStdio, type McpServerOptions } from "../mcp/server.js"
+import { makeRegistry, type ToolRegistry } from "../runtime/registry.js"
+import type { AnyToolDefinition } from "../runtime/tool.js"
+import { Config } from "../services/Config.js"
+import { makeRunSteps } from "../tools/batch.js"
+import { builtinTools } from "../tools/registry.js"
+import { parseOptions, toServeOptions, toSettings, type ServeOptions } from "./options.js"
+
+/** The served tools: the given ones plus mm_run_steps over all of them. */
+export const registryFor = (settings: Settings, tools: ReadonlyArray<AnyToolDefinition> = builtinTools): ToolRegistry => {
+  const registry: ToolRegistry = makeRegistry([...tools, makeRunSteps(() => registry, settings.batch)], settings.toolPrefix)
+  return registry
+}
+
+/**
+ * Capability layers: any layer that needs at most Config. Their outputs are typed `never` on purpose: tools
+ * reach capabilities through Effect.serviceOption, so nothing in the types depends on which ones are present.
+ */
+export type CapabilityLayer = Layer.Layer<never, unknown, Config>
+
+/** The capabilities the config file offers: the build command. */
+export const configCapabilities = (settings: Settings): CapabilityLayer =>
+  settings.build === undefined ? Layer.empty : Capabilities.buildLayerCommand(settings.build, settings.configDir)
+
+/**
+ * Everything the built-in tools need, live: Chromium, JSON-file step memory, stderr logs, plus the
+ * capabilities of the config file and the given ones (later layers win over earlier ones for the same tag).
+ */
+export const appLayer = (
+  settings: Settings,
+  logLevel: StderrLogger.LevelName = "info",
+  capabilities: ReadonlyArray<CapabilityLayer> = []
+) => {
+  const provided = [configCapabilities(settings), ...capabilities].reduce<CapabilityLayer>(
+    (all, next) => Layer.merge(all, next),
+    Layer.empty
+  )
+  // Capabilities feed the Playwright layer (Fixture, StateSnapshot) and stay visible to tools (Build, ContractSeeding...).
+  return Layer.mergeAll(Playwright.layer, KnowledgeFiles.layerFileSystem(settings.artifactsDir)).pipe(
+    Layer.provideMerge(provided),
+    Layer.provideMerge(Config.layer(settings)),
+    Layer.provideMerge(StderrLogger.layer(logLevel))
+  )
+}
+
+const defaultServeOptions: ServeOptions = { logLevel: "info", observation: undefined, http: undefined }
+
+/**
+ * Serves the given tools with the live layers: over stdio until stdin closes, or over Streamable HTTP
+ * until a signal arrives. Every way out (stdin closing, SIGINT, SIGTERM, SIGHUP) closes the HTTP
+ * server and the browser, then exits.
+ */
+export const serve = async (
+  settings: Settings,
+  serveOptions: ServeOptions | StderrLogger.LevelName = defaultServeOptions,
+  tools: ReadonlyArray<AnyToolDefinition> = builtinTools,
+  mcpOptions: McpServerOptions = {},
+  capabilities: ReadonlyArray<CapabilityLayer> = []
+): Promise<void> => {
+  const options = typeof serveOptions === "string" ? { ...defaultServeOptions, logLevel: serveOptions } : serveOptions
+  const runtime = ManagedRuntime.make(appLayer(settings, options.logLevel, capabilities))
+  // Build the layers now rather than at the first call: the browser's layer removes the temporary
+  // profiles a killed server left behind when this one starts (a failure shows at the first call).
+  void runtime.runtime().catch(() => undefined)
+  const serverOptions: McpServerOptions = { observation: options.observation, ...mcpOptions }
+  let closeHttp: (() => Promise<void>) | undefined
+  let stopping: Promise<void> | undefined
+  const stop = (code: number) => {
+    stopping ??= (async () => {
+      // Never hang on the way out: a stuck browser gets 10 s, then the process exits anyway.
+      const timer = setTimeout(() => process.exit(code), 10_000)
+      timer.unref()
+      await closeHttp?.().catch(() => undefined)
+      await runtime.dispose().catch(() => undefined)
+      process.exit(code)
+    })()
+    return stopping
+  }
+  process.once("SIGINT", () => void stop(130))
+  process.once("SIGTERM", () => void stop(143))
+  process.once("SIGHUP", () => void stop(129))
+  const registry = registryFor(settings, tools)
+  if (options.http === undefined) {
+    await serveStdio(registry, runtime, serverOptions)
+    await stop(0)
+    return
+  }
+  // Loaded only here: the HTTP transport pulls in Node's fetch machinery, which stdio never needs.
+  const { serveHttp } = await import("../mcp/http.js")
+  const server = await serveHttp(registry, runtime, { ...serverOptions, ...options.http }).catch((error: unknown) => {
+    process.stderr.write(`browser-workflow-mcp: cannot listen on ${options.http!.host}:${options.http!.port}: ${String(error)}\n`)
+    return stop(1)
+  })
+  if (server === undefined) return
+  closeHttp = server.close
+  process.stderr.write(`browser-workflow-mcp: listening on ${server.url}\n`)
+}
+
+export interface MakeServerOptions {
+  /** Settings; parsed like the CLI's from process.argv and the environment when absent. */
+  readonly settings?: Settings | undefined
+  readonly logLevel?: StderrLogger.LevelName | undefined
+  /** Capability layers (Build, Fixture, StateSnapshot, Chain, ContractSeeding) and services your own tools use. */
+  readonly layers?: ReadonlyArray<CapabilityLayer> | undefined
+  /** Your tools, served after the built-in ones: same defineTool shape, run by the same runTool. */
+  readonly tools?: ReadonlyArray<AnyToolDefinition> | undefined
+  /** False to serve only `tools` (default true). */
+  readonly builtins?: boolean | undefined
+}
+
+export interface BrowserWorkflowServer {
+  readonly settings: Settings
+  /** Every tool served, built-in ones first (mm_run_steps is added over all of them when served). */
+  readonly tools: ReadonlyArray<AnyToolDefinition>
+  /** The full app layer, to run tools in-process with runTool (e.g. in tests). */
+  readonly layer: ReturnType<typeof appLayer>
+  /** Serves MCP over stdio until stdin closes or a signal arrives, then closes the browser and exits. */
+  readonly serveStdio: () => Promise<void>
+  /** Serves as the command line says: over Streamable HTTP with --port, else over stdio. */
+  readonly serve: () => Promise<void>
+}
+
+/** The library's entry point: the built-in server plus a consumer's own tools and capability layers. */
+export const makeServer = (options: MakeServerOptions = {}): BrowserWorkflowServer => {
+  const parsed = options.settings === undefined ? parseOptions(process.argv.slice(2), process.env) : undefined
+  const settings = options.settings ?? toSettings(parsed!.values, parsed!.configDir)
+  const fromCommandLine = parsed === undefined ? defaultServeOptions : toServeOptions(parsed.values)
+  const serveOptions: ServeOptions = { ...fromCommandLine, logLevel: options.logLevel ?? fromCommandLine.logLevel }
+  const tools = [...(options.builtins === false ? [] : builtinTools), ...(options.tools ?? [])]
+  const layers = options.layers ?? []
+  return {
+    settings,
+    tools,
+    layer: appLayer(settings, serveOptions.logLevel, layers),
+    serveStdio: () => serve(settings, { ...serveOptions, http: undefined }, tools, {}, layers),
+    serve: () => serve(settings, serveOptions, tools, {}, layers)
+  }
+}

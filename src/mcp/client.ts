@@ -1,0 +1,44 @@
+// The client side of Streamable HTTP, for the `call` subcommand: one tool call against a running server.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { SERVER_VERSION } from "./server.js"
+
+export interface RemoteCall {
+  readonly url: string
+  readonly tool: string
+  readonly arguments: Readonly<Record<string, unknown>>
+  readonly authToken?: string | undefined
+  /** Request `_meta`, e.g. the observation policy. */
+  readonly meta?: Readonly<Record<string, unknown>> | undefined
+}
+
+export interface RemoteResult {
+  /** The envelope's JSON text as the server sent it. */
+  readonly text: string
+  readonly ok: boolean
+  /** Content blocks beside the envelope (images), not printed. */
+  readonly attachments: number
+}
+
+/** Connects, calls the tool, and ends the MCP session again (a browser this client started closes with it). */
+export const callRemoteTool = async (call: RemoteCall): Promise<RemoteResult> => {
+  const transport = new StreamableHTTPClientTransport(new URL(call.url), {
+    ...(call.authToken === undefined ? {} : { requestInit: { headers: { authorization: `Bearer ${call.authToken}` } } })
+  })
+  const client = new Client({ name: "browser-workflow-mcp call", version: SERVER_VERSION })
+  await client.connect(transport)
+  try {
+    const result = await client.callTool({
+      name: call.tool,
+      arguments: { ...call.arguments },
+      ...(call.meta === undefined ? {} : { _meta: { ...call.meta } })
+    })
+    const content = (result.content ?? []) as ReadonlyArray<{ readonly type: string; readonly text?: string }>
+    const first = content[0]
+    const text = first?.type === "text" && first.text !== undefined ? first.text : JSON.stringify(result)
+    return { text, ok: result.isError !== true, attachments: Math.max(0, content.length - 1) }
+  } finally {
+    await transport.terminateSession().catch(() => undefined)
+    await client.close().catch(() => undefined)
+  }
+}

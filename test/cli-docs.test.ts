@@ -1,0 +1,30 @@
+// docs/errors.md lists exactly the MM_* codes the server can answer: every code literal in src/.
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { describe, expect, it } from "vitest"
+
+const root = path.resolve(import.meta.dirname, "..")
+
+const sourceFiles = (dir: string): Array<string> =>
+  fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name)
+    return entry.isDirectory() ? sourceFiles(full) : entry.name.endsWith(".ts") ? [full] : []
+  })
+
+describe("docs/errors.md", () => {
+  it("lists every MM_* code of src/ (errors.ts and the few answered elsewhere), and no other", () => {
+    const inSource = new Set<string>()
+    for (const file of sourceFiles(path.join(root, "src"))) {
+      for (const match of fs.readFileSync(file, "utf8").matchAll(/"(MM_[A-Z_]+)"/g)) inSource.add(match[1]!)
+    }
+    const errorsTs = fs.readFileSync(path.join(root, "src/domain/errors.ts"), "utf8")
+    expect(errorsTs).toContain('"MM_INVALID_INPUT"')
+    const docs = fs.readFileSync(path.join(root, "docs/errors.md"), "utf8")
+    const documented = new Set<string>()
+    for (const line of docs.split("\n").filter((row) => row.startsWith("| `MM_"))) {
+      const codes = line.split("|")[1]!
+      for (const match of codes.matchAll(/`(MM_[A-Z_]+)`/g)) documented.add(match[1]!)
+    }
+    expect([...documented].sort()).toEqual([...inSource].sort())
+  })
+})

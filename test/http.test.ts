@@ -1,0 +1,237 @@
+// The built command over Streamable HTTP (--port): DNS-rebinding and token checks, a flow with the SDK
+// client, the one-browser rule between two clients (and --shared-browser), and SIGTERM closing it all.
+import { randomUUID } from "node:crypto"
+import * as fs from "node:fs"
+import * as http from "node:http"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { loginPage, servePages, type RunningServer } from "../demo/sample-app.js"
+import { binEntry, browserPids, startHttpServer, waitUntil, type RunningHttpServer } from "./support/http-server.js"
+
+const TOKEN = "test-token-1234"
+
+const connect = async (url: string, token: string | null = TOKEN) => {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    ...(token === null ? {} : { requestInit: { headers: { authorization: `Bearer ${token}` } } })
+  })
+  const client = new Client({ name: "http-test", version: "1.0.0" })
+  await client.connect(transport)
+  return { client, transport }
+}
+
+const envelopeOf = (result: Awaited<ReturnType<Client["callTool"]>>) => {
+  const content = result.content as Array<{ type: string; text?: string }>
+  const envelope = JSON.parse(content[0]!.text!)
+  expect(result.isError).toBe(!envelope.ok)
+  return envelope
+}
+
+const initializeBody = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }
+})
+
+/** A raw POST of initialize with the given headers (Host cannot be set through fetch). */
+const rawInitialize = (url: string, headers: Record<string, string>) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const target = new URL(url)
+    const request = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }
+      },
+      (response) => {
+        let body = ""
+        response.setEncoding("utf8")
+        response.on("data", (chunk: string) => (body += chunk))
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }))
+      }
+    )
+    request.on("error", reject)
+    request.end(initializeBody)
+  })
+
+describe("Streamable HTTP", () => {
+  let app: RunningServer
+  let server: RunningHttpServer
+  const marker = randomUUID()
+
+  beforeAll(async () => {
+    expect(fs.existsSync(binEntry), "run npm run build first").toBe(true)
+    app = await servePages({ "/": loginPage })
+    server = await startHttpServer(["--app-url", `${app.url}/`, "--auth-token", TOKEN], marker)
+  })
+  afterAll(async () => {
+    await server?.stop()
+    await app?.close()
+  })
+
+  it("listens on 127.0.0.1 at /mcp", () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/)
+  })
+
+  it("refuses a request without the bearer token, or with a wrong one, with 401", async () => {
+    const without = await rawInitialize(server.url, {})
+    expect(without.status).toBe(401)
+    expect(without.body).toContain("Bearer")
+    const wrong = await rawInitialize(server.url, { authorization: "Bearer nope" })
+    expect(wrong.status).toBe(401)
+    await expect(connect(server.url, null)).rejects.toThrow()
+    const right = await rawInitialize(server.url, { authorization: `Bearer ${TOKEN}` })
+    expect(right.status).toBe(200)
+  })
+
+  it("refuses a foreign Host or Origin with 403 (DNS rebinding), and accepts the localhost forms", async () => {
+    const port = new URL(server.url).port
+    const auth = { authorization: `Bearer ${TOKEN}` }
+    const rebound = await rawInitialize(server.url, { ...auth, host: `evil.example:${port}` })
+    expect(rebound.status).toBe(403)
+    expect(rebound.body).toContain("evil.example")
+    const origin = await rawInitialize(server.url, { ...auth, origin: "http://evil.example" })
+    expect(origin.status).toBe(403)
+    const nullOrigin = await rawInitialize(server.url, { ...auth, origin: "null" })
+    expect(nullOrigin.status).toBe(403)
+    const local = await rawInitialize(server.url, { ...auth, host: `localhost:${port}`, origin: "http://localhost:6274" })
+    expect(local.status).toBe(200)
+  })
+
+  it("answers 404 for another path and for an unknown session", async () => {
+    const other = await rawInitialize(server.url.replace("/mcp", "/other"), { authorization: `Bearer ${TOKEN}` })
+    expect(other.status).toBe(404)
+    const stale = await rawInitialize(server.url, { authorization: `Bearer ${TOKEN}`, "mcp-session-id": "no-such-session" })
+    expect(stale.status).toBe(404)
+  })
+
+  it("runs a flow with the SDK client: launch, type, click, wait, read", async () => {
+    const { client, transport } = await connect(server.url)
+    try {
+      expect(transport.sessionId).toBeDefined()
+      const { tools } = await client.listTools()
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["mm_launch", "mm_click", "mm_cleanup"]))
+      const launched = envelopeOf(await client.callTool({ name: "mm_launch", arguments: { goal: "http flow" } }))
+      expect(launched.ok).toBe(true)
+      expect(browserPids(marker).length).toBeGreaterThan(0)
+      for (const [name, args] of [
+        ["mm_type", { testId: "username", text: "alice" }],
+        ["mm_type", { testId: "password", text: "correct horse" }],
+        ["mm_click", { testId: "login-submit" }],
+        ["mm_wait_for", { selector: "text=Welcome, alice" }]
+      ] as const) {
+        expect(envelopeOf(await client.callTool({ name, arguments: args })).ok, name).toBe(true)
+      }
+      const text = envelopeOf(await client.callTool({ name: "mm_get_text", arguments: { testId: "welcome" } }))
+      expect(text.result.text).toBe("Welcome, alice")
+      expect(envelopeOf(await client.callTool({ name: "mm_cleanup", arguments: {} })).result.cleanedUp).toBe(true)
+    } finally {
+      await transport.terminateSession()
+      await client.close()
+    }
+  })
+
+  it("one browser: a second client is refused while the first one's session runs, and may launch once it left", async () => {
+    const first = await connect(server.url)
+    const second = await connect(server.url)
+    try {
+      expect(envelopeOf(await first.client.callTool({ name: "mm_launch", arguments: {} })).ok).toBe(true)
+      const sessionId = envelopeOf(await first.client.callTool({ name: "mm_get_state", arguments: {} })).meta.sessionId
+
+      const refused = envelopeOf(await second.client.callTool({ name: "mm_launch", arguments: { force: true } }))
+      expect(refused.error).toMatchObject({ code: "MM_BROWSER_IN_USE", details: { sessionId } })
+      expect(refused.error.message).toContain("another client")
+      const page = envelopeOf(await second.client.callTool({ name: "mm_describe_screen", arguments: {} }))
+      expect(page.error.code).toBe("MM_BROWSER_IN_USE")
+      const batch = envelopeOf(
+        await second.client.callTool({ name: "mm_run_steps", arguments: { steps: [{ tool: "mm_click", args: { testId: "login-submit" } }] } })
+      )
+      expect(batch.error.code).toBe("MM_BROWSER_IN_USE")
+      // Read-only tools that need no browser still work.
+      expect(envelopeOf(await second.client.callTool({ name: "mm_knowledge_sessions", arguments: {} })).ok).toBe(true)
+      // The owner is not affected.
+      expect(envelopeOf(await first.client.callTool({ name: "mm_get_state", arguments: {} })).ok).toBe(true)
+
+      // The owner leaves (DELETE of its session): its browser closes, and the second client may launch.
+      await first.transport.terminateSession()
+      await first.client.close()
+      expect(await waitUntil(() => browserPids(marker).length === 0, 15_000), server.stderr()).toBe(true)
+      const launched = envelopeOf(await second.client.callTool({ name: "mm_launch", arguments: {} }))
+      expect(launched.ok).toBe(true)
+      expect(envelopeOf(await second.client.callTool({ name: "mm_cleanup", arguments: {} })).ok).toBe(true)
+    } finally {
+      await first.client.close().catch(() => undefined)
+      await second.transport.terminateSession().catch(() => undefined)
+      await second.client.close()
+    }
+  })
+
+  it("two clients launching at once: exactly one gets the browser, the other a clear refusal", async () => {
+    const a = await connect(server.url)
+    const b = await connect(server.url)
+    try {
+      const results = await Promise.all([
+        a.client.callTool({ name: "mm_launch", arguments: { force: true } }).then(envelopeOf),
+        b.client.callTool({ name: "mm_launch", arguments: { force: true } }).then(envelopeOf)
+      ])
+      expect(results.filter((result) => result.ok)).toHaveLength(1)
+      expect(results.find((result) => !result.ok).error.code).toBe("MM_BROWSER_IN_USE")
+    } finally {
+      for (const { client, transport } of [a, b]) {
+        await transport.terminateSession().catch(() => undefined)
+        await client.close()
+      }
+      expect(await waitUntil(() => browserPids(marker).length === 0, 15_000)).toBe(true)
+    }
+  })
+})
+
+describe("Streamable HTTP with --shared-browser", () => {
+  it("every client drives the one browser, which stays open when a client leaves; SIGTERM closes it", async () => {
+    const app = await servePages({ "/": loginPage })
+    const marker = randomUUID()
+    const server = await startHttpServer(["--app-url", `${app.url}/`, "--shared-browser"], marker)
+    try {
+      const first = await connect(server.url, null)
+      const second = await connect(server.url, null)
+      expect(envelopeOf(await first.client.callTool({ name: "mm_launch", arguments: {} })).ok).toBe(true)
+      expect(envelopeOf(await second.client.callTool({ name: "mm_type", arguments: { testId: "username", text: "bob" } })).ok).toBe(true)
+      const again = envelopeOf(await second.client.callTool({ name: "mm_launch", arguments: {} }))
+      expect(again.error.code).toBe("MM_SESSION_ALREADY_RUNNING")
+      await first.transport.terminateSession()
+      await first.client.close()
+      const text = envelopeOf(await second.client.callTool({ name: "mm_get_text", arguments: { testId: "username" } }))
+      expect(text.result.text).toBe("bob")
+      expect(browserPids(marker).length).toBeGreaterThan(0)
+
+      expect(await server.stop()).toBe(143)
+      expect(await waitUntil(() => browserPids(marker).length === 0, 15_000)).toBe(true)
+      await second.client.close().catch(() => undefined)
+    } finally {
+      await server.stop()
+      await app.close()
+    }
+  })
+})
+
+describe("Streamable HTTP idle sessions", () => {
+  it("a client that sends nothing for --idle-timeout seconds loses its session and its browser", async () => {
+    const app = await servePages({ "/": loginPage })
+    const marker = randomUUID()
+    const server = await startHttpServer(["--app-url", `${app.url}/`, "--idle-timeout", "1"], marker)
+    try {
+      const { client } = await connect(server.url, null)
+      expect(envelopeOf(await client.callTool({ name: "mm_launch", arguments: {} })).ok).toBe(true)
+      expect(browserPids(marker).length).toBeGreaterThan(0)
+      expect(await waitUntil(() => browserPids(marker).length === 0, 15_000), server.stderr()).toBe(true)
+      await expect(client.callTool({ name: "mm_get_state", arguments: {} })).rejects.toThrow(/404|not found/i)
+      await client.close()
+    } finally {
+      await server.stop()
+      await app.close()
+    }
+  })
+})
