@@ -423,6 +423,8 @@ export const observePage = (
       "grid", "group", "list", "listbox", "log", "main", "menu", "menubar", "navigation", "radiogroup", "region", "row",
       "search", "table", "tablist", "tabpanel", "toolbar", "tree", "treegrid"
     ])
+    /** Nodes whose content is their name: a code block inside them stays part of it. */
+    const INLINE_OWNERS = new Set([...NAME_FROM_CONTENT].filter((role) => !["cell", "gridcell", "columnheader", "rowheader", "row"].includes(role)))
     const PATH_ROLES = new Set(["dialog", "alertdialog", "menu", "listbox", "tabpanel", "form", "navigation", "region"])
     const SKIP_TAGS = new Set(["script", "style", "template", "noscript", "head", "meta", "link", "title", "base"])
 
@@ -1154,7 +1156,8 @@ export const observePage = (
           else emitRole = role
         } else if ((role === null || role === "generic") && !namesSomethingElse(element)) {
           // A block of text inside a container is a node of its own; one without text dissolves later.
-          if (tag === "summary" || (owner.container && block && tag !== "br")) emitRole = "generic"
+          // A code block is a node of its own unless it is part of a control's or heading's name.
+          if (tag === "summary" || (tag === "pre" && !INLINE_OWNERS.has(owner.role)) || (owner.container && block && tag !== "br")) emitRole = "generic"
         }
         if (emitRole !== null && !hasBox(element)) emitRole = null
       }
@@ -1249,8 +1252,8 @@ export const observePage = (
       for (const child of kids) {
         const childPath = pathOf.get(child)!
         const raw = describe(child.element!, child.role, childPath)
-        // The name of a node named by its content already says what its text would.
-        const text = NAME_FROM_CONTENT.has(child.role) && raw.name !== "" ? undefined : textOf(child, raw.name)
+        // The name of a node named by its content already says what its text would (unless the name was cut).
+        const text = NAME_FROM_CONTENT.has(child.role) && raw.name !== "" && !raw.name.endsWith("…") ? undefined : textOf(child, raw.name)
         if (text !== undefined && raw.text === undefined) raw.text = text
         child.raw = raw
         child.depth = depth
