@@ -1463,6 +1463,7 @@ export const observePage = (
         for (const child of match.children.slice(0, 8)) included.add(child)
       }
       const lines: Array<FindLine> = []
+      if (shown.length === 0) return { lines, total: 0 }
       const walk = (node: TreeNode) => {
         let elided = 0
         for (const child of node.children) {
