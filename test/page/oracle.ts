@@ -3,7 +3,8 @@
 import * as fs from "node:fs"
 import { chromium, type Browser, type Page } from "playwright"
 import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../../src/adapters/playwright/launch.js"
-import { observeExpression, type ObserveArgs, type ObserveResult, type RawNode } from "../../src/adapters/playwright/page-script.js"
+import { observeExpression, type ObserveArgs, type ObserveResult } from "../../src/adapters/playwright/page-script.js"
+import type { A11yNode } from "../../src/domain/observation.js"
 
 export const launchChromium = (): Promise<Browser> => {
   const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
@@ -46,14 +47,14 @@ export interface NameCheck {
 }
 
 /** Whether Playwright's role query with our role, name and states finds each node's own element. */
-export const checkNames = async (page: Page, nodes: ReadonlyArray<RawNode>): Promise<NameCheck> => {
+export const checkNames = async (page: Page, nodes: ReadonlyArray<A11yNode>): Promise<NameCheck> => {
   let checked = 0
   let matched = 0
   let skipped = 0
   const mismatches: Array<string> = []
   for (const node of nodes) {
     // Generic blocks of text have no role to query by; collapsed runs are checked through their first node.
-    if (node.role === "generic" || node.collapsed !== undefined) {
+    if (node.role === "generic" || node.role === "iframe" || node.collapsed !== undefined) {
       skipped++
       continue
     }

@@ -95,8 +95,8 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       const screen = yield* call(describeScreen)
       expect(screen.result.state.currentScreen).toBe("login")
       const [username] = nodeNamed(screen, "textbox", "Username")
-      expect(username.ref).toMatch(/^e\d+$/)
-      expect((yield* call(type, { a11yRef: username.ref, text: "alice" })).result).toMatchObject({ typed: true, textLength: 5 })
+      expect(username!.ref).toMatch(/^e\d+$/)
+      expect((yield* call(type, { a11yRef: username!.ref, text: "alice" })).result).toMatchObject({ typed: true, textLength: 5 })
       const typedPassword = yield* call(type, { testId: "password", text: "correct horse" })
       expect(typedPassword.result.sensitive).toBe(true)
       const clicked = yield* call(click, { testId: "login-submit" })
@@ -133,7 +133,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       const snapshot = yield* call(accessibilitySnapshot)
       const copies = nodeNamed(snapshot, "button", "Copy")
       expect(copies).toHaveLength(2)
-      expect(copies[0].ref).not.toBe(copies[1].ref)
+      expect(copies[0]!.ref).not.toBe(copies[1]!.ref)
       // Each button sits inside its own region.
       const lines = parseSnapshot(snapshot.result.snapshot)
       const regionAbove = (ref: string) => {
@@ -142,10 +142,10 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       }
       expect(regionAbove(copies[0]!.ref!)).toBe("First")
       expect(regionAbove(copies[1]!.ref!)).toBe("Second")
-      expect((yield* call(click, { a11yRef: copies[1].ref })).ok).toBe(true)
+      expect((yield* call(click, { a11yRef: copies[1]!.ref })).ok).toBe(true)
       expect((yield* call(getText, { selector: "#first-out" })).result.text).toBe("first: idle")
       expect((yield* call(getText, { selector: "#second-out" })).result.text).toBe("second: copied")
-      expect((yield* call(click, { a11yRef: copies[0].ref })).ok).toBe(true)
+      expect((yield* call(click, { a11yRef: copies[0]!.ref })).ok).toBe(true)
       expect((yield* call(getText, { selector: "#first-out" })).result.text).toBe("first: copied")
     }))
 

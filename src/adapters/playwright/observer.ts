@@ -20,6 +20,7 @@ const DEFAULT_A11Y_LIMIT = 400
  * cap keeps a page that never stops changing (a clock, a ticker) from costing more than 1.5 s.
  */
 const SETTLE: SettleArgs = { quietMs: 100, capMs: 1_500 }
+const SETTLE_SLACK_MS = 1_000
 
 type WalkArgs = Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules">
 export const make = Effect.gen(function* () {
@@ -37,11 +38,17 @@ export const make = Effect.gen(function* () {
           testIdAttribute: settings.testIdAttribute,
           screenRules: settings.screenRules
         }
-        const result: ObserveResult = yield* Effect.tryPromise({
-          try: () => evaluateAcrossNavigation<ObserveResult>(page, settle ? settledObserveExpression(full, SETTLE) : observeExpression(full)),
-          catch: (cause) =>
-            page.isClosed() ? new PageClosed({ detail: "the active page closed while it was being read" }) : new BrowserCallFailed({ cause })
-        })
+        const read = (expression: string) =>
+          Effect.tryPromise({
+            try: () => evaluateAcrossNavigation<ObserveResult>(page, expression),
+            catch: (cause) =>
+              page.isClosed() ? new PageClosed({ detail: "the active page closed while it was being read" }) : new BrowserCallFailed({ cause })
+          })
+        // A page whose timers never fire (a fake clock) never lets the settling end: past the cap, read it as it is.
+        const settled = settle
+          ? yield* read(settledObserveExpression(full, SETTLE)).pipe(Effect.timeoutOption(SETTLE.capMs + SETTLE_SLACK_MS))
+          : Option.none<ObserveResult>()
+        const result: ObserveResult = Option.isSome(settled) ? settled.value : yield* read(observeExpression(full))
         live.nextRef = Math.max(live.nextRef, result.nextRef)
         return result
       })

@@ -165,7 +165,9 @@ export interface SettleArgs {
 
 /** The expression that runs `observePage` in the page. */
 export const observeExpression = (args: ObserveArgs): string =>
-  `(${observePage.toString()})(${JSON.stringify(args)}, ${isLiveElement.toString()}, ${isSensitiveField.toString()})`
+  args.wantA11y || args.wantTestIds || args.find !== undefined
+    ? `(${observePage.toString()})(${JSON.stringify(args)}, ${isLiveElement.toString()}, ${isSensitiveField.toString()}, ${readPageState.toString()})`
+    : `(${readPageState.toString()})(${JSON.stringify(args)})`
 
 /** The same after the page settled (a promise: the caller awaits it). */
 export const settledObserveExpression = (args: ObserveArgs, settle: SettleArgs): string =>
@@ -217,11 +219,60 @@ export const settlePage = async (settle: SettleArgs): Promise<number> => {
   }
 }
 
+/**
+ * The page's state only (url, title, load state, screen by rules): what an action reads on its last
+ * trip to the page. Small on purpose, since it travels with every action's page script.
+ */
+export const readPageState = (args: ObserveArgs): ObserveResult => {
+  const isVisible = (element: Element): boolean => {
+    const anyElement = element as any
+    if (typeof anyElement.checkVisibility === "function") {
+      if (!anyElement.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true })) return false
+    }
+    const rect = element.getBoundingClientRect()
+    return rect.width > 0 || rect.height > 0
+  }
+  const cssAttr = (name: string, value: string) => `[${name}="${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`
+
+  const detectScreen = (): string => {
+    for (const rule of args.screenRules) {
+      try {
+        if (rule.urlPattern !== undefined && !new RegExp(rule.urlPattern).test(location.href)) continue
+        if (rule.testId !== undefined) {
+          const match = document.querySelector(cssAttr(args.testIdAttribute, rule.testId))
+          if (!match || !isVisible(match)) continue
+        }
+        if (rule.selector !== undefined) {
+          const match = document.querySelector(rule.selector)
+          if (!match || !isVisible(match)) continue
+        }
+        return rule.screen
+      } catch {
+        continue
+      }
+    }
+    return "unknown"
+  }
+
+  return {
+    url: location.href,
+    title: document.title,
+    readyState: document.readyState,
+    screen: detectScreen(),
+    rootFound: true,
+    testIds: null,
+    testIdsUnchanged: 0,
+    a11y: null,
+    nextRef: args.nextRef
+  }
+}
+
 /** One walk: page state, screen by rules, test ids and the page's tree with refs (or the matches of a search). */
 export const observePage = (
   args: ObserveArgs,
   isLive: (element: Element) => boolean,
-  isSensitive: (element: Element) => boolean
+  isSensitive: (element: Element) => boolean,
+  readState: (args: ObserveArgs) => ObserveResult
 ): ObserveResult => {
   const KEY = Symbol.for("browser-workflow-mcp")
   const w = window as any
@@ -293,28 +344,6 @@ export const observePage = (
     const collapsed = raw.replace(/[\u200b\u00ad]/g, "").replace(/\s+/g, " ").trim()
     if (collapsed.length > max) return collapsed.slice(0, max - 1) + "…"
     return cut ? collapsed + "…" : collapsed
-  }
-
-  const cssAttr = (name: string, value: string) => `[${name}="${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`
-
-  const detectScreen = (): string => {
-    for (const rule of args.screenRules) {
-      try {
-        if (rule.urlPattern !== undefined && !new RegExp(rule.urlPattern).test(location.href)) continue
-        if (rule.testId !== undefined) {
-          const match = document.querySelector(cssAttr(args.testIdAttribute, rule.testId))
-          if (!match || !isVisible(match)) continue
-        }
-        if (rule.selector !== undefined) {
-          const match = document.querySelector(rule.selector)
-          if (!match || !isVisible(match)) continue
-        }
-        return rule.screen
-      } catch {
-        continue
-      }
-    }
-    return "unknown"
   }
 
   let root: Element | null = document.documentElement
@@ -425,7 +454,7 @@ export const observePage = (
     ])
     /** Nodes whose content is their name: a code block inside them stays part of it. */
     const INLINE_OWNERS = new Set([...NAME_FROM_CONTENT].filter((role) => !["cell", "gridcell", "columnheader", "rowheader", "row"].includes(role)))
-    const PATH_ROLES = new Set(["dialog", "alertdialog", "menu", "listbox", "tabpanel", "form", "navigation", "region"])
+    const PATH_ROLES = new Set(["dialog", "alertdialog", "menu", "listbox", "tabpanel", "form", "navigation", "region", "iframe"])
     const SKIP_TAGS = new Set(["script", "style", "template", "noscript", "head", "meta", "link", "title", "base"])
 
     const styles = new Map<Element, CSSStyleDeclaration | null>()
@@ -1030,8 +1059,17 @@ export const observePage = (
     const isBlockStyle = (style: CSSStyleDeclaration) => style.display !== "inline" && style.display !== "contents"
     const VALUE_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton", "slider"])
 
+    const frameName = (frame: Element): string => {
+      let title = ""
+      try {
+        title = (frame as HTMLIFrameElement).contentDocument?.title ?? ""
+      } catch {
+        title = ""
+      }
+      return normalize(frame.getAttribute("title") || frame.getAttribute("name") || title)
+    }
     const describe = (element: Element, role: string, path: Array<string>): RawNode => {
-      const name = role === "generic" ? "" : nameOf(element, role)
+      const name = role === "generic" ? "" : role === "iframe" ? frameName(element) : nameOf(element, role)
       const ref = refFor(element)
       registry.info.set(ref, { role, name })
       const node: RawNode = { ref, role, name }
@@ -1178,7 +1216,7 @@ export const observePage = (
       } else if (namesSomethingElse(element)) {
         nextTargets = []
       }
-      if (tag === "iframe" || tag === "frame") visitFrame(element as HTMLIFrameElement, nextOwner)
+      if (tag === "iframe" || tag === "frame") visitFrame(element as HTMLIFrameElement, owner)
       else if (tag === "details" && !(element as HTMLDetailsElement).open) {
         // A closed details element shows its summary only.
         const summary = Array.from(element.children).find((child) => child.localName === "summary")
@@ -1187,8 +1225,7 @@ export const observePage = (
       if (block) addBreak(targets)
     }
 
-    /** Same-origin frames are walked as part of the page; their nodes carry "iframe: name" in their path. */
-    const frames = new Map<TreeNode, string>()
+    /** A same-origin frame is a node whose children are its document's; their paths carry "iframe: name". */
     const visitFrame = (frame: HTMLIFrameElement, owner: TreeNode) => {
       let inner: Document | null = null
       try {
@@ -1197,12 +1234,13 @@ export const observePage = (
         inner = null
       }
       if (inner === null || inner.documentElement === null || !isVisible(frame)) return
-      const name = normalize(frame.getAttribute("title") || frame.getAttribute("name") || inner.title)
-      // The frame element gets a ref too, so that the server can enter the frame by ref.
-      registry.info.set(refFor(frame), { role: "iframe", name })
-      // A transparent node: its children join the owner's, with the frame in their path.
-      const framed = newNode(null, "")
-      frames.set(framed, name ? `iframe: ${name}` : "iframe")
+      if (emittedCount >= TREE_CAP) {
+        walkCut = true
+        return
+      }
+      emittedCount++
+      // The frame element has a ref too, so that the server can enter the frame by ref.
+      const framed = newNode(frame, "iframe")
       owner.children.push(framed)
       visitChildren(inner.documentElement, framed, [], true)
     }
@@ -1239,7 +1277,7 @@ export const observePage = (
       const pathOf = new Map<TreeNode, Array<string>>()
       const gather = (children: Array<TreeNode>, innerPath: Array<string>) => {
         for (const child of children) {
-          if (child.element === null) gather(child.children, [...innerPath, frames.get(child) ?? "iframe"])
+          if (child.element === null) gather(child.children, innerPath)
           else if (child.role === "generic" && child.element.localName !== "summary" && !hasText(child)) gather(child.children, innerPath)
           else {
             kids.push(child)
@@ -1491,10 +1529,7 @@ export const observePage = (
   }
 
   const result: ObserveResult = {
-    url: location.href,
-    title: document.title,
-    readyState: document.readyState,
-    screen: detectScreen(),
+    ...readState(args),
     rootFound,
     testIds,
     testIdsUnchanged,
