@@ -25,7 +25,7 @@ afterAll(async () => {
   await corpus?.close()
   process.stderr.write(
     `names against getByRole: ${totals.matched}/${totals.checked} nodes found (${totals.skipped} generic or collapsed not queried)\n` +
-      `snapshot characters, ours vs Playwright ariaSnapshot:\n${sizes.join("\n")}\n`
+      `snapshot characters, ours vs Playwright's ariaSnapshot (default and ai mode):\n${sizes.join("\n")}\n`
   )
 })
 
@@ -38,7 +38,11 @@ const checkPage = async (label: string, page: Page): Promise<NameCheck> => {
   totals.skipped += check.skipped
   const ours = renderNodes(nodes).text.length
   const theirs = (await page.locator("body").ariaSnapshot()).length
-  sizes.push(`  ${label.padEnd(34)} ours ${String(ours).padStart(6)}  ariaSnapshot ${String(theirs).padStart(6)}  (${nodes.length} nodes)`)
+  // The AI mode is what Playwright MCP hands an agent: refs on every node.
+  const ai = (await page.locator("body").ariaSnapshot({ mode: "ai" })).length
+  sizes.push(
+    `  ${label.padEnd(30)} ours ${String(ours).padStart(6)}  ariaSnapshot ${String(theirs).padStart(6)}  ai mode ${String(ai).padStart(6)}  (${nodes.length} nodes)`
+  )
   return check
 }
 

@@ -8,7 +8,7 @@ import { StateSnapshot, type PageProbe } from "../../capabilities/StateSnapshot.
 import { Observer, type FindOptions, type ObserveOptions } from "../../services/Observer.js"
 import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./browser.js"
 import { evaluateAcrossNavigation } from "./page-eval.js"
-import { observeExpression, settledObserveExpression, type ObserveArgs, type ObserveResult, type SettleArgs } from "./page-script.js"
+import { installedCallExpression, installedObserveExpression, type ObserveArgs, type ObserveResult, type SettleArgs } from "./page-script.js"
 
 const DEFAULT_TEST_ID_LIMIT = 150
 const DEFAULT_A11Y_LIMIT = 400
@@ -44,11 +44,16 @@ export const make = Effect.gen(function* () {
             catch: (cause) =>
               page.isClosed() ? new PageClosed({ detail: "the active page closed while it was being read" }) : new BrowserCallFailed({ cause })
           })
+        // The walk is installed once per document; the first observation of a document installs it.
+        const observeOnce = (settleArgs: SettleArgs | null) =>
+          Effect.flatMap(read(installedCallExpression(full, settleArgs)), (answer) =>
+            (answer as { missing?: boolean }).missing === true ? read(installedObserveExpression(full, settleArgs)) : Effect.succeed(answer)
+          )
         // A page whose timers never fire (a fake clock) never lets the settling end: past the cap, read it as it is.
         const settled = settle
-          ? yield* read(settledObserveExpression(full, SETTLE)).pipe(Effect.timeoutOption(SETTLE.capMs + SETTLE_SLACK_MS))
+          ? yield* observeOnce(SETTLE).pipe(Effect.timeoutOption(SETTLE.capMs + SETTLE_SLACK_MS))
           : Option.none<ObserveResult>()
-        const result: ObserveResult = Option.isSome(settled) ? settled.value : yield* read(observeExpression(full))
+        const result: ObserveResult = Option.isSome(settled) ? settled.value : yield* observeOnce(null)
         live.nextRef = Math.max(live.nextRef, result.nextRef)
         return result
       })

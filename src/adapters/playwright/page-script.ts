@@ -173,6 +173,35 @@ export const observeExpression = (args: ObserveArgs): string =>
 export const settledObserveExpression = (args: ObserveArgs, settle: SettleArgs): string =>
   `(${settlePage.toString()})(${JSON.stringify(settle)}).then(() => ${observeExpression(args)})`
 
+/**
+ * The walk is some 70 KB of source: it is installed once per document under a key that names this
+ * version of it, and later observations send only their arguments. A call on a document without it
+ * answers `{ missing: true }`; `installedObserveExpression` installs it and observes in one trip.
+ */
+const installKey = () => `browser-workflow-mcp/observe:${observePage.toString().length}:${settlePage.toString().length}`
+
+const callInstalled = (args: ObserveArgs, settle: SettleArgs | null): string =>
+  `(() => {
+    const walk = window[Symbol.for(${JSON.stringify(installKey())})]
+    if (walk === undefined) return { missing: true }
+    const run = () => walk.observe(${JSON.stringify(args)}, walk.isLive, walk.isSensitive, walk.readState)
+    return ${settle === null ? "run()" : `walk.settle(${JSON.stringify(settle)}).then(run)`}
+  })()`
+
+/** An observation through the installed walk; `{ missing: true }` when this document has none yet. */
+export const installedCallExpression = (args: ObserveArgs, settle: SettleArgs | null): string => callInstalled(args, settle)
+
+/** Installs the walk in this document and observes. */
+export const installedObserveExpression = (args: ObserveArgs, settle: SettleArgs | null): string =>
+  `(() => {
+    Object.defineProperty(window, Symbol.for(${JSON.stringify(installKey())}), {
+      value: { observe: ${observePage.toString()}, settle: ${settlePage.toString()}, isLive: ${isLiveElement.toString()}, isSensitive: ${isSensitiveField.toString()}, readState: ${readPageState.toString()} },
+      enumerable: false,
+      configurable: true
+    })
+    return ${callInstalled(args, settle)}
+  })()`
+
 /** The expression that runs `checkRef` in the page. */
 export const checkRefExpression = (ref: string): string =>
   `(${checkRef.toString()})(${JSON.stringify(ref)}, ${isLiveElement.toString()})`
@@ -197,8 +226,18 @@ export const settlePage = async (settle: SettleArgs): Promise<number> => {
   })
   observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true })
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+  // One task turn (a message, which fake clocks leave alone and which does not wait for a timer's minimum).
+  const turn = () =>
+    new Promise<void>((resolve) => {
+      const channel = new MessageChannel()
+      channel.port1.onmessage = () => {
+        channel.port1.close()
+        resolve()
+      }
+      channel.port2.postMessage(null)
+    })
   try {
-    await sleep(0)
+    await turn()
     if (relevant(observer.takeRecords())) last = performance.now()
     const lastBefore = watch !== undefined ? watch.last : -Infinity
     const busy =
