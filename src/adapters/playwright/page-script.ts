@@ -1336,6 +1336,8 @@ export const observePage = (
         child.depth = depth
         const inner = PATH_ROLES.has(child.role) ? [...childPath, raw.name ? `${child.role}: ${raw.name}` : child.role] : childPath
         finish(child, depth + 1, inner)
+        // Text that only repeats the links inside it (a list item holding just a link) says nothing new.
+        if (raw.text !== undefined && child.children.length > 0 && raw.text === child.children.map((kid) => kid.raw!.name).join(" ")) delete raw.text
       }
     }
     finish(top, 0, [])
@@ -1586,11 +1588,17 @@ export const checkRef = (ref: string, isLive: (element: Element) => boolean): Re
   const current: Array<{ ref: string; role: string; name: string }> = []
   if (!registry) return { exists: false, current, frames: [] }
   let exists = false
+  const STRUCTURE = new Set([
+    "iframe", "generic", "paragraph", "list", "listitem", "table", "row", "cell", "columnheader", "rowheader", "code",
+    "group", "figure", "blockquote", "article", "main", "banner", "contentinfo", "complementary", "navigation", "region",
+    "form", "search", "note", "status", "log", "term", "definition", "img"
+  ])
   for (const [key, element] of registry.byRef as Map<string, Element>) {
     if (!isLive(element)) continue
     if (key === ref) exists = true
     const info = registry.info.get(key)
-    if (current.length < 40 && info !== undefined && info.role !== "iframe") current.push({ ref: key, role: info.role, name: info.name })
+    // The refs worth suggesting: elements one acts on, not the structure and text around them.
+    if (current.length < 40 && info !== undefined && !STRUCTURE.has(info.role)) current.push({ ref: key, role: info.role, name: info.name })
   }
   // The refs of the iframes around the element, outermost first (empty in the top document).
   const frames: Array<string> = []
