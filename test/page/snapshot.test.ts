@@ -22,7 +22,9 @@ const pages = {
      <table><thead><tr><th>Planet</th><th>Moons</th></tr></thead><tbody><tr><td>Earth</td><td>1</td></tr><tr><td>Mars</td><td>2</td></tr></tbody></table>
      <p>Run <code>npm test</code> before you push.</p>
      <pre><code>{ "status": 200, "body": "ok" }</code></pre>
-     <div role="status">Saved 2 items</div>`
+     <div role="status">Saved 2 items</div>
+     <input aria-label="City" value="Paris"><input type="password" aria-label="Password" value="pw-value-1">
+     <form id="wallet-secret" aria-label="Wallet"><input aria-label="Plain" value="form-value-2"></form>`
   ),
   "/many": html(
     "Many",
@@ -93,6 +95,10 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         expect(lines.some((line) => line.text === '{ "status": 200, "body": "ok" }')).toBe(true)
         expect(lines.find((line) => line.role === "status")?.text).toBe("Saved 2 items")
         expect(lines.find((line) => line.role === "heading")).toMatchObject({ name: "Groceries", states: ["level=1"] })
+        // Field values show, unless the field or what is around it looks secret.
+        expect(lines.find((line) => line.name === "City")?.text).toBe("Paris")
+        expect(text).not.toContain("pw-value-1")
+        expect(text).not.toContain("form-value-2")
       }))
 
     it.effect("collapse a run of like list items to one line with a ref range, and a ref from inside the range still clicks", () =>

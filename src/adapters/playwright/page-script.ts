@@ -1096,6 +1096,17 @@ export const observePage = (
       return rect.width > 0 || rect.height > 0
     }
     const isBlockStyle = (style: CSSStyleDeclaration) => style.display !== "inline" && style.display !== "contents"
+    // A field's value is shown unless it may be a secret: the field looks secret, or its class, or any
+    // element around it (a form "secret-form", a section "wallet-key") does, as the tools' own hints do.
+    const SECRET_HINT = /pass(word|phrase)?|pwd|seed|phrase|mnemonic|private.?key|secret|api.?key|token|otp|one-time-code|srp/i
+    const valueIsSecret = (field: Element): boolean => {
+      if (isSensitive(field)) return true
+      for (let element: Element | null = field; element !== null; element = parentOf(element)) {
+        const hints = [element.id, element.getAttribute("class"), element.getAttribute("name"), element.getAttribute(args.testIdAttribute), element.getAttribute("aria-label")]
+        if (hints.some((hint) => hint && SECRET_HINT.test(hint))) return true
+      }
+      return false
+    }
     const VALUE_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton", "slider"])
 
     const frameName = (frame: Element): string => {
@@ -1141,7 +1152,7 @@ export const observePage = (
       if (VALUE_ROLES.has(role)) {
         let value = ""
         if (tag === "select") value = Array.from((element as HTMLSelectElement).selectedOptions, (option) => option.label).join(", ")
-        else if (tag === "input" || tag === "textarea") value = isSensitive(element) ? "" : (element as HTMLInputElement).value
+        else if (tag === "input" || tag === "textarea") value = valueIsSecret(element) ? "" : (element as HTMLInputElement).value
         else if (role === "slider" || role === "spinbutton") value = element.getAttribute("aria-valuetext") ?? element.getAttribute("aria-valuenow") ?? ""
         value = normalize(value, TEXT_CAP)
         if (value !== "" && value !== name) node.text = value
