@@ -429,7 +429,9 @@ export const observePage = (
     // ---- Roles, as html-aam and Chromium (and so Playwright's getByRole) see them ----
     const NAME_CAP = 150
     const TEXT_CAP = Math.max(20, args.textLimit ?? 300)
-    const TREE_CAP = 5_000
+    // Nodes the walk builds before it stops (and says truncated): the snapshot shows far fewer once runs
+    // collapse; a search looks further.
+    const TREE_CAP = args.find !== undefined ? 10_000 : 2_000
     /** Runs of like siblings at least this long collapse: items with children, and single nodes (buttons, options). */
     const COLLAPSE_MIN = 5
     const COLLAPSE_MIN_LEAF = 10
