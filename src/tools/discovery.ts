@@ -1,6 +1,7 @@
 // Looking at the page: test ids, accessibility nodes with refs, the whole screen, the session state.
 import { Effect, Option, Schema } from "effect"
-import { A11yNode, ExtensionSummary, ScreenState, Tabs, TestIdItem } from "../domain/observation.js"
+import { ExtensionSummary, ScreenState, Tabs, TestIdItem } from "../domain/observation.js"
+import { renderNodes } from "../domain/snapshot-text.js"
 import { PriorKnowledge } from "../domain/knowledge.js"
 import { priorKnowledge } from "../knowledge/prior.js"
 import { defineTool } from "../runtime/tool.js"
@@ -33,22 +34,28 @@ export const listTestIds = defineTool({
   })
 })
 
+/** The snapshot's text, as every discovery tool answers it; the format is explained once, here. */
+export const SnapshotText = Schema.String.annotations({
+  description:
+    'The page as indented lines, one per node: role "name" [states] [ref]: text. Pass a ref (e.g. e12) as a11yRef to act on that element; refs stay the same while the element stays in the page. "role ×N [e12..e40]: a | b | … | z" stands for N siblings like the line before it, every ref in the range usable. Rows of plain cells read "row [e5]: a | b | c". A line starting with "…" says what a limit left out.'
+})
+
 export const accessibilitySnapshot = defineTool({
   name: "accessibility_snapshot",
   title: "Accessibility snapshot",
   description:
-    "List the visible interactive and structural elements of the active tab (buttons, links, fields, headings, dialogs...) with role, accessible name, state and a ref. Pass a ref as a11yRef to act on exactly that element; refs stay the same while the element stays in the page. rootSelector limits the snapshot to one part of the page. Returns {nodes, truncated?}.",
+    "The active tab as text: its structure (headings, lists, tables, dialogs, forms), the text a reader sees (list items, paragraphs, cells, code and response blocks, field values) and every interactive element with role, accessible name (as Playwright's getByRole computes it), state and ref. rootSelector limits it to one part of the page; to look for something specific, mm_find is cheaper. Returns {snapshot, truncated?}.",
   input: Schema.Struct({
     rootSelector: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
       description: "CSS selector of the element to snapshot; the whole page when absent."
     }),
     limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 2_000)), { default: () => 400 }).annotations({
-      description: "Maximum number of nodes (1..2000, default 400)."
+      description: "Maximum number of nodes (1..2000, default 400); runs of like siblings count as one."
     })
   }),
   output: Schema.Struct({
-    nodes: Schema.Array(A11yNode),
-    truncated: Schema.optional(Schema.Boolean).annotations({ description: "True when more nodes exist than the limit." })
+    snapshot: SnapshotText,
+    truncated: Schema.optional(Schema.Boolean).annotations({ description: "True when the page had more than the limit or the text budget allowed." })
   }),
   annotations: readOnly,
   concurrencySafe: true,
@@ -57,14 +64,16 @@ export const accessibilitySnapshot = defineTool({
   run: Effect.fn("tool.accessibility_snapshot")(function* (input) {
     const observer = yield* Observer
     const { nodes, truncated } = yield* observer.accessibility({ rootSelector: input.rootSelector, limit: input.limit })
-    return truncated ? { nodes, truncated } : { nodes }
+    const rendered = renderNodes(nodes)
+    return truncated || rendered.cut ? { snapshot: rendered.text, truncated: true } : { snapshot: rendered.text }
   })
 })
 
 const DescribeScreenOutput = Schema.Struct({
   state: ScreenState,
   testIds: Schema.Struct({ items: Schema.Array(TestIdItem) }),
-  a11y: Schema.Struct({ nodes: Schema.Array(A11yNode), truncated: Schema.optional(Schema.Boolean) }),
+  snapshot: SnapshotText,
+  truncated: Schema.optional(Schema.Boolean).annotations({ description: "True when the page had more nodes than the snapshot shows." }),
   screenshot: Schema.NullOr(ScreenshotResult),
   priorKnowledge: Schema.optional(PriorKnowledge).annotations({
     description: "What other sessions of the last 48 h did on a similar screen: suggestions, targets to avoid, related sessions."
@@ -75,7 +84,7 @@ export const describeScreen = defineTool({
   name: "describe_screen",
   title: "Describe the screen",
   description:
-    "Everything an agent needs to decide the next action, in one call: the state of the active tab (url, title, screen), its visible test ids and its accessibility nodes with refs, and optionally a screenshot. Call it after launch and whenever unsure what is on screen.",
+    "Everything an agent needs to decide the next action, in one call: the state of the active tab (url, title, screen), its visible test ids, and the page as text (structure, the text a reader sees, interactive elements with role, name, state and ref; see mm_accessibility_snapshot), and optionally a screenshot. Call it after launch and whenever unsure what is on screen.",
   input: Schema.Struct({
     includeScreenshot: Schema.optionalWith(Schema.Boolean, { default: () => false }),
     screenshotName: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))).annotations({
@@ -122,14 +131,13 @@ export const describeScreen = defineTool({
       Effect.catchTag("KnowledgeError", (error) => Effect.logWarning("prior knowledge skipped", error.message).pipe(Effect.as(undefined)))
     )
     const hasPrior = prior !== undefined && (prior.similarSteps.length > 0 || prior.avoid.length > 0)
+    const rendered = renderNodes(observation.a11y?.nodes ?? [])
     return {
       ...(hasPrior ? { priorKnowledge: prior } : {}),
       state: observation.state,
       testIds: { items: observation.testIds ?? [] },
-      a11y: {
-        nodes: observation.a11y?.nodes ?? [],
-        ...(observation.a11y?.truncated ? { truncated: true } : {})
-      },
+      snapshot: rendered.text,
+      ...(observation.a11y?.truncated || rendered.cut ? { truncated: true } : {}),
       screenshot
     }
   })

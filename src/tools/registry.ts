@@ -3,6 +3,7 @@ import type { AnyToolDefinition } from "../runtime/tool.js"
 import { accessibilitySnapshot, describeScreen, getState, listTestIds } from "./discovery.js"
 import { click, getText, hover, pressKey, selectOption, type, waitFor } from "./interaction.js"
 import { knowledgeExport, knowledgeLast, knowledgeSearch, knowledgeSessions, knowledgeSummarize } from "./knowledge.js"
+import { find } from "./find.js"
 import { navigate } from "./navigation.js"
 import { report } from "./report.js"
 import { screenshot } from "./screenshot.js"
@@ -26,6 +27,7 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   getText,
   listTestIds,
   accessibilitySnapshot,
+  find,
   screenshot,
   getState,
   listTabs,
