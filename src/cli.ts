@@ -45,6 +45,10 @@ Options (flag / environment variable / config file key; flags win over the envir
                              failures (full only on failure), none (state only). A call can also set it
                              with _meta {"browser-workflow-mcp/observation": POLICY}.
                                                                                 BWM_OBSERVATION
+  --static-tools             One fixed tool list with every group on, for clients  BWM_STATIC_TOOLS   staticTools
+                             that ignore notifications/tools/list_changed (default: tools
+                             appear as they apply, e.g. the page tools after mm_launch).
+  --caps GROUPS              Opt-in tool groups to serve, comma-separated, or all. BWM_CAPS          caps
   --log-level LEVEL          debug | info | warning | error | none (default info); logs go to stderr.
                                                                                 BWM_LOG_LEVEL
   -h, --help                 Show this help and exit.
@@ -71,8 +75,17 @@ const VALUE_FLAGS = new Set([
   "--config",
   "--log-level",
   "--observation",
-  "--test-id-attribute"
+  "--test-id-attribute",
+  "--caps"
 ])
+
+/** "a, b" as ["a", "b"]: opt-in group names. */
+const capsList = (value: string): ReadonlyArray<string> => {
+  const caps = value.split(",").map((cap) => cap.trim()).filter((cap) => cap !== "")
+  const bad = caps.find((cap) => !/^[a-z][a-z0-9-]*$/.test(cap))
+  if (bad !== undefined) throw new CliError(`--caps takes group names like debugger or devtools, got "${bad}"`)
+  return caps
+}
 
 const parseBoolean = (name: string, value: string): boolean => {
   if (/^(1|true|yes)$/i.test(value)) return true
@@ -111,6 +124,8 @@ const readConfigFile = (file: string): Partial<Settings> => {
   if (config.screenRules !== undefined) out.screenRules = config.screenRules
   if (config.fixtures !== undefined) out.fixtures = config.fixtures
   if (config.build !== undefined) out.build = config.build
+  if (config.staticTools !== undefined) out.staticTools = config.staticTools
+  if (config.caps !== undefined) out.caps = capsList(config.caps.join(","))
   if (config.batch !== undefined) {
     const { toolLimits, ...limits } = config.batch
     out.batch = { ...defaultBatchLimits, ...limits, toolLimits: toolLimits ?? {} }
@@ -123,6 +138,7 @@ export const parseCli = (argv: ReadonlyArray<string>, env: Readonly<Record<strin
   const flags: Record<string, string> = {}
   const browserArgs: Array<string> = []
   let headless: boolean | undefined
+  let staticTools: boolean | undefined
   let help = false
   let version = false
   for (let i = 0; i < argv.length; i++) {
@@ -132,6 +148,7 @@ export const parseCli = (argv: ReadonlyArray<string>, env: Readonly<Record<strin
     else if (arg === "--headless") headless = true
     else if (arg === "--headed") headless = false
     else if (arg === "--loopback-only") browserArgs.push(...LOOPBACK_ARGS)
+    else if (arg === "--static-tools") staticTools = true
     else {
       const eq = arg.indexOf("=")
       const name = eq > 0 && arg.startsWith("--") ? arg.slice(0, eq) : arg
@@ -188,7 +205,16 @@ export const parseCli = (argv: ReadonlyArray<string>, env: Readonly<Record<strin
     artifactsDir: path.resolve(pick("--artifacts-dir", "BWM_ARTIFACTS_DIR") ?? fromFile.artifactsDir ?? defaultSettings.artifactsDir),
     toolPrefix,
     testIdAttribute: pick("--test-id-attribute", "BWM_TEST_ID_ATTRIBUTE") ?? fromFile.testIdAttribute ?? defaultSettings.testIdAttribute,
-    browserArgs: [...(fromFile.browserArgs ?? []), ...(envBrowserArgs ?? []), ...browserArgs]
+    browserArgs: [...(fromFile.browserArgs ?? []), ...(envBrowserArgs ?? []), ...browserArgs],
+    staticTools:
+      staticTools ??
+      (env.BWM_STATIC_TOOLS !== undefined ? parseBoolean("BWM_STATIC_TOOLS", env.BWM_STATIC_TOOLS) : undefined) ??
+      fromFile.staticTools ??
+      false,
+    caps: (() => {
+      const caps = pick("--caps", "BWM_CAPS")
+      return caps === undefined ? (fromFile.caps ?? []) : capsList(caps)
+    })()
   }
   const observation = pick("--observation", "BWM_OBSERVATION") ?? "tool"
   if (!["tool", "default", "none", "failures"].includes(observation)) {
@@ -263,7 +289,7 @@ export const serve = async (
   process.once("SIGINT", () => void stop(130))
   process.once("SIGTERM", () => void stop(143))
   process.once("SIGHUP", () => void stop(129))
-  await serveStdio(registryFor(settings, tools), runtime, mcpOptions)
+  await serveStdio(registryFor(settings, tools), runtime, { ...mcpOptions, staticTools: settings.staticTools, caps: settings.caps })
   await stop(0)
 }
 

@@ -103,7 +103,9 @@ export const ConfigFile = Schema.Struct({
   screenRules: Schema.optional(Schema.Array(ScreenRule)),
   fixtures: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, StorageState) })),
   batch: Schema.optional(BatchLimitsFile),
-  build: Schema.optional(BuildCommandConfig)
+  build: Schema.optional(BuildCommandConfig),
+  staticTools: Schema.optional(Schema.Boolean),
+  caps: Schema.optional(Schema.Array(Schema.String))
 })
 export type ConfigFile = typeof ConfigFile.Type
 
@@ -124,6 +126,10 @@ export interface Settings {
   readonly batch: BatchLimits
   /** The build tool's command (cwd relative to configDir); the build tool answers MM_CAPABILITY_NOT_AVAILABLE without it. */
   readonly build: BuildCommandConfig | undefined
+  /** One fixed tool list with every group on, for MCP clients that ignore notifications/tools/list_changed. */
+  readonly staticTools: boolean
+  /** Opt-in tool groups to serve (e.g. "debugger"; "all" for every one). */
+  readonly caps: ReadonlyArray<string>
 }
 
 export const defaultSettings: Settings = {
@@ -140,5 +146,7 @@ export const defaultSettings: Settings = {
   fixtures: {},
   configDir: ".",
   batch: defaultBatchLimits,
-  build: undefined
+  build: undefined,
+  staticTools: false,
+  caps: []
 }

@@ -145,6 +145,8 @@ export interface SessionService {
     options: ScreenshotOptions
   ) => Effect.Effect<ScreenshotFile, NoActiveSession | PageClosed | ScreenshotFailed | TargetNotFound>
   readonly tabs: Effect.Effect<Tabs, NoActiveSession>
+  /** How many tabs are open (0 without a session); cheap, for the tool list. */
+  readonly tabCount: Effect.Effect<number>
   /** Waits for a notification tab (already open or opening) and makes it active. */
   readonly waitForNotification: (options: Timeout) => Effect.Effect<TabInfo, NoActiveSession | NotificationTimeout>
   /** Makes the matching tab active (the most recently opened one when several match). */
@@ -190,6 +192,7 @@ const unimplemented: SessionService = {
   hover: () => notStubbed("hover"),
   screenshot: () => notStubbed("screenshot"),
   tabs: notStubbed("tabs"),
+  tabCount: Effect.succeed(1),
   waitForNotification: () => notStubbed("waitForNotification"),
   switchTab: () => notStubbed("switchTab"),
   closeTab: () => notStubbed("closeTab"),

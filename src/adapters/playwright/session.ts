@@ -801,6 +801,7 @@ export const make = Effect.gen(function* () {
     hover,
     screenshot,
     tabs,
+    tabCount: Effect.map(browser.current, Option.match({ onNone: () => 0, onSome: (live) => openPages(live).length })),
     waitForNotification,
     switchTab,
     closeTab,
