@@ -45,10 +45,10 @@ Options (flag / environment variable / config file key; flags win over the envir
                              failures (full only on failure), none (state only). A call can also set it
                              with _meta {"browser-workflow-mcp/observation": POLICY}.
                                                                                 BWM_OBSERVATION
-  --static-tools             One fixed tool list with every group on, for clients  BWM_STATIC_TOOLS   staticTools
+  --static-tools             One fixed tool list, every group on, for clients    BWM_STATIC_TOOLS    staticTools
                              that ignore notifications/tools/list_changed (default: tools
                              appear as they apply, e.g. the page tools after mm_launch).
-  --caps GROUPS              Opt-in tool groups to serve, comma-separated, or all. BWM_CAPS          caps
+  --caps GROUPS              Opt-in tool groups, comma-separated, or all.       BWM_CAPS            caps
   --log-level LEVEL          debug | info | warning | error | none (default info); logs go to stderr.
                                                                                 BWM_LOG_LEVEL
   -h, --help                 Show this help and exit.

@@ -50,6 +50,23 @@ describe("parseCli", () => {
     expect(settings.headless).toBe(false)
   })
 
+  it("--static-tools and --caps come from flags, the environment or the config file; a bad group name is refused", () => {
+    expect(parseCli([], {}).settings).toMatchObject({ staticTools: false, caps: [] })
+    expect(parseCli(["--static-tools", "--caps", "devtools, debugger"], {}).settings).toMatchObject({
+      staticTools: true,
+      caps: ["devtools", "debugger"]
+    })
+    expect(parseCli([], { BWM_STATIC_TOOLS: "true", BWM_CAPS: "all" }).settings).toMatchObject({ staticTools: true, caps: ["all"] })
+    const file = path.join(tempDir(), "config.json")
+    fs.writeFileSync(file, JSON.stringify({ staticTools: true, caps: ["pdf"] }))
+    expect(parseCli(["--config", file], {}).settings).toMatchObject({ staticTools: true, caps: ["pdf"] })
+    expect(parseCli(["--config", file, "--caps=evaluate"], { BWM_STATIC_TOOLS: "false" }).settings).toMatchObject({
+      staticTools: false,
+      caps: ["evaluate"]
+    })
+    expect(() => parseCli(["--caps", "Debugger!"], {})).toThrow(CliError)
+  })
+
   it("--loopback-only adds the loopback guards", () => {
     const { settings } = parseCli(["--loopback-only"], {})
     expect(settings.browserArgs.some((arg) => arg.startsWith("--host-resolver-rules="))).toBe(true)
