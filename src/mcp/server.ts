@@ -12,10 +12,10 @@ import {
 import { Cause, Effect, Exit, type ManagedRuntime } from "effect"
 import { envelopeSchema } from "../domain/envelope.js"
 import { INTERNAL_ERROR_CODE, toErrorInfo, UnknownTool, type ErrorInfo } from "../domain/errors.js"
-import type { ToolRegistry } from "../runtime/registry.js"
+import { optInGroups, type ToolRegistry } from "../runtime/registry.js"
 import { runTool, type ToolResponse } from "../runtime/runTool.js"
 import type { AnyToolDefinition, ToolServices } from "../runtime/tool.js"
-import { ToolView, visibleTools } from "../runtime/visibility.js"
+import { ALL_CAPS, ToolView, visibleTools } from "../runtime/visibility.js"
 import { Progress } from "../services/Progress.js"
 import { inputJsonSchema, jsonSchemaOf } from "./json-schema.js"
 import { toolListChangesOf, type ToolListChanges } from "./tool-list.js"
@@ -121,6 +121,16 @@ export const makeMcpServer = <R extends ToolServices, ER>(
     { capabilities: { tools: { listChanged: !staticTools }, logging: {} }, instructions: instructions(registry.prefix) }
   )
   const view = ToolView.make(registry, { caps: options.caps, staticTools })
+  // A misspelt group would otherwise leave its tools off without a word.
+  const groups = new Set(optInGroups(registry.tools))
+  const unknownCaps = (options.caps ?? []).filter((cap) => cap !== ALL_CAPS && !groups.has(cap))
+  if (unknownCaps.length > 0) {
+    runtime.runFork(
+      Effect.logWarning(
+        `--caps names no opt-in group of this server: ${unknownCaps.join(", ")} (groups: ${[...groups].join(", ") || "none"})`
+      ) as Effect.Effect<void, never, R>
+    )
+  }
   const entries = new Map<AnyToolDefinition, Tool>()
   const entryOf = (tool: AnyToolDefinition) => {
     let entry = entries.get(tool)
