@@ -47,6 +47,7 @@ const unimplemented: SessionService = {
   hover: () => notStubbed("hover"),
   screenshot: () => notStubbed("screenshot"),
   tabs: notStubbed("tabs"),
+  tabCount: Effect.succeed(1),
   waitForNotification: () => notStubbed("waitForNotification"),
   switchTab: () => notStubbed("switchTab"),
   closeTab: () => notStubbed("closeTab"),
