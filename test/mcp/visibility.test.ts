@@ -110,6 +110,7 @@ const BEFORE_LAUNCH = [
   "mm_knowledge_summarize",
   "mm_knowledge_sessions",
   "mm_knowledge_export",
+  "mm_report",
   "mm_hide_tools",
   "mm_run_steps"
 ]
