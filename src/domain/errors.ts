@@ -444,6 +444,52 @@ export class ToolUnavailable extends Schema.TaggedError<ToolUnavailable>()("Tool
   }
 }
 
+/** mm_evaluate: the expression threw, or its promise rejected; the message carries the exception. */
+export class EvaluateFailed extends Schema.TaggedError<EvaluateFailed>()("EvaluateFailed", {
+  /** The exception as the page reported it (bounded), e.g. "TypeError: x is not a function\n    at <anonymous>:1:3". */
+  exception: Schema.String
+}) {
+  get code() {
+    return "MM_EVALUATE_FAILED" as const
+  }
+  override get message() {
+    return `The expression threw in the page: ${this.exception}`
+  }
+}
+
+/** mm_network_request: no captured request has that id (never given, or let go by its tab's ring). */
+export class RequestNotFound extends Schema.TaggedError<RequestNotFound>()("RequestNotFound", {
+  id: Schema.String,
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_REQUEST_NOT_FOUND" as const
+  }
+  override get message() {
+    return `No captured request ${this.id}: ${this.detail}`
+  }
+  get details() {
+    return { id: this.id }
+  }
+}
+
+/** mm_mock_network remove: no rule has that id. */
+export class MockNotFound extends Schema.TaggedError<MockNotFound>()("MockNotFound", {
+  id: Schema.String,
+  /** The ids of the rules in force. */
+  available: Schema.Array(Schema.String)
+}) {
+  get code() {
+    return "MM_MOCK_NOT_FOUND" as const
+  }
+  override get message() {
+    return `No mock rule ${this.id}. Rules in force: ${this.available.length === 0 ? "none" : this.available.join(", ")}.`
+  }
+  get details() {
+    return { id: this.id, available: this.available }
+  }
+}
+
 /** Every error a tool program may fail with. */
 export type ToolError =
   | InvalidInput
@@ -474,6 +520,9 @@ export type ToolError =
   | BrowserClosed
   | BrowserInUse
   | ToolUnavailable
+  | EvaluateFailed
+  | RequestNotFound
+  | MockNotFound
 
 export const ToolError = Schema.Union(
   InvalidInput,
@@ -503,7 +552,10 @@ export const ToolError = Schema.Union(
   BatchTimeout,
   BrowserClosed,
   BrowserInUse,
-  ToolUnavailable
+  ToolUnavailable,
+  EvaluateFailed,
+  RequestNotFound,
+  MockNotFound
 )
 
 const toolErrorTags: ReadonlySet<string> = new Set(ToolError.members.map((member) => member.identifier))

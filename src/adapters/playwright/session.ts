@@ -4,6 +4,7 @@ import { Effect, Layer, Option } from "effect"
 import { Session } from "../../services/Session.js"
 import * as Actions from "./actions.js"
 import { BrowserState } from "./browser.js"
+import * as Devtools from "./devtools.js"
 import * as Extension from "./extension.js"
 import * as Navigation from "./navigation.js"
 import * as Records from "./records.js"
@@ -23,7 +24,8 @@ export const make = Effect.gen(function* () {
     ...(yield* Screenshots.make),
     ...(yield* Tabs.make),
     ...(yield* Extension.make),
-    ...(yield* Records.make)
+    ...(yield* Records.make),
+    ...(yield* Devtools.make)
   })
 })
 

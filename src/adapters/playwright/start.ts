@@ -11,6 +11,7 @@ import { LaunchFailed } from "../../domain/errors.js"
 import type { LaunchOptions } from "../../services/Session.js"
 import { baseBrowserArgs, inspectExtension, launchFailureDetail, resolveExecutable, resolveScreenUrl } from "./launch.js"
 import { makeLiveSession, trackContext, trackOwnPage } from "./live-session.js"
+import { capturesNetwork } from "./network.js"
 import { REF_ENGINE, refSelectorEngine } from "./page-script.js"
 import { acquireProfile } from "./profiles.js"
 import { noNotices } from "./session-state.js"
@@ -158,7 +159,7 @@ export const startSession = (settings: Settings, fixtures: FixtureService, optio
       notificationUrl:
         extension === undefined ? undefined : resolveScreenUrl(settings.screens.notification ?? "notification.html", extension, settings.appUrl)
     })
-    yield* trackContext(runSync, live)
+    yield* trackContext(runSync, live, { captureNetwork: capturesNetwork(settings) })
 
     if (fixture !== undefined) {
       if (fixture.cookies.length > 0) {
