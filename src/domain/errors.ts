@@ -58,7 +58,9 @@ export class LaunchFailed extends Schema.TaggedError<LaunchFailed>()("LaunchFail
     "InvalidManifest",
     "FixtureNotFound",
     "BrowserStartFailed",
-    "AppUnreachable"
+    "AppUnreachable",
+    "ConnectFailed",
+    "ProfileInUse"
   ),
   detail: Schema.String
 }) {
@@ -420,6 +422,18 @@ export class BrowserInUse extends Schema.TaggedError<BrowserInUse>()("BrowserInU
   }
 }
 
+/** The session's storage state could not be read from the browser or written to its file. */
+export class StorageStateFailed extends Schema.TaggedError<StorageStateFailed>()("StorageStateFailed", {
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_STORAGE_STATE_FAILED" as const
+  }
+  override get message() {
+    return `Could not save the storage state: ${this.detail}`
+  }
+}
+
 /** Every error a tool program may fail with. */
 export type ToolError =
   | InvalidInput
@@ -449,6 +463,7 @@ export type ToolError =
   | BatchTimeout
   | BrowserClosed
   | BrowserInUse
+  | StorageStateFailed
 
 export const ToolError = Schema.Union(
   InvalidInput,
@@ -477,7 +492,8 @@ export const ToolError = Schema.Union(
   ContractNotFound,
   BatchTimeout,
   BrowserClosed,
-  BrowserInUse
+  BrowserInUse,
+  StorageStateFailed
 )
 
 const toolErrorTags: ReadonlySet<string> = new Set(ToolError.members.map((member) => member.identifier))

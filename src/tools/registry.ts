@@ -7,6 +7,7 @@ import { navigate } from "./navigation.js"
 import { report } from "./report.js"
 import { screenshot } from "./screenshot.js"
 import { cleanup, launch } from "./session.js"
+import { saveStorageState } from "./storage.js"
 import { extensionStorage } from "./extension.js"
 import { build } from "./build.js"
 import { getContractAddress, listContracts, seedContract, seedContracts } from "./contracts.js"
@@ -27,6 +28,7 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   listTestIds,
   accessibilitySnapshot,
   screenshot,
+  saveStorageState,
   getState,
   listTabs,
   switchToTab,

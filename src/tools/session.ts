@@ -44,7 +44,7 @@ export const launch = defineTool({
   name: "launch",
   title: "Launch the browser",
   description:
-    "Start a browser session: launches Chromium (loading the configured extension, if any) and opens the home page (the extension's popup or options page, or the web app). Call this first, and again after MM_BROWSER_CLOSED (the browser died; no force needed). Returns {sessionId, extensionId?, state}. Fails with MM_SESSION_ALREADY_RUNNING when a session runs or another launch is starting one, unless force is true.",
+    "Start a browser session: launches Chromium (loading the configured extension, if any), or opens a context in the configured remote browser, and opens the home page (the extension's popup or options page, or the web app). Call this first, and again after MM_BROWSER_CLOSED (the browser died; no force needed). Returns {sessionId, extensionId?, state}. Fails with MM_SESSION_ALREADY_RUNNING when a session runs or another launch is starting one, unless force is true.",
   input: LaunchInput,
   output: Schema.Struct({
     sessionId: Schema.String,
@@ -117,7 +117,7 @@ export const cleanup = defineTool({
   name: "cleanup",
   title: "Close the browser",
   description:
-    "End the session: closes the browser and deletes its temporary profile. Safe to call when nothing runs. Returns {cleanedUp} (false when no session was running).",
+    "End the session: closes the browser and deletes its temporary profile (a configured --user-data-dir profile stays; a remote browser keeps running, only this server's context closes). Safe to call when nothing runs. Returns {cleanedUp} (false when no session was running).",
   input: Schema.Struct({
     sessionId: Schema.optional(Schema.String).annotations({ description: "Accepted for compatibility; the running session is closed." })
   }),

@@ -63,7 +63,7 @@ export const make = Effect.gen(function* () {
 
   // Profiles a killed server left behind go when the next server starts; never a live server's.
   yield* Effect.forkScoped(
-    removeStaleProfiles().pipe(
+    removeStaleProfiles(undefined, settings.userDataDir).pipe(
       Effect.tap((removed) =>
         removed.length === 0 ? Effect.void : Effect.logInfo(`removed ${removed.length} temporary profile(s) left by servers that are gone`, removed)
       )
