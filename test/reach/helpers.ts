@@ -92,7 +92,7 @@ export interface CdpBrowser {
   /** http://127.0.0.1:PORT, as a user passes it to --cdp-endpoint. */
   readonly endpoint: string
   readonly pid: number
-  /** Kills the browser (SIGKILL) and waits for it to be gone. */
+  /** Kills the browser and its helper processes (SIGKILL) and waits for it to be gone. */
   readonly kill: () => Promise<void>
 }
 
@@ -115,7 +115,8 @@ export const cdpBrowser = (extraArgs: ReadonlyArray<string> = []) =>
           ...extraArgs,
           "about:blank"
         ],
-        { stdio: "ignore" }
+        // A process group of its own: the kill takes its renderers and helpers with it.
+        { stdio: "ignore", detached: true }
       )
       const portFile = path.join(profile, "DevToolsActivePort")
       const deadline = Date.now() + 30_000
@@ -129,9 +130,15 @@ export const cdpBrowser = (extraArgs: ReadonlyArray<string> = []) =>
         endpoint: `http://127.0.0.1:${port}`,
         pid: child.pid!,
         kill: async () => {
-          if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+          if (child.exitCode === null && child.signalCode === null) {
+            try {
+              process.kill(-child.pid!, "SIGKILL")
+            } catch {
+              child.kill("SIGKILL")
+            }
+          }
           await exited
-          fs.rmSync(profile, { recursive: true, force: true, maxRetries: 3 })
+          await fs.promises.rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
         }
       }
     }),

@@ -53,6 +53,17 @@ const loadPlaywright = () =>
     return playwrightModule
   })
 
+/**
+ * How long after the server starts Playwright is loaded in the background: after a client's
+ * handshake and tools/list (answered in well under a second), usually before its first mm_launch
+ * (a model's turn later), which then does not wait the 0.3-0.5 s the load takes. A launch that comes
+ * sooner loads it itself.
+ */
+export const PRELOAD_DELAY_MS = 1_500
+
+/** Loads Playwright now, if no launch did yet; never fails (a broken install shows at the launch). */
+export const preloadPlaywright = Effect.asVoid(Effect.exit(loadPlaywright()))
+
 /** True for Playwright's timeout error class (structure, not message text). */
 export const isPlaywrightTimeout = (error: unknown): boolean =>
   timeoutErrorClass !== undefined && error instanceof timeoutErrorClass
@@ -194,7 +205,7 @@ const attachBrowser = (
   Effect.gen(function* () {
     const option = source._tag === "Cdp" ? "--cdp-endpoint" : "--ws-endpoint"
     const where = `${shownEndpoint(source.endpoint)} (${option})`
-    const detailOf = (error: unknown) => withoutSecrets(firstLine(error), source.endpoint)
+    const detailOf = (error: unknown) => withoutSecrets(firstLine(error).replace(/^[\w.]+: /, ""), source.endpoint)
     const browser = yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () =>
