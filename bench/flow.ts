@@ -19,7 +19,7 @@ const root = path.resolve(here, "../..")
 const ourServer = path.join(root, "dist/bin/browser-workflow-mcp.js")
 const playwrightMcp = path.join(root, "node_modules/@playwright/mcp/cli.js")
 const WARM_RUNS = Number(process.env.BENCH_RUNS ?? 15)
-const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 3)
+const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 5)
 /** The cold target of issue 12: spawn, launch and flow within this factor of the cold plain script. */
 const COLD_TARGET = 1.2
 /** Simulated sign-in round trip of the page; the same constant for every contender. */
