@@ -248,6 +248,9 @@ export const startSession = (settings: Settings, fixtures: FixtureService, optio
     const storageState = settings.storageState === undefined ? undefined : yield* readStorageState(settings.storageState)
 
     const source = browserSourceOf(settings)
+    if (source._tag !== "Launch" && (!settings.headless || settings.executablePath !== undefined)) {
+      yield* Effect.logWarning("--headed and --executable-path apply to a browser this server launches; the remote browser runs as it was started")
+    }
     const context =
       source._tag === "Launch"
         ? yield* launchBrowser(playwright.chromium, settings, extension, pageSettings)
