@@ -163,8 +163,8 @@ const describeScreenTool: Measure = {
       if (!envelope.ok || envelope.result === undefined) {
         return yield* new BenchFailed({ step: "describe_screen", cause: envelope.error })
       }
-      const { a11y, testIds } = envelope.result
-      return observed(a11y.nodes.length, testIds.items.length, a11y.truncated ?? false)
+      const { snapshot, testIds, truncated } = envelope.result
+      return observed(snapshot.split("\n").length, testIds.items.length, truncated ?? false)
     })
 }
 

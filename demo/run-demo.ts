@@ -52,12 +52,14 @@ const main = async () => {
   try {
     await call("mm_launch", { goal: "sign in to the sample app", flowTags: ["login"] }, (e) => `session ${e.result.sessionId} on ${e.result.state.currentUrl}`)
     const screen = await call("mm_describe_screen", {}, (e) =>
-      `${e.result.testIds.items.length} test ids, ${e.result.a11y.nodes.length} a11y nodes (${e.result.a11y.nodes
-        .slice(0, 4)
-        .map((n: any) => `${n.ref} ${n.role} "${n.name}"`)
-        .join(", ")}, ...)`
+      `${e.result.testIds.items.length} test ids, a snapshot of ${e.result.snapshot.split("\n").length} lines (${e.result.snapshot
+        .split("\n")
+        .slice(0, 3)
+        .map((line: string) => line.trim())
+        .join("; ")}; ...)`
     )
-    const usernameRef = screen.result?.a11y.nodes.find((n: any) => n.role === "textbox" && n.name === "Username")?.ref
+    // The snapshot is text: `textbox "Username" [e5]` carries the ref to act on.
+    const usernameRef = /textbox "Username" \[(e\d+)\]/.exec(screen.result?.snapshot ?? "")?.[1]
     await call("mm_type", usernameRef ? { a11yRef: usernameRef, text: "alice" } : { testId: "username", text: "alice" }, (e) =>
       `typed ${e.result.textLength} chars into ${e.result.target}`
     )

@@ -555,7 +555,7 @@ export const optionTable = {
     flag: "static-tools",
     env: "BWM_STATIC_TOOLS",
     default: defaultSettings.staticTools,
-    help: "Serve one fixed tool list, for clients that ignore tools/list_changed."
+    help: "Serve one fixed tool list with every group on, for clients that ignore tools/list_changed (docs/tools.md)."
   }),
   caps: option({
     section: "tools",
@@ -564,7 +564,7 @@ export const optionTable = {
     env: "BWM_CAPS",
     default: defaultSettings.caps,
     defaultText: "none",
-    help: "Optional tool groups to serve, comma-separated."
+    help: "Opt-in tool groups to serve, comma-separated (all for every one), e.g. debugger."
   }),
   stepScreenshots: option({
     section: "tools",

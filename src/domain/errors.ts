@@ -27,12 +27,18 @@ export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInp
   }
 }
 
-export class NoActiveSession extends Schema.TaggedError<NoActiveSession>()("NoActiveSession", {}) {
+export class NoActiveSession extends Schema.TaggedError<NoActiveSession>()("NoActiveSession", {
+  /** The served name of the tool that needs the session, when the gate (not the tool) refused it. */
+  tool: Schema.optional(Schema.String),
+  /** The served name of the launch tool, for the hint. */
+  launch: Schema.optional(Schema.String)
+}) {
   get code() {
     return "MM_NO_ACTIVE_SESSION" as const
   }
   override get message() {
-    return "No active session. Call mm_launch first."
+    const launch = this.launch ?? "mm_launch"
+    return this.tool === undefined ? `No active session. Call ${launch} first.` : `${this.tool} needs a running session: call ${launch} first.`
   }
 }
 
@@ -422,6 +428,24 @@ export class BrowserInUse extends Schema.TaggedError<BrowserInUse>()("BrowserInU
   }
 }
 
+/** A tool that is not available now (an opt-in group that is off, hidden by hide_tools, no extension loaded). */
+export class ToolUnavailable extends Schema.TaggedError<ToolUnavailable>()("ToolUnavailable", {
+  tool: Schema.String,
+  reason: Schema.Literal("group", "hidden", "extension", "static"),
+  /** Why, and what makes it available, e.g. "is in group debugger, which is off: start the server with --caps debugger". */
+  hint: Schema.String
+}) {
+  get code() {
+    return "MM_TOOL_UNAVAILABLE" as const
+  }
+  override get message() {
+    return `${this.tool} ${this.hint}`
+  }
+  get details() {
+    return { tool: this.tool, reason: this.reason }
+  }
+}
+
 /** The session's storage state could not be read from the browser or written to its file. */
 export class StorageStateFailed extends Schema.TaggedError<StorageStateFailed>()("StorageStateFailed", {
   detail: Schema.String
@@ -463,6 +487,7 @@ export type ToolError =
   | BatchTimeout
   | BrowserClosed
   | BrowserInUse
+  | ToolUnavailable
   | StorageStateFailed
 
 export const ToolError = Schema.Union(
@@ -493,6 +518,7 @@ export const ToolError = Schema.Union(
   BatchTimeout,
   BrowserClosed,
   BrowserInUse,
+  ToolUnavailable,
   StorageStateFailed
 )
 

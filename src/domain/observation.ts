@@ -79,9 +79,22 @@ export const A11yNode = Schema.Struct({
   checked: Schema.optional(Schema.Union(Schema.Boolean, Schema.Literal("mixed"))),
   expanded: Schema.optional(Schema.Boolean),
   level: Schema.optional(Schema.Number).annotations({ description: "Heading level." }),
+  selected: Schema.optional(Schema.Boolean).annotations({ description: "Selected option, tab or row." }),
+  pressed: Schema.optional(Schema.Union(Schema.Boolean, Schema.Literal("mixed"))).annotations({ description: "Pressed toggle button." }),
   path: Schema.optional(Schema.Array(Schema.String)).annotations({
     description: 'Enclosing containers, outermost first, e.g. ["dialog: Confirm"].'
-  })
+  }),
+  depth: Schema.optional(Schema.Number).annotations({ description: "Nesting in the page's tree (0 when absent)." }),
+  text: Schema.optional(Schema.String).annotations({
+    description: "The text a reader sees in the node besides its name (a list item's text, a code block), or a field's value."
+  }),
+  collapsed: Schema.optional(
+    Schema.Struct({
+      count: Schema.Number.annotations({ description: "How many like siblings this node stands for." }),
+      refs: Schema.Array(Schema.String).annotations({ description: 'Their refs and their descendants\' refs, as ranges ("e12..e40").' }),
+      examples: Schema.Array(Schema.String).annotations({ description: "The texts of a few of them." })
+    })
+  ).annotations({ description: "A run of siblings like the one before it, shown as one node; every ref in it can be acted on." })
 })
 export type A11yNode = typeof A11yNode.Type
 
@@ -109,6 +122,20 @@ export const Observation = Schema.Struct({
   ).annotations({ description: "Accessibility nodes with refs (capped)." })
 })
 export type Observation = typeof Observation.Type
+
+/** One line of a search answer: a node (a match, or structure around one) or a count of elided siblings. */
+export interface FindLine {
+  readonly depth: number
+  readonly node?: A11yNode | undefined
+  readonly match?: boolean | undefined
+  readonly elided?: number | undefined
+}
+
+/** What a search of the page found: the lines to show and how many nodes matched in all. */
+export interface FindResult {
+  readonly lines: ReadonlyArray<FindLine>
+  readonly total: number
+}
 
 /** How much of a page to observe after a tool ran. */
 export const ObservationPolicy = Schema.Literal("default", "none", "failures", "custom")

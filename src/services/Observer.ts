@@ -1,7 +1,7 @@
 // What the active page looks like now: state, visible test ids, accessibility nodes with refs.
 import { Context, Effect, Layer } from "effect"
 import type { BrowserClosed, DiscoveryFailed, NoActiveSession, PageClosed, StateFailed } from "../domain/errors.js"
-import type { A11yNode, Observation, ScreenState, TestIdItem } from "../domain/observation.js"
+import type { A11yNode, FindResult, Observation, ScreenState, TestIdItem } from "../domain/observation.js"
 
 export interface ObserveOptions {
   readonly testIds: boolean
@@ -14,6 +14,22 @@ export interface ObserveOptions {
    * earlier refs stay valid); unchanged nodes are counted and removed refs listed.
    */
   readonly changesOnly?: boolean | undefined
+  /**
+   * Give the page a moment to settle first (the DOM quiet for a short while, capped), so that an
+   * observation right after an action sees the page's re-render. Default true; it costs one task
+   * turn of the page when nothing is happening.
+   */
+  readonly settle?: boolean | undefined
+  /** Characters of text per node before it is cut with a marker (code blocks get four times as many). */
+  readonly textLimit?: number | undefined
+}
+
+/** A search of the active page: any of text, role and name (all that are given must match). */
+export interface FindOptions {
+  readonly text?: string | undefined
+  readonly role?: string | undefined
+  readonly name?: string | undefined
+  readonly limit: number
 }
 
 export type ObserveError = NoActiveSession | BrowserClosed | PageClosed | DiscoveryFailed | StateFailed
@@ -28,6 +44,8 @@ export interface ObserverService {
     readonly rootSelector?: string | undefined
     readonly limit?: number | undefined
   }) => Effect.Effect<{ readonly nodes: ReadonlyArray<A11yNode>; readonly truncated: boolean }, ObserveError>
+  /** Nodes of the active page matching a search, with the structure around them; refs as in snapshots. */
+  readonly find: (options: FindOptions) => Effect.Effect<FindResult, ObserveError>
 }
 
 export class Observer extends Context.Tag("browser-workflow-mcp/Observer")<Observer, ObserverService>() {
@@ -42,5 +60,6 @@ const unimplemented: ObserverService = {
   state: notStubbed("state"),
   observe: () => notStubbed("observe"),
   testIds: () => notStubbed("testIds"),
-  accessibility: () => notStubbed("accessibility")
+  accessibility: () => notStubbed("accessibility"),
+  find: () => notStubbed("find")
 }

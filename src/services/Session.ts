@@ -51,6 +51,7 @@ const unimplemented: SessionService = {
   screenshot: () => notStubbed("screenshot"),
   saveStorageState: () => notStubbed("saveStorageState"),
   tabs: notStubbed("tabs"),
+  tabCount: Effect.succeed(1),
   waitForNotification: () => notStubbed("waitForNotification"),
   switchTab: () => notStubbed("switchTab"),
   closeTab: () => notStubbed("closeTab"),

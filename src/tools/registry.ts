@@ -1,8 +1,10 @@
-// Every built-in tool, in the order tools/list shows them.
+// Every built-in tool, in the order tools/list shows them. A tool's metadata (group, visibility, step
+// kinds, replay) lives on its definition: adding a tool is its file plus one line here.
 import type { AnyToolDefinition } from "../runtime/tool.js"
 import { accessibilitySnapshot, describeScreen, getState, listTestIds } from "./discovery.js"
 import { click, getText, hover, pressKey, selectOption, type, waitFor } from "./interaction.js"
 import { knowledgeExport, knowledgeLast, knowledgeSearch, knowledgeSessions, knowledgeSummarize } from "./knowledge.js"
+import { find } from "./find.js"
 import { navigate } from "./navigation.js"
 import { report } from "./report.js"
 import { screenshot } from "./screenshot.js"
@@ -11,6 +13,7 @@ import { saveStorageState } from "./storage.js"
 import { extensionStorage } from "./extension.js"
 import { build } from "./build.js"
 import { getContractAddress, listContracts, seedContract, seedContracts } from "./contracts.js"
+import { hideTools, showTools } from "./meta.js"
 import { closeTab, listTabs, switchToTab, waitForNotification } from "./tabs.js"
 
 export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
@@ -27,6 +30,7 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   getText,
   listTestIds,
   accessibilitySnapshot,
+  find,
   screenshot,
   saveStorageState,
   getState,
@@ -45,5 +49,7 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   knowledgeSummarize,
   knowledgeSessions,
   knowledgeExport,
-  report
+  report,
+  hideTools,
+  showTools
 ]

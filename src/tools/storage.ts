@@ -7,15 +7,15 @@ export const saveStorageState = defineTool({
   name: "save_storage_state",
   title: "Save cookies and storage",
   description:
-    "Save the session's cookies and localStorage (Playwright's storageState format) to <artifacts>/storage-state/<name>.json, e.g. right after signing in: a server started with --storage-state <that file> begins signed in. The file holds session secrets: it is readable by its owner only, and its content is never returned or recorded. Fails with MM_INVALID_INPUT when the name is taken, unless overwrite. Returns {path, cookies, origins} (counts).",
+    "Save cookies and localStorage to <artifacts>/storage-state/<name>.json (e.g. after signing in), for a server started with --storage-state. Returns {path, cookies, origins}.",
   input: Schema.Struct({
     name: Schema.String.pipe(
       Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, {
         message: () => "a plain file name: letters, digits, '.', '_' and '-', starting with a letter or digit (at most 100)"
       })
-    ).annotations({ description: 'File name without ".json", e.g. "signed-in"; never a path.' }),
+    ).annotations({ description: 'File name without ".json", e.g. "signed-in".' }),
     overwrite: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
-      description: "Replace the file of that name if there is one (default: fail instead)."
+      description: "Replace an existing file (default: fail)."
     })
   }),
   output: Schema.Struct({
@@ -24,7 +24,10 @@ export const saveStorageState = defineTool({
     origins: Schema.Number.annotations({ description: "How many origins have localStorage entries in it." })
   }),
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  group: "session",
   requiresSession: true,
+  // A file written once, not a step of the flow: a replay would find the name taken.
+  replay: { mode: "never" },
   observation: "none",
   deadlineMs: () => 30_000,
   // The name only: the state itself is a secret.

@@ -233,8 +233,11 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
       it.effect("nodes inside are observed with refs; click, type, read and wait act on them, directly or through Playwright", () =>
         Effect.gen(function* () {
           yield* open("/framed")
+          const observer = yield* Observer
           const snapshot = yield* call(accessibilitySnapshot, {})
-          const nodes = snapshot.result.nodes as Array<{ ref: string; role: string; name: string; path?: Array<string> }>
+          // The frame is a node of the text, with its content below it.
+          expect(snapshot.result.snapshot).toMatch(/\niframe "Payment" \[e\d+\]\n(  .*\n)*  button "Pay now" \[e\d+\]/)
+          const nodes = (yield* observer.accessibility({})).nodes
           const byName = (name: string) => nodes.find((node) => node.name === name)!
           expect(byName("Pay now")).toMatchObject({ role: "button", path: ["iframe: Payment"] })
           expect(byName("Card")).toMatchObject({ role: "textbox", path: ["iframe: Payment"] })
@@ -245,8 +248,8 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           expect((yield* call(click, { a11yRef: byName("Confirm").ref, timeoutMs: 5_000 })).ok).toBe(true)
           expect((yield* call(type, { a11yRef: byName("Card").ref, text: "4242" })).ok).toBe(true)
           expect((yield* call(getText, { a11yRef: byName("Card").ref })).result.text).toBe("4242")
-          const after = (yield* call(accessibilitySnapshot, {})).result.nodes as typeof nodes
-          expect(after.find((node) => node.role === "status")).toMatchObject({ name: "guarded=1 pay=1 confirm=1", path: ["iframe: Payment"] })
+          const after = (yield* observer.accessibility({})).nodes
+          expect(after.find((node) => node.role === "status")).toMatchObject({ text: "guarded=1 pay=1 confirm=1", path: ["iframe: Payment"] })
           expect((yield* call(waitFor, { a11yRef: byName("Pay now").ref })).ok).toBe(true)
 
           // A scope in the top document cannot hold a target inside the frame.

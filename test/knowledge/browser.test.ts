@@ -11,6 +11,7 @@ import { runTool } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { makeRunSteps } from "../../src/tools/batch.js"
 import { builtinTools } from "../../src/tools/registry.js"
+import { linesNamed } from "../page/parse.js"
 import { html, liveLayer, pageServer, testSettings } from "../support/browser.js"
 
 const pages = {
@@ -50,7 +51,7 @@ const allArtifacts = () =>
     .join("\n")
 
 const refOf = (envelope: Envelope<any>, role: string, name: string): string =>
-  envelope.result.a11y.nodes.find((node: any) => node.role === role && node.name === name).ref
+  linesNamed(envelope.result.snapshot, role, name)[0]!.ref!
 
 layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTestServices: true })("step memory in real Chromium", (it) => {
   describe("query tools", () => {

@@ -16,6 +16,7 @@ import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { makeRunSteps } from "../../src/tools/batch.js"
 import { builtinTools } from "../../src/tools/registry.js"
 import { LOOPBACK_ARGS, liveLayer, pageServer, tempDir, testSettings } from "../support/browser.js"
+import { linesNamed } from "../page/parse.js"
 
 class Pages extends Context.Tag("test/ReportPages")<Pages, { readonly url: (path: string) => string }>() {}
 const PagesLive = Layer.scoped(Pages, Effect.map(pageServer({ "/login": loginPage }), (server) => ({ url: (p: string) => `${server.url}${p}` })))
@@ -72,7 +73,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
         const sessionId = launched.result.sessionId as string
         yield* ok("mm_navigate", { screen: "url", url: url("/login") })
         const screen = yield* ok("mm_describe_screen")
-        const ref = (role: string, name: string) => screen.result.a11y.nodes.find((node: any) => node.role === role && node.name === name).ref
+        const ref = (role: string, name: string) => linesNamed(screen.result.snapshot, role, name)[0]!.ref!
         yield* ok("mm_type", { a11yRef: ref("textbox", "Username"), text: "alice" })
         yield* ok("mm_type", { testId: "password", text: SECRET })
         const missing = yield* call("mm_click", { testId: "no-such-button", timeoutMs: 500 })

@@ -5,6 +5,7 @@ import { loginPage } from "../../demo/sample-app.js"
 import { registryFor } from "../../src/cli.js"
 import { runTool } from "../../src/runtime/runTool.js"
 import { launch } from "../../src/tools/session.js"
+import { linesNamed } from "../page/parse.js"
 import { html, liveLayer, pageServer, testSettings } from "../support/browser.js"
 
 const settings = testSettings()
@@ -43,7 +44,7 @@ describe("mm_run_steps in real Chromium", () => {
           ],
           includeObservations: "none"
         })
-        const submitRef = first.result.steps[1].result.nodes.find((node: any) => node.name === "Sign in").ref
+        const submitRef = linesNamed(first.result.steps[1].result.snapshot, "button", "Sign in")[0]!.ref
         const flow = yield* batch({
           steps: [
             { tool: "mm_type", args: { testId: "username", text: "alice" }, label: "user" },

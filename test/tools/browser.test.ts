@@ -15,6 +15,7 @@ import { navigate } from "../../src/tools/navigation.js"
 import { screenshot } from "../../src/tools/screenshot.js"
 import { cleanup, launch } from "../../src/tools/session.js"
 import { html, liveLayer, pageServer, testSettings } from "../support/browser.js"
+import { linesNamed, parseSnapshot } from "../page/parse.js"
 
 const pages = {
   "/login": loginPage,
@@ -43,7 +44,7 @@ const pages = {
   "/long": html(
     "Long",
     `<input data-testid="filter" aria-label="Filter">
-     ${Array.from({ length: 199 }, (_, i) => `<button>Item ${i + 1}</button>`).join("")}
+     ${Array.from({ length: 199 }, (_, i) => (i % 2 === 0 ? `<button>Item ${i + 1}</button>` : `<a href="#${i + 1}">Item ${i + 1}</a>`)).join("")}
      <button id="last" onclick="this.textContent = 'Last, pressed'">Last</button>`
   ),
   "/closer": html("Closer", `<button data-testid="confirm" onclick="window.close()">Confirm</button>`),
@@ -79,8 +80,7 @@ const open = (p: string) =>
     return envelope
   })
 
-const nodeNamed = (envelope: Envelope<any>, role: string, name: string) =>
-  (envelope.result.nodes ?? envelope.result.a11y.nodes).filter((node: any) => node.role === role && node.name === name)
+const nodeNamed = (envelope: Envelope<any>, role: string, name: string) => linesNamed(envelope.result.snapshot, role, name)
 
 layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTestServices: true })("core tools in real Chromium", (it) => {
   it.effect("a tool that needs a session answers MM_NO_ACTIVE_SESSION before launch", () =>
@@ -95,8 +95,8 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       const screen = yield* call(describeScreen)
       expect(screen.result.state.currentScreen).toBe("login")
       const [username] = nodeNamed(screen, "textbox", "Username")
-      expect(username.ref).toMatch(/^e\d+$/)
-      expect((yield* call(type, { a11yRef: username.ref, text: "alice" })).result).toMatchObject({ typed: true, textLength: 5 })
+      expect(username!.ref).toMatch(/^e\d+$/)
+      expect((yield* call(type, { a11yRef: username!.ref, text: "alice" })).result).toMatchObject({ typed: true, textLength: 5 })
       const typedPassword = yield* call(type, { testId: "password", text: "correct horse" })
       expect(typedPassword.result.sensitive).toBe(true)
       const clicked = yield* call(click, { testId: "login-submit" })
@@ -133,13 +133,19 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       const snapshot = yield* call(accessibilitySnapshot)
       const copies = nodeNamed(snapshot, "button", "Copy")
       expect(copies).toHaveLength(2)
-      expect(copies[0].ref).not.toBe(copies[1].ref)
-      expect(copies[0].path).toEqual(["region: First"])
-      expect(copies[1].path).toEqual(["region: Second"])
-      expect((yield* call(click, { a11yRef: copies[1].ref })).ok).toBe(true)
+      expect(copies[0]!.ref).not.toBe(copies[1]!.ref)
+      // Each button sits inside its own region.
+      const lines = parseSnapshot(snapshot.result.snapshot)
+      const regionAbove = (ref: string) => {
+        const index = lines.findIndex((line) => line.ref === ref)
+        return lines.slice(0, index).reverse().find((line) => line.role === "region" && line.depth < lines[index]!.depth)?.name
+      }
+      expect(regionAbove(copies[0]!.ref!)).toBe("First")
+      expect(regionAbove(copies[1]!.ref!)).toBe("Second")
+      expect((yield* call(click, { a11yRef: copies[1]!.ref })).ok).toBe(true)
       expect((yield* call(getText, { selector: "#first-out" })).result.text).toBe("first: idle")
       expect((yield* call(getText, { selector: "#second-out" })).result.text).toBe("second: copied")
-      expect((yield* call(click, { a11yRef: copies[0].ref })).ok).toBe(true)
+      expect((yield* call(click, { a11yRef: copies[0]!.ref })).ok).toBe(true)
       expect((yield* call(getText, { selector: "#first-out" })).result.text).toBe("first: copied")
     }))
 
@@ -148,14 +154,15 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       yield* open("/copies")
       const whole = yield* call(accessibilitySnapshot)
       const scoped = yield* call(accessibilitySnapshot, { rootSelector: "#second" })
-      expect(scoped.result.nodes.map((node: any) => node.name)).toEqual(["Copy"])
-      const [inside] = scoped.result.nodes
+      const scopedLines = parseSnapshot(scoped.result.snapshot)
+      expect(scopedLines.map((line) => line.name).filter((name) => name !== "")).toEqual(["Second", "Copy"])
+      const [inside] = linesNamed(scoped.result.snapshot, "button", "Copy")
       // Same element, same ref, whichever snapshot handed it out.
-      expect(nodeNamed(whole, "button", "Copy")[1].ref).toBe(inside.ref)
+      expect(nodeNamed(whole, "button", "Copy")[1]!.ref).toBe(inside!.ref)
       const again = yield* call(accessibilitySnapshot)
-      expect(again.result.nodes.map((node: any) => node.ref)).toEqual(whole.result.nodes.map((node: any) => node.ref))
+      expect(parseSnapshot(again.result.snapshot).map((line) => line.ref)).toEqual(parseSnapshot(whole.result.snapshot).map((line) => line.ref))
       // Scoping the ref to the other section cannot find it there.
-      const outside = yield* call(click, { a11yRef: inside.ref, within: { selector: "#first" }, timeoutMs: 500 })
+      const outside = yield* call(click, { a11yRef: inside!.ref, within: { selector: "#first" }, timeoutMs: 500 })
       expect(outside.error?.code).toBe("MM_TARGET_NOT_FOUND")
       expect((yield* call(getText, { selector: "#first-out" })).result.text).toBe("first: idle")
     }))
@@ -164,15 +171,15 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
     Effect.gen(function* () {
       yield* open("/copies")
       const snapshot = yield* call(accessibilitySnapshot)
-      const secondCopy = nodeNamed(snapshot, "button", "Copy")[1]
+      const secondCopy = nodeNamed(snapshot, "button", "Copy")[1]!
       const [remove] = nodeNamed(snapshot, "button", "Remove second")
-      expect((yield* call(click, { a11yRef: remove.ref })).ok).toBe(true)
+      expect((yield* call(click, { a11yRef: remove!.ref })).ok).toBe(true)
       const stale = yield* call(click, { a11yRef: secondCopy.ref })
       expect(stale.error?.code).toBe("MM_TARGET_NOT_FOUND")
       expect(stale.error?.message).toContain(`Unknown a11yRef: ${secondCopy.ref}`)
       expect(stale.error?.message).toContain("mm_accessibility_snapshot")
       const available = (stale.error?.details?.availableRefs as Array<{ ref: string }>).map((node) => node.ref)
-      expect(available).toContain(nodeNamed(snapshot, "button", "Copy")[0].ref)
+      expect(available).toContain(nodeNamed(snapshot, "button", "Copy")[0]!.ref)
       expect(available).not.toContain(secondCopy.ref)
       expect(stale.meta.durationMs).toBeLessThan(15_000)
       // A gone element is as hidden as it gets.
@@ -183,16 +190,22 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
     Effect.gen(function* () {
       const opened = yield* open("/copies")
       const before = opened.observation?.a11y?.nodes ?? []
-      expect(before.map((node) => node.name)).toEqual(["Copy", "Copy", "Remove second"])
-      const [firstCopy, secondCopy, remove] = before
+      const buttons = before.filter((node) => node.role === "button")
+      expect(buttons.map((node) => node.name)).toEqual(["Copy", "Copy", "Remove second"])
+      expect(before.filter((node) => node.role === "paragraph").map((node) => node.text)).toEqual(["first: idle", "second: idle"])
+      const [firstCopy, secondCopy, remove] = buttons
       const copied = yield* call(click, { a11yRef: firstCopy!.ref })
-      expect(copied.observation?.a11y).toMatchObject({ nodes: [], changesOnly: true, unchanged: 3, removed: [] })
+      // The text the click changed is the news; the rest is counted.
+      expect(copied.observation?.a11y).toMatchObject({ changesOnly: true, unchanged: before.length - 1, removed: [] })
+      expect(copied.observation?.a11y?.nodes.map((node) => [node.role, node.text])).toEqual([["paragraph", "first: copied"]])
       const removed = yield* call(click, { a11yRef: remove!.ref })
-      expect(removed.observation?.a11y?.removed).toEqual([secondCopy!.ref])
-      expect(removed.observation?.a11y?.unchanged).toBe(2)
+      const secondRegion = before.find((node) => node.role === "region" && node.name === "Second")!
+      const secondText = before.find((node) => node.text === "second: idle")!
+      expect([...(removed.observation?.a11y?.removed ?? [])].sort()).toEqual([secondRegion.ref, secondText.ref, secondCopy!.ref].sort())
+      expect(removed.observation?.a11y?.unchanged).toBe(before.length - 3)
       // A failure shows the whole page again.
       const failed = yield* call(click, { testId: "nope", timeoutMs: 200 })
-      expect(failed.observation?.a11y?.nodes.map((node) => node.ref)).toEqual([firstCopy!.ref, remove!.ref])
+      expect(failed.observation?.a11y?.nodes.filter((node) => node.role === "button").map((node) => node.ref)).toEqual([firstCopy!.ref, remove!.ref])
       expect(failed.observation?.a11y?.changesOnly).toBeUndefined()
     }))
 
@@ -202,7 +215,9 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       expect(opened.observation?.a11y).toMatchObject({ truncated: true, changesOnly: true })
       expect(opened.observation?.a11y?.nodes).toHaveLength(150)
       const typed = yield* call(type, { testId: "filter", text: "item" })
-      expect(typed.observation?.a11y).toMatchObject({ nodes: [], unchanged: 201, removed: [] })
+      // The field's new value is the only news.
+      expect(typed.observation?.a11y).toMatchObject({ unchanged: 200, removed: [] })
+      expect(typed.observation?.a11y?.nodes.map((node) => [node.name, node.text])).toEqual([["Filter", "item"]])
       const pressed = yield* call(click, { selector: "#last" })
       expect(pressed.observation?.a11y?.nodes.map((node) => node.name)).toEqual(["Last, pressed"])
     }))

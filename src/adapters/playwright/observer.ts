@@ -3,23 +3,33 @@
 import { Effect, Layer, Option } from "effect"
 import type { Page } from "playwright"
 import { DiscoveryFailed, PageClosed, StateFailed } from "../../domain/errors.js"
-import type { A11yNode, Observation, ScreenState, TestIdItem } from "../../domain/observation.js"
+import type { A11yNode, FindResult, Observation, ScreenState, TestIdItem } from "../../domain/observation.js"
 import { StateSnapshot, type PageProbe } from "../../capabilities/StateSnapshot.js"
-import { Observer, type ObserveOptions } from "../../services/Observer.js"
+import { Observer, type FindOptions, type ObserveOptions } from "../../services/Observer.js"
 import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./browser.js"
 import { evaluateAcrossNavigation } from "./page-eval.js"
-import { observeExpression, type ObserveArgs, type ObserveResult } from "./page-script.js"
+import { installedCallExpression, installedObserveExpression, type ObserveArgs, type ObserveResult, type SettleArgs } from "./page-script.js"
 
 const DEFAULT_TEST_ID_LIMIT = 150
 const DEFAULT_A11Y_LIMIT = 400
 
+/**
+ * Settling before an observation (see settlePage): the DOM quiet for 100 ms, at most 1.5 s, and only
+ * when the page shows activity. 100 ms is the quiet window Chrome DevTools MCP uses after input; it
+ * covers a router's render after pushState, a setTimeout chain and a fetch from a local server. The
+ * cap keeps a page that never stops changing (a clock, a ticker) from costing more than 1.5 s.
+ */
+const SETTLE: SettleArgs = { quietMs: 100, capMs: 1_500 }
+const SETTLE_SLACK_MS = 1_000
+
+type WalkArgs = Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules">
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
   const settings = browser.settings
   // An app's own state reader, when the library user provided one; read once, when the layer is built.
   const appState = yield* Effect.serviceOption(StateSnapshot)
 
-  const evaluate = (live: LiveSession, page: Page, args: Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules">) =>
+  const evaluate = (live: LiveSession, page: Page, args: WalkArgs, settle: boolean) =>
     live.observeLock.withPermits(1)(
       Effect.gen(function* () {
         const full: ObserveArgs = {
@@ -28,11 +38,22 @@ export const make = Effect.gen(function* () {
           testIdAttribute: settings.testIdAttribute,
           screenRules: settings.screenRules
         }
-        const result: ObserveResult = yield* Effect.tryPromise({
-          try: () => evaluateAcrossNavigation<ObserveResult>(page, observeExpression(full)),
-          catch: (cause) =>
-            page.isClosed() ? new PageClosed({ detail: "the active page closed while it was being read" }) : new BrowserCallFailed({ cause })
-        })
+        const read = (expression: string) =>
+          Effect.tryPromise({
+            try: () => evaluateAcrossNavigation<ObserveResult>(page, expression),
+            catch: (cause) =>
+              page.isClosed() ? new PageClosed({ detail: "the active page closed while it was being read" }) : new BrowserCallFailed({ cause })
+          })
+        // The walk is installed once per document; the first observation of a document installs it.
+        const observeOnce = (settleArgs: SettleArgs | null) =>
+          Effect.flatMap(read(installedCallExpression(full, settleArgs)), (answer) =>
+            (answer as { missing?: boolean }).missing === true ? read(installedObserveExpression(full, settleArgs)) : Effect.succeed(answer)
+          )
+        // A page whose timers never fire (a fake clock) never lets the settling end: past the cap, read it as it is.
+        const settled = settle
+          ? yield* observeOnce(SETTLE).pipe(Effect.timeoutOption(SETTLE.capMs + SETTLE_SLACK_MS))
+          : Option.none<ObserveResult>()
+        const result: ObserveResult = Option.isSome(settled) ? settled.value : yield* observeOnce(null)
         live.nextRef = Math.max(live.nextRef, result.nextRef)
         return result
       })
@@ -69,10 +90,10 @@ export const make = Effect.gen(function* () {
       return state
     })
 
-  const run = <E>(args: Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules">, onError: (detail: string) => E) =>
+  const run = <E>(args: WalkArgs, onError: (detail: string) => E, settle = false) =>
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
-      const result = yield* evaluate(live, page, args).pipe(
+      const result = yield* evaluate(live, page, args, settle).pipe(
         Effect.mapError((error) => (error instanceof PageClosed ? error : onError(firstLine(error.cause))))
       )
       return { live, page, result }
@@ -105,9 +126,11 @@ export const make = Effect.gen(function* () {
           wantTestIds: options.testIds,
           wantA11y: options.a11y,
           // A scoped snapshot is always whole: the walk does not see the rest of the page.
-          changesOnly: options.changesOnly === true && options.rootSelector === undefined
+          changesOnly: options.changesOnly === true && options.rootSelector === undefined,
+          textLimit: options.textLimit
         },
-        (detail) => new DiscoveryFailed({ detail })
+        (detail) => new DiscoveryFailed({ detail }),
+        options.settle !== false
       )
       if (!result.rootFound) {
         return yield* new DiscoveryFailed({ detail: `rootSelector ${options.rootSelector} matches no element` })
@@ -132,7 +155,27 @@ export const make = Effect.gen(function* () {
       return observation
     })
 
+  const find = (options: FindOptions) =>
+    Effect.gen(function* () {
+      const { result } = yield* run(
+        {
+          testIdLimit: 0,
+          a11yLimit: 0,
+          rootSelector: null,
+          wantTestIds: false,
+          wantA11y: false,
+          changesOnly: false,
+          find: { text: options.text, role: options.role, name: options.name, limit: options.limit }
+        },
+        (detail) => new DiscoveryFailed({ detail }),
+        true
+      )
+      const found: FindResult = result.found ?? { lines: [], total: 0 }
+      return found
+    })
+
   return Observer.of({
+    find,
     state,
     observe,
     testIds: (limit) => Effect.map(observe({ testIds: true, a11y: false, testIdLimit: limit }), (o) => o.testIds ?? []),

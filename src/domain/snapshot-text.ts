@@ -1,0 +1,127 @@
+// The text form of a page's tree that an agent reads: one line per node, indented by nesting,
+//   role "name" [state] [e12]: text
+// with runs of like siblings as one line (`listitem ×199 [e12..e409]: Item 2 | Item 3 | … | Item 200`),
+// rows of plain cells on one line, and a marker where a budget cut the text. Pure: it only formats
+// the structured nodes, which stay the stored form of an observation.
+import type { A11yNode, FindLine, Observation } from "./observation.js"
+
+/** Characters a snapshot may take before it is cut with a marker. */
+export const DEFAULT_SNAPSHOT_CHARS = 24_000
+
+export interface RenderOptions {
+  /** Characters the text may take; past them it ends with a line saying how much was left out. */
+  readonly maxChars?: number | undefined
+}
+
+export interface RenderedSnapshot {
+  readonly text: string
+  /** True when the budget cut the text. */
+  readonly cut: boolean
+}
+
+const CELL_ROLES = new Set(["cell", "gridcell", "columnheader", "rowheader"])
+/** Roles named by their content: with child lines below, the name only repeats them. */
+const NAME_REPEATS_CHILDREN = new Set(["row", "cell", "gridcell", "columnheader", "rowheader"])
+
+const states = (node: A11yNode): Array<string> => {
+  const out: Array<string> = []
+  if (node.level !== undefined) out.push(`level=${node.level}`)
+  if (node.checked === true) out.push("checked")
+  else if (node.checked === "mixed") out.push("checked=mixed")
+  if (node.selected === true) out.push("selected")
+  if (node.pressed === true) out.push("pressed")
+  else if (node.pressed === "mixed") out.push("pressed=mixed")
+  if (node.expanded === true) out.push("expanded")
+  else if (node.expanded === false) out.push("expanded=false")
+  if (node.disabled === true) out.push("disabled")
+  return out
+}
+
+/** One node as a line, without indentation; `inline` replaces its text (a row's cells). */
+export const nodeLine = (node: A11yNode, options: { readonly omitName?: boolean; readonly inline?: string } = {}): string => {
+  if (node.collapsed !== undefined) {
+    const { count, refs, examples } = node.collapsed
+    const shown = examples.length < count && examples.length > 1 ? [...examples.slice(0, -1), "…", examples[examples.length - 1]!] : examples
+    return `${node.role} ×${count} [${refs.join(", ")}]${shown.length > 0 ? `: ${shown.join(" | ")}` : ""}`
+  }
+  let line = node.role
+  if (node.name !== "" && options.omitName !== true) line += ` ${JSON.stringify(node.name)}`
+  const flags = states(node)
+  if (flags.length > 0) line += ` [${flags.join(", ")}]`
+  line += ` [${node.ref}]`
+  const text = options.inline ?? node.text
+  if (text !== undefined && text !== "") line += `: ${text}`
+  return line
+}
+
+const depthOf = (node: A11yNode) => node.depth ?? 0
+
+/**
+ * Nodes in document order (with their depths) as indented lines. Depths are made relative to the
+ * shallowest node and never jump more than one level, so a partial list (changes only, a search)
+ * still reads as a tree.
+ */
+export const renderNodes = (nodes: ReadonlyArray<A11yNode>, options: RenderOptions = {}): RenderedSnapshot => {
+  const budget = options.maxChars ?? DEFAULT_SNAPSHOT_CHARS
+  const base = nodes.reduce((min, node) => Math.min(min, depthOf(node)), Number.POSITIVE_INFINITY)
+  const lines: Array<string> = []
+  let used = 0
+  let previous = -1
+  let i = 0
+  while (i < nodes.length) {
+    const node = nodes[i]!
+    const depth = Math.min(depthOf(node) - base, previous + 1)
+    // Children: the nodes right after it that are deeper.
+    let end = i + 1
+    while (end < nodes.length && depthOf(nodes[end]!) > depthOf(node)) end++
+    const children = nodes.slice(i + 1, end).filter((child) => depthOf(child) === depthOf(node) + 1)
+    const plainCells =
+      node.role === "row" &&
+      node.collapsed === undefined &&
+      children.length > 0 &&
+      end - i - 1 === children.length &&
+      children.every((child) => CELL_ROLES.has(child.role) && child.collapsed === undefined)
+    const line = plainCells
+      ? nodeLine(node, { omitName: true, inline: children.map((cell) => cell.name || cell.text || "").join(" | ") })
+      : nodeLine(node, { omitName: NAME_REPEATS_CHILDREN.has(node.role) && children.length > 0 })
+    const indented = `${"  ".repeat(Math.max(0, depth))}${line}`
+    if (used + indented.length + 1 > budget && lines.length > 0) {
+      lines.push(`… cut at ${budget} characters: ${nodes.length - i} more nodes (narrow it with rootSelector, or search with find)`)
+      return { text: lines.join("\n"), cut: true }
+    }
+    lines.push(indented)
+    used += indented.length + 1
+    previous = Math.max(0, depth)
+    i = plainCells ? end : i + 1
+  }
+  return { text: lines.join("\n"), cut: false }
+}
+
+/** An observation's nodes as text, with what a changes-only observation says about the rest. */
+export const renderA11y = (a11y: NonNullable<Observation["a11y"]>, options: RenderOptions = {}): RenderedSnapshot => {
+  const rendered = renderNodes(a11y.nodes, options)
+  const notes: Array<string> = []
+  if (a11y.truncated === true && !rendered.cut) notes.push("… more nodes than the limit; narrow it with rootSelector, or search with find")
+  if (a11y.changesOnly === true) {
+    const unchanged = a11y.unchanged ?? 0
+    const removed = a11y.removed ?? []
+    if (unchanged > 0) notes.push(`(${unchanged} nodes unchanged, their refs still valid)`)
+    if (removed.length > 0) notes.push(`(gone: ${removed.join(" ")})`)
+  }
+  const parts = [rendered.text, ...notes].filter((part) => part !== "")
+  return { text: parts.join("\n"), cut: rendered.cut }
+}
+
+/** A search answer: matches marked with "▶", their ancestors and children, elided siblings as "…". */
+export const renderFind = (lines: ReadonlyArray<FindLine>): string => {
+  const base = lines.reduce((min, line) => Math.min(min, line.depth), Number.POSITIVE_INFINITY)
+  return lines
+    .map((line) => {
+      const indent = "  ".repeat(Math.max(0, line.depth - base))
+      if (line.node === undefined) return `${indent}… ${line.elided ?? 0} more`
+      return `${indent}${line.match === true ? "▶ " : ""}${nodeLine(line.node, {
+        omitName: NAME_REPEATS_CHILDREN.has(line.node.role) && line.match !== true
+      })}`
+    })
+    .join("\n")
+}

@@ -1,0 +1,50 @@
+// Searching the active page: the nodes that match a text, a role and/or a name, with just enough
+// structure around them to act (their ancestors, their children, elided siblings), refs as in snapshots.
+import { Effect, Schema } from "effect"
+import { renderFind } from "../domain/snapshot-text.js"
+import { defineTool } from "../runtime/tool.js"
+import { Observer } from "../services/Observer.js"
+
+const Needle = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+
+const FindInput = Schema.Struct({
+  text: Schema.optional(Needle).annotations({
+    description: "Text shown by or naming the node (substring, any case)."
+  }),
+  role: Schema.optional(Schema.String.pipe(Schema.pattern(/^[a-z]+$/), Schema.maxLength(40))).annotations({
+    description: 'ARIA role, e.g. "button", "listitem".'
+  }),
+  name: Schema.optional(Needle).annotations({ description: "Accessible name (substring, any case)." }),
+  limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 50)), { default: () => 10 }).annotations({
+    description: "Max matches (default 10)."
+  })
+}).pipe(
+  Schema.filter((input) =>
+    input.text !== undefined || input.role !== undefined || input.name !== undefined
+      ? true
+      : { path: ["text"], message: "give at least one of text, role or name" }
+  )
+)
+
+export const find = defineTool({
+  name: "find",
+  title: "Find on the page",
+  description:
+    'Search the active tab by text, role and/or name: matches marked "▶" with their ancestors and children; refs work as a11yRef. Cheaper than a snapshot. Returns {matches, found}.',
+  input: FindInput,
+  output: Schema.Struct({
+    matches: Schema.String.annotations({ description: "The matches in their context, one node per line; empty when nothing matched." }),
+    found: Schema.Number.annotations({ description: "How many nodes matched in all (more than shown when over the limit)." })
+  }),
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
+  concurrencySafe: true,
+  group: "page",
+  requiresSession: true,
+  stepKinds: ["discovery"],
+  observation: "none",
+  run: Effect.fn("tool.find")(function* (input) {
+    const observer = yield* Observer
+    const result = yield* observer.find({ text: input.text, role: input.role, name: input.name, limit: input.limit })
+    return { matches: renderFind(result.lines), found: result.total }
+  })
+})

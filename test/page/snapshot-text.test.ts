@@ -1,0 +1,68 @@
+// The text form of snapshots, as a pure function of the structured nodes.
+import { describe, expect, it } from "vitest"
+import type { A11yNode } from "../../src/domain/observation.js"
+import { renderA11y, renderFind, renderNodes } from "../../src/domain/snapshot-text.js"
+
+const nodes: ReadonlyArray<A11yNode> = [
+  { ref: "e1", role: "heading", name: "todos", level: 1 },
+  { ref: "e2", role: "list", name: "" },
+  { ref: "e3", role: "listitem", name: "", depth: 1, text: "Buy milk" },
+  { ref: "e4", role: "checkbox", name: "", depth: 2, checked: true },
+  { ref: "e5", role: "listitem", name: "", depth: 1, collapsed: { count: 40, refs: ["e6..e85"], examples: ["Item 2", "Item 3", "Item 4", "Item 41"] } },
+  { ref: "e90", role: "table", name: "Planets" },
+  { ref: "e91", role: "row", name: "Planet Moons", depth: 1 },
+  { ref: "e92", role: "columnheader", name: "Planet", depth: 2 },
+  { ref: "e93", role: "columnheader", name: "Moons", depth: 2 },
+  { ref: "e94", role: "button", name: 'Say "hi"', disabled: true, expanded: false }
+]
+
+describe("renderNodes", () => {
+  it("indents by depth, shows states and refs, collapses runs and puts plain rows on one line", () => {
+    expect(renderNodes(nodes)).toEqual({
+      text: [
+        'heading "todos" [level=1] [e1]',
+        "list [e2]",
+        "  listitem [e3]: Buy milk",
+        "    checkbox [checked] [e4]",
+        "  listitem ×40 [e6..e85]: Item 2 | Item 3 | Item 4 | … | Item 41",
+        'table "Planets" [e90]',
+        "  row [e91]: Planet | Moons",
+        'button "Say \\"hi\\"" [expanded=false, disabled] [e94]'
+      ].join("\n"),
+      cut: false
+    })
+  })
+
+  it("reads a partial list (changes only) as a tree: depths relative and never jumping levels", () => {
+    const partial: ReadonlyArray<A11yNode> = [
+      { ref: "e7", role: "paragraph", name: "", depth: 3, text: "first: copied" },
+      { ref: "e8", role: "button", name: "Copy", depth: 5 }
+    ]
+    expect(renderNodes(partial).text).toBe("paragraph [e7]: first: copied\n  button \"Copy\" [e8]")
+  })
+
+  it("cuts at the budget with a line saying how many nodes were left out", () => {
+    const many = Array.from({ length: 100 }, (_, i): A11yNode => ({ ref: `e${i}`, role: "button", name: `Button ${i}` }))
+    const rendered = renderNodes(many, { maxChars: 200 })
+    expect(rendered.cut).toBe(true)
+    expect(rendered.text.length).toBeLessThan(320)
+    expect(rendered.text.split("\n").pop()).toMatch(/^… cut at 200 characters: \d+ more nodes/)
+  })
+})
+
+describe("renderA11y and renderFind", () => {
+  it("says what a changes-only observation left out", () => {
+    const text = renderA11y({ nodes: [nodes[0]!], changesOnly: true, unchanged: 12, removed: ["e3", "e4"] }).text
+    expect(text).toBe('heading "todos" [level=1] [e1]\n(12 nodes unchanged, their refs still valid)\n(gone: e3 e4)')
+  })
+
+  it("marks matches and elided siblings", () => {
+    const text = renderFind([
+      { depth: 0, node: { ref: "e2", role: "list", name: "" } },
+      { depth: 1, elided: 4 },
+      { depth: 1, node: { ref: "e9", role: "listitem", name: "", text: "Walk the dog", depth: 1 }, match: true },
+      { depth: 2, node: { ref: "e10", role: "checkbox", name: "", depth: 2 } }
+    ])
+    expect(text).toBe("list [e2]\n  … 4 more\n  ▶ listitem [e9]: Walk the dog\n    checkbox [e10]")
+  })
+})
