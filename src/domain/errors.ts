@@ -64,7 +64,9 @@ export class LaunchFailed extends Schema.TaggedError<LaunchFailed>()("LaunchFail
     "InvalidManifest",
     "FixtureNotFound",
     "BrowserStartFailed",
-    "AppUnreachable"
+    "AppUnreachable",
+    "ConnectFailed",
+    "ProfileInUse"
   ),
   detail: Schema.String
 }) {
@@ -490,6 +492,18 @@ export class MockNotFound extends Schema.TaggedError<MockNotFound>()("MockNotFou
   }
 }
 
+/** The session's storage state could not be read from the browser or written to its file. */
+export class StorageStateFailed extends Schema.TaggedError<StorageStateFailed>()("StorageStateFailed", {
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_STORAGE_STATE_FAILED" as const
+  }
+  override get message() {
+    return `Could not save the storage state: ${this.detail}`
+  }
+}
+
 /** Every error a tool program may fail with. */
 export type ToolError =
   | InvalidInput
@@ -520,6 +534,7 @@ export type ToolError =
   | BrowserClosed
   | BrowserInUse
   | ToolUnavailable
+  | StorageStateFailed
   | EvaluateFailed
   | RequestNotFound
   | MockNotFound
@@ -553,6 +568,7 @@ export const ToolError = Schema.Union(
   BrowserClosed,
   BrowserInUse,
   ToolUnavailable,
+  StorageStateFailed,
   EvaluateFailed,
   RequestNotFound,
   MockNotFound
