@@ -98,9 +98,7 @@ describe("mm_mock_network in real Chromium", () => {
         expect(yield* shop()).toEqual(["mocked a, mocked b", "other from the server"])
         const pages = yield* Pages
         expect((yield* call(navigate, { screen: "url", url: pages.url("/shop"), newTab: true })).ok).toBe(true)
-        console.log("DBG after newTab", pages.hits("/api/items"), JSON.stringify((yield* mock({ action: "log" })).result.log.slice(-4)))
         expect(yield* shop()).toEqual(["mocked a, mocked b", "other from the server"])
-        console.log("DBG after shop", pages.hits("/api/items"))
 
         const rules = (yield* mock({ action: "list" })).result.rules
         expect(rules).toEqual([expect.objectContaining({ id: "m1", hits: 4 })])
