@@ -1,12 +1,12 @@
-// Diagnostics and network (group devtools, opt-in with --caps devtools): one tab's console with
-// uncaught errors and their stacks, its requests, one request's details, and network mocks.
+// Diagnostics and network: one tab's console with uncaught errors and their stacks (a core tool), and
+// (group devtools, opt-in with --caps devtools) its requests, one request's details, and network mocks.
 import { Effect, Option, Schema } from "effect"
 import { InvalidInput } from "../domain/errors.js"
 import type { StepRecord } from "../domain/knowledge.js"
 import { TabId } from "../domain/observation.js"
 import { isSensitiveKey, REDACTED } from "../domain/redaction.js"
 import { describeStepTarget } from "../knowledge/entry.js"
-import { defineTool, ListedAs, type ReplayArgs } from "../runtime/tool.js"
+import { defineTool, ListedAs, Unlisted, type ReplayArgs } from "../runtime/tool.js"
 import { ToolView } from "../runtime/visibility.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Session } from "../services/Session.js"
@@ -32,39 +32,58 @@ const limitField = (max: number, fallback: number) =>
 
 // ---- console_messages ---------------------------------------------------------------------------------
 
-/** A recorded call's span in time, from its start to its end, and its tool and target. */
+/** A recorded call's span in time, from its start to its end, its tool and target, and whether it can act on the page. */
 export interface CallSpan {
   readonly tool: string
   readonly target: string | undefined
   readonly start: number
   readonly end: number
+  /**
+   * The call can make the page run code (a click, a navigation, a batch): false for the tools that only
+   * read (wait_for, get_text, snapshots...), which cannot have caused a message that came during them.
+   */
+  readonly acts: boolean
 }
 
-const spanOf = (step: StepRecord): CallSpan | undefined => {
+/** The batch tool: its steps are spans of their own. */
+const BATCH_TOOL = "run_steps"
+
+const spanOf = (step: StepRecord, readOnly: (tool: string) => boolean): CallSpan | undefined => {
   const end = Date.parse(step.timestamp)
   return Number.isNaN(end)
     ? undefined
-    : { tool: step.tool.name, target: describeStepTarget(step.tool.target), start: end - step.timing.durationMs, end }
+    : {
+        tool: step.tool.name,
+        target: describeStepTarget(step.tool.target),
+        start: end - step.timing.durationMs,
+        end,
+        acts: !readOnly(step.tool.name)
+      }
 }
 
 /**
- * The call a message came during ("mm_click testId:save"), the innermost when a batch and its step both
- * ran; between calls, the one it came after ("after mm_click testId:save"). Undefined before the first
- * recorded call.
+ * The call a message is attributed to: the innermost call running when it came ("mm_click testId:save"),
+ * unless that call only reads: then, as between calls, the last call that acted before it ("after
+ * mm_click testId:save"). So an error thrown by a timer that a click started is the click's, also when
+ * it fires while the next step (a wait_for, a snapshot) runs. Undefined before the first recorded call.
  */
 export const callAt = (spans: ReadonlyArray<CallSpan>, time: number, served: (tool: string) => string): string | undefined => {
   const name = (span: CallSpan) => (span.target === undefined ? served(span.tool) : `${served(span.tool)} ${span.target}`)
   let during: CallSpan | undefined
   let before: CallSpan | undefined
+  let actedBefore: CallSpan | undefined
   for (const span of spans) {
     if (span.start <= time && time <= span.end) {
       if (during === undefined || span.end - span.start < during.end - during.start) during = span
-    } else if (span.end < time && (before === undefined || span.end > before.end)) {
-      before = span
+    } else if (span.end < time) {
+      if (before === undefined || span.end > before.end) before = span
+      // A batch's steps are spans of their own: the step that acted is named, not its batch.
+      if (span.acts && span.tool !== BATCH_TOOL && (actedBefore === undefined || span.end > actedBefore.end)) actedBefore = span
     }
   }
-  if (during !== undefined) return name(during)
-  return before === undefined ? undefined : `after ${name(before)}`
+  if (during !== undefined && (during.acts || actedBefore === undefined)) return name(during)
+  const after = actedBefore ?? before
+  return after === undefined ? undefined : `after ${name(after)}`
 }
 
 /** The served name of a recorded tool: with the prefix this server uses ("mm" when none serves the call). */
@@ -73,6 +92,17 @@ const servedNames = Effect.map(Effect.serviceOption(ToolView), (view) => {
   return (tool: string) => (prefix === "" ? tool : `${prefix}_${tool}`)
 })
 
+/** Which recorded tools only read, as the served registry defines them; without one (a bare runTool) none is known to. */
+const readOnlyTools = Effect.map(Effect.serviceOption(ToolView), (view) =>
+  Option.match(view, {
+    onNone: () => () => false,
+    onSome: (value) => {
+      const readOnly = new Set(value.registry.tools.filter((tool) => tool.annotations.readOnly).map((tool) => tool.name))
+      return (tool: string) => readOnly.has(tool)
+    }
+  })
+)
+
 /** The spans of the session's recorded calls; none when the step memory cannot be read (the messages still come). */
 const callSpans = Effect.gen(function* () {
   const session = yield* Session
@@ -80,7 +110,8 @@ const callSpans = Effect.gen(function* () {
   const current = yield* session.current
   if (Option.isNone(current)) return []
   const steps = yield* store.steps(current.value.sessionId).pipe(Effect.orElseSucceed((): ReadonlyArray<StepRecord> => []))
-  return steps.flatMap((step) => spanOf(step) ?? [])
+  const readOnly = yield* readOnlyTools
+  return steps.flatMap((step) => spanOf(step, readOnly) ?? [])
 })
 
 const ConsoleMessage = Schema.Struct({
@@ -95,20 +126,25 @@ const ConsoleMessage = Schema.Struct({
 
 const countField = (description: string) => Schema.optional(Schema.Number).annotations({ description })
 
+/**
+ * A core tool (group page, listed by default with a session: an agent needs the page's errors without
+ * asking for a group), so its entry is kept short: `level` and `tabId` are listed without descriptions, `since` and `limit` are
+ * accepted but not listed (docs/devtools.md).
+ */
 export const consoleMessages = defineTool({
   name: "console_messages",
   title: "Console messages",
   description:
-    "A tab's console messages and uncaught errors (with stacks) since its last navigation, each with its time and the call that was running. Returns {tabId, messages, dropped?, more?}.",
+    "A tab's console and uncaught errors (with stacks) since it navigated, each with the call it came in. Returns {tabId, messages}.",
   input: Schema.Struct({
-    level: Schema.optionalWith(Schema.Literal("error", "warning", "info", "debug", "all"), { default: () => "info" as const }).annotations({
-      description: "Least severe level shown (default info: all but debug)."
-    }),
+    // The least severe level shown, default info (all but debug); not described in the list, the names say it.
+    level: Schema.optionalWith(Schema.Literal("error", "warning", "info", "debug", "all"), { default: () => "info" as const }),
     since: Schema.optionalWith(Schema.Literal("navigation", "all"), { default: () => "navigation" as const }).annotations({
-      description: "navigation (default) or all the tab kept."
+      description: "navigation (default) or all the tab kept.",
+      [Unlisted]: true
     }),
     tabId: TabField,
-    limit: limitField(200, 50)
+    limit: limitField(200, 50).annotations({ [Unlisted]: true })
   }),
   output: Schema.Struct({
     tabId: TabId,
@@ -118,6 +154,8 @@ export const consoleMessages = defineTool({
     more: countField("Older matching messages beyond the limit.")
   }),
   ...reading,
+  group: "page",
+  optIn: false,
   run: Effect.fn("tool.console_messages")(function* (input) {
     const session = yield* Session
     const reading = yield* session.consoleMessages(input)
