@@ -8,6 +8,7 @@ import { isSensitiveKey, REDACTED } from "../domain/redaction.js"
 import { describeStepTarget } from "../knowledge/entry.js"
 import { defineTool, ListedAs, Unlisted, type ReplayArgs } from "../runtime/tool.js"
 import { ToolView } from "../runtime/visibility.js"
+import { BATCH_TOOL_NAME } from "./batch.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Session } from "../services/Session.js"
 import { DEVTOOLS_GROUP, type MockLogEntry, type MockRule } from "../services/session/devtools.js"
@@ -45,9 +46,6 @@ export interface CallSpan {
   readonly acts: boolean
 }
 
-/** The batch tool: its steps are spans of their own. */
-const BATCH_TOOL = "run_steps"
-
 const spanOf = (step: StepRecord, readOnly: (tool: string) => boolean): CallSpan | undefined => {
   const end = Date.parse(step.timestamp)
   return Number.isNaN(end)
@@ -78,7 +76,7 @@ export const callAt = (spans: ReadonlyArray<CallSpan>, time: number, served: (to
     } else if (span.end < time) {
       if (before === undefined || span.end > before.end) before = span
       // A batch's steps are spans of their own: the step that acted is named, not its batch.
-      if (span.acts && span.tool !== BATCH_TOOL && (actedBefore === undefined || span.end > actedBefore.end)) actedBefore = span
+      if (span.acts && span.tool !== BATCH_TOOL_NAME && (actedBefore === undefined || span.end > actedBefore.end)) actedBefore = span
     }
   }
   if (during !== undefined && (during.acts || actedBefore === undefined)) return name(during)

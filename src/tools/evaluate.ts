@@ -52,7 +52,7 @@ export const evaluate = defineTool({
   },
   run: Effect.fn("tool.evaluate")(function* (input) {
     const session = yield* Session
-    const result = yield* session.evaluate(input.expression, { maxChars: input.maxChars })
+    const result = yield* session.evaluate(input.expression, { maxChars: input.maxChars, timeoutMs: input.timeoutMs })
     return {
       type: result.type,
       ...(result.value !== undefined ? { value: result.value } : {}),

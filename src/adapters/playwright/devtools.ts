@@ -2,8 +2,8 @@
 // requests read from the session's rings, one request's details read from the browser on demand, the
 // network mocks (mocks.ts) and mm_evaluate (evaluate.ts).
 import { Effect, Ref, Runtime } from "effect"
-import { EvaluateFailed, PageClosed, RequestNotFound, TabNotFound } from "../../domain/errors.js"
-import type { ConsoleLevel, ConsoleQuery, ConsoleReading, NetworkQuery, NetworkReading, SessionDevtools } from "../../services/session/devtools.js"
+import { DeadlineExceeded, EvaluateFailed, PageClosed, RequestNotFound, TabNotFound } from "../../domain/errors.js"
+import type { ConsoleLevel, ConsoleQuery, EvaluateOptions, ConsoleReading, NetworkQuery, NetworkReading, SessionDevtools } from "../../services/session/devtools.js"
 import { BrowserState } from "./browser.js"
 import { evaluateExpression } from "./evaluate.js"
 import type { LiveSession } from "./live-session.js"
@@ -120,15 +120,15 @@ export const make = Effect.gen(function* () {
       })
     })
 
-  const evaluate = (expression: string, options: { readonly maxChars: number }) =>
+  const evaluate = (expression: string, options: EvaluateOptions) =>
     Effect.gen(function* () {
       const { page } = yield* browser.activePage
       return yield* Effect.tryPromise({
-        try: (signal) => evaluateExpression(page, expression, options.maxChars, signal),
+        try: (signal) => evaluateExpression(page, expression, options, signal),
         catch: (error) =>
           page.isClosed()
             ? new PageClosed({ detail: "the page closed while the expression ran" })
-            : error instanceof EvaluateFailed
+            : error instanceof EvaluateFailed || error instanceof DeadlineExceeded
               ? error
               : new EvaluateFailed({ exception: String(error).split("\n")[0]!.slice(0, 1_000) })
       })

@@ -3,8 +3,8 @@
 // turned into JSON inside the page within caps of depth, items, string length and total size, so that
 // a huge or cyclic value never crosses the wire whole. A thrown exception is an EvaluateFailed.
 import type { CDPSession, Page } from "playwright"
-import { EvaluateFailed } from "../../domain/errors.js"
-import type { EvaluateResult } from "../../services/session/devtools.js"
+import { DeadlineExceeded, EvaluateFailed } from "../../domain/errors.js"
+import type { EvaluateOptions, EvaluateResult } from "../../services/session/devtools.js"
 
 /** Caps of the JSON result. `maxChars` comes from the call. */
 export const EVALUATE_LIMITS = { maxDepth: 6, maxItems: 100, maxString: 2_000 } as const
@@ -178,13 +178,16 @@ const primitiveResult = (remote: RemoteObject, maxChars: number): EvaluateResult
 
 const failed = (details: ExceptionDetails) => new EvaluateFailed({ exception: exceptionText(details) })
 
-const run = async (cdp: CDPSession, expression: string, maxChars: number): Promise<EvaluateResult> => {
+const run = async (cdp: CDPSession, expression: string, options: EvaluateOptions): Promise<EvaluateResult> => {
+  const maxChars = options.maxChars
   const evaluated = await cdp.send("Runtime.evaluate", {
     expression,
     replMode: true,
     awaitPromise: true,
     returnByValue: false,
-    objectGroup: OBJECT_GROUP
+    objectGroup: OBJECT_GROUP,
+    // V8 terminates synchronous code that runs longer (a busy loop would otherwise hold the page).
+    ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {})
   })
   if (evaluated.exceptionDetails !== undefined) throw failed(evaluated.exceptionDetails)
   let result: RemoteObject = evaluated.result
@@ -214,11 +217,17 @@ const run = async (cdp: CDPSession, expression: string, maxChars: number): Promi
 }
 
 /**
- * Evaluates in the page's main world over a DevTools session of its own, detached afterwards (also when
- * the call is interrupted, which abandons an expression that never settles). A failure of the session
- * itself (the page navigated or closed meanwhile) is reported like a thrown exception.
+ * Evaluates in the page's main world over a DevTools session of its own, detached afterwards. When the
+ * call is interrupted (its deadline), code still running is terminated and a promise that never settles
+ * is abandoned. A failure of the session itself (the page navigated or closed meanwhile) is reported
+ * like a thrown exception.
  */
-export const evaluateExpression = async (page: Page, expression: string, maxChars: number, signal: AbortSignal): Promise<EvaluateResult> => {
+export const evaluateExpression = async (
+  page: Page,
+  expression: string,
+  options: EvaluateOptions,
+  signal: AbortSignal
+): Promise<EvaluateResult> => {
   const cdp = await page
     .context()
     .newCDPSession(page)
@@ -226,14 +235,40 @@ export const evaluateExpression = async (page: Page, expression: string, maxChar
       throw new EvaluateFailed({ exception: `the page cannot be reached (${String(error).split("\n")[0]!.slice(0, 300)})` })
     })
   const detach = () => void cdp.detach().catch(() => undefined)
-  signal.addEventListener("abort", detach, { once: true })
+  // Code still running is terminated before the session goes: a busy loop would otherwise hold the page.
+  const stop = () => void cdp.send("Runtime.terminateExecution").then(detach, detach)
+  signal.addEventListener("abort", stop, { once: true })
+  const started = Date.now()
+  const timeoutMs = options.timeoutMs
+  const tooLong = () => new DeadlineExceeded({ tool: "evaluate", timeoutMs: timeoutMs ?? 0 })
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let timedOut = false
+  const running = run(cdp, expression, options)
+  // A promise that never settles is abandoned at timeoutMs (the call's deadline only backs this up).
+  const bounded =
+    timeoutMs === undefined
+      ? running
+      : Promise.race([
+          running,
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => {
+              timedOut = true
+              reject(tooLong())
+            }, timeoutMs)
+          })
+        ])
+  running.catch(() => undefined)
   try {
-    return await run(cdp, expression, maxChars)
+    return await bounded
   } catch (error) {
-    if (error instanceof EvaluateFailed) throw error
+    if (error instanceof EvaluateFailed || error instanceof DeadlineExceeded) throw error
+    // V8 terminated code that ran past the evaluation's timeout: the protocol only says "Internal error".
+    if (timeoutMs !== undefined && Date.now() - started >= timeoutMs) throw tooLong()
     throw new EvaluateFailed({ exception: (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, EXCEPTION_LIMIT) })
   } finally {
-    signal.removeEventListener("abort", detach)
-    detach()
+    clearTimeout(timer)
+    signal.removeEventListener("abort", stop)
+    if (timedOut) stop()
+    else if (!signal.aborted) detach()
   }
 }
