@@ -4,6 +4,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Schedule } from "effect"
 import { registryFor } from "../../src/cli.js"
+import { ToolView } from "../../src/runtime/visibility.js"
 import { Session } from "../../src/services/Session.js"
 import { consoleMessages } from "../../src/tools/devtools.js"
 import { click } from "../../src/tools/interaction.js"
@@ -24,6 +25,7 @@ const PagesLive = Layer.scoped(
       `<button data-testid="log" onclick="console.log('clicked', 1); console.warn('careful'); console.debug('details'); console.error('bad thing')">Log</button>
        <button data-testid="explode" onclick="explode()">Explode</button>
        <button data-testid="later" onclick="setTimeout(function lateTimer() { throw new Error('late boom') }, 1000)">Later</button>
+       <button data-testid="soon" onclick="setTimeout(function soonTimer() { throw new Error('soon boom') }, 300); setTimeout(function () { document.body.insertAdjacentHTML('beforeend', '<p>settled</p>') }, 1200)">Soon</button>
        <script>
          function inner() { throw new Error("boom in handler") }
          function explode() { inner() }
@@ -151,6 +153,26 @@ describe("mm_console_messages in real Chromium", () => {
         const errors = yield* messagesOf({ level: "error" })
         expect(errors.messages).toEqual([])
         expect(errors.more).toBeUndefined()
+      }))
+
+    it.effect("a timer's error that fires while the next step only reads (a wait_for) is the click's, not the wait's", () =>
+      Effect.gen(function* () {
+        const pages = yield* Pages
+        // The served registry tells which tools only read, as it does for every MCP call.
+        const served = registryFor(settings)
+        const envelope = yield* call(served.lookup("mm_run_steps")!, {
+          steps: [
+            { tool: "mm_navigate", args: { screen: "url", url: pages.url("/console") } },
+            { tool: "mm_click", args: { testId: "soon" } },
+            { tool: "mm_wait_for", args: { selector: "text=settled" } },
+            { tool: "mm_console_messages", args: { level: "error" } }
+          ],
+          includeObservations: "none"
+        }).pipe(Effect.provideService(ToolView, ToolView.make(served)))
+        expect(envelope.result.summary.ok).toBe(true)
+        const messages = envelope.result.steps[3].result.messages
+        expect(messages).toEqual([expect.objectContaining({ type: "pageerror", text: "soon boom", call: "after mm_click testId:soon" })])
+        expect(messages[0].stack).toMatch(/at soonTimer \(/)
       }))
 
     it.effect("inside mm_run_steps: a step reads the errors of the step before it, attributed to that step", () =>

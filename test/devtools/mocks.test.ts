@@ -4,12 +4,13 @@
 // and the export of a mock as a Playwright route that runs.
 import * as fs from "node:fs"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Context, Effect, Layer, Ref, Runtime, Schedule } from "effect"
+import { Context, Effect, Layer, Option, Ref, Runtime, Schedule } from "effect"
 import { chromium } from "playwright"
 import * as Mocks from "../../src/adapters/playwright/mocks.js"
 import type { LiveSession } from "../../src/adapters/playwright/live-session.js"
 import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../../src/adapters/playwright/launch.js"
 import { registryFor } from "../../src/cli.js"
+import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Session } from "../../src/services/Session.js"
 import { mockNetwork, networkRequests } from "../../src/tools/devtools.js"
 import { navigate } from "../../src/tools/navigation.js"
@@ -198,6 +199,24 @@ describe("mm_mock_network in real Chromium", () => {
         })
         expect(shown).toBe("exported")
         expect(pages.hits("/api/items")).toBe(1)
+      }))
+
+    it.effect("recorded with secret headers redacted: Authorization, Cookie and token-like names never reach the step memory", () =>
+      Effect.gen(function* () {
+        const headers = { Authorization: "Bearer s3cr3t-value", "Set-Cookie": "sid=c00kie-value", "X-Api-Token": "t0ken-value", "X-Plain": "visible" }
+        expect((yield* mock({ action: "add", url: "**/api/secret", headers, body: "ok" })).ok).toBe(true)
+        const session = yield* Session
+        const store = yield* KnowledgeStore
+        const steps = yield* store.steps(Option.getOrThrow(yield* session.current).sessionId)
+        const recorded = steps.filter((step) => step.tool.name === "mock_network").at(-1)!
+        expect(recorded.tool.input.headers).toEqual({
+          Authorization: "[REDACTED]",
+          "Set-Cookie": "[REDACTED]",
+          "X-Api-Token": "[REDACTED]",
+          "X-Plain": "visible"
+        })
+        const text = JSON.stringify(steps)
+        for (const secret of ["s3cr3t-value", "c00kie-value", "t0ken-value"]) expect(text).not.toContain(secret)
       }))
   })
 })
