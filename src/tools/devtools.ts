@@ -133,10 +133,12 @@ export const consoleMessages = defineTool({
   name: "console_messages",
   title: "Console messages",
   description:
-    "A tab's console and uncaught errors (with stacks) since it navigated, each with the call it came in. Returns {tabId, messages}.",
+    "A tab's console and uncaught errors (stacks) since it navigated, each with the call it came in. Returns {tabId, messages}.",
   input: Schema.Struct({
-    // The least severe level shown, default info (all but debug); not described in the list, the names say it.
-    level: Schema.optionalWith(Schema.Literal("error", "warning", "info", "debug", "all"), { default: () => "info" as const }),
+    // The least severe level shown, default info (all but debug).
+    level: Schema.optionalWith(Schema.Literal("error", "warning", "info", "debug", "all"), { default: () => "info" as const }).annotations({
+      description: "Default info."
+    }),
     since: Schema.optionalWith(Schema.Literal("navigation", "all"), { default: () => "navigation" as const }).annotations({
       description: "navigation (default) or all the tab kept.",
       [Unlisted]: true
@@ -283,7 +285,7 @@ export const MOCK_BODY_RECORDED = 4_000
 const MockAction = Schema.Literal("add", "remove", "clear", "list", "log")
 
 const MockInput = Schema.Struct({
-  action: MockAction,
+  action: MockAction.annotations({ description: "remove needs id; log: hits and misses." }),
   url: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2_000))).annotations({
     description: "add: URL glob, e.g. **/api/items (** any, * within a segment)."
   }),
@@ -420,7 +422,7 @@ export const mockNetwork = defineTool({
   name: "mock_network",
   title: "Mock the network",
   description:
-    "Answer requests matching a URL glob (and method) with a status, headers and a JSON or text body, or fail them; every tab, across navigations. add, remove {id}, clear, list, log (hits and misses). Returns {added|removed|cleared|rules|log}.",
+    "Answer requests matching a URL glob (and method) with a status, headers and a JSON or text body, or fail them; every tab, across navigations. Returns {added|removed|cleared|rules|log}.",
   input: MockInput,
   output: Schema.Struct({
     added: Schema.optional(MockRuleInfo),
