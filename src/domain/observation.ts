@@ -56,6 +56,7 @@ export const ScreenState = Schema.Struct({
   currentScreen: Schema.String.annotations({
     description: 'Screen name from the configured detection rules, or "unknown".'
   }),
+  tabId: Schema.optional(TabId).annotations({ description: "Id of the active tab." }),
   extensionId: Schema.optional(Schema.String).annotations({ description: "Id of the loaded extension, if any." }),
   app: Schema.optional(Schema.Record({ key: Schema.String, value: JsonValue })).annotations({
     description: "App-specific fields from the StateSnapshot capability (e.g. isUnlocked, networkName), when one is provided."

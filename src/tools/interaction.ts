@@ -69,6 +69,7 @@ const TypeInput = targetInput({
   text: Schema.String.pipe(Schema.maxLength(100_000, { message: () => "must be at most 100000 characters long" })).annotations({
     description: "New text."
   }),
+  submit: Schema.optional(Schema.Boolean).annotations({ description: "Press Enter after." }),
   dialog: QuietDialogField
 })
 
@@ -96,7 +97,12 @@ export const type = defineTool({
     // Only text the page itself showed to be harmless is kept; a failed call keeps nothing.
     const keep = Option.match(result, { onNone: () => false, onSome: (value) => !value.sensitive && !hinted })
     return {
-      input: { text: keep ? input.text : REDACTED, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
+      input: {
+        text: keep ? input.text : REDACTED,
+        ...(input.submit === true ? { submit: true } : {}),
+        timeoutMs: input.timeoutMs,
+        ...recordDialog(input.dialog)
+      },
       target: recordTarget(target),
       textRedacted: !keep,
       textLength: input.text.length
@@ -106,12 +112,20 @@ export const type = defineTool({
     note: (_args, target, step) =>
       step.tool.textRedacted === true ? `Type a secret (${step.tool.textLength ?? "?"} characters) into${at(target)}` : `Type into${at(target)}`,
     playwright: (args, context) =>
-      context.locator === undefined ? undefined : [`await ${context.locator}.fill(${context.text(String(args.text ?? ""))})`]
+      context.locator === undefined
+        ? undefined
+        : [
+            `await ${context.locator}.fill(${context.text(String(args.text ?? ""))})`,
+            ...(args.submit === true ? [`await ${context.locator}.press("Enter")`] : [])
+          ]
   },
   run: Effect.fn("tool.type")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
-    const { sensitive } = yield* session.type(target, input.text, { timeoutMs: input.timeoutMs, dialog: input.dialog })
+    const options = { timeoutMs: input.timeoutMs, dialog: input.dialog }
+    const { sensitive } = yield* session.type(target, input.text, options)
+    // Enter on the field itself, as a person submitting it would; its own step in nothing but this call.
+    if (input.submit === true) yield* session.pressKey(target, "Enter", options)
     return { typed: true, target: describeTarget(target), textLength: input.text.length, sensitive }
   })
 })
@@ -127,7 +141,7 @@ const WaitForInput = Schema.Struct({
 export const waitFor = defineTool({
   name: "wait_for",
   title: "Wait for an element",
-  description: "Wait until an element is visible or hidden. Returns {found}, or MM_WAIT_TIMEOUT.",
+  description: "Wait until an element (any match) is visible or hidden. Returns {found}.",
   input: WaitForInput,
   output: Schema.Struct({
     found: Schema.Boolean.annotations({ description: "True when the awaited state was reached." }),
@@ -149,22 +163,32 @@ export const waitFor = defineTool({
   run: Effect.fn("tool.wait_for")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
-    yield* session.waitFor(target, input.state, { timeoutMs: input.timeoutMs })
+    yield* session.waitForAny(target, input.state, { timeoutMs: input.timeoutMs })
     return { found: true, target: describeTarget(target), state: input.state }
   })
 })
 
-const GetTextInput = targetInput({})
+const GetTextInput = targetInput({
+  all: Schema.optional(Schema.Boolean).annotations({ description: "Every match." })
+})
+
+/** How many texts get_text reads with `all`, and how long each may be. */
+export const GET_TEXT_ALL = { texts: 100, chars: 500 } as const
+
+const cutText = (text: string) =>
+  text.length > GET_TEXT_ALL.chars ? `${text.slice(0, GET_TEXT_ALL.chars)}…[${text.length - GET_TEXT_ALL.chars} more chars]` : text
 
 export const getText = defineTool({
   name: "get_text",
   title: "Read an element's text",
-  description: "An element's text or a field's value (never a password). Returns {text, length}.",
+  description: "An element's text or a field's value (not passwords). Returns {text}, with all {texts}.",
   input: GetTextInput,
   output: Schema.Struct({
-    text: Schema.String,
-    target: TargetResult,
-    length: Schema.Number,
+    text: Schema.optional(Schema.String),
+    texts: Schema.optional(Schema.Array(Schema.String)).annotations({
+      description: `With all: the text of each match in page order (at most ${GET_TEXT_ALL.texts}, each cut at ${GET_TEXT_ALL.chars} characters).`
+    }),
+    more: Schema.optional(Schema.Number).annotations({ description: "With all: how many matches were left out." }),
     redacted: Schema.optional(Schema.Boolean).annotations({ description: "True when the field is a password field." })
   }),
   annotations: readAnnotations,
@@ -173,14 +197,19 @@ export const getText = defineTool({
   stepKinds: ["discovery"],
   observation: "none",
   onDeadline: actionDeadline("get_text"),
-  record: (input) => recordTargeted(input),
+  record: (input) => recordTargeted(input, input.all === true ? { all: true } : {}),
   run: Effect.fn("tool.get_text")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
+    if (input.all === true) {
+      const { texts, total } = yield* session.getTexts(target, { timeoutMs: input.timeoutMs, limit: GET_TEXT_ALL.texts })
+      return {
+        texts: texts.map((text) => (text === null ? REDACTED : cutText(text.trim()))),
+        ...(total > texts.length ? { more: total - texts.length } : {})
+      }
+    }
     const text = yield* session.getText(target, { timeoutMs: input.timeoutMs })
-    return text === null
-      ? { text: REDACTED, target: describeTarget(target), length: 0, redacted: true }
-      : { text, target: describeTarget(target), length: text.length }
+    return text === null ? { text: REDACTED, redacted: true } : { text }
   })
 })
 

@@ -1,6 +1,6 @@
 // Observer over Playwright: one in-page walk per observation; refs are handed out under a lock so
 // numbering stays unique across the session's tabs.
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Ref } from "effect"
 import type { Page } from "playwright"
 import { DiscoveryFailed, PageClosed, StateFailed } from "../../domain/errors.js"
 import type { A11yNode, FindResult, Observation, ScreenState, TestIdItem } from "../../domain/observation.js"
@@ -8,6 +8,7 @@ import { StateSnapshot, type PageProbe } from "../../capabilities/StateSnapshot.
 import { Observer, type FindOptions, type ObserveOptions } from "../../services/Observer.js"
 import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./browser.js"
 import { evaluateAcrossNavigation } from "./page-eval.js"
+import { tabIdIn } from "./session-state.js"
 import { installedCallExpression, installedObserveExpression, type ObserveArgs, type ObserveResult, type SettleArgs } from "./page-script.js"
 
 const DEFAULT_TEST_ID_LIMIT = 150
@@ -73,11 +74,13 @@ export const make = Effect.gen(function* () {
 
   const stateOf = (live: LiveSession, page: Page, result: ObserveResult) =>
     Effect.gen(function* () {
+      const tabs = yield* Ref.get(live.tabs)
       const base: ScreenState = {
         isLoaded: result.readyState === "complete",
         currentUrl: result.url,
         title: result.title,
         currentScreen: result.screen,
+        tabId: tabIdIn(tabs, page),
         ...(live.extension !== undefined ? { extensionId: live.extension.id } : {})
       }
       if (Option.isNone(appState)) return base
