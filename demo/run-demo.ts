@@ -16,7 +16,7 @@ interface Envelope {
   readonly ok: boolean
   readonly result?: any
   readonly error?: { readonly code: string; readonly message: string }
-  readonly observation?: any
+  readonly page?: { readonly url: string; readonly title: string }
 }
 
 const main = async () => {
@@ -41,8 +41,10 @@ const main = async () => {
     const t0 = performance.now()
     const response = await client.callTool({ name, arguments: args })
     const ms = performance.now() - t0
-    const text = (response.content as Array<{ type: string; text?: string }>).find((block) => block.type === "text")?.text ?? "{}"
-    const envelope = JSON.parse(text) as Envelope
+    // The envelope as JSON, then (after actions) the page as text: what changed.
+    const texts = (response.content as Array<{ type: string; text?: string }>).flatMap((block) => (block.type === "text" ? [block.text ?? ""] : []))
+    const text = texts.join("\n")
+    const envelope = JSON.parse(texts[0] ?? "{}") as Envelope
     const summary = envelope.ok ? summarize(envelope) : `ERROR ${envelope.error?.code}: ${envelope.error?.message}`
     if (!envelope.ok) failures++
     out(`${String(step).padEnd(3)}${name.padEnd(24)}${ms.toFixed(0).padStart(7)}${String(text.length).padStart(8)}  ${summary}`)
@@ -52,7 +54,7 @@ const main = async () => {
   try {
     await call("mm_launch", { goal: "sign in to the sample app", flowTags: ["login"] }, (e) => `session ${e.result.sessionId} on ${e.result.state.currentUrl}`)
     const screen = await call("mm_describe_screen", {}, (e) =>
-      `${e.result.testIds.items.length} test ids, a snapshot of ${e.result.snapshot.split("\n").length} lines (${e.result.snapshot
+      `${e.result.testIds?.items.length ?? 0} test ids, a snapshot of ${e.result.snapshot.split("\n").length} lines (${e.result.snapshot
         .split("\n")
         .slice(0, 3)
         .map((line: string) => line.trim())
@@ -66,7 +68,7 @@ const main = async () => {
     await call("mm_type", { testId: "password", text: "correct horse" }, (e) =>
       `typed ${e.result.textLength} chars into ${e.result.target} (sensitive: ${e.result.sensitive}, never stored)`
     )
-    await call("mm_click", { testId: "login-submit" }, (e) => `clicked ${e.result.target}; page now "${e.observation?.state.title}"`)
+    await call("mm_click", { testId: "login-submit" }, (e) => `clicked ${e.result.target}; page now "${e.page?.title}"`)
     await call("mm_wait_for", { testId: "welcome" }, (e) => `${e.result.target} is ${e.result.state}`)
     await call("mm_get_text", { testId: "welcome" }, (e) => `"${e.result.text}"`)
     await call("mm_screenshot", { name: "demo-dashboard" }, (e) => `${e.result.width}x${e.result.height} at ${e.result.path}`)

@@ -3,7 +3,6 @@
 // buttons, text field kinds, shadow roots and text selectors, in real Chromium on 127.0.0.1.
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool, type RunOptions } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { targetOf } from "../../src/domain/target.js"
@@ -14,7 +13,7 @@ import { accessibilitySnapshot } from "../../src/tools/discovery.js"
 import { click, getText, hover, pressKey, selectOption, type, waitFor } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { launch } from "../../src/tools/session.js"
-import { html, liveLayer, pageServer, testSettings } from "../support/browser.js"
+import { html, liveLayer, pageServer, testSettings, readable } from "../support/browser.js"
 
 // Each click handler counts into #log as "name=count"; get_text reads it back.
 const counter = `<p id="log" role="status" data-testid="log" style="height:1.5em"></p>
@@ -140,7 +139,7 @@ const PagesLive = Layer.scoped(
 )
 
 const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}, options: RunOptions = {}) =>
-  Effect.map(runTool(tool)(args, options), (response) => response.envelope as Envelope<any>)
+  Effect.map(runTool(tool)(args, options), (response) => readable(response))
 
 const open = (p: string) =>
   Effect.gen(function* () {
@@ -293,12 +292,12 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           yield* open("/controls")
           const kept = yield* call(click, { testId: "delete" })
           expect(kept.ok).toBe(true)
-          expect(kept.meta.notices).toEqual([
+          expect(kept.notices).toEqual([
             'A confirm dialog said "Delete item?"; it was dismissed. To accept it, pass dialog: {"accept": true} (and promptText for a prompt) to the click, key, type, select or hover that opens it.'
           ])
-          expect((yield* call(click, { testId: "delete", dialog: { accept: true } })).meta.notices?.[0]).toContain("it was accepted")
+          expect((yield* call(click, { testId: "delete", dialog: { accept: true } })).notices?.[0]).toContain("it was accepted")
           expect((yield* call(click, { testId: "ask", dialog: { accept: true, promptText: "Ada" } })).ok).toBe(true)
-          expect((yield* call(click, { testId: "warn" })).meta.notices).toEqual(['An alert dialog said "Saved"; it was dismissed.'])
+          expect((yield* call(click, { testId: "warn" })).notices).toEqual(['An alert dialog said "Saved"; it was dismissed.'])
           expect(yield* log).toBe("kept=1 deleted=1 name:Ada=1")
           // A confirm that comes after the click returned (a fetch, a timer) still gets the click's answer.
           expect((yield* call(click, { testId: "later-confirm", dialog: { accept: true } })).ok).toBe(true)
@@ -350,10 +349,10 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           expect((yield* call(click, { testId: "to-fields" })).ok).toBe(true)
           expect((yield* call(waitFor, { testId: "email" })).ok).toBe(true)
           const back = yield* call(navigate, { screen: "back" })
-          expect(back.result.currentUrl).toMatch(/\/controls$/)
+          expect(back.page?.url).toMatch(/\/controls$/)
           const forward = yield* call(navigate, { screen: "forward" })
-          expect(forward.result.currentUrl).toMatch(/\/fields$/)
-          expect((yield* call(navigate, { screen: "reload" })).result.currentUrl).toMatch(/\/fields$/)
+          expect(forward.page?.url).toMatch(/\/fields$/)
+          expect((yield* call(navigate, { screen: "reload" })).page?.url).toMatch(/\/fields$/)
           const end = yield* call(navigate, { screen: "forward" })
           expect(end.error?.code).toBe("MM_NAVIGATION_FAILED")
           expect(end.error?.message).toContain("no next page")

@@ -14,7 +14,7 @@ import { click, getText, type, waitFor } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { screenshot } from "../../src/tools/screenshot.js"
 import { cleanup, launch } from "../../src/tools/session.js"
-import { html, liveLayer, pageServer, testSettings } from "../support/browser.js"
+import { html, liveLayer, pageServer, testSettings, readable } from "../support/browser.js"
 import { linesNamed, parseSnapshot } from "../page/parse.js"
 
 const pages = {
@@ -67,7 +67,7 @@ const PagesLive = Layer.scoped(
 )
 
 const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
-  Effect.map(runTool(tool)(args), (response) => response.envelope as Envelope<any>)
+  Effect.map(runTool(tool)(args), (response) => readable(response))
 
 const open = (p: string) =>
   Effect.gen(function* () {
@@ -181,7 +181,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       const available = (stale.error?.details?.availableRefs as Array<{ ref: string }>).map((node) => node.ref)
       expect(available).toContain(nodeNamed(snapshot, "button", "Copy")[0]!.ref)
       expect(available).not.toContain(secondCopy.ref)
-      expect(stale.meta.durationMs).toBeLessThan(15_000)
+      expect(stale.ms ?? 0).toBeLessThan(15_000)
       // A gone element is as hidden as it gets.
       expect((yield* call(waitFor, { a11yRef: secondCopy.ref, state: "hidden" })).ok).toBe(true)
     }))
@@ -287,13 +287,13 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
     Effect.gen(function* () {
       yield* open("/login")
       const opened = yield* call(navigate, { screen: "notification" })
-      expect(opened.result.currentUrl).toMatch(/\/closer$/)
+      expect(opened.page?.url).toMatch(/\/closer$/)
       const confirm = yield* call(click, { testId: "confirm" })
       expect(confirm.ok).toBe(true)
       expect(confirm.result.pageClosedAfterClick).toBe(true)
-      const notices = confirm.meta.notices ?? []
+      const notices = confirm.notices ?? []
       const state = yield* call(getState)
-      expect([...notices, ...(state.meta.notices ?? [])].join(" ")).toContain("The active tab closed")
+      expect([...notices, ...(state.notices ?? [])].join(" ")).toContain("The active tab closed")
       expect(state.result.state.currentUrl).toMatch(/\/login$/)
       expect(state.result.tabs.tracked.every((tab: any) => !tab.url.endsWith("/closer"))).toBe(true)
     }))
@@ -307,8 +307,9 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       expect(fs.existsSync(result.path)).toBe(true)
       expect(result.width).toBeGreaterThan(100)
       expect(result.base64).toBeUndefined()
-      expect(response.attachments[0]?.mimeType).toBe("image/png")
-      expect(Buffer.from(response.attachments[0]!.data, "base64").subarray(1, 4).toString()).toBe("PNG")
+      const image = response.attachments[0]
+      expect(image?.type === "image" && image.mimeType).toBe("image/png")
+      expect(image?.type === "image" && Buffer.from(image.data, "base64").subarray(1, 4).toString()).toBe("PNG")
     }))
 
   it.effect("the batch deadline interrupts a click that is still waiting in the browser", () =>
@@ -316,7 +317,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       yield* open("/visibility")
       const response = yield* runTool(click)({ testId: "never-there", timeoutMs: 60_000 }, { deadlineMs: 400 })
       expect(response.envelope.error?.code).toBe("MM_CLICK_TIMEOUT")
-      expect(response.envelope.meta.durationMs).toBeLessThan(10_000)
+      expect(response.envelope.ms ?? 0).toBeLessThan(10_000)
       // The aborted click left nothing behind: the page still answers at once.
       expect((yield* call(click, { testId: "shown" })).ok).toBe(true)
     }))
