@@ -52,7 +52,7 @@ const main = async () => {
   }
 
   try {
-    await call("mm_launch", { goal: "sign in to the sample app", flowTags: ["login"] }, (e) => `session ${e.result.sessionId} on ${e.result.state.currentUrl}`)
+    await call("mm_launch", { goal: "sign in to the sample app", flowTags: ["login"] }, (e) => `session ${e.result.sessionId} on ${e.result.state.url}`)
     const screen = await call("mm_describe_screen", {}, (e) =>
       `${e.result.testIds?.items.length ?? 0} test ids, a snapshot of ${e.result.snapshot.split("\n").length} lines (${e.result.snapshot
         .split("\n")
@@ -63,13 +63,13 @@ const main = async () => {
     // The snapshot is text: `textbox "Username" [e5]` carries the ref to act on.
     const usernameRef = /textbox "Username" \[(e\d+)\]/.exec(screen.result?.snapshot ?? "")?.[1]
     await call("mm_type", usernameRef ? { a11yRef: usernameRef, text: "alice" } : { testId: "username", text: "alice" }, (e) =>
-      `typed ${e.result.textLength} chars into ${e.result.target}`
+      `typed into ${usernameRef ?? "testId:username"}: ${JSON.stringify(e.result)}`
     )
     await call("mm_type", { testId: "password", text: "correct horse" }, (e) =>
-      `typed ${e.result.textLength} chars into ${e.result.target} (sensitive: ${e.result.sensitive}, never stored)`
+      `typed into testId:password (sensitive: ${e.result.sensitive === true}, never stored)`
     )
-    await call("mm_click", { testId: "login-submit" }, (e) => `clicked ${e.result.target}; page now "${e.page?.title}"`)
-    await call("mm_wait_for", { testId: "welcome" }, (e) => `${e.result.target} is ${e.result.state}`)
+    await call("mm_click", { testId: "login-submit" }, (e) => `clicked; page now "${e.page?.title}"`)
+    await call("mm_wait_for", { testId: "welcome" }, (e) => `welcome found: ${e.result.found}`)
     await call("mm_get_text", { testId: "welcome" }, (e) => `"${e.result.text}"`)
     await call("mm_screenshot", { name: "demo-dashboard" }, (e) => `${e.result.width}x${e.result.height} at ${e.result.path}`)
     await call("mm_cleanup", {}, (e) => `cleaned up: ${e.result.cleanedUp}`)

@@ -211,7 +211,7 @@ describe("Fixture and StateSnapshot capabilities", () => {
       const program = Effect.gen(function* () {
         const launched = yield* call(launch, { stateMode: "custom", fixturePreset: "unlocked" })
         expect(launched.error).toBeUndefined()
-        expect(launched.result.state.currentScreen).toBe("wallet-home")
+        expect(launched.result.state.screen).toBe("wallet-home")
         const state = yield* call(getState)
         expect(state.result.state.app).toEqual({ isUnlocked: true, balance: "42 ETH", role: "app", detected: "unknown" })
 

@@ -41,8 +41,7 @@ describe("Chrome extension sessions", () => {
         expect(envelope.error).toBeUndefined()
         expect(envelope.ok).toBe(true)
         expect(envelope.result?.extensionId).toBe(id)
-        expect(envelope.result?.state.currentUrl).toBe(`chrome-extension://${id}/popup.html`)
-        expect(envelope.result?.state.extensionId).toBe(id)
+        expect(envelope.result?.state.url).toBe(`chrome-extension://${id}/popup.html`)
         // The title proves Chromium really served the popup under that id (a wrong id shows an error page).
         expect(envelope.result?.state.title).toBe("BWM Test Extension Popup")
 
@@ -58,7 +57,7 @@ describe("Chrome extension sessions", () => {
 
       const first = yield* runTool(click)({ testId: "popup-increment" })
       expect(first.envelope.error).toBeUndefined()
-      expect(first.envelope.result).toEqual({ clicked: true, target: "testId:popup-increment" })
+      expect(first.envelope.result).toEqual({ clicked: true })
       expect(first.observation?.testIds).toContainEqual(expect.objectContaining({ testId: "popup-count", text: "1" }))
       // The agent reads the change as text: the count's new value.
       expect(first.envelope.snapshot).toMatch(/: 1$/m)
@@ -132,7 +131,7 @@ describe("Chrome extension sessions", () => {
       expect(confirmed.envelope.page?.url).toBe(homeUrl)
 
       const after = yield* runTool(getState)({})
-      expect(after.envelope.result?.state.currentUrl).toBe(homeUrl)
+      expect(after.envelope.result?.state.url).toBe(homeUrl)
       expect(after.envelope.result?.tabs.active).toEqual({ tabId: TAB_ID, role: "extension", url: homeUrl })
       expect(after.envelope.result?.tabs.tracked.map((tab) => tab.url)).toEqual([homeUrl])
       // Notices are delivered once.

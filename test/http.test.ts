@@ -160,8 +160,8 @@ describe("Streamable HTTP", () => {
       await first.transport.terminateSession()
       await first.client.close()
       expect(await waitUntil(() => browserPids(marker).length === 0, 15_000), server.stderr()).toBe(true)
-      const launched = envelopeOf(await second.client.callTool({ name: "mm_launch", arguments: {} }))
-      expect(launched.ok).toBe(true)
+      const relaunched = envelopeOf(await second.client.callTool({ name: "mm_launch", arguments: {} }))
+      expect(relaunched.ok).toBe(true)
       expect(envelopeOf(await second.client.callTool({ name: "mm_cleanup", arguments: {} })).ok).toBe(true)
     } finally {
       await first.client.close().catch(() => undefined)

@@ -1,8 +1,8 @@
 // The one response shape every tool answers with, success or failure, and the pure pieces of its lean
 // form: the page only when it changed, console errors as short lines, the observation as text.
 import { Schema } from "effect"
-import type { Observation, ScreenState } from "./observation.js"
-import { JsonValue } from "./observation.js"
+import type { Observation } from "./observation.js"
+import { JsonValue, ScreenState } from "./observation.js"
 import { renderA11y } from "./snapshot-text.js"
 
 export const ErrorObject = Schema.Struct({
@@ -11,11 +11,14 @@ export const ErrorObject = Schema.Struct({
   details: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
 })
 
-/** The active page as a response reports it: only when something in it changed since this client last heard. */
+/**
+ * The active page as a response reports it (in `page` only when something in it changed since this
+ * client last heard), without empty fields: no title on an untitled page, no screen when none matched.
+ */
 export const PageState = Schema.Struct({
   url: Schema.String.annotations({ description: "URL of the active tab." }),
-  title: Schema.String.annotations({ description: "Its title." }),
-  tab: Schema.optional(Schema.String).annotations({ description: "Id of the active tab, when it changed." }),
+  title: Schema.optional(Schema.String).annotations({ description: "Its title, when it has one." }),
+  tab: Schema.optional(Schema.String).annotations({ description: "Id of the active tab (in page: when another tab became active)." }),
   screen: Schema.optional(Schema.String).annotations({ description: "Screen name by the configured rules, when one matched." }),
   loading: Schema.optional(Schema.Boolean).annotations({ description: "True while the page is still loading." }),
   app: Schema.optional(Schema.Record({ key: Schema.String, value: JsonValue })).annotations({
@@ -68,12 +71,29 @@ export const slowMs = (ms: number): { readonly ms?: number } => (ms >= SLOW_CALL
 /** The page fields of a screen state (and the active tab's id, when known). */
 export const pageOf = (state: ScreenState, tabId?: string | undefined): PageState => ({
   url: state.currentUrl,
-  title: state.title,
+  ...(state.title !== "" ? { title: state.title } : {}),
   ...(tabId !== undefined ? { tab: tabId } : {}),
   ...(state.currentScreen !== "unknown" && state.currentScreen !== "" ? { screen: state.currentScreen } : {}),
   ...(state.isLoaded ? {} : { loading: true }),
   ...(state.app !== undefined && Object.keys(state.app).length > 0 ? { app: state.app } : {})
 })
+
+/**
+ * A screen state as a tool result shows it (launch, get_state, describe_screen): the page fields, as
+ * lean as `page`. The tool itself works with the full ScreenState (step records keep that).
+ */
+export const StateView = Schema.transform(PageState, Schema.typeSchema(ScreenState), {
+  strict: true,
+  decode: (page) => ({
+    isLoaded: page.loading !== true,
+    currentUrl: page.url,
+    title: page.title ?? "",
+    currentScreen: page.screen ?? "unknown",
+    ...(page.tab !== undefined ? { tabId: page.tab } : {}),
+    ...(page.app !== undefined ? { app: page.app } : {})
+  }),
+  encode: (state) => pageOf(state, state.tabId)
+}).annotations({ description: "The active page: url, title?, tab, screen? (a configured screen that matched), loading? (still loading), app?." })
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 

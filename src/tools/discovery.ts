@@ -1,6 +1,7 @@
 // Looking at the page: test ids, accessibility nodes with refs, the whole screen, the session state.
 import { Effect, Option, Schema } from "effect"
-import { ExtensionSummary, ScreenState, Tabs, TestIdItem } from "../domain/observation.js"
+import { StateView } from "../domain/envelope.js"
+import { ExtensionSummary, Tabs, TestIdItem } from "../domain/observation.js"
 import { renderNodes } from "../domain/snapshot-text.js"
 import { PriorKnowledge } from "../domain/knowledge.js"
 import { priorKnowledge } from "../knowledge/prior.js"
@@ -74,7 +75,7 @@ export const accessibilitySnapshot = defineTool({
 })
 
 const DescribeScreenOutput = Schema.Struct({
-  state: ScreenState,
+  state: StateView,
   testIds: Schema.optional(Schema.Struct({ items: Schema.Array(TestIdItem) })).annotations({ description: "Visible test ids; absent when none." }),
   snapshot: SnapshotText,
   truncated: Schema.optional(Schema.Boolean).annotations({ description: "True when the page had more nodes than the snapshot shows." }),
@@ -161,7 +162,7 @@ export const getState = defineTool({
   description: "Cheap: url, title, screen, tabs, extension. Returns {state, tabs, extension?}.",
   input: NoInput,
   output: Schema.Struct({
-    state: ScreenState,
+    state: StateView,
     tabs: Tabs,
     extension: Schema.optional(ExtensionSummary).annotations({ description: "The loaded extension; absent when none is loaded." })
   }),

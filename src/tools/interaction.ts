@@ -2,7 +2,7 @@
 // targeted by ref, test id or selector.
 import { Effect, Option, Schema } from "effect"
 import { looksSensitive, REDACTED } from "../domain/redaction.js"
-import { describeTarget, targetOf, validateTarget } from "../domain/target.js"
+import { targetOf, validateTarget } from "../domain/target.js"
 import { defineTool, type Replay } from "../runtime/tool.js"
 import { Session } from "../services/Session.js"
 import {
@@ -15,7 +15,6 @@ import {
   recordDialog,
   recordTarget,
   recordTargeted,
-  TargetResult,
   targetFields,
   targetInput,
   timeoutField,
@@ -39,11 +38,10 @@ const ClickInput = targetInput({ dialog: DialogField })
 export const click = defineTool({
   name: "click",
   title: "Click an element",
-  description: "Click an element once it is visible, enabled and uncovered. Returns {clicked, target}.",
+  description: "Click an element once it is visible, enabled and uncovered. Returns {clicked}.",
   input: ClickInput,
   output: Schema.Struct({
     clicked: Schema.Boolean,
-    target: TargetResult,
     pageClosedAfterClick: Schema.optional(Schema.Boolean).annotations({
       description: "True when the click closed its own page (e.g. a confirm button in a popup)."
     })
@@ -60,7 +58,7 @@ export const click = defineTool({
     const session = yield* Session
     const target = targetOf(input)
     const { pageClosedAfterClick } = yield* session.click(target, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { clicked: true, target: describeTarget(target), ...(pageClosedAfterClick ? { pageClosedAfterClick } : {}) }
+    return { clicked: true, ...(pageClosedAfterClick ? { pageClosedAfterClick } : {}) }
   })
 })
 
@@ -76,13 +74,11 @@ const TypeInput = targetInput({
 export const type = defineTool({
   name: "type",
   title: "Type into a field",
-  description: "Replace a field's text (secret fields are never stored). Returns {typed, textLength, sensitive}.",
+  description: "Replace a field's text (secret fields are never stored). Returns {typed, sensitive?}.",
   input: TypeInput,
   output: Schema.Struct({
     typed: Schema.Boolean,
-    target: TargetResult,
-    textLength: Schema.Number,
-    sensitive: Schema.Boolean.annotations({
+    sensitive: Schema.optional(Schema.Boolean).annotations({
       description: "True when the field looks secret (password, seed phrase, key...): its text is never stored."
     })
   }),
@@ -95,7 +91,7 @@ export const type = defineTool({
       (locator) => locator !== undefined && locator.kind !== "a11yRef" && looksSensitive(locator.value)
     )
     // Only text the page itself showed to be harmless is kept; a failed call keeps nothing.
-    const keep = Option.match(result, { onNone: () => false, onSome: (value) => !value.sensitive && !hinted })
+    const keep = Option.match(result, { onNone: () => false, onSome: (value) => value.sensitive !== true && !hinted })
     return {
       input: {
         text: keep ? input.text : REDACTED,
@@ -126,7 +122,7 @@ export const type = defineTool({
     const { sensitive } = yield* session.type(target, input.text, options)
     // Enter on the field itself, as a person submitting it would; its own step in nothing but this call.
     if (input.submit === true) yield* session.pressKey(target, "Enter", options)
-    return { typed: true, target: describeTarget(target), textLength: input.text.length, sensitive }
+    return sensitive ? { typed: true, sensitive } : { typed: true }
   })
 })
 
@@ -144,9 +140,7 @@ export const waitFor = defineTool({
   description: "Wait until an element (any match) is visible or hidden. Returns {found}.",
   input: WaitForInput,
   output: Schema.Struct({
-    found: Schema.Boolean.annotations({ description: "True when the awaited state was reached." }),
-    target: TargetResult,
-    state: Schema.Literal("visible", "hidden")
+    found: Schema.Boolean.annotations({ description: "True when the awaited state was reached." })
   }),
   annotations: readAnnotations,
   ...elementTool,
@@ -164,7 +158,7 @@ export const waitFor = defineTool({
     const session = yield* Session
     const target = targetOf(input)
     yield* session.waitForAny(target, input.state, { timeoutMs: input.timeoutMs })
-    return { found: true, target: describeTarget(target), state: input.state }
+    return { found: true }
   })
 })
 
@@ -256,20 +250,18 @@ const hasTarget = (input: typeof PressKeyInput.Type) =>
 export const pressKey = defineTool({
   name: "press_key",
   title: "Press a key",
-  description: "Press a key on an element or the focused one (Enter submits). Returns {pressed, key}.",
+  description: "Press a key on an element or the focused one (Enter submits). Returns {pressed}.",
   input: PressKeyInput,
   output: Schema.Struct({
     pressed: Schema.Boolean,
-    key: Schema.String,
-    target: Schema.optional(TargetResult),
-    sensitive: Schema.Boolean.annotations({
+    sensitive: Schema.optional(Schema.Boolean).annotations({
       description: "True when the focused element looks secret: a character pressed there is not stored."
     })
   }),
   annotations: interactionAnnotations,
   ...elementTool,
   record: (input, result) => {
-    const secret = Option.match(result, { onNone: () => true, onSome: (value) => value.sensitive })
+    const secret = Option.match(result, { onNone: () => true, onSome: (value) => value.sensitive === true })
     return {
       input: { key: secret && typesACharacter(input.key) ? REDACTED : input.key, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
       ...(hasTarget(input) ? { target: recordTarget(targetOf(input)) } : {})
@@ -287,7 +279,7 @@ export const pressKey = defineTool({
     const session = yield* Session
     const target = hasTarget(input) ? targetOf(input) : undefined
     const { sensitive } = yield* session.pressKey(target, input.key, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { pressed: true, key: input.key, ...(target !== undefined ? { target: describeTarget(target) } : {}), sensitive }
+    return sensitive ? { pressed: true, sensitive } : { pressed: true }
   })
 })
 
@@ -304,8 +296,7 @@ export const selectOption = defineTool({
   description: "Select <select> options; the others are deselected. Returns {selected}.",
   input: SelectOptionInput,
   output: Schema.Struct({
-    selected: Schema.Array(Schema.String).annotations({ description: "Values of the options selected now." }),
-    target: TargetResult
+    selected: Schema.Array(Schema.String).annotations({ description: "Values of the options selected now." })
   }),
   annotations: interactionAnnotations,
   ...elementTool,
@@ -319,7 +310,7 @@ export const selectOption = defineTool({
     const session = yield* Session
     const target = targetOf(input)
     const selected = yield* session.selectOption(target, input.values, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { selected, target: describeTarget(target) }
+    return { selected }
   })
 })
 
@@ -330,7 +321,7 @@ export const hover = defineTool({
   title: "Hover over an element",
   description: "Hover an element, for menus and tooltips. Returns {hovered}.",
   input: HoverInput,
-  output: Schema.Struct({ hovered: Schema.Boolean, target: TargetResult }),
+  output: Schema.Struct({ hovered: Schema.Boolean }),
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
   ...elementTool,
   onDeadline: actionDeadline("hover"),
@@ -343,6 +334,6 @@ export const hover = defineTool({
     const session = yield* Session
     const target = targetOf(input)
     yield* session.hover(target, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { hovered: true, target: describeTarget(target) }
+    return { hovered: true }
   })
 })

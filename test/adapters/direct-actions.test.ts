@@ -269,9 +269,9 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         Effect.gen(function* () {
           yield* open("/controls")
           expect((yield* call(type, { testId: "q", text: "shoes" })).ok).toBe(true)
-          expect((yield* call(pressKey, { key: "Enter" })).result).toMatchObject({ pressed: true, key: "Enter", sensitive: false })
+          expect((yield* call(pressKey, { key: "Enter" })).result).toEqual({ pressed: true })
           expect(yield* log).toBe("submitted:shoes=1")
-          expect((yield* call(pressKey, { testId: "q", key: "Enter" })).result.target).toBe("testId:q")
+          expect((yield* call(pressKey, { testId: "q", key: "Enter" })).result).toEqual({ pressed: true })
           expect(yield* log).toBe("submitted:shoes=2")
 
           expect((yield* call(selectOption, { testId: "country", values: ["Germany"] })).result.selected).toEqual(["de"])
@@ -283,7 +283,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
 
           expect((yield* call(waitFor, { testId: "menu-settings", state: "hidden" })).ok).toBe(true)
           const hovered = yield* call(hover, { testId: "menu" })
-          expect(hovered.result).toEqual({ hovered: true, target: "testId:menu" })
+          expect(hovered.result).toEqual({ hovered: true })
           expect(hovered.observation?.testIds?.map((item: { testId: string }) => item.testId)).toContain("menu-settings")
         }))
 
@@ -383,16 +383,19 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
     })
 
     describe("wait_for", () => {
-      it.effect("text= finds text already shown, two matches stay ambiguous, and hidden or missing elements are hidden", () =>
+      it.effect("text= finds text already shown, two matches are waited for as any, and hidden or missing elements are hidden", () =>
         Effect.gen(function* () {
           yield* open("/shadow")
           // The page has a shadow root, so text waits go through Playwright: same answers.
           expect((yield* call(waitFor, { selector: "text=ready to GO", timeoutMs: 1_000 })).ok).toBe(true)
-          expect((yield* call(waitFor, { selector: "text=Twice", timeoutMs: 300 })).error?.code).toBe("MM_TARGET_AMBIGUOUS")
+          // Two visible matches: wait_for waits for any of them.
+          const twiceInShadowPage = yield* call(waitFor, { selector: "text=Twice", timeoutMs: 300 })
+          expect(twiceInShadowPage.ok, JSON.stringify(twiceInShadowPage.error)).toBe(true)
+          expect(twiceInShadowPage.result).toEqual({ found: true })
           yield* open("/guarded")
           expect((yield* call(waitFor, { selector: "text=i   AGREE", timeoutMs: 1_000 })).ok).toBe(true)
           yield* open("/fields")
-          expect((yield* call(waitFor, { selector: "text=Twice", timeoutMs: 300 })).error?.code).toBe("MM_TARGET_AMBIGUOUS")
+          expect((yield* call(waitFor, { selector: "text=Twice", timeoutMs: 300 })).result).toEqual({ found: true })
           expect((yield* call(waitFor, { testId: "gone-for-good", state: "hidden", timeoutMs: 300 })).ok).toBe(true)
           yield* open("/shadow")
           expect((yield* call(waitFor, { testId: "gone", state: "hidden", timeoutMs: 300 })).ok).toBe(true)

@@ -138,7 +138,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         const away = yield* open("/calm", { timeoutMs: 5_000 })
         expect(away.ok).toBe(true)
         const state = yield* call(getState, {}, { deadlineMs: 5_000 })
-        expect(state.result.state.currentUrl).toMatch(/\/calm$/)
+        expect(state.result.state.url).toMatch(/\/calm$/)
       }))
   })
 })
