@@ -168,7 +168,7 @@ describe("lean responses", () => {
     })
     expect(batch.envelope.ok).toBe(true)
     expect(batch.envelope.result.steps.at(-1).page).toEqual({ url: `${app.url}/about`, title: "About" })
-    expect((await call("mm_knowledge_last", { limit: 3 })).envelope.ok).toBe(true)
+    expect((await call("mm_knowledge_last", { n: 3 })).envelope.ok).toBe(true)
 
     // Failures: the error, the whole page as text; still nothing empty.
     const missing = await call("mm_click", { testId: "nope", timeoutMs: 300 })
@@ -180,7 +180,7 @@ describe("lean responses", () => {
       expect(emptyPaths(response.envelope), `${name}: ${JSON.stringify(response.envelope)}`).toEqual([])
       for (const block of response.blocks) if (block.type === "text") expect(block.text, name).not.toBe("")
     }
-    expect(responses.length).toBeGreaterThan(30)
+    expect(responses.length).toBeGreaterThanOrEqual(28)
   }, 120_000)
 
   it("describe_screen says where the page is once: in its result, not beside it", async () => {

@@ -37,7 +37,8 @@ describe("session tools with mock layers", () => {
       expect(result.ok).toBe(true)
       expect(result.result).toEqual({
         sessionId: info.sessionId,
-        state: { isLoaded: false, currentUrl: "http://127.0.0.1/", title: "", currentScreen: "unknown" }
+        // The unread page as results show it: the URL, still loading, no empty title.
+        state: { url: "http://127.0.0.1/", loading: true }
       })
       expect(launched[0]).toMatchObject({ goal: "try", force: false, stateMode: "default" })
     }))
