@@ -309,7 +309,7 @@ const main = async () => {
     const ratio = ours.bytes / cheapest.bytes
     met &&= ratio <= BYTES_TARGET && ours.calls <= cheapest.calls
     out(
-      `| ${flow} | ${ours.calls} | ${ours.bytes.toLocaleString("en-US")} | ${theirs.snapshot.calls} | ${theirs.snapshot.bytes.toLocaleString("en-US")} | ${theirs.find.calls} | ${theirs.find.bytes.toLocaleString("en-US")} | ${ratio.toFixed(2)}x | ${ours.calls}/${cheapest.calls} |`
+      `| ${flow} | ${ours.calls} | ${ours.bytes.toLocaleString("en-US")} | ${theirs.snapshot.calls} | ${theirs.snapshot.bytes.toLocaleString("en-US")} | ${theirs.find.calls} | ${theirs.find.bytes.toLocaleString("en-US")} | ${ratio.toFixed(3)}x | ${ours.calls}/${cheapest.calls} |`
     )
   }
   out()
