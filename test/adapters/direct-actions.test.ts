@@ -389,13 +389,13 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           // The page has a shadow root, so text waits go through Playwright: same answers.
           expect((yield* call(waitFor, { selector: "text=ready to GO", timeoutMs: 1_000 })).ok).toBe(true)
           // Two visible matches: wait_for waits for any of them.
-          const twiceInShadowPage = yield* call(waitFor, { selector: "text=Twice", timeoutMs: 300 })
+          const twiceInShadowPage = yield* call(waitFor, { selector: "text=Twice", timeoutMs: 1_000 })
           expect(twiceInShadowPage.ok, JSON.stringify(twiceInShadowPage.error)).toBe(true)
           expect(twiceInShadowPage.result).toEqual({ found: true })
           yield* open("/guarded")
           expect((yield* call(waitFor, { selector: "text=i   AGREE", timeoutMs: 1_000 })).ok).toBe(true)
           yield* open("/fields")
-          expect((yield* call(waitFor, { selector: "text=Twice", timeoutMs: 300 })).result).toEqual({ found: true })
+          expect((yield* call(waitFor, { selector: "text=Twice", timeoutMs: 1_000 })).result).toEqual({ found: true })
           expect((yield* call(waitFor, { testId: "gone-for-good", state: "hidden", timeoutMs: 300 })).ok).toBe(true)
           yield* open("/shadow")
           expect((yield* call(waitFor, { testId: "gone", state: "hidden", timeoutMs: 300 })).ok).toBe(true)
