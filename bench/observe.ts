@@ -164,7 +164,7 @@ const describeScreenTool: Measure = {
         return yield* new BenchFailed({ step: "describe_screen", cause: envelope.error })
       }
       const { snapshot, testIds, truncated } = envelope.result
-      return observed(snapshot.split("\n").length, testIds.items.length, truncated ?? false)
+      return observed(snapshot.split("\n").length, testIds?.items.length ?? 0, truncated ?? false)
     })
 }
 

@@ -656,7 +656,7 @@ export const optionTable = {
     type: OptionTypes.structure(Schema.Array(ScreenRule), "[{screen, testId | selector | urlPattern}]"),
     default: defaultSettings.screenRules,
     defaultText: "none",
-    help: "How state.currentScreen is named: the first rule that matches."
+    help: "How the page's screen (state.screen) is named: the first rule that matches."
   }),
   fixtures: option({
     section: "file",

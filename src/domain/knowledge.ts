@@ -1,5 +1,5 @@
 // What the knowledge store keeps: session metadata and one record per tool call (schema version 1).
-import { Schema } from "effect"
+import { Option, Schema } from "effect"
 import { Observation } from "./observation.js"
 
 /** Role and accessible name of the element a ref pointed at: what makes a ref replayable later. */
@@ -105,7 +105,11 @@ export const StepSummary = Schema.Struct({
   target: Schema.optional(Schema.String).annotations({ description: 'Target, e.g. "testId:confirm" or "role:button \"Sign in\"".' }),
   ok: Schema.Boolean,
   errorCode: Schema.optional(Schema.String),
-  labels: Schema.Array(Schema.String),
+  // Sent without the field when there are none (responses carry no empty fields).
+  labels: Schema.optionalToRequired(Schema.Array(Schema.String), Schema.Array(Schema.String), {
+    decode: Option.getOrElse((): ReadonlyArray<string> => []),
+    encode: (labels) => (labels.length === 0 ? Option.none() : Option.some(labels))
+  }).annotations({ description: "What kind of step: discovery, navigation, interaction, failed..." }),
   score: Schema.optional(Schema.Number).annotations({ description: "Relevance (search only); recency only breaks ties." }),
   matchedFields: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "Fields the query matched (search only)." })
 })

@@ -32,12 +32,10 @@ export interface RecordedCall {
   readonly screenshot?: string | undefined
 }
 
-/** An image to hand to the client as its own content block instead of inside the JSON. */
-export interface Attachment {
-  readonly type: "image"
-  readonly data: string
-  readonly mimeType: string
-}
+/** An image, or text meant to be read as text (not JSON-escaped), handed to the client as its own content block. */
+export type Attachment =
+  | { readonly type: "image"; readonly data: string; readonly mimeType: string }
+  | { readonly type: "text"; readonly text: string }
 
 /** What a tool's `listedWhen` sees. */
 export interface ListingState {

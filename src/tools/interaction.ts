@@ -2,7 +2,7 @@
 // targeted by ref, test id or selector.
 import { Effect, Option, Schema } from "effect"
 import { looksSensitive, REDACTED } from "../domain/redaction.js"
-import { describeTarget, targetOf, validateTarget } from "../domain/target.js"
+import { targetOf, validateTarget } from "../domain/target.js"
 import { defineTool, type Replay } from "../runtime/tool.js"
 import { Session } from "../services/Session.js"
 import {
@@ -15,7 +15,6 @@ import {
   recordDialog,
   recordTarget,
   recordTargeted,
-  TargetResult,
   targetFields,
   targetInput,
   timeoutField,
@@ -39,11 +38,10 @@ const ClickInput = targetInput({ dialog: DialogField })
 export const click = defineTool({
   name: "click",
   title: "Click an element",
-  description: "Click an element once it is visible, enabled and uncovered. Returns {clicked, target}.",
+  description: "Click an element once it is visible, enabled and uncovered. Returns {clicked}.",
   input: ClickInput,
   output: Schema.Struct({
     clicked: Schema.Boolean,
-    target: TargetResult,
     pageClosedAfterClick: Schema.optional(Schema.Boolean).annotations({
       description: "True when the click closed its own page (e.g. a confirm button in a popup)."
     })
@@ -60,7 +58,7 @@ export const click = defineTool({
     const session = yield* Session
     const target = targetOf(input)
     const { pageClosedAfterClick } = yield* session.click(target, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { clicked: true, target: describeTarget(target), ...(pageClosedAfterClick ? { pageClosedAfterClick } : {}) }
+    return { clicked: true, ...(pageClosedAfterClick ? { pageClosedAfterClick } : {}) }
   })
 })
 
@@ -69,19 +67,18 @@ const TypeInput = targetInput({
   text: Schema.String.pipe(Schema.maxLength(100_000, { message: () => "must be at most 100000 characters long" })).annotations({
     description: "New text."
   }),
+  submit: Schema.optional(Schema.Boolean).annotations({ description: "Press Enter after." }),
   dialog: QuietDialogField
 })
 
 export const type = defineTool({
   name: "type",
   title: "Type into a field",
-  description: "Replace a field's text (secret fields are never stored). Returns {typed, textLength, sensitive}.",
+  description: "Replace a field's text (secret fields are never stored). Returns {typed, sensitive?}.",
   input: TypeInput,
   output: Schema.Struct({
     typed: Schema.Boolean,
-    target: TargetResult,
-    textLength: Schema.Number,
-    sensitive: Schema.Boolean.annotations({
+    sensitive: Schema.optional(Schema.Boolean).annotations({
       description: "True when the field looks secret (password, seed phrase, key...): its text is never stored."
     })
   }),
@@ -94,9 +91,14 @@ export const type = defineTool({
       (locator) => locator !== undefined && locator.kind !== "a11yRef" && looksSensitive(locator.value)
     )
     // Only text the page itself showed to be harmless is kept; a failed call keeps nothing.
-    const keep = Option.match(result, { onNone: () => false, onSome: (value) => !value.sensitive && !hinted })
+    const keep = Option.match(result, { onNone: () => false, onSome: (value) => value.sensitive !== true && !hinted })
     return {
-      input: { text: keep ? input.text : REDACTED, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
+      input: {
+        text: keep ? input.text : REDACTED,
+        ...(input.submit === true ? { submit: true } : {}),
+        timeoutMs: input.timeoutMs,
+        ...recordDialog(input.dialog)
+      },
       target: recordTarget(target),
       textRedacted: !keep,
       textLength: input.text.length
@@ -106,13 +108,21 @@ export const type = defineTool({
     note: (_args, target, step) =>
       step.tool.textRedacted === true ? `Type a secret (${step.tool.textLength ?? "?"} characters) into${at(target)}` : `Type into${at(target)}`,
     playwright: (args, context) =>
-      context.locator === undefined ? undefined : [`await ${context.locator}.fill(${context.text(String(args.text ?? ""))})`]
+      context.locator === undefined
+        ? undefined
+        : [
+            `await ${context.locator}.fill(${context.text(String(args.text ?? ""))})`,
+            ...(args.submit === true ? [`await ${context.locator}.press("Enter")`] : [])
+          ]
   },
   run: Effect.fn("tool.type")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
-    const { sensitive } = yield* session.type(target, input.text, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { typed: true, target: describeTarget(target), textLength: input.text.length, sensitive }
+    const options = { timeoutMs: input.timeoutMs, dialog: input.dialog }
+    const { sensitive } = yield* session.type(target, input.text, options)
+    // Enter on the field itself, as a person submitting it would; its own step in nothing but this call.
+    if (input.submit === true) yield* session.pressKey(target, "Enter", options)
+    return sensitive ? { typed: true, sensitive } : { typed: true }
   })
 })
 
@@ -127,12 +137,10 @@ const WaitForInput = Schema.Struct({
 export const waitFor = defineTool({
   name: "wait_for",
   title: "Wait for an element",
-  description: "Wait until an element is visible or hidden. Returns {found}, or MM_WAIT_TIMEOUT.",
+  description: "Wait until an element (any match) is visible or hidden. Returns {found}.",
   input: WaitForInput,
   output: Schema.Struct({
-    found: Schema.Boolean.annotations({ description: "True when the awaited state was reached." }),
-    target: TargetResult,
-    state: Schema.Literal("visible", "hidden")
+    found: Schema.Boolean.annotations({ description: "True when the awaited state was reached." })
   }),
   annotations: readAnnotations,
   ...elementTool,
@@ -149,22 +157,32 @@ export const waitFor = defineTool({
   run: Effect.fn("tool.wait_for")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
-    yield* session.waitFor(target, input.state, { timeoutMs: input.timeoutMs })
-    return { found: true, target: describeTarget(target), state: input.state }
+    yield* session.waitForAny(target, input.state, { timeoutMs: input.timeoutMs })
+    return { found: true }
   })
 })
 
-const GetTextInput = targetInput({})
+const GetTextInput = targetInput({
+  all: Schema.optional(Schema.Boolean).annotations({ description: "Every match." })
+})
+
+/** How many texts get_text reads with `all`, and how long each may be. */
+export const GET_TEXT_ALL = { texts: 100, chars: 500 } as const
+
+const cutText = (text: string) =>
+  text.length > GET_TEXT_ALL.chars ? `${text.slice(0, GET_TEXT_ALL.chars)}…[${text.length - GET_TEXT_ALL.chars} more chars]` : text
 
 export const getText = defineTool({
   name: "get_text",
   title: "Read an element's text",
-  description: "An element's text or a field's value (never a password). Returns {text, length}.",
+  description: "An element's text or a field's value (not passwords). Returns {text}, with all {texts}.",
   input: GetTextInput,
   output: Schema.Struct({
-    text: Schema.String,
-    target: TargetResult,
-    length: Schema.Number,
+    text: Schema.optional(Schema.String),
+    texts: Schema.optional(Schema.Array(Schema.String)).annotations({
+      description: `With all: the text of each match in page order (at most ${GET_TEXT_ALL.texts}, each cut at ${GET_TEXT_ALL.chars} characters).`
+    }),
+    more: Schema.optional(Schema.Number).annotations({ description: "With all: how many matches were left out." }),
     redacted: Schema.optional(Schema.Boolean).annotations({ description: "True when the field is a password field." })
   }),
   annotations: readAnnotations,
@@ -173,14 +191,19 @@ export const getText = defineTool({
   stepKinds: ["discovery"],
   observation: "none",
   onDeadline: actionDeadline("get_text"),
-  record: (input) => recordTargeted(input),
+  record: (input) => recordTargeted(input, input.all === true ? { all: true } : {}),
   run: Effect.fn("tool.get_text")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
+    if (input.all === true) {
+      const { texts, total } = yield* session.getTexts(target, { timeoutMs: input.timeoutMs, limit: GET_TEXT_ALL.texts })
+      return {
+        texts: texts.map((text) => (text === null ? REDACTED : cutText(text.trim()))),
+        ...(total > texts.length ? { more: total - texts.length } : {})
+      }
+    }
     const text = yield* session.getText(target, { timeoutMs: input.timeoutMs })
-    return text === null
-      ? { text: REDACTED, target: describeTarget(target), length: 0, redacted: true }
-      : { text, target: describeTarget(target), length: text.length }
+    return text === null ? { text: REDACTED, redacted: true } : { text }
   })
 })
 
@@ -227,20 +250,18 @@ const hasTarget = (input: typeof PressKeyInput.Type) =>
 export const pressKey = defineTool({
   name: "press_key",
   title: "Press a key",
-  description: "Press a key on an element or the focused one (Enter submits). Returns {pressed, key}.",
+  description: "Press a key on an element or the focused one (Enter submits). Returns {pressed}.",
   input: PressKeyInput,
   output: Schema.Struct({
     pressed: Schema.Boolean,
-    key: Schema.String,
-    target: Schema.optional(TargetResult),
-    sensitive: Schema.Boolean.annotations({
+    sensitive: Schema.optional(Schema.Boolean).annotations({
       description: "True when the focused element looks secret: a character pressed there is not stored."
     })
   }),
   annotations: interactionAnnotations,
   ...elementTool,
   record: (input, result) => {
-    const secret = Option.match(result, { onNone: () => true, onSome: (value) => value.sensitive })
+    const secret = Option.match(result, { onNone: () => true, onSome: (value) => value.sensitive === true })
     return {
       input: { key: secret && typesACharacter(input.key) ? REDACTED : input.key, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
       ...(hasTarget(input) ? { target: recordTarget(targetOf(input)) } : {})
@@ -258,7 +279,7 @@ export const pressKey = defineTool({
     const session = yield* Session
     const target = hasTarget(input) ? targetOf(input) : undefined
     const { sensitive } = yield* session.pressKey(target, input.key, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { pressed: true, key: input.key, ...(target !== undefined ? { target: describeTarget(target) } : {}), sensitive }
+    return sensitive ? { pressed: true, sensitive } : { pressed: true }
   })
 })
 
@@ -275,8 +296,7 @@ export const selectOption = defineTool({
   description: "Select <select> options; the others are deselected. Returns {selected}.",
   input: SelectOptionInput,
   output: Schema.Struct({
-    selected: Schema.Array(Schema.String).annotations({ description: "Values of the options selected now." }),
-    target: TargetResult
+    selected: Schema.Array(Schema.String).annotations({ description: "Values of the options selected now." })
   }),
   annotations: interactionAnnotations,
   ...elementTool,
@@ -290,7 +310,7 @@ export const selectOption = defineTool({
     const session = yield* Session
     const target = targetOf(input)
     const selected = yield* session.selectOption(target, input.values, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { selected, target: describeTarget(target) }
+    return { selected }
   })
 })
 
@@ -301,7 +321,7 @@ export const hover = defineTool({
   title: "Hover over an element",
   description: "Hover an element, for menus and tooltips. Returns {hovered}.",
   input: HoverInput,
-  output: Schema.Struct({ hovered: Schema.Boolean, target: TargetResult }),
+  output: Schema.Struct({ hovered: Schema.Boolean }),
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
   ...elementTool,
   onDeadline: actionDeadline("hover"),
@@ -314,6 +334,6 @@ export const hover = defineTool({
     const session = yield* Session
     const target = targetOf(input)
     yield* session.hover(target, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { hovered: true, target: describeTarget(target) }
+    return { hovered: true }
   })
 })

@@ -42,8 +42,25 @@ export interface SessionActions {
     state: "visible" | "hidden",
     options: Timeout
   ) => Effect.Effect<void, SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | WaitTimeout>
+  /**
+   * Waits until any element the target matches is visible, or until none is ("hidden"); a target that
+   * matches several elements is no error here.
+   */
+  readonly waitForAny: (
+    target: Target,
+    state: "visible" | "hidden",
+    options: Timeout
+  ) => Effect.Effect<void, SessionGone | PageClosed | TargetNotFound | WaitTimeout>
   /** Rendered text, or a field's value; null for a password field. */
   readonly getText: (target: Target, options: Timeout) => Effect.Effect<string | null, ActionError>
+  /**
+   * The text of every element the target matches (at most `limit`, in document order, null for a
+   * password field) and how many match in all, once at least one is in the page.
+   */
+  readonly getTexts: (
+    target: Target,
+    options: Timeout & { readonly limit: number }
+  ) => Effect.Effect<{ readonly texts: ReadonlyArray<string | null>; readonly total: number }, ActionError>
   /**
    * Presses a key or chord (Playwright names: "Enter", "Control+A") on the target, or on whatever has
    * the focus without one; `sensitive` tells whether the focused element then looks like a secret field.
