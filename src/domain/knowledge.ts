@@ -9,12 +9,32 @@ export const A11yHint = Schema.Struct({
 })
 export type A11yHint = typeof A11yHint.Type
 
+/** A form of a durable target: the element's test id, its role and exact accessible name, or the generated selector. */
+export const DurableForm = Schema.Literal("testId", "role", "selector")
+export type DurableForm = typeof DurableForm.Type
+
+/**
+ * The element an action acted on, described when the action ran, in forms that survive a new page load:
+ * its test id, its role and exact accessible name (as getByRole(role, {name, exact: true}) finds it), and
+ * a selector generated the way Playwright's code generator does. `unique` lists the forms that matched
+ * exactly this element in the page at that moment.
+ */
+export const TargetElement = Schema.Struct({
+  testId: Schema.optional(Schema.String),
+  role: Schema.optional(Schema.String),
+  name: Schema.optional(Schema.String),
+  selector: Schema.optional(Schema.String),
+  unique: Schema.Array(DurableForm)
+})
+export type TargetElement = typeof TargetElement.Type
+
 export const StepTarget = Schema.Struct({
   a11yRef: Schema.optional(Schema.String),
   testId: Schema.optional(Schema.String),
   selector: Schema.optional(Schema.String),
   within: Schema.optional(Schema.String),
-  a11yHint: Schema.optional(A11yHint)
+  a11yHint: Schema.optional(A11yHint),
+  element: Schema.optional(TargetElement)
 })
 export type StepTarget = typeof StepTarget.Type
 
