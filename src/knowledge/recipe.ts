@@ -251,12 +251,13 @@ const locatorOf = (args: Readonly<Record<string, unknown>>): string | undefined 
   return scope === undefined ? `page.${main}` : `page.${scope}.${main}`
 }
 
-const envName = (placeholder: string) => `BWM_SECRET_${placeholder.toUpperCase()}`
+/** The environment variable a Playwright export reads a placeholder from. */
+export const secretEnvName = (placeholder: string): string => `BWM_SECRET_${placeholder.toUpperCase()}`
 
 /** A text argument as a JS expression: a literal, or the environment variable of its placeholder. */
 const textExpression = (value: string): string => {
   const secret = /^\{\{(.+)\}\}$/.exec(value)
-  return secret ? `process.env.${envName(secret[1]!)} ?? ""` : js(value)
+  return secret ? `process.env.${secretEnvName(secret[1]!)} ?? ""` : js(value)
 }
 
 /**
@@ -295,7 +296,7 @@ export const toPlaywright = (
     if (dialog !== undefined) lines.push(`page.removeAllListeners("dialog")`)
   })
   const title = metadata?.goal ?? `session ${sessionId}`
-  const secrets = recipe.placeholders.map((placeholder) => envName(placeholder.name))
+  const secrets = recipe.placeholders.map((placeholder) => secretEnvName(placeholder.name))
   return [
     `// Recorded by browser-workflow-mcp from session ${sessionId}.`,
     ...(secrets.length > 0 ? [`// Secrets come from the environment: ${secrets.join(", ")}.`] : []),

@@ -75,7 +75,7 @@ const StepResult = Schema.Struct({
 })
 type StepResult = typeof StepResult.Type
 
-const RunStepsOutput = Schema.Struct({
+export const RunStepsOutput = Schema.Struct({
   batchId: Schema.String,
   steps: Schema.Array(StepResult),
   summary: Schema.Struct({

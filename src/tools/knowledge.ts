@@ -1,5 +1,6 @@
-// Asking the step memory: the latest steps, a search, one session as a replayable recipe, the sessions,
-// and a session exported as an mm_run_steps batch or a Playwright test.
+// Asking the step memory: a search (the latest steps without a query), the sessions, and one session
+// exported as an mm_run_steps batch, a Playwright test, its recipe or its HTML report. The older tools
+// (knowledge_last, knowledge_summarize, report) stay callable under their names, unlisted.
 import { Clock, Effect, Option, Schema } from "effect"
 import { KnowledgeError, NoActiveSession } from "../domain/errors.js"
 import {
@@ -12,13 +13,15 @@ import {
   type StepRecord
 } from "../domain/knowledge.js"
 import type { SessionSet } from "../knowledge/catalog.js"
-import { recipeOf, toBatch, toPlaywright, type ToolLookup } from "../knowledge/recipe.js"
+import { recipeOf, toBatch, toPlaywright } from "../knowledge/recipe.js"
 import { expandedWords, queryGroups } from "../knowledge/text.js"
-import { makeRegistry } from "../runtime/registry.js"
 import { defineTool, ListedAs } from "../runtime/tool.js"
-import { ToolView } from "../runtime/visibility.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Session } from "../services/Session.js"
+import { toolLookup } from "./lookup.js"
+import { writeReport } from "./report.js"
+
+export { toolLookup }
 
 const queryAnnotations = { readOnly: true, destructive: false, idempotent: true, openWorld: false } as const
 
@@ -31,20 +34,8 @@ const memoryTool = {
   observation: "none"
 } as const
 
-/**
- * The definitions of recorded tools, for replays: the served ones, or the built-in ones when no server
- * serves this call (imported when needed: the registry lists these tools, so a static import would be a cycle).
- */
-export const toolLookup: Effect.Effect<ToolLookup> = Effect.flatMap(
-  Effect.serviceOption(ToolView),
-  Option.match({
-    onSome: (view) => Effect.succeed(view.registry.lookup),
-    onNone: () => Effect.map(Effect.promise(() => import("./registry.js")), (module) => makeRegistry(module.builtinTools, "").lookup)
-  })
-)
-
 /** Tool names in recipes and exports: the default prefix, which is what mm_run_steps and agents know. */
-const RECIPE_PREFIX = "mm"
+export const RECIPE_PREFIX = "mm"
 
 const Filters = Schema.optional(KnowledgeFilters.annotations({ [ListedAs]: { type: "object" } })).annotations({
   description: "{flowTag?, tag?, screen?, sinceHours?}"
@@ -55,7 +46,7 @@ const Scope = (fallback: "current" | "all") =>
     default: () => fallback
   }).annotations({ description: `${fallback} (default), ${fallback === "all" ? "current" : "all"} or {sessionId}.` })
 
-const currentSessionId = Effect.gen(function* () {
+export const currentSessionId = Effect.gen(function* () {
   const session = yield* Session
   const current = yield* session.current
   if (Option.isNone(current)) return yield* new NoActiveSession()
@@ -83,6 +74,8 @@ export const knowledgeLast = defineTool({
   }),
   output: Schema.Struct({ steps: Schema.Array(StepSummary) }),
   ...memoryTool,
+  // knowledge_search without a query does this.
+  unlisted: true,
   run: Effect.fn("tool.knowledge_last")(function* (input) {
     const sessions = yield* sessionsOf(input.scope)
     const catalog = yield* catalogOf(yield* KnowledgeStore)
@@ -94,34 +87,36 @@ export const knowledgeSearch = defineTool({
   name: "knowledge_search",
   title: "Search recorded steps",
   description:
-    "Search recorded steps by words, with synonyms; best first. Returns {words, matches}.",
+    "Search recorded steps by words, with synonyms, best first; without a query, the latest steps, oldest first. Returns {matches}.",
   input: Schema.Struct({
-    query: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({
+    query: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({
       description: 'Words, e.g. "confirm transaction".'
     }),
-    limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 100)), { default: () => 20 }).annotations({
+    limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 200)), { default: () => 20 }).annotations({
       description: "Default 20."
     }),
-    scope: Scope("all"),
+    scope: Schema.optional(KnowledgeScope.annotations({ [ListedAs]: { type: ["string", "object"] } })).annotations({
+      description: "current, all or {sessionId}; default all with a query, else the running session."
+    }),
     filters: Filters
   }),
   output: Schema.Struct({
-    query: Schema.String,
-    words: Schema.Array(Schema.String).annotations({ description: "The words searched for, synonyms included." }),
+    query: Schema.optional(Schema.String),
+    words: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "The words searched for, synonyms included." }),
     matches: Schema.Array(StepSummary)
   }),
   ...memoryTool,
   run: Effect.fn("tool.knowledge_search")(function* (input) {
-    const sessions = yield* sessionsOf(input.scope)
     const catalog = yield* catalogOf(yield* KnowledgeStore)
+    const now = yield* Clock.currentTimeMillis
+    if (input.query === undefined) {
+      const running = Option.isSome(yield* (yield* Session).current)
+      const sessions = yield* sessionsOf(input.scope ?? (running ? "current" : "all"))
+      return { matches: catalog.last(input.limit, sessions, input.filters, now) }
+    }
+    const sessions = yield* sessionsOf(input.scope ?? "all")
     const groups = queryGroups(input.query)
-    const matches = catalog.search({
-      groups,
-      limit: input.limit,
-      sessions,
-      filters: input.filters,
-      now: yield* Clock.currentTimeMillis
-    })
+    const matches = catalog.search({ groups, limit: Math.min(input.limit, 100), sessions, filters: input.filters, now })
     return { query: input.query, words: expandedWords(groups), matches }
   })
 })
@@ -147,7 +142,7 @@ export const knowledgeSessions = defineTool({
 })
 
 /** The full records of one session, oldest first; a session with no records is an error naming the way out. */
-const sessionSteps = (sessionId: string) =>
+export const sessionSteps = (sessionId: string) =>
   Effect.gen(function* () {
     const store = yield* KnowledgeStore
     const steps = yield* store.steps(sessionId)
@@ -164,30 +159,21 @@ const SummarizeScope = Schema.Union(Schema.Literal("current"), Schema.Struct({ s
   [ListedAs]: { type: ["string", "object"] }
 })
 
-export const knowledgeSummarize = defineTool({
-  name: "knowledge_summarize",
-  title: "Summarize a session as a recipe",
-  description:
-    "A session as a recipe for mm_run_steps (durable targets, {{secret}} placeholders). Returns {recipe, ...}.",
-  input: Schema.Struct({
-    scope: Schema.optionalWith(SummarizeScope, { default: () => "current" as const }).annotations({
-      description: "current (default) or {sessionId}."
-    })
-  }),
-  output: Schema.Struct({
-    sessionId: Schema.String,
-    goal: Schema.optional(Schema.String),
-    flowTags: Schema.Array(Schema.String),
-    tags: Schema.Array(Schema.String),
-    stepCount: Schema.Number,
-    succeeded: Schema.Number,
-    failed: Schema.Number,
-    screens: Schema.Array(Schema.String).annotations({ description: "Screens the session went through, in order." }),
-    recipe: Recipe
-  }),
-  ...memoryTool,
-  run: Effect.fn("tool.knowledge_summarize")(function* (input) {
-    const sessionId = input.scope === "current" ? yield* currentSessionId : input.scope.sessionId
+const SummaryFields = {
+  sessionId: Schema.String,
+  goal: Schema.optional(Schema.String),
+  flowTags: Schema.Array(Schema.String),
+  tags: Schema.Array(Schema.String),
+  stepCount: Schema.Number,
+  succeeded: Schema.Number,
+  failed: Schema.Number,
+  screens: Schema.Array(Schema.String).annotations({ description: "Screens the session went through, in order." }),
+  recipe: Recipe
+}
+
+/** A session in brief: counts, the screens it went through, and its recipe. */
+export const summarizeSession = (sessionId: string) =>
+  Effect.gen(function* () {
     const { steps, metadata } = yield* sessionSteps(sessionId)
     const flow = steps.filter((step) => !step.tool.name.startsWith("knowledge_"))
     const screens: Array<string> = []
@@ -208,12 +194,30 @@ export const knowledgeSummarize = defineTool({
       recipe: recipeOf(flow, yield* toolLookup, RECIPE_PREFIX)
     }
   })
+
+export const knowledgeSummarize = defineTool({
+  name: "knowledge_summarize",
+  title: "Summarize a session as a recipe",
+  description:
+    "A session as a recipe for mm_run_steps (durable targets, {{secret}} placeholders). Returns {recipe, ...}.",
+  input: Schema.Struct({
+    scope: Schema.optionalWith(SummarizeScope, { default: () => "current" as const }).annotations({
+      description: "current (default) or {sessionId}."
+    })
+  }),
+  output: Schema.Struct(SummaryFields),
+  ...memoryTool,
+  // knowledge_export with format "recipe" does this.
+  unlisted: true,
+  run: Effect.fn("tool.knowledge_summarize")(function* (input) {
+    return yield* summarizeSession(input.scope === "current" ? yield* currentSessionId : input.scope.sessionId)
+  })
 })
 
-export const ExportFormat = Schema.Literal("batch", "playwright")
+export const FileFormat = Schema.Literal("batch", "playwright")
 
 /** A session as a file's content: an mm_run_steps batch (JSON) or a Playwright test (TypeScript). */
-export const exportSession = (sessionId: string, format: typeof ExportFormat.Type) =>
+export const exportSession = (sessionId: string, format: typeof FileFormat.Type) =>
   Effect.gen(function* () {
     const { steps, metadata } = yield* sessionSteps(sessionId)
     const lookup = yield* toolLookup
@@ -233,31 +237,50 @@ export const exportSession = (sessionId: string, format: typeof ExportFormat.Typ
     }
   })
 
+const FileExport = Schema.Struct({
+  sessionId: Schema.String,
+  format: FileFormat,
+  fileName: Schema.String.annotations({ description: "A suggested file name." }),
+  content: Schema.String.annotations({ description: "The file's content." }),
+  stepCount: Schema.Number,
+  placeholders: Schema.Array(Placeholder),
+  skipped: Schema.Array(Schema.String).annotations({ description: "Recorded steps left out, each with why." })
+})
+
+const RecipeExport = Schema.Struct({ format: Schema.Literal("recipe"), ...SummaryFields })
+
+const ReportExport = Schema.Struct({
+  format: Schema.Literal("report"),
+  path: Schema.String.annotations({ description: "Where the HTML file was written (under <artifacts>/reports/)." }),
+  sessionId: Schema.String,
+  steps: Schema.Number,
+  failed: Schema.Number,
+  screenshots: Schema.Number,
+  bytes: Schema.Number
+})
+
+export const ExportFormat = Schema.Literal("batch", "playwright", "recipe", "report")
+
 export const knowledgeExport = defineTool({
   name: "knowledge_export",
   title: "Export a session",
   description:
-    "A session as an mm_run_steps batch or a Playwright test file. Returns {fileName, content, ...}.",
+    "A session as an mm_run_steps batch, a Playwright test, its recipe (counts, screens, steps), or an HTML report file for a person. Returns {content} or {recipe} or {path}.",
   input: Schema.Struct({
-    sessionId: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
+    sessionId: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({
       description: "Default: the running session."
     }),
     format: Schema.optionalWith(ExportFormat, { default: () => "batch" as const }).annotations({
       description: "Default batch."
     })
   }),
-  output: Schema.Struct({
-    sessionId: Schema.String,
-    format: ExportFormat,
-    fileName: Schema.String.annotations({ description: "A suggested file name." }),
-    content: Schema.String.annotations({ description: "The file's content." }),
-    stepCount: Schema.Number,
-    placeholders: Schema.Array(Placeholder),
-    skipped: Schema.Array(Schema.String)
-  }),
+  output: Schema.Union(FileExport, RecipeExport, ReportExport),
   ...memoryTool,
+  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   run: Effect.fn("tool.knowledge_export")(function* (input) {
     const sessionId = input.sessionId ?? (yield* currentSessionId)
+    if (input.format === "recipe") return { format: "recipe" as const, ...(yield* summarizeSession(sessionId)) }
+    if (input.format === "report") return { format: "report" as const, ...(yield* writeReport(sessionId)) }
     return yield* exportSession(sessionId, input.format)
   })
 })

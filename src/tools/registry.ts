@@ -6,6 +6,7 @@ import { click, getText, hover, pressKey, selectOption, type, waitFor } from "./
 import { knowledgeExport, knowledgeLast, knowledgeSearch, knowledgeSessions, knowledgeSummarize } from "./knowledge.js"
 import { find } from "./find.js"
 import { navigate } from "./navigation.js"
+import { replay } from "./replay.js"
 import { report } from "./report.js"
 import { screenshot } from "./screenshot.js"
 import { cleanup, launch } from "./session.js"
@@ -47,6 +48,7 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   knowledgeSummarize,
   knowledgeSessions,
   knowledgeExport,
+  replay,
   report,
   hideTools,
   showTools

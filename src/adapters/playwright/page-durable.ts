@@ -439,9 +439,9 @@ export const describeTarget = (args: DescribeArgs, aria: AriaTests | null, isLiv
   }
   const role = roleOf(target)
   if (role !== null && role !== "generic" && role !== "none" && role !== "presentation") {
+    facts.role = role
     const name = nameOf(target, role)
     if (exactName(name)) {
-      facts.role = role
       facts.name = name
       // Unique when no other element has that role and name (the target itself may still be hidden, waiting to show).
       if (!under(document).some((element) => element !== target && roleMatches(element, role, name))) facts.unique.push("role")
