@@ -64,7 +64,9 @@ export class LaunchFailed extends Schema.TaggedError<LaunchFailed>()("LaunchFail
     "InvalidManifest",
     "FixtureNotFound",
     "BrowserStartFailed",
-    "AppUnreachable"
+    "AppUnreachable",
+    "ConnectFailed",
+    "ProfileInUse"
   ),
   detail: Schema.String
 }) {
@@ -444,6 +446,18 @@ export class ToolUnavailable extends Schema.TaggedError<ToolUnavailable>()("Tool
   }
 }
 
+/** The session's storage state could not be read from the browser or written to its file. */
+export class StorageStateFailed extends Schema.TaggedError<StorageStateFailed>()("StorageStateFailed", {
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_STORAGE_STATE_FAILED" as const
+  }
+  override get message() {
+    return `Could not save the storage state: ${this.detail}`
+  }
+}
+
 /** Every error a tool program may fail with. */
 export type ToolError =
   | InvalidInput
@@ -474,6 +488,7 @@ export type ToolError =
   | BrowserClosed
   | BrowserInUse
   | ToolUnavailable
+  | StorageStateFailed
 
 export const ToolError = Schema.Union(
   InvalidInput,
@@ -503,7 +518,8 @@ export const ToolError = Schema.Union(
   BatchTimeout,
   BrowserClosed,
   BrowserInUse,
-  ToolUnavailable
+  ToolUnavailable,
+  StorageStateFailed
 )
 
 const toolErrorTags: ReadonlySet<string> = new Set(ToolError.members.map((member) => member.identifier))
