@@ -6,12 +6,12 @@ import type { ToolLookup } from "../knowledge/recipe.js"
 import { makeRegistry, type ToolRegistry } from "../runtime/registry.js"
 import { ToolView } from "../runtime/visibility.js"
 
-/** The served registry, else one over the built-in tools (without a prefix). */
+/** The served registry, else one over the built-in tools with the default prefix. */
 export const servedRegistry: Effect.Effect<ToolRegistry> = Effect.flatMap(
   Effect.serviceOption(ToolView),
   Option.match({
     onSome: (view) => Effect.succeed(view.registry),
-    onNone: () => Effect.map(Effect.promise(() => import("./registry.js")), (module) => makeRegistry(module.builtinTools, ""))
+    onNone: () => Effect.map(Effect.promise(() => import("./registry.js")), (module) => makeRegistry(module.builtinTools, "mm"))
   })
 )
 

@@ -100,7 +100,7 @@ const ok = (name: string, args: Record<string, unknown> = {}) =>
 const observedRef = (envelope: Envelope<any>, role: string, name: string): string => {
   const node = (envelope.observation?.a11y?.nodes ?? []).find((candidate: any) => candidate.role === role && candidate.name === name)
   expect(node, `${role} "${name}" in the observation`).toBeDefined()
-  return node.ref
+  return node!.ref
 }
 
 /** The ref of a node in a snapshot text (describe_screen, accessibility_snapshot) or a find answer. */
