@@ -212,7 +212,7 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         const replayed = yield* ok("mm_replay", { sessionId })
         expect(replayed.result.summary).toMatchObject({ ok: true, failed: 0 })
         const state = yield* ok("mm_get_state")
-        expect(state.result.currentUrl).toMatch(/#\/completed$/)
+        expect(state.result.state.currentUrl).toMatch(/#\/completed$/)
         const list = (yield* ok("mm_find", { role: "listitem" })).result.matches as string
         expect(list).toContain("Buy milk")
         expect(list).not.toContain("Walk the dog")
@@ -228,7 +228,7 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         const launched = yield* ok("mm_launch", { goal: "list two planets", flowTags: ["replay-swagger"], force: true })
         const sessionId = sessionIdOf(launched)
         yield* ok("mm_navigate", { screen: "url", url: url("/swagger/") })
-        yield* ok("mm_wait_for", { selector: ".opblock-summary-control" })
+        yield* ok("mm_wait_for", { selector: "text=Get all planets" })
         const summary = (yield* ok("mm_find", { role: "button", name: "GET /planets Get all planets" })).result.matches as string
         const expanded = yield* ok("mm_click", { a11yRef: textRef(summary, "button", "GET /planets Get all planets") })
         const tried = yield* ok("mm_click", { a11yRef: observedRef(expanded, "button", "Try it out") })
@@ -240,7 +240,7 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
 
         const replayed = yield* ok("mm_replay", { sessionId })
         expect(replayed.result.summary).toMatchObject({ ok: true, failed: 0 })
-        yield* ok("mm_wait_for", { selector: ".live-responses-table .response-col_status" })
+        yield* ok("mm_wait_for", { selector: ".live-responses-table" })
         const body = (yield* ok("mm_find", { text: "Venus" })).result.matches as string
         expect(body).toContain("Venus")
         expect(body).not.toContain("Earth")
