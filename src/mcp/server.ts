@@ -30,7 +30,7 @@ export const instructions = (prefix: string) => {
     `Start with ${p}launch: tools appear as they apply, the page tools once a session runs.`,
     "Name an element by exactly one of a11yRef (a ref like e12 from an observation or snapshot), testId or selector, optionally within a parent.",
     `Each action's response carries an observation of the page afterwards (what changed, with refs), so you rarely need ${p}describe_screen.`,
-    `Send known steps together with ${p}run_steps; ${p}knowledge_search finds what earlier sessions did.`,
+    `Send known steps together with ${p}run_steps; ${p}knowledge finds what earlier sessions did, ${p}replay redoes one.`,
     "Responses are JSON {ok, result | error: {code, message}, meta}; an error's message says how to recover."
   ].join(" ")
 }

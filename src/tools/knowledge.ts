@@ -1,8 +1,9 @@
-// Asking the step memory: a search (the latest steps without a query), the sessions, and one session
-// exported as an mm_run_steps batch, a Playwright test, its recipe or its HTML report. The older tools
-// (knowledge_last, knowledge_summarize, report) stay callable under their names, unlisted.
+// Asking the step memory, all in one listed tool (mm_knowledge): the latest steps, a search, the sessions,
+// and one session exported as an mm_run_steps batch, a Playwright test, its recipe or its HTML report.
+// The tools that did each of these before (knowledge_last, knowledge_search, knowledge_sessions,
+// knowledge_summarize, knowledge_export, report) stay callable under their names, unlisted.
 import { Clock, Effect, Option, Schema } from "effect"
-import { KnowledgeError, NoActiveSession } from "../domain/errors.js"
+import { InvalidInput, KnowledgeError, NoActiveSession } from "../domain/errors.js"
 import {
   KnowledgeFilters,
   KnowledgeScope,
@@ -41,6 +42,9 @@ const Filters = Schema.optional(KnowledgeFilters.annotations({ [ListedAs]: { typ
   description: "{flowTag?, tag?, screen?, sinceHours?}"
 })
 
+const Words = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+const Query = Words.annotations({ description: 'Words, e.g. "confirm transaction".' })
+
 const Scope = (fallback: "current" | "all") =>
   Schema.optionalWith(KnowledgeScope.annotations({ [ListedAs]: { type: ["string", "object"] } }), {
     default: () => fallback
@@ -61,6 +65,24 @@ const sessionsOf = (scope: KnowledgeScope) =>
     return new Set([scope.sessionId]) as SessionSet
   })
 
+/** Steps matching words, best first. */
+const searchSteps = (query: string, limit: number, sessions: SessionSet, filters: KnowledgeFilters | undefined) =>
+  Effect.gen(function* () {
+    const catalog = yield* catalogOf(yield* KnowledgeStore)
+    const groups = queryGroups(query)
+    const matches = catalog.search({ groups, limit, sessions, filters, now: yield* Clock.currentTimeMillis })
+    return { query, words: expandedWords(groups), matches }
+  })
+
+const SearchOutput = Schema.Struct({
+  query: Schema.String,
+  words: Schema.Array(Schema.String).annotations({ description: "The words searched for, synonyms included." }),
+  matches: Schema.Array(StepSummary)
+})
+
+const LastOutput = Schema.Struct({ steps: Schema.Array(StepSummary) })
+const SessionsOutput = Schema.Struct({ sessions: Schema.Array(SessionSummary) })
+
 export const knowledgeLast = defineTool({
   name: "knowledge_last",
   title: "Latest recorded steps",
@@ -72,9 +94,9 @@ export const knowledgeLast = defineTool({
     scope: Scope("current"),
     filters: Filters
   }),
-  output: Schema.Struct({ steps: Schema.Array(StepSummary) }),
+  output: LastOutput,
   ...memoryTool,
-  // knowledge_search without a query does this.
+  // mm_knowledge without a query does this.
   unlisted: true,
   run: Effect.fn("tool.knowledge_last")(function* (input) {
     const sessions = yield* sessionsOf(input.scope)
@@ -86,38 +108,21 @@ export const knowledgeLast = defineTool({
 export const knowledgeSearch = defineTool({
   name: "knowledge_search",
   title: "Search recorded steps",
-  description:
-    "Search recorded steps by words, with synonyms, best first; without a query, the latest steps, oldest first. Returns {matches}.",
+  description: "Search recorded steps by words, with synonyms; best first. Returns {words, matches}.",
   input: Schema.Struct({
-    query: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({
-      description: 'Words, e.g. "confirm transaction".'
-    }),
-    limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 200)), { default: () => 20 }).annotations({
+    query: Query,
+    limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 100)), { default: () => 20 }).annotations({
       description: "Default 20."
     }),
-    scope: Schema.optional(KnowledgeScope.annotations({ [ListedAs]: { type: ["string", "object"] } })).annotations({
-      description: "current, all or {sessionId}; default all with a query, else the running session."
-    }),
+    scope: Scope("all"),
     filters: Filters
   }),
-  output: Schema.Struct({
-    query: Schema.optional(Schema.String),
-    words: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "The words searched for, synonyms included." }),
-    matches: Schema.Array(StepSummary)
-  }),
+  output: SearchOutput,
   ...memoryTool,
+  // mm_knowledge {query} does this.
+  unlisted: true,
   run: Effect.fn("tool.knowledge_search")(function* (input) {
-    const catalog = yield* catalogOf(yield* KnowledgeStore)
-    const now = yield* Clock.currentTimeMillis
-    if (input.query === undefined) {
-      const running = Option.isSome(yield* (yield* Session).current)
-      const sessions = yield* sessionsOf(input.scope ?? (running ? "current" : "all"))
-      return { matches: catalog.last(input.limit, sessions, input.filters, now) }
-    }
-    const sessions = yield* sessionsOf(input.scope ?? "all")
-    const groups = queryGroups(input.query)
-    const matches = catalog.search({ groups, limit: Math.min(input.limit, 100), sessions, filters: input.filters, now })
-    return { query: input.query, words: expandedWords(groups), matches }
+    return yield* searchSteps(input.query, input.limit, yield* sessionsOf(input.scope), input.filters)
   })
 })
 
@@ -131,10 +136,10 @@ export const knowledgeSessions = defineTool({
     }),
     filters: Filters
   }),
-  output: Schema.Struct({ sessions: Schema.Array(SessionSummary) }),
+  output: SessionsOutput,
   ...memoryTool,
-  // Browsing past sessions comes before a launch or after a cleanup; callable at any time.
-  listedWhen: (state) => !state.session,
+  // mm_knowledge {sessions: true} does this.
+  unlisted: true,
   run: Effect.fn("tool.knowledge_sessions")(function* (input) {
     const catalog = yield* catalogOf(yield* KnowledgeStore)
     return { sessions: catalog.sessions(input.limit, input.filters, yield* Clock.currentTimeMillis) }
@@ -148,7 +153,7 @@ export const sessionSteps = (sessionId: string) =>
     const steps = yield* store.steps(sessionId)
     if (steps.length === 0) {
       return yield* new KnowledgeError({
-        detail: `no steps are recorded for session ${sessionId}. Call mm_knowledge_sessions to list the sessions.`
+        detail: `no steps are recorded for session ${sessionId}. mm_knowledge {sessions: true} lists the sessions.`
       })
     }
     const catalog = yield* catalogOf(store)
@@ -171,11 +176,14 @@ const SummaryFields = {
   recipe: Recipe
 }
 
+/** The tools that read or replay the step memory: not part of a session's flow. */
+const MEMORY_TOOLS = /^(knowledge(_\w+)?|report|replay)$/
+
 /** A session in brief: counts, the screens it went through, and its recipe. */
 export const summarizeSession = (sessionId: string) =>
   Effect.gen(function* () {
     const { steps, metadata } = yield* sessionSteps(sessionId)
-    const flow = steps.filter((step) => !step.tool.name.startsWith("knowledge_"))
+    const flow = steps.filter((step) => !MEMORY_TOOLS.test(step.tool.name))
     const screens: Array<string> = []
     for (const step of flow) {
       const screen = step.observation?.state.currentScreen
@@ -207,7 +215,7 @@ export const knowledgeSummarize = defineTool({
   }),
   output: Schema.Struct(SummaryFields),
   ...memoryTool,
-  // knowledge_export with format "recipe" does this.
+  // mm_knowledge {export: "recipe"} does this.
   unlisted: true,
   run: Effect.fn("tool.knowledge_summarize")(function* (input) {
     return yield* summarizeSession(input.scope === "current" ? yield* currentSessionId : input.scope.sessionId)
@@ -247,6 +255,27 @@ const FileExport = Schema.Struct({
   skipped: Schema.Array(Schema.String).annotations({ description: "Recorded steps left out, each with why." })
 })
 
+export const knowledgeExport = defineTool({
+  name: "knowledge_export",
+  title: "Export a session",
+  description: "A session as an mm_run_steps batch or a Playwright test file. Returns {fileName, content, ...}.",
+  input: Schema.Struct({
+    sessionId: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
+      description: "Default: the running session."
+    }),
+    format: Schema.optionalWith(FileFormat, { default: () => "batch" as const }).annotations({
+      description: "Default batch."
+    })
+  }),
+  output: FileExport,
+  ...memoryTool,
+  // mm_knowledge {export} does this.
+  unlisted: true,
+  run: Effect.fn("tool.knowledge_export")(function* (input) {
+    return yield* exportSession(input.sessionId ?? (yield* currentSessionId), input.format)
+  })
+})
+
 const RecipeExport = Schema.Struct({ format: Schema.Literal("recipe"), ...SummaryFields })
 
 const ReportExport = Schema.Struct({
@@ -261,28 +290,62 @@ const ReportExport = Schema.Struct({
 
 export const ExportFormat = Schema.Literal("batch", "playwright", "recipe", "report")
 
-export const knowledgeExport = defineTool({
-  name: "knowledge_export",
-  title: "Export a session",
+/** A session as a file (batch, playwright), its recipe, or its HTML report written under <artifacts>/reports/. */
+export const exportAs = (sessionId: string, format: typeof ExportFormat.Type) =>
+  Effect.gen(function* () {
+    if (format === "recipe") return { format: "recipe" as const, ...(yield* summarizeSession(sessionId)) }
+    if (format === "report") return { format: "report" as const, ...(yield* writeReport(sessionId)) }
+    return yield* exportSession(sessionId, format)
+  })
+
+/** Search matches at most; sessions at most. */
+const MAX_MATCHES = 100
+const MAX_SESSIONS = 50
+
+const conflict = (field: string, problem: string) => new InvalidInput({ field, problem })
+
+export const knowledge = defineTool({
+  name: "knowledge",
+  title: "Step memory",
   description:
-    "A session as an mm_run_steps batch, a Playwright test, its recipe (counts, screens, steps), or an HTML report file for a person. Returns {content} or {recipe} or {path}.",
+    "Step memory: latest steps; {query}: best matches; {sessions:true}: sessions, newest first; {export}: a session as an mm_run_steps batch, Playwright test, recipe or HTML report.",
   input: Schema.Struct({
-    sessionId: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({
-      description: "Default: the running session."
+    query: Schema.optional(Words),
+    session: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({
+      description: "current, all or a session id."
     }),
-    format: Schema.optionalWith(ExportFormat, { default: () => "batch" as const }).annotations({
-      description: "Default batch."
-    })
+    sessions: Schema.optional(Schema.Boolean),
+    export: Schema.optional(ExportFormat),
+    limit: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 200))),
+    filters: Filters
   }),
-  output: Schema.Union(FileExport, RecipeExport, ReportExport),
+  output: Schema.Union(LastOutput, SearchOutput, SessionsOutput, FileExport, RecipeExport, ReportExport),
   ...memoryTool,
+  // export "report" writes a file.
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  run: Effect.fn("tool.knowledge_export")(function* (input) {
-    const sessionId = input.sessionId ?? (yield* currentSessionId)
-    if (input.format === "recipe") return { format: "recipe" as const, ...(yield* summarizeSession(sessionId)) }
-    if (input.format === "report") return { format: "report" as const, ...(yield* writeReport(sessionId)) }
-    return yield* exportSession(sessionId, input.format)
+  run: Effect.fn("tool.knowledge")(function* (input) {
+    const { session, limit, filters } = input
+    if (input.export !== undefined) {
+      if (input.query !== undefined) return yield* conflict("query", "export takes no query")
+      if (input.sessions === true) return yield* conflict("sessions", "export takes one session")
+      if (session === "all") return yield* conflict("session", "export takes one session: current or a session id")
+      if (filters !== undefined) return yield* conflict("filters", "export takes the whole session")
+      return yield* exportAs(session === undefined || session === "current" ? yield* currentSessionId : session, input.export)
+    }
+    if (input.sessions === true) {
+      if (input.query !== undefined) return yield* conflict("query", "sessions are listed, not searched; search steps without sessions")
+      if (session !== undefined) return yield* conflict("session", "sessions: true lists every session")
+      const catalog = yield* catalogOf(yield* KnowledgeStore)
+      return { sessions: catalog.sessions(Math.min(limit ?? 10, MAX_SESSIONS), filters, yield* Clock.currentTimeMillis) }
+    }
+    const running = Option.isSome(yield* (yield* Session).current)
+    const scope: KnowledgeScope =
+      session === "current" || session === "all" ? session : session !== undefined ? { sessionId: session } : input.query === undefined && running ? "current" : "all"
+    const sessions = yield* sessionsOf(scope)
+    if (input.query !== undefined) return yield* searchSteps(input.query, Math.min(limit ?? 20, MAX_MATCHES), sessions, filters)
+    const catalog = yield* catalogOf(yield* KnowledgeStore)
+    return { steps: catalog.last(limit ?? 20, sessions, filters, yield* Clock.currentTimeMillis) }
   })
 })
 
-export const knowledgeTools = [knowledgeLast, knowledgeSearch, knowledgeSummarize, knowledgeSessions, knowledgeExport] as const
+export const knowledgeTools = [knowledge, knowledgeLast, knowledgeSearch, knowledgeSummarize, knowledgeSessions, knowledgeExport] as const

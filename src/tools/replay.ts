@@ -24,10 +24,10 @@ import { servedRegistry } from "./lookup.js"
 const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
 
 const ReplayInput = Schema.Struct({
-  sessionId: Schema.optional(Id).annotations({ description: "The session whose flow to run again." }),
-  flowTag: Schema.optional(Id).annotations({ description: "Or: the newest session launched with this flow tag whose flow succeeded." }),
+  sessionId: Schema.optional(Id),
+  flowTag: Schema.optional(Id).annotations({ description: "Or the newest successful session with this flow tag." }),
   params: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String.pipe(Schema.maxLength(100_000)) })).annotations({
-    description: 'Values of the recipe\'s {{placeholders}}, e.g. {"password": "..."}.'
+    description: "{{placeholder}} values."
   })
 }).pipe(
   Schema.filter((input) =>
@@ -89,7 +89,7 @@ const chooseSession = (input: typeof ReplayInput.Type, lookup: ToolLookup, prefi
     return yield* new KnowledgeError({
       detail:
         passed.length === 0
-          ? `no recorded session has the flow tag ${JSON.stringify(flowTag)}. Call mm_knowledge_sessions to list the sessions.`
+          ? `no recorded session has the flow tag ${JSON.stringify(flowTag)}. mm_knowledge {sessions: true} lists the sessions.`
           : `no session with the flow tag ${JSON.stringify(flowTag)} has a flow that succeeded with every step replayable (looked at ${passed.join(", ")}); replay one of them by sessionId to see where it fails`
     })
   })
@@ -157,7 +157,7 @@ export const replay = defineTool({
   name: "replay",
   title: "Replay a recorded flow",
   description:
-    "Run a recorded flow again in one call (launches if needed); stops at the first failing step, which carries its error and page. Returns {replayed, steps, summary}.",
+    "Redo a recorded flow in one batch (launches if needed); stops at the first failing step, with its error and page. Returns {replayed, steps, summary}.",
   input: ReplayInput,
   output: Schema.Struct({
     replayed: Schema.String.annotations({ description: "The session whose flow ran." }),
@@ -167,6 +167,9 @@ export const replay = defineTool({
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   group: "knowledge",
   requiresSession: false,
+  // A flow is redone from the start, so it is listed before a launch (or after a cleanup); callable at any
+  // time, it then runs in the running session.
+  listedWhen: (state) => !state.session,
   replay: { mode: "never" },
   observation: "none",
   // The batch keeps its own deadline (batch.defaultTimeoutMs) and answers with what ran; this is a backstop.
