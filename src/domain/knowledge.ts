@@ -94,7 +94,7 @@ export const labelsFor = (kinds: ReadonlyArray<StepKind>, target: StepTarget | u
 /** Which steps a query looks at. */
 export const KnowledgeScope = Schema.Union(
   Schema.Literal("current", "all"),
-  Schema.Struct({ sessionId: Schema.String.pipe(Schema.minLength(1)).annotations({ description: "A session id from knowledge_sessions." }) })
+  Schema.Struct({ sessionId: Schema.String.pipe(Schema.minLength(1)).annotations({ description: "A session id from mm_knowledge {sessions: true}." }) })
 ).annotations({
   description: 'current: the running session (needs mm_launch); all: every stored session; {sessionId}: one session.'
 })

@@ -90,7 +90,7 @@ const situation = Effect.gen(function* () {
   const rules = Option.isSome(view) ? yield* Ref.get(view.value.rules) : []
   const context = yield* Effect.context<never>()
   const hiddenByClient = Option.isSome(view)
-    ? view.value.registry.tools.filter((tool) => hiddenByRules(rules, tool, view.value.registry)).length
+    ? view.value.registry.tools.filter((tool) => tool.unlisted !== true && hiddenByRules(rules, tool, view.value.registry)).length
     : 0
   const listing: ListingState = {
     session: Option.isSome(session),

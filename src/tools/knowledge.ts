@@ -308,15 +308,17 @@ export const knowledge = defineTool({
   name: "knowledge",
   title: "Step memory",
   description:
-    "Step memory: latest steps; {query}: best matches; {sessions:true}: sessions, newest first; {export}: a session as an mm_run_steps batch, Playwright test, recipe or HTML report.",
+    "Recorded steps (the latest, or matching a query), sessions, or one session exported. Returns {steps}, {matches}, {sessions} or the export.",
   input: Schema.Struct({
-    query: Schema.optional(Words),
+    query: Schema.optional(Words).annotations({ description: "Words (synonyms too); best first." }),
     session: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({
       description: "current, all or a session id."
     }),
-    sessions: Schema.optional(Schema.Boolean),
-    export: Schema.optional(ExportFormat),
-    limit: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 200))),
+    sessions: Schema.optional(Schema.Boolean).annotations({ description: "true: sessions, newest first." }),
+    export: Schema.optional(ExportFormat).annotations({
+      description: "As an mm_run_steps batch, a Playwright test, its recipe or an HTML report file."
+    }),
+    limit: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 200))).annotations({ description: "Default 20 (10 sessions)." }),
     filters: Filters
   }),
   output: Schema.Union(LastOutput, SearchOutput, SessionsOutput, FileExport, RecipeExport, ReportExport),

@@ -24,7 +24,7 @@ import { servedRegistry } from "./lookup.js"
 const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
 
 const ReplayInput = Schema.Struct({
-  sessionId: Schema.optional(Id),
+  sessionId: Schema.optional(Id).annotations({ description: "The session to redo." }),
   flowTag: Schema.optional(Id).annotations({ description: "Or the newest successful session with this flow tag." }),
   params: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String.pipe(Schema.maxLength(100_000)) })).annotations({
     description: "{{placeholder}} values."
@@ -157,7 +157,7 @@ export const replay = defineTool({
   name: "replay",
   title: "Replay a recorded flow",
   description:
-    "Redo a recorded flow in one batch (launches if needed); stops at the first failing step, with its error and page. Returns {replayed, steps, summary}.",
+    "Redo a recorded flow in one batch (launches if needed), stopping at the first failing step. Returns {replayed, steps, summary}.",
   input: ReplayInput,
   output: Schema.Struct({
     replayed: Schema.String.annotations({ description: "The session whose flow ran." }),

@@ -24,7 +24,7 @@ export const buildReport = (sessionId: string) =>
     )
     if (steps.length === 0) {
       return yield* new KnowledgeError({
-        detail: `no steps are recorded for session ${sessionId}. Call mm_knowledge_sessions to list the sessions.`
+        detail: `no steps are recorded for session ${sessionId}. mm_knowledge {sessions: true} lists the sessions.`
       })
     }
     const catalog = yield* catalogOf(store)

@@ -37,7 +37,7 @@ describe("export subcommand", () => {
     expect(playwright.out).toContain('await page.getByTestId("open-settings").click()')
     const missing = await captured(() => runExport(["nope", "--artifacts-dir", dir], {}))
     expect(missing.code).toBe(1)
-    expect(missing.err).toContain("mm_knowledge_sessions")
+    expect(missing.err).toContain("mm_knowledge {sessions: true}")
     expect((await captured(() => runExport(["--format", "csv", "x"], {}))).code).toBe(2)
   })
 })
