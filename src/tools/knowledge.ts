@@ -13,7 +13,7 @@ import {
   StepSummary,
   type StepRecord
 } from "../domain/knowledge.js"
-import type { SessionSet } from "../knowledge/catalog.js"
+import { isMemoryTool, type SessionSet } from "../knowledge/catalog.js"
 import { recipeOf, toBatch, toPlaywright } from "../knowledge/recipe.js"
 import { expandedWords, queryGroups } from "../knowledge/text.js"
 import { defineTool, ListedAs } from "../runtime/tool.js"
@@ -176,14 +176,11 @@ const SummaryFields = {
   recipe: Recipe
 }
 
-/** The tools that read or replay the step memory: not part of a session's flow. */
-const MEMORY_TOOLS = /^(knowledge(_\w+)?|report|replay)$/
-
 /** A session in brief: counts, the screens it went through, and its recipe. */
 export const summarizeSession = (sessionId: string) =>
   Effect.gen(function* () {
     const { steps, metadata } = yield* sessionSteps(sessionId)
-    const flow = steps.filter((step) => !MEMORY_TOOLS.test(step.tool.name))
+    const flow = steps.filter((step) => !isMemoryTool(step.tool.name))
     const screens: Array<string> = []
     for (const step of flow) {
       const screen = step.observation?.state.currentScreen

@@ -3,6 +3,7 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { KnowledgeError, NoActiveSession } from "../domain/errors.js"
 import type { StepRecord } from "../domain/knowledge.js"
+import { isMemoryTool } from "../knowledge/catalog.js"
 import { recipeOf } from "../knowledge/recipe.js"
 import { renderReport } from "../knowledge/report.js"
 import { defineTool } from "../runtime/tool.js"
@@ -20,7 +21,7 @@ export const buildReport = (sessionId: string) =>
     const store = yield* KnowledgeStore
     // The flow, without the agent's questions to the step memory and earlier reports.
     const steps: ReadonlyArray<StepRecord> = (yield* store.steps(sessionId)).filter(
-      (step) => !step.tool.name.startsWith("knowledge_") && step.tool.name !== "report"
+      (step) => !isMemoryTool(step.tool.name)
     )
     if (steps.length === 0) {
       return yield* new KnowledgeError({

@@ -133,7 +133,8 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       expect((yield* ok("mm_knowledge_summarize")).result.recipe).toEqual(summary.result.recipe)
 
       const playwright = yield* ok("mm_knowledge", { export: "playwright" })
-      expect(playwright.result.content).toContain('page.getByRole("button", { name: "Sign in", exact: true }).click()')
+      // The button read by its ref has a test id: the durable form prefers it.
+      expect(playwright.result.content).toContain('page.getByTestId("login-submit").click()')
       const exported = yield* ok("mm_knowledge", { session: sessionId, export: "batch" })
       const batch = JSON.parse(exported.result.content.replace("{{password}}", "correct horse"))
       expect(batch.steps.map((step: any) => step.tool)).toEqual(["mm_navigate", "mm_type", "mm_type", "mm_click", "mm_wait_for"])
