@@ -130,7 +130,7 @@ const specDir = path.join(root, "test-artifacts", `replay-specs-${process.pid}`)
 
 const exportSpec = (sessionId: string, file: string) =>
   Effect.gen(function* () {
-    const exported = yield* ok("mm_knowledge_export", { sessionId, format: "playwright" })
+    const exported = yield* ok("mm_knowledge", { session: sessionId, export: "playwright" })
     fs.mkdirSync(specDir, { recursive: true })
     fs.writeFileSync(path.join(specDir, file), exported.result.content)
     return exported.result
@@ -156,10 +156,15 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         expect(actions.map((step) => step.tool.target?.element?.role)).toEqual(["textbox", "textbox", "button", "button"])
         yield* ok("mm_cleanup")
 
-        const batch = (yield* ok("mm_knowledge_export", { sessionId, format: "batch" })).result
+        const batch = (yield* ok("mm_knowledge", { session: sessionId, export: "batch" })).result
         expect(JSON.parse(batch.content)).toMatchObject({ stopOnError: true, includeObservations: "failures" })
         expect(batch.placeholders).toEqual([{ name: "password", target: 'role:textbox "Password"', length: PASSWORD.length }])
         expect(batch.content).not.toContain(PASSWORD)
+
+        // The password is not stored: a replay without it says which placeholder is missing, before launching.
+        const unfilled = yield* call("mm_replay", { flowTag: "replay-login" })
+        expect(unfilled.error).toMatchObject({ code: "MM_INVALID_INPUT", details: { field: "params.password" } })
+        expect(unfilled.meta.sessionId).toBeUndefined()
 
         // A fresh browser: mm_replay launches one, runs the newest successful flow with the tag, and fills the secret.
         const replayed = yield* ok("mm_replay", { flowTag: "replay-login", params: { password: PASSWORD } })
@@ -316,6 +321,14 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
       expect(steps[4].error.code).toBe("MM_BATCH_STOPPED")
       // Only the failing step brings the page back.
       expect(steps.filter((step) => step.observation !== undefined)).toHaveLength(1)
+      yield* ok("mm_cleanup")
+
+      // Back to the old name, the same flow replays, also as a step of a batch.
+      pages["/editor"] = editor("Save")
+      const batch = yield* ok("mm_run_steps", { steps: [{ tool: "mm_replay", args: { sessionId } }, { tool: "mm_get_text", args: { selector: "#status" } }] })
+      expect(batch.result.summary).toMatchObject({ ok: true, failed: 0 })
+      expect(batch.result.steps[0].result.summary).toMatchObject({ ok: true, failed: 0 })
+      expect(batch.result.steps[1].result.text).toBe("Published")
       yield* ok("mm_cleanup")
     }))
 })
