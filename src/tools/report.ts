@@ -86,7 +86,7 @@ export const report = defineTool({
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   group: "knowledge",
   requiresSession: false,
-  // knowledge_export with format "report" does this.
+  // mm_knowledge {export: "report"} does this.
   unlisted: true,
   replay: { mode: "never" },
   observation: "none",
