@@ -52,7 +52,7 @@ const main = async () => {
   }
 
   try {
-    await call("mm_launch", { goal: "sign in to the sample app", flowTags: ["login"] }, (e) => `session ${e.result.sessionId} on ${e.result.state.url}`)
+    const launched = await call("mm_launch", { goal: "sign in to the sample app", flowTags: ["login"] }, (e) => `session ${e.result.sessionId} on ${e.result.state.url}`)
     const screen = await call("mm_describe_screen", {}, (e) =>
       `${e.result.testIds?.items.length ?? 0} test ids, a snapshot of ${e.result.snapshot.split("\n").length} lines (${e.result.snapshot
         .split("\n")
@@ -72,6 +72,12 @@ const main = async () => {
     await call("mm_wait_for", { testId: "welcome" }, (e) => `welcome found: ${e.result.found}`)
     await call("mm_get_text", { testId: "welcome" }, (e) => `"${e.result.text}"`)
     await call("mm_screenshot", { name: "demo-dashboard" }, (e) => `${e.result.width}x${e.result.height} at ${e.result.path}`)
+    await call("mm_cleanup", {}, (e) => `cleaned up: ${e.result.cleanedUp}`)
+    // The same flow again in one call, in a fresh browser; the password was never stored, so it is a param.
+    await call("mm_replay", { sessionId: launched.result?.sessionId, params: { password: "correct horse" } }, (e) =>
+      `${e.result.summary.succeeded} of ${e.result.summary.total} steps ok, replaying ${e.result.replayed}${e.result.leftOut ? `; left out: ${e.result.leftOut.join("; ")}` : ""}`
+    )
+    await call("mm_get_text", { testId: "welcome" }, (e) => `"${e.result.text}"`)
     await call("mm_cleanup", {}, (e) => `cleaned up: ${e.result.cleanedUp}`)
   } finally {
     await client.close()

@@ -53,8 +53,19 @@ export { describeScreen, listTestIds, accessibilitySnapshot, getState } from "./
 export { find } from "./tools/find.js"
 export { screenshot } from "./tools/screenshot.js"
 export { saveStorageState } from "./tools/storage.js"
-export { knowledgeLast, knowledgeSearch, knowledgeSummarize, knowledgeSessions, knowledgeExport, exportSession } from "./tools/knowledge.js"
-export { report, buildReport } from "./tools/report.js"
+export {
+  knowledge,
+  knowledgeLast,
+  knowledgeSearch,
+  knowledgeSummarize,
+  knowledgeSessions,
+  knowledgeExport,
+  exportSession,
+  exportAs,
+  summarizeSession
+} from "./tools/knowledge.js"
+export { report, buildReport, writeReport } from "./tools/report.js"
+export { replay } from "./tools/replay.js"
 export { catalogOf } from "./services/KnowledgeStore.js"
 
 export * as PlaywrightLayer from "./adapters/playwright/index.js"

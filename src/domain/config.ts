@@ -572,7 +572,7 @@ export const optionTable = {
     flag: "step-screenshots",
     env: "BWM_STEP_SCREENSHOTS",
     default: defaultSettings.stepScreenshots,
-    help: "A small viewport JPEG recorded with each step, for mm_report: off, failures (default) or all."
+    help: "A small viewport JPEG recorded with each step, for the session report: off, failures (default) or all."
   }),
   logLevel: option({
     section: "server",

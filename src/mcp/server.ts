@@ -31,7 +31,7 @@ export const instructions = (prefix: string) => {
     `Start with ${p}launch: tools appear as they apply, the page tools once a session runs.`,
     "Name an element by exactly one of a11yRef (a ref like e12 from an observation or snapshot), testId or selector, optionally within a parent.",
     "A response is JSON {ok, result | error: {code, message}, page? (when it changed), console? (new errors), notices?}, then the page as text: after an action only what changed (other refs stay valid), after a failure all of it.",
-    `Send known steps together with ${p}run_steps; ${p}knowledge_search finds what earlier sessions did. An error's message says how to recover.`
+    `Send known steps together with ${p}run_steps; ${p}knowledge finds what earlier sessions did, ${p}replay redoes one. An error's message says how to recover.`
   ].join(" ")
 }
 

@@ -111,6 +111,11 @@ export interface ToolDefinition<I, IE, O, OE, R> {
    * answers MM_SESSION_ALREADY_RUNNING unless force).
    */
   readonly listedWhen?: (state: ListingState) => boolean
+  /**
+   * Callable but never listed, not even in the fixed list (--static-tools): an old name kept for
+   * clients that call it (SPEC-07's tool names), whose work a listed tool now does.
+   */
+  readonly unlisted?: boolean
   /** What kind of step a call is, as labels in the step memory. */
   readonly stepKinds?: ReadonlyArray<StepKind>
   /** How a recorded call replays in a batch and exports to a Playwright test. */

@@ -72,7 +72,7 @@ export const hiddenByRules = (rules: ReadonlyArray<VisibilityRule>, tool: AnyToo
  * Why a tool is not available now. `capability` and `unlisted` tools still run when called: they
  * answer their own error saying what is missing.
  */
-export type Blocked = "group" | "hidden" | "static" | "capability" | "session" | "extension" | "unlisted"
+export type Blocked = "group" | "hidden" | "static" | "capability" | "session" | "extension" | "unlisted" | "alias"
 
 interface Situation {
   readonly session: Option.Option<SessionInfo>
@@ -90,7 +90,7 @@ const situation = Effect.gen(function* () {
   const rules = Option.isSome(view) ? yield* Ref.get(view.value.rules) : []
   const context = yield* Effect.context<never>()
   const hiddenByClient = Option.isSome(view)
-    ? view.value.registry.tools.filter((tool) => hiddenByRules(rules, tool, view.value.registry)).length
+    ? view.value.registry.tools.filter((tool) => tool.unlisted !== true && hiddenByRules(rules, tool, view.value.registry)).length
     : 0
   const listing: ListingState = {
     session: Option.isSome(session),
@@ -113,6 +113,7 @@ const blockedBy = (tool: AnyToolDefinition, now: Situation): Blocked | undefined
   if ((tool.requiresSession || tool.requiresExtension === true) && Option.isNone(now.session)) return "session"
   if (tool.requiresExtension === true && Option.isSome(now.session) && now.session.value.extensionId === undefined) return "extension"
   if (tool.listedWhen !== undefined && !tool.listedWhen(now.listing)) return "unlisted"
+  if (tool.unlisted === true) return "alias"
   return undefined
 }
 
@@ -164,6 +165,7 @@ const errorFor = (tool: AnyToolDefinition, blocked: Blocked, now: Situation): To
       })
     case "capability":
     case "unlisted":
+    case "alias":
       // The tool itself answers with what is missing (MM_CAPABILITY_NOT_AVAILABLE, MM_SESSION_ALREADY_RUNNING...).
       return undefined
   }

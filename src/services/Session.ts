@@ -41,6 +41,8 @@ const unimplemented: SessionService = {
   launch: () => notStubbed("launch"),
   cleanup: notStubbed("cleanup"),
   navigate: () => notStubbed("navigate"),
+  // Nothing known about the target: the answer a page that cannot say gives.
+  describe: () => Effect.succeed(undefined),
   click: () => notStubbed("click"),
   type: () => notStubbed("type"),
   waitFor: () => notStubbed("waitFor"),

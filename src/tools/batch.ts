@@ -75,7 +75,7 @@ const StepResult = Schema.Struct({
 })
 type StepResult = typeof StepResult.Type
 
-const RunStepsOutput = Schema.Struct({
+export const RunStepsOutput = Schema.Struct({
   steps: Schema.Array(StepResult).annotations({ description: "One result per step, in order." }),
   summary: Schema.Struct({
     ok: Schema.Boolean.annotations({ description: "True when every step succeeded." }),

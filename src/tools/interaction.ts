@@ -1,6 +1,7 @@
 // Acting on one element: click, type, press_key, select_option, hover, wait_for and get_text, each
 // targeted by ref, test id or selector.
 import { Effect, Option, Schema } from "effect"
+import type { StepTarget, TargetElement } from "../domain/knowledge.js"
 import { looksSensitive, REDACTED } from "../domain/redaction.js"
 import { targetOf, validateTarget } from "../domain/target.js"
 import { defineTool, type Replay } from "../runtime/tool.js"
@@ -10,6 +11,7 @@ import {
   actionTimeoutField,
   at,
   DialogField,
+  ElementField,
   elementTool,
   QuietDialogField,
   recordDialog,
@@ -33,6 +35,31 @@ const onLocator =
     return line === undefined ? undefined : [line]
   }
 
+/**
+ * The recorded target with the durable forms of the element the action found (Session.describe): its
+ * test id, role and exact name, generated selector and which of them were unique. Its role and name are
+ * also the target's hint, whichever way the agent named the element.
+ */
+const withElement = (target: StepTarget, result: Option.Option<{ readonly element?: TargetElement | undefined }>): StepTarget => {
+  const element = Option.getOrUndefined(result)?.element
+  if (element === undefined) return target
+  const hint = element.role !== undefined && element.name !== undefined ? { a11yHint: { role: element.role, name: element.name } } : {}
+  return { ...target, ...hint, ...described(element) }
+}
+
+/** The result's element field: present only when the page described the element. */
+const described = (element: TargetElement | undefined) => (element === undefined ? {} : { element })
+
+/** What a targeted action records, with the element's durable forms. */
+const recordAction = (
+  input: Parameters<typeof recordTargeted>[0],
+  result: Option.Option<{ readonly element?: TargetElement | undefined }>,
+  fields: Readonly<Record<string, unknown>> = {}
+) => {
+  const recorded = recordTargeted(input, fields)
+  return { ...recorded, target: withElement(recorded.target, result) }
+}
+
 const ClickInput = targetInput({ dialog: DialogField })
 
 export const click = defineTool({
@@ -44,12 +71,13 @@ export const click = defineTool({
     clicked: Schema.Boolean,
     pageClosedAfterClick: Schema.optional(Schema.Boolean).annotations({
       description: "True when the click closed its own page (e.g. a confirm button in a popup)."
-    })
+    }),
+    element: ElementField
   }),
   annotations: interactionAnnotations,
   ...elementTool,
   onDeadline: actionDeadline("click"),
-  record: (input) => recordTargeted(input),
+  record: (input, result) => recordAction(input, result),
   replay: {
     note: (_args, target) => `Click${at(target)}`,
     playwright: onLocator((locator) => `await ${locator}.click()`)
@@ -57,8 +85,9 @@ export const click = defineTool({
   run: Effect.fn("tool.click")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
+    const element = yield* session.describe(target)
     const { pageClosedAfterClick } = yield* session.click(target, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { clicked: true, ...(pageClosedAfterClick ? { pageClosedAfterClick } : {}) }
+    return { clicked: true, ...(pageClosedAfterClick ? { pageClosedAfterClick } : {}), ...described(element) }
   })
 })
 
@@ -80,7 +109,8 @@ export const type = defineTool({
     typed: Schema.Boolean,
     sensitive: Schema.optional(Schema.Boolean).annotations({
       description: "True when the field looks secret (password, seed phrase, key...): its text is never stored."
-    })
+    }),
+    element: ElementField
   }),
   annotations: interactionAnnotations,
   ...elementTool,
@@ -99,7 +129,7 @@ export const type = defineTool({
         timeoutMs: input.timeoutMs,
         ...recordDialog(input.dialog)
       },
-      target: recordTarget(target),
+      target: withElement(recordTarget(target), result),
       textRedacted: !keep,
       textLength: input.text.length
     }
@@ -118,11 +148,12 @@ export const type = defineTool({
   run: Effect.fn("tool.type")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
+    const element = yield* session.describe(target)
     const options = { timeoutMs: input.timeoutMs, dialog: input.dialog }
     const { sensitive } = yield* session.type(target, input.text, options)
     // Enter on the field itself, as a person submitting it would; its own step in nothing but this call.
     if (input.submit === true) yield* session.pressKey(target, "Enter", options)
-    return sensitive ? { typed: true, sensitive } : { typed: true }
+    return { typed: true, ...(sensitive ? { sensitive } : {}), ...described(element) }
   })
 })
 
@@ -140,12 +171,13 @@ export const waitFor = defineTool({
   description: "Wait until an element (any match) is visible or hidden. Returns {found}.",
   input: WaitForInput,
   output: Schema.Struct({
-    found: Schema.Boolean.annotations({ description: "True when the awaited state was reached." })
+    found: Schema.Boolean.annotations({ description: "True when the awaited state was reached." }),
+    element: ElementField
   }),
   annotations: readAnnotations,
   ...elementTool,
   onDeadline: waitDeadline,
-  record: (input) => recordTargeted(input, { state: input.state }),
+  record: (input, result) => recordAction(input, result, { state: input.state }),
   // It only reads, but a replay must wait where the flow waited.
   replay: {
     mode: "step",
@@ -157,8 +189,11 @@ export const waitFor = defineTool({
   run: Effect.fn("tool.wait_for")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
+    // Waiting for an element to show: it may not be there yet; waiting for it to go: it is there now.
+    const element = input.state === "hidden" ? yield* session.describe(target) : undefined
     yield* session.waitForAny(target, input.state, { timeoutMs: input.timeoutMs })
-    return { found: true }
+    const shown = input.state === "visible" ? yield* session.describe(target) : element
+    return { found: true, ...described(shown) }
   })
 })
 
@@ -256,7 +291,8 @@ export const pressKey = defineTool({
     pressed: Schema.Boolean,
     sensitive: Schema.optional(Schema.Boolean).annotations({
       description: "True when the focused element looks secret: a character pressed there is not stored."
-    })
+    }),
+    element: ElementField
   }),
   annotations: interactionAnnotations,
   ...elementTool,
@@ -264,7 +300,7 @@ export const pressKey = defineTool({
     const secret = Option.match(result, { onNone: () => true, onSome: (value) => value.sensitive === true })
     return {
       input: { key: secret && typesACharacter(input.key) ? REDACTED : input.key, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
-      ...(hasTarget(input) ? { target: recordTarget(targetOf(input)) } : {})
+      ...(hasTarget(input) ? { target: withElement(recordTarget(targetOf(input)), result) } : {})
     }
   },
   replay: {
@@ -278,8 +314,9 @@ export const pressKey = defineTool({
   run: Effect.fn("tool.press_key")(function* (input) {
     const session = yield* Session
     const target = hasTarget(input) ? targetOf(input) : undefined
+    const element = target === undefined ? undefined : yield* session.describe(target)
     const { sensitive } = yield* session.pressKey(target, input.key, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return sensitive ? { pressed: true, sensitive } : { pressed: true }
+    return { pressed: true, ...(sensitive ? { sensitive } : {}), ...described(element) }
   })
 })
 
@@ -296,12 +333,13 @@ export const selectOption = defineTool({
   description: "Select <select> options; the others are deselected. Returns {selected}.",
   input: SelectOptionInput,
   output: Schema.Struct({
-    selected: Schema.Array(Schema.String).annotations({ description: "Values of the options selected now." })
+    selected: Schema.Array(Schema.String).annotations({ description: "Values of the options selected now." }),
+    element: ElementField
   }),
   annotations: interactionAnnotations,
   ...elementTool,
   onDeadline: actionDeadline("select_option"),
-  record: (input) => recordTargeted(input, { values: input.values }),
+  record: (input, result) => recordAction(input, result, { values: input.values }),
   replay: {
     note: (args, target) => `Select ${JSON.stringify(args.values ?? [])} in${at(target)}`,
     playwright: onLocator((locator, args) => (Array.isArray(args.values) ? `await ${locator}.selectOption(${JSON.stringify(args.values)})` : undefined))
@@ -309,8 +347,9 @@ export const selectOption = defineTool({
   run: Effect.fn("tool.select_option")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
+    const element = yield* session.describe(target)
     const selected = yield* session.selectOption(target, input.values, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { selected }
+    return { selected, ...described(element) }
   })
 })
 
@@ -321,11 +360,11 @@ export const hover = defineTool({
   title: "Hover over an element",
   description: "Hover an element, for menus and tooltips. Returns {hovered}.",
   input: HoverInput,
-  output: Schema.Struct({ hovered: Schema.Boolean }),
+  output: Schema.Struct({ hovered: Schema.Boolean, element: ElementField }),
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
   ...elementTool,
   onDeadline: actionDeadline("hover"),
-  record: (input) => recordTargeted(input),
+  record: (input, result) => recordAction(input, result),
   replay: {
     note: (_args, target) => `Hover over${at(target)}`,
     playwright: onLocator((locator) => `await ${locator}.hover()`)
@@ -333,7 +372,8 @@ export const hover = defineTool({
   run: Effect.fn("tool.hover")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
+    const element = yield* session.describe(target)
     yield* session.hover(target, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { hovered: true }
+    return { hovered: true, ...described(element) }
   })
 })

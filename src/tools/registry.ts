@@ -3,9 +3,10 @@
 import type { AnyToolDefinition } from "../runtime/tool.js"
 import { accessibilitySnapshot, describeScreen, getState, listTestIds } from "./discovery.js"
 import { click, getText, hover, pressKey, selectOption, type, waitFor } from "./interaction.js"
-import { knowledgeExport, knowledgeLast, knowledgeSearch, knowledgeSessions, knowledgeSummarize } from "./knowledge.js"
+import { knowledge, knowledgeExport, knowledgeLast, knowledgeSearch, knowledgeSessions, knowledgeSummarize } from "./knowledge.js"
 import { find } from "./find.js"
 import { navigate } from "./navigation.js"
+import { replay } from "./replay.js"
 import { report } from "./report.js"
 import { screenshot } from "./screenshot.js"
 import { cleanup, launch } from "./session.js"
@@ -44,6 +45,8 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   seedContracts,
   getContractAddress,
   listContracts,
+  knowledge,
+  replay,
   knowledgeLast,
   knowledgeSearch,
   knowledgeSummarize,

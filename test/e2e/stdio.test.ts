@@ -90,7 +90,7 @@ describe("the built server over stdio", () => {
     })
     const { tools } = await client.listTools()
     const names = tools.map((tool) => tool.name)
-    expect(names).toEqual(expect.arrayContaining(["mm_launch", "mm_cleanup", "mm_run_steps", "mm_knowledge_search"]))
+    expect(names).toEqual(expect.arrayContaining(["mm_launch", "mm_cleanup", "mm_run_steps", "mm_knowledge", "mm_replay"]))
     expect(names).not.toContain("mm_click")
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object")

@@ -263,6 +263,11 @@ export const make = Effect.gen(function* () {
     })
 
   const actions: SessionActions = {
+    describe: (target) =>
+      browser.activePage.pipe(
+        Effect.flatMap(({ page }) => targeting.describe(page, target)),
+        Effect.orElseSucceed(() => undefined)
+      ),
     click: (target, options) => browser.refineClosed(click(target, options)),
     type: (target, text, options) => browser.refineClosed(type(target, text, options)),
     waitFor: (target, state, options) => browser.refineClosed(waitFor(target, state, options)),

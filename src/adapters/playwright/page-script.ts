@@ -37,6 +37,18 @@ export interface ObserveArgs {
   readonly textLimit?: number | undefined
   /** Search the tree instead of listing it (see `find`). */
   readonly find?: FindQuery | undefined
+  /**
+   * Answer the walk's role, name and hidden tests instead of a result, for page code that calls the
+   * installed walk directly (`describeTarget`): one name computation, shared.
+   */
+  readonly aria?: boolean | undefined
+}
+
+/** The walk's own role, accessible name and hidden-for-assistive-technology tests (see `ObserveArgs.aria`). */
+export interface AriaTests {
+  readonly roleOf: (element: Element) => string | null
+  readonly nameOf: (element: Element, role: string) => string
+  readonly hidden: (element: Element) => boolean
 }
 
 export interface RawNode {
@@ -179,6 +191,9 @@ export const settledObserveExpression = (args: ObserveArgs, settle: SettleArgs):
  * answers `{ missing: true }`; `installedObserveExpression` installs it and observes in one trip.
  */
 const installKey = () => `browser-workflow-mcp/observe:${observePage.toString().length}:${settlePage.toString().length}`
+
+/** The key the walk is installed under in a document, for page code that calls it (`describeTarget`). */
+export const walkInstallKey = (): string => installKey()
 
 const callInstalled = (args: ObserveArgs, settle: SettleArgs | null): string =>
   `(() => {
@@ -425,7 +440,7 @@ export const observePage = (
   let a11y: ObserveResult["a11y"] = null
   let found: ObserveResult["found"]
 
-  if (wantTree) {
+  if (wantTree || args.aria === true) {
     // ---- Roles, as html-aam and Chromium (and so Playwright's getByRole) see them ----
     const NAME_CAP = 150
     const TEXT_CAP = Math.max(20, args.textLimit ?? 300)
@@ -1048,6 +1063,11 @@ export const observePage = (
         names.set(element, name)
       }
       return name
+    }
+
+    if (args.aria === true) {
+      const tests: AriaTests = { roleOf, nameOf, hidden: hiddenForAria }
+      return tests as unknown as ObserveResult
     }
 
     // ---- States ----

@@ -10,6 +10,7 @@ import type {
   TargetNotFound,
   WaitTimeout
 } from "../../domain/errors.js"
+import type { TargetElement } from "../../domain/knowledge.js"
 import type { Target } from "../../domain/target.js"
 
 /** The session is gone: none was launched, or its browser died. */
@@ -34,6 +35,13 @@ export interface ActionOptions extends Timeout {
 }
 
 export interface SessionActions {
+  /**
+   * The target element's durable forms as the page shows them now (test id, role and exact name, a
+   * generated selector, which of them are unique); undefined when the page cannot say (no such element
+   * yet, several, inside a frame, a page that does not answer). Never fails: an action describes its
+   * target first, and the action itself reports what is wrong with it.
+   */
+  readonly describe: (target: Target) => Effect.Effect<TargetElement | undefined>
   readonly click: (target: Target, options: ActionOptions) => Effect.Effect<{ readonly pageClosedAfterClick: boolean }, ActionError>
   /** Fills the field; `sensitive` tells whether the element looks like a secret field. */
   readonly type: (target: Target, text: string, options: ActionOptions) => Effect.Effect<{ readonly sensitive: boolean }, ActionError>
