@@ -17,9 +17,10 @@ import { decodeInput } from "../runtime/runTool.js"
 import { defineTool, replayModeOf, type AnyToolDefinition, type ToolDefinition, type ToolServices } from "../runtime/tool.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Session } from "../services/Session.js"
-import { BATCH_TOOL_NAME, makeRunSteps, RunStepsOutput } from "./batch.js"
+import { BATCH_TOOL_NAME, makeRunSteps, RunStepsOutput, stepSnapshots } from "./batch.js"
 import { sessionSteps } from "./knowledge.js"
 import { servedRegistry } from "./lookup.js"
+import { RecordOnly } from "./shared.js"
 
 const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
 
@@ -162,7 +163,9 @@ export const replay = defineTool({
   output: Schema.Struct({
     replayed: Schema.String.annotations({ description: "The session whose flow ran." }),
     leftOut: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "Recorded steps the recipe leaves out, each with why." }),
-    ...RunStepsOutput.fields
+    ...RunStepsOutput.fields,
+    // The batch's step tools, for the headings of the page texts after the JSON.
+    stepTools: RecordOnly(Schema.Array(Schema.String))
   }),
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   group: "knowledge",
@@ -175,6 +178,11 @@ export const replay = defineTool({
   // The batch keeps its own deadline (batch.defaultTimeoutMs) and answers with what ran; this is a backstop.
   deadlineMs: () => 310_000,
   // Only the names of the params: their values may be secrets, whatever they are called.
+  // As run_steps: the failing step's page text goes after the JSON, under its "## step N tool" line.
+  attachments: (_input, result) => {
+    const { steps, text } = stepSnapshots(result.steps, result.stepTools ?? [])
+    return { result: { ...result, steps }, attachments: text === "" ? [] : [{ type: "text", text }] }
+  },
   record: (input) => ({
     input: {
       ...(input.sessionId !== undefined ? { sessionId: input.sessionId } : {}),
@@ -201,9 +209,15 @@ export const replay = defineTool({
           }
         ]
     const batchTool = (registry.lookup(BATCH_TOOL_NAME) ?? makeRunSteps(() => registry)) as ToolDefinition<unknown, unknown, unknown, unknown, ToolServices>
-    const batchInput = yield* decodeInput(batchTool.input, { steps: [...launch, ...steps], stopOnError: true, includeObservations: "failures" })
+    const batchSteps = [...launch, ...steps]
+    const batchInput = yield* decodeInput(batchTool.input, { steps: batchSteps, stopOnError: true, includeObservations: "failures" })
     const result = (yield* batchTool.run(batchInput)) as typeof RunStepsOutput.Type
     const leftOut = chosen.recipe.skipped.filter((reason) => !reason.endsWith(": read-only"))
-    return { replayed: chosen.sessionId, ...(leftOut.length > 0 ? { leftOut } : {}), ...result }
+    return {
+      replayed: chosen.sessionId,
+      ...(leftOut.length > 0 ? { leftOut } : {}),
+      ...result,
+      stepTools: batchSteps.map((step) => step.tool)
+    }
   })
 })
