@@ -108,6 +108,8 @@ export interface Settings {
   readonly caps: ReadonlyArray<string>
   /** A viewport JPEG recorded with each step: never, for failed steps only (the default), or for every step. */
   readonly stepScreenshots: "off" | "failures" | "all"
+  /** How click, type and wait_for act: the direct path with Playwright's as the fallback, or Playwright's for everything. */
+  readonly actionPath: "auto" | "playwright"
 }
 
 export const defaultSettings: Settings = {
@@ -127,7 +129,8 @@ export const defaultSettings: Settings = {
   build: undefined,
   staticTools: false,
   caps: [],
-  stepScreenshots: "failures"
+  stepScreenshots: "failures",
+  actionPath: "auto"
 }
 
 /** How an option's value is written: as text (a flag or an environment variable) and as JSON in the config file. */
@@ -348,6 +351,16 @@ export const optionTable = {
     env: "BWM_STEP_SCREENSHOTS",
     default: defaultSettings.stepScreenshots,
     help: "A small viewport JPEG recorded with each step, for mm_report: off, failures (default) or all."
+  }),
+  actionPath: option({
+    section: "browser",
+    type: OptionTypes.oneOf("auto", "playwright"),
+    flag: "action-path",
+    env: "BWM_ACTION_PATH",
+    default: defaultSettings.actionPath,
+    help: "How click, type and wait_for act: auto (one page check, real input, a guard that confirms it; else Playwright's) or playwright (Playwright's actions only).",
+    details:
+      "`auto` reports success only when the page saw the first trusted event of the input reach the target; anything uncertain goes to Playwright's action before any input, and an input whose outcome stays unknown answers `MM_ACTION_UNCONFIRMED` (see docs/architecture.md, \"Acting on an element\"). `playwright` is slower on every action and never answers that code."
   }),
   logLevel: option({
     section: "server",

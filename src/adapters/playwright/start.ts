@@ -11,7 +11,7 @@ import { LaunchFailed } from "../../domain/errors.js"
 import type { LaunchOptions } from "../../services/Session.js"
 import { baseBrowserArgs, inspectExtension, launchFailureDetail, resolveExecutable, resolveScreenUrl } from "./launch.js"
 import { makeLiveSession, trackContext, trackOwnPage } from "./live-session.js"
-import { REF_ENGINE, refSelectorEngine } from "./page-script.js"
+import { REF_ENGINE, REF_ENGINE_OPTIONS, refSelectorEngine } from "./page-script.js"
 import { acquireProfile } from "./profiles.js"
 import { noNotices } from "./session-state.js"
 
@@ -42,7 +42,7 @@ let refEngineRegistered: Promise<void> | undefined
 /** The ref selector engine is process-wide in Playwright and may be registered only once. */
 const registerRefEngine = (playwright: PlaywrightModule) =>
   Effect.promise(() => {
-    refEngineRegistered ??= playwright.selectors.register(REF_ENGINE, refSelectorEngine)
+    refEngineRegistered ??= playwright.selectors.register(REF_ENGINE, refSelectorEngine, REF_ENGINE_OPTIONS)
     return refEngineRegistered
   })
 
