@@ -174,7 +174,7 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
           () => undefined
         )
       ).pipe(Effect.timeoutTo({ duration: FINISH_TIMEOUT, onSuccess: (verdict) => verdict, onTimeout: () => undefined }))
-      const report = yield* Effect.promise(() => takeReport(page, token).catch(() => undefined))
+      const report = takeReport(page, token)
       if (answer !== undefined && answer.seen) return answer
       if (report === "target" || report === "other") {
         const fromReport: GuardVerdict = { seen: true, hit: report === "target", navigating: false }

@@ -34,11 +34,16 @@ interface Channel {
   readonly utility: Map<number, WorldContext>
   /** Runtime events are on (off while a console flood is muted): only then are `main` and `utility` current. */
   runtimeOn: boolean
-  /** What the guards of this page reported through REPORT_BINDING, by token (taken once). */
-  readonly reports: Map<string, string>
 }
 
 const channels = new WeakMap<Page, Promise<Channel>>()
+
+/**
+ * What the guards of each page reported through REPORT_BINDING, by token (taken once). Kept apart
+ * from the channel, which is let go when its session closes: a report of a click that closed its
+ * page is read after that.
+ */
+const reports = new WeakMap<Page, Map<string, string>>()
 
 /** At most this many unread reports are kept per page (a report is read at the end of its action). */
 const MAX_REPORTS = 64
@@ -56,9 +61,10 @@ const openChannel = async (page: Page, setup: Setup | undefined): Promise<Channe
     utilityName: undefined,
     main: undefined,
     utility: new Map(),
-    runtimeOn: false,
-    reports: new Map()
+    runtimeOn: false
   }
+  const received = reports.get(page) ?? new Map<string, string>()
+  reports.set(page, received)
   session.on("Runtime.executionContextCreated", ({ context }) => {
     if (!context.name.startsWith(UTILITY_WORLD_PREFIX)) return
     const first = channel.utilityName === undefined
@@ -80,8 +86,8 @@ const openChannel = async (page: Page, setup: Setup | undefined): Promise<Channe
     if (name !== REPORT_BINDING) return
     const split = payload.indexOf(" ")
     if (split <= 0) return
-    if (channel.reports.size >= MAX_REPORTS) channel.reports.delete(channel.reports.keys().next().value!)
-    channel.reports.set(payload.slice(0, split), payload.slice(split + 1))
+    if (received.size >= MAX_REPORTS) received.delete(received.keys().next().value!)
+    received.set(payload.slice(0, split), payload.slice(split + 1))
   })
   setup?.(channel)
   await enableRuntime(channel)
@@ -225,14 +231,11 @@ export const releaseActionObjects = (page: Page): Promise<void> =>
 /** The page's DevTools session, for geometry calls (DOM.getContentQuads, DOM.getNodeForLocation). */
 export const devtoolsOf = async (page: Page): Promise<CDPSession> => (await channelOf(page)).session
 
-/** Whether the report binding reaches the page's current document (Runtime events on). */
-export const canReport = async (page: Page): Promise<boolean> => (await channelOf(page)).runtimeOn
-
 /** The report a guard sent for `token` (taken once), if it arrived. */
-export const takeReport = async (page: Page, token: string): Promise<string | undefined> => {
-  const channel = await channelOf(page)
-  const report = channel.reports.get(token)
-  channel.reports.delete(token)
+export const takeReport = (page: Page, token: string): string | undefined => {
+  const received = reports.get(page)
+  const report = received?.get(token)
+  received?.delete(token)
   return report
 }
 
