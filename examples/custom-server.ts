@@ -18,6 +18,8 @@ export const hello = defineTool({
   }),
   output: Schema.Struct({ greeting: Schema.String.annotations({ description: "The greeting." }) }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  // Listed only when the server has a Greeter; called anyway, requireCapability says how to provide one.
+  capability: Greeter,
   requiresSession: false,
   observation: "none",
   run: Effect.fn("tool.hello")(function* (input) {

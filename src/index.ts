@@ -14,18 +14,45 @@ export { Observer, type ObserverService, type ObserveOptions } from "./services/
 export { KnowledgeStore, type KnowledgeStoreService } from "./services/KnowledgeStore.js"
 export { Config } from "./services/Config.js"
 
-export { defineTool, type ToolDefinition, type AnyToolDefinition, type ToolServices, type ToolAnnotations } from "./runtime/tool.js"
+export {
+  defineTool,
+  groupOf,
+  replayModeOf,
+  ListedAs,
+  Unlisted,
+  type ToolDefinition,
+  type AnyToolDefinition,
+  type ToolServices,
+  type ToolAnnotations,
+  type Replay,
+  type ReplayArgs,
+  type PlaywrightContext,
+  type RecordedCall,
+  type Attachment
+} from "./runtime/tool.js"
 export { runTool, decodeInput, type RunOptions, type ToolResponse } from "./runtime/runTool.js"
-export { makeRegistry, type ToolRegistry } from "./runtime/registry.js"
+export { makeRegistry, optInGroups, type ToolRegistry } from "./runtime/registry.js"
+export {
+  ToolView,
+  visibleTools,
+  toolGate,
+  globMatcher,
+  META_GROUP,
+  ALL_CAPS,
+  type ToolViewService,
+  type VisibilityRule,
+  type Blocked
+} from "./runtime/visibility.js"
 
 export * as Tools from "./tools/registry.js"
 export { builtinTools } from "./tools/registry.js"
-export { click, type, waitFor, getText } from "./tools/interaction.js"
+export { click, type, waitFor, getText, pressKey, selectOption, hover, Key } from "./tools/interaction.js"
 export { navigate } from "./tools/navigation.js"
 export { launch, cleanup } from "./tools/session.js"
 export { describeScreen, listTestIds, accessibilitySnapshot, getState } from "./tools/discovery.js"
 export { find } from "./tools/find.js"
 export { screenshot } from "./tools/screenshot.js"
+export { saveStorageState } from "./tools/storage.js"
 export { knowledgeLast, knowledgeSearch, knowledgeSummarize, knowledgeSessions, knowledgeExport, exportSession } from "./tools/knowledge.js"
 export { report, buildReport } from "./tools/report.js"
 export { catalogOf } from "./services/KnowledgeStore.js"
@@ -33,7 +60,12 @@ export { catalogOf } from "./services/KnowledgeStore.js"
 export * as PlaywrightLayer from "./adapters/playwright/index.js"
 export { layerFileSystem as knowledgeLayerFileSystem } from "./adapters/knowledge-files.js"
 export { layer as stderrLoggerLayer } from "./adapters/logger.js"
-export { makeMcpServer, serveStdio, toCallToolResult, describeTool } from "./mcp/server.js"
+export { makeMcpServer, serveStdio, toCallToolResult, describeTool, instructions, type McpServerOptions } from "./mcp/server.js"
+export { makeToolListChanges, toolListChangesOf, type ToolListChanges } from "./mcp/tool-list.js"
+export { inputJsonSchema, jsonSchemaOf } from "./mcp/json-schema.js"
+export { hideTools, showTools } from "./tools/meta.js"
+export { makeRunSteps, BATCH_TOOL_NAME } from "./tools/batch.js"
+export { targetInput, targetFields as targetToolFields, elementTool, DialogField } from "./tools/shared.js"
 export { appLayer, parseCli, serve } from "./cli.js"
 export { makeServer, configCapabilities, type MakeServerOptions, type BrowserWorkflowServer, type CapabilityLayer } from "./cli.js"
 export * from "./capabilities/index.js"

@@ -60,7 +60,7 @@ describe("call", () => {
   })
 
   it("prints an error envelope and exits 1", async () => {
-    const outcome = await call(["mm_click", '{"testId":"a","selector":"b"}', "--server", server.url, "--auth-token", TOKEN])
+    const outcome = await call(["mm_knowledge_last", '{"n":"many"}', "--server", server.url, "--auth-token", TOKEN])
     expect(outcome.code).toBe(1)
     expect(JSON.parse(outcome.stdout).error.code).toBe("MM_INVALID_INPUT")
     const unknown = await call(["mm_fly", "--server", server.url, "--auth-token", TOKEN])

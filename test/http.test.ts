@@ -113,7 +113,7 @@ describe("Streamable HTTP", () => {
     try {
       expect(transport.sessionId).toBeDefined()
       const { tools } = await client.listTools()
-      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["mm_launch", "mm_click", "mm_cleanup"]))
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["mm_launch", "mm_cleanup", "mm_run_steps"]))
       const launched = envelopeOf(await client.callTool({ name: "mm_launch", arguments: { goal: "http flow" } }))
       expect(launched.ok).toBe(true)
       expect(browserPids(marker).length).toBeGreaterThan(0)

@@ -272,7 +272,9 @@ describe("tabs with the test extension and a web app", () => {
       const popup = yield* call(navigate, { screen: "popup" })
       expect(popup.error?.code).toBe("MM_INVALID_CONFIG")
       expect(popup.error?.message).toContain("no extension is loaded")
+      // extension_storage is not available without an extension: the gate says how to load one.
       const storage = yield* call(extensionStorage, {})
-      expect(storage.error?.code).toBe("MM_INVALID_CONFIG")
+      expect(storage.error?.code).toBe("MM_TOOL_UNAVAILABLE")
+      expect(storage.error?.message).toContain("needs a session with an extension loaded")
     }).pipe(Effect.provide(liveLayer(testSettings()))))
 })

@@ -69,7 +69,12 @@ export const serve = async (
   // Build the layers now rather than at the first call: the browser's layer removes the temporary
   // profiles a killed server left behind when this one starts (a failure shows at the first call).
   void runtime.runtime().catch(() => undefined)
-  const serverOptions: McpServerOptions = { observation: options.observation, ...mcpOptions }
+  const serverOptions: McpServerOptions = {
+    observation: options.observation,
+    staticTools: settings.staticTools,
+    caps: settings.caps,
+    ...mcpOptions
+  }
   let closeHttp: (() => Promise<void>) | undefined
   let stopping: Promise<void> | undefined
   const stop = (code: number) => {

@@ -27,12 +27,18 @@ export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInp
   }
 }
 
-export class NoActiveSession extends Schema.TaggedError<NoActiveSession>()("NoActiveSession", {}) {
+export class NoActiveSession extends Schema.TaggedError<NoActiveSession>()("NoActiveSession", {
+  /** The served name of the tool that needs the session, when the gate (not the tool) refused it. */
+  tool: Schema.optional(Schema.String),
+  /** The served name of the launch tool, for the hint. */
+  launch: Schema.optional(Schema.String)
+}) {
   get code() {
     return "MM_NO_ACTIVE_SESSION" as const
   }
   override get message() {
-    return "No active session. Call mm_launch first."
+    const launch = this.launch ?? "mm_launch"
+    return this.tool === undefined ? `No active session. Call ${launch} first.` : `${this.tool} needs a running session: call ${launch} first.`
   }
 }
 
@@ -58,7 +64,9 @@ export class LaunchFailed extends Schema.TaggedError<LaunchFailed>()("LaunchFail
     "InvalidManifest",
     "FixtureNotFound",
     "BrowserStartFailed",
-    "AppUnreachable"
+    "AppUnreachable",
+    "ConnectFailed",
+    "ProfileInUse"
   ),
   detail: Schema.String
 }) {
@@ -420,6 +428,36 @@ export class BrowserInUse extends Schema.TaggedError<BrowserInUse>()("BrowserInU
   }
 }
 
+/** A tool that is not available now (an opt-in group that is off, hidden by hide_tools, no extension loaded). */
+export class ToolUnavailable extends Schema.TaggedError<ToolUnavailable>()("ToolUnavailable", {
+  tool: Schema.String,
+  reason: Schema.Literal("group", "hidden", "extension", "static"),
+  /** Why, and what makes it available, e.g. "is in group debugger, which is off: start the server with --caps debugger". */
+  hint: Schema.String
+}) {
+  get code() {
+    return "MM_TOOL_UNAVAILABLE" as const
+  }
+  override get message() {
+    return `${this.tool} ${this.hint}`
+  }
+  get details() {
+    return { tool: this.tool, reason: this.reason }
+  }
+}
+
+/** The session's storage state could not be read from the browser or written to its file. */
+export class StorageStateFailed extends Schema.TaggedError<StorageStateFailed>()("StorageStateFailed", {
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_STORAGE_STATE_FAILED" as const
+  }
+  override get message() {
+    return `Could not save the storage state: ${this.detail}`
+  }
+}
+
 /**
  * An action's input was sent but nothing showed that it reached its target (the page went away
  * without saying, or no event of it arrived where the target is): it was not repeated, since it
@@ -470,6 +508,8 @@ export type ToolError =
   | BatchTimeout
   | BrowserClosed
   | BrowserInUse
+  | ToolUnavailable
+  | StorageStateFailed
   | ActionUnconfirmed
 
 export const ToolError = Schema.Union(
@@ -500,6 +540,8 @@ export const ToolError = Schema.Union(
   BatchTimeout,
   BrowserClosed,
   BrowserInUse,
+  ToolUnavailable,
+  StorageStateFailed,
   ActionUnconfirmed
 )
 

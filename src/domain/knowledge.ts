@@ -57,17 +57,14 @@ export const SessionMetadata = Schema.Struct({
 })
 export type SessionMetadata = typeof SessionMetadata.Type
 
-const DISCOVERY = new Set(["describe_screen", "list_testids", "accessibility_snapshot", "get_state", "screenshot", "get_text"])
-const NAVIGATION = new Set(["navigate", "launch", "switch_to_tab", "close_tab", "wait_for_notification"])
-const INTERACTION = new Set(["click", "type", "press_key", "select_option", "hover", "wait_for"])
+/** What kind of step a tool call is; each tool's definition names its kinds (stepKinds). */
+export type StepKind = "discovery" | "navigation" | "interaction"
+
 const CONFIRMATION = /confirm|approve|submit/i
 
-/** Labels that make steps easy to find: what kind of step it was and whether it needed recovery. */
-export const labelsFor = (tool: string, target: StepTarget | undefined, ok: boolean): ReadonlyArray<string> => {
-  const labels: Array<string> = []
-  if (DISCOVERY.has(tool)) labels.push("discovery")
-  if (NAVIGATION.has(tool)) labels.push("navigation")
-  if (INTERACTION.has(tool)) labels.push("interaction")
+/** Labels that make steps easy to find: the tool's kinds of step, and whether it confirmed something or needed recovery. */
+export const labelsFor = (kinds: ReadonlyArray<StepKind>, target: StepTarget | undefined, ok: boolean): ReadonlyArray<string> => {
+  const labels: Array<string> = [...kinds]
   const targetText = target ? [target.testId, target.selector, target.a11yRef, target.a11yHint?.name].filter(Boolean).join(" ") : ""
   if (CONFIRMATION.test(targetText)) labels.push("confirmation")
   if (!ok) labels.push("error-recovery")

@@ -1,15 +1,15 @@
 // A recorded session as something that runs again: a recipe of tool calls, an mm_run_steps batch, or a
-// Playwright test. Targets are made durable, redacted text becomes a named placeholder.
+// Playwright test. Targets are made durable, redacted text becomes a named placeholder; what each tool
+// contributes (replayed or not, its note, its Playwright lines) comes from its definition.
 import type { Placeholder, Recipe, RecipeStep, SessionMetadata, StepRecord, StepTarget } from "../domain/knowledge.js"
 import { REDACTED } from "../domain/redaction.js"
+import { replayModeOf, type AnyToolDefinition } from "../runtime/tool.js"
 import { describeStepTarget } from "./entry.js"
 import { durableTarget } from "./targets.js"
 import { identifierWords } from "./text.js"
 
-/** Tools that only look: replaying them changes nothing. */
-const READ_ONLY = new Set(["describe_screen", "list_testids", "accessibility_snapshot", "get_state", "screenshot", "get_text"])
-/** Tools a replay cannot contain: the session around it, the batch runner, the memory itself and its reports. */
-const NOT_REPLAYED = new Set(["launch", "cleanup", "run_steps", "report"])
+/** The definition of a recorded tool, by its bare name; undefined for a tool the server does not have. */
+export type ToolLookup = (name: string) => AnyToolDefinition | undefined
 
 const placeholderName = (target: StepTarget | undefined, taken: Set<string>): string => {
   const words = identifierWords([target?.testId ?? target?.a11yHint?.name ?? target?.selector ?? "secret"])
@@ -20,76 +20,60 @@ const placeholderName = (target: StepTarget | undefined, taken: Set<string>): st
   return name
 }
 
-const noteFor = (step: StepRecord, target: string | undefined): string => {
-  const where = target === undefined ? "" : ` ${target}`
-  switch (step.tool.name) {
-    case "navigate":
-      return `Go to ${step.observation?.state.currentUrl ?? String(step.tool.input.url ?? step.tool.input.screen ?? "the page")}`
-    case "click":
-      return `Click${where}`
-    case "type":
-      return step.tool.textRedacted ? `Type a secret (${step.tool.textLength ?? "?"} characters) into${where}` : `Type into${where}`
-    case "wait_for":
-      return `Wait until${where} is ${String(step.tool.input.state ?? "visible")}`
-    case "press_key":
-      return `Press ${String(step.tool.input.key)}${target === undefined ? "" : ` on${where}`}`
-    case "select_option":
-      return `Select ${JSON.stringify(step.tool.input.values ?? [])} in${where}`
-    case "hover":
-      return `Hover over${where}`
-    default:
-      return `${step.tool.name}${where}`
-  }
+/** A recipe step with the record it came from and the tool that made it. */
+interface Replayed {
+  readonly step: RecipeStep
+  readonly record: StepRecord
+  readonly tool: AnyToolDefinition | undefined
 }
 
-/** The replayable steps of a session, oldest first; `prefix` is the served tool prefix ("mm"). */
-export const recipeOf = (steps: ReadonlyArray<StepRecord>, prefix = "mm"): Recipe => {
-  const out: Array<RecipeStep> = []
+/**
+ * Which recorded steps replay and how, as each tool's definition says (replay mode, argument
+ * adaptation, note); a tool the lookup does not know replays as a plain step.
+ */
+const plan = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup, prefix: string) => {
+  const out: Array<Replayed> = []
   const placeholders: Array<Placeholder> = []
   const skipped: Array<string> = []
   const taken = new Set<string>()
   const served = (tool: string) => (prefix === "" ? tool : `${prefix}_${tool}`)
-  for (const step of steps) {
-    const name = step.tool.name
-    const target = describeStepTarget(step.tool.target)
+  for (const record of steps) {
+    const name = record.tool.name
+    const tool = lookup(name)
+    const target = describeStepTarget(record.tool.target)
     const label = `${name}${target === undefined ? "" : ` ${target}`}`
-    if (NOT_REPLAYED.has(name) || name.startsWith("knowledge_")) continue
-    if (READ_ONLY.has(name)) {
+    const mode = tool === undefined ? "step" : replayModeOf(tool)
+    if (mode === "never") continue
+    if (mode === "read-only") {
       skipped.push(`${label}: read-only`)
       continue
     }
-    if (!step.outcome.ok) {
-      skipped.push(`${label}: failed with ${step.outcome.error?.code ?? "an error"}`)
+    if (!record.outcome.ok) {
+      skipped.push(`${label}: failed with ${record.outcome.error?.code ?? "an error"}`)
       continue
     }
-    if (name === "press_key" && step.tool.input.key === REDACTED) {
-      skipped.push(`${label}: a key pressed in a secret field is not stored`)
-      continue
-    }
-    let args: Record<string, unknown> = { ...step.tool.input }
-    if (step.tool.target !== undefined) {
-      const durable = durableTarget(step.tool.target)
+    let args: Record<string, unknown> = { ...record.tool.input }
+    if (record.tool.target !== undefined) {
+      const durable = durableTarget(record.tool.target)
       if (durable === undefined) {
         skipped.push(`${label}: only a ref was recorded, no test id, role and name, or selector`)
         continue
       }
       args = { ...args, ...durable.args }
     }
-    if ((name === "switch_to_tab" || name === "close_tab") && args.tabId !== undefined) {
-      // A tab id only means something in the session that gave it.
-      delete args.tabId
-      if (args.role === undefined && args.url === undefined) {
-        skipped.push(`${label}: chose its tab by id only, which names nothing in another session`)
-        continue
-      }
+    const adapted = tool?.replay?.args?.(args)
+    if (adapted !== undefined && "skip" in adapted) {
+      skipped.push(`${label}: ${adapted.skip}`)
+      continue
     }
-    let notes = noteFor(step, target)
-    if (name === "type" && (step.tool.textRedacted === true || args.text === REDACTED)) {
-      const placeholder = placeholderName(step.tool.target, taken)
+    if (adapted !== undefined) args = { ...adapted.args }
+    let notes = tool?.replay?.note?.(record.tool.input, target, record) ?? label
+    if (typeof args.text === "string" && (record.tool.textRedacted === true || args.text === REDACTED)) {
+      const placeholder = placeholderName(record.tool.target, taken)
       placeholders.push({
         name: placeholder,
         target: target ?? "the field",
-        ...(step.tool.textLength !== undefined ? { length: step.tool.textLength } : {})
+        ...(record.tool.textLength !== undefined ? { length: record.tool.textLength } : {})
       })
       args.text = `{{${placeholder}}}`
       notes += ` (fill in {{${placeholder}}})`
@@ -97,15 +81,24 @@ export const recipeOf = (steps: ReadonlyArray<StepRecord>, prefix = "mm"): Recip
     const dialog = args.dialog as { accept?: boolean; promptText?: string } | undefined
     if (dialog?.promptText === REDACTED) {
       // The answer given to a prompt() is not stored: the replay asks for it.
-      const placeholder = placeholderName(step.tool.target, taken)
+      const placeholder = placeholderName(record.tool.target, taken)
       placeholders.push({ name: placeholder, target: `the prompt opened by ${target ?? name}` })
       args.dialog = { ...dialog, promptText: `{{${placeholder}}}` }
       notes += ` (answer the prompt with {{${placeholder}}})`
     }
-    if (step.tool.target !== undefined && durableTarget(step.tool.target)?.scopeDropped) notes += " (its ref scope was dropped)"
-    out.push({ tool: served(name), args, notes })
+    if (record.tool.target !== undefined && durableTarget(record.tool.target)?.scopeDropped) notes += " (its ref scope was dropped)"
+    out.push({ step: { tool: served(name), args, notes }, record, tool })
   }
-  return { steps: out, placeholders, skipped }
+  return { out, placeholders, skipped }
+}
+
+/**
+ * The replayable steps of a session, oldest first; `lookup` gives each recorded tool's definition,
+ * `prefix` is the served tool prefix of the recipe ("mm").
+ */
+export const recipeOf = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup, prefix = "mm"): Recipe => {
+  const { out, placeholders, skipped } = plan(steps, lookup, prefix)
+  return { steps: out.map((replayed) => replayed.step), placeholders, skipped }
 }
 
 /** An mm_run_steps input: stops at the first failure, since later steps depend on earlier ones. */
@@ -134,63 +127,51 @@ const locatorOf = (args: Readonly<Record<string, unknown>>): string | undefined 
   return scope === undefined ? `page.${main}` : `page.${scope}.${main}`
 }
 
-const PLAYWRIGHT_TOOLS = ["navigate", "click", "type", "wait_for", "press_key", "select_option", "hover"] as const
-
 const envName = (placeholder: string) => `BWM_SECRET_${placeholder.toUpperCase()}`
 
+/** A text argument as a JS expression: a literal, or the environment variable of its placeholder. */
+const textExpression = (value: string): string => {
+  const secret = /^\{\{(.+)\}\}$/.exec(value)
+  return secret ? `process.env.${envName(secret[1]!)} ?? ""` : js(value)
+}
+
 /**
- * A Playwright test file with one test(): navigations become page.goto, clicks, typing and waits become
- * locator actions; secrets are read from BWM_SECRET_* environment variables.
+ * A Playwright test file with one test(): each replayed step becomes the lines its tool's definition
+ * writes (page.goto, locator actions, expectations); secrets are read from BWM_SECRET_* variables.
  */
 export const toPlaywright = (
   recipe: Recipe,
   steps: ReadonlyArray<StepRecord>,
   metadata: SessionMetadata | undefined,
-  sessionId: string
+  sessionId: string,
+  lookup: ToolLookup,
+  prefix = "mm"
 ): string => {
   const lines: Array<string> = []
-  const startUrl = steps.find((step) => step.tool.name === "launch" && step.outcome.ok)?.observation?.state.currentUrl
+  // The page the session started on: what the first successful recorded step observed (the launch).
+  const startUrl = steps.find((step) => step.outcome.ok && step.observation !== undefined)?.observation?.state.currentUrl
   if (startUrl !== undefined) lines.push(`await page.goto(${js(startUrl)})`)
-  const navigations = steps.filter((step) => step.tool.name === "navigate" && step.outcome.ok)
-  let navigation = 0
-  for (const step of recipe.steps) {
-    const tool = PLAYWRIGHT_TOOLS.find((name) => step.tool === name || step.tool.endsWith(`_${name}`)) ?? step.tool
+  const { out } = plan(steps, lookup, prefix)
+  recipe.steps.forEach((step, index) => {
+    const replayed = out[index]
     const locator = locatorOf(step.args)
+    const written =
+      replayed === undefined
+        ? undefined
+        : replayed.tool?.replay?.playwright?.(step.args, { locator, text: textExpression, record: replayed.record, notes: step.notes })
+    if (written === undefined) {
+      lines.push(`// ${step.tool} ${JSON.stringify(step.args)}: no Playwright equivalent, replay it with mm_run_steps`)
+      return
+    }
     const dialog = step.args.dialog as { accept?: boolean; promptText?: string } | undefined
-    const answersDialog =
-      dialog !== undefined && ["click", "press_key", "type", "select_option", "hover"].includes(tool) && (locator !== undefined || tool === "press_key")
-    if (dialog !== undefined && answersDialog) {
-      const answer = dialog.promptText === undefined ? undefined : /^\{\{(.+)\}\}$/.exec(dialog.promptText)
-      const text =
-        dialog.promptText === undefined ? "" : answer ? `process.env.${envName(answer[1]!)} ?? ""` : js(dialog.promptText)
+    if (dialog !== undefined) {
+      const text = dialog.promptText === undefined ? "" : textExpression(dialog.promptText)
       lines.push(`page.once("dialog", (dialog) => dialog.${dialog.accept === true ? `accept(${text})` : "dismiss()"})`)
     }
-    if (tool === "navigate" && (step.args.screen === "back" || step.args.screen === "forward" || step.args.screen === "reload")) {
-      navigation++
-      lines.push(`await page.${step.args.screen === "back" ? "goBack" : step.args.screen === "forward" ? "goForward" : "reload"}()`)
-    } else if (tool === "navigate") {
-      const url = navigations[navigation++]?.observation?.state.currentUrl ?? (typeof step.args.url === "string" ? step.args.url : undefined)
-      lines.push(url === undefined ? `// ${step.notes}: no URL was recorded` : `await page.goto(${js(url)})`)
-    } else if (tool === "click" && locator !== undefined) {
-      lines.push(`await ${locator}.click()`)
-    } else if (tool === "type" && locator !== undefined) {
-      const text = String(step.args.text ?? "")
-      const secret = /^\{\{(.+)\}\}$/.exec(text)
-      lines.push(`await ${locator}.fill(${secret ? `process.env.${envName(secret[1]!)} ?? ""` : js(text)})`)
-    } else if (tool === "press_key" && typeof step.args.key === "string" && step.args.key !== REDACTED) {
-      lines.push(locator === undefined ? `await page.keyboard.press(${js(step.args.key)})` : `await ${locator}.press(${js(step.args.key)})`)
-    } else if (tool === "select_option" && locator !== undefined && Array.isArray(step.args.values)) {
-      lines.push(`await ${locator}.selectOption(${JSON.stringify(step.args.values)})`)
-    } else if (tool === "hover" && locator !== undefined) {
-      lines.push(`await ${locator}.hover()`)
-    } else if (tool === "wait_for" && locator !== undefined) {
-      lines.push(step.args.state === "hidden" ? `await expect(${locator}).toBeHidden()` : `await expect(${locator}).toBeVisible()`)
-    } else {
-      lines.push(`// ${step.tool} ${JSON.stringify(step.args)}: no Playwright equivalent, replay it with mm_run_steps`)
-    }
+    lines.push(...written)
     // The answer was for this step's dialog only: a later dialog must not get it.
-    if (answersDialog) lines.push(`page.removeAllListeners("dialog")`)
-  }
+    if (dialog !== undefined) lines.push(`page.removeAllListeners("dialog")`)
+  })
   const title = metadata?.goal ?? `session ${sessionId}`
   const secrets = recipe.placeholders.map((placeholder) => envName(placeholder.name))
   return [

@@ -1,5 +1,6 @@
-// The only code that knows the MCP wire format: tools/list from tool definitions, tools/call through
-// runTool, envelopes to CallToolResult, cancellation to fiber interruption.
+// The only code that knows the MCP wire format: tools/list from tool definitions (only the tools that
+// apply now, announced with tools/list_changed), tools/call through runTool, envelopes to
+// CallToolResult, cancellation to fiber interruption.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import {
@@ -8,13 +9,16 @@ import {
   type CallToolResult,
   type Tool
 } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Effect, Exit, JSONSchema, type ManagedRuntime, Schema } from "effect"
+import { Cause, Effect, Exit, type ManagedRuntime } from "effect"
 import { envelopeSchema } from "../domain/envelope.js"
 import { INTERNAL_ERROR_CODE, toErrorInfo, UnknownTool, type ErrorInfo } from "../domain/errors.js"
-import type { ToolRegistry } from "../runtime/registry.js"
+import { optInGroups, type ToolRegistry } from "../runtime/registry.js"
 import { runTool, type ToolResponse } from "../runtime/runTool.js"
 import type { AnyToolDefinition, ToolServices } from "../runtime/tool.js"
+import { ALL_CAPS, ToolView, visibleTools } from "../runtime/visibility.js"
 import { Progress } from "../services/Progress.js"
+import { inputJsonSchema, jsonSchemaOf } from "./json-schema.js"
+import { toolListChangesOf, type ToolListChanges } from "./tool-list.js"
 
 export const SERVER_NAME = "browser-workflow-mcp"
 export const SERVER_VERSION = "0.1.0"
@@ -22,52 +26,50 @@ export const SERVER_VERSION = "0.1.0"
 export const instructions = (prefix: string) => {
   const p = prefix === "" ? "" : `${prefix}_`
   return [
-    "Drive a real Chromium browser (a web app or a Chrome extension) and remember what worked.",
-    `Workflow: ${p}launch starts a session; ${p}describe_screen shows the active tab (state, visible test ids, accessibility nodes with refs e1, e2...) and what earlier sessions did on this screen;`,
-    `act with ${p}click / ${p}type / ${p}wait_for / ${p}get_text targeting exactly one of a11yRef, testId or selector (optionally within a parent);`,
-    "each action's response carries an observation of the page afterwards, so you rarely need another describe call.",
-    `When you know several next steps, send them in one ${p}run_steps call (includeObservations "none" is fastest).`,
-    `Use ${p}navigate to load pages, the tab tools (${p}list_tabs, ${p}switch_to_tab, ${p}wait_for_notification) for popups, ${p}screenshot for evidence, ${p}knowledge_search / ${p}knowledge_summarize to reuse what worked before, and ${p}cleanup when done.`,
-    "Every response is an envelope {ok, result | error{code, message}, meta}; error messages say how to recover (e.g. a stale ref lists the current refs)."
+    "Drive a real Chromium browser (a web app or an MV3 extension) and remember what worked.",
+    `Start with ${p}launch: tools appear as they apply, the page tools once a session runs.`,
+    "Name an element by exactly one of a11yRef (a ref like e12 from an observation or snapshot), testId or selector, optionally within a parent.",
+    `Each action's response carries an observation of the page afterwards (what changed, with refs), so you rarely need ${p}describe_screen.`,
+    `Send known steps together with ${p}run_steps; ${p}knowledge_search finds what earlier sessions did.`,
+    "Responses are JSON {ok, result | error: {code, message}, meta}; an error's message says how to recover."
   ].join(" ")
 }
 
-/** JSON Schema for MCP: object root, no $ref at the root, defaults not required. */
-export const toJsonSchema = (schema: Schema.Schema.Any): Tool["inputSchema"] => {
-  // Effect gives every Schema.Unknown the same "$id"; two in one tool schema make the SDK client's
-  // validator (Ajv) reject the whole tools/list, so the ids go.
-  const json = JSON.parse(
-    JSON.stringify(JSONSchema.make(schema), (key, value) => (key === "$id" && value === "/schemas/unknown" ? undefined : value))
-  ) as Record<string, unknown>
-  delete json.$schema
-  // An empty struct comes out as "any object or array"; MCP wants an object root.
-  if (json.type !== "object") return { type: "object", properties: {}, additionalProperties: false }
-  return json as Tool["inputSchema"]
+/**
+ * The hint clients act on (e.g. to run a tool without asking): read-only. The other hints stay at MCP's
+ * cautious defaults (may destroy, not idempotent, open world); the definitions keep all four.
+ */
+const hintsOf = (annotations: AnyToolDefinition["annotations"]): Tool["annotations"] | undefined =>
+  annotations.readOnly ? { readOnlyHint: true } : undefined
+
+export interface DescribeOptions {
+  /** Add the tool's output schema (the envelope around its result). */
+  readonly outputSchema?: boolean | undefined
 }
 
-/** The tools/list entry of a tool. */
-export const describeTool = (registry: ToolRegistry, tool: AnyToolDefinition): Tool => ({
-  name: registry.servedName(tool),
-  title: tool.title,
-  description: tool.description,
-  inputSchema: toJsonSchema(tool.input),
-  outputSchema: toJsonSchema(envelopeSchema(tool.output)) as Tool["outputSchema"],
-  annotations: {
-    title: tool.title,
-    readOnlyHint: tool.annotations.readOnly,
-    destructiveHint: tool.annotations.destructive,
-    idempotentHint: tool.annotations.idempotent,
-    openWorldHint: tool.annotations.openWorld
+/** The tools/list entry of a tool: name, description, compact input schema, the hints that differ from the defaults. */
+export const describeTool = (registry: ToolRegistry, tool: AnyToolDefinition, options: DescribeOptions = {}): Tool => {
+  const annotations = hintsOf(tool.annotations)
+  return {
+    name: registry.servedName(tool),
+    description: tool.description,
+    inputSchema: inputJsonSchema(tool.input) as Tool["inputSchema"],
+    ...(options.outputSchema === true ? { outputSchema: jsonSchemaOf(envelopeSchema(tool.output)) as Tool["outputSchema"] } : {}),
+    ...(annotations === undefined ? {} : { annotations })
   }
-})
+}
 
-/** An envelope as a CallToolResult: the JSON as text (for every client) and as structured content. */
-export const toCallToolResult = (response: ToolResponse): CallToolResult => ({
+/**
+ * An envelope as a CallToolResult: the JSON as text, plus image blocks. With `structured`, the
+ * envelope also goes as structuredContent; off by default because clients that show both to the
+ * model pay for it twice, and some drop the text (and its images) when structuredContent is present.
+ */
+export const toCallToolResult = (response: ToolResponse, structured = false): CallToolResult => ({
   content: [
     { type: "text", text: JSON.stringify(response.envelope) },
     ...response.attachments.map((attachment) => ({ ...attachment }))
   ],
-  structuredContent: response.envelope as unknown as Record<string, unknown>,
+  ...(structured ? { structuredContent: response.envelope as unknown as Record<string, unknown> } : {}),
   isError: !response.envelope.ok
 })
 
@@ -89,33 +91,110 @@ const isPolicy = (value: unknown): value is "default" | "none" | "failures" =>
 export interface McpServerOptions {
   /** Observation policy for every call that does not ask for one; each tool's own when absent. */
   readonly observation?: "default" | "none" | "failures" | undefined
+  /** One fixed tool list with every group on, for clients that ignore notifications/tools/list_changed. */
+  readonly staticTools?: boolean | undefined
+  /** Opt-in groups to serve (`all` for every one), as `--caps` gives them. */
+  readonly caps?: ReadonlyArray<string> | undefined
+  /** Output schemas in tools/list and structuredContent in results (default false: the JSON text only). */
+  readonly structuredOutput?: boolean | undefined
+  /**
+   * Where the servers over one browser hear that the tool list may have changed. Servers built on the
+   * same runtime share one by default, so a launch by one client updates every client's list.
+   */
+  readonly toolListChanges?: ToolListChanges | undefined
 }
 
-/** Builds the SDK server for a registry, running every call on the given runtime. */
+/**
+ * Builds the SDK server for a registry, running every call on the given runtime. Call it once per
+ * client: each server keeps its client's hide/show rules and tells its client when its list changed.
+ */
 export const makeMcpServer = <R extends ToolServices, ER>(
   registry: ToolRegistry,
   runtime: ManagedRuntime.ManagedRuntime<R, ER>,
   options: McpServerOptions = {}
 ): Server => {
   const defaultPolicy = options.observation
+  const staticTools = options.staticTools ?? false
+  const structured = options.structuredOutput ?? false
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION, title: "Browser Workflow MCP" },
-    { capabilities: { tools: {}, logging: {} }, instructions: instructions(registry.prefix) }
+    { capabilities: { tools: { listChanged: !staticTools }, logging: {} }, instructions: instructions(registry.prefix) }
   )
-  const listed = registry.tools.map((tool) => describeTool(registry, tool))
+  const view = ToolView.make(registry, { caps: options.caps, staticTools })
+  // A misspelt group would otherwise leave its tools off without a word.
+  const groups = new Set(optInGroups(registry.tools))
+  const unknownCaps = (options.caps ?? []).filter((cap) => cap !== ALL_CAPS && !groups.has(cap))
+  if (unknownCaps.length > 0) {
+    runtime.runFork(
+      Effect.logWarning(
+        `--caps names no opt-in group of this server: ${unknownCaps.join(", ")} (groups: ${[...groups].join(", ") || "none"})`
+      ) as Effect.Effect<void, never, R>
+    )
+  }
+  const entries = new Map<AnyToolDefinition, Tool>()
+  const entryOf = (tool: AnyToolDefinition) => {
+    let entry = entries.get(tool)
+    if (entry === undefined) {
+      entry = describeTool(registry, tool, { outputSchema: structured })
+      entries.set(tool, entry)
+    }
+    return entry
+  }
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }))
+  const listNow = () =>
+    runtime.runPromise(visibleTools(registry.tools).pipe(Effect.provideService(ToolView, view)) as Effect.Effect<ReadonlyArray<AnyToolDefinition>, never, R>)
+
+  // What the client was last shown (or told about); refreshes and listings run one at a time.
+  let shown: string | undefined
+  let queue: Promise<unknown> = Promise.resolve()
+  const serialized = <A>(task: () => Promise<A>): Promise<A> => {
+    const next = queue.then(task)
+    queue = next.catch(() => undefined)
+    return next
+  }
+  const keyOf = (tools: ReadonlyArray<AnyToolDefinition>) => tools.map((tool) => tool.name).join(",")
+  const refresh = () =>
+    serialized(async () => {
+      const key = keyOf(await listNow())
+      if (key === shown) return
+      const hadList = shown !== undefined
+      shown = key
+      if (hadList && server.transport !== undefined) await server.sendToolListChanged().catch(() => undefined)
+    })
+
+  const changes = staticTools ? undefined : (options.toolListChanges ?? toolListChangesOf(runtime))
+  if (changes !== undefined) {
+    const unsubscribe = changes.subscribe(refresh)
+    const previous = server.onclose
+    server.onclose = () => {
+      unsubscribe()
+      previous?.()
+    }
+  }
+
+  server.setRequestHandler(ListToolsRequestSchema, () =>
+    serialized(async () => {
+      const tools = await listNow()
+      shown = keyOf(tools)
+      return { tools: tools.map(entryOf) }
+    })
+  )
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = registry.lookup(request.params.name)
     if (tool === undefined) {
-      const unknown = new UnknownTool({ tool: request.params.name, available: registry.tools.map(registry.servedName) })
-      return toCallToolResult(failureResponse(toErrorInfo(unknown)))
+      const available = (await listNow()).map(registry.servedName)
+      const unknown = new UnknownTool({ tool: request.params.name, available })
+      return toCallToolResult(failureResponse(toErrorInfo(unknown)), structured)
     }
     const progressToken = request.params._meta?.progressToken
     const requested = request.params._meta?.[OBSERVATION_META_KEY]
     const policy = isPolicy(requested) ? requested : defaultPolicy
-    const call = runTool(tool)(request.params.arguments ?? {}, { policy }) as Effect.Effect<ToolResponse, never, R | Progress>
+    const call = runTool(tool)(request.params.arguments ?? {}, { policy }).pipe(Effect.provideService(ToolView, view)) as Effect.Effect<
+      ToolResponse,
+      never,
+      R | Progress
+    >
     // Progress goes out only when the client asked for it by sending a token.
     const program =
       progressToken === undefined
@@ -133,13 +212,16 @@ export const makeMcpServer = <R extends ToolServices, ER>(
           })
     // The client's cancellation aborts extra.signal, which interrupts the fiber and with it the browser action.
     const exit = await runtime.runPromiseExit(program, { signal: extra.signal })
-    if (Exit.isSuccess(exit)) return toCallToolResult(exit.value)
+    // The call may have started or ended the session, or changed this client's rules: every client's list is checked.
+    await changes?.changed()
+    if (Exit.isSuccess(exit)) return toCallToolResult(exit.value, structured)
     if (Cause.isInterruptedOnly(exit.cause)) {
-      return toCallToolResult(failureResponse({ code: "MM_CANCELLED", message: "The call was cancelled by the client." }))
+      return toCallToolResult(failureResponse({ code: "MM_CANCELLED", message: "The call was cancelled by the client." }), structured)
     }
     await runtime.runPromise(Effect.logError("tool call failed outside runTool", Cause.pretty(exit.cause)) as Effect.Effect<void, never, R>)
     return toCallToolResult(
-      failureResponse({ code: INTERNAL_ERROR_CODE, message: "Internal error in the server; the details went to its log (stderr)." })
+      failureResponse({ code: INTERNAL_ERROR_CODE, message: "Internal error in the server; the details went to its log (stderr)." }),
+      structured
     )
   })
 
@@ -155,7 +237,11 @@ export const serveStdio = async <R extends ToolServices, ER>(
   const server = makeMcpServer(registry, runtime, options)
   const transport = new StdioServerTransport()
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve()
+    const previous = server.onclose
+    server.onclose = () => {
+      previous?.()
+      resolve()
+    }
     process.stdin.once("end", () => resolve())
     process.stdin.once("close", () => resolve())
   })

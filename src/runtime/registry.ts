@@ -1,5 +1,5 @@
 // Tool lookup by served name: names are accepted with or without the prefix.
-import type { AnyToolDefinition } from "./tool.js"
+import { groupOf, type AnyToolDefinition } from "./tool.js"
 
 export interface ToolRegistry {
   readonly prefix: string
@@ -10,12 +10,20 @@ export interface ToolRegistry {
   readonly lookup: (name: string) => AnyToolDefinition | undefined
 }
 
+/** A registry over the tools; throws on two tools of one name, or a group that is opt-in for some tools only. */
 export const makeRegistry = (tools: ReadonlyArray<AnyToolDefinition>, prefix: string): ToolRegistry => {
   const servedName = (tool: AnyToolDefinition) => (prefix === "" ? tool.name : `${prefix}_${tool.name}`)
   const byName = new Map<string, AnyToolDefinition>()
+  const optInByGroup = new Map<string, boolean>()
   for (const tool of tools) {
     if (byName.has(tool.name)) throw new Error(`two tools are named ${tool.name}`)
     byName.set(tool.name, tool)
+    const group = groupOf(tool)
+    const optIn = tool.optIn === true
+    if (optInByGroup.has(group) && optInByGroup.get(group) !== optIn) {
+      throw new Error(`group ${group} is opt-in for some of its tools only (${tool.name})`)
+    }
+    optInByGroup.set(group, optIn)
   }
   const lookup = (name: string) => {
     const bare = prefix !== "" && name.startsWith(`${prefix}_`) ? name.slice(prefix.length + 1) : name
@@ -23,3 +31,8 @@ export const makeRegistry = (tools: ReadonlyArray<AnyToolDefinition>, prefix: st
   }
   return { prefix, tools, servedName, lookup }
 }
+
+/** The opt-in groups of a tool set, in order of first appearance. */
+export const optInGroups = (tools: ReadonlyArray<AnyToolDefinition>): ReadonlyArray<string> => [
+  ...new Set(tools.filter((tool) => tool.optIn === true).map(groupOf))
+]

@@ -7,7 +7,6 @@ import {
   DeadlineExceeded,
   INTERNAL_ERROR_CODE,
   InvalidInput,
-  NoActiveSession,
   toErrorInfo,
   type ErrorInfo,
   type ToolError
@@ -21,6 +20,7 @@ import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
 import type { Attachment, RecordedCall, ToolDefinition } from "./tool.js"
+import { toolGate } from "./visibility.js"
 
 export interface RunOptions {
   /** Overrides the tool's observation policy (the batch runner uses it). */
@@ -159,17 +159,19 @@ export const runTool =
           return envelope
         })
 
+      // A tool that is not available now (no session, group off, hidden...) says when it will be, whatever its arguments.
+      const gate = yield* toolGate(definition)
+      if (Option.isSome(gate)) {
+        const envelope = yield* finish({ ok: false, error: toErrorInfo(gate.value) }, sessionIdOf(before), undefined)
+        return { envelope, attachments: [] }
+      }
+
       const decoded = yield* Effect.either(decodeInput(definition.input, raw))
       if (decoded._tag === "Left") {
         const envelope = yield* finish({ ok: false, error: toErrorInfo(decoded.left) }, sessionIdOf(before), undefined)
         return { envelope, attachments: [] }
       }
       const input = decoded.right
-
-      if (definition.requiresSession && Option.isNone(before)) {
-        const envelope = yield* finish({ ok: false, error: toErrorInfo(new NoActiveSession()) }, undefined, undefined)
-        return { envelope, attachments: [] }
-      }
 
       const ownDeadline = definition.deadlineMs?.(input) ?? DEFAULT_DEADLINE_MS
       const deadline = options.deadlineMs === undefined ? ownDeadline : Math.min(ownDeadline, options.deadlineMs)
@@ -253,7 +255,7 @@ export const runTool =
           outcome: outcome.ok ? { ok: true } : { ok: false, error: { code: outcome.error.code, message: outcome.error.message } },
           ...(observation ? { observation } : {}),
           ...(screenshot !== undefined ? { artifacts: { screenshot } } : {}),
-          labels: labelsFor(definition.name, recorded.target, outcome.ok),
+          labels: labelsFor(definition.stepKinds ?? [], recorded.target, outcome.ok),
           ...(options.batch ? { batch: options.batch } : {})
         }
         // A step that cannot be written is logged; it never turns the call's own outcome around.

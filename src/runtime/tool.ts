@@ -1,7 +1,9 @@
 // A tool is a definition value plus an Effect program; this module fixes the definition's shape.
-import type { Effect, Option, Schema } from "effect"
+// Everything the system knows about a tool lives here: group and visibility, step-memory labels,
+// how it replays in a batch and exports to a Playwright test, whether it may run concurrently.
+import type { Context, Effect, Option, Schema } from "effect"
 import type { ToolError } from "../domain/errors.js"
-import type { StepTarget } from "../domain/knowledge.js"
+import type { StepKind, StepRecord, StepTarget } from "../domain/knowledge.js"
 import type { Observation, ObservationPolicy } from "../domain/observation.js"
 import type { KnowledgeStore } from "../services/KnowledgeStore.js"
 import type { Observer } from "../services/Observer.js"
@@ -37,22 +39,89 @@ export interface Attachment {
   readonly mimeType: string
 }
 
+/** What a tool's `listedWhen` sees. */
+export interface ListingState {
+  /** A session runs. */
+  readonly session: boolean
+  /** The session has an extension loaded. */
+  readonly extension: boolean
+  /** How many tabs are open. */
+  readonly tabs: number
+  /** How many tools this client's hide_tools rules hide. */
+  readonly hiddenByClient: number
+}
+
+/** Recorded arguments of a step, as a recipe carries them. */
+export type ReplayArgs = Readonly<Record<string, unknown>>
+
+/** What a Playwright export knows about the step it writes. */
+export interface PlaywrightContext {
+  /** The step's durable target as a locator expression (`page.getByTestId("x")`), when it has one. */
+  readonly locator: string | undefined
+  /** A JS expression for a text argument: a string literal, or the environment variable of a `{{placeholder}}`. */
+  readonly text: (value: string) => string
+  /** The recorded call, e.g. for the URL a navigation ended on (its observation). */
+  readonly record: StepRecord
+  /** The recipe's note for the step. */
+  readonly notes: string
+}
+
+/**
+ * How a recorded call replays. `step` replays it; `read-only` leaves it out of a replay because it
+ * changes nothing (the default for read-only tools); `never` leaves it out silently: it is not part
+ * of a flow (the session itself, the step memory, batches, the tool list).
+ */
+export interface Replay {
+  readonly mode?: "step" | "read-only" | "never"
+  /** The recipe's note for the step, e.g. "Click testId:save"; `target` describes the recorded target. */
+  readonly note?: (args: ReplayArgs, target: string | undefined, step: StepRecord) => string
+  /** Adapts recorded arguments to another session, or says why the step cannot replay. */
+  readonly args?: (args: ReplayArgs) => { readonly args: ReplayArgs } | { readonly skip: string }
+  /** The step as lines of a @playwright/test body; undefined when it has no equivalent there. */
+  readonly playwright?: (args: ReplayArgs, context: PlaywrightContext) => ReadonlyArray<string> | undefined
+}
+
 export interface ToolDefinition<I, IE, O, OE, R> {
   /** Name without the prefix, e.g. "click" (served as "mm_click"). */
   readonly name: string
+  /** A short human title, for libraries and UIs (not sent in tools/list). */
   readonly title: string
-  /** Written for an LLM: when to use the tool and what it returns. */
+  /** Written for an LLM: when to use the tool and what it returns, briefly. */
   readonly description: string
   readonly input: Schema.Schema<I, IE>
   readonly output: Schema.Schema<O, OE>
   readonly annotations: ToolAnnotations
   /**
+   * The family the tool belongs to ("session", "page", "tabs", "extension", "knowledge", "batch",
+   * "meta", "build", "contracts", or your own); "custom" when absent.
+   */
+  readonly group?: string
+  /** The group is off (not listed, not callable) unless enabled with `--caps <group>` or the config key `caps`. */
+  readonly optIn?: boolean
+  /** Listed and callable only while a session runs; without one runTool answers MM_NO_ACTIVE_SESSION. */
+  readonly requiresSession: boolean
+  /** Listed and callable only while the session has an extension loaded. */
+  readonly requiresExtension?: boolean
+  /**
+   * The capability service the tool runs on: listed only when the server was given it. Called anyway,
+   * the tool answers MM_CAPABILITY_NOT_AVAILABLE saying how to provide it.
+   */
+  readonly capability?: Context.Tag<any, any>
+  /**
+   * A further condition for listing the tool, on the state the list follows. The tool stays callable:
+   * called anyway, it answers its own error saying what is missing (launch while a session runs
+   * answers MM_SESSION_ALREADY_RUNNING unless force).
+   */
+  readonly listedWhen?: (state: ListingState) => boolean
+  /** What kind of step a call is, as labels in the step memory. */
+  readonly stepKinds?: ReadonlyArray<StepKind>
+  /** How a recorded call replays in a batch and exports to a Playwright test. */
+  readonly replay?: Replay
+  /**
    * Safe to run concurrently with other such calls in a parallel batch: it only reads, and what it
    * reads does not depend on what other steps of the batch do.
    */
   readonly concurrencySafe?: boolean
-  /** When true, runTool answers MM_NO_ACTIVE_SESSION without running the program if no session runs. */
-  readonly requiresSession: boolean
   readonly observation: ObservationPolicy
   /** The whole call's deadline; the program is interrupted (and its browser action aborted) past it. */
   readonly deadlineMs?: (input: I) => number
@@ -73,3 +142,20 @@ export type AnyToolDefinition = ToolDefinition<any, any, any, any, any>
 export const defineTool = <I, IE, O, OE, R extends ToolServices>(
   definition: ToolDefinition<I, IE, O, OE, R>
 ): ToolDefinition<I, IE, O, OE, R> => definition
+
+/** The group of a tool ("custom" for tools that name none). */
+export const groupOf = (tool: AnyToolDefinition): string => tool.group ?? "custom"
+
+/** How a recorded call of the tool replays. */
+export const replayModeOf = (tool: AnyToolDefinition): "step" | "read-only" | "never" =>
+  tool.replay?.mode ?? (tool.annotations.readOnly ? "read-only" : "step")
+
+/**
+ * Schema annotation: the JSON Schema to list for this schema instead of its structure (the
+ * description is added), e.g. `{ type: "object" }` for a nested value its description explains.
+ * Decoding still checks the full structure.
+ */
+export const ListedAs: unique symbol = Symbol.for("browser-workflow-mcp/ListedAs")
+
+/** Schema annotation on a property: accepted but not listed (compatibility fields a model never needs). */
+export const Unlisted: unique symbol = Symbol.for("browser-workflow-mcp/Unlisted")

@@ -8,7 +8,7 @@ import { BatchTimeout, InvalidInput, toErrorInfo, UnknownTool, type ErrorInfo } 
 import { A11yNode, Observation } from "../domain/observation.js"
 import type { ToolRegistry } from "../runtime/registry.js"
 import { decodeInput, runTool } from "../runtime/runTool.js"
-import { defineTool, type AnyToolDefinition, type ToolDefinition, type ToolServices } from "../runtime/tool.js"
+import { defineTool, ListedAs, Unlisted, type AnyToolDefinition, type ToolDefinition, type ToolServices } from "../runtime/tool.js"
 import { Observer } from "../services/Observer.js"
 import { reportProgress } from "../services/Progress.js"
 import { Session } from "../services/Session.js"
@@ -28,25 +28,29 @@ const Expectation = Schema.Struct({
   includeConsole: Schema.optional(Schema.Boolean).annotations({
     description: "Add the console messages and uncaught page errors logged while this step ran."
   })
-})
+}).annotations({ [ListedAs]: { type: "object" } })
 
 const StepInput = Schema.Struct({
   tool: Schema.String.pipe(Schema.minLength(1)).annotations({
-    description: 'Tool name, with or without the prefix: "mm_click" or "click".'
+    description: "Tool name."
   }),
   args: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })).annotations({
-    description: "The tool's arguments, exactly as for a single call."
+    description: "Its arguments."
   }),
   label: Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({
-    description: "Your name for the step, echoed in its result."
+    description: "Echoed back.",
+    // The step's index names it as well; labels are for batches people write.
+    [Unlisted]: true
   }),
   timeoutMs: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(100, 300_000))).annotations({
-    description: "Deadline of this step; it is interrupted when it passes."
+    description: "Step deadline, ms."
   }),
   continueOnError: Schema.optional(Schema.Boolean).annotations({
-    description: "Overrides stopOnError for this step: true goes on after it fails, false stops the batch."
+    description: "Overrides stopOnError."
   }),
-  expectation: Schema.optional(Expectation)
+  expectation: Schema.optional(Expectation).annotations({
+    description: "{includeSnapshot?, snapshotSelector?, includeScreenshot?, includeConsole?}"
+  })
 })
 type StepInput = typeof StepInput.Type
 
@@ -96,24 +100,23 @@ const makeInput = (limits: BatchLimits) =>
   Schema.Struct({
     steps: Schema.Array(StepInput)
       .pipe(Schema.minItems(1), Schema.maxItems(limits.maxSteps))
-      .annotations({ description: `The calls to make, in order (1..${limits.maxSteps}).` }),
+      .annotations({ description: `Up to ${limits.maxSteps}.` }),
     stopOnError: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
-      description: "Stop at the first failing step (a step's continueOnError wins). Default: run every step."
+      description: "Stop at the first failure."
     }),
     includeObservations: Schema.optionalWith(Schema.Literal("none", "failures", "all"), { default: () => "all" as const }).annotations({
-      description:
-        "all: each step observes as it would alone; failures: full observation only for failing steps; none: no test ids or accessibility nodes (fastest)."
+      description: "Default all; none is fastest."
     }),
     batchTimeoutMs: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1_000, 300_000))).annotations({
-      description: `Deadline of the whole batch (default ${limits.defaultTimeoutMs}); the running step is interrupted and the rest are skipped.`
+      description: `Default ${limits.defaultTimeoutMs} ms.`
     }),
     validateFirst: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
-      description: "Validate every step's tool and arguments before running any; nothing runs when one is invalid."
+      description: "Check all steps first."
     }),
     executionMode: Schema.optionalWith(Schema.Literal("sequential", "parallel"), {
       default: () => "sequential" as const
     }).annotations({
-      description: "parallel runs the steps concurrently; only allowed when every step is a read-only tool that does not depend on the page changing."
+      description: "parallel: read-only steps only."
     })
   })
 
@@ -364,11 +367,13 @@ export const makeRunSteps = (registry: () => ToolRegistry, limits: BatchLimits =
     name: BATCH_TOOL_NAME,
     title: "Run several steps",
     description:
-      "Run a known flow in one call: each step is a tool call {tool, args} run exactly as a single call would be (same validation, errors and step memory), in order. Use it when you know the next several actions; refs from an earlier step's snapshot work in later steps. Returns {steps: [{index, label?, tool, ok, result | error, observation?, meta}], summary: {ok, total, succeeded, failed, skipped, durationMs, warnings}}; the call itself succeeds whenever the batch ran. includeObservations: \"none\" is the fastest; stopOnError stops at the first failure.",
+      "Run known steps in one call, each {tool, args} as a single call would (launch too). Returns {steps, summary}.",
     input: Input,
     output: RunStepsOutput,
     annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+    group: "batch",
     requiresSession: false,
+    replay: { mode: "never" },
     observation: "none",
     // The batch keeps its own deadline and answers with partial results; this is only a backstop.
     deadlineMs: (input) => (input.batchTimeoutMs ?? limits.defaultTimeoutMs) + 10_000,

@@ -10,14 +10,13 @@ export const BUILD_DEADLINE_MS = 30 * 60_000
 export const build = defineTool({
   name: "build",
   title: "Build",
-  description:
-    "Build the extension or app under test before mm_launch, using the build the server was given (the config file's build command, or a library-provided Build capability). Sends progress notifications with the build's output lines. Returns {built, durationMs, outputTail}; MM_BUILD_FAILED carries the tail of the output, MM_CAPABILITY_NOT_AVAILABLE when no build is configured.",
+  description: "Build the app or extension under test, with progress. Returns {built, durationMs, outputTail}.",
   input: Schema.Struct({
     buildType: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))).annotations({
-      description: 'Which build, e.g. "build:test"; the command build receives it as BWM_BUILD_TYPE.'
+      description: 'e.g. "build:test".'
     }),
     force: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
-      description: "Build even if the output looks fresh (the command build receives BWM_BUILD_FORCE=1)."
+      description: "Even if fresh."
     })
   }),
   output: Schema.Struct({
@@ -26,6 +25,8 @@ export const build = defineTool({
     outputTail: Schema.String.annotations({ description: "The last lines of the build's output." })
   }),
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
+  group: "build",
+  capability: Build,
   requiresSession: false,
   observation: "none",
   deadlineMs: () => BUILD_DEADLINE_MS,

@@ -11,22 +11,24 @@ import { NoInput } from "./shared.js"
 const ContractName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
 
 const Hardfork = Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(50))).annotations({
-  description: 'EVM hardfork to deploy with (e.g. "prague"), when the seeding capability supports choosing.'
+  description: 'EVM hardfork, e.g. "prague".'
 })
 
 const seeding = { readOnly: false, destructive: false, idempotent: false, openWorld: true } as const
 const reading = { readOnly: true, destructive: false, idempotent: true, openWorld: false } as const
 
+/** Listed only when the server has contract seeding. */
+const contractTool = { group: "contracts", capability: ContractSeeding, requiresSession: false } as const
+
 export const seedContract = defineTool({
   name: "seed_contract",
   title: "Deploy a contract",
-  description:
-    "Deploy one named test contract (as the ContractSeeding capability knows it) to the local chain, e.g. before a flow that needs a token. Returns {contractName, contractAddress, deployedAt}. MM_SEED_FAILED names the contract; MM_CAPABILITY_NOT_AVAILABLE when the server has no contract seeding.",
+  description: "Deploy a named test contract to the local chain, e.g. before a flow that needs a token. Returns {contractName, contractAddress, deployedAt}.",
   input: Schema.Struct({
-    contractName: ContractName.annotations({ description: "Name of the contract to deploy; mm_list_contracts lists them." }),
+    contractName: ContractName.annotations({ description: "Contract name (see mm_list_contracts)." }),
     hardfork: Hardfork,
     deployerOptions: Schema.optional(Schema.Record({ key: Schema.String, value: JsonValue })).annotations({
-      description: "Options passed through to the seeding capability."
+      description: "Options for the deployer."
     })
   }),
   output: Schema.Struct({
@@ -35,7 +37,7 @@ export const seedContract = defineTool({
     deployedAt: Schema.String.annotations({ description: "ISO time of the deployment." })
   }),
   annotations: seeding,
-  requiresSession: false,
+  ...contractTool,
   observation: "none",
   deadlineMs: () => 120_000,
   run: Effect.fn("tool.seed_contract")(function* (input) {
@@ -48,11 +50,10 @@ export const seedContract = defineTool({
 export const seedContracts = defineTool({
   name: "seed_contracts",
   title: "Deploy contracts",
-  description:
-    "Deploy several named contracts in order; a failure does not stop the others. Returns {deployed: [{name, address, deployedAt}], failed: [{name, error}]}.",
+  description: "Deploy several contracts in order; a failure does not stop the others. Returns {deployed, failed}.",
   input: Schema.Struct({
     contracts: Schema.Array(ContractName).pipe(Schema.minItems(1), Schema.maxItems(20)).annotations({
-      description: "Names of the contracts to deploy (1..20)."
+      description: "Contract names (1..20)."
     }),
     hardfork: Hardfork
   }),
@@ -66,7 +67,7 @@ export const seedContracts = defineTool({
     ).annotations({ description: "Contracts that could not be deployed." })
   }),
   annotations: seeding,
-  requiresSession: false,
+  ...contractTool,
   observation: "none",
   deadlineMs: () => 300_000,
   run: Effect.fn("tool.seed_contracts")(function* (input) {
@@ -85,8 +86,7 @@ export const seedContracts = defineTool({
 export const getContractAddress = defineTool({
   name: "get_contract_address",
   title: "Contract address",
-  description:
-    "The address of a contract deployed earlier with mm_seed_contract(s). Returns {contractName, contractAddress}; MM_CONTRACT_NOT_FOUND lists the deployed ones.",
+  description: "Address of a deployed contract. Returns {contractName, contractAddress}.",
   input: Schema.Struct({
     contractName: ContractName.annotations({ description: "Name of a deployed contract." })
   }),
@@ -96,7 +96,7 @@ export const getContractAddress = defineTool({
   }),
   annotations: reading,
   concurrencySafe: true,
-  requiresSession: false,
+  ...contractTool,
   observation: "none",
   run: Effect.fn("tool.get_contract_address")(function* (input) {
     const contracts = yield* ContractSeeding.required
@@ -112,8 +112,7 @@ export const getContractAddress = defineTool({
 export const listContracts = defineTool({
   name: "list_contracts",
   title: "List contracts",
-  description:
-    "The contracts deployed so far and the names that can be deployed, plus the local chain when the server has one. Returns {deployed, available, chain?}.",
+  description: "Contracts deployed so far, the names that can be deployed, and the local chain. Returns {deployed, available, chain?}.",
   input: NoInput,
   output: Schema.Struct({
     deployed: Schema.Array(DeployedContract).annotations({ description: "Deployed contracts, oldest first." }),
@@ -122,7 +121,7 @@ export const listContracts = defineTool({
   }),
   annotations: reading,
   concurrencySafe: true,
-  requiresSession: false,
+  ...contractTool,
   observation: "none",
   run: Effect.fn("tool.list_contracts")(function* () {
     const contracts = yield* ContractSeeding.required

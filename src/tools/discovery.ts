@@ -4,7 +4,7 @@ import { ExtensionSummary, ScreenState, Tabs, TestIdItem } from "../domain/obser
 import { renderNodes } from "../domain/snapshot-text.js"
 import { PriorKnowledge } from "../domain/knowledge.js"
 import { priorKnowledge } from "../knowledge/prior.js"
-import { defineTool } from "../runtime/tool.js"
+import { defineTool, Unlisted } from "../runtime/tool.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
@@ -13,20 +13,26 @@ import { NoInput } from "./shared.js"
 
 const readOnly = { readOnly: true, destructive: false, idempotent: true, openWorld: true } as const
 
+/** Definition fields of the tools that look at the active tab. */
+const looking = {
+  annotations: readOnly,
+  concurrencySafe: true,
+  group: "page",
+  requiresSession: true,
+  stepKinds: ["discovery"]
+} as const
+
 export const listTestIds = defineTool({
   name: "list_testids",
   title: "List test ids",
-  description:
-    "List the visible elements of the active tab that carry a data-testid, in document order, with their tag and text. Use the testId values as targets. Returns {items: [{testId, tag, text?, visible}]}.",
+  description: "Visible elements with a test id, with tag and text. Returns {items}.",
   input: Schema.Struct({
     limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 500)), { default: () => 150 }).annotations({
-      description: "Maximum number of items (1..500, default 150)."
+      description: "Max items (default 150)."
     })
   }),
   output: Schema.Struct({ items: Schema.Array(TestIdItem) }),
-  annotations: readOnly,
-  concurrencySafe: true,
-  requiresSession: true,
+  ...looking,
   observation: "none",
   run: Effect.fn("tool.list_testids")(function* (input) {
     const observer = yield* Observer
@@ -44,22 +50,20 @@ export const accessibilitySnapshot = defineTool({
   name: "accessibility_snapshot",
   title: "Accessibility snapshot",
   description:
-    "The active tab as text: its structure (headings, lists, tables, dialogs, forms), the text a reader sees (list items, paragraphs, cells, code and response blocks, field values) and every interactive element with role, accessible name (as Playwright's getByRole computes it), state and ref. rootSelector limits it to one part of the page; to look for something specific, mm_find is cheaper. Returns {snapshot, truncated?}.",
+    "The active tab as text: structure, the text a reader sees, and interactive elements with role, name, state and ref. To look for one thing, mm_find is cheaper. Returns {snapshot, truncated?}.",
   input: Schema.Struct({
     rootSelector: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
-      description: "CSS selector of the element to snapshot; the whole page when absent."
+      description: "CSS selector of a part."
     }),
     limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 2_000)), { default: () => 400 }).annotations({
-      description: "Maximum number of nodes (1..2000, default 400); runs of like siblings count as one."
+      description: "Max nodes (default 400); a run of like siblings counts as one."
     })
   }),
   output: Schema.Struct({
     snapshot: SnapshotText,
     truncated: Schema.optional(Schema.Boolean).annotations({ description: "True when the page had more than the limit or the text budget allowed." })
   }),
-  annotations: readOnly,
-  concurrencySafe: true,
-  requiresSession: true,
+  ...looking,
   observation: "none",
   run: Effect.fn("tool.accessibility_snapshot")(function* (input) {
     const observer = yield* Observer
@@ -84,21 +88,29 @@ export const describeScreen = defineTool({
   name: "describe_screen",
   title: "Describe the screen",
   description:
-    "Everything an agent needs to decide the next action, in one call: the state of the active tab (url, title, screen), its visible test ids, and the page as text (structure, the text a reader sees, interactive elements with role, name, state and ref; see mm_accessibility_snapshot), and optionally a screenshot. Call it after launch and whenever unsure what is on screen.",
+    "The active tab's state, test ids and the page as text with refs, plus hints from earlier sessions. Use when unsure what is on screen.",
   input: Schema.Struct({
-    includeScreenshot: Schema.optionalWith(Schema.Boolean, { default: () => false }),
-    screenshotName: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))).annotations({
-      description: "File name for the screenshot (default describe-screen-<time>)."
+    // The screenshot options are upstream's; mm_screenshot is the listed way to take one.
+    includeScreenshot: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
+      description: "Save a screenshot too.",
+      [Unlisted]: true
     }),
-    includeScreenshotBase64: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+    screenshotName: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))).annotations({
+      description: "Its file name.",
+      [Unlisted]: true
+    }),
+    // Base64 text costs the model far more than an image block: accepted for compatibility, not listed.
+    includeScreenshotBase64: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
+      description: "Add it as base64 text.",
+      [Unlisted]: true
+    }),
     includeImage: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
-      description: "Attach the screenshot as an MCP image (implies includeScreenshot)."
+      description: "Attach it as an image.",
+      [Unlisted]: true
     })
   }),
   output: DescribeScreenOutput,
-  annotations: readOnly,
-  concurrencySafe: true,
-  requiresSession: true,
+  ...looking,
   observation: "custom",
   observe: (result) => ({ state: result.state }),
   attachments: (input, result) => {
@@ -146,17 +158,14 @@ export const describeScreen = defineTool({
 export const getState = defineTool({
   name: "get_state",
   title: "Get the session state",
-  description:
-    "Cheap check of where the session is: the active tab's url, title, load state and screen name (by the configured detection rules), every open tab with its role, and the loaded extension. Returns {state, tabs: {active, tracked}, extension?: {id, name, version, manifestVersion}}.",
+  description: "Cheap: url, title, screen, tabs, extension. Returns {state, tabs, extension?}.",
   input: NoInput,
   output: Schema.Struct({
     state: ScreenState,
     tabs: Tabs,
     extension: Schema.optional(ExtensionSummary).annotations({ description: "The loaded extension; absent when none is loaded." })
   }),
-  annotations: readOnly,
-  concurrencySafe: true,
-  requiresSession: true,
+  ...looking,
   observation: "custom",
   observe: (result) => ({ state: result.state }),
   run: Effect.fn("tool.get_state")(function* () {

@@ -8,14 +8,13 @@ import { Session } from "../services/Session.js"
 export const extensionStorage = defineTool({
   name: "extension_storage",
   title: "Read extension storage",
-  description:
-    "Read the loaded extension's chrome.storage (local, sync or session) without changing it, e.g. to check what a flow saved. Values under sensitive key names (password, seed, secret, apiKey, token...) come back as \"[REDACTED]\". Returns {area, keys, values}.",
+  description: "Read the extension's chrome.storage, secrets redacted. Returns {area, keys, values}.",
   input: Schema.Struct({
     area: Schema.optionalWith(Schema.Literal("local", "sync", "session"), { default: () => "local" as const }).annotations({
-      description: "Storage area: local (default), sync or session."
+      description: "Default local."
     }),
     keys: Schema.optional(Schema.Array(Schema.String.pipe(Schema.minLength(1))).pipe(Schema.minItems(1), Schema.maxItems(100))).annotations({
-      description: "Only these keys; every key of the area when absent. Missing keys are left out of values."
+      description: "Only these keys."
     })
   }),
   output: Schema.Struct({
@@ -27,7 +26,9 @@ export const extensionStorage = defineTool({
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   concurrencySafe: true,
+  group: "extension",
   requiresSession: true,
+  requiresExtension: true,
   observation: "none",
   run: Effect.fn("tool.extension_storage")(function* (input) {
     const session = yield* Session

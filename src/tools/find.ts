@@ -9,14 +9,14 @@ const Needle = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
 
 const FindInput = Schema.Struct({
   text: Schema.optional(Needle).annotations({
-    description: "Text the node shows or is named by (case-insensitive substring), e.g. a list item's text or a button's label."
+    description: "Text shown by or naming the node (substring, any case)."
   }),
   role: Schema.optional(Schema.String.pipe(Schema.pattern(/^[a-z]+$/), Schema.maxLength(40))).annotations({
-    description: 'ARIA role, exactly, e.g. "button", "textbox", "listitem", "row", "heading".'
+    description: 'ARIA role, e.g. "button", "listitem".'
   }),
-  name: Schema.optional(Needle).annotations({ description: "Accessible name (case-insensitive substring)." }),
+  name: Schema.optional(Needle).annotations({ description: "Accessible name (substring, any case)." }),
   limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 50)), { default: () => 10 }).annotations({
-    description: "Most matches to show (1..50, default 10)."
+    description: "Max matches (default 10)."
   })
 }).pipe(
   Schema.filter((input) =>
@@ -30,7 +30,7 @@ export const find = defineTool({
   name: "find",
   title: "Find on the page",
   description:
-    'Where is X on the active tab: the nodes matching text, role and/or name, marked "▶", each with its ancestors, its children and "… N more" for siblings left out, in the snapshot\'s line format (role "name" [states] [ref]: text). Cheaper than a whole snapshot; the refs work as a11yRef. Returns {matches, found}.',
+    'Search the active tab by text, role and/or name: matches marked "▶" with their ancestors and children; refs work as a11yRef. Cheaper than a snapshot. Returns {matches, found}.',
   input: FindInput,
   output: Schema.Struct({
     matches: Schema.String.annotations({ description: "The matches in their context, one node per line; empty when nothing matched." }),
@@ -38,7 +38,9 @@ export const find = defineTool({
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   concurrencySafe: true,
+  group: "page",
   requiresSession: true,
+  stepKinds: ["discovery"],
   observation: "none",
   run: Effect.fn("tool.find")(function* (input) {
     const observer = yield* Observer

@@ -1,42 +1,45 @@
-// Acting on one element: click, type, wait_for and get_text, each targeted by ref, test id or selector.
+// Acting on one element: click, type, press_key, select_option, hover, wait_for and get_text, each
+// targeted by ref, test id or selector.
 import { Effect, Option, Schema } from "effect"
 import { looksSensitive, REDACTED } from "../domain/redaction.js"
-import { describeTarget, targetFields, targetOf, validateTarget } from "../domain/target.js"
-import { defineTool } from "../runtime/tool.js"
+import { describeTarget, targetOf, validateTarget } from "../domain/target.js"
+import { defineTool, type Replay } from "../runtime/tool.js"
 import { Session } from "../services/Session.js"
-import { actionDeadline, DEADLINE_SLACK_MS, recordTarget, TargetResult, timeoutField, waitDeadline } from "./shared.js"
+import {
+  actionDeadline,
+  actionTimeoutField,
+  at,
+  DialogField,
+  elementTool,
+  QuietDialogField,
+  recordDialog,
+  recordTarget,
+  recordTargeted,
+  TargetResult,
+  targetFields,
+  targetInput,
+  timeoutField,
+  waitDeadline
+} from "./shared.js"
 
 const interactionAnnotations = { readOnly: false, destructive: false, idempotent: false, openWorld: true } as const
 const readAnnotations = { readOnly: true, destructive: false, idempotent: true, openWorld: true } as const
 
-/** What to do with an alert, confirm or prompt the action opens; without it, it is dismissed and a notice says so. */
-const DialogField = Schema.optional(
-  Schema.Struct({
-    accept: Schema.Boolean.annotations({ description: "true: OK / accept; false: Cancel / dismiss." }),
-    promptText: Schema.optional(
-      Schema.String.pipe(Schema.maxLength(10_000)).annotations({ description: "The answer to a prompt() when accepting; never stored." })
-    )
-  })
-).annotations({
-  description:
-    'What to do with a JavaScript dialog (alert, confirm, prompt) this action opens, e.g. {"accept": true} to confirm "Delete this item?". Without it such a dialog is dismissed, and meta.notices says what it asked.'
-})
+/** A Playwright locator call for a step with a durable target; none without one. */
+const onLocator =
+  (call: (locator: string, args: Readonly<Record<string, unknown>>) => string | undefined): NonNullable<Replay["playwright"]> =>
+  (args, context) => {
+    if (context.locator === undefined) return undefined
+    const line = call(context.locator, args)
+    return line === undefined ? undefined : [line]
+  }
 
-/** The dialog choice as recorded: never the prompt's answer. */
-const recordDialog = (dialog: { readonly accept: boolean; readonly promptText?: string | undefined } | undefined) =>
-  dialog === undefined ? {} : { dialog: { accept: dialog.accept, ...(dialog.promptText !== undefined ? { promptText: REDACTED } : {}) } }
-
-const ClickInput = Schema.Struct({
-  ...targetFields,
-  dialog: DialogField,
-  timeoutMs: timeoutField(0, 60_000, 15_000)
-}).pipe(Schema.filter(validateTarget))
+const ClickInput = targetInput({ dialog: DialogField })
 
 export const click = defineTool({
   name: "click",
   title: "Click an element",
-  description:
-    "Click one element of the active tab, named by exactly one of a11yRef (from mm_describe_screen or mm_accessibility_snapshot), testId or selector, optionally inside `within`. Waits until it is visible, enabled, stable and not covered by another element. Returns {clicked, target, pageClosedAfterClick?}; the response's observation shows the page afterwards with fresh refs.",
+  description: "Click an element once it is visible, enabled and uncovered. Returns {clicked, target}.",
   input: ClickInput,
   output: Schema.Struct({
     clicked: Schema.Boolean,
@@ -46,11 +49,13 @@ export const click = defineTool({
     })
   }),
   annotations: interactionAnnotations,
-  requiresSession: true,
-  observation: "default",
-  deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
+  ...elementTool,
   onDeadline: actionDeadline("click"),
-  record: (input) => ({ input: { timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) }, target: recordTarget(targetOf(input)) }),
+  record: (input) => recordTargeted(input),
+  replay: {
+    note: (_args, target) => `Click${at(target)}`,
+    playwright: onLocator((locator) => `await ${locator}.click()`)
+  },
   run: Effect.fn("tool.click")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
@@ -59,21 +64,18 @@ export const click = defineTool({
   })
 })
 
-const TypeInput = Schema.Struct({
-  ...targetFields,
+const TypeInput = targetInput({
   // The message never quotes the value: a rejected secret must not come back in the error.
   text: Schema.String.pipe(Schema.maxLength(100_000, { message: () => "must be at most 100000 characters long" })).annotations({
-    description: "Text to put in the field; replaces what is there. Secrets are never stored or logged."
+    description: "New text."
   }),
-  dialog: DialogField,
-  timeoutMs: timeoutField(0, 60_000, 15_000)
-}).pipe(Schema.filter(validateTarget))
+  dialog: QuietDialogField
+})
 
 export const type = defineTool({
   name: "type",
   title: "Type into a field",
-  description:
-    "Replace the text of an input, textarea or contenteditable element of the active tab (target by a11yRef, testId or selector, optionally `within`). Returns {typed, target, textLength}. Text typed into password or other secret-looking fields is redacted in the step memory.",
+  description: "Replace a field's text (secret fields are never stored). Returns {typed, textLength, sensitive}.",
   input: TypeInput,
   output: Schema.Struct({
     typed: Schema.Boolean,
@@ -84,9 +86,7 @@ export const type = defineTool({
     })
   }),
   annotations: interactionAnnotations,
-  requiresSession: true,
-  observation: "default",
-  deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
+  ...elementTool,
   onDeadline: actionDeadline("type"),
   record: (input, result) => {
     const target = targetOf(input)
@@ -102,6 +102,12 @@ export const type = defineTool({
       textLength: input.text.length
     }
   },
+  replay: {
+    note: (_args, target, step) =>
+      step.tool.textRedacted === true ? `Type a secret (${step.tool.textLength ?? "?"} characters) into${at(target)}` : `Type into${at(target)}`,
+    playwright: (args, context) =>
+      context.locator === undefined ? undefined : [`await ${context.locator}.fill(${context.text(String(args.text ?? ""))})`]
+  },
   run: Effect.fn("tool.type")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
@@ -113,7 +119,7 @@ export const type = defineTool({
 const WaitForInput = Schema.Struct({
   ...targetFields,
   state: Schema.optionalWith(Schema.Literal("visible", "hidden"), { default: () => "visible" as const }).annotations({
-    description: 'Wait until the element is "visible" (default) or "hidden" (gone or not displayed).'
+    description: "Default visible."
   }),
   timeoutMs: timeoutField(100, 120_000, 15_000)
 }).pipe(Schema.filter(validateTarget))
@@ -121,8 +127,7 @@ const WaitForInput = Schema.Struct({
 export const waitFor = defineTool({
   name: "wait_for",
   title: "Wait for an element",
-  description:
-    "Wait until an element of the active tab becomes visible or hidden (target by a11yRef, testId or selector, optionally `within`). Use after an action that loads or closes something. Returns {found, target, state}; fails with MM_WAIT_TIMEOUT when the time runs out.",
+  description: "Wait until an element is visible or hidden. Returns {found}, or MM_WAIT_TIMEOUT.",
   input: WaitForInput,
   output: Schema.Struct({
     found: Schema.Boolean.annotations({ description: "True when the awaited state was reached." }),
@@ -130,11 +135,17 @@ export const waitFor = defineTool({
     state: Schema.Literal("visible", "hidden")
   }),
   annotations: readAnnotations,
-  requiresSession: true,
-  observation: "default",
-  deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
+  ...elementTool,
   onDeadline: waitDeadline,
-  record: (input) => ({ input: { state: input.state, timeoutMs: input.timeoutMs }, target: recordTarget(targetOf(input)) }),
+  record: (input) => recordTargeted(input, { state: input.state }),
+  // It only reads, but a replay must wait where the flow waited.
+  replay: {
+    mode: "step",
+    note: (args, target) => `Wait until${at(target)} is ${String(args.state ?? "visible")}`,
+    playwright: onLocator((locator, args) =>
+      args.state === "hidden" ? `await expect(${locator}).toBeHidden()` : `await expect(${locator}).toBeVisible()`
+    )
+  },
   run: Effect.fn("tool.wait_for")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
@@ -143,16 +154,12 @@ export const waitFor = defineTool({
   })
 })
 
-const GetTextInput = Schema.Struct({
-  ...targetFields,
-  timeoutMs: timeoutField(0, 60_000, 15_000)
-}).pipe(Schema.filter(validateTarget))
+const GetTextInput = targetInput({})
 
 export const getText = defineTool({
   name: "get_text",
   title: "Read an element's text",
-  description:
-    "Read the rendered text of an element of the active tab, or the value of a form field (never of a password field). Target by a11yRef, testId or selector, optionally `within`. Returns {text, target, length}.",
+  description: "An element's text or a field's value (never a password). Returns {text, length}.",
   input: GetTextInput,
   output: Schema.Struct({
     text: Schema.String,
@@ -162,11 +169,11 @@ export const getText = defineTool({
   }),
   annotations: readAnnotations,
   concurrencySafe: true,
-  requiresSession: true,
+  ...elementTool,
+  stepKinds: ["discovery"],
   observation: "none",
-  deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
   onDeadline: actionDeadline("get_text"),
-  record: (input) => ({ input: { timeoutMs: input.timeoutMs }, target: recordTarget(targetOf(input)) }),
+  record: (input) => recordTargeted(input),
   run: Effect.fn("tool.get_text")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
@@ -189,7 +196,7 @@ export const Key = Schema.String.pipe(
       ? true
       : `must be a key or chord in Playwright's names: a character, " " (space), Enter, Tab, Escape, Backspace, Delete, Arrow{Up,Down,Left,Right}, Home, End, PageUp, PageDown, F1-F24, optionally after Shift+, Control+, Alt+, Meta+ or ControlOrMeta+ (got ${JSON.stringify(key.slice(0, 40))})`
   )
-).annotations({ description: 'Key or chord, e.g. "Enter", "Escape", "ArrowDown", "Control+A", "a".' })
+).annotations({ description: 'Key or chord, e.g. "Enter", "Control+A".' })
 
 /** Zero or one locator: without one the key goes to whatever has the focus. */
 const optionalTarget = <A extends { readonly a11yRef?: string | undefined; readonly testId?: string | undefined; readonly selector?: string | undefined; readonly within?: unknown }>(
@@ -205,7 +212,7 @@ const PressKeyInput = Schema.Struct({
   ...targetFields,
   key: Key,
   dialog: DialogField,
-  timeoutMs: timeoutField(0, 60_000, 15_000)
+  timeoutMs: actionTimeoutField
 }).pipe(Schema.filter(optionalTarget))
 
 /** Keys that type nothing: named keys, and chords with Control, Alt or Meta. Everything else may be part of a secret. */
@@ -220,8 +227,7 @@ const hasTarget = (input: typeof PressKeyInput.Type) =>
 export const pressKey = defineTool({
   name: "press_key",
   title: "Press a key",
-  description:
-    'Press a key or chord (Playwright names: "Enter", "Escape", "Tab", "ArrowDown", "Control+A", a character) on an element of the active tab (a11yRef, testId or selector, optionally within; it gets the focus first) or, without one, on whatever has the focus: submit a form with Enter, close a dialog with Escape. Returns {pressed, key, target?, sensitive}. A character pressed in a secret field is not stored.',
+  description: "Press a key on an element or the focused one (Enter submits). Returns {pressed, key}.",
   input: PressKeyInput,
   output: Schema.Struct({
     pressed: Schema.Boolean,
@@ -232,15 +238,21 @@ export const pressKey = defineTool({
     })
   }),
   annotations: interactionAnnotations,
-  requiresSession: true,
-  observation: "default",
-  deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
+  ...elementTool,
   record: (input, result) => {
     const secret = Option.match(result, { onNone: () => true, onSome: (value) => value.sensitive })
     return {
       input: { key: secret && typesACharacter(input.key) ? REDACTED : input.key, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
       ...(hasTarget(input) ? { target: recordTarget(targetOf(input)) } : {})
     }
+  },
+  replay: {
+    note: (args, target) => `Press ${String(args.key)}${target === undefined ? "" : ` on${at(target)}`}`,
+    args: (args) => (args.key === REDACTED ? { skip: "a key pressed in a secret field is not stored" } : { args }),
+    playwright: (args, context) =>
+      typeof args.key !== "string"
+        ? undefined
+        : [context.locator === undefined ? `await page.keyboard.press(${JSON.stringify(args.key)})` : `await ${context.locator}.press(${JSON.stringify(args.key)})`]
   },
   run: Effect.fn("tool.press_key")(function* (input) {
     const session = yield* Session
@@ -250,34 +262,30 @@ export const pressKey = defineTool({
   })
 })
 
-const SelectOptionInput = Schema.Struct({
-  ...targetFields,
+const SelectOptionInput = targetInput({
   values: Schema.Array(Schema.String)
     .pipe(Schema.minItems(1), Schema.maxItems(100))
-    .annotations({ description: "Options to select, each by its value or its visible label; several for a multiple select." }),
-  dialog: DialogField,
-  timeoutMs: timeoutField(0, 60_000, 15_000)
-}).pipe(Schema.filter(validateTarget))
+    .annotations({ description: "Values or labels." }),
+  dialog: QuietDialogField
+})
 
 export const selectOption = defineTool({
   name: "select_option",
   title: "Select options",
-  description:
-    "Select options of a <select> in the active tab (target by a11yRef, testId or selector, optionally within), each named by its value or its visible label; the other options are deselected. Waits until the options exist. Returns {selected: values now selected, target}.",
+  description: "Select <select> options; the others are deselected. Returns {selected}.",
   input: SelectOptionInput,
   output: Schema.Struct({
     selected: Schema.Array(Schema.String).annotations({ description: "Values of the options selected now." }),
     target: TargetResult
   }),
   annotations: interactionAnnotations,
-  requiresSession: true,
-  observation: "default",
-  deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
+  ...elementTool,
   onDeadline: actionDeadline("select_option"),
-  record: (input) => ({
-    input: { values: input.values, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
-    target: recordTarget(targetOf(input))
-  }),
+  record: (input) => recordTargeted(input, { values: input.values }),
+  replay: {
+    note: (args, target) => `Select ${JSON.stringify(args.values ?? [])} in${at(target)}`,
+    playwright: onLocator((locator, args) => (Array.isArray(args.values) ? `await ${locator}.selectOption(${JSON.stringify(args.values)})` : undefined))
+  },
   run: Effect.fn("tool.select_option")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
@@ -286,25 +294,22 @@ export const selectOption = defineTool({
   })
 })
 
-const HoverInput = Schema.Struct({
-  ...targetFields,
-  dialog: DialogField,
-  timeoutMs: timeoutField(0, 60_000, 15_000)
-}).pipe(Schema.filter(validateTarget))
+const HoverInput = targetInput({ dialog: QuietDialogField })
 
 export const hover = defineTool({
   name: "hover",
   title: "Hover over an element",
-  description:
-    "Move the mouse over one element of the active tab (target by a11yRef, testId or selector, optionally within), for menus and tooltips that open on hover. Waits until it is visible and stable. Returns {hovered, target}; the observation shows what opened.",
+  description: "Hover an element, for menus and tooltips. Returns {hovered}.",
   input: HoverInput,
   output: Schema.Struct({ hovered: Schema.Boolean, target: TargetResult }),
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
-  requiresSession: true,
-  observation: "default",
-  deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
+  ...elementTool,
   onDeadline: actionDeadline("hover"),
-  record: (input) => ({ input: { timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) }, target: recordTarget(targetOf(input)) }),
+  record: (input) => recordTargeted(input),
+  replay: {
+    note: (_args, target) => `Hover over${at(target)}`,
+    playwright: onLocator((locator) => `await ${locator}.hover()`)
+  },
   run: Effect.fn("tool.hover")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)

@@ -12,20 +12,48 @@ import {
   type StepRecord
 } from "../domain/knowledge.js"
 import type { SessionSet } from "../knowledge/catalog.js"
-import { recipeOf, toBatch, toPlaywright } from "../knowledge/recipe.js"
+import { recipeOf, toBatch, toPlaywright, type ToolLookup } from "../knowledge/recipe.js"
 import { expandedWords, queryGroups } from "../knowledge/text.js"
-import { defineTool } from "../runtime/tool.js"
+import { makeRegistry } from "../runtime/registry.js"
+import { defineTool, ListedAs } from "../runtime/tool.js"
+import { ToolView } from "../runtime/visibility.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Session } from "../services/Session.js"
 
 const queryAnnotations = { readOnly: true, destructive: false, idempotent: true, openWorld: false } as const
 
+/** Definition fields of the step-memory tools: available without a session, never part of a replay. */
+const memoryTool = {
+  annotations: queryAnnotations,
+  group: "knowledge",
+  requiresSession: false,
+  replay: { mode: "never" },
+  observation: "none"
+} as const
+
+/**
+ * The definitions of recorded tools, for replays: the served ones, or the built-in ones when no server
+ * serves this call (imported when needed: the registry lists these tools, so a static import would be a cycle).
+ */
+export const toolLookup: Effect.Effect<ToolLookup> = Effect.flatMap(
+  Effect.serviceOption(ToolView),
+  Option.match({
+    onSome: (view) => Effect.succeed(view.registry.lookup),
+    onNone: () => Effect.map(Effect.promise(() => import("./registry.js")), (module) => makeRegistry(module.builtinTools, "").lookup)
+  })
+)
+
 /** Tool names in recipes and exports: the default prefix, which is what mm_run_steps and agents know. */
 const RECIPE_PREFIX = "mm"
 
-const Filters = Schema.optional(KnowledgeFilters).annotations({
-  description: "Narrow the steps: flowTag, tag, screen, sinceHours. They mean the same in every scope."
+const Filters = Schema.optional(KnowledgeFilters.annotations({ [ListedAs]: { type: "object" } })).annotations({
+  description: "{flowTag?, tag?, screen?, sinceHours?}"
 })
+
+const Scope = (fallback: "current" | "all") =>
+  Schema.optionalWith(KnowledgeScope.annotations({ [ListedAs]: { type: ["string", "object"] } }), {
+    default: () => fallback
+  }).annotations({ description: `${fallback} (default), ${fallback === "all" ? "current" : "all"} or {sessionId}.` })
 
 const currentSessionId = Effect.gen(function* () {
   const session = yield* Session
@@ -45,19 +73,16 @@ const sessionsOf = (scope: KnowledgeScope) =>
 export const knowledgeLast = defineTool({
   name: "knowledge_last",
   title: "Latest recorded steps",
-  description:
-    "The latest tool calls recorded in the step memory (oldest first): tool, target, screen, outcome. Use it to recall what was just done in this session (scope current, the default) or in any session. Returns {steps}.",
+  description: "Latest recorded steps, oldest first: what was just done. Returns {steps}.",
   input: Schema.Struct({
     n: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 200)), { default: () => 20 }).annotations({
-      description: "How many steps (1..200, default 20)."
+      description: "Default 20."
     }),
-    scope: Schema.optionalWith(KnowledgeScope, { default: () => "current" as const }),
+    scope: Scope("current"),
     filters: Filters
   }),
   output: Schema.Struct({ steps: Schema.Array(StepSummary) }),
-  annotations: queryAnnotations,
-  requiresSession: false,
-  observation: "none",
+  ...memoryTool,
   run: Effect.fn("tool.knowledge_last")(function* (input) {
     const sessions = yield* sessionsOf(input.scope)
     const catalog = yield* catalogOf(yield* KnowledgeStore)
@@ -69,15 +94,15 @@ export const knowledgeSearch = defineTool({
   name: "knowledge_search",
   title: "Search recorded steps",
   description:
-    'Find recorded steps by words: tool names, screens, test ids, labels, accessibility names, session goals and tags, with synonyms (send~transfer, approve~confirm, unlock~login...). Results are ranked by relevance; newer steps win only among equals, and a query that matches nothing returns nothing. Returns {query, words, matches}.',
+    "Search recorded steps by words, with synonyms; best first. Returns {words, matches}.",
   input: Schema.Struct({
     query: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({
-      description: 'Words to look for, e.g. "confirm transaction" (1..200 characters).'
+      description: 'Words, e.g. "confirm transaction".'
     }),
     limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 100)), { default: () => 20 }).annotations({
-      description: "Maximum number of matches (1..100, default 20)."
+      description: "Default 20."
     }),
-    scope: Schema.optionalWith(KnowledgeScope, { default: () => "all" as const }),
+    scope: Scope("all"),
     filters: Filters
   }),
   output: Schema.Struct({
@@ -85,9 +110,7 @@ export const knowledgeSearch = defineTool({
     words: Schema.Array(Schema.String).annotations({ description: "The words searched for, synonyms included." }),
     matches: Schema.Array(StepSummary)
   }),
-  annotations: queryAnnotations,
-  requiresSession: false,
-  observation: "none",
+  ...memoryTool,
   run: Effect.fn("tool.knowledge_search")(function* (input) {
     const sessions = yield* sessionsOf(input.scope)
     const catalog = yield* catalogOf(yield* KnowledgeStore)
@@ -106,18 +129,17 @@ export const knowledgeSearch = defineTool({
 export const knowledgeSessions = defineTool({
   name: "knowledge_sessions",
   title: "Recorded sessions",
-  description:
-    "The sessions in the step memory, most recently active first, with goal, flow tags, tags and how many steps pass the filters. Use a sessionId as scope in the other knowledge tools. Returns {sessions}.",
+  description: "Recorded sessions, newest first. Returns {sessions}.",
   input: Schema.Struct({
     limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 50)), { default: () => 10 }).annotations({
-      description: "Maximum number of sessions (1..50, default 10)."
+      description: "Default 10."
     }),
     filters: Filters
   }),
   output: Schema.Struct({ sessions: Schema.Array(SessionSummary) }),
-  annotations: queryAnnotations,
-  requiresSession: false,
-  observation: "none",
+  ...memoryTool,
+  // Browsing past sessions comes before a launch or after a cleanup; callable at any time.
+  listedWhen: (state) => !state.session,
   run: Effect.fn("tool.knowledge_sessions")(function* (input) {
     const catalog = yield* catalogOf(yield* KnowledgeStore)
     return { sessions: catalog.sessions(input.limit, input.filters, yield* Clock.currentTimeMillis) }
@@ -138,16 +160,18 @@ const sessionSteps = (sessionId: string) =>
     return { steps: steps as ReadonlyArray<StepRecord>, metadata: catalog.metadata(sessionId) }
   })
 
-const SummarizeScope = Schema.Union(Schema.Literal("current"), Schema.Struct({ sessionId: Schema.String.pipe(Schema.minLength(1)) }))
+const SummarizeScope = Schema.Union(Schema.Literal("current"), Schema.Struct({ sessionId: Schema.String.pipe(Schema.minLength(1)) })).annotations({
+  [ListedAs]: { type: ["string", "object"] }
+})
 
 export const knowledgeSummarize = defineTool({
   name: "knowledge_summarize",
   title: "Summarize a session as a recipe",
   description:
-    "One session in short: counts, screens visited, and a recipe that can run again: each successful action as {tool, args, notes} with durable targets (test id, role + name, or selector; never a bare ref) and secrets as {{name}} placeholders. Pass recipe.steps to mm_run_steps after filling the placeholders. Returns {sessionId, goal?, flowTags, tags, stepCount, succeeded, failed, screens, recipe}.",
+    "A session as a recipe for mm_run_steps (durable targets, {{secret}} placeholders). Returns {recipe, ...}.",
   input: Schema.Struct({
     scope: Schema.optionalWith(SummarizeScope, { default: () => "current" as const }).annotations({
-      description: "current (the running session, the default) or {sessionId}."
+      description: "current (default) or {sessionId}."
     })
   }),
   output: Schema.Struct({
@@ -161,9 +185,7 @@ export const knowledgeSummarize = defineTool({
     screens: Schema.Array(Schema.String).annotations({ description: "Screens the session went through, in order." }),
     recipe: Recipe
   }),
-  annotations: queryAnnotations,
-  requiresSession: false,
-  observation: "none",
+  ...memoryTool,
   run: Effect.fn("tool.knowledge_summarize")(function* (input) {
     const sessionId = input.scope === "current" ? yield* currentSessionId : input.scope.sessionId
     const { steps, metadata } = yield* sessionSteps(sessionId)
@@ -183,7 +205,7 @@ export const knowledgeSummarize = defineTool({
       succeeded,
       failed: flow.length - succeeded,
       screens,
-      recipe: recipeOf(flow, RECIPE_PREFIX)
+      recipe: recipeOf(flow, yield* toolLookup, RECIPE_PREFIX)
     }
   })
 })
@@ -194,9 +216,12 @@ export const ExportFormat = Schema.Literal("batch", "playwright")
 export const exportSession = (sessionId: string, format: typeof ExportFormat.Type) =>
   Effect.gen(function* () {
     const { steps, metadata } = yield* sessionSteps(sessionId)
-    const recipe = recipeOf(steps, RECIPE_PREFIX)
+    const lookup = yield* toolLookup
+    const recipe = recipeOf(steps, lookup, RECIPE_PREFIX)
     const content =
-      format === "batch" ? JSON.stringify(toBatch(recipe), null, 2) + "\n" : toPlaywright(recipe, steps, metadata, sessionId)
+      format === "batch"
+        ? JSON.stringify(toBatch(recipe), null, 2) + "\n"
+        : toPlaywright(recipe, steps, metadata, sessionId, lookup, RECIPE_PREFIX)
     return {
       sessionId,
       format,
@@ -212,13 +237,13 @@ export const knowledgeExport = defineTool({
   name: "knowledge_export",
   title: "Export a session",
   description:
-    'Turn a recorded session into something that replays it: format "batch" gives the JSON input of mm_run_steps, format "playwright" a @playwright/test file with one test(). Secrets are placeholders ({{name}} in a batch, BWM_SECRET_* environment variables in a test). Returns {sessionId, format, fileName, content, stepCount, placeholders, skipped}.',
+    "A session as an mm_run_steps batch or a Playwright test file. Returns {fileName, content, ...}.",
   input: Schema.Struct({
     sessionId: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
-      description: "Session to export; the running session when absent."
+      description: "Default: the running session."
     }),
     format: Schema.optionalWith(ExportFormat, { default: () => "batch" as const }).annotations({
-      description: 'batch (mm_run_steps JSON, the default) or playwright (a test file).'
+      description: "Default batch."
     })
   }),
   output: Schema.Struct({
@@ -230,9 +255,7 @@ export const knowledgeExport = defineTool({
     placeholders: Schema.Array(Placeholder),
     skipped: Schema.Array(Schema.String)
   }),
-  annotations: queryAnnotations,
-  requiresSession: false,
-  observation: "none",
+  ...memoryTool,
   run: Effect.fn("tool.knowledge_export")(function* (input) {
     const sessionId = input.sessionId ?? (yield* currentSessionId)
     return yield* exportSession(sessionId, input.format)

@@ -8,13 +8,13 @@ import { DEADLINE_SLACK_MS, timeoutField } from "./shared.js"
 const NavigateInput = Schema.Struct({
   screen: Schema.Literal("home", "settings", "notification", "popup", "url", "back", "forward", "reload").annotations({
     description:
-      "home: the session's home page; settings / notification: the pages configured under screens (notification opens in a new tab); popup: the extension's action popup page, opened as a new tab; url: the url field; back / forward: through the active tab's history (MM_NAVIGATION_FAILED at either end); reload: the same page again."
+      "url, back, forward, reload, or a configured page."
   }),
   url: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
-    description: 'Absolute URL; required when screen is "url".'
+    description: "Absolute URL."
   }),
   newTab: Schema.optional(Schema.Boolean).annotations({
-    description: 'With screen "url": open the URL in a new tab and make it active instead of loading it in the active tab.'
+    description: "In a new tab."
   }),
   timeoutMs: timeoutField(1_000, 120_000, 30_000)
 }).pipe(
@@ -26,12 +26,25 @@ const NavigateInput = Schema.Struct({
 export const navigate = defineTool({
   name: "navigate",
   title: "Navigate",
-  description:
-    'Load a page in the active tab and wait for it to finish loading: screen "home", "settings", "notification" or "popup" (these two open a new tab and make it active), "url" with url (newTab: true opens it in a new tab), or "back", "forward" or "reload" in the active tab. Returns {navigated, currentUrl}; the observation shows the new page with fresh refs.',
+  description: "Load a page in the active tab. Returns {navigated, currentUrl}.",
   input: NavigateInput,
   output: Schema.Struct({ navigated: Schema.Boolean, currentUrl: Schema.String }),
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
+  group: "page",
   requiresSession: true,
+  stepKinds: ["navigation"],
+  replay: {
+    note: (args, _target, step) =>
+      `Go to ${step.observation?.state.currentUrl ?? String(args.url ?? args.screen ?? "the page")}`,
+    playwright: (args, context) => {
+      if (args.screen === "back") return ["await page.goBack()"]
+      if (args.screen === "forward") return ["await page.goForward()"]
+      if (args.screen === "reload") return ["await page.reload()"]
+      // Where the navigation ended, as recorded, is what the test loads.
+      const url = context.record.observation?.state.currentUrl ?? (typeof args.url === "string" ? args.url : undefined)
+      return [url === undefined ? `// ${context.notes}: no URL was recorded` : `await page.goto(${JSON.stringify(url)})`]
+    }
+  },
   observation: "default",
   deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
   onDeadline: (input, timeoutMs) =>

@@ -1,4 +1,5 @@
-// Every built-in tool, in the order tools/list shows them.
+// Every built-in tool, in the order tools/list shows them. A tool's metadata (group, visibility, step
+// kinds, replay) lives on its definition: adding a tool is its file plus one line here.
 import type { AnyToolDefinition } from "../runtime/tool.js"
 import { accessibilitySnapshot, describeScreen, getState, listTestIds } from "./discovery.js"
 import { click, getText, hover, pressKey, selectOption, type, waitFor } from "./interaction.js"
@@ -8,9 +9,11 @@ import { navigate } from "./navigation.js"
 import { report } from "./report.js"
 import { screenshot } from "./screenshot.js"
 import { cleanup, launch } from "./session.js"
+import { saveStorageState } from "./storage.js"
 import { extensionStorage } from "./extension.js"
 import { build } from "./build.js"
 import { getContractAddress, listContracts, seedContract, seedContracts } from "./contracts.js"
+import { hideTools, showTools } from "./meta.js"
 import { closeTab, listTabs, switchToTab, waitForNotification } from "./tabs.js"
 
 export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
@@ -29,6 +32,7 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   accessibilitySnapshot,
   find,
   screenshot,
+  saveStorageState,
   getState,
   listTabs,
   switchToTab,
@@ -45,5 +49,7 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   knowledgeSummarize,
   knowledgeSessions,
   knowledgeExport,
-  report
+  report,
+  hideTools,
+  showTools
 ]

@@ -4,6 +4,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { KnowledgeError, NoActiveSession } from "../domain/errors.js"
 import type { StepRecord } from "../domain/knowledge.js"
 import { recipeOf } from "../knowledge/recipe.js"
+import { toolLookup } from "./knowledge.js"
 import { renderReport } from "../knowledge/report.js"
 import { defineTool } from "../runtime/tool.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
@@ -44,7 +45,7 @@ export const buildReport = (sessionId: string) =>
       sessionId,
       metadata: catalog.metadata(sessionId),
       steps,
-      recipe: recipeOf(steps, "mm"),
+      recipe: recipeOf(steps, yield* toolLookup, "mm"),
       images,
       generatedAt: new Date(yield* Clock.currentTimeMillis).toISOString()
     })
@@ -55,10 +56,10 @@ export const report = defineTool({
   name: "report",
   title: "Write a session report",
   description:
-    "Write one self-contained HTML page showing a session to a person: every step in order with its duration, target, outcome and error, a screenshot for failed steps (for every step with stepScreenshots: all), and the recipe that replays it. Secrets are never in it. Returns {path, sessionId, steps, failed, screenshots, bytes}; open the file in a browser.",
+    "Write a self-contained HTML report of a session for a person: steps with timings, targets, errors and screenshots, and the recipe. Returns {path, steps, failed}.",
   input: Schema.Struct({
     sessionId: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({
-      description: "Session to report on (from mm_knowledge_sessions); the running session when absent."
+      description: "Session id; the running one when absent."
     })
   }),
   output: Schema.Struct({
@@ -70,7 +71,9 @@ export const report = defineTool({
     bytes: Schema.Number.annotations({ description: "Size of the file." })
   }),
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  group: "knowledge",
   requiresSession: false,
+  replay: { mode: "never" },
   observation: "none",
   run: Effect.fn("tool.report")(function* (input) {
     let sessionId = input.sessionId

@@ -1,6 +1,6 @@
 // Screenshots to files under the artifacts directory, optionally inline.
 import { Effect, Schema } from "effect"
-import { defineTool, type Attachment } from "../runtime/tool.js"
+import { defineTool, Unlisted, type Attachment } from "../runtime/tool.js"
 import { Session } from "../services/Session.js"
 
 export const ScreenshotResult = Schema.Struct({
@@ -23,27 +23,32 @@ export const imageAttachment = (
 export const screenshot = defineTool({
   name: "screenshot",
   title: "Take a screenshot",
-  description:
-    "Save a PNG of the active tab (or of one element with selector) under <artifacts>/screenshots/<name>.png. Returns {path, width, height}; includeBase64 adds the image as base64 text, includeImage attaches it as an MCP image the model can see.",
+  description: "Save a PNG of the page or of one element. Returns {path, width, height}.",
   input: Schema.Struct({
     name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
-      description: "File name without extension; anything but letters, digits, dot, dash and underscore becomes a dash."
+      description: "File name."
     }),
     fullPage: Schema.optionalWith(Schema.Boolean, { default: () => true }).annotations({
-      description: "Capture the whole scrollable page (default) or only the viewport."
+      description: "Default true; false: viewport."
     }),
     selector: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
-      description: "CSS selector of one element to capture instead of the page."
+      description: "Element's CSS selector."
     }),
-    includeBase64: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+    // Base64 text costs the model far more than an image block: accepted for compatibility, not listed.
+    includeBase64: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
+      description: "Add the PNG as base64 text.",
+      [Unlisted]: true
+    }),
     includeImage: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
-      description: "Attach the PNG as an image content block."
+      description: "Attach as an image."
     })
   }),
   output: ScreenshotResult,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   concurrencySafe: true,
+  group: "page",
   requiresSession: true,
+  stepKinds: ["discovery"],
   observation: "none",
   deadlineMs: () => 30_000,
   record: (input, result) => ({

@@ -2,7 +2,7 @@
 import { Effect, Schema } from "effect"
 import { StorageState } from "../domain/config.js"
 import { ScreenState } from "../domain/observation.js"
-import { defineTool } from "../runtime/tool.js"
+import { defineTool, ListedAs, Unlisted } from "../runtime/tool.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
@@ -12,31 +12,36 @@ const Tags = (description: string) =>
     default: () => []
   }).annotations({ description })
 
+/** Fields kept for upstream compatibility: accepted, not listed. */
+const compatibility = { [Unlisted]: true } as const
+
 const LaunchInput = Schema.Struct({
   goal: Schema.optional(Schema.String.pipe(Schema.maxLength(500))).annotations({
-    description: "What this session is for, in a sentence; helps later sessions find it."
+    description: "Purpose of the session."
   }),
-  flowTags: Tags('Names of the flows this session exercises, e.g. ["login"].'),
-  tags: Tags("Free-form tags for finding the session later."),
+  flowTags: Tags("Flow names."),
+  tags: Tags("Tags."),
   stateMode: Schema.optionalWith(Schema.Literal("default", "onboarding", "custom"), {
     default: () => "default" as const
   }).annotations({
-    description:
-      'default: the "default" fixture of the config file, if any; onboarding: a fresh profile; custom: fixturePreset or fixture.'
+    description: "default, onboarding (fresh profile) or custom (fixturePreset/fixture)."
   }),
-  fixturePreset: Schema.optional(Schema.String).annotations({ description: "Name of a fixture from the config file." }),
-  fixture: Schema.optional(StorageState),
+  fixturePreset: Schema.optional(Schema.String).annotations({ description: "Config fixture." }),
+  fixture: Schema.optional(StorageState.annotations({ [ListedAs]: { type: "object" } })).annotations({
+    description: "Storage state {cookies, origins}."
+  }),
   slowMo: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(0, 10_000)), { default: () => 0 }).annotations({
-    description: "Slow every browser operation down by this many milliseconds (0..10000), to watch a headed run."
+    description: "Delay per browser operation, ms."
   }),
   force: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
-    description: "Close a running session first instead of failing with MM_SESSION_ALREADY_RUNNING."
+    description: "Close a running session first."
   }),
   extensionPath: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
-    description: "Unpacked Manifest V3 extension to load instead of the configured one."
+    description: "Unpacked MV3 extension."
   }),
   autoBuild: Schema.optional(Schema.Boolean).annotations({
-    description: "Accepted for compatibility; this server does not build before launching."
+    description: "Accepted for compatibility; this server does not build before launching.",
+    ...compatibility
   })
 })
 
@@ -44,7 +49,7 @@ export const launch = defineTool({
   name: "launch",
   title: "Launch the browser",
   description:
-    "Start a browser session: launches Chromium (loading the configured extension, if any) and opens the home page (the extension's popup or options page, or the web app). Call this first, and again after MM_BROWSER_CLOSED (the browser died; no force needed). Returns {sessionId, extensionId?, state}. Fails with MM_SESSION_ALREADY_RUNNING when a session runs or another launch is starting one, unless force is true.",
+    "Start the browser on the app's or extension's home page; the page tools appear then. Also after MM_BROWSER_CLOSED (no force needed). Returns {sessionId, state}.",
   input: LaunchInput,
   output: Schema.Struct({
     sessionId: Schema.String,
@@ -52,7 +57,12 @@ export const launch = defineTool({
     state: ScreenState
   }),
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  group: "session",
   requiresSession: false,
+  // With a session it only answers MM_SESSION_ALREADY_RUNNING (unless force): listed again after cleanup.
+  listedWhen: (state) => !state.session,
+  stepKinds: ["navigation"],
+  replay: { mode: "never" },
   observation: "custom",
   deadlineMs: () => 60_000,
   observe: (result) => ({ state: result.state }),
@@ -116,14 +126,18 @@ export const launch = defineTool({
 export const cleanup = defineTool({
   name: "cleanup",
   title: "Close the browser",
-  description:
-    "End the session: closes the browser and deletes its temporary profile. Safe to call when nothing runs. Returns {cleanedUp} (false when no session was running).",
+  description: "Close the browser (a remote one: only this server's context), ending the session. Returns {cleanedUp}.",
   input: Schema.Struct({
-    sessionId: Schema.optional(Schema.String).annotations({ description: "Accepted for compatibility; the running session is closed." })
+    sessionId: Schema.optional(Schema.String).annotations({
+      description: "Accepted for compatibility; the running session is closed.",
+      ...compatibility
+    })
   }),
   output: Schema.Struct({ cleanedUp: Schema.Boolean }),
   annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  group: "session",
   requiresSession: false,
+  replay: { mode: "never" },
   observation: "none",
   deadlineMs: () => 30_000,
   run: Effect.fn("tool.cleanup")(function* () {

@@ -1,14 +1,16 @@
-// Schema fragments and helpers shared by several tools.
+// Schema fragments and definition fields shared by several tools, above all the tools that act on one element.
 import { Schema } from "effect"
 import { ActionTimeout, WaitTimeout } from "../domain/errors.js"
 import type { StepTarget } from "../domain/knowledge.js"
-import { describeLocator, describeTarget, targetOf, type Target } from "../domain/target.js"
+import { REDACTED } from "../domain/redaction.js"
+import { A11yRef, describeLocator, describeTarget, Scope, targetFields as locatorFields, targetOf, validateTarget, type Target } from "../domain/target.js"
+import { ListedAs, Unlisted } from "../runtime/tool.js"
 
 /** A `timeoutMs` field with bounds and a default, described for the agent. */
 export const timeoutField = (min: number, max: number, fallback: number) =>
   Schema.optionalWith(
     Schema.Number.pipe(Schema.int(), Schema.between(min, max)).annotations({
-      description: `How long to wait, in milliseconds (${min}..${max}, default ${fallback}).`
+      description: `Max wait, ms (default ${fallback}).`
     }),
     { default: () => fallback }
   )
@@ -40,3 +42,64 @@ export const NoInput = Schema.Struct({}).pipe(
     return first === undefined ? true : { path: [first], message: "is unexpected: this tool takes no arguments" }
   })
 )
+
+/**
+ * How a tool names its element, as listed: exactly one of a11yRef, testId or selector, optionally
+ * within a parent. The rule is stated once in the server instructions and in the error that enforces it.
+ */
+export const targetFields = {
+  a11yRef: Schema.optional(A11yRef).annotations({ description: "Ref, e.g. e12." }),
+  testId: locatorFields.testId.annotations({ description: "Test id." }),
+  selector: locatorFields.selector.annotations({ description: "CSS/Playwright selector." }),
+  within: Schema.optional(Scope.annotations({ [ListedAs]: { type: "object" } })).annotations({
+    description: "Parent: {a11yRef|testId|selector}."
+  })
+}
+
+/** What to do with an alert, confirm or prompt the action opens; without it, it is dismissed and a notice says so. */
+export const DialogField = Schema.optional(
+  Schema.Struct({
+    accept: Schema.Boolean.annotations({ description: "true: OK / accept; false: Cancel / dismiss." }),
+    promptText: Schema.optional(
+      Schema.String.pipe(Schema.maxLength(10_000)).annotations({ description: "The answer to a prompt() when accepting; never stored." })
+    )
+  }).annotations({ [ListedAs]: { type: "object" } })
+).annotations({ description: "Dialog answer: {accept, promptText?}." })
+
+/**
+ * The same answer, accepted but not listed: for actions that seldom open a dialog (typing, selecting,
+ * hovering). A dialog they open is dismissed and meta.notices says what it asked.
+ */
+export const QuietDialogField = DialogField.annotations({ [Unlisted]: true })
+
+/** The dialog choice as recorded: never the prompt's answer. */
+export const recordDialog = (dialog: { readonly accept: boolean; readonly promptText?: string | undefined } | undefined) =>
+  dialog === undefined ? {} : { dialog: { accept: dialog.accept, ...(dialog.promptText !== undefined ? { promptText: REDACTED } : {}) } }
+
+/** The action timeout of element tools: accepted (and recorded) but not listed; the default suits nearly every call. */
+export const actionTimeoutField = timeoutField(0, 60_000, 15_000).annotations({ [Unlisted]: true })
+
+/** The input of a tool that acts on exactly one element: the target fields, the tool's own fields and a timeout. */
+export const targetInput = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
+  Schema.Struct({ ...targetFields, ...fields, timeoutMs: actionTimeoutField }).pipe(Schema.filter(validateTarget))
+
+/** " testId:x" after a verb in a recipe note, or nothing without a target. */
+export const at = (target: string | undefined): string => (target === undefined ? "" : ` ${target}`)
+
+/** What tools that act on one element record: the target, the timeout, the dialog choice, and their own fields. */
+export const recordTargeted = (
+  input: Parameters<typeof targetOf>[0] & {
+    readonly timeoutMs: number
+    readonly dialog?: { readonly accept: boolean; readonly promptText?: string | undefined } | undefined
+  },
+  fields: Readonly<Record<string, unknown>> = {}
+) => ({ input: { ...fields, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) }, target: recordTarget(targetOf(input)) })
+
+/** Definition fields of a tool that acts on one element of the active tab. */
+export const elementTool = {
+  group: "page",
+  requiresSession: true,
+  stepKinds: ["interaction"],
+  observation: "default",
+  deadlineMs: (input: { readonly timeoutMs: number }) => input.timeoutMs + DEADLINE_SLACK_MS
+} as const

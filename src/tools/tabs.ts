@@ -2,22 +2,30 @@
 import { Effect, Order, Schema } from "effect"
 import { NotificationTimeout } from "../domain/errors.js"
 import { TabId, TabInfo, TabRole, TabRoleInput, type TabInfo as TabInfoType } from "../domain/observation.js"
-import { defineTool } from "../runtime/tool.js"
+import { defineTool, type ListingState, type Replay } from "../runtime/tool.js"
 import { Session, type TabSelector } from "../services/Session.js"
 import { DEADLINE_SLACK_MS, timeoutField } from "./shared.js"
 
 /** Tab id, role or URL prefix; at least one, and all given must match. */
 const SelectorFields = {
-  tabId: Schema.optional(TabId).annotations({
-    description: 'Id of the tab from mm_list_tabs or mm_get_state, e.g. "t3": exactly that tab.'
-  }),
-  role: Schema.optional(TabRoleInput).annotations({
-    description: 'Tab role: extension, notification, app (alias "dapp") or other. With url, both must match.'
-  }),
-  url: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
-    description: "URL prefix of the tab, e.g. http://127.0.0.1:3000/checkout."
-  })
+  tabId: Schema.optional(TabId).annotations({ description: 'Tab id, e.g. "t3".' }),
+  role: Schema.optional(TabRoleInput).annotations({ description: "Tab role." }),
+  url: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({ description: "URL prefix." })
 }
+
+/** A tab id means something only in the session that gave it: a replay chooses by role or URL. */
+const tabReplay: Replay = {
+  args: (args) => {
+    if (args.tabId === undefined) return { args }
+    const { tabId: _tabId, ...rest } = args
+    return rest.role === undefined && rest.url === undefined
+      ? { skip: "chose its tab by id only, which names nothing in another session" }
+      : { args: rest }
+  }
+}
+
+/** Tab tools matter once a second tab is open (a popup, a notification, a new tab). */
+const tabTool = { group: "tabs", requiresSession: true, listedWhen: (state: ListingState) => state.tabs > 1 } as const
 
 const needsSelector = <A extends TabSelector>(input: A) =>
   input.tabId !== undefined || input.role !== undefined || input.url !== undefined
@@ -37,8 +45,7 @@ const ActiveTab = Schema.NullOr(Schema.Struct({ tabId: TabId, role: TabRole, url
 export const waitForNotification = defineTool({
   name: "wait_for_notification",
   title: "Wait for a notification",
-  description:
-    "Wait until the extension's notification page is open (e.g. after the web app asked the extension to confirm something) and make it the active tab, so the next click acts in it. Returns {found, pageUrl, title}. Fails with MM_NOTIFICATION_TIMEOUT listing the open tabs when none appears.",
+  description: "Wait for the extension's notification tab and make it active. Returns {found, pageUrl, title}.",
   input: Schema.Struct({ timeoutMs: timeoutField(1_000, 60_000, 15_000) }),
   output: Schema.Struct({
     found: Schema.Boolean.annotations({ description: "Always true on success." }),
@@ -46,7 +53,10 @@ export const waitForNotification = defineTool({
     title: Schema.String.annotations({ description: "Title of the notification tab." })
   }),
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
+  group: "extension",
   requiresSession: true,
+  requiresExtension: true,
+  stepKinds: ["navigation"],
   observation: "default",
   deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
   onDeadline: (_input, timeoutMs) => new NotificationTimeout({ timeoutMs, openTabs: [] }),
@@ -60,15 +70,16 @@ export const waitForNotification = defineTool({
 export const switchToTab = defineTool({
   name: "switch_to_tab",
   title: "Switch tab",
-  description:
-    "Make another open tab the active one (the tab every other tool acts on), chosen by tabId (from mm_list_tabs), role and/or URL prefix; the newest match wins, the extension home for role extension. Returns {switched, tab}; the observation shows the tab switched to. MM_TAB_NOT_FOUND lists the open tabs.",
+  description: "Make a tab the one tools act on (the newest match). Returns {switched, tab}.",
   input: Schema.Struct(SelectorFields).pipe(Schema.filter(needsSelector)),
   output: Schema.Struct({
     switched: Schema.Boolean.annotations({ description: "Always true on success." }),
     tab: TabInfo
   }),
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
-  requiresSession: true,
+  ...tabTool,
+  stepKinds: ["navigation"],
+  replay: tabReplay,
   observation: "default",
   run: Effect.fn("tool.switch_to_tab")(function* (input) {
     const session = yield* Session
@@ -79,8 +90,7 @@ export const switchToTab = defineTool({
 export const closeTab = defineTool({
   name: "close_tab",
   title: "Close tab",
-  description:
-    "Close an open tab chosen by tabId (from mm_list_tabs), role and/or URL prefix (the newest match). The extension home is never closed. When the active tab closes, tools fall back to the extension home, else an app tab, else any tab. Returns {closed, tab, active}.",
+  description: "Close a tab (the newest match; never the extension home). Returns {closed, active}.",
   input: Schema.Struct(SelectorFields).pipe(Schema.filter(needsSelector)),
   output: Schema.Struct({
     closed: Schema.Boolean.annotations({ description: "Always true on success." }),
@@ -88,7 +98,9 @@ export const closeTab = defineTool({
     active: ActiveTab
   }),
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
-  requiresSession: true,
+  ...tabTool,
+  stepKinds: ["navigation"],
+  replay: tabReplay,
   observation: "none",
   run: Effect.fn("tool.close_tab")(function* (input) {
     const session = yield* Session
@@ -196,17 +208,16 @@ const RegexSource = Schema.String.pipe(
 export const listTabs = defineTool({
   name: "list_tabs",
   title: "List tabs",
-  description:
-    "List the open tabs with their id (e.g. t3, stable while the tab is open, for switch_to_tab and close_tab), role (extension, notification, app, other), URL, title and host; '*' marks the active tab in the text. Filter with a case-insensitive regular expression on URL or title, group by role or host, order by title, url, host or role within groups. Returns {total, groups: [{key, tabs}], text}.",
+  description: "Open tabs: id, role, url, title. Returns {total, groups, text}.",
   input: Schema.Struct({
     filter: Schema.optional(RegexSource).annotations({
-      description: "Case-insensitive regular expression matched against each tab's URL and title; an invalid expression is MM_INVALID_INPUT."
+      description: "Regex on url or title."
     }),
     groupBy: Schema.optionalWith(TabGroupBy, { default: () => "none" as const }).annotations({
-      description: 'none (one group "all"), role or host (default none).'
+      description: "Group by."
     }),
     orderBy: Schema.optional(TabOrderBy).annotations({
-      description: "Order within each group: title, url, host or role; the order tabs were opened in when absent."
+      description: "Order by."
     })
   }),
   output: Schema.Struct({
@@ -216,7 +227,7 @@ export const listTabs = defineTool({
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   concurrencySafe: true,
-  requiresSession: true,
+  ...tabTool,
   observation: "none",
   run: Effect.fn("tool.list_tabs")(function* (input) {
     const session = yield* Session

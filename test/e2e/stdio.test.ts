@@ -6,6 +6,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loginPage, servePages, type RunningServer } from "../../demo/sample-app.js"
 import { html, LOOPBACK_ARGS, tempDir } from "../support/browser.js"
@@ -40,7 +41,7 @@ const waitUntil = async (condition: () => boolean, timeoutMs: number) => {
   return condition()
 }
 
-const connect = async (app: RunningServer, marker: string) => {
+const connect = async (app: RunningServer, marker: string, extra: ReadonlyArray<string> = []) => {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [
@@ -51,7 +52,8 @@ const connect = async (app: RunningServer, marker: string) => {
       tempDir(),
       ...LOOPBACK_ARGS.map((arg) => `--browser-arg=${arg}`),
       "--browser-arg",
-      `--bwm-test-marker=${marker}`
+      `--bwm-test-marker=${marker}`,
+      ...extra
     ],
     stderr: "pipe"
   })
@@ -63,7 +65,8 @@ const connect = async (app: RunningServer, marker: string) => {
 const envelopeOf = (result: Awaited<ReturnType<Client["callTool"]>>) => {
   const content = result.content as Array<{ type: string; text?: string }>
   const envelope = JSON.parse(content[0]!.text!)
-  expect(result.structuredContent).toEqual(envelope)
+  // The envelope travels once, as JSON text: clients that show structuredContent too would pay twice.
+  expect(result.structuredContent).toBeUndefined()
   expect(result.isError).toBe(!envelope.ok)
   return envelope
 }
@@ -78,16 +81,20 @@ describe("the built server over stdio", () => {
     await app.close()
   })
 
-  it("lists every tool with schemas and annotations, runs a flow, and closes the browser when stdin closes", async () => {
+  it("lists the tools that apply, announces the page tools on launch, runs a flow, and closes the browser when stdin closes", async () => {
     const marker = randomUUID()
     const { client, transport } = await connect(app, marker)
+    let listChanged = 0
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      listChanged++
+    })
     const { tools } = await client.listTools()
     const names = tools.map((tool) => tool.name)
-    expect(names).toEqual(expect.arrayContaining(["mm_launch", "mm_click", "mm_type", "mm_describe_screen", "mm_cleanup"]))
+    expect(names).toEqual(expect.arrayContaining(["mm_launch", "mm_cleanup", "mm_run_steps", "mm_knowledge_search"]))
+    expect(names).not.toContain("mm_click")
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object")
-      expect(tool.outputSchema?.type).toBe("object")
-      expect(typeof tool.annotations?.readOnlyHint).toBe("boolean")
+      expect(tool.outputSchema).toBeUndefined()
     }
     expect(client.getInstructions()).toContain("mm_launch")
 
@@ -95,6 +102,10 @@ describe("the built server over stdio", () => {
     expect(launched.ok).toBe(true)
     expect(launched.result.state.currentUrl).toBe(`${app.url}/`)
     expect(browserPids(marker).length).toBeGreaterThan(0)
+    expect(listChanged).toBe(1)
+    const withSession = (await client.listTools()).tools.map((tool) => tool.name)
+    expect(withSession).toEqual(expect.arrayContaining(["mm_click", "mm_type", "mm_describe_screen", "mm_cleanup"]))
+    expect(withSession).not.toContain("mm_launch")
 
     const typed = envelopeOf(await client.callTool({ name: "mm_type", arguments: { testId: "username", text: "bob" } }))
     expect(typed.result).toMatchObject({ typed: true, textLength: 3 })
@@ -148,9 +159,41 @@ describe("the built server over stdio", () => {
     await client.close().catch(() => undefined)
   })
 
+  it("with an MV3 extension, the extension tools are listed after launch and work", async () => {
+    const marker = randomUUID()
+    const extension = path.resolve(import.meta.dirname, "../fixtures/extension-mv3")
+    const { client } = await connect(app, marker, ["--extension", extension])
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("mm_extension_storage")
+      envelopeOf(await client.callTool({ name: "mm_launch", arguments: {} }))
+      const names = (await client.listTools()).tools.map((tool) => tool.name)
+      expect(names).toEqual(expect.arrayContaining(["mm_extension_storage", "mm_wait_for_notification"]))
+      const storage = envelopeOf(await client.callTool({ name: "mm_extension_storage", arguments: {} }))
+      expect(storage.ok).toBe(true)
+    } finally {
+      await client.close()
+    }
+  })
+
+  it("--static-tools serves one fixed list, page tools included, before and after launch", async () => {
+    const marker = randomUUID()
+    const { client } = await connect(app, marker, ["--static-tools"])
+    try {
+      expect(client.getServerCapabilities()?.tools?.listChanged).toBe(false)
+      const before = (await client.listTools()).tools.map((tool) => tool.name)
+      expect(before).toEqual(expect.arrayContaining(["mm_launch", "mm_click", "mm_list_tabs", "mm_extension_storage"]))
+      const early = envelopeOf(await client.callTool({ name: "mm_click", arguments: { testId: "login-submit" } }))
+      expect(early.error.message).toBe("mm_click needs a running session: call mm_launch first.")
+      envelopeOf(await client.callTool({ name: "mm_launch", arguments: {} }))
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(before)
+    } finally {
+      await client.close()
+    }
+  })
+
   it("--help lists every option with its default and writes nothing else", () => {
     const help = execFileSync(process.execPath, [serverEntry, "--help"], { encoding: "utf8" })
-    for (const flag of ["--headless", "--headed", "--executable-path", "--extension", "--app-url", "--artifacts-dir", "--tool-prefix", "--browser-arg", "--config"]) {
+    for (const flag of ["--headless", "--headed", "--executable-path", "--extension", "--app-url", "--artifacts-dir", "--tool-prefix", "--browser-arg", "--config", "--static-tools", "--caps"]) {
       expect(help).toContain(flag)
     }
     expect(help).toContain("./test-artifacts")

@@ -4,6 +4,10 @@ import * as path from "node:path"
 import { Schema } from "effect"
 import { stepStamp } from "../../src/adapters/knowledge-files.js"
 import { labelsFor, SessionMetadata, StepRecord, type StepTarget } from "../../src/domain/knowledge.js"
+import { builtinTools } from "../../src/tools/registry.js"
+
+/** The step kinds a built-in tool's definition gives (none for a name no tool has). */
+export const stepKindsOf = (tool: string) => builtinTools.find((definition) => definition.name === tool)?.stepKinds ?? []
 
 export const NOW = Date.parse("2026-11-22T12:00:00.000Z")
 export const hoursAgo = (hours: number) => new Date(NOW - hours * 3_600_000).toISOString()
@@ -53,7 +57,7 @@ export const step = (spec: StepSpec): StepRecord => {
       testIds: (spec.testIds ?? []).map((testId) => ({ testId, tag: "button", visible: true })),
       a11y: { nodes: (spec.names ?? []).map((name, index) => ({ ref: `e${index + 1}`, role: "button", name })) }
     },
-    labels: labelsFor(spec.tool, spec.target, ok)
+    labels: labelsFor(stepKindsOf(spec.tool), spec.target, ok)
   }
 }
 

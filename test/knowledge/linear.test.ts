@@ -13,7 +13,11 @@ import { recipeOf, toBatch, toPlaywright } from "../../src/knowledge/recipe.js"
 import { escapeHtml, renderReport } from "../../src/knowledge/report.js"
 import { durableTarget } from "../../src/knowledge/targets.js"
 import { clipText, identifierWords, INDEXED_CHARS, indexedText, queryGroups, tokenize, tokenizeIdentifier, wordMatches } from "../../src/knowledge/text.js"
-import { hoursAgo, NOW, session, step } from "./fixtures.js"
+import { makeRegistry } from "../../src/runtime/registry.js"
+import { builtinTools } from "../../src/tools/registry.js"
+import { hoursAgo, NOW, session, step, stepKindsOf } from "./fixtures.js"
+
+const tools = makeRegistry(builtinTools, "mm").lookup
 
 const MB = 1_000_000
 const upper = "A".repeat(MB)
@@ -39,7 +43,7 @@ const hugeStep = (sessionId: string, ok: boolean, at: string): StepRecord => {
     testIds: [upper, camel, digits],
     names: [acronyms, accents, upper]
   })
-  return { ...record, labels: labelsFor("click", record.tool.target, ok) }
+  return { ...record, labels: labelsFor(stepKindsOf("click"), record.tool.target, ok) }
 }
 
 describe("a megabyte through the words", () => {
@@ -81,7 +85,7 @@ describe("a megabyte through the words", () => {
     const entry = entryOf(record)
     expect(scoreEntry(entry, sessionWords(session("s", { goal: upper, tags: [camel] })), queryGroups("click xml")).score).toBeGreaterThan(0)
     expect(describeStepTarget(record.tool.target)!.length).toBeLessThan(1_000)
-    expect(labelsFor("click", { testId: `${upper}confirm` }, true)).toContain("confirmation")
+    expect(labelsFor(stepKindsOf("click"), { testId: `${upper}confirm` }, true)).toContain("confirmation")
   })
 })
 
@@ -114,11 +118,11 @@ describe("a megabyte through the index, prior knowledge, recipes and the report"
 
   it("recipes, exports and the report handle the megabyte without reconstructing anything", () => {
     const records = [hugeStep("huge", true, hoursAgo(2)), { ...hugeStep("huge", true, hoursAgo(1)), tool: { name: "type", input: { text: "[REDACTED]" }, target: { testId: upper }, textRedacted: true, textLength: MB } }]
-    const recipe = recipeOf(records)
+    const recipe = recipeOf(records, tools)
     expect(recipe.steps).toHaveLength(2)
     expect(durableTarget(records[0]!.tool.target)?.args).toMatchObject({ testId: upper })
     expect(toBatch(recipe).steps).toHaveLength(2)
-    expect(toPlaywright(recipe, records, undefined, "huge")).toContain("getByTestId")
+    expect(toPlaywright(recipe, records, undefined, "huge", tools)).toContain("getByTestId")
     const html = renderReport({ sessionId: "huge", metadata: session("huge", { goal: upper }), steps: records, recipe, images: new Map(), generatedAt: hoursAgo(0) })
     expect(html).toContain("‹secret, 1000000 characters›")
     expect(html.length).toBeLessThan(100_000)

@@ -6,6 +6,8 @@ import { RefHints } from "../../src/knowledge/hints.js"
 import { confidenceOf, MAX_SIMILARITY_SCORE, priorKnowledge, similarityScore } from "../../src/knowledge/prior.js"
 import { recipeOf, toBatch, toPlaywright } from "../../src/knowledge/recipe.js"
 import { queryGroups } from "../../src/knowledge/text.js"
+import { makeRegistry } from "../../src/runtime/registry.js"
+import { builtinTools } from "../../src/tools/registry.js"
 import type { Observation } from "../../src/domain/observation.js"
 import { hoursAgo, NOW, session, step, syntheticStore } from "./fixtures.js"
 
@@ -85,6 +87,7 @@ describe("prior knowledge", () => {
 })
 
 describe("recipes", () => {
+  const tools = makeRegistry(builtinTools, "mm").lookup
   const flow = [
     step({ sessionId: "r", tool: "launch", url: "http://127.0.0.1:5000/login" }),
     step({ sessionId: "r", tool: "describe_screen" }),
@@ -97,7 +100,7 @@ describe("recipes", () => {
   ]
 
   it("keeps successful actions with durable targets and placeholders, and says why the rest were left out", () => {
-    const recipe = recipeOf(flow)
+    const recipe = recipeOf(flow, tools)
     expect(recipe.steps.map((s) => [s.tool, s.args])).toEqual([
       ["mm_type", { text: "alice", timeoutMs: 15000, testId: "username" }],
       ["mm_type", { text: "{{password}}", timeoutMs: 15000, testId: "password" }],
@@ -116,7 +119,7 @@ describe("recipes", () => {
   })
 
   it("exports a Playwright test with locator actions and secrets from the environment", () => {
-    const code = toPlaywright(recipeOf(flow), flow, session("r", { goal: "sign in" }), "r")
+    const code = toPlaywright(recipeOf(flow, tools), flow, session("r", { goal: "sign in" }), "r", tools)
     expect(code).toContain('import { expect, test } from "@playwright/test"')
     expect(code).toContain('test("sign in", async ({ page }) => {')
     expect(code).toContain('await page.goto("http://127.0.0.1:5000/login")')
@@ -139,7 +142,7 @@ describe("recipes", () => {
       step({ sessionId: "k", tool: "switch_to_tab", input: { tabId: "t2" } }),
       step({ sessionId: "k", tool: "switch_to_tab", input: { tabId: "t1", role: "app" } })
     ]
-    const recipe = recipeOf(more)
+    const recipe = recipeOf(more, tools)
     expect(recipe.steps.map((s) => s.tool)).toEqual([
       "mm_press_key",
       "mm_press_key",
@@ -156,7 +159,7 @@ describe("recipes", () => {
       "press_key testId:pin: a key pressed in a secret field is not stored",
       "switch_to_tab: chose its tab by id only, which names nothing in another session"
     ])
-    const code = toPlaywright(recipe, more, undefined, "k")
+    const code = toPlaywright(recipe, more, undefined, "k", tools)
     expect(code).toContain('await page.getByTestId("q").press("Enter")')
     expect(code).toContain('await page.keyboard.press("Escape")')
     expect(code).toContain('await page.getByTestId("country").selectOption(["de"])')

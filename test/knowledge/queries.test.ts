@@ -9,7 +9,7 @@ import { isSensitiveKey, looksSensitive, redactDeep, REDACTED } from "../../src/
 import { Catalog, scanSearch } from "../../src/knowledge/catalog.js"
 import { entryOf, scoreEntry } from "../../src/knowledge/entry.js"
 import { expandedWords, queryGroups, tokenize, tokenizeIdentifier } from "../../src/knowledge/text.js"
-import { hoursAgo, NOW, session, step } from "./fixtures.js"
+import { hoursAgo, NOW, session, step, stepKindsOf } from "./fixtures.js"
 
 const catalogOf = (sessions: ReadonlyArray<ReturnType<typeof session>>, steps: ReadonlyArray<ReturnType<typeof step>>) => {
   const catalog = new Catalog()
@@ -41,14 +41,14 @@ describe("words", () => {
 
 describe("labels and redaction patterns", () => {
   it("labels say the kind of step, confirmation targets and recovery", () => {
-    expect(labelsFor("click", { testId: "confirm-footer" }, true)).toEqual(["interaction", "confirmation"])
-    expect(labelsFor("click", { a11yRef: "e3", a11yHint: { role: "button", name: "Submit" } }, false)).toEqual([
+    expect(labelsFor(stepKindsOf("click"), { testId: "confirm-footer" }, true)).toEqual(["interaction", "confirmation"])
+    expect(labelsFor(stepKindsOf("click"), { a11yRef: "e3", a11yHint: { role: "button", name: "Submit" } }, false)).toEqual([
       "interaction",
       "confirmation",
       "error-recovery"
     ])
-    expect(labelsFor("describe_screen", undefined, true)).toEqual(["discovery"])
-    expect(labelsFor("navigate", undefined, true)).toEqual(["navigation"])
+    expect(labelsFor(stepKindsOf("describe_screen"), undefined, true)).toEqual(["discovery"])
+    expect(labelsFor(stepKindsOf("navigate"), undefined, true)).toEqual(["navigation"])
   })
 
   it("sensitive keys are redacted at any depth, and sensitive hints are recognised", () => {

@@ -7,7 +7,7 @@ import type { A11yNode, Observation, TestIdItem } from "../../src/domain/observa
 import { Catalog } from "../../src/knowledge/catalog.js"
 import { PageTracker } from "../../src/knowledge/page.js"
 import { priorKnowledge } from "../../src/knowledge/prior.js"
-import { hoursAgo, NOW, session } from "./fixtures.js"
+import { hoursAgo, NOW, session, stepKindsOf } from "./fixtures.js"
 
 const APP = "http://127.0.0.1:4100"
 const state = (path: string, title = "Todos") => ({ isLoaded: true, currentUrl: `${APP}${path}`, title, currentScreen: "unknown" })
@@ -45,7 +45,7 @@ const record = (sessionId: string, tool: string, observation: Observation | unde
     timing: { durationMs: 20 },
     outcome: ok ? { ok: true } : { ok: false, error: { code: "MM_CLICK_FAILED", message: "Element is covered" } },
     ...(observation ? { observation } : {}),
-    labels: labelsFor(tool, options.target, ok)
+    labels: labelsFor(stepKindsOf(tool), options.target, ok)
   }
 }
 

@@ -137,7 +137,7 @@ describe("runTool", () => {
         Effect.provide(layers(world, { session: false }))
       )
       expect(envelope.error?.code).toBe("MM_NO_ACTIVE_SESSION")
-      expect(envelope.error?.message).toBe("No active session. Call mm_launch first.")
+      expect(envelope.error?.message).toBe("mm_moving needs a running session: call mm_launch first.")
       expect(yield* Ref.get(world.url)).toBe("http://127.0.0.1/before")
       expect(yield* Ref.get(world.observeCalls)).toHaveLength(0)
     }))

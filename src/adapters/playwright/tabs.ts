@@ -118,6 +118,14 @@ export const make = Effect.gen(function* () {
     return { active: activeTab(live, yield* Ref.get(live.tabs)), tracked }
   })
 
-  const service: SessionTabs = { tabs, waitForNotification, switchTab, closeTab }
+  const tabCount = Effect.flatMap(
+    browser.current,
+    Option.match({
+      onNone: () => Effect.succeed(0),
+      onSome: (live) => Effect.map(Ref.get(live.tabs), (snapshot) => openPages(snapshot).length)
+    })
+  )
+
+  const service: SessionTabs = { tabs, tabCount, waitForNotification, switchTab, closeTab }
   return service
 })

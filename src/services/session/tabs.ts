@@ -13,6 +13,8 @@ export interface TabSelector {
 
 export interface SessionTabs {
   readonly tabs: Effect.Effect<Tabs, SessionGone>
+  /** How many tabs are open (0 without a session); cheap, for the tool list. */
+  readonly tabCount: Effect.Effect<number>
   /** Waits for a notification tab (already open or opening) and makes it active. */
   readonly waitForNotification: (options: Timeout) => Effect.Effect<TabInfo, SessionGone | NotificationTimeout>
   /** Makes the matching tab active (the most recently opened one when several match). */

@@ -1,0 +1,129 @@
+// Input schemas as the compact JSON Schema a model reads in tools/list: types, enums, required
+// fields and one description per field. Bounds, patterns and lengths are left to decoding (which
+// names the field when a value is out of range); Effect's generated titles and descriptions never
+// reach the list.
+import { Option, SchemaAST as AST, type Schema } from "effect"
+import { ListedAs, Unlisted } from "../runtime/tool.js"
+
+export type JsonSchema = { readonly [key: string]: unknown }
+
+/** Effect's built-in filters describe themselves in lower case ("an integer", "a string at least 1..."); ours are sentences. */
+const GENERATED = /^an? [a-z]/
+
+const ownDescription = (annotations: AST.Annotations): string | undefined => {
+  const text = annotations[AST.DescriptionAnnotationId]
+  return typeof text === "string" && !GENERATED.test(text) ? text : undefined
+}
+
+/** The description of a node, looking through refinements and transformations to the one written for it. */
+const describe = (ast: AST.AST): string | undefined => {
+  const own = ownDescription(ast.annotations)
+  if (own !== undefined) return own
+  switch (ast._tag) {
+    case "Refinement":
+      return describe(ast.from)
+    case "Transformation":
+      return describe(ast.to) ?? describe(ast.from)
+    case "Union": {
+      const members = ast.types.filter((member) => member._tag !== "UndefinedKeyword")
+      return members.length === 1 ? describe(members[0]!) : undefined
+    }
+    default:
+      return undefined
+  }
+}
+
+const withDescription = (schema: JsonSchema, description: string | undefined): JsonSchema =>
+  description === undefined ? schema : { ...schema, description }
+
+const literalSchema = (values: ReadonlyArray<AST.LiteralValue>): JsonSchema => {
+  const types = new Set(values.map((value) => (value === null ? "null" : typeof value)))
+  const [only] = types
+  return types.size === 1 && only !== undefined ? { type: only, enum: values } : { enum: values }
+}
+
+/** The JSON Schema of a node's encoded side (what a client sends), without its description. */
+const structure = (ast: AST.AST, seen: ReadonlySet<AST.AST>): JsonSchema => {
+  const listed = ast.annotations[ListedAs]
+  if (typeof listed === "object" && listed !== null) return listed as JsonSchema
+  switch (ast._tag) {
+    case "StringKeyword":
+    case "TemplateLiteral":
+      return { type: "string" }
+    case "NumberKeyword":
+      return { type: "number" }
+    case "BooleanKeyword":
+      return { type: "boolean" }
+    case "Literal":
+      return literalSchema([ast.literal])
+    case "Enums":
+      return literalSchema(ast.enums.map(([, value]) => value))
+    case "Refinement": {
+      // Only the type survives from a refinement's JSON Schema (Schema.int() makes an "integer").
+      const base = structure(ast.from, seen)
+      const refined = Option.getOrUndefined(AST.getJSONSchemaAnnotation(ast)) as { readonly type?: unknown } | undefined
+      return typeof refined?.type === "string" && base.type === "number" ? { ...base, type: refined.type } : base
+    }
+    case "Transformation":
+      return ast.from._tag === "TypeLiteral" && ast.to._tag === "TypeLiteral"
+        ? objectSchema(ast.from, ast.to, seen)
+        : structure(ast.from, seen)
+    case "TypeLiteral":
+      return objectSchema(ast, undefined, seen)
+    case "TupleType": {
+      const items = [...ast.elements.map((element) => element.type), ...ast.rest.map((rest) => rest.type)]
+      if (items.length === 0) return { type: "array" }
+      const [first] = items
+      return { type: "array", items: items.length === 1 && first !== undefined ? node(first, seen) : { anyOf: items.map((item) => node(item, seen)) } }
+    }
+    case "Union": {
+      const members = ast.types.filter((member) => member._tag !== "UndefinedKeyword" && member._tag !== "VoidKeyword")
+      const literals = members.flatMap((member) => (member._tag === "Literal" ? [member.literal] : []))
+      const others = members.filter((member) => member._tag !== "Literal")
+      if (others.length === 0) return literalSchema(literals)
+      if (literals.length === 0 && others.length === 1) return structure(others[0]!, seen)
+      return { anyOf: [...(literals.length > 0 ? [literalSchema(literals)] : []), ...others.map((member) => node(member, seen))] }
+    }
+    case "Suspend":
+      // Recursive schemas are listed one level deep.
+      return seen.has(ast) ? {} : structure(ast.f(), new Set([...seen, ast]))
+    default:
+      return {}
+  }
+}
+
+/** A node's JSON Schema with its own description. */
+const node = (ast: AST.AST, seen: ReadonlySet<AST.AST>): JsonSchema => withDescription(structure(ast, seen), describe(ast))
+
+const objectSchema = (from: AST.TypeLiteral, to: AST.TypeLiteral | undefined, seen: ReadonlySet<AST.AST>): JsonSchema => {
+  const properties: Record<string, JsonSchema> = {}
+  const required: Array<string> = []
+  for (const signature of from.propertySignatures) {
+    if (typeof signature.name !== "string") continue
+    const target = to?.propertySignatures.find((other) => other.name === signature.name)
+    if (signature.annotations[Unlisted] === true || target?.annotations[Unlisted] === true) continue
+    const description =
+      ownDescription(signature.annotations) ??
+      (target === undefined ? undefined : ownDescription(target.annotations) ?? describe(target.type)) ??
+      describe(signature.type)
+    properties[signature.name] = withDescription(structure(signature.type, seen), description)
+    if (!signature.isOptional) required.push(signature.name)
+  }
+  const [index] = from.indexSignatures
+  const additional = index === undefined ? undefined : node(index.type, seen)
+  return {
+    type: "object",
+    ...(Object.keys(properties).length > 0 ? { properties } : {}),
+    ...(required.length > 0 ? { required } : {}),
+    ...(additional !== undefined && Object.keys(additional).length > 0 ? { additionalProperties: additional } : {})
+  }
+}
+
+/** The listed JSON Schema of a tool's input: an object root, as MCP requires. */
+export const inputJsonSchema = (schema: Schema.Schema.Any): JsonSchema & { readonly type: "object" } => {
+  const json = structure(schema.ast, new Set())
+  return json.type === "object" ? (json as JsonSchema & { readonly type: "object" }) : { type: "object" }
+}
+
+/** The JSON Schema of any schema (e.g. a tool's output), with the root's description. */
+export const jsonSchemaOf = (schema: Schema.Schema.Any): JsonSchema => node(schema.ast, new Set())

@@ -1,0 +1,177 @@
+// Which tools a client sees and may call now: the session (running, with an extension), the
+// capabilities the server was given, opt-in groups (--caps) and the client's hide/show rules.
+// runTool gates every call (batch steps too) with the same rules the MCP server lists with.
+import { Context, Effect, Option, Ref } from "effect"
+import { NoActiveSession, ToolUnavailable, type ToolError } from "../domain/errors.js"
+import { Session, type SessionInfo } from "../services/Session.js"
+import type { ToolRegistry } from "./registry.js"
+import { groupOf, type AnyToolDefinition, type ListingState } from "./tool.js"
+
+/** The group of hide_tools and show_tools: never hidden, and not served with a fixed list. */
+export const META_GROUP = "meta"
+
+/** Enables every opt-in group in `--caps`. */
+export const ALL_CAPS = "all"
+
+/** Most hide/show rules one client may hold. */
+export const MAX_RULES = 200
+
+/** One hide_tools / show_tools rule; the last rule that matches a tool decides. */
+export interface VisibilityRule {
+  readonly pattern: string
+  readonly hide: boolean
+}
+
+/** The served tools as one client sees them. */
+export interface ToolViewService {
+  readonly registry: ToolRegistry
+  /** Opt-in groups enabled for this server (`all` enables every one). */
+  readonly caps: ReadonlySet<string>
+  /** One fixed list: every group on, every tool listed whatever the session (--static-tools). */
+  readonly staticTools: boolean
+  /** This client's hide/show rules, oldest first. */
+  readonly rules: Ref.Ref<ReadonlyArray<VisibilityRule>>
+}
+
+export class ToolView extends Context.Tag("browser-workflow-mcp/ToolView")<ToolView, ToolViewService>() {
+  static readonly make = (
+    registry: ToolRegistry,
+    options: { readonly caps?: ReadonlyArray<string> | undefined; readonly staticTools?: boolean | undefined } = {}
+  ): ToolViewService => ({
+    registry,
+    caps: new Set(options.caps ?? []),
+    staticTools: options.staticTools ?? false,
+    rules: Ref.unsafeMake<ReadonlyArray<VisibilityRule>>([])
+  })
+}
+
+/** A glob (`*` any run of characters, `?` one) as a case-insensitive whole-name matcher. */
+export const globMatcher = (pattern: string): RegExp => {
+  const escape = (text: string) => text.replace(/[.+^${}()|[\]\\]/g, "\\$&")
+  const source = pattern.split("*").map((part) => part.split("?").map(escape).join(".")).join(".*")
+  return new RegExp(`^${source}$`, "i")
+}
+
+/** True when the pattern names the tool, bare ("click") or served ("mm_click"). */
+export const patternMatches = (pattern: string, tool: AnyToolDefinition, registry: ToolRegistry): boolean => {
+  const matcher = globMatcher(pattern)
+  return matcher.test(tool.name) || matcher.test(registry.servedName(tool))
+}
+
+/** True when the client's rules hide the tool; meta tools are never hidden, so show_tools stays reachable. */
+export const hiddenByRules = (rules: ReadonlyArray<VisibilityRule>, tool: AnyToolDefinition, registry: ToolRegistry): boolean => {
+  if (groupOf(tool) === META_GROUP) return false
+  for (let index = rules.length - 1; index >= 0; index--) {
+    const rule = rules[index]!
+    if (patternMatches(rule.pattern, tool, registry)) return rule.hide
+  }
+  return false
+}
+
+/**
+ * Why a tool is not available now. `capability` and `unlisted` tools still run when called: they
+ * answer their own error saying what is missing.
+ */
+export type Blocked = "group" | "hidden" | "static" | "capability" | "session" | "extension" | "unlisted"
+
+interface Situation {
+  readonly session: Option.Option<SessionInfo>
+  readonly view: Option.Option<ToolViewService>
+  readonly rules: ReadonlyArray<VisibilityRule>
+  readonly context: Context.Context<never>
+  readonly listing: ListingState
+}
+
+const situation = Effect.gen(function* () {
+  const service = yield* Session
+  const session = yield* service.current
+  const tabs = yield* service.tabCount
+  const view = yield* Effect.serviceOption(ToolView)
+  const rules = Option.isSome(view) ? yield* Ref.get(view.value.rules) : []
+  const context = yield* Effect.context<never>()
+  const hiddenByClient = Option.isSome(view)
+    ? view.value.registry.tools.filter((tool) => hiddenByRules(rules, tool, view.value.registry)).length
+    : 0
+  const listing: ListingState = {
+    session: Option.isSome(session),
+    extension: Option.isSome(session) && session.value.extensionId !== undefined,
+    tabs,
+    hiddenByClient
+  }
+  return { session, view, rules, context, listing } satisfies Situation
+})
+
+const blockedBy = (tool: AnyToolDefinition, now: Situation): Blocked | undefined => {
+  if (Option.isSome(now.view)) {
+    const view = now.view.value
+    const group = groupOf(tool)
+    if (view.staticTools && group === META_GROUP) return "static"
+    if (tool.optIn === true && !view.staticTools && !view.caps.has(ALL_CAPS) && !view.caps.has(group)) return "group"
+    if (!view.staticTools && hiddenByRules(now.rules, tool, view.registry)) return "hidden"
+  }
+  if (tool.capability !== undefined && Option.isNone(Context.getOption(now.context, tool.capability))) return "capability"
+  if ((tool.requiresSession || tool.requiresExtension === true) && Option.isNone(now.session)) return "session"
+  if (tool.requiresExtension === true && Option.isSome(now.session) && now.session.value.extensionId === undefined) return "extension"
+  if (tool.listedWhen !== undefined && !tool.listedWhen(now.listing)) return "unlisted"
+  return undefined
+}
+
+/** Listed: available now, or (with a fixed list) only waiting for the state it needs. */
+const listed = (blocked: Blocked | undefined, now: Situation) =>
+  blocked === undefined ||
+  (Option.isSome(now.view) &&
+    now.view.value.staticTools &&
+    (blocked === "session" || blocked === "extension" || blocked === "unlisted"))
+
+/** The tools to list now, in registry order. */
+export const visibleTools = (tools: ReadonlyArray<AnyToolDefinition>): Effect.Effect<ReadonlyArray<AnyToolDefinition>, never, Session> =>
+  Effect.map(situation, (now) => tools.filter((tool) => listed(blockedBy(tool, now), now)))
+
+const servedIn = (view: Option.Option<ToolViewService>) => (name: string) =>
+  Option.isSome(view) ? (view.value.registry.prefix === "" ? name : `${view.value.registry.prefix}_${name}`) : `mm_${name}`
+
+const errorFor = (tool: AnyToolDefinition, blocked: Blocked, now: Situation): ToolError | undefined => {
+  const served = servedIn(now.view)
+  const name = served(tool.name)
+  switch (blocked) {
+    case "session":
+      return new NoActiveSession({ tool: name, launch: served("launch") })
+    case "extension":
+      return new ToolUnavailable({
+        tool: name,
+        reason: "extension",
+        hint: `needs a session with an extension loaded: call ${served("launch")} with extensionPath and force: true, or start the server with --extension.`
+      })
+    case "group": {
+      const group = groupOf(tool)
+      return new ToolUnavailable({
+        tool: name,
+        reason: "group",
+        hint: `is in group ${group}, which is off: start the server with --caps ${group} (or "caps": ["${group}"] in the config file).`
+      })
+    }
+    case "hidden":
+      return new ToolUnavailable({
+        tool: name,
+        reason: "hidden",
+        hint: `is hidden by ${served("hide_tools")}: call ${served("show_tools")} {"tools": ["${name}"]} to list it again.`
+      })
+    case "static":
+      return new ToolUnavailable({
+        tool: name,
+        reason: "static",
+        hint: "has nothing to do: the server keeps one fixed tool list (--static-tools)."
+      })
+    case "capability":
+    case "unlisted":
+      // The tool itself answers with what is missing (MM_CAPABILITY_NOT_AVAILABLE, MM_SESSION_ALREADY_RUNNING...).
+      return undefined
+  }
+}
+
+/** The error a call of the tool gets now instead of running, if any. */
+export const toolGate = (tool: AnyToolDefinition): Effect.Effect<Option.Option<ToolError>, never, Session> =>
+  Effect.map(situation, (now) => {
+    const blocked = blockedBy(tool, now)
+    return blocked === undefined ? Option.none() : Option.fromNullable(errorFor(tool, blocked, now))
+  })

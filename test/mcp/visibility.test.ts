@@ -1,0 +1,367 @@
+// The tool list follows the session, over the SDK client (in-memory transport, mock browser): what is
+// listed before launch, with a session, an extension, a second tab, a capability, opt-in groups and
+// hide/show rules; tools/list_changed on every change; --static-tools; clear errors for hidden tools.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Effect, Layer, ManagedRuntime, Option, Ref, Schema } from "effect"
+import { afterEach, describe, expect, it } from "vitest"
+import { Build } from "../../src/capabilities/Build.js"
+import { makeMcpServer, type McpServerOptions } from "../../src/mcp/server.js"
+import { makeRegistry, type ToolRegistry } from "../../src/runtime/registry.js"
+import { defineTool, type AnyToolDefinition } from "../../src/runtime/tool.js"
+import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
+import { Observer } from "../../src/services/Observer.js"
+import { Session, type SessionInfo } from "../../src/services/Session.js"
+import { makeRunSteps } from "../../src/tools/batch.js"
+import { builtinTools } from "../../src/tools/registry.js"
+
+const state = { isLoaded: true, currentUrl: "http://127.0.0.1/", title: "t", currentScreen: "unknown" }
+
+/** An opt-in tool of a group that is off unless enabled, as later groups (debugger, devtools) will be. */
+const debuggerProbe = defineTool({
+  name: "debugger_probe",
+  title: "Probe",
+  description: "A tool of an opt-in group, for tests.",
+  input: Schema.Struct({}),
+  output: Schema.Struct({ probed: Schema.Boolean }),
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  group: "debugger",
+  optIn: true,
+  requiresSession: false,
+  observation: "none",
+  run: () => Effect.succeed({ probed: true })
+})
+
+const registryOf = (tools: ReadonlyArray<AnyToolDefinition>): ToolRegistry => {
+  const registry: ToolRegistry = makeRegistry([...tools, makeRunSteps(() => registry)], "mm")
+  return registry
+}
+
+/** A browser that only keeps what the tool list follows: the session, its extension, the open tabs; and counts clicks. */
+const mockWorld = () => {
+  const current = Ref.unsafeMake(Option.none<SessionInfo>())
+  const tabs = Ref.unsafeMake(1)
+  const clicks = Ref.unsafeMake(0)
+  const layer = Layer.mergeAll(
+    Session.layerTest({
+      current: Ref.get(current),
+      tabCount: Ref.get(tabs),
+      launch: (options) =>
+        Effect.gen(function* () {
+          const extensionId = options.extensionPath === undefined ? undefined : "abcdefghijklmnopabcdefghijklmnop"
+          yield* Ref.set(current, Option.some({ sessionId: "s1", startedAt: "", flowTags: [], tags: [], extensionId }))
+          return { sessionId: "s1", extensionId, homeUrl: state.currentUrl }
+        }),
+      cleanup: Effect.map(Ref.getAndSet(current, Option.none()), Option.isSome),
+      click: () => Effect.as(Ref.update(clicks, (n) => n + 1), { pageClosedAfterClick: false })
+    }),
+    Observer.layerTest({ state: Effect.succeed(state), observe: () => Effect.succeed({ state }) }),
+    KnowledgeStore.layerMemory
+  )
+  return { current, tabs, clicks, layer }
+}
+
+const runtimes: Array<ManagedRuntime.ManagedRuntime<any, any>> = []
+const clients: Array<Client> = []
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()))
+  await Promise.all(runtimes.splice(0).map((runtime) => runtime.dispose()))
+})
+
+type World = ReturnType<typeof mockWorld>
+
+const runtimeOf = (world: World, capabilities: Layer.Layer<never> = Layer.empty) => {
+  const runtime = ManagedRuntime.make(Layer.merge(world.layer, capabilities))
+  runtimes.push(runtime)
+  return runtime
+}
+
+/** A client connected to its own server over the given runtime, counting tools/list_changed. */
+const connect = async (
+  runtime: ManagedRuntime.ManagedRuntime<any, any>,
+  options: McpServerOptions = {},
+  tools: ReadonlyArray<AnyToolDefinition> = [...builtinTools, debuggerProbe]
+) => {
+  const server = makeMcpServer(registryOf(tools), runtime, options)
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  const client = new Client({ name: "visibility-test", version: "1.0.0" })
+  let changed = 0
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    changed++
+  })
+  await server.connect(serverSide)
+  await client.connect(clientSide)
+  clients.push(client)
+  const names = async () => (await client.listTools()).tools.map((tool) => tool.name)
+  const call = async (name: string, args: Record<string, unknown> = {}) => {
+    const result = await client.callTool({ name, arguments: args })
+    const content = result.content as Array<{ type: string; text?: string }>
+    return JSON.parse(content[0]!.text!) as { ok: boolean; result?: any; error?: { code: string; message: string } }
+  }
+  return { client, names, call, changes: () => changed }
+}
+
+const BEFORE_LAUNCH = [
+  "mm_launch",
+  "mm_cleanup",
+  "mm_knowledge_last",
+  "mm_knowledge_search",
+  "mm_knowledge_summarize",
+  "mm_knowledge_sessions",
+  "mm_knowledge_export",
+  "mm_report",
+  "mm_hide_tools",
+  "mm_run_steps"
+]
+
+const PAGE_TOOLS = [
+  "mm_describe_screen",
+  "mm_navigate",
+  "mm_click",
+  "mm_type",
+  "mm_press_key",
+  "mm_select_option",
+  "mm_hover",
+  "mm_wait_for",
+  "mm_get_text",
+  "mm_list_testids",
+  "mm_accessibility_snapshot",
+  "mm_screenshot",
+  "mm_get_state"
+]
+
+const TAB_TOOLS = ["mm_list_tabs", "mm_switch_to_tab", "mm_close_tab"]
+const EXTENSION_TOOLS = ["mm_wait_for_notification", "mm_extension_storage"]
+
+describe("the tool list follows the session", () => {
+  it("before launch: lifecycle, knowledge, hide_tools and run_steps only; the server declares tools.listChanged", async () => {
+    const { client, names } = await connect(runtimeOf(mockWorld()))
+    expect(await names()).toEqual(BEFORE_LAUNCH)
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true)
+  })
+
+  it("launch lists the page tools and announces it; cleanup takes them away and announces that too", async () => {
+    const { names, call, changes } = await connect(runtimeOf(mockWorld()))
+    await names()
+    expect((await call("mm_launch")).ok).toBe(true)
+    expect(changes()).toBe(1)
+    const withSession = await names()
+    expect(withSession).toEqual(expect.arrayContaining([...PAGE_TOOLS, "mm_cleanup", "mm_knowledge_search", "mm_hide_tools", "mm_run_steps"]))
+    // launch would only answer MM_SESSION_ALREADY_RUNNING now; browsing past sessions waits for the end.
+    for (const absent of ["mm_launch", "mm_knowledge_sessions", ...TAB_TOOLS, ...EXTENSION_TOOLS, "mm_show_tools", "mm_debugger_probe"]) {
+      expect(withSession).not.toContain(absent)
+    }
+    expect((await call("mm_cleanup")).result).toEqual({ cleanedUp: true })
+    expect(changes()).toBe(2)
+    expect(await names()).toEqual(BEFORE_LAUNCH)
+  })
+
+  it("a call that changes nothing the list follows sends no notification", async () => {
+    const { names, call, changes } = await connect(runtimeOf(mockWorld()))
+    await names()
+    await call("mm_knowledge_last", { scope: "all" })
+    await call("mm_click", { testId: "x" })
+    expect(changes()).toBe(0)
+  })
+
+  it("extension tools are listed only with an extension loaded", async () => {
+    const { names, call } = await connect(runtimeOf(mockWorld()))
+    await call("mm_launch", { extensionPath: "/tmp/extension" })
+    expect(await names()).toEqual(expect.arrayContaining(EXTENSION_TOOLS))
+    await call("mm_cleanup")
+    await call("mm_launch")
+    const withoutExtension = await names()
+    for (const tool of EXTENSION_TOOLS) expect(withoutExtension).not.toContain(tool)
+    const storage = await call("mm_extension_storage")
+    expect(storage.error?.code).toBe("MM_TOOL_UNAVAILABLE")
+    expect(storage.error?.message).toContain("needs a session with an extension loaded")
+  })
+
+  it("tab tools are listed once a second tab is open", async () => {
+    const world = mockWorld()
+    const { names, call, changes } = await connect(runtimeOf(world))
+    await names()
+    await call("mm_launch")
+    for (const tool of TAB_TOOLS) expect(await names()).not.toContain(tool)
+    await Effect.runPromise(Ref.set(world.tabs, 2))
+    await call("mm_click", { testId: "opens-a-popup" })
+    expect(changes()).toBe(2)
+    expect(await names()).toEqual(expect.arrayContaining(TAB_TOOLS))
+  })
+
+  it("capability tools are listed only when the capability is provided; called without it they say how to provide it", async () => {
+    const build = Build.layer({ description: "test build", run: () => Effect.succeed({ durationMs: 1, outputTail: "ok" }) })
+    const withBuild = await connect(runtimeOf(mockWorld(), build))
+    expect(await withBuild.names()).toContain("mm_build")
+    const without = await connect(runtimeOf(mockWorld()))
+    const names = await without.names()
+    for (const tool of ["mm_build", "mm_seed_contract", "mm_seed_contracts", "mm_get_contract_address", "mm_list_contracts"]) {
+      expect(names).not.toContain(tool)
+    }
+    expect((await without.call("mm_build")).error?.code).toBe("MM_CAPABILITY_NOT_AVAILABLE")
+  })
+
+  it("an opt-in group is off until enabled by caps (or all); called while off it says how to enable it", async () => {
+    const off = await connect(runtimeOf(mockWorld()))
+    expect(await off.names()).not.toContain("mm_debugger_probe")
+    const refused = await off.call("mm_debugger_probe")
+    expect(refused.error).toEqual({
+      code: "MM_TOOL_UNAVAILABLE",
+      message: 'mm_debugger_probe is in group debugger, which is off: start the server with --caps debugger (or "caps": ["debugger"] in the config file).',
+      details: { tool: "mm_debugger_probe", reason: "group" }
+    })
+    for (const caps of [["debugger"], ["all"]]) {
+      const on = await connect(runtimeOf(mockWorld()), { caps })
+      expect(await on.names()).toContain("mm_debugger_probe")
+      expect((await on.call("mm_debugger_probe")).result).toEqual({ probed: true })
+    }
+  })
+
+  it("a page tool called before launch says it needs a running session, and does not run", async () => {
+    const world = mockWorld()
+    const { call } = await connect(runtimeOf(world))
+    const clicked = await call("mm_click", { testId: "x" })
+    expect(clicked.error).toEqual({ code: "MM_NO_ACTIVE_SESSION", message: "mm_click needs a running session: call mm_launch first." })
+    expect(await Effect.runPromise(Ref.get(world.clicks))).toBe(0)
+  })
+})
+
+describe("hide_tools and show_tools", () => {
+  it("hide names and globs, show some back, then all; show_tools is listed only while something is hidden", async () => {
+    const { names, call, changes } = await connect(runtimeOf(mockWorld()))
+    await call("mm_launch")
+    const before = changes()
+    const hidden = await call("mm_hide_tools", { tools: ["knowledge_*", "mm_screenshot"] })
+    expect(hidden.result.hidden).toEqual([
+      "mm_screenshot",
+      "mm_knowledge_last",
+      "mm_knowledge_search",
+      "mm_knowledge_summarize",
+      "mm_knowledge_sessions",
+      "mm_knowledge_export"
+    ])
+    expect(changes()).toBe(before + 1)
+    const listed = await names()
+    expect(listed.filter((name) => name.startsWith("mm_knowledge_") || name === "mm_screenshot")).toEqual([])
+    expect(listed).toContain("mm_show_tools")
+
+    const refused = await call("mm_screenshot", { name: "x" })
+    expect(refused.error?.code).toBe("MM_TOOL_UNAVAILABLE")
+    expect(refused.error?.message).toBe('mm_screenshot is hidden by mm_hide_tools: call mm_show_tools {"tools": ["mm_screenshot"]} to list it again.')
+
+    await call("mm_show_tools", { tools: ["mm_knowledge_search"] })
+    expect(await names()).toContain("mm_knowledge_search")
+    expect(await names()).not.toContain("mm_knowledge_last")
+    expect((await call("mm_show_tools", { all: true })).result).toEqual({ hidden: [] })
+    const restored = await names()
+    expect(restored).toContain("mm_screenshot")
+    expect(restored).not.toContain("mm_show_tools")
+  })
+
+  it("show_tools cannot be hidden, a pattern that names no tool is refused, and * hides all but the meta tools", async () => {
+    const { names, call } = await connect(runtimeOf(mockWorld()))
+    const typo = await call("mm_hide_tools", { tools: ["mm_knowlege_*"] })
+    expect(typo.error?.code).toBe("MM_INVALID_INPUT")
+    expect(typo.error?.message).toContain("matches no tool")
+    await call("mm_hide_tools", { tools: ["*"] })
+    expect(await names()).toEqual(["mm_hide_tools", "mm_show_tools"])
+    await call("mm_hide_tools", { tools: ["mm_show_tools"] })
+    expect(await names()).toContain("mm_show_tools")
+    await call("mm_show_tools", { all: true })
+    expect(await names()).toEqual(BEFORE_LAUNCH)
+  })
+
+  it("each client keeps its own rules; a launch by one client updates every client's list", async () => {
+    const runtime = runtimeOf(mockWorld())
+    const first = await connect(runtime)
+    const second = await connect(runtime)
+    await second.names()
+    await first.call("mm_hide_tools", { tools: ["mm_run_steps"] })
+    expect(await second.names()).toContain("mm_run_steps")
+    expect(second.changes()).toBe(0)
+    await first.call("mm_launch")
+    expect(second.changes()).toBe(1)
+    expect(await second.names()).toContain("mm_click")
+    expect(await first.names()).not.toContain("mm_run_steps")
+  })
+})
+
+describe("batches", () => {
+  it("[launch, click] runs in one batch before launch: each step is checked when it runs", async () => {
+    const world = mockWorld()
+    const { call, changes, names } = await connect(runtimeOf(world))
+    await names()
+    const batch = await call("mm_run_steps", {
+      steps: [{ tool: "mm_launch" }, { tool: "mm_click", args: { testId: "go" } }]
+    })
+    expect(batch.result.steps.map((step: { ok: boolean }) => step.ok)).toEqual([true, true])
+    expect(await Effect.runPromise(Ref.get(world.clicks))).toBe(1)
+    expect(changes()).toBe(1)
+  })
+
+  it("a step whose tool is hidden fails with the same error as a single call", async () => {
+    const { call } = await connect(runtimeOf(mockWorld()))
+    await call("mm_hide_tools", { tools: ["mm_knowledge_last"] })
+    const batch = await call("mm_run_steps", { steps: [{ tool: "mm_knowledge_last", args: { scope: "all" } }] })
+    expect(batch.result.steps[0].error.code).toBe("MM_TOOL_UNAVAILABLE")
+  })
+})
+
+describe("--static-tools", () => {
+  it("one fixed list with every group on and without hide/show; no notifications; calls still need their session", async () => {
+    const { client, names, call, changes } = await connect(runtimeOf(mockWorld()), { staticTools: true })
+    const fixed = await names()
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBe(false)
+    expect(fixed).toEqual(expect.arrayContaining(["mm_launch", ...PAGE_TOOLS, ...TAB_TOOLS, ...EXTENSION_TOOLS, "mm_debugger_probe"]))
+    expect(fixed).not.toContain("mm_hide_tools")
+    expect(fixed).not.toContain("mm_build")
+    expect((await call("mm_click", { testId: "x" })).error?.code).toBe("MM_NO_ACTIVE_SESSION")
+    await call("mm_launch")
+    expect(await names()).toEqual(fixed)
+    expect(changes()).toBe(0)
+    expect((await call("mm_hide_tools", { tools: ["mm_click"] })).error?.code).toBe("MM_TOOL_UNAVAILABLE")
+  })
+})
+
+describe("tools/list content", () => {
+  /** Every property schema below a JSON Schema, with its path. */
+  const properties = (schema: Record<string, any>, path: string): Array<[string, Record<string, any>]> => {
+    const own = Object.entries((schema.properties ?? {}) as Record<string, Record<string, any>>).flatMap(([name, property]) => [
+      [`${path}.${name}`, property] as [string, Record<string, any>],
+      ...properties(property, `${path}.${name}`),
+      ...(property.items ? properties(property.items, `${path}.${name}[]`) : [])
+    ])
+    return own
+  }
+
+  it("has no generated titles or constraint noise, and every property of every tool has a description", async () => {
+    const build = Build.layer({ description: "test build", run: () => Effect.succeed({ durationMs: 1, outputTail: "ok" }) })
+    const { client } = await connect(runtimeOf(mockWorld(), build), { staticTools: true, caps: ["all"] })
+    const listed = await client.listTools()
+    const json = JSON.stringify(listed)
+    expect(json).not.toMatch(/"title":/)
+    expect(json).not.toMatch(/minLength|maxLength|"pattern"|"minimum"|"maximum"|"\$schema"|"\$id"/)
+    const undescribed = listed.tools.flatMap((tool) =>
+      properties(tool.inputSchema as Record<string, any>, tool.name).flatMap(([path, property]) =>
+        typeof property.description === "string" && property.description.length > 0 ? [] : [path]
+      )
+    )
+    expect(undescribed).toEqual([])
+    // Compatibility fields are accepted but not listed.
+    const launch = listed.tools.find((tool) => tool.name === "mm_launch")!
+    expect(Object.keys(launch.inputSchema.properties ?? {})).not.toContain("autoBuild")
+  })
+
+  it("results carry the envelope as JSON text only, unless structured output is asked for", async () => {
+    const plain = await connect(runtimeOf(mockWorld()))
+    const result = await plain.client.callTool({ name: "mm_knowledge_last", arguments: { scope: "all" } })
+    expect(result.structuredContent).toBeUndefined()
+    expect(JSON.parse((result.content as Array<{ text: string }>)[0]!.text)).toMatchObject({ ok: true, result: { steps: [] } })
+    const structured = await connect(runtimeOf(mockWorld()), { structuredOutput: true })
+    const tools = await structured.client.listTools()
+    expect(tools.tools.every((tool) => tool.outputSchema?.type === "object")).toBe(true)
+    const typed = await structured.client.callTool({ name: "mm_knowledge_last", arguments: { scope: "all" } })
+    expect(typed.structuredContent).toMatchObject({ ok: true, result: { steps: [] } })
+  })
+})
