@@ -21,6 +21,8 @@ export interface Case {
   readonly steps: ReadonlyArray<Step>
   /** The steps the direct path must take without handing over (their indexes): the corpus checks both paths, not one twice. */
   readonly direct?: ReadonlyArray<number>
+  /** The steps where the direct path must hand over to Playwright before any input (what it cannot be sure of). */
+  readonly handsOver?: ReadonlyArray<number>
 }
 
 /** Records trusted events and field values; `window.__effects()` reads them. */
@@ -32,7 +34,12 @@ const RECORDER = `<script>
     return element ? element.id || element.getAttribute("data-testid") || element.localName : "?"
   }
   for (const type of ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "input", "change", "submit"]) {
-    document.addEventListener(type, (event) => { if (event.isTrusted) log.push(type + "@" + name(event.composedPath()[0])) }, true)
+    document.addEventListener(type, (event) => {
+      if (!event.isTrusted) return
+      // Where a click lands, too: both paths must take the same point (Playwright's: the middle of the first content quad).
+      const at = type === "click" && event.detail > 0 ? "(" + event.clientX + "," + event.clientY + ")" : ""
+      log.push(type + "@" + name(event.composedPath()[0]) + at)
+    }, true)
   }
   Object.defineProperty(window, "__effects", {
     value: () => ({
@@ -52,7 +59,7 @@ const button = (id: string, label = id, style = "") =>
   `<button id="${id}" data-testid="${id}"${style === "" ? "" : ` style="${style}"`}>${label}</button>`
 
 /** The pages of the first origin; `other` is the second origin (localhost, another port: another site, its own process). */
-export const pagesFor = (other: string): Record<string, string> => ({
+export const pagesFor = (other: string, sameSite: string): Record<string, string> => ({
   "/plain": doc("Plain", `${button("go", "Go")}<input id="name" data-testid="name" aria-label="Name">`),
   "/scaled": doc("Scaled", `<div style="transform:scale(.5);transform-origin:0 0">${button("go", "Go", "margin:300px 0 0 400px")}</div>`),
   "/rotated": doc("Rotated", `<div style="margin:120px">${button("go", "Rotated", "transform:rotate(35deg);width:160px;height:50px")}</div>`),
@@ -95,6 +102,50 @@ export const pagesFor = (other: string): Record<string, string> => ({
     "Third party at the summed point",
     `<div style="transform:scale(.5);transform-origin:0 0;position:absolute;left:0;top:0"><iframe title="Shop" src="/frame-child" style="width:800px;height:600px;border:20px solid #888;margin:40px"></iframe></div>
      <iframe src="${other}/third" style="position:absolute;left:280px;top:120px;width:400px;height:260px;border:0"></iframe>`
+  ),
+  // The issue's repro as reported: the third-party frame is another port of 127.0.0.1 (cross-origin, same site).
+  "/same-site-at-summed-point": doc(
+    "Another port at the summed point",
+    `<div style="transform:scale(.5);transform-origin:0 0;position:absolute;left:0;top:0"><iframe title="Shop" src="/frame-child" style="width:800px;height:600px;border:20px solid #888;margin:40px"></iframe></div>
+     <iframe src="${sameSite}/third" style="position:absolute;left:280px;top:120px;width:400px;height:260px;border:0"></iframe>`
+  ),
+  "/perspective": doc(
+    "Perspective",
+    `<div style="perspective:300px;margin:80px 0 0 200px">${button("go", "Tilted", "transform:rotateY(50deg);width:260px;height:70px")}</div>`
+  ),
+  "/transform-properties": doc(
+    "Transform properties",
+    `<div style="rotate:12deg;margin:100px">${button("go", "Turned", "translate:60px 25px;scale:1.4;width:150px")}</div>`
+  ),
+  "/taller-than-view": doc(
+    "Taller than the viewport",
+    `<div style="height:300px"></div>${button("go", "Tall", "height:1500px;width:220px")}<div style="height:600px"></div>`
+  ),
+  "/scaled-frame-scrolled": doc(
+    "A scaled frame scrolled inside",
+    `<div style="transform:scale(.6) translate(40px,30px);transform-origin:0 0"><iframe title="Long" src="/long-child" style="width:600px;height:400px;border:10px solid #999"></iframe></div>`
+  ),
+  // The page holds its main thread when it first scrolls, so our check answers late: 1.5 s (the page sees it is
+  // past its deadline and leaves the target alone), then 2.6 s (this side stops waiting first).
+  "/late-check": doc(
+    "A check that answers late",
+    `<div style="height:1500px"></div>${button("go", "Below")}<div style="height:800px"></div>
+     <script>addEventListener("scroll", () => { const end = Date.now() + 1500; while (Date.now() < end) {} }, { once: true })</script>`
+  ),
+  "/no-answer": doc(
+    "A check that does not answer in time",
+    `<div style="height:1500px"></div>${button("go", "Below")}<div style="height:800px"></div>
+     <script>addEventListener("scroll", () => { const end = Date.now() + 2600; while (Date.now() < end) {} }, { once: true })</script>`
+  ),
+  "/under-sticky": doc(
+    "A target under a sticky header",
+    `<header style="position:sticky;top:0;height:120px;background:#eee;z-index:5">Header</header>
+     <div style="height:1000px"></div>${button("go", "Hidden by the header")}<div style="height:2000px"></div>
+     <script>addEventListener("load", () => scrollTo(0, document.getElementById("go").offsetTop - 40))</script>`
+  ),
+  "/slow-submit": doc(
+    "A form that loads a slow page",
+    `<form action="/plain"><input type="hidden" name="delay" value="700"><input id="q" name="q" data-testid="q" aria-label="Query"><button id="send" data-testid="send">Search</button></form>`
   ),
   "/third": doc(
     "Third",
@@ -316,11 +367,11 @@ export const cases: ReadonlyArray<Case> = [
   { name: "nested frames, the inner one scaled and rotated", path: "/nested-frames", steps: [click(ref("button", "Pay now")), type(ref("textbox", "Card"), "4242")], direct: [0, 1] },
   // Chromium's content quads leave out the zoom of a frame's owner: the browser's hit test shows that the point
   // misses, so the direct path hands over, and Playwright's click (the same quads) never lands either.
-  { name: "a frame under CSS zoom", path: "/zoomed-frame", steps: [click(ref("button", "Pay now"), { timeoutMs: FAILS })] },
-  { name: "a third-party frame over the target", path: "/third-over", steps: [click(id("go"), { timeoutMs: FAILS })] },
+  { name: "a frame under CSS zoom", path: "/zoomed-frame", steps: [click(ref("button", "Pay now"), { timeoutMs: FAILS })], handsOver: [0] },
+  { name: "a third-party frame over the target", path: "/third-over", steps: [click(id("go"), { timeoutMs: FAILS })], handsOver: [0] },
   { name: "a third-party frame under the target", path: "/third-under", steps: [click(id("go"))], direct: [0] },
   { name: "a third-party frame where summed offsets would click", path: "/third-at-summed-point", steps: [click(ref("button", "Pay now"))], direct: [0] },
-  { name: "a transparent same-origin frame over the target", path: "/same-origin-over", steps: [click(id("go"), { timeoutMs: FAILS })] },
+  { name: "a transparent same-origin frame over the target", path: "/same-origin-over", steps: [click(id("go"), { timeoutMs: FAILS })], handsOver: [0] },
   { name: "far below a sticky header", path: "/sticky", steps: [click(id("go")), click(id("menu"))], direct: [0, 1] },
   { name: "a cover that leaves after 400 ms", path: "/cover-leaves", steps: [click(id("go"), { timeoutMs: 3_000 })] },
   { name: "a cover that drops when the pointer comes", path: "/cover-on-approach", steps: [click(id("go"), { timeoutMs: 3_000 })] },
@@ -330,7 +381,7 @@ export const cases: ReadonlyArray<Case> = [
   { name: "open shadow roots: test id, ref, selector, a deep field", path: "/shadow", steps: [click(id("inner")), click(ref("button", "Inner")), click(css("#inner")), type(id("deep"), "deep"), type(ref("textbox", "Deep field"), "deeper")], direct: [0, 1, 3, 4] },
   { name: "a scroll container", path: "/scroll-box", steps: [click(id("go"))], direct: [0] },
   { name: "nested scroll containers", path: "/nested-scroll", steps: [click(ref("button", "Deep in scrollers"))], direct: [0] },
-  { name: "an endless animation", path: "/animated-forever", steps: [click(id("go"), { timeoutMs: FAILS })] },
+  { name: "an endless animation", path: "/animated-forever", steps: [click(id("go"), { timeoutMs: FAILS })], handsOver: [0] },
   { name: "an animation that ends", path: "/animated-once", steps: [click(id("go"), { timeoutMs: 3_000 })] },
   { name: "a link to a slow page", path: "/slow-link", steps: [click(id("go"))], direct: [0] },
   { name: "a navigation on mousedown", path: "/nav-on-press", steps: [click(id("go"))], direct: [0] },
@@ -355,5 +406,14 @@ export const cases: ReadonlyArray<Case> = [
   { name: "a frame element as the target", path: "/iframe-target", steps: [click(id("frame"))] },
   { name: "an inline link over two lines", path: "/inline-wrap", steps: [click(id("go"))], direct: [0] },
   { name: "an inline link made of pieces", path: "/icon-link", steps: [click(id("go"))], direct: [0] },
-  { name: "a form: type, then submit by its button", path: "/submit", steps: [type(id("q"), "shoes"), click(id("send"))], direct: [0, 1] }
+  { name: "a form: type, then submit by its button", path: "/submit", steps: [type(id("q"), "shoes"), click(id("send"))], direct: [0, 1] },
+  { name: "the issue's repro: a frame of another 127.0.0.1 port where summed offsets would click", path: "/same-site-at-summed-point", steps: [click(ref("button", "Pay now")), type(ref("textbox", "Card"), "4242")], direct: [0, 1] },
+  { name: "a perspective transform", path: "/perspective", steps: [click(id("go"))], direct: [0] },
+  { name: "translate, rotate and scale as properties", path: "/transform-properties", steps: [click(ref("button", "Turned"))], direct: [0] },
+  { name: "a button taller than the viewport", path: "/taller-than-view", steps: [click(id("go"))], direct: [0] },
+  { name: "a scaled frame scrolled inside", path: "/scaled-frame-scrolled", steps: [click(ref("button", "Deep in the frame"))], direct: [0] },
+  { name: "a check that answers past its deadline", path: "/late-check", steps: [click(id("go"), { timeoutMs: 6_000 })], handsOver: [0] },
+  { name: "a check that does not answer in time", path: "/no-answer", steps: [click(id("go"), { timeoutMs: 8_000 })], handsOver: [0] },
+  { name: "a target under a sticky header", path: "/under-sticky", steps: [click(id("go"))], handsOver: [0] },
+  { name: "a form that loads a slow page", path: "/slow-submit", steps: [type(id("q"), "slow"), click(id("send"))], direct: [0, 1] }
 ]

@@ -121,7 +121,7 @@ describe("both action paths do the same on the corpus", () => {
 
   beforeAll(async () => {
     second = await servePages(otherPages)
-    first = await servePages(pagesFor(second.url.replace("127.0.0.1", "localhost")))
+    first = await servePages(pagesFor(second.url.replace("127.0.0.1", "localhost"), second.url))
     auto = openPath("auto")
     playwright = openPath("playwright")
     for (const path of [auto, playwright]) {
@@ -146,6 +146,7 @@ describe("both action paths do the same on the corpus", () => {
     expect({ outcomes: direct.outcomes, effects: direct.effects }).toEqual({ outcomes: reference.outcomes, effects: reference.effects })
     expect(reference.handedOver).toEqual(testCase.steps.map((_, index) => index))
     for (const index of testCase.direct ?? []) expect(direct.handedOver, `step ${index} took the direct path`).not.toContain(index)
+    for (const index of testCase.handsOver ?? []) expect(direct.handedOver, `step ${index} went to Playwright`).toContain(index)
   }
 
   for (const testCase of cases) it(testCase.name, compare(testCase), 30_000)
@@ -171,4 +172,18 @@ describe("both action paths do the same on the corpus", () => {
 })
 
 /** The pages whose points are most sensitive to rounding, again on a high-DPI screen. */
-const HIGH_DPI = new Set(["/plain", "/scaled", "/rotated", "/zoomed", "/scaled-frame", "/nested-frames", "/third-at-summed-point", "/labels", "/icon-link", "/inline-wrap", "/sticky"])
+const HIGH_DPI = new Set([
+  "/plain",
+  "/scaled",
+  "/rotated",
+  "/perspective",
+  "/zoomed",
+  "/scaled-frame",
+  "/nested-frames",
+  "/third-at-summed-point",
+  "/same-site-at-summed-point",
+  "/labels",
+  "/icon-link",
+  "/inline-wrap",
+  "/sticky"
+])

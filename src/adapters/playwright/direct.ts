@@ -50,11 +50,15 @@ interface Point {
 }
 
 /**
- * The point Playwright's click would take from an element's content quads: the middle of the first
- * quad that keeps an area inside the viewport. Rounded so that the browser's hit test (whole page
- * coordinates) looks at exactly the point the mouse goes to. None when no quad is in view.
+ * The point Playwright's click takes from an element's content quads: the middle of the first quad
+ * that keeps an area once clipped to the viewport, cut to hundredths as Playwright sends it to the mouse.
+ * `hit` is that point in whole page pixels, where the browser's hit test (which takes integers)
+ * looks. None when no quad is in view.
  */
-export const clickPointOf = (quads: ReadonlyArray<ReadonlyArray<number>>, viewport: Viewport): Point | undefined => {
+export const clickPointOf = (
+  quads: ReadonlyArray<ReadonlyArray<number>>,
+  viewport: Viewport
+): { readonly point: Point; readonly hit: Point } | undefined => {
   for (const quad of quads) {
     if (quad.length !== 8) continue
     const points = [0, 2, 4, 6].map((i) => ({
@@ -68,11 +72,11 @@ export const clickPointOf = (quads: ReadonlyArray<ReadonlyArray<number>>, viewpo
       area += (a.x * b.y - b.x * a.y) / 2
     }
     if (Math.abs(area) <= 0.99) continue
-    const middle = { x: points.reduce((sum, p) => sum + p.x, 0) / 4, y: points.reduce((sum, p) => sum + p.y, 0) / 4 }
-    const x = Math.round(middle.x + viewport.scrollX) - viewport.scrollX
-    const y = Math.round(middle.y + viewport.scrollY) - viewport.scrollY
-    if (x < 0 || y < 0 || x >= viewport.width || y >= viewport.height) return undefined
-    return { x, y }
+    // Playwright cuts the middle to hundredths (toward zero) before it moves the mouse.
+    const middle = { x: points.reduce((sum, p) => sum + p.x / 4, 0), y: points.reduce((sum, p) => sum + p.y / 4, 0) }
+    const point = { x: Math.trunc(middle.x * 100) / 100, y: Math.trunc(middle.y * 100) / 100 }
+    if (point.x < 0 || point.y < 0 || point.x >= viewport.width || point.y >= viewport.height) return undefined
+    return { point, hit: { x: Math.round(point.x + viewport.scrollX), y: Math.round(point.y + viewport.scrollY) } }
   }
   return undefined
 }
@@ -138,11 +142,11 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
         const element = await evaluateToObject(page, callExpression(measuredElement, token))
         if (element.objectId === undefined) return undefined
         const { quads } = await devtools.send("DOM.getContentQuads", { objectId: element.objectId })
-        const point = clickPointOf(quads, viewport)
-        if (point === undefined) return undefined
+        const measured = clickPointOf(quads, viewport)
+        if (measured === undefined) return undefined
         const hit = await devtools.send("DOM.getNodeForLocation", {
-          x: Math.round(point.x + viewport.scrollX),
-          y: Math.round(point.y + viewport.scrollY),
+          x: measured.hit.x,
+          y: measured.hit.y,
           includeUserAgentShadowDOM: false,
           ignorePointerEventsNone: false
         })
@@ -152,7 +156,7 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
           { objectId: hitObject },
           { value: { token, report: REPORT_BINDING, notAfter: deadlineForPage() } }
         ])
-        return verified.ready === true ? point : undefined
+        return verified.ready === true ? measured.point : undefined
       } finally {
         void releaseActionObjects(page)
       }

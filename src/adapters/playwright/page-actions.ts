@@ -96,6 +96,8 @@ export const armGuard = (element: Element, token: string, report: string, events
     first: undefined as boolean | undefined,
     navigating: false,
     destinations: [] as Array<string>,
+    // Submissions the click caused whose navigation the browser has not started yet (it does so in a task of its own).
+    submits: [] as Array<SubmitEvent>,
     // The documents the action starts in, so that the caller can tell whether a navigation it started has committed.
     documents: frames.map((frame) => ({ frame, doc: (frame as HTMLIFrameElement).contentDocument })),
     stop: () => {}
@@ -117,6 +119,8 @@ export const armGuard = (element: Element, token: string, report: string, events
   }
   // A navigation the action starts: the caller waits for it to commit, as Playwright's click does.
   const onNavigate = (event: any) => {
+    // From here on the navigation itself says where it goes.
+    guard.submits.length = 0
     if (event.destination?.sameDocument !== false || event.downloadRequest || event.defaultPrevented) return
     // Where it goes: a navigation a router intercepts lands there at once, in the same document.
     guard.navigating = true
@@ -124,17 +128,26 @@ export const armGuard = (element: Element, token: string, report: string, events
   }
   // Events stay in the document they happen in: listen in the element's frame and in every frame around it.
   const views: Array<Window> = [element.ownerDocument.defaultView!, ...frames.map((frame) => frame.ownerDocument.defaultView!)]
+  const onSubmit = (event: Event) => {
+    if (event.isTrusted) guard.submits.push(event as SubmitEvent)
+  }
   const timer = setTimeout(() => guard.stop(), 10_000)
   guard.stop = () => {
     for (const view of views) {
       for (const type of events) view.removeEventListener(type, listener, true)
-      if (watchNavigation) (view as any).navigation?.removeEventListener("navigate", onNavigate)
+      if (watchNavigation) {
+        ;(view as any).navigation?.removeEventListener("navigate", onNavigate)
+        view.removeEventListener("submit", onSubmit, true)
+      }
     }
     clearTimeout(timer)
   }
   for (const view of views) {
     for (const type of events) view.addEventListener(type, listener, true)
-    if (watchNavigation) (view as any).navigation?.addEventListener("navigate", onNavigate)
+    if (watchNavigation) {
+      ;(view as any).navigation?.addEventListener("navigate", onNavigate)
+      view.addEventListener("submit", onSubmit, true)
+    }
   }
   // Kept beside the ref registry, never in it: an action may come before any observation built the registry.
   Object.defineProperty(w, KEY, { value: guard, enumerable: false, configurable: true, writable: true })
@@ -148,7 +161,16 @@ export const finishGuard = (token: string): GuardVerdict => {
   // Intercepted by a router (or cancelled by the page): this document is already at the destination, or nothing moves.
   const here = location.href
   const pending = guard.navigating && !guard.destinations.every((url: string) => url === here) && !(window as any).navigation?.transition
-  return { seen: guard.first !== undefined, hit: guard.first === true, navigating: pending }
+  // A form the click submitted, which nothing prevented, loads its answer into this page once the browser gets to it.
+  const submitting = guard.submits.some((event: SubmitEvent) => {
+    if (event.defaultPrevented) return false
+    const form = event.target as HTMLFormElement
+    const submitter = event.submitter as HTMLButtonElement | HTMLInputElement | null
+    const method = (submitter?.getAttribute("formmethod") ?? form.getAttribute("method") ?? "").toLowerCase()
+    const target = submitter?.getAttribute("formtarget") ?? form.getAttribute("target") ?? form.ownerDocument.querySelector("base[target]")?.getAttribute("target") ?? ""
+    return method !== "dialog" && /^(|_self|_parent|_top)$/i.test(target)
+  })
+  return { seen: guard.first !== undefined, hit: guard.first === true, navigating: pending || submitting }
 }
 
 /** Runs in the page: whether every document the action with `token` started in is still the one shown. */
@@ -409,7 +431,22 @@ export const prepareAction = async (
   const single =
     getComputedStyle(element).display !== "inline" ||
     (element.childNodes.length === 1 && element.firstChild!.nodeType === Node.TEXT_NODE && element.getClientRects().length === 1)
-  if (frames.length > 0 || !single) {
+  // A transform on the element or around it (a perspective makes the quad no parallelogram, whose middle is
+  // not its bounding box's), or a box the viewport cuts (Playwright clips the quad first): a point the page
+  // would compute through them may not be Playwright's, so the browser's own quads give it.
+  const transformed = (): boolean => {
+    for (let node: Node | null = element; node; node = node.parentNode ?? ((node as ShadowRoot).host as Node | undefined) ?? null) {
+      if (node.nodeType !== Node.ELEMENT_NODE) continue
+      const style = getComputedStyle(node as Element)
+      if (style.transform !== "none" || style.perspective !== "none" || style.rotate !== "none" || style.scale !== "none" || style.translate !== "none") {
+        return true
+      }
+      if (style.offsetPath !== undefined && style.offsetPath !== "none") return true
+    }
+    return false
+  }
+  const cut = after[0]!.left < 0 || after[0]!.top < 0 || after[0]!.right > innerWidth || after[0]!.bottom > innerHeight
+  if (frames.length > 0 || !single || cut || transformed()) {
     // The page cannot map its own coordinates through frames, nor tell an inline element's first piece: the browser measures.
     if (late()) return notReady("late")
     Object.defineProperty(w, Symbol.for("browser-workflow-mcp/measure"), {
@@ -422,8 +459,9 @@ export const prepareAction = async (
   }
   // In the top document, the bounding box is the browser's own geometry (transforms included), as Playwright's boundingBox.
   const box = after[0]!
-  const x = box.left + box.width / 2
-  const y = box.top + box.height / 2
+  // Cut to hundredths toward zero, as Playwright's point.
+  const x = Math.trunc((box.left + box.width / 2) * 100) / 100
+  const y = Math.trunc((box.top + box.height / 2) * 100) / 100
   if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return notReady("out of view")
   // What the pointer hits there, down through open shadow roots; a frame there (of any origin) is not the element.
   let hit: Element | null = document.elementFromPoint(x, y)
