@@ -19,6 +19,34 @@ const BOTH_ORIGINS = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1,
 
 class Origins extends Context.Tag("test/FailClosedOrigins")<Origins, { readonly first: string; readonly second: string }>() {}
 
+/** A third-party page that tells its parent about every trusted press and click it gets. */
+const thirdPartyButton = html(
+  "Third party button",
+  `<button id="third" style="position:fixed;inset:0;width:100%;height:100%">Third party</button>
+   <script>
+     for (const type of ["pointerdown", "click"]) {
+       document.getElementById("third").addEventListener(type, (event) => { if (event.isTrusted) parent.postMessage("third " + type, "*") })
+     }
+   </script>`
+)
+
+/**
+ * The issue's page: a same-origin frame in a `scale(.5)` container, and a frame of another origin where the
+ * summed offsets of the frame and the button (ignoring the scale) put the click point: margin 40 + border 20 +
+ * the button's middle near (338, 138) in the shop is about (398, 198), inside the third party's 280-680 x 120-380;
+ * the button is really near (199, 99), above it.
+ */
+const summedPointPage = (third: string) =>
+  html(
+    "Summed point",
+    `<div style="transform:scale(.5);transform-origin:0 0;position:absolute;left:0;top:0">
+       <iframe title="Shop" src="/shop" style="width:800px;height:600px;border:20px solid #888;margin:40px"></iframe>
+     </div>
+     <iframe src="${third}/third" style="position:absolute;left:280px;top:120px;width:400px;height:260px;border:0"></iframe>
+     <p id="log" data-testid="log" style="position:absolute;top:700px"></p>
+     <script>addEventListener("message", (event) => { document.getElementById("log").textContent += event.data + ";" })</script>`
+  )
+
 const thirdParty = html(
   "Third party",
   `<button id="ad" style="position:fixed;inset:0;width:100%;height:100%">Win a prize</button>
@@ -28,7 +56,14 @@ const thirdParty = html(
    </script>`
 )
 
-const pagesFor = (second: string) => ({
+const pagesFor = (second: string, sameSite: string) => ({
+  "/shop": html(
+    "Shop",
+    `<div style="height:120px"></div><button id="pay" style="margin-left:300px" onclick="top.postMessage('paid', '*')">Pay now</button>`
+  ),
+  // The third party on another site (its own process), and on another port of 127.0.0.1 (cross-origin, same site).
+  "/summed-point-other-site": summedPointPage(second),
+  "/summed-point-other-port": summedPointPage(sameSite),
   // The first time the pointer comes near Buy, a frame drops over it and takes the press: the page's
   // own hit test sends the press into the frame's document, where no guard listens.
   "/ambush": html(
@@ -92,9 +127,9 @@ const pagesFor = (second: string) => ({
 const OriginsLive = Layer.scoped(
   Origins,
   Effect.gen(function* () {
-    const second = yield* pageServer({ "/ad": thirdParty })
+    const second = yield* pageServer({ "/ad": thirdParty, "/third": thirdPartyButton })
     const secondUrl = second.url.replace("127.0.0.1", "localhost")
-    const first = yield* pageServer(pagesFor(secondUrl))
+    const first = yield* pageServer(pagesFor(secondUrl, second.url))
     return { first: first.url, second: secondUrl }
   })
 )
@@ -133,6 +168,23 @@ layer(Layer.merge(liveLayer(testSettings({ browserArgs: [BOTH_ORIGINS] })), Orig
           const log = (yield* call(getText, { testId: "log" })).result.text as string
           expect(["", "ad pressed 1;"]).toContain(log)
         }))
+    })
+
+    describe("the issue's repro: a scaled same-origin frame, another origin's frame at the summed point", () => {
+      for (const variant of ["other-site", "other-port"]) {
+        it.effect(`${variant}: the click reaches Pay now once, and the third party gets nothing`, () =>
+          Effect.gen(function* () {
+            yield* open(`/summed-point-${variant}`)
+            const { nodes } = yield* (yield* Observer).accessibility({})
+            const pay = nodes.find((node) => node.role === "button" && node.name === "Pay now")!
+            const clicked = yield* call(click, { a11yRef: pay.ref, timeoutMs: 5_000 })
+            expect(clicked.ok).toBe(true)
+            expect(clicked.result.clicked).toBe(true)
+            // Messages from both frames arrive as tasks: a read later sees every one that was sent.
+            yield* call(waitFor, { selector: "text=paid", timeoutMs: 2_000 })
+            expect((yield* call(getText, { testId: "log" })).result.text).toBe("paid;")
+          }))
+      }
     })
 
     describe("isolation", () => {
