@@ -275,7 +275,7 @@ export const pagesFor = (other: string, sameSite: string): Record<string, string
   "/appears": doc(
     "Appears",
     `<p id="soon" data-testid="soon" hidden>Here now</p><p id="going" data-testid="going">Leaving</p>
-     <script>setTimeout(() => { document.getElementById("soon").hidden = false; document.getElementById("going").remove() }, 300)</script>`
+     <script>setTimeout(() => { document.getElementById("soon").hidden = false; document.getElementById("going").remove() }, 2000)</script>`
   ),
   "/visibility": doc(
     "Visibility",
@@ -391,7 +391,7 @@ export const cases: ReadonlyArray<Case> = [
   { name: "text fields: email, textarea, password, read-only, contenteditable, clearing", path: "/fields", steps: [type(id("email"), "new@example.test"), type(ref("textbox", "Notes"), "new notes"), type(id("secret"), "hunter2"), type(id("locked"), "changed", FAILS), type(id("editable"), "new text"), type(id("email"), "")], direct: [0, 1, 2, 5] },
   { name: "a field that sends its focus elsewhere", path: "/focus-thief", steps: [type(id("bait"), "caught")] },
   { name: "fields inside a frame, by ref", path: "/frame-fields", steps: [type(ref("textbox", "Card"), "5555"), click(ref("button", "Pay now"))], direct: [0, 1] },
-  { name: "waits for appearing and leaving elements", path: "/appears", steps: [wait(ref("paragraph", "Leaving"), "hidden"), wait(id("soon")), wait(id("going"), "hidden")] },
+  { name: "waits for appearing and leaving elements", path: "/appears", steps: [wait(ref("paragraph", "Leaving"), "hidden", 6_000), wait(id("soon")), wait(id("going"), "hidden")] },
   { name: "the visibility rule: zero height, hidden, contents, opacity, clipped", path: "/visibility", steps: [wait(id("flat"), "visible", FAILS), wait(id("flat"), "hidden"), wait(id("ghost"), "visible", FAILS), wait(id("contents")), wait(id("empty-contents"), "hidden"), wait(id("clear")), click(id("clear")), wait(id("clipped")), click(id("clipped"), { timeoutMs: FAILS })], direct: [1, 3, 4, 5, 6, 7] },
   { name: "a frame scrolled inside", path: "/frame-scrolled", steps: [click(ref("button", "Deep in the frame"))], direct: [0] },
   { name: "a test id inside a frame is not the top page's", path: "/frame-fields", steps: [click(css("#pay"), { timeoutMs: FAILS })] },
