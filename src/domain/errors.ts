@@ -458,6 +458,27 @@ export class StorageStateFailed extends Schema.TaggedError<StorageStateFailed>()
   }
 }
 
+/**
+ * An action's input was sent but nothing showed that it reached its target (the page went away
+ * without saying, or no event of it arrived where the target is): it was not repeated, since it
+ * may have taken effect elsewhere.
+ */
+export class ActionUnconfirmed extends Schema.TaggedError<ActionUnconfirmed>()("ActionUnconfirmed", {
+  action: Schema.Literal("click", "type"),
+  target: Schema.String,
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_ACTION_UNCONFIRMED" as const
+  }
+  override get message() {
+    return `The ${this.action} on ${this.target} was sent, but ${this.detail}. It was not repeated, since it may have taken effect elsewhere: look at the page (mm_describe_screen) before acting again.`
+  }
+  get details() {
+    return { action: this.action, target: this.target }
+  }
+}
+
 /** Every error a tool program may fail with. */
 export type ToolError =
   | InvalidInput
@@ -489,6 +510,7 @@ export type ToolError =
   | BrowserInUse
   | ToolUnavailable
   | StorageStateFailed
+  | ActionUnconfirmed
 
 export const ToolError = Schema.Union(
   InvalidInput,
@@ -519,7 +541,8 @@ export const ToolError = Schema.Union(
   BrowserClosed,
   BrowserInUse,
   ToolUnavailable,
-  StorageStateFailed
+  StorageStateFailed,
+  ActionUnconfirmed
 )
 
 const toolErrorTags: ReadonlySet<string> = new Set(ToolError.members.map((member) => member.identifier))

@@ -29,7 +29,7 @@ const pages = {
   "/guarded": html(
     "Guarded",
     `${counter}
-     <button data-testid="plain" onmousedown="if (window[Symbol.for('browser-workflow-mcp/click-guard')]) count('guarded')" onclick="count('plain')">Plain</button>
+     <button data-testid="plain" onmousedown="if (Object.getOwnPropertySymbols(window).some((key) => String(key).includes('browser-workflow-mcp'))) count('seen')" onclick="count('plain')">Plain</button>
      <button data-testid="shy" onclick="count('shy')" style="margin-top:40px">Shy</button>
      <div id="cover" onclick="count('cover')" onpointerdown="count('coverdown')" style="display:none;position:fixed;inset:0;background:rgba(0,0,0,.2)"></div>
      <script>
@@ -74,7 +74,7 @@ const pages = {
     "Inner",
     `${counter}
      <label>Card <input id="card"></label>
-     <button onmousedown="if (window.top[Symbol.for('browser-workflow-mcp/click-guard')]) count('guarded')" onclick="count('pay'); setTimeout(() => { document.getElementById('confirm').disabled = false }, 300)">Pay now</button>
+     <button onmousedown="if (Object.getOwnPropertySymbols(window.top).some((key) => String(key).includes('browser-workflow-mcp'))) count('seen')" onclick="count('pay'); setTimeout(() => { document.getElementById('confirm').disabled = false }, 300)">Pay now</button>
      <button id="confirm" disabled onclick="count('confirm')">Confirm</button>`
   ),
   "/controls": html(
@@ -155,11 +155,12 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
   "direct actions in real Chromium",
   (it) => {
     describe("click", () => {
-      it.effect("a ready button gets real mouse events while the guard is set, once", () =>
+      it.effect("a ready button gets real mouse events once; the page sees nothing of ours (registry, guard)", () =>
         Effect.gen(function* () {
           yield* open("/guarded")
+          yield* call(accessibilitySnapshot, {})
           expect((yield* call(click, { testId: "plain" })).ok).toBe(true)
-          expect(yield* log).toBe("guarded=1 plain=1")
+          expect(yield* log).toBe("plain=1")
         }))
 
       it.effect("a cover that drops when the pointer arrives gets no event; the click lands once it lifts", () =>
@@ -248,7 +249,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           expect((yield* call(type, { a11yRef: byName("Card").ref, text: "4242" })).ok).toBe(true)
           expect((yield* call(getText, { a11yRef: byName("Card").ref })).result.text).toBe("4242")
           const after = (yield* observer.accessibility({})).nodes
-          expect(after.find((node) => node.role === "status")).toMatchObject({ text: "guarded=1 pay=1 confirm=1", path: ["iframe: Payment"] })
+          expect(after.find((node) => node.role === "status")).toMatchObject({ text: "pay=1 confirm=1", path: ["iframe: Payment"] })
           expect((yield* call(waitFor, { a11yRef: byName("Pay now").ref })).ok).toBe(true)
 
           // A scope in the top document cannot hold a target inside the frame.

@@ -109,19 +109,14 @@ export const make = Effect.gen(function* () {
   const typeNow = (target: Target, text: string, options: ActionOptions) =>
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
-      const prepared = yield* direct.prepare(live, page, "type", target)
-      if (prepared.ready) {
-        // The field has the focus and its text is selected: typing replaces it, as Playwright's fill does.
-        yield* Effect.tryPromise({
-          try: () => (text === "" ? page.keyboard.press("Delete") : page.keyboard.insertText(text)),
-          catch: (cause) =>
-            page.isClosed()
-              ? new PageClosed({ detail: `the page closed during type on ${describeTarget(target)}`, during: "type" })
-              : new ActionFailed({ action: "type", target: describeTarget(target), detail: firstLine(cause) })
-        })
-        return { sensitive: prepared.sensitive ?? true }
-      }
+      const direct_ = yield* direct.directType(live, page, target, text)
+      if (direct_._tag === "Done") return { sensitive: direct_.sensitive ?? true }
+      live.lastRead = undefined
+      yield* Effect.logDebug(`type: ${direct_.why}; Playwright's fill takes over`)
       const { locator } = yield* targeting.act("type", target, options.timeoutMs, (field, opts) => field.fill(text, opts), page)
+      // Read in our isolated world (the field keeps the focus after fill) and, for a field that lost it, on the element.
+      const focused = yield* focusIsSecret(page)
+      if (focused) return { sensitive: true }
       const sensitive = yield* Effect.promise(() =>
         locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true)
       )
@@ -178,10 +173,11 @@ export const make = Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
       const described = describeTarget(target)
       const prepared = yield* direct.prepare(live, page, state, target)
-      if (prepared.ready) {
+      if (prepared.ready === true) {
         if (prepared.page !== undefined) live.lastRead = { page, result: prepared.page }
         return
       }
+      yield* Effect.logDebug(`wait_for: ${prepared.ready === false ? prepared.why : "not ready"}; Playwright's wait takes over`)
       const refCheck = yield* Effect.either(targeting.ensureRefs(page, target))
       if (refCheck._tag === "Left") {
         // A ref whose element left the page is as hidden as it gets.

@@ -3,6 +3,7 @@ import type { Effect } from "effect"
 import type {
   ActionFailed,
   ActionTimeout,
+  ActionUnconfirmed,
   BrowserClosed,
   NoActiveSession,
   PageClosed,
@@ -16,7 +17,7 @@ import type { Target } from "../../domain/target.js"
 /** The session is gone: none was launched, or its browser died. */
 export type SessionGone = NoActiveSession | BrowserClosed
 
-export type ActionError = SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | ActionTimeout | ActionFailed
+export type ActionError = SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | ActionTimeout | ActionFailed | ActionUnconfirmed
 
 export interface Timeout {
   readonly timeoutMs: number
