@@ -1,6 +1,7 @@
 // Every built-in tool, in the order tools/list shows them. A tool's metadata (group, visibility, step
 // kinds, replay) lives on its definition: adding a tool is its file plus one line here.
 import type { AnyToolDefinition } from "../runtime/tool.js"
+import { debuggerTools } from "./debugger.js"
 import { accessibilitySnapshot, describeScreen, getState, listTestIds } from "./discovery.js"
 import { click, getText, hover, pressKey, selectOption, type, waitFor } from "./interaction.js"
 import { knowledgeExport, knowledgeLast, knowledgeSearch, knowledgeSessions, knowledgeSummarize } from "./knowledge.js"
@@ -32,6 +33,7 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   find,
   screenshot,
   getState,
+  ...debuggerTools,
   listTabs,
   switchToTab,
   closeTab,

@@ -1,9 +1,11 @@
 // Session over Playwright: one service put together from one part per concern, each in its own file
-// (lifecycle in browser.ts; actions, navigation, screenshots, tabs, extension, records).
+// (lifecycle in browser.ts; actions, navigation, screenshots, tabs, extension, records, debugger).
 import { Effect, Layer, Option } from "effect"
 import { Session } from "../../services/Session.js"
 import * as Actions from "./actions.js"
 import { BrowserState } from "./browser.js"
+import * as Debugger from "./debugger.js"
+import * as DebuggerGuard from "./debugger-guard.js"
 import * as Extension from "./extension.js"
 import * as Navigation from "./navigation.js"
 import * as Records from "./records.js"
@@ -14,7 +16,9 @@ export { sanitizeFileName } from "./screenshots.js"
 
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
-  return Session.of({
+  // While a tab's JavaScript is paused in the debugger, calls that would wait on the page answer at once.
+  const guarded = yield* DebuggerGuard.session
+  return Session.of(guarded({
     current: Effect.map(browser.current, Option.map((live) => live.info)),
     launch: browser.launch,
     cleanup: browser.close,
@@ -23,8 +27,9 @@ export const make = Effect.gen(function* () {
     ...(yield* Screenshots.make),
     ...(yield* Tabs.make),
     ...(yield* Extension.make),
-    ...(yield* Records.make)
-  })
+    ...(yield* Records.make),
+    ...(yield* Debugger.make)
+  }))
 })
 
 export const layer = Layer.effect(Session, make)

@@ -4,6 +4,7 @@ import type {
   ActionFailed,
   ActionTimeout,
   BrowserClosed,
+  DebuggerPaused,
   NoActiveSession,
   PageClosed,
   TargetAmbiguous,
@@ -15,7 +16,8 @@ import type { Target } from "../../domain/target.js"
 /** The session is gone: none was launched, or its browser died. */
 export type SessionGone = NoActiveSession | BrowserClosed
 
-export type ActionError = SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | ActionTimeout | ActionFailed
+/** What an action on the page may fail with; DebuggerPaused when the page's JavaScript is (or became) paused in the debugger. */
+export type ActionError = SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | ActionTimeout | ActionFailed | DebuggerPaused
 
 export interface Timeout {
   readonly timeoutMs: number
@@ -41,7 +43,7 @@ export interface SessionActions {
     target: Target,
     state: "visible" | "hidden",
     options: Timeout
-  ) => Effect.Effect<void, SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | WaitTimeout>
+  ) => Effect.Effect<void, SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | WaitTimeout | DebuggerPaused>
   /** Rendered text, or a field's value; null for a password field. */
   readonly getText: (target: Target, options: Timeout) => Effect.Effect<string | null, ActionError>
   /**
