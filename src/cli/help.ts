@@ -6,6 +6,8 @@ type AnySpec = OptionSpec<unknown, unknown>
 
 const sections: ReadonlyArray<readonly [OptionSection, string]> = [
   ["browser", "Browser"],
+  ["remote", "Remote browser (instead of launching one)"],
+  ["context", "Profile and emulation"],
   ["tools", "Tools and responses"],
   ["server", "Server"],
   ["http", "Streamable HTTP (instead of stdio)"],

@@ -5,7 +5,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
 import { Either, ParseResult, Schema } from "effect"
-import { LOOPBACK_ARGS } from "../adapters/playwright/launch.js"
+import { LOOPBACK_ARGS, settingsConflict } from "../adapters/playwright/launch.js"
 import type * as StderrLogger from "../adapters/logger.js"
 import {
   defaultBatchLimits,
@@ -234,14 +234,21 @@ const sameNameKeys = Object.keys(defaultSettings).filter(
 /**
  * The settings tools and adapters read, from the option values. An option named like a Settings field
  * fills it, so a new option is one table entry and its field; browserArgs and batch are derived.
+ * Throws CliError for options that conflict (settingsConflict).
  */
-export const toSettings = (values: OptionValues, configDir: string): Settings => ({
-  ...defaultSettings,
-  ...(Object.fromEntries(sameNameKeys.map((key) => [key, values[key]])) as Pick<Settings, SameName>),
-  configDir,
-  browserArgs: values.loopbackOnly ? [...LOOPBACK_ARGS, ...values.browserArgs] : values.browserArgs,
-  batch: values.batch === undefined ? defaultBatchLimits : { ...defaultBatchLimits, ...withoutUndefined(values.batch) }
-})
+export const toSettings = (values: OptionValues, configDir: string): Settings => {
+  const settings: Settings = {
+    ...defaultSettings,
+    ...(Object.fromEntries(sameNameKeys.map((key) => [key, values[key]])) as Pick<Settings, SameName>),
+    configDir,
+    browserArgs: values.loopbackOnly ? [...LOOPBACK_ARGS, ...values.browserArgs] : values.browserArgs,
+    batch: values.batch === undefined ? defaultBatchLimits : { ...defaultBatchLimits, ...withoutUndefined(values.batch) }
+  }
+  // Options that cannot work together fail here, at start, rather than at the first launch.
+  const conflict = settingsConflict(settings)
+  if (conflict !== undefined) throw new CliError(`${conflict.option}: ${conflict.detail}`)
+  return settings
+}
 
 /** The fields that are set: the file's batch limits over the defaults. */
 const withoutUndefined = <A extends object>(value: A): { [K in keyof A]?: Exclude<A[K], undefined> } =>

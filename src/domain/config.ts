@@ -1,7 +1,7 @@
 // The server's settings and the one table of options behind them: each option's flag, environment
 // variable, config-file key, value type, default and help text, from which the CLI parser, --help
 // and docs/configuration.md are all made.
-import { Schema } from "effect"
+import { ParseResult, Schema } from "effect"
 
 export const ScreenRule = Schema.Struct({
   screen: Schema.String.annotations({ description: "Screen name reported as currentScreen." }),
@@ -108,6 +108,33 @@ export interface Settings {
   readonly caps: ReadonlyArray<string>
   /** A viewport JPEG recorded with each step: never, for failed steps only (the default), or for every step. */
   readonly stepScreenshots: "off" | "failures" | "all"
+  /** Attach to a running Chromium over the Chrome DevTools Protocol instead of launching one. */
+  readonly cdpEndpoint: string | undefined
+  /** Connect to a Playwright browser server (`launchServer`) instead of launching a browser. */
+  readonly wsEndpoint: string | undefined
+  /** A persistent profile, kept between sessions; without it each session gets a temporary one. */
+  readonly userDataDir: string | undefined
+  /** A storage-state file (Playwright's format) every session starts from. */
+  readonly storageState: string | undefined
+  /** The page's viewport; a device's own when a device is set, else 1280x800. */
+  readonly viewportSize: ViewportSize | undefined
+  /** A name from Playwright's device list to emulate (viewport, user agent, touch, scale, mobile). */
+  readonly device: string | undefined
+  readonly locale: string | undefined
+  /** IANA time zone, e.g. "Europe/Berlin". */
+  readonly timezone: string | undefined
+  readonly userAgent: string | undefined
+  /** Permissions granted to every origin (Playwright's names: geolocation, notifications, clipboard-read...). */
+  readonly grantPermissions: ReadonlyArray<string>
+  readonly proxyServer: string | undefined
+  /** Comma-separated hosts that bypass the proxy. */
+  readonly proxyBypass: string | undefined
+  readonly ignoreHttpsErrors: boolean
+}
+
+export interface ViewportSize {
+  readonly width: number
+  readonly height: number
 }
 
 export const defaultSettings: Settings = {
@@ -127,7 +154,20 @@ export const defaultSettings: Settings = {
   build: undefined,
   staticTools: false,
   caps: [],
-  stepScreenshots: "failures"
+  stepScreenshots: "failures",
+  cdpEndpoint: undefined,
+  wsEndpoint: undefined,
+  userDataDir: undefined,
+  storageState: undefined,
+  viewportSize: undefined,
+  device: undefined,
+  locale: undefined,
+  timezone: undefined,
+  userAgent: undefined,
+  grantPermissions: [],
+  proxyServer: undefined,
+  proxyBypass: undefined,
+  ignoreHttpsErrors: false
 }
 
 /** How an option's value is written: as text (a flag or an environment variable) and as JSON in the config file. */
@@ -140,6 +180,26 @@ export interface ValueType<A> {
   readonly placeholder: string
   /** What a valid value is, for one-line errors: "true or false", "an absolute URL". */
   readonly expected: string
+}
+
+/** Chromium's largest window side. */
+const MAX_VIEWPORT = 16_384
+
+const isLocale = (text: string) => {
+  try {
+    return Intl.getCanonicalLocales(text).length === 1
+  } catch {
+    return false
+  }
+}
+
+const isTimeZone = (text: string) => {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: text })
+    return true
+  } catch {
+    return false
+  }
 }
 
 const plain = <A>(schema: Schema.Schema<A, any>, placeholder: string, expected: string): ValueType<A> => ({
@@ -190,6 +250,42 @@ export const OptionTypes = {
     placeholder,
     expected: 'a JSON array of strings, e.g. ["--lang=de"]'
   }),
+  /** An endpoint URL with one of the given protocols ("ws:", "http:"...). */
+  endpoint: (protocols: ReadonlyArray<string>, expected: string) =>
+    plain(
+      Schema.String.pipe(Schema.filter((text) => URL.canParse(text) && protocols.includes(new URL(text).protocol))),
+      "URL",
+      expected
+    ),
+  /** WIDTHxHEIGHT in a flag, a variable and the file ("1280x720"). */
+  size: {
+    schema: Schema.transformOrFail(
+      Schema.String,
+      Schema.Struct({ width: Schema.Number, height: Schema.Number }),
+      {
+        strict: true,
+        decode: (text, _, ast) => {
+          const match = /^\s*(\d{1,5})\s*[xX]\s*(\d{1,5})\s*$/.exec(text)
+          const width = Number(match?.[1])
+          const height = Number(match?.[2])
+          return match !== null && width >= 1 && width <= MAX_VIEWPORT && height >= 1 && height <= MAX_VIEWPORT
+            ? ParseResult.succeed({ width, height })
+            : ParseResult.fail(new ParseResult.Type(ast, text))
+        },
+        encode: (size) => ParseResult.succeed(`${size.width}x${size.height}`)
+      }
+    ),
+    fromText: (text: string): unknown => text,
+    placeholder: "WxH",
+    expected: `WIDTHxHEIGHT in pixels, each from 1 to ${MAX_VIEWPORT}, e.g. 1280x720`
+  } satisfies ValueType<ViewportSize>,
+  locale: plain(Schema.String.pipe(Schema.filter(isLocale)), "LOCALE", "a BCP 47 language tag such as en-US or de-DE"),
+  timezone: plain(Schema.String.pipe(Schema.filter(isTimeZone)), "ZONE", "an IANA time zone such as Europe/Berlin or UTC"),
+  proxy: plain(
+    Schema.String.pipe(Schema.filter((text) => /^[A-Za-z0-9.-]+:\d+$/.test(text) || (URL.canParse(text) && new URL(text).host !== ""))),
+    "URL",
+    "a proxy such as http://proxy:3128, socks5://proxy:1080 or proxy:3128"
+  ),
   /** A structure that only the config file can hold. */
   structure: <A>(schema: Schema.Schema<A, any>, placeholder: string): ValueType<A> => ({
     schema,
@@ -200,7 +296,7 @@ export const OptionTypes = {
 }
 
 /** Where an option is listed in --help and the docs. */
-export type OptionSection = "browser" | "tools" | "server" | "http" | "file"
+export type OptionSection = "browser" | "remote" | "context" | "tools" | "server" | "http" | "file"
 
 /** One option: its flag, environment variable and config key (the table's key), value type, default and help. */
 export interface OptionSpec<A, D extends A | undefined = A | undefined> {
@@ -296,6 +392,135 @@ export const optionTable = {
     env: "BWM_TEST_ID_ATTRIBUTE",
     default: defaultSettings.testIdAttribute,
     help: "Attribute holding test ids, read by testId targets and list_testids."
+  }),
+  cdpEndpoint: option({
+    section: "remote",
+    type: OptionTypes.endpoint(["http:", "https:", "ws:", "wss:"], "an http(s) or ws(s) URL"),
+    flag: "cdp-endpoint",
+    env: "BWM_CDP_ENDPOINT",
+    default: defaultSettings.cdpEndpoint,
+    defaultText: "none: launch",
+    help: "Attach to a running Chromium over CDP (http://host:9222 or its ws:// URL): Browserless, a Grid node, your own Chrome.",
+    details:
+      "Each session opens a context of its own there (isolated: no cookies of the browser's profile) and closes only that context at cleanup; the browser keeps running. Needs `--remote-debugging-port` on that browser. See [Remote browsers](#remote-browsers)."
+  }),
+  wsEndpoint: option({
+    section: "remote",
+    type: OptionTypes.endpoint(["ws:", "wss:"], "a ws(s) URL"),
+    flag: "ws-endpoint",
+    env: "BWM_WS_ENDPOINT",
+    default: defaultSettings.wsEndpoint,
+    defaultText: "none: launch",
+    help: "Connect to a Playwright browser server (its wsEndpoint, from launchServer or `playwright run-server`).",
+    details: "The server must run the same Playwright version as this one (1.65). Cleanup closes this server's context and disconnects."
+  }),
+  userDataDir: option({
+    section: "context",
+    type: OptionTypes.path("DIR"),
+    flag: "user-data-dir",
+    env: "BWM_USER_DATA_DIR",
+    path: true,
+    default: defaultSettings.userDataDir,
+    defaultText: "none: a temporary profile per session",
+    help: "Persistent browser profile (cookies, storage, logins) kept between sessions and never deleted.",
+    details:
+      "Without it each session runs on a fresh temporary profile removed at cleanup. One browser at a time can use a profile: a second server on the same directory fails with `ProfileInUse`. Not with a remote browser."
+  }),
+  storageState: option({
+    section: "context",
+    type: OptionTypes.path("FILE"),
+    flag: "storage-state",
+    env: "BWM_STORAGE_STATE",
+    path: true,
+    default: defaultSettings.storageState,
+    defaultText: "none",
+    help: "Start each session from this storage state (cookies and localStorage, Playwright's storageState format).",
+    details:
+      "`mm_save_storage_state` writes such files under `<artifacts>/storage-state/`. A fixture of `mm_launch` is applied on top. Not with `--user-data-dir`, whose profile keeps its own state."
+  }),
+  device: option({
+    section: "context",
+    type: OptionTypes.text("NAME"),
+    flag: "device",
+    env: "BWM_DEVICE",
+    default: defaultSettings.device,
+    defaultText: "none",
+    help: 'Emulate a device of Playwright\'s list ("Pixel 7", "iPhone 15", "iPad Mini"...): viewport, user agent, touch, scale, mobile.',
+    details:
+      "An unknown name fails the launch with the closest names. The browser stays Chromium (an iPhone is emulated, not WebKit). Options given explicitly (`--viewport-size`, `--user-agent`, `--locale`...) win over the device's."
+  }),
+  viewportSize: option({
+    section: "context",
+    type: OptionTypes.size,
+    flag: "viewport-size",
+    env: "BWM_VIEWPORT_SIZE",
+    default: defaultSettings.viewportSize,
+    defaultText: "the device's, else 1280x800",
+    help: "Viewport in CSS pixels, e.g. 1280x720; wins over the device's."
+  }),
+  locale: option({
+    section: "context",
+    type: OptionTypes.locale,
+    flag: "locale",
+    env: "BWM_LOCALE",
+    default: defaultSettings.locale,
+    defaultText: "the system's",
+    help: "Locale of the pages: navigator.language, Accept-Language, Intl formats (e.g. de-DE)."
+  }),
+  timezone: option({
+    section: "context",
+    type: OptionTypes.timezone,
+    flag: "timezone",
+    env: "BWM_TIMEZONE",
+    default: defaultSettings.timezone,
+    defaultText: "the system's",
+    help: "Time zone of the pages (IANA name, e.g. Europe/Berlin)."
+  }),
+  userAgent: option({
+    section: "context",
+    type: OptionTypes.text("UA"),
+    flag: "user-agent",
+    env: "BWM_USER_AGENT",
+    default: defaultSettings.userAgent,
+    defaultText: "the browser's (or the device's)",
+    help: "User agent string of the pages."
+  }),
+  grantPermissions: option({
+    section: "context",
+    type: OptionTypes.commaList("LIST"),
+    flag: "grant-permissions",
+    env: "BWM_GRANT_PERMISSIONS",
+    default: defaultSettings.grantPermissions,
+    defaultText: "none",
+    help: "Permissions granted to every page, comma-separated: geolocation, notifications, clipboard-read, camera...",
+    details: "Playwright's names; one it does not know fails the launch naming it."
+  }),
+  proxyServer: option({
+    section: "context",
+    type: OptionTypes.proxy,
+    flag: "proxy-server",
+    env: "BWM_PROXY_SERVER",
+    default: defaultSettings.proxyServer,
+    defaultText: "none",
+    help: "Send the browser's traffic through this proxy (http://host:port, socks5://host:port).",
+    details: "Not with `--loopback-only`, which points the browser at a closed local proxy."
+  }),
+  proxyBypass: option({
+    section: "context",
+    type: OptionTypes.text("LIST"),
+    flag: "proxy-bypass",
+    env: "BWM_PROXY_BYPASS",
+    default: defaultSettings.proxyBypass,
+    defaultText: "none",
+    help: 'Hosts that skip the proxy, comma-separated (".example.com, localhost").'
+  }),
+  ignoreHttpsErrors: option({
+    section: "context",
+    type: OptionTypes.boolean,
+    flag: "ignore-https-errors",
+    env: "BWM_IGNORE_HTTPS_ERRORS",
+    default: defaultSettings.ignoreHttpsErrors,
+    help: "Accept invalid TLS certificates (self-signed test servers)."
   }),
   artifactsDir: option({
     section: "tools",

@@ -65,7 +65,9 @@ export class LaunchFailed extends Schema.TaggedError<LaunchFailed>()("LaunchFail
     "InvalidManifest",
     "FixtureNotFound",
     "BrowserStartFailed",
-    "AppUnreachable"
+    "AppUnreachable",
+    "ConnectFailed",
+    "ProfileInUse"
   ),
   detail: Schema.String
 }) {
@@ -502,6 +504,18 @@ export class DebuggerFailed extends Schema.TaggedError<DebuggerFailed>()("Debugg
   }
 }
 
+/** The session's storage state could not be read from the browser or written to its file. */
+export class StorageStateFailed extends Schema.TaggedError<StorageStateFailed>()("StorageStateFailed", {
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_STORAGE_STATE_FAILED" as const
+  }
+  override get message() {
+    return `Could not save the storage state: ${this.detail}`
+  }
+}
+
 /** Every error a tool program may fail with. */
 export type ToolError =
   | InvalidInput
@@ -535,6 +549,7 @@ export type ToolError =
   | DebuggerPaused
   | DebuggerNotPaused
   | DebuggerFailed
+  | StorageStateFailed
 
 export const ToolError = Schema.Union(
   InvalidInput,
@@ -567,7 +582,8 @@ export const ToolError = Schema.Union(
   ToolUnavailable,
   DebuggerPaused,
   DebuggerNotPaused,
-  DebuggerFailed
+  DebuggerFailed,
+  StorageStateFailed
 )
 
 const toolErrorTags: ReadonlySet<string> = new Set(ToolError.members.map((member) => member.identifier))

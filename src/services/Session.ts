@@ -1,5 +1,5 @@
 // The browser port tools require: one Session tag whose service is the sum of small ports, one per
-// concern (lifecycle, actions, navigation, screenshots, tabs, extension, records, debugger) in ./session/.
+// concern (lifecycle, actions, navigation, screenshots, storage, tabs, extension, records, debugger) in ./session/.
 import { Context, Effect, Layer, Option } from "effect"
 import type { SessionActions } from "./session/actions.js"
 import type { SessionDebugger } from "./session/debugger.js"
@@ -8,6 +8,7 @@ import type { SessionLifecycle } from "./session/lifecycle.js"
 import type { SessionNavigation } from "./session/navigation.js"
 import type { SessionRecords } from "./session/records.js"
 import type { SessionScreenshots } from "./session/screenshots.js"
+import type { SessionStorage } from "./session/storage.js"
 import type { SessionTabs } from "./session/tabs.js"
 
 export type * from "./session/actions.js"
@@ -17,12 +18,14 @@ export type * from "./session/lifecycle.js"
 export type * from "./session/navigation.js"
 export type * from "./session/records.js"
 export type * from "./session/screenshots.js"
+export type * from "./session/storage.js"
 export type * from "./session/tabs.js"
 
 export type SessionService = SessionLifecycle &
   SessionActions &
   SessionNavigation &
   SessionScreenshots &
+  SessionStorage &
   SessionTabs &
   SessionExtension &
   SessionRecords &
@@ -49,6 +52,7 @@ const unimplemented: SessionService = {
   selectOption: () => notStubbed("selectOption"),
   hover: () => notStubbed("hover"),
   screenshot: () => notStubbed("screenshot"),
+  saveStorageState: () => notStubbed("saveStorageState"),
   tabs: notStubbed("tabs"),
   tabCount: Effect.succeed(1),
   waitForNotification: () => notStubbed("waitForNotification"),

@@ -10,6 +10,7 @@ import { navigate } from "./navigation.js"
 import { report } from "./report.js"
 import { screenshot } from "./screenshot.js"
 import { cleanup, launch } from "./session.js"
+import { saveStorageState } from "./storage.js"
 import { extensionStorage } from "./extension.js"
 import { build } from "./build.js"
 import { getContractAddress, listContracts, seedContract, seedContracts } from "./contracts.js"
@@ -32,6 +33,7 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   accessibilitySnapshot,
   find,
   screenshot,
+  saveStorageState,
   getState,
   ...debuggerTools,
   listTabs,

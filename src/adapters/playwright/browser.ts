@@ -10,7 +10,7 @@ import type { LaunchOptions, LaunchResult } from "../../services/Session.js"
 import { roleOfNow, type LiveSession } from "./live-session.js"
 import { removeStaleProfiles } from "./profiles.js"
 import { tabIdIn } from "./session-state.js"
-import { firstLine, fixturesFor, isPlaywrightTimeout, newSessionId, startSession } from "./start.js"
+import { firstLine, fixturesFor, isPlaywrightTimeout, newSessionId, PRELOAD_DELAY_MS, preloadPlaywright, startSession } from "./start.js"
 
 export type { LiveSession } from "./live-session.js"
 export { firstLine, isPlaywrightTimeout }
@@ -63,12 +63,16 @@ export const make = Effect.gen(function* () {
 
   // Profiles a killed server left behind go when the next server starts; never a live server's.
   yield* Effect.forkScoped(
-    removeStaleProfiles().pipe(
+    removeStaleProfiles(undefined, settings.userDataDir).pipe(
       Effect.tap((removed) =>
         removed.length === 0 ? Effect.void : Effect.logInfo(`removed ${removed.length} temporary profile(s) left by servers that are gone`, removed)
       )
     )
   )
+
+  // Playwright loads in the background once the server has answered its client's first requests,
+  // so that the first launch does not wait for it (interrupted when the layer closes first).
+  yield* Effect.forkScoped(Effect.delay(preloadPlaywright, PRELOAD_DELAY_MS))
 
   /** Ends a running session: its scope closes the browser and removes the profile. Not to be interrupted half-way. */
   const end = (running: Extract<Phase, { _tag: "Running" }>) =>

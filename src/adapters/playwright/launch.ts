@@ -1,10 +1,12 @@
-// Everything decided before the browser starts: which executable, which arguments, which extension.
+// Everything decided before the browser starts: which executable, which arguments, which extension,
+// which browser (launched, or reached over CDP or a Playwright server), and the page settings.
 import { createHash } from "node:crypto"
 import { existsSync } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { Effect } from "effect"
-import { LaunchFailed } from "../../domain/errors.js"
+import type { Settings } from "../../domain/config.js"
+import { InvalidConfig, LaunchFailed } from "../../domain/errors.js"
 
 /** System browsers we look for, in order, when no executable path is configured. */
 export const EXECUTABLE_CANDIDATES: ReadonlyArray<string> = [
@@ -179,4 +181,176 @@ export const launchFailureDetail = (error: unknown, options: { readonly headless
   const detail = parts.join(" | ")
   const bounded = detail.length > LAUNCH_DETAIL_LIMIT ? `${detail.slice(0, LAUNCH_DETAIL_LIMIT)}...` : detail
   return ours === undefined ? bounded : `${ours} (Playwright: ${bounded})`
+}
+
+/** The viewport of a session without a device or --viewport-size. */
+export const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const
+
+/** One entry of Playwright's device list (`playwright.devices`). */
+export interface DeviceDescriptor {
+  readonly viewport: { readonly width: number; readonly height: number }
+  readonly screen?: { readonly width: number; readonly height: number } | undefined
+  readonly userAgent: string
+  readonly deviceScaleFactor: number
+  readonly isMobile: boolean
+  readonly hasTouch: boolean
+  readonly defaultBrowserType?: string | undefined
+}
+
+/** A device name without case, spaces and punctuation: "iphone15pro" for "iPhone 15 Pro". */
+const deviceKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "")
+
+const editDistance = (a: string, b: string) => {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const saved = row[j]!
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
+      previous = saved
+    }
+  }
+  return row[b.length]!
+}
+
+/**
+ * The device of that name in Playwright's list: exactly, or ignoring case, spaces and punctuation
+ * ("pixel-7" is "Pixel 7"). An unknown name fails naming --device and the closest names.
+ */
+export const findDevice = (name: string, devices: Readonly<Record<string, DeviceDescriptor>>) =>
+  Effect.gen(function* () {
+    const exact = devices[name]
+    if (exact !== undefined && Object.hasOwn(devices, name)) return { name, descriptor: exact }
+    const key = deviceKey(name)
+    const names = Object.keys(devices)
+    const same = names.find((candidate) => deviceKey(candidate) === key)
+    if (same !== undefined) return { name: same, descriptor: devices[same]! }
+    const close = names
+      .map((candidate) => {
+        const other = deviceKey(candidate)
+        // A name that contains what was typed ("pixel" in "Pixel 7") is as close as a small typo.
+        return { candidate, distance: key !== "" && other.includes(key) ? 1 : editDistance(key, other) }
+      })
+      .sort((a, b) => a.distance - b.distance || a.candidate.length - b.candidate.length)
+      .filter((entry, index) => index < 5 && entry.distance <= Math.max(3, Math.floor(key.length / 2)))
+      .map((entry) => `"${entry.candidate}"`)
+    return yield* new InvalidConfig({
+      source: "--device",
+      detail: `"${name.slice(0, 60)}" is not in Playwright's device list; ${close.length > 0 ? `closest: ${close.join(", ")}` : `it has ${names.length} devices, e.g. "Pixel 7", "iPhone 15", "iPad Mini", "Desktop Chrome"`}.`
+    })
+  })
+
+/** The page settings of a context: what Playwright's launchPersistentContext and newContext both take. */
+export interface ContextOptions {
+  readonly viewport: { readonly width: number; readonly height: number }
+  readonly screen?: { readonly width: number; readonly height: number }
+  readonly deviceScaleFactor?: number
+  readonly isMobile?: boolean
+  readonly hasTouch?: boolean
+  readonly userAgent?: string
+  readonly locale?: string
+  readonly timezoneId?: string
+  readonly ignoreHTTPSErrors?: boolean
+  readonly proxy?: { readonly server: string; readonly bypass?: string }
+}
+
+/**
+ * The context options of the settings: the device's as a base, then every option set explicitly
+ * (so --viewport-size wins over the device's viewport, --user-agent over its user agent).
+ */
+export const contextOptionsFor = (
+  settings: Pick<
+    Settings,
+    "viewportSize" | "userAgent" | "locale" | "timezone" | "ignoreHttpsErrors" | "proxyServer" | "proxyBypass"
+  >,
+  device: DeviceDescriptor | undefined
+): ContextOptions => {
+  const viewport = settings.viewportSize ?? device?.viewport ?? DEFAULT_VIEWPORT
+  return {
+    viewport: { width: viewport.width, height: viewport.height },
+    // A device's screen belongs with its own viewport; with another viewport Playwright takes the viewport.
+    ...(device?.screen !== undefined && settings.viewportSize === undefined ? { screen: { ...device.screen } } : {}),
+    ...(device !== undefined
+      ? { deviceScaleFactor: device.deviceScaleFactor, isMobile: device.isMobile, hasTouch: device.hasTouch, userAgent: device.userAgent }
+      : {}),
+    ...(settings.userAgent !== undefined ? { userAgent: settings.userAgent } : {}),
+    ...(settings.locale !== undefined ? { locale: settings.locale } : {}),
+    ...(settings.timezone !== undefined ? { timezoneId: settings.timezone } : {}),
+    ...(settings.ignoreHttpsErrors ? { ignoreHTTPSErrors: true } : {}),
+    ...(settings.proxyServer !== undefined
+      ? { proxy: { server: settings.proxyServer, ...(settings.proxyBypass !== undefined ? { bypass: settings.proxyBypass } : {}) } }
+      : {})
+  }
+}
+
+/** How the session gets its browser. */
+export type BrowserSource =
+  | { readonly _tag: "Launch" }
+  | { readonly _tag: "Cdp"; readonly endpoint: string }
+  | { readonly _tag: "Ws"; readonly endpoint: string }
+
+export const browserSourceOf = (settings: Pick<Settings, "cdpEndpoint" | "wsEndpoint">): BrowserSource =>
+  settings.cdpEndpoint !== undefined
+    ? { _tag: "Cdp", endpoint: settings.cdpEndpoint }
+    : settings.wsEndpoint !== undefined
+      ? { _tag: "Ws", endpoint: settings.wsEndpoint }
+      : { _tag: "Launch" }
+
+/**
+ * An endpoint as it may be shown or logged: scheme, host and port only. Hosted browsers put their API
+ * token in the query (or the path), which must never reach an error message or the logs.
+ */
+export const shownEndpoint = (endpoint: string) => {
+  if (!URL.canParse(endpoint)) return "(endpoint)"
+  const url = new URL(endpoint)
+  return `${url.protocol}//${url.host}`
+}
+
+/** A text from Playwright with the endpoint (and anything that looks like a token in a URL) taken out. */
+export const withoutSecrets = (text: string, endpoint: string) =>
+  text
+    .split(endpoint)
+    .join(shownEndpoint(endpoint))
+    .replace(/([?&](?:token|key|apikey|api_key|auth|access_token|password|secret)=)[^&\s"']+/gi, "$1***")
+
+/**
+ * Settings that cannot work together, as an option and why (one line), or undefined. Checked when the
+ * command line is read and again at launch.
+ */
+export const settingsConflict = (
+  settings: Pick<
+    Settings,
+    "cdpEndpoint" | "wsEndpoint" | "extension" | "userDataDir" | "storageState" | "proxyServer" | "proxyBypass" | "browserArgs"
+  >
+): { readonly option: string; readonly detail: string } | undefined => {
+  const remote = settings.cdpEndpoint !== undefined ? "--cdp-endpoint" : settings.wsEndpoint !== undefined ? "--ws-endpoint" : undefined
+  if (settings.cdpEndpoint !== undefined && settings.wsEndpoint !== undefined) {
+    return { option: "--ws-endpoint", detail: "give either --cdp-endpoint or --ws-endpoint, not both." }
+  }
+  if (remote !== undefined && settings.extension !== undefined) {
+    return {
+      option: "--extension",
+      detail: `loading an unpacked extension needs a browser this server launches; it cannot be added to a browser reached with ${remote}. Drop ${remote} to test the extension (docs/configuration.md, Remote browsers).`
+    }
+  }
+  if (remote !== undefined && settings.userDataDir !== undefined) {
+    return { option: "--user-data-dir", detail: `a profile directory belongs to a browser this server launches; a browser reached with ${remote} has its own.` }
+  }
+  if (settings.userDataDir !== undefined && settings.storageState !== undefined) {
+    return {
+      option: "--storage-state",
+      detail: "a --user-data-dir profile keeps its own cookies and storage; --storage-state starts a temporary profile from a file. Use one of them."
+    }
+  }
+  if (settings.proxyServer !== undefined && settings.browserArgs.some((arg) => arg.startsWith("--proxy-server"))) {
+    return {
+      option: "--proxy-server",
+      detail: "the browser already gets a proxy from --loopback-only (a closed local proxy that keeps it offline) or a --browser-arg; use one."
+    }
+  }
+  if (settings.proxyBypass !== undefined && settings.proxyServer === undefined) {
+    return { option: "--proxy-bypass", detail: "lists hosts that skip the proxy of --proxy-server, which is not set." }
+  }
+  return undefined
 }

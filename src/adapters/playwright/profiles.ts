@@ -1,5 +1,6 @@
-// Temporary browser profiles: one directory per session under the OS temp dir, marked with the pid
-// of the server that made it, so that the next server can remove what a killed one left behind.
+// Browser profiles. Temporary ones: one directory per session under the OS temp dir, marked with the
+// pid of the server that made it, so that the next server can remove what a killed one left behind.
+// A persistent one (--user-data-dir) is the user's: never marked, never removed.
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -82,18 +83,20 @@ const isStale = async (dir: string, now: number, inUse: ReadonlySet<string>): Pr
 
 /**
  * Removes the profiles under `root` whose owning server is dead (killed with SIGKILL, say) and on
- * which no browser runs any more. Gives the directories it removed.
+ * which no browser runs any more; never `keep` (the configured persistent profile). Gives the
+ * directories it removed.
  */
-export const removeStaleProfiles = (root: string = os.tmpdir()) =>
+export const removeStaleProfiles = (root: string = os.tmpdir(), keep?: string) =>
   Effect.promise(async () => {
     const names = (await fs.readdir(root).catch(() => [] as Array<string>)).filter((name) => name.startsWith(PROFILE_PREFIX))
     if (names.length === 0) return [] as ReadonlyArray<string>
     const inUse = await profilesInUse()
     const now = Date.now()
     const removed: Array<string> = []
+    const kept = keep === undefined ? undefined : path.resolve(keep)
     for (const name of names) {
       const dir = path.join(root, name)
-      if (!(await isStale(dir, now, inUse))) continue
+      if (dir === kept || !(await isStale(dir, now, inUse))) continue
       await fs.rm(dir, { recursive: true, force: true, maxRetries: 2 }).then(
         () => removed.push(dir),
         () => undefined
@@ -126,3 +129,34 @@ export const acquireProfile = (root: string = os.tmpdir()) =>
     }),
     (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined))
   )
+
+/**
+ * The persistent profile of --user-data-dir, created when missing and never removed. Refused when it
+ * looks like a temporary profile (a later server would sweep it away) or a live browser holds it
+ * (Chromium lets one browser use a profile at a time; the second would fail obscurely).
+ */
+export const persistentProfile = (dir: string, root: string = os.tmpdir()) =>
+  Effect.gen(function* () {
+    const absolute = path.resolve(dir)
+    if (path.dirname(absolute) === path.resolve(root) && path.basename(absolute).startsWith(PROFILE_PREFIX)) {
+      return yield* new LaunchFailed({
+        reason: "ProfileInUse",
+        detail: `--user-data-dir ${absolute} is named like the temporary profiles (${PROFILE_PREFIX}*) that servers remove; choose another directory.`
+      })
+    }
+    yield* Effect.tryPromise({
+      try: () => fs.mkdir(absolute, { recursive: true }),
+      catch: (error) =>
+        new LaunchFailed({
+          reason: "BrowserStartFailed",
+          detail: `cannot create --user-data-dir ${absolute}: ${error instanceof Error ? error.message : String(error)}`
+        })
+    })
+    if (yield* Effect.promise(() => browserHolds(absolute))) {
+      return yield* new LaunchFailed({
+        reason: "ProfileInUse",
+        detail: `another browser is running on --user-data-dir ${absolute} (its SingletonLock); close it, or give this server another directory.`
+      })
+    }
+    return absolute
+  })

@@ -1,5 +1,5 @@
 // Session over Playwright: one service put together from one part per concern, each in its own file
-// (lifecycle in browser.ts; actions, navigation, screenshots, tabs, extension, records, debugger).
+// (lifecycle in browser.ts; actions, navigation, screenshots, storage, tabs, extension, records, debugger).
 import { Effect, Layer, Option } from "effect"
 import { Session } from "../../services/Session.js"
 import * as Actions from "./actions.js"
@@ -10,6 +10,7 @@ import * as Extension from "./extension.js"
 import * as Navigation from "./navigation.js"
 import * as Records from "./records.js"
 import * as Screenshots from "./screenshots.js"
+import * as Storage from "./storage.js"
 import * as Tabs from "./tabs.js"
 
 export { sanitizeFileName } from "./screenshots.js"
@@ -25,6 +26,7 @@ export const make = Effect.gen(function* () {
     ...(yield* Actions.make),
     ...(yield* Navigation.make),
     ...(yield* Screenshots.make),
+    ...(yield* Storage.make),
     ...(yield* Tabs.make),
     ...(yield* Extension.make),
     ...(yield* Records.make),

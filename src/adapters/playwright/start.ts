@@ -1,37 +1,68 @@
-// Starting one session as resources in a Scope: the temporary profile, then the browser (acquired
-// uninterruptibly, so an interrupted launch still gets it back and closes it), then the start-up
-// (fixtures, the extension's worker, the home page). Whatever fails or is interrupted, closing the
-// scope releases all that was started; on success the scope lives as long as the session.
+// Starting one session as resources in a Scope: the browser, launched on a profile (temporary or
+// persistent) or reached over CDP or a Playwright server (acquired uninterruptibly, so an interrupted
+// launch still gets it back and closes it), then the start-up (storage state, permissions, fixtures,
+// the extension's worker, the home page). Whatever fails or is interrupted, closing the scope releases
+// all that was started; on success the scope lives as long as the session.
 import { randomBytes } from "node:crypto"
-import { Effect, Option, Ref } from "effect"
+import { createRequire } from "node:module"
+import * as fs from "node:fs/promises"
+import { Effect, Either, Option, ParseResult, Ref, Schema } from "effect"
 import type { BrowserContext } from "playwright"
 import { Fixture, fromEntries as fixturesFromEntries, type FixtureService } from "../../capabilities/Fixture.js"
-import type { Settings } from "../../domain/config.js"
-import { LaunchFailed } from "../../domain/errors.js"
+import { StorageState, type Settings } from "../../domain/config.js"
+import { InvalidConfig, LaunchFailed } from "../../domain/errors.js"
 import type { LaunchOptions } from "../../services/Session.js"
-import { baseBrowserArgs, inspectExtension, launchFailureDetail, resolveExecutable, resolveScreenUrl } from "./launch.js"
+import {
+  baseBrowserArgs,
+  browserSourceOf,
+  contextOptionsFor,
+  findDevice,
+  inspectExtension,
+  launchFailureDetail,
+  resolveExecutable,
+  resolveScreenUrl,
+  settingsConflict,
+  shownEndpoint,
+  withoutSecrets,
+  type BrowserSource,
+  type ContextOptions,
+  type ExtensionInfo
+} from "./launch.js"
 import { makeLiveSession, trackContext, trackOwnPage } from "./live-session.js"
 import { REF_ENGINE, refSelectorEngine } from "./page-script.js"
-import { acquireProfile } from "./profiles.js"
+import { acquireProfile, persistentProfile } from "./profiles.js"
 import { noNotices } from "./session-state.js"
 
 type PlaywrightModule = typeof import("playwright")
 
-let playwrightModule: Promise<PlaywrightModule> | undefined
+let playwrightModule: PlaywrightModule | undefined
 let timeoutErrorClass: PlaywrightModule["errors"]["TimeoutError"] | undefined
 
 /**
  * Playwright is loaded on the first launch, not at server start: it is most of the start-up time,
- * and tools/list should answer before a browser is ever needed.
+ * and tools/list should answer before a browser is ever needed. It is required, not imported:
+ * importing its CommonJS entry from ESM makes Node scan its 3.5 MB bundle for export names first
+ * (0.1-0.25 s of a cold launch on a 2-core machine).
  */
 const loadPlaywright = () =>
-  Effect.promise(() => {
-    playwrightModule ??= import("playwright").then((module) => {
-      timeoutErrorClass = module.errors.TimeoutError
-      return module
-    })
+  Effect.sync(() => {
+    if (playwrightModule === undefined) {
+      playwrightModule = createRequire(import.meta.url)("playwright") as PlaywrightModule
+      timeoutErrorClass = playwrightModule.errors.TimeoutError
+    }
     return playwrightModule
   })
+
+/**
+ * How long after the server starts Playwright is loaded in the background: after a client's
+ * handshake and tools/list (answered in well under a second), usually before its first mm_launch
+ * (a model's turn later), which then does not wait the 0.3-0.5 s the load takes. A launch that comes
+ * sooner loads it itself.
+ */
+export const PRELOAD_DELAY_MS = 1_500
+
+/** Loads Playwright now, if no launch did yet; never fails (a broken install shows at the launch). */
+export const preloadPlaywright = Effect.asVoid(Effect.exit(loadPlaywright()))
 
 /** True for Playwright's timeout error class (structure, not message text). */
 export const isPlaywrightTimeout = (error: unknown): boolean =>
@@ -90,38 +121,61 @@ const seedLocalStorage = (entries: ReadonlyArray<{ origin: string; localStorage:
 export const fixturesFor = (settings: Settings) =>
   Effect.map(Effect.serviceOption(Fixture), Option.getOrElse(() => fixturesFromEntries(settings.fixtures, settings.configDir)))
 
-/**
- * Starts a session in the current scope. Checks that need no resources (executable, extension,
- * fixture) come first, so a bad launch fails before anything starts.
- */
-export const startSession = (settings: Settings, fixtures: FixtureService, options: LaunchOptions, sessionId: string) =>
+/** Reads the --storage-state file: JSON with cookies and origins as Playwright writes it. Never shows its content. */
+const readStorageState = (file: string) =>
   Effect.gen(function* () {
-    const playwright = yield* loadPlaywright()
-    const chromium = playwright.chromium
-    yield* registerRefEngine(playwright)
-    const executablePath = yield* resolveExecutable(settings.executablePath, () => chromium.executablePath())
-    const extensionDir = options.extensionPath ?? settings.extension
-    const extension = extensionDir === undefined ? undefined : yield* inspectExtension(extensionDir)
-    const fixture = yield* loadFixture(fixtures, options)
+    const fail = (detail: string) => new InvalidConfig({ source: "--storage-state", detail })
+    const text = yield* Effect.tryPromise({
+      try: () => fs.readFile(file, "utf8"),
+      catch: (error) => fail(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? firstLine(error)}`)
+    })
+    const json = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => fail(`${file} is not JSON.`) })
+    const decoded = Schema.decodeUnknownEither(StorageState)(json)
+    if (Either.isLeft(decoded)) {
+      const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]
+      return yield* fail(
+        `${file} is not a storage state (Playwright's format: {cookies: [...], origins: [...]}): at ${issue?.path.join(".") || "the top"}, ${(issue?.message ?? "invalid").split("\n")[0]}`
+      )
+    }
+    // Playwright gets the file's own object: it may hold more than we check (partition keys, IndexedDB).
+    return json as StorageStateValue
+  })
 
-    const userDataDir = yield* acquireProfile()
+type StorageStateValue = Exclude<Parameters<BrowserContext["setStorageState"]>[0], string>
+
+interface PageSettings {
+  readonly contextOptions: ContextOptions
+  readonly slowMo: number
+}
+
+/**
+ * Launches Chromium on a profile (a temporary one, removed with the scope, or the persistent
+ * --user-data-dir). The launch runs uninterruptibly: a client that cancels, or a deadline that passes,
+ * while Chromium starts waits for it to be up and then closes it, instead of leaving it untracked.
+ */
+const launchBrowser = (
+  chromium: PlaywrightModule["chromium"],
+  settings: Settings,
+  extension: ExtensionInfo | undefined,
+  page: PageSettings
+) =>
+  Effect.gen(function* () {
+    const executablePath = yield* resolveExecutable(settings.executablePath, () => chromium.executablePath())
+    const userDataDir = settings.userDataDir === undefined ? yield* acquireProfile() : yield* persistentProfile(settings.userDataDir)
     const args = [...baseBrowserArgs()]
     if (extension !== undefined) {
       args.push(`--disable-extensions-except=${extension.dir}`, `--load-extension=${extension.dir}`)
     }
     args.push(...settings.browserArgs)
-
-    // acquireRelease runs the launch uninterruptibly: a client that cancels, or a deadline that passes,
-    // while Chromium starts waits for it to be up and then closes it, instead of leaving it untracked.
-    const context = yield* Effect.acquireRelease(
+    return yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () =>
           chromium.launchPersistentContext(userDataDir, {
+            ...page.contextOptions,
             executablePath,
             headless: settings.headless,
             args,
-            slowMo: options.slowMo,
-            viewport: { width: 1280, height: 800 },
+            slowMo: page.slowMo,
             timeout: BROWSER_START_TIMEOUT_MS,
             handleSIGINT: false,
             handleSIGTERM: false,
@@ -136,6 +190,84 @@ export const startSession = (settings: Settings, fixtures: FixtureService, optio
       }).pipe(Effect.tapError((error) => Effect.logWarning(error.message))),
       (context) => Effect.promise(() => context.close().catch(() => undefined))
     )
+  })
+
+/**
+ * Reaches a browser that runs elsewhere (over CDP, or a Playwright browser server) and opens a context
+ * of its own there. The scope closes only that context and the connection: the browser keeps running.
+ */
+const attachBrowser = (
+  chromium: PlaywrightModule["chromium"],
+  source: Exclude<BrowserSource, { _tag: "Launch" }>,
+  page: PageSettings,
+  storageState: StorageStateValue | undefined
+) =>
+  Effect.gen(function* () {
+    const option = source._tag === "Cdp" ? "--cdp-endpoint" : "--ws-endpoint"
+    const where = `${shownEndpoint(source.endpoint)} (${option})`
+    const detailOf = (error: unknown) => withoutSecrets(firstLine(error).replace(/^[\w.]+: /, ""), source.endpoint)
+    const browser = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () =>
+          source._tag === "Cdp"
+            ? chromium.connectOverCDP(source.endpoint, { timeout: BROWSER_START_TIMEOUT_MS, slowMo: page.slowMo })
+            : chromium.connect(source.endpoint, { timeout: BROWSER_START_TIMEOUT_MS, slowMo: page.slowMo }),
+        catch: (error) => new LaunchFailed({ reason: "ConnectFailed", detail: `could not connect to the browser at ${where}: ${detailOf(error)}` })
+      }).pipe(Effect.tapError((error) => Effect.logWarning(error.message))),
+      // Disconnects; for a CDP browser this leaves the browser and its own contexts running.
+      (browser) => Effect.promise(() => browser.close().catch(() => undefined))
+    )
+    return yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => browser.newContext({ ...page.contextOptions, ...(storageState !== undefined ? { storageState } : {}) }),
+        catch: (error) => new LaunchFailed({ reason: "ConnectFailed", detail: `the browser at ${where} did not open a context: ${detailOf(error)}` })
+      }),
+      (context) => Effect.promise(() => context.close().catch(() => undefined))
+    )
+  })
+
+/**
+ * Starts a session in the current scope. Checks that need no resources (options that conflict,
+ * extension, fixture, device, storage-state file, executable) come first, so a bad launch fails
+ * before anything starts.
+ */
+export const startSession = (settings: Settings, fixtures: FixtureService, options: LaunchOptions, sessionId: string) =>
+  Effect.gen(function* () {
+    const extensionDir = options.extensionPath ?? settings.extension
+    const conflict = settingsConflict({ ...settings, extension: extensionDir })
+    if (conflict !== undefined) {
+      const source = conflict.option === "--extension" && options.extensionPath !== undefined ? "extensionPath" : conflict.option
+      return yield* new InvalidConfig({ source, detail: conflict.detail })
+    }
+    const playwright = yield* loadPlaywright()
+    yield* registerRefEngine(playwright)
+    const extension = extensionDir === undefined ? undefined : yield* inspectExtension(extensionDir)
+    const fixture = yield* loadFixture(fixtures, options)
+    const device = settings.device === undefined ? undefined : yield* findDevice(settings.device, playwright.devices)
+    const pageSettings: PageSettings = { contextOptions: contextOptionsFor(settings, device?.descriptor), slowMo: options.slowMo }
+    const storageState = settings.storageState === undefined ? undefined : yield* readStorageState(settings.storageState)
+
+    const source = browserSourceOf(settings)
+    if (source._tag !== "Launch" && (!settings.headless || settings.executablePath !== undefined)) {
+      yield* Effect.logWarning("--headed and --executable-path apply to a browser this server launches; the remote browser runs as it was started")
+    }
+    const context =
+      source._tag === "Launch"
+        ? yield* launchBrowser(playwright.chromium, settings, extension, pageSettings)
+        : yield* attachBrowser(playwright.chromium, source, pageSettings, storageState)
+    // A launched profile takes the state after the start (launchPersistentContext has no such option).
+    if (storageState !== undefined && source._tag === "Launch") {
+      yield* Effect.tryPromise({
+        try: () => context.setStorageState(storageState),
+        catch: (error) => new InvalidConfig({ source: "--storage-state", detail: `the browser did not take the state: ${firstLine(error)}` })
+      })
+    }
+    if (settings.grantPermissions.length > 0) {
+      yield* Effect.tryPromise({
+        try: () => context.grantPermissions([...settings.grantPermissions]),
+        catch: (error) => new InvalidConfig({ source: "--grant-permissions", detail: firstLine(error).replace(/^[\w.]+: /, "") })
+      })
+    }
 
     const homeSetting = settings.screens.home
     const homeUrl =
