@@ -104,8 +104,9 @@ describe("a pause ends cleanly", () => {
     const set = await harness.call("mm_breakpoint", { action: "set", url: "ticker.js", line: lineOf(ticker, "window.ticks") })
     expect(set.result.breakpoint.resolved).toEqual([{ url: `${served.url}/ticker.js`, line: 2, column: 3 }])
 
-    // The ticker's next tick pauses tab t2; the next call's notices say so.
-    let notices: ReadonlyArray<string> = []
+    // The ticker's next tick pauses tab t2; the notices of the call during which it paused say so (the
+    // set itself, when the tick comes before it answers).
+    let notices: ReadonlyArray<string> = set.meta.notices ?? []
     for (let tries = 0; tries < 100 && !notices.some((text) => text.startsWith("Tab t2 paused")); tries++) {
       notices = (await harness.call("mm_get_state")).meta.notices ?? []
     }

@@ -93,7 +93,9 @@ export const session = Effect.map(
         tabs: guard(service.tabs, pausedTabs, pausedTabs),
         switchTab: action("switch_to_tab", service.switchTab),
         closeTab: action("close_tab", service.closeTab),
-        waitForNotification: action("wait_for_notification", service.waitForNotification)
+        waitForNotification: action("wait_for_notification", service.waitForNotification),
+        // Reading localStorage runs script in each page, which a paused page never answers.
+        saveStorageState: action("save_storage_state", service.saveStorageState)
       }
     }
 )

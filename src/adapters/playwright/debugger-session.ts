@@ -66,6 +66,11 @@ export interface DebuggersService {
   readonly of: (live: LiveSession) => Effect.Effect<DebuggerHandle>
   /** The session's debugger if it was ever used. */
   readonly find: (live: LiveSession) => Effect.Effect<Option.Option<DebuggerHandle>>
+  /**
+   * Detaches the debugger from every tab (a pause resumes, our DevTools sessions close) and forgets the
+   * handle: before a session ends, so nothing of ours outlives it in the browser or in memory.
+   */
+  readonly release: Effect.Effect<void>
   /** Runs an Effect from a browser callback, on the runtime captured when the layer was built. */
   readonly runSync: RunSync
   readonly runFork: <A, E>(effect: Effect.Effect<A, E>) => void
@@ -97,9 +102,19 @@ export const layer = Layer.effect(
         SynchronizedRef.modifyEffect(slot, (current) =>
           Option.isSome(current) && current.value.live === live
             ? Effect.succeed([current.value, current] as const)
-            : Effect.map(makeHandle(live), (handle) => [handle, Option.some(handle)] as const)
+            : Effect.gen(function* () {
+                // A handle of a session that was replaced (a force launch): detached, then dropped.
+                if (Option.isSome(current)) yield* detachAll(current.value)
+                const handle = yield* makeHandle(live)
+                return [handle, Option.some(handle)] as const
+              })
         ),
       find: (live) => Effect.map(SynchronizedRef.get(slot), Option.filter((handle) => handle.live === live)),
+      release: SynchronizedRef.updateEffect(slot, (current) =>
+        Option.isNone(current)
+          ? Effect.succeed(current)
+          : current.value.lock.withPermits(1)(Effect.as(detachAll(current.value), Option.none<DebuggerHandle>()))
+      ),
       runSync: Runtime.runSync(runtime),
       runFork: (effect) => void Runtime.runFork(runtime)(effect)
     })

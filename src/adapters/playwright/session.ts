@@ -6,6 +6,7 @@ import * as Actions from "./actions.js"
 import { BrowserState } from "./browser.js"
 import * as Debugger from "./debugger.js"
 import * as DebuggerGuard from "./debugger-guard.js"
+import { Debuggers } from "./debugger-session.js"
 import * as Extension from "./extension.js"
 import * as Navigation from "./navigation.js"
 import * as Records from "./records.js"
@@ -19,10 +20,12 @@ export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
   // While a tab's JavaScript is paused in the debugger, calls that would wait on the page answer at once.
   const guarded = yield* DebuggerGuard.session
+  const debuggers = yield* Debuggers
   return Session.of(guarded({
     current: Effect.map(browser.current, Option.map((live) => live.info)),
     launch: browser.launch,
-    cleanup: browser.close,
+    // Our DevTools sessions detach before the browser goes (a remote browser keeps running).
+    cleanup: Effect.zipRight(debuggers.release, browser.close),
     ...(yield* Actions.make),
     ...(yield* Navigation.make),
     ...(yield* Screenshots.make),
