@@ -96,6 +96,10 @@ describe("a pause answers with its context, and the tool list follows it", () =>
     expect(refused.error?.message).toContain(`mm_click cannot run while tab t1 is paused in the debugger at app.js:${breakLine + 1}:${column} in handler`)
     const snapshot = await call("mm_describe_screen")
     expect(snapshot.error?.code).toBe("MM_DEBUGGER_PAUSED")
+    // Saving the storage state reads localStorage in the page: refused too, not left waiting.
+    const saved = await call("mm_save_storage_state", { name: "while-paused" })
+    expect(saved.error?.code).toBe("MM_DEBUGGER_PAUSED")
+    expect(saved.error?.message).toContain('Call mm_debugger {"action": "resume"}')
 
     // The state and a screenshot still work on a paused page.
     const state = await call("mm_get_state")

@@ -77,9 +77,7 @@ export const connect = async (caps: ReadonlyArray<string> = ["debugger"], overri
   return {
     settings,
     call: async (name, args = {}) => {
-      const started = Date.now()
       const result = await client.callTool({ name, arguments: args })
-      if (process.env.DBG_TIMING) process.stderr.write(`CALL ${name} ${Date.now() - started}ms\n`)
       const content = result.content as Array<{ type: string; text?: string }>
       return JSON.parse(content[0]!.text!) as Answer
     },

@@ -276,7 +276,7 @@ export const attachTab = (debuggers: DebuggersService, handle: DebuggerHandle, p
         await cdp.send("Debugger.setPauseOnExceptions", { state: state.pauseOnExceptions })
       },
       catch: failed("attach to the tab")
-    }).pipe(Effect.tapError(() => Effect.sync(() => releaseTab(tab))))
+    }).pipe(Effect.tapError(() => Effect.sync(() => void releaseTab(tab))))
     yield* Ref.update(handle.tabs, (tabs) => new Map(tabs).set(page, tab))
     for (const entry of state.breakpoints) {
       const bound = yield* bindBreakpoint(tab, entry).pipe(Effect.option)
@@ -292,15 +292,21 @@ export const attachTab = (debuggers: DebuggersService, handle: DebuggerHandle, p
     return tab
   })
 
-/** Detaches from a tab: our listeners off, the Debugger domain off (a pause resumes), the session closed. */
-export const releaseTab = (tab: TabDebug) => {
+/**
+ * Detaches from a tab: our listeners off, the Debugger domain off (a pause resumes), the session closed.
+ * Never fails; a browser that is gone has nothing left to detach.
+ */
+export const releaseTab = (tab: TabDebug): Promise<void> => {
   tab.unlisten()
-  void tab.cdp
+  return tab.cdp
     .send("Debugger.disable")
     .catch(() => undefined)
     .then(() => tab.cdp.detach())
     .catch(() => undefined)
 }
+
+/** How long a detach may take before we stop waiting for it (a browser that hangs must not hold a cleanup). */
+const DETACH_WAIT = "2 seconds"
 
 /** Every tab the session has open, attached (the ones that fail to attach, e.g. closing, are skipped). */
 export const attachAll = (debuggers: DebuggersService, handle: DebuggerHandle) =>
@@ -327,7 +333,7 @@ export const detachAll = (handle: DebuggerHandle) =>
     const onNewPage = yield* Ref.getAndSet(handle.onNewPage, undefined)
     if (onNewPage !== undefined) handle.live.context.off("page", onNewPage)
     const tabs = yield* Ref.getAndSet(handle.tabs, new Map())
-    for (const tab of tabs.values()) releaseTab(tab)
+    yield* Effect.promise(() => Promise.all([...tabs.values()].map(releaseTab))).pipe(Effect.timeoutOption(DETACH_WAIT))
     yield* Ref.set(handle.state, initialDebugger)
   })
 
