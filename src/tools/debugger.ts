@@ -3,16 +3,20 @@
 import { Effect, Schema } from "effect"
 import { BreakpointInfo, EvaluatedValue, PauseContext, PauseOnExceptions } from "../domain/debugger.js"
 import { looksSensitive, REDACTED } from "../domain/redaction.js"
-import { defineTool, type ListingState, type ReplayArgs } from "../runtime/tool.js"
+import { defineTool, type ListingState } from "../runtime/tool.js"
 import { Session, type DebuggerStatus, type RunOutcome } from "../services/Session.js"
 
-/** What every debugger tool shares: its opt-in group, a session, listed while paused, no page observation. */
+/**
+ * What every debugger tool shares: its opt-in group, a session, listed while paused, no page observation.
+ * A debugging session is not part of the flow: its steps never replay (a breakpoint would stop the replay).
+ */
 const debuggerTool = {
   group: "debugger",
   optIn: true,
   requiresSession: true,
   whilePaused: "listed",
-  observation: "none"
+  observation: "none",
+  replay: { mode: "never" }
 } as const
 
 const changing = { readOnly: false, destructive: false, idempotent: false, openWorld: true } as const
@@ -65,9 +69,6 @@ export const debuggerControl = defineTool({
   }),
   annotations: changing,
   ...debuggerTool,
-  replay: {
-    note: (args) => `Debugger: ${String(args.action)}${args.state === undefined ? "" : ` ${String(args.state)}`}`
-  },
   run: Effect.fn("tool.debugger")(function* (input) {
     const session = yield* Session
     switch (input.action) {
@@ -138,18 +139,6 @@ export const breakpoint = defineTool({
     const kept = recordable(condition)
     return { input: { ...rest, ...(kept.value !== undefined ? { condition: kept.value } : {}) } }
   },
-  replay: {
-    note: (args) =>
-      args.action === "remove"
-        ? `Remove breakpoint ${String(args.id)}`
-        : `Set a breakpoint at ${String(args.url ?? args.urlRegex)}:${String(args.line)}${args.condition === undefined ? "" : " (conditional)"}`,
-    args: (args: ReplayArgs) =>
-      args.action === "list"
-        ? { skip: "listing breakpoints changes nothing" }
-        : args.condition === REDACTED
-          ? { skip: "the breakpoint's condition looked secret and was not stored" }
-          : { args }
-  },
   run: Effect.fn("tool.breakpoint")(function* (input) {
     const session = yield* Session
     switch (input.action) {
@@ -176,7 +165,6 @@ export const step = defineTool({
   annotations: changing,
   ...debuggerTool,
   listedWhen: whilePaused,
-  replay: { note: (args) => `Step ${String(args.direction)}` },
   run: Effect.fn("tool.step")(function* (input) {
     const session = yield* Session
     const command = input.direction === "over" ? "stepOver" : input.direction === "into" ? "stepInto" : "stepOut"
@@ -204,10 +192,6 @@ export const evaluateFrame = defineTool({
   listedWhen: whilePaused,
   // The expression is the agent's own code and may hold a secret; the value is page data and is never stored.
   record: (input) => ({ input: { expression: recordable(input.expression).value ?? REDACTED, frameIndex: input.frameIndex } }),
-  replay: {
-    note: (args) => `Evaluate on frame ${String(args.frameIndex ?? 0)} of the pause`,
-    args: (args) => (args.expression === REDACTED ? { skip: "the expression looked secret and was not stored" } : { args })
-  },
   run: Effect.fn("tool.evaluate_frame")(function* (input) {
     const session = yield* Session
     return yield* session.debuggerEvaluate(input.expression, input.frameIndex)

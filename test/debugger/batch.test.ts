@@ -65,5 +65,15 @@ describe("the debugger inside mm_run_steps", () => {
     // The batch ends with the page running: the list is the page's own again.
     expect(await harness.names()).toContain("mm_click")
     expect(await harness.names()).not.toContain("mm_step")
+
+    // The flow keeps the click that was delivered and paused (the one refused while paused never ran);
+    // the debugging steps never replay.
+    const exported = await harness.call("mm_knowledge_export", { format: "batch" })
+    expect(exported.ok).toBe(true)
+    const replay = JSON.parse(exported.result.content) as { steps: ReadonlyArray<{ tool: string; args: Record<string, unknown> }> }
+    const tools = replay.steps.map((step) => step.tool)
+    expect(tools.filter((tool) => tool === "mm_click")).toHaveLength(1)
+    expect(tools.some((tool) => ["mm_debugger", "mm_breakpoint", "mm_step", "mm_evaluate_frame"].includes(tool))).toBe(false)
+    expect(replay.steps.find((step) => step.tool === "mm_click")?.args).toMatchObject({ selector: "#go" })
   })
 })
