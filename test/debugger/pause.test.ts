@@ -54,6 +54,7 @@ describe("a pause answers with its context, and the tool list follows it", () =>
     expect(running).not.toContain("mm_step")
     expect(running).not.toContain("mm_evaluate_frame")
     const changesBefore = changes()
+    const runningBytes = await harness.listBytes()
 
     // The click's handler stops at the breakpoint: the click answers with the pause instead of waiting for it.
     const clicked = await call("mm_click", { selector: "#go" })
@@ -76,6 +77,8 @@ describe("a pause answers with its context, and the tool list follows it", () =>
 
     expect(changes()).toBeGreaterThan(changesBefore)
     expect(await names()).toEqual(STEPPING_SET)
+    // The stepping set is a fraction of the page's list.
+    expect(await harness.listBytes()).toBeLessThan(runningBytes / 2)
 
     const stepped = await call("mm_step", { direction: "over" })
     expect(stepped.ok).toBe(true)

@@ -55,6 +55,8 @@ export interface Harness {
   readonly settings: Settings
   readonly call: (name: string, args?: Record<string, unknown>) => Promise<Answer>
   readonly names: () => Promise<ReadonlyArray<string>>
+  /** Bytes of the tools/list result as the client receives it (its JSON). */
+  readonly listBytes: () => Promise<number>
   /** tools/list_changed notifications received so far. */
   readonly changes: () => number
   readonly close: () => Promise<void>
@@ -82,6 +84,7 @@ export const connect = async (caps: ReadonlyArray<string> = ["debugger"], overri
       return JSON.parse(content[0]!.text!) as Answer
     },
     names: async () => (await client.listTools()).tools.map((tool) => tool.name),
+    listBytes: async () => Buffer.byteLength(JSON.stringify(await client.listTools())),
     changes: () => changed,
     close: async () => {
       await client.close()
