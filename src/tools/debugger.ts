@@ -87,7 +87,7 @@ export const debuggerControl = defineTool({
 })
 
 const BreakpointInput = Schema.Struct({
-  action: Schema.Literal("set", "remove", "list"),
+  action: Schema.Literal("set", "remove", "list").annotations({ description: "set, remove or list." }),
   url: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2_000))).annotations({
     description: 'Script URL, or its end ("app.js", "/static/app.js"); an inline script has its page\'s URL.'
   }),

@@ -110,7 +110,7 @@ describe("a pause answers with its context, and the tool list follows it", () =>
     expect(state.result.state).toMatchObject({ currentUrl: `${served.url}/`, title: "Counter", isLoaded: true })
     expect(state.result.tabs.tracked).toEqual([expect.objectContaining({ tabId: "t1", title: "Counter", active: true })])
     const shot = await call("mm_screenshot", { name: "paused", fullPage: false })
-    expect(shot.ok).toBe(true)
+    expect(shot.error).toBeUndefined()
     expect(fs.statSync(shot.result.path).size).toBeGreaterThan(1_000)
 
     const changesWhilePaused = changes()
