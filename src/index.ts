@@ -7,9 +7,19 @@ export * from "./domain/snapshot-text.js"
 export * from "./domain/envelope.js"
 export * from "./domain/knowledge.js"
 export * from "./domain/config.js"
+export * from "./domain/debugger.js"
 export { redactDeep, REDACTED } from "./domain/redaction.js"
 
-export { Session, type SessionService, type LaunchOptions, type SessionInfo } from "./services/Session.js"
+export {
+  Session,
+  type SessionService,
+  type LaunchOptions,
+  type SessionInfo,
+  type PauseSummary,
+  type DebuggerStatus,
+  type DebuggerCommand,
+  type RunOutcome
+} from "./services/Session.js"
 export { Observer, type ObserverService, type ObserveOptions } from "./services/Observer.js"
 export { KnowledgeStore, type KnowledgeStoreService } from "./services/KnowledgeStore.js"
 export { Config } from "./services/Config.js"
@@ -66,6 +76,7 @@ export {
 } from "./tools/knowledge.js"
 export { report, buildReport, writeReport } from "./tools/report.js"
 export { replay } from "./tools/replay.js"
+export { debuggerControl, breakpoint, step, evaluateFrame, debuggerTools } from "./tools/debugger.js"
 export { catalogOf } from "./services/KnowledgeStore.js"
 
 export * as PlaywrightLayer from "./adapters/playwright/index.js"

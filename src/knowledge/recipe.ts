@@ -2,6 +2,7 @@
 // Playwright test. Targets are made durable, redacted text becomes a named placeholder; what each tool
 // contributes (replayed or not, its note, its Playwright lines) comes from its definition.
 import type { Placeholder, Recipe, RecipeStep, SessionMetadata, StepRecord, StepTarget } from "../domain/knowledge.js"
+import { PAUSED_DURING_PREFIX } from "../domain/errors.js"
 import { REDACTED } from "../domain/redaction.js"
 import { replayModeOf, type AnyToolDefinition } from "../runtime/tool.js"
 import { describeStepTarget } from "./entry.js"
@@ -28,6 +29,14 @@ interface Replayed {
 }
 
 /**
+ * An action the page paused in the debugger during (a click whose handler hit a breakpoint): it was
+ * delivered and finished once the page ran again, so the flow has it; a replay (without the debugger's
+ * steps, which never replay) runs it through.
+ */
+const deliveredThenPaused = (record: StepRecord) =>
+  record.outcome.error?.code === "MM_DEBUGGER_PAUSED" && record.outcome.error.message.startsWith(PAUSED_DURING_PREFIX)
+
+/**
  * Which recorded steps replay and how, as each tool's definition says (replay mode, argument
  * adaptation, note); a tool the lookup does not know replays as a plain step.
  */
@@ -48,7 +57,7 @@ const plan = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup, prefix: stri
       skipped.push(`${label}: read-only`)
       continue
     }
-    if (!record.outcome.ok) {
+    if (!record.outcome.ok && !deliveredThenPaused(record)) {
       skipped.push(`${label}: failed with ${record.outcome.error?.code ?? "an error"}`)
       continue
     }

@@ -47,6 +47,8 @@ export interface ListingState {
   readonly tabs: number
   /** How many tools this client's hide_tools rules hide. */
   readonly hiddenByClient: number
+  /** A tab's JavaScript is paused in the debugger: only the tools marked `whilePaused: "listed"` are listed. */
+  readonly paused: boolean
 }
 
 /** Recorded arguments of a step, as a recipe carries them. */
@@ -116,6 +118,11 @@ export interface ToolDefinition<I, IE, O, OE, R> {
    * clients that call it (SPEC-07's tool names), whose work a listed tool now does.
    */
   readonly unlisted?: boolean
+   * While a tab's JavaScript is paused in the debugger: `listed` (the stepping set, get_state, screenshot),
+   * `blocked` (needs the page's JavaScript running: answers MM_DEBUGGER_PAUSED), or, when absent, not
+   * listed but callable (knowledge, cleanup, navigate: leaving the page ends the pause).
+   */
+  readonly whilePaused?: "listed" | "blocked"
   /** What kind of step a call is, as labels in the step memory. */
   readonly stepKinds?: ReadonlyArray<StepKind>
   /** How a recorded call replays in a batch and exports to a Playwright test. */

@@ -20,6 +20,7 @@ const looking = {
   concurrencySafe: true,
   group: "page",
   requiresSession: true,
+  whilePaused: "blocked",
   stepKinds: ["discovery"]
 } as const
 
@@ -167,6 +168,8 @@ export const getState = defineTool({
     extension: Schema.optional(ExtensionSummary).annotations({ description: "The loaded extension; absent when none is loaded." })
   }),
   ...looking,
+  // Answered from what a paused page can still tell.
+  whilePaused: "listed",
   observation: "custom",
   observe: (result) => ({ state: result.state }),
   run: Effect.fn("tool.get_state")(function* () {

@@ -1,6 +1,7 @@
 // Every built-in tool, in the order tools/list shows them. A tool's metadata (group, visibility, step
 // kinds, replay) lives on its definition: adding a tool is its file plus one line here.
 import type { AnyToolDefinition } from "../runtime/tool.js"
+import { debuggerTools } from "./debugger.js"
 import { accessibilitySnapshot, describeScreen, getState, listTestIds } from "./discovery.js"
 import { click, getText, hover, pressKey, selectOption, type, waitFor } from "./interaction.js"
 import { knowledge, knowledgeExport, knowledgeLast, knowledgeSearch, knowledgeSessions, knowledgeSummarize } from "./knowledge.js"
@@ -35,6 +36,7 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   screenshot,
   saveStorageState,
   getState,
+  ...debuggerTools,
   listTabs,
   switchToTab,
   closeTab,

@@ -48,6 +48,8 @@ export const screenshot = defineTool({
   concurrencySafe: true,
   group: "page",
   requiresSession: true,
+  // Taken through DevTools while the page is paused.
+  whilePaused: "listed",
   stepKinds: ["discovery"],
   observation: "none",
   deadlineMs: () => 30_000,

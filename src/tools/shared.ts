@@ -111,6 +111,7 @@ export const recordTargeted = (
 export const elementTool = {
   group: "page",
   requiresSession: true,
+  whilePaused: "blocked",
   stepKinds: ["interaction"],
   observation: "default",
   deadlineMs: (input: { readonly timeoutMs: number }) => input.timeoutMs + DEADLINE_SLACK_MS

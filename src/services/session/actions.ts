@@ -5,6 +5,7 @@ import type {
   ActionTimeout,
   ActionUnconfirmed,
   BrowserClosed,
+  DebuggerPaused,
   NoActiveSession,
   PageClosed,
   TargetAmbiguous,
@@ -17,7 +18,7 @@ import type { Target } from "../../domain/target.js"
 /** The session is gone: none was launched, or its browser died. */
 export type SessionGone = NoActiveSession | BrowserClosed
 
-export type ActionError = SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | ActionTimeout | ActionFailed | ActionUnconfirmed
+export type ActionError = SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | ActionTimeout | ActionFailed | ActionUnconfirmed | DebuggerPaused
 
 export interface Timeout {
   readonly timeoutMs: number
@@ -50,7 +51,7 @@ export interface SessionActions {
     target: Target,
     state: "visible" | "hidden",
     options: Timeout
-  ) => Effect.Effect<void, SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | WaitTimeout>
+  ) => Effect.Effect<void, SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | WaitTimeout | DebuggerPaused>
   /**
    * Waits until any element the target matches is visible, or until none is ("hidden"); a target that
    * matches several elements is no error here.
@@ -59,7 +60,7 @@ export interface SessionActions {
     target: Target,
     state: "visible" | "hidden",
     options: Timeout
-  ) => Effect.Effect<void, SessionGone | PageClosed | TargetNotFound | WaitTimeout>
+  ) => Effect.Effect<void, SessionGone | PageClosed | TargetNotFound | WaitTimeout | DebuggerPaused>
   /** Rendered text, or a field's value; null for a password field. */
   readonly getText: (target: Target, options: Timeout) => Effect.Effect<string | null, ActionError>
   /**
