@@ -118,6 +118,7 @@ export interface ToolDefinition<I, IE, O, OE, R> {
    * clients that call it (SPEC-07's tool names), whose work a listed tool now does.
    */
   readonly unlisted?: boolean
+  /**
    * While a tab's JavaScript is paused in the debugger: `listed` (the stepping set, get_state, screenshot),
    * `blocked` (needs the page's JavaScript running: answers MM_DEBUGGER_PAUSED), or, when absent, not
    * listed but callable (knowledge, cleanup, navigate: leaving the page ends the pause).

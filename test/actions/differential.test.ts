@@ -10,6 +10,7 @@ import type { Page } from "playwright"
 import { servePages, type RunningServer } from "../../demo/sample-app.js"
 import * as KnowledgeFiles from "../../src/adapters/knowledge-files.js"
 import * as Browser from "../../src/adapters/playwright/browser.js"
+import * as DebuggerSession from "../../src/adapters/playwright/debugger-session.js"
 import * as ObserverAdapter from "../../src/adapters/playwright/observer.js"
 import * as SessionAdapter from "../../src/adapters/playwright/session.js"
 import type { Settings } from "../../src/domain/config.js"
@@ -40,7 +41,7 @@ const openPath = (actionPath: Settings["actionPath"]): Path => {
     logs.push((Array.isArray(message) ? message : [message]).map(String).join(" "))
   })
   const layer = Layer.mergeAll(
-    Layer.merge(SessionAdapter.layer, ObserverAdapter.layer).pipe(Layer.provideMerge(Browser.layer)),
+    Layer.merge(SessionAdapter.layer, ObserverAdapter.layer).pipe(Layer.provide(DebuggerSession.layer), Layer.provideMerge(Browser.layer)),
     KnowledgeFiles.layerFileSystem(settings.artifactsDir)
   ).pipe(
     Layer.provideMerge(Config.layer(settings)),

@@ -207,7 +207,7 @@ export const make = Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
       const described = describeTarget(target)
       const prepared = yield* direct.prepare(live, page, state, target)
-      if (prepared.ready) {
+      if (prepared.ready === true) {
         if (prepared.page !== undefined) live.lastRead = { page, result: prepared.page }
         return
       }
