@@ -1,6 +1,6 @@
 // Diagnostics and network: one tab's console with uncaught errors and their stacks (a core tool), and
 // (group devtools, opt-in with --caps devtools) its requests, one request's details, and network mocks.
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option, Schema, Struct } from "effect"
 import { InvalidInput } from "../domain/errors.js"
 import type { StepRecord } from "../domain/knowledge.js"
 import { TabId } from "../domain/observation.js"
@@ -18,8 +18,18 @@ const readOnly = { readOnly: true, destructive: false, idempotent: true, openWor
 /** Definition fields of the devtools tools. */
 const devtoolsTool = { group: DEVTOOLS_GROUP, optIn: true, requiresSession: true } as const
 
-/** Definition fields of the tools that only read what the session captured. */
-const reading = { ...devtoolsTool, annotations: readOnly, concurrencySafe: true, stepKinds: ["discovery"], observation: "none" } as const
+/**
+ * Definition fields of the tools that only read what the session captured: they work on a page paused
+ * in the debugger (nothing runs in the page), so they stay listed beside the stepping tools.
+ */
+const reading = {
+  ...devtoolsTool,
+  annotations: readOnly,
+  concurrencySafe: true,
+  stepKinds: ["discovery"],
+  observation: "none",
+  whilePaused: "listed"
+} as const
 
 /** A time of day in UTC with milliseconds, as the envelope's meta.timestamp writes it: "12:01:02.345". */
 export const timeOfDay = (ms: number): string => new Date(ms).toISOString().slice(11, 23)
@@ -133,7 +143,7 @@ export const consoleMessages = defineTool({
   name: "console_messages",
   title: "Console messages",
   description:
-    "A tab's console and uncaught errors (stacks) since it navigated, each with the call it came in. Returns {tabId, messages}.",
+    "A tab's console and uncaught errors (stacks) since it navigated, each with the call it came in. Returns {tabId, url, messages?}.",
   input: Schema.Struct({
     // The least severe level shown, default info (all but debug).
     level: Schema.optionalWith(Schema.Literal("error", "warning", "info", "debug", "all"), { default: () => "info" as const }).annotations({
@@ -149,22 +159,21 @@ export const consoleMessages = defineTool({
   output: Schema.Struct({
     tabId: TabId,
     url: Schema.String.annotations({ description: "The tab's URL now." }),
-    messages: Schema.Array(ConsoleMessage).annotations({ description: "Oldest first." }),
+    messages: Schema.optional(Schema.Array(ConsoleMessage)).annotations({ description: "Oldest first; absent when none." }),
     dropped: countField("Messages of the period the tab's buffer let go (it keeps its newest 200)."),
     more: countField("Older matching messages beyond the limit.")
   }),
   ...reading,
   group: "page",
   optIn: false,
+  // The envelope's console (errors since the previous response) leaves out what this result lists: the tab's messages.
+  consoleInResult: (result) => (message) => message.url === result.url && (result.messages ?? []).some((shown) => shown.text === message.text),
   run: Effect.fn("tool.console_messages")(function* (input) {
     const session = yield* Session
     const reading = yield* session.consoleMessages(input)
     const spans = reading.messages.length === 0 ? [] : yield* callSpans
     const served = yield* servedNames
-    return {
-      tabId: reading.tabId,
-      url: reading.url,
-      messages: reading.messages.map((message) => {
+    const messages = reading.messages.map((message) => {
         const call = callAt(spans, message.time, served)
         return {
           time: timeOfDay(message.time),
@@ -173,7 +182,11 @@ export const consoleMessages = defineTool({
           ...(message.stack !== undefined ? { stack: message.stack } : {}),
           ...(call !== undefined ? { call } : {})
         }
-      }),
+      })
+    return {
+      tabId: reading.tabId,
+      url: reading.url,
+      ...(messages.length > 0 ? { messages } : {}),
       ...(reading.dropped > 0 ? { dropped: reading.dropped } : {}),
       ...(reading.more > 0 ? { more: reading.more } : {})
     }
@@ -200,7 +213,7 @@ const RequestSummary = Schema.Struct({
 export const networkRequests = defineTool({
   name: "network_requests",
   title: "Network requests",
-  description: "A tab's requests with status, failure and time; filter by URL, method, status or failures. Returns {tabId, requests, dropped?, more?}.",
+  description: "A tab's requests with status, failure and time; filter by URL, method, status or failures. Returns {tabId, requests?, dropped?, more?}.",
   input: Schema.Struct({
     urlPattern: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1_000))).annotations({
       description: "URL glob (** any, * within a segment) or substring."
@@ -213,7 +226,7 @@ export const networkRequests = defineTool({
   }),
   output: Schema.Struct({
     tabId: TabId,
-    requests: Schema.Array(RequestSummary).annotations({ description: "Oldest first." }),
+    requests: Schema.optional(Schema.Array(RequestSummary)).annotations({ description: "Oldest first; absent when none." }),
     dropped: countField("Requests the tab's buffer let go (it keeps its newest 300)."),
     more: countField("Older matching requests beyond the limit."),
     startedNow: Schema.optional(Schema.Boolean).annotations({
@@ -226,7 +239,7 @@ export const networkRequests = defineTool({
     const reading = yield* session.networkRequests(input)
     return {
       tabId: reading.tabId,
-      requests: reading.requests,
+      ...(reading.requests.length > 0 ? { requests: reading.requests } : {}),
       ...(reading.dropped > 0 ? { dropped: reading.dropped } : {}),
       ...(reading.more > 0 ? { more: reading.more } : {}),
       ...(reading.startedNow === true ? { startedNow: true } : {})
@@ -240,7 +253,7 @@ export const networkRequest = defineTool({
   name: "network_request",
   title: "One request",
   description:
-    "One request's headers (secrets redacted), text bodies cut to a size, timing and failure. Returns {id, url, status?, requestHeaders, responseHeaders?, requestBody?, responseBody?, timing?, notes?}.",
+    "One request's headers (secrets redacted), text bodies cut to a size, timing and failure. Returns {url, status?, requestHeaders, responseHeaders?, requestBody?, responseBody?, timing?, notes?}.",
   input: Schema.Struct({
     id: RequestId,
     bodyChars: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(0, 100_000)), { default: () => 2_000 }).annotations({
@@ -248,7 +261,7 @@ export const networkRequest = defineTool({
     })
   }),
   output: Schema.Struct({
-    ...RequestSummary.fields,
+    ...Struct.omit(RequestSummary.fields, "id"),
     tabId: TabId,
     statusText: Schema.optional(Schema.String),
     requestHeaders: Headers.annotations({ description: "Secret headers (Authorization, Cookie, tokens...) read [REDACTED]." }),
@@ -270,7 +283,9 @@ export const networkRequest = defineTool({
   ...reading,
   run: Effect.fn("tool.network_request")(function* (input) {
     const session = yield* Session
-    return yield* session.networkRequest(input.id, { bodyChars: input.bodyChars })
+    // The id is the caller's own: not echoed.
+    const { id: _id, ...details } = yield* session.networkRequest(input.id, { bodyChars: input.bodyChars })
+    return details
   })
 })
 
@@ -422,14 +437,15 @@ export const mockNetwork = defineTool({
   name: "mock_network",
   title: "Mock the network",
   description:
-    "Answer requests matching a URL glob (and method) with a status, headers and a JSON or text body, or fail them; every tab, across navigations. Returns {added|removed|cleared|rules|log}.",
+    "Answer requests matching a URL glob (and method) with a status, headers and a JSON or text body, or fail them; every tab, across navigations. Returns {added|removed|cleared|count, rules?|count, log?}.",
   input: MockInput,
   output: Schema.Struct({
     added: Schema.optional(MockRuleInfo),
     removed: Schema.optional(MockRuleInfo),
     cleared: Schema.optional(Schema.Number).annotations({ description: "How many rules were removed." }),
-    rules: Schema.optional(Schema.Array(MockRuleInfo)).annotations({ description: "The rules in force; the newest matching one answers." }),
-    log: Schema.optional(Schema.Array(MockLogLine)).annotations({ description: "Hits and misses (requests no rule answered), oldest first." }),
+    count: Schema.optional(Schema.Number).annotations({ description: "list, log: how many rules are in force, or log entries shown." }),
+    rules: Schema.optional(Schema.Array(MockRuleInfo)).annotations({ description: "The rules in force (absent when none); the newest matching one answers." }),
+    log: Schema.optional(Schema.Array(MockLogLine)).annotations({ description: "Hits and misses (requests no rule answered), oldest first; absent when none." }),
     dropped: countField("Log entries let go (the log keeps its newest 200)."),
     more: countField("Older log entries beyond the limit.")
   }),
@@ -497,12 +513,15 @@ export const mockNetwork = defineTool({
         return { removed: yield* session.removeMock(input.id ?? "") }
       case "clear":
         return { cleared: yield* session.clearMocks }
-      case "list":
-        return { rules: (yield* session.mocks(1)).rules }
+      case "list": {
+        const { rules } = yield* session.mocks(1)
+        return { count: rules.length, ...(rules.length > 0 ? { rules } : {}) }
+      }
       case "log": {
         const reading = yield* session.mocks(input.limit ?? 50)
         return {
-          log: reading.log.map(logLine),
+          count: reading.log.length,
+          ...(reading.log.length > 0 ? { log: reading.log.map(logLine) } : {}),
           ...(reading.dropped > 0 ? { dropped: reading.dropped } : {}),
           ...(reading.more > 0 ? { more: reading.more } : {})
         }

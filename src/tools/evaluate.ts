@@ -33,6 +33,8 @@ export const evaluate = defineTool({
   group: EVALUATE_GROUP,
   optIn: true,
   requiresSession: true,
+  // Runs script in the page: a paused page answers MM_DEBUGGER_PAUSED (mm_evaluate_frame evaluates in the paused frame).
+  whilePaused: "blocked",
   stepKinds: ["interaction"],
   observation: "none",
   deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,

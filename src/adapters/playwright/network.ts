@@ -331,7 +331,7 @@ export const requestDetails = async (entry: RequestEntry, tabId: string, bodyCha
   return {
     ...summaryOf(entry),
     tabId,
-    ...(response ? { statusText: response.statusText() } : {}),
+    ...(response && response.statusText() !== "" ? { statusText: response.statusText() } : {}),
     requestHeaders: redactHeaders(requestHeaders),
     ...(responseHeaders !== undefined ? { responseHeaders: redactHeaders(responseHeaders) } : {}),
     ...(requestBody !== undefined ? { requestBody } : {}),

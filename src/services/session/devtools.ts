@@ -2,7 +2,7 @@
 // and their stacks, the requests with their details, mocks that answer requests, and evaluating an
 // expression in the active page. Everything kept is bounded and says how much it let go.
 import type { Effect } from "effect"
-import type { DeadlineExceeded, EvaluateFailed, InvalidInput, MockNotFound, PageClosed, RequestNotFound, TabNotFound } from "../../domain/errors.js"
+import type { DeadlineExceeded, DebuggerPaused, EvaluateFailed, InvalidInput, MockNotFound, PageClosed, RequestNotFound, TabNotFound } from "../../domain/errors.js"
 import type { SessionGone } from "./actions.js"
 
 /** The opt-in group of the console, network and mock tools. */
@@ -190,5 +190,5 @@ export interface SessionDevtools {
   /** The rules in force and the newest `limit` entries of the log. */
   readonly mocks: (limit: number) => Effect.Effect<MockReading, SessionGone>
   /** Evaluates an expression in the active page's main world. */
-  readonly evaluate: (expression: string, options: EvaluateOptions) => Effect.Effect<EvaluateResult, SessionGone | PageClosed | EvaluateFailed | DeadlineExceeded>
+  readonly evaluate: (expression: string, options: EvaluateOptions) => Effect.Effect<EvaluateResult, SessionGone | PageClosed | EvaluateFailed | DeadlineExceeded | DebuggerPaused>
 }
