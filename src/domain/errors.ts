@@ -458,6 +458,23 @@ export class StorageStateFailed extends Schema.TaggedError<StorageStateFailed>()
   }
 }
 
+/** A URL the server's URL policy refuses (scheme, origin, or a file outside the allowed roots). */
+export class NavigationBlocked extends Schema.TaggedError<NavigationBlocked>()("NavigationBlocked", {
+  url: Schema.String,
+  reason: Schema.String,
+  hint: Schema.String
+}) {
+  get code() {
+    return "MM_NAVIGATION_BLOCKED" as const
+  }
+  override get message() {
+    return `Blocked ${this.url}: ${this.reason} ${this.hint}`
+  }
+  get details() {
+    return { url: this.url }
+  }
+}
+
 /** Every error a tool program may fail with. */
 export type ToolError =
   | InvalidInput
@@ -489,6 +506,7 @@ export type ToolError =
   | BrowserInUse
   | ToolUnavailable
   | StorageStateFailed
+  | NavigationBlocked
 
 export const ToolError = Schema.Union(
   InvalidInput,
@@ -519,7 +537,8 @@ export const ToolError = Schema.Union(
   BrowserClosed,
   BrowserInUse,
   ToolUnavailable,
-  StorageStateFailed
+  StorageStateFailed,
+  NavigationBlocked
 )
 
 const toolErrorTags: ReadonlySet<string> = new Set(ToolError.members.map((member) => member.identifier))
