@@ -140,7 +140,8 @@ export const checkNavigation = (policy: UrlPolicy, text: string): Verdict => {
       return inner !== undefined && (inner.protocol === "http:" || inner.protocol === "https:") ? checkOrigin(policy, inner) : ALLOWED
     }
     case "chrome-extension:":
-      return policy.extensionOrigin !== undefined && url.origin === policy.extensionOrigin
+      // Node gives "null" as the origin of a non-special scheme: compare scheme and host.
+      return policy.extensionOrigin !== undefined && `${url.protocol}//${url.host}` === policy.extensionOrigin
         ? ALLOWED
         : {
             allowed: false,

@@ -3,7 +3,7 @@
 // that stops links, forms and window.open from loading refused schemes (javascript:, data:, file:,
 // internal pages), which no request route sees. Each refusal leaves a notice for the next response.
 import { Effect } from "effect"
-import type { BrowserContext, Route } from "playwright"
+import type { BrowserContext, Page, Route } from "playwright"
 import { LaunchFailed } from "../../domain/errors.js"
 import type { Settings } from "../../domain/config.js"
 import { checkNavigation, checkRequest, routesRequests, shortUrl, type UrlPolicy, type Verdict } from "../../domain/url-policy.js"
@@ -55,7 +55,7 @@ const navigationGuard = (config: GuardConfig) => {
       case "file:":
         return !config.file
       case "chrome-extension:":
-        return url.origin !== config.extensionOrigin
+        return `${url.protocol}//${url.host}` !== config.extensionOrigin
       default:
         return true
     }
@@ -130,6 +130,20 @@ export const installPolicy = (runSync: RunSync, live: LiveSession, policy: UrlPo
     }
     yield* Effect.tryPromise({ try: () => context.addInitScript(navigationGuard, config), catch: failed })
     if (!routesRequests(policy)) return
+    // Playwright routes the first request of a redirect chain only: a hop to a refused URL goes out. It is
+    // named, and a tab whose document ends up on such a URL is emptied before anything reads it.
+    context.on("request", (request) => {
+      if (request.redirectedFrom() === null) return
+      const verdict = checkRequest(policy, request.url())
+      if (!verdict.allowed) runSync(addNotice(live, blockedNotice("A redirect to", request.url(), verdict)))
+    })
+    const leaveRefused = (page: Page) =>
+      page.on("framenavigated", (frame) => {
+        if (frame !== page.mainFrame() || checkRequest(policy, frame.url()).allowed) return
+        void page.goto("about:blank").catch(() => undefined)
+      })
+    for (const page of context.pages()) leaveRefused(page)
+    context.on("page", leaveRefused)
     const onRequest = (route: Route) => {
       const request = route.request()
       const verdict = checkRequest(policy, request.url())
