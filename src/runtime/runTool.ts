@@ -18,6 +18,7 @@ import { defaultSettings, type Settings } from "../domain/config.js"
 import { Config } from "../services/Config.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
+import { Secrets } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import type { Attachment, RecordedCall, ToolDefinition } from "./tool.js"
 import { toolGate } from "./visibility.js"
@@ -137,6 +138,8 @@ export const runTool =
       const session = yield* Session
       const store = yield* KnowledgeStore
       const settings = Option.getOrElse(yield* Effect.serviceOption(Config), () => defaultSettings)
+      // Every secret value leaves the call's answer and its step record as [secret:NAME].
+      const secrets = Option.getOrElse(yield* Effect.serviceOption(Secrets), () => Secrets.none)
       const before = yield* session.current
 
       const finish = (
@@ -156,7 +159,7 @@ export const runTool =
           const envelope: Envelope<OE> = outcome.ok
             ? { ok: true, result: outcome.result, meta, ...(observation ? { observation } : {}) }
             : { ok: false, error: outcome.error, meta, ...(observation ? { observation } : {}) }
-          return envelope
+          return secrets.redact(envelope)
         })
 
       // A tool that is not available now (no session, group off, hidden...) says when it will be, whatever its arguments.
@@ -259,7 +262,7 @@ export const runTool =
           ...(options.batch ? { batch: options.batch } : {})
         }
         // A step that cannot be written is logged; it never turns the call's own outcome around.
-        yield* store.recordStep(step).pipe(
+        yield* store.recordStep(secrets.redact(step)).pipe(
           Effect.catchAllCause((cause) => Effect.logWarning(`${definition.name}: step not recorded`, Cause.pretty(cause)))
         )
       }

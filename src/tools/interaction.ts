@@ -3,7 +3,10 @@
 import { Effect, Option, Schema } from "effect"
 import { looksSensitive, REDACTED } from "../domain/redaction.js"
 import { describeTarget, targetOf, validateTarget } from "../domain/target.js"
-import { defineTool, type Replay } from "../runtime/tool.js"
+import { InvalidInput } from "../domain/errors.js"
+import { SECRET_NAME } from "../domain/secrets.js"
+import { defineTool, Unlisted, type Replay } from "../runtime/tool.js"
+import { Secrets } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import {
   actionDeadline,
@@ -66,11 +69,42 @@ export const click = defineTool({
 
 const TypeInput = targetInput({
   // The message never quotes the value: a rejected secret must not come back in the error.
-  text: Schema.String.pipe(Schema.maxLength(100_000, { message: () => "must be at most 100000 characters long" })).annotations({
-    description: "New text."
-  }),
+  text: Schema.optional(
+    Schema.String.pipe(Schema.maxLength(100_000, { message: () => "must be at most 100000 characters long" })).annotations({
+      description: "New text."
+    })
+  ),
+  // Listed in the server's instructions when --secrets names some, not in every tools/list.
+  secret: Schema.optional(
+    Schema.String.pipe(Schema.pattern(SECRET_NAME, { message: () => "must be a secret's name: letters, digits and _" }))
+  ).annotations({ description: "Name of a --secrets value to type instead of text.", [Unlisted]: true }),
   dialog: QuietDialogField
-})
+}).pipe(
+  Schema.filter((input) =>
+    (input.text === undefined) === (input.secret === undefined)
+      ? { path: [input.text === undefined ? "text" : "secret"], message: "give exactly one of text or secret" }
+      : true
+  )
+)
+
+/** The text to type: the given text, or a secret's value by its name. */
+const textToType = (input: { readonly text?: string | undefined; readonly secret?: string | undefined }) =>
+  Effect.gen(function* () {
+    if (input.secret === undefined) return input.text ?? ""
+    const name = input.secret
+    const secrets = Option.getOrElse(yield* Effect.serviceOption(Secrets), () => Secrets.none)
+    return yield* Option.match(secrets.lookup(name), {
+      onSome: Effect.succeed,
+      onNone: () =>
+        new InvalidInput({
+          field: "secret",
+          problem:
+            secrets.names.length === 0
+              ? "no secrets are configured; start the server with --secrets FILE (a dotenv file)."
+              : `no secret named ${name}; the --secrets file names ${secrets.names.slice(0, 50).join(", ")}.`
+        })
+    })
+  })
 
 export const type = defineTool({
   name: "type",
@@ -93,26 +127,46 @@ export const type = defineTool({
     const hinted = [target.locator, target.within].some(
       (locator) => locator !== undefined && locator.kind !== "a11yRef" && looksSensitive(locator.value)
     )
+    // A secret is recorded by its name (a replay types it again from --secrets).
+    if (input.secret !== undefined) {
+      return {
+        input: { secret: input.secret, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
+        target: recordTarget(target),
+        textRedacted: true
+      }
+    }
+    const text = input.text ?? ""
     // Only text the page itself showed to be harmless is kept; a failed call keeps nothing.
     const keep = Option.match(result, { onNone: () => false, onSome: (value) => !value.sensitive && !hinted })
     return {
-      input: { text: keep ? input.text : REDACTED, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
+      input: { text: keep ? text : REDACTED, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
       target: recordTarget(target),
       textRedacted: !keep,
-      textLength: input.text.length
+      textLength: text.length
     }
   },
   replay: {
-    note: (_args, target, step) =>
-      step.tool.textRedacted === true ? `Type a secret (${step.tool.textLength ?? "?"} characters) into${at(target)}` : `Type into${at(target)}`,
+    note: (args, target, step) =>
+      typeof args.secret === "string"
+        ? `Type the secret ${args.secret} into${at(target)}`
+        : step.tool.textRedacted === true ? `Type a secret (${step.tool.textLength ?? "?"} characters) into${at(target)}` : `Type into${at(target)}`,
     playwright: (args, context) =>
-      context.locator === undefined ? undefined : [`await ${context.locator}.fill(${context.text(String(args.text ?? ""))})`]
+      context.locator === undefined
+        ? undefined
+        : [
+            `await ${context.locator}.fill(${
+              // A secret comes from the environment variable of its name, as --secrets holds it.
+              typeof args.secret === "string" && SECRET_NAME.test(args.secret) ? `process.env.${args.secret} ?? ""` : context.text(String(args.text ?? ""))
+            })`
+          ]
   },
   run: Effect.fn("tool.type")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
-    const { sensitive } = yield* session.type(target, input.text, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { typed: true, target: describeTarget(target), textLength: input.text.length, sensitive }
+    const text = yield* textToType(input)
+    const { sensitive } = yield* session.type(target, text, { timeoutMs: input.timeoutMs, dialog: input.dialog })
+    // A secret counts as sensitive wherever it goes.
+    return { typed: true, target: describeTarget(target), textLength: text.length, sensitive: sensitive || input.secret !== undefined }
   })
 })
 
@@ -258,7 +312,9 @@ export const pressKey = defineTool({
     const session = yield* Session
     const target = hasTarget(input) ? targetOf(input) : undefined
     const { sensitive } = yield* session.pressKey(target, input.key, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { pressed: true, key: input.key, ...(target !== undefined ? { target: describeTarget(target) } : {}), sensitive }
+    // A character pressed into a secret field is not spelled out, as the step record does not keep it.
+    const key = sensitive && typesACharacter(input.key) ? REDACTED : input.key
+    return { pressed: true, key, ...(target !== undefined ? { target: describeTarget(target) } : {}), sensitive }
   })
 })
 
