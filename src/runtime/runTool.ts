@@ -249,7 +249,10 @@ export const runTool =
           sessionId,
           tool: {
             name: definition.name,
-            input: redactDeep(recorded.input) as Record<string, unknown>,
+            input: {
+              ...(redactDeep(recorded.input) as Record<string, unknown>),
+              ...Object.fromEntries((recorded.verbatim ?? []).filter((key) => key in recorded.input).map((key) => [key, recorded.input[key]]))
+            },
             ...(recorded.target ? { target: recorded.target } : {}),
             ...(recorded.textRedacted !== undefined ? { textRedacted: recorded.textRedacted } : {}),
             ...(recorded.textLength !== undefined ? { textLength: recorded.textLength } : {})

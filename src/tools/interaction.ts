@@ -132,7 +132,8 @@ export const type = defineTool({
       return {
         input: { secret: input.secret, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
         target: recordTarget(target),
-        textRedacted: true
+        textRedacted: true,
+        verbatim: ["secret"]
       }
     }
     const text = input.text ?? ""
