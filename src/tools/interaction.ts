@@ -69,14 +69,17 @@ export const click = defineTool({
 
 const TypeInput = targetInput({
   // The message never quotes the value: a rejected secret must not come back in the error.
-  text: Schema.optional(
+  // Exact: an optional that also takes undefined would answer "Expected undefined, actual <the text>".
+  text: Schema.optionalWith(
     Schema.String.pipe(Schema.maxLength(100_000, { message: () => "must be at most 100000 characters long" })).annotations({
       description: "New text."
-    })
+    }),
+    { exact: true }
   ),
   // Listed in the server's instructions when --secrets names some, not in every tools/list.
-  secret: Schema.optional(
-    Schema.String.pipe(Schema.pattern(SECRET_NAME, { message: () => "must be a secret's name: letters, digits and _" }))
+  secret: Schema.optionalWith(
+    Schema.String.pipe(Schema.pattern(SECRET_NAME, { message: () => "must be a secret's name: letters, digits and _" })),
+    { exact: true }
   ).annotations({ description: "Name of a --secrets value to type instead of text.", [Unlisted]: true }),
   dialog: QuietDialogField
 }).pipe(
