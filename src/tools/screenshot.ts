@@ -23,15 +23,15 @@ export const imageAttachment = (
 export const screenshot = defineTool({
   name: "screenshot",
   title: "Take a screenshot",
-  description: "Save a PNG of the page or of one element. Returns {path, width, height}.",
+  description: "Save a PNG of the viewport or an element. Returns {path, width, height}.",
   input: Schema.Struct({
     name: Schema.String.pipe(
       Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, {
         message: () => "a plain file name: letters, digits, '.', '_' and '-', starting with a letter or digit (at most 100)"
       })
     ).annotations({ description: "File name." }),
-    fullPage: Schema.optionalWith(Schema.Boolean, { default: () => true }).annotations({
-      description: "Default true; false: viewport."
+    fullPage: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
+      description: "Whole page, not viewport."
     }),
     selector: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
       description: "Element's CSS selector."
@@ -50,6 +50,8 @@ export const screenshot = defineTool({
   concurrencySafe: true,
   group: "page",
   requiresSession: true,
+  // Taken through DevTools while the page is paused.
+  whilePaused: "listed",
   stepKinds: ["discovery"],
   observation: "none",
   deadlineMs: () => 30_000,

@@ -133,13 +133,13 @@ describe("URL policy on Chromium", () => {
             for (const [index, url] of blockedSchemes.entries()) {
               const clicked = yield* call(click, { testId: `link-${index}` })
               expect(clicked.ok, url).toBe(true)
-              expect(clicked.meta.notices?.join("\n") ?? "", url).toContain("MM_NAVIGATION_BLOCKED: A link or window.open to")
+              expect(clicked.notices?.join("\n") ?? "", url).toContain("MM_NAVIGATION_BLOCKED: A link or window.open to")
               const opened = yield* call(click, { testId: `open-${index}` })
-              expect(opened.meta.notices?.join("\n") ?? "", url).toContain("MM_NAVIGATION_BLOCKED")
+              expect(opened.notices?.join("\n") ?? "", url).toContain("MM_NAVIGATION_BLOCKED")
             }
             // The page is still the one it was, the script never ran, no tab opened.
             const state = yield* call(getState, {})
-            expect(state.result.state.currentUrl).toBe(`${app.url}/`)
+            expect(state.result.state.url).toBe(`${app.url}/`)
             expect(yield* titleOf).toBe("Home")
             expect((yield* call(listTabs, {})).result.total).toBe(1)
             expect((yield* call(cleanup, {})).ok).toBe(true)
@@ -178,21 +178,21 @@ describe("URL policy on Chromium", () => {
               const redirected = yield* go(`${app.url}/redirect`)
               expect(redirected.error).toMatchObject({ code: "MM_NAVIGATION_BLOCKED" })
               expect(redirected.error?.message).toContain("it redirected to")
-              expect(redirected.meta.notices?.join("\n")).toContain(`A redirect to ${other.url}/ was refused`)
-              expect((yield* call(getState, {})).result.state.currentUrl).toBe("about:blank")
+              expect(redirected.notices?.join("\n")).toContain(`A redirect to ${other.url}/ was refused`)
+              expect((yield* call(getState, {})).result.state.url).toBe("about:blank")
 
               expect((yield* go(`${app.url}/`)).ok).toBe(true)
               const away = yield* call(click, { testId: "away" })
-              expect(away.meta.notices?.join("\n")).toContain(`A navigation to ${other.url}/ was refused`)
+              expect(away.notices?.join("\n")).toContain(`A navigation to ${other.url}/ was refused`)
               expect((yield* go(`${app.url}/`)).ok).toBe(true)
               const popup = yield* call(click, { testId: "popup" })
-              expect(popup.meta.notices?.join("\n")).toContain(`A navigation to ${other.url}/ was refused`)
+              expect(popup.notices?.join("\n")).toContain(`A navigation to ${other.url}/ was refused`)
               expect((yield* go(`${app.url}/`)).ok).toBe(true)
               const loaded = yield* call(click, { testId: "load" })
               expect(loaded.ok).toBe(true)
               // Both refusals land before the page settles: the image and the fetch, by origin.
-              const notices = (yield* call(getState, {})).meta.notices?.join("\n") ?? ""
-              const all = `${loaded.meta.notices?.join("\n") ?? ""}\n${notices}`
+              const notices = (yield* call(getState, {})).notices?.join("\n") ?? ""
+              const all = `${loaded.notices?.join("\n") ?? ""}\n${notices}`
               expect(all).toContain(`A image request to ${other.url} was refused`)
               expect(all).toContain(`A fetch request to ${other.url} was refused`)
               // Nothing but the redirect hop (which Playwright does not route) reached the other origin.
@@ -232,7 +232,7 @@ describe("URL policy on Chromium", () => {
 
           // A link from an allowed file to one outside the roots is refused by the route.
           const escape = yield* call(click, { testId: "escape" })
-          expect(escape.meta.notices?.join("\n")).toContain("was refused: the file is outside the allowed roots")
+          expect(escape.notices?.join("\n")).toContain("was refused: the file is outside the allowed roots")
           expect((yield* call(getText, { testId: "secret", timeoutMs: 500 })).ok).toBe(false)
 
           expect((yield* go("data:text/html,<title>Data</title><p>data page</p>")).ok).toBe(true)
