@@ -63,8 +63,11 @@ export const targetFields = {
   a11yRef: Schema.optional(A11yRef).annotations({ description: "Ref, e.g. e12." }),
   testId: locatorFields.testId.annotations({ description: "Test id." }),
   selector: locatorFields.selector.annotations({ description: "CSS/Playwright selector." }),
+  // Accepted but not listed (80 bytes in every element tool): a ref names one element already, and a
+  // selector can chain (`#list >> text=Buy`). Documented in docs/tools.md.
   within: Schema.optional(Scope.annotations({ [ListedAs]: { type: "object" } })).annotations({
-    description: "Parent: {a11yRef|testId|selector}."
+    description: "Parent: {a11yRef|testId|selector}.",
+    [Unlisted]: true
   })
 }
 

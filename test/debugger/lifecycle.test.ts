@@ -57,7 +57,7 @@ describe("a pause ends cleanly", () => {
     const changes = harness.changes()
     const away = await harness.call("mm_navigate", { screen: "url", url: `${served.url}/other` })
     expect(away.ok).toBe(true)
-    expect(away.observation.state).toMatchObject({ title: "Other" })
+    expect(away.page).toMatchObject({ url: `${served.url}/other`, title: "Other" })
     expect(harness.changes()).toBeGreaterThan(changes)
     expect(await harness.names()).toContain("mm_click")
     expect((await harness.call("mm_click", { selector: "#plain" })).ok).toBe(true)
@@ -106,9 +106,9 @@ describe("a pause ends cleanly", () => {
 
     // The ticker's next tick pauses tab t2; the notices of the call during which it paused say so (the
     // set itself, when the tick comes before it answers).
-    let notices: ReadonlyArray<string> = set.meta.notices ?? []
+    let notices: ReadonlyArray<string> = set.notices ?? []
     for (let tries = 0; tries < 100 && !notices.some((text) => text.startsWith("Tab t2 paused")); tries++) {
-      notices = (await harness.call("mm_get_state")).meta.notices ?? []
+      notices = (await harness.call("mm_get_state")).notices ?? []
     }
     expect(notices).toContainEqual(expect.stringMatching(/^Tab t2 paused in the debugger \(bp2 at ticker\.js:2:3 in tick\)/))
     expect(await harness.names()).toEqual(STEPPING_SET)

@@ -73,7 +73,7 @@ describe("a pause answers with its context, and the tool list follows it", () =>
     expect(pause.console).toEqual(["log: handler starts 1"])
     expect(pause.changed).toBeUndefined()
     // The pause the click reported is not told again as a notice.
-    expect(clicked.meta.notices ?? []).toEqual([])
+    expect(clicked.notices ?? []).toEqual([])
 
     expect(changes()).toBeGreaterThan(changesBefore)
     expect(await names()).toEqual(STEPPING_SET)
@@ -107,7 +107,8 @@ describe("a pause answers with its context, and the tool list follows it", () =>
     // The state and a screenshot still work on a paused page.
     const state = await call("mm_get_state")
     expect(state.ok).toBe(true)
-    expect(state.result.state).toMatchObject({ currentUrl: `${served.url}/`, title: "Counter", isLoaded: true })
+    expect(state.result.state).toMatchObject({ url: `${served.url}/`, title: "Counter" })
+    expect(state.result.state.loading).toBeUndefined()
     expect(state.result.tabs.tracked).toEqual([expect.objectContaining({ tabId: "t1", title: "Counter", active: true })])
     const shot = await call("mm_screenshot", { name: "paused", fullPage: false })
     expect(shot.error).toBeUndefined()

@@ -167,7 +167,7 @@ describe("every pause answers with its context", () => {
     expect(listed.result.breakpoints).toEqual([expect.objectContaining({ id: set.result.breakpoint.id, resolved: [{ url: `${served.url}/boot.js`, line, column: 1 }] })])
     await resume()
     const state = await harness.call("mm_get_state")
-    expect(state.result.state).toMatchObject({ title: "Booted", currentUrl: `${served.url}/boot` })
+    expect(state.result.state).toMatchObject({ title: "Booted", url: `${served.url}/boot` })
     expect((await harness.call("mm_breakpoint", { action: "remove", id: set.result.breakpoint.id })).ok).toBe(true)
   })
 

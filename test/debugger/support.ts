@@ -47,8 +47,11 @@ export interface Answer {
   readonly ok: boolean
   readonly result?: any
   readonly error?: { readonly code: string; readonly message: string; readonly details?: any }
-  readonly meta: { readonly notices?: ReadonlyArray<string>; readonly durationMs: number }
-  readonly observation?: any
+  /** The active page, only when it changed since the client's previous response. */
+  readonly page?: { readonly url: string; readonly title?: string; readonly tab?: string; readonly screen?: string; readonly loading?: boolean }
+  readonly notices?: ReadonlyArray<string>
+  readonly console?: ReadonlyArray<string>
+  readonly ms?: number
 }
 
 export interface Harness {

@@ -211,6 +211,7 @@ export const make = Effect.gen(function* () {
         if (prepared.page !== undefined) live.lastRead = { page, result: prepared.page }
         return
       }
+      yield* Effect.logDebug(`wait_for: ${prepared.ready === false ? prepared.why : "not ready"}; Playwright's wait takes over`)
       const refCheck = yield* Effect.either(targeting.ensureRefs(page, target))
       if (refCheck._tag === "Left") {
         // A ref whose element left the page is as hidden as it gets.
