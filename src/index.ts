@@ -23,6 +23,9 @@ export {
 export { Observer, type ObserverService, type ObserveOptions } from "./services/Observer.js"
 export { KnowledgeStore, type KnowledgeStoreService } from "./services/KnowledgeStore.js"
 export { Config } from "./services/Config.js"
+export { Secrets, type SecretsService } from "./services/Secrets.js"
+export { parseDotenv, makeTextRedactor, secretMarker, SECRET_NAME } from "./domain/secrets.js"
+export { checkNavigation, checkRequest, originMatches, type UrlPolicy, type Verdict } from "./domain/url-policy.js"
 
 export {
   defineTool,

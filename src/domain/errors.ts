@@ -519,6 +519,23 @@ export class StorageStateFailed extends Schema.TaggedError<StorageStateFailed>()
   }
 }
 
+/** A URL the server's URL policy refuses (scheme, origin, or a file outside the allowed roots). */
+export class NavigationBlocked extends Schema.TaggedError<NavigationBlocked>()("NavigationBlocked", {
+  url: Schema.String,
+  reason: Schema.String,
+  hint: Schema.String
+}) {
+  get code() {
+    return "MM_NAVIGATION_BLOCKED" as const
+  }
+  override get message() {
+    return `Blocked ${this.url}: ${this.reason} ${this.hint}`
+  }
+  get details() {
+    return { url: this.url }
+  }
+}
+
 /**
  * An action's input was sent but nothing showed that it reached its target (the page went away
  * without saying, or no event of it arrived where the target is): it was not repeated, since it
@@ -574,6 +591,7 @@ export type ToolError =
   | DebuggerNotPaused
   | DebuggerFailed
   | StorageStateFailed
+  | NavigationBlocked
   | ActionUnconfirmed
 
 export const ToolError = Schema.Union(
@@ -609,6 +627,7 @@ export const ToolError = Schema.Union(
   DebuggerNotPaused,
   DebuggerFailed,
   StorageStateFailed,
+  NavigationBlocked,
   ActionUnconfirmed
 )
 

@@ -30,6 +30,11 @@ export interface RecordedCall {
   readonly textRedacted?: boolean | undefined
   readonly textLength?: number | undefined
   readonly screenshot?: string | undefined
+  /**
+   * Top-level input keys kept as recorded although their name looks sensitive: the tool vouches they hold
+   * no secret (mm_type's `secret` is a name in --secrets, which a replay needs).
+   */
+  readonly verbatim?: ReadonlyArray<string> | undefined
 }
 
 /** An image, or text meant to be read as text (not JSON-escaped), handed to the client as its own content block. */

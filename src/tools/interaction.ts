@@ -3,8 +3,11 @@
 import { Effect, Option, Schema } from "effect"
 import type { StepTarget, TargetElement } from "../domain/knowledge.js"
 import { looksSensitive, REDACTED } from "../domain/redaction.js"
+import { InvalidInput } from "../domain/errors.js"
+import { SECRET_NAME } from "../domain/secrets.js"
 import { targetOf, validateTarget } from "../domain/target.js"
-import { defineTool, type Replay } from "../runtime/tool.js"
+import { defineTool, Unlisted, type Replay } from "../runtime/tool.js"
+import { Secrets } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import {
   actionDeadline,
@@ -93,12 +96,46 @@ export const click = defineTool({
 
 const TypeInput = targetInput({
   // The message never quotes the value: a rejected secret must not come back in the error.
-  text: Schema.String.pipe(Schema.maxLength(100_000, { message: () => "must be at most 100000 characters long" })).annotations({
-    description: "New text."
-  }),
+  // Exact: an optional that also takes undefined would answer "Expected undefined, actual <the text>".
+  text: Schema.optionalWith(
+    Schema.String.pipe(Schema.maxLength(100_000, { message: () => "must be at most 100000 characters long" })).annotations({
+      description: "New text."
+    }),
+    { exact: true }
+  ),
+  // Listed in the server's instructions when --secrets names some, not in every tools/list.
+  secret: Schema.optionalWith(
+    Schema.String.pipe(Schema.pattern(SECRET_NAME, { message: () => "must be a secret's name: letters, digits and _" })),
+    { exact: true }
+  ).annotations({ description: "Name of a --secrets value to type instead of text.", [Unlisted]: true }),
   submit: Schema.optional(Schema.Boolean).annotations({ description: "Press Enter after." }),
   dialog: QuietDialogField
-})
+}).pipe(
+  Schema.filter((input) =>
+    (input.text === undefined) === (input.secret === undefined)
+      ? { path: [input.text === undefined ? "text" : "secret"], message: "give exactly one of text or secret" }
+      : true
+  )
+)
+
+/** The text to type: the given text, or a secret's value by its name. */
+const textToType = (input: { readonly text?: string | undefined; readonly secret?: string | undefined }) =>
+  Effect.gen(function* () {
+    if (input.secret === undefined) return input.text ?? ""
+    const name = input.secret
+    const secrets = Option.getOrElse(yield* Effect.serviceOption(Secrets), () => Secrets.none)
+    return yield* Option.match(secrets.lookup(name), {
+      onSome: Effect.succeed,
+      onNone: () =>
+        new InvalidInput({
+          field: "secret",
+          problem:
+            secrets.names.length === 0
+              ? "no secrets are configured; start the server with --secrets FILE (a dotenv file)."
+              : `no secret named ${name}; the --secrets file names ${secrets.names.slice(0, 50).join(", ")}.`
+        })
+    })
+  })
 
 export const type = defineTool({
   name: "type",
@@ -120,40 +157,63 @@ export const type = defineTool({
     const hinted = [target.locator, target.within].some(
       (locator) => locator !== undefined && locator.kind !== "a11yRef" && looksSensitive(locator.value)
     )
+    // A secret is recorded by its name (a replay types it again from --secrets).
+    if (input.secret !== undefined) {
+      return {
+        input: {
+          secret: input.secret,
+          ...(input.submit === true ? { submit: true } : {}),
+          timeoutMs: input.timeoutMs,
+          ...recordDialog(input.dialog)
+        },
+        target: withElement(recordTarget(target), result),
+        textRedacted: true,
+        verbatim: ["secret"]
+      }
+    }
+    const text = input.text ?? ""
     // Only text the page itself showed to be harmless is kept; a failed call keeps nothing.
     const keep = Option.match(result, { onNone: () => false, onSome: (value) => value.sensitive !== true && !hinted })
     return {
       input: {
-        text: keep ? input.text : REDACTED,
+        text: keep ? text : REDACTED,
         ...(input.submit === true ? { submit: true } : {}),
         timeoutMs: input.timeoutMs,
         ...recordDialog(input.dialog)
       },
       target: withElement(recordTarget(target), result),
       textRedacted: !keep,
-      textLength: input.text.length
+      textLength: text.length
     }
   },
   replay: {
-    note: (_args, target, step) =>
-      step.tool.textRedacted === true ? `Type a secret (${step.tool.textLength ?? "?"} characters) into${at(target)}` : `Type into${at(target)}`,
+    note: (args, target, step) =>
+      typeof args.secret === "string"
+        ? `Type the secret ${args.secret} into${at(target)}`
+        : step.tool.textRedacted === true ? `Type a secret (${step.tool.textLength ?? "?"} characters) into${at(target)}` : `Type into${at(target)}`,
     playwright: (args, context) =>
       context.locator === undefined
         ? undefined
         : [
-            `await ${context.locator}.fill(${context.text(String(args.text ?? ""))})`,
+            `await ${context.locator}.fill(${
+              // A secret comes from the environment variable of its name, as --secrets holds it.
+              typeof args.secret === "string" && SECRET_NAME.test(args.secret) ? `process.env.${args.secret} ?? ""` : context.text(String(args.text ?? ""))
+            })`,
             ...(args.submit === true ? [`await ${context.locator}.press("Enter")`] : [])
           ]
   },
   run: Effect.fn("tool.type")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
+    const text = yield* textToType(input)
     const element = yield* session.describe(target)
     const options = { timeoutMs: input.timeoutMs, dialog: input.dialog }
-    const { sensitive } = yield* session.type(target, input.text, options)
+    const { sensitive } = yield* session.type(target, text, options)
     // Enter on the field itself, as a person submitting it would; its own step in nothing but this call.
     if (input.submit === true) yield* session.pressKey(target, "Enter", options)
-    return { typed: true, ...(sensitive ? { sensitive } : {}), ...described(element) }
+    // A secret counts as sensitive wherever it goes.
+    const secretOrSensitive = sensitive || input.secret !== undefined
+    return { typed: true, ...(secretOrSensitive ? { sensitive: true } : {}), ...described(element) }
   })
 })
 

@@ -78,7 +78,7 @@ export interface LiveSessionFacts {
 }
 
 /** Runs a synchronous Effect from a callback, on the runtime captured when the session started. */
-type RunSync = <A>(effect: Effect.Effect<A>) => A
+export type RunSync = <A>(effect: Effect.Effect<A>) => A
 
 export const makeLiveSession = (facts: LiveSessionFacts) =>
   Effect.gen(function* () {

@@ -14,7 +14,7 @@ import * as Screenshots from "./screenshots.js"
 import * as Storage from "./storage.js"
 import * as Tabs from "./tabs.js"
 
-export { sanitizeFileName } from "./screenshots.js"
+export { SCREENSHOT_NAME, screenshotFile } from "./screenshots.js"
 
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
