@@ -118,7 +118,7 @@ export const readConfigFile = (file: string): { readonly values: Partial<Record<
     const name = key as OptionName
     const spec = optionTable[name] as AnySpec
     const value = decodeValue(spec, raw, { kind: "file", file, key })
-    values[name] = spec.path === true && typeof value === "string" ? path.resolve(dir, value) : value
+    values[name] = spec.path === true ? resolvePaths(dir, value) : value
   }
   return { values, dir }
 }
@@ -201,16 +201,24 @@ export const parseOptions = (
     let value: unknown
     if (fromFlags.has(name)) {
       value = fromFlags.get(name)
-      if (spec.path === true && typeof value === "string") value = path.resolve(cwd, value)
+      if (spec.path === true) value = resolvePaths(cwd, value)
     } else if (variable !== undefined) {
       value = decodeValue(spec, spec.type.fromText(variable), { kind: "env", name: spec.env! })
-      if (spec.path === true && typeof value === "string") value = path.resolve(cwd, value)
+      if (spec.path === true) value = resolvePaths(cwd, value)
     } else if (file !== undefined && Object.hasOwn(file.values, name)) value = file.values[name]
     else value = defaultValue(spec, cwd)
     values[name] = value
   }
   return { values: values as OptionValues, configDir: file?.dir ?? defaultSettings.configDir, help, version }
 }
+
+/** A path option's value (one path or a list of them) resolved against a directory. */
+const resolvePaths = (dir: string, value: unknown): unknown =>
+  typeof value === "string"
+    ? path.resolve(dir, value)
+    : Array.isArray(value)
+      ? value.map((item: unknown) => (typeof item === "string" ? path.resolve(dir, item) : item))
+      : value
 
 /** An empty variable counts as unset. */
 const nonEmpty = (value: string | undefined) => (value === undefined || value === "" ? undefined : value)

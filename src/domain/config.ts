@@ -130,6 +130,8 @@ export interface Settings {
   /** Comma-separated hosts that bypass the proxy. */
   readonly proxyBypass: string | undefined
   readonly ignoreHttpsErrors: boolean
+  /** Directories mm_upload_file may read files from, besides the artifacts directory. */
+  readonly uploadRoots: ReadonlyArray<string>
 }
 
 export interface ViewportSize {
@@ -167,7 +169,8 @@ export const defaultSettings: Settings = {
   grantPermissions: [],
   proxyServer: undefined,
   proxyBypass: undefined,
-  ignoreHttpsErrors: false
+  ignoreHttpsErrors: false,
+  uploadRoots: []
 }
 
 /** How an option's value is written: as text (a flag or an environment variable) and as JSON in the config file. */
@@ -530,6 +533,17 @@ export const optionTable = {
     path: true,
     default: defaultSettings.artifactsDir,
     help: "Screenshots and step memory."
+  }),
+  uploadRoots: option({
+    section: "tools",
+    type: OptionTypes.commaList("DIRS"),
+    flag: "upload-roots",
+    env: "BWM_UPLOAD_ROOTS",
+    path: true,
+    default: defaultSettings.uploadRoots,
+    defaultText: "none: the artifacts directory only",
+    help: "Directories mm_upload_file may read files from, comma-separated, besides the artifacts directory.",
+    details: "A path outside them (after following symbolic links) is refused with `MM_INVALID_INPUT`."
   }),
   toolPrefix: option({
     section: "tools",

@@ -96,7 +96,8 @@ const situation = Effect.gen(function* () {
     session: Option.isSome(session),
     extension: Option.isSome(session) && session.value.extensionId !== undefined,
     tabs,
-    hiddenByClient
+    hiddenByClient,
+    page: yield* service.affordances
   }
   return { session, view, rules, context, listing } satisfies Situation
 })

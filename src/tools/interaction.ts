@@ -1,7 +1,9 @@
 // Acting on one element: click, type, press_key, select_option, hover, wait_for and get_text, each
 // targeted by ref, test id or selector.
 import { Effect, Option, Schema } from "effect"
+import { WaitTimeout } from "../domain/errors.js"
 import { looksSensitive, REDACTED } from "../domain/redaction.js"
+import { looksLikeRegex, regexOf } from "../domain/url-pattern.js"
 import { describeTarget, targetOf, validateTarget } from "../domain/target.js"
 import { defineTool, type Replay } from "../runtime/tool.js"
 import { Session } from "../services/Session.js"
@@ -34,7 +36,10 @@ const onLocator =
     return line === undefined ? undefined : [line]
   }
 
-const ClickInput = targetInput({ dialog: DialogField })
+const ClickInput = targetInput({
+  count: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 3))).annotations({ description: "2: double click." }),
+  dialog: DialogField
+})
 
 export const click = defineTool({
   name: "click",
@@ -51,15 +56,17 @@ export const click = defineTool({
   annotations: interactionAnnotations,
   ...elementTool,
   onDeadline: actionDeadline("click"),
-  record: (input) => recordTargeted(input),
+  record: (input) => recordTargeted(input, input.count !== undefined && input.count > 1 ? { count: input.count } : {}),
   replay: {
-    note: (_args, target) => `Click${at(target)}`,
-    playwright: onLocator((locator) => `await ${locator}.click()`)
+    note: (args, target) => `${args.count === 2 ? "Double-click" : args.count === 3 ? "Triple-click" : "Click"}${at(target)}`,
+    playwright: onLocator((locator, args) =>
+      args.count === 2 ? `await ${locator}.dblclick()` : args.count === 3 ? `await ${locator}.click({ clickCount: 3 })` : `await ${locator}.click()`
+    )
   },
   run: Effect.fn("tool.click")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
-    const { pageClosedAfterClick } = yield* session.click(target, { timeoutMs: input.timeoutMs, dialog: input.dialog })
+    const { pageClosedAfterClick } = yield* session.click(target, { timeoutMs: input.timeoutMs, dialog: input.dialog, count: input.count })
     return { clicked: true, target: describeTarget(target), ...(pageClosedAfterClick ? { pageClosedAfterClick } : {}) }
   })
 })
@@ -116,40 +123,96 @@ export const type = defineTool({
   })
 })
 
+/** A wait names an element, or the page's URL or load state, or both. */
+const someWait = (input: {
+  readonly a11yRef?: string | undefined
+  readonly testId?: string | undefined
+  readonly selector?: string | undefined
+  readonly within?: unknown
+  readonly url?: string | undefined
+  readonly loadState?: string | undefined
+}) =>
+  input.url === undefined && input.loadState === undefined
+    ? validateTarget(input)
+    : optionalTarget(input)
+
+/** A URL pattern: a glob, or "/regex/flags" that compiles. */
+const UrlPattern = Schema.String.pipe(
+  Schema.minLength(1),
+  Schema.maxLength(2_000),
+  Schema.filter((text) => (looksLikeRegex(text) && regexOf(text) === undefined ? "is not a valid /regex/flags" : true))
+)
+
 const WaitForInput = Schema.Struct({
   ...targetFields,
   state: Schema.optionalWith(Schema.Literal("visible", "hidden"), { default: () => "visible" as const }).annotations({
     description: "Default visible."
   }),
+  url: Schema.optional(UrlPattern).annotations({ description: 'Page URL glob ("**/done") or "/regex/".' }),
+  loadState: Schema.optional(Schema.Literal("load", "domcontentloaded", "networkidle")),
   timeoutMs: timeoutField(100, 120_000, 15_000)
-}).pipe(Schema.filter(validateTarget))
+}).pipe(Schema.filter(someWait))
+
+const hasElement = (input: { readonly a11yRef?: string | undefined; readonly testId?: string | undefined; readonly selector?: string | undefined }) =>
+  input.a11yRef !== undefined || input.testId !== undefined || input.selector !== undefined
 
 export const waitFor = defineTool({
   name: "wait_for",
-  title: "Wait for an element",
-  description: "Wait until an element is visible or hidden. Returns {found}, or MM_WAIT_TIMEOUT.",
+  title: "Wait for an element or the page",
+  description: "Wait until an element is visible or hidden, the URL matches, or a load state. Returns {found}, or MM_WAIT_TIMEOUT.",
   input: WaitForInput,
   output: Schema.Struct({
     found: Schema.Boolean.annotations({ description: "True when the awaited state was reached." }),
-    target: TargetResult,
-    state: Schema.Literal("visible", "hidden")
+    target: Schema.optional(TargetResult),
+    state: Schema.optional(Schema.Literal("visible", "hidden")),
+    url: Schema.optional(Schema.String).annotations({ description: "The page's URL, when the wait was on the page." })
   }),
   annotations: readAnnotations,
   ...elementTool,
-  onDeadline: waitDeadline,
-  record: (input) => recordTargeted(input, { state: input.state }),
+  onDeadline: (input, timeoutMs) =>
+    hasElement(input)
+      ? waitDeadline(input, timeoutMs)
+      : new WaitTimeout({ target: input.url !== undefined ? "the URL" : "the page", state: input.url ?? input.loadState ?? "load", timeoutMs }),
+  record: (input) => {
+    const page = { ...(input.url !== undefined ? { url: input.url } : {}), ...(input.loadState !== undefined ? { loadState: input.loadState } : {}) }
+    return hasElement(input) ? recordTargeted(input, { state: input.state, ...page }) : { input: { ...page, timeoutMs: input.timeoutMs } }
+  },
   // It only reads, but a replay must wait where the flow waited.
   replay: {
     mode: "step",
-    note: (args, target) => `Wait until${at(target)} is ${String(args.state ?? "visible")}`,
-    playwright: onLocator((locator, args) =>
-      args.state === "hidden" ? `await expect(${locator}).toBeHidden()` : `await expect(${locator}).toBeVisible()`
-    )
+    note: (args, target) =>
+      [
+        args.url !== undefined ? `Wait for the URL ${String(args.url)}` : undefined,
+        args.loadState !== undefined ? `Wait for ${String(args.loadState)}` : undefined,
+        target !== undefined ? `Wait until${at(target)} is ${String(args.state ?? "visible")}` : undefined
+      ]
+        .filter((part) => part !== undefined)
+        .join(", then "),
+    playwright: (args, context) => {
+      const lines: Array<string> = []
+      if (typeof args.url === "string") {
+        const regex = regexOf(args.url)
+        const wait = typeof args.loadState === "string" ? `, { waitUntil: ${JSON.stringify(args.loadState)} }` : ""
+        lines.push(`await page.waitForURL(${regex !== undefined ? regex.toString() : JSON.stringify(args.url)}${wait})`)
+      } else if (typeof args.loadState === "string") lines.push(`await page.waitForLoadState(${JSON.stringify(args.loadState)})`)
+      if (context.locator !== undefined) {
+        lines.push(args.state === "hidden" ? `await expect(${context.locator}).toBeHidden()` : `await expect(${context.locator}).toBeVisible()`)
+      }
+      return lines.length === 0 ? undefined : lines
+    }
   },
   run: Effect.fn("tool.wait_for")(function* (input) {
     const session = yield* Session
+    let url: string | undefined
+    const started = Date.now()
+    if (input.url !== undefined || input.loadState !== undefined) {
+      url = (yield* session.waitForPage({ url: input.url, loadState: input.loadState }, { timeoutMs: input.timeoutMs })).url
+    }
+    if (!hasElement(input)) return { found: true, ...(url !== undefined ? { url } : {}) }
     const target = targetOf(input)
-    yield* session.waitFor(target, input.state, { timeoutMs: input.timeoutMs })
+    // One time budget for the whole wait: the element gets what the page wait left.
+    const left = Math.max(100, input.timeoutMs - (Date.now() - started))
+    yield* session.waitFor(target, input.state, { timeoutMs: left })
     return { found: true, target: describeTarget(target), state: input.state }
   })
 })

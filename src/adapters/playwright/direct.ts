@@ -143,8 +143,13 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
       return "done" as const
     })
 
-  const clickPage = (live: LiveSession, page: Page, target: Target, options: { readonly timeoutMs: number }) =>
+  const clickPage = (live: LiveSession, page: Page, target: Target, options: { readonly timeoutMs: number; readonly count?: number | undefined }) =>
     Effect.gen(function* () {
+      const count = options.count ?? 1
+      // A double or triple click (dblclick, word and line selection) is Playwright's: one mouse sequence with rising click counts.
+      if (count > 1) {
+        return yield* targeting.act("click", target, options.timeoutMs, (locator, opts) => locator.click({ ...opts, clickCount: count }), page)
+      }
       const token = `${process.pid}-${++clickTokens}`
       const prepared = yield* prepare(live, page, "click", target, token)
       if (prepared.ready && prepared.x !== undefined && prepared.y !== undefined) {

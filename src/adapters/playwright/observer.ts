@@ -73,6 +73,7 @@ export const make = Effect.gen(function* () {
 
   const stateOf = (live: LiveSession, page: Page, result: ObserveResult) =>
     Effect.gen(function* () {
+      live.affordances = { page, affords: result.affords ?? {} }
       const base: ScreenState = {
         isLoaded: result.readyState === "complete",
         currentUrl: result.url,

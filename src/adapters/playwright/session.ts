@@ -1,10 +1,11 @@
 // Session over Playwright: one service put together from one part per concern, each in its own file
-// (lifecycle in browser.ts; actions, navigation, screenshots, storage, tabs, extension, records).
+// (lifecycle in browser.ts; actions, interactions, navigation, screenshots, storage, tabs, extension, records).
 import { Effect, Layer, Option } from "effect"
 import { Session } from "../../services/Session.js"
 import * as Actions from "./actions.js"
 import { BrowserState } from "./browser.js"
 import * as Extension from "./extension.js"
+import * as Interactions from "./interactions.js"
 import * as Navigation from "./navigation.js"
 import * as Records from "./records.js"
 import * as Screenshots from "./screenshots.js"
@@ -20,6 +21,7 @@ export const make = Effect.gen(function* () {
     launch: browser.launch,
     cleanup: browser.close,
     ...(yield* Actions.make),
+    ...(yield* Interactions.make),
     ...(yield* Navigation.make),
     ...(yield* Screenshots.make),
     ...(yield* Storage.make),

@@ -9,7 +9,7 @@ import { BrowserCallFailed, firstLine, isPlaywrightTimeout, type BrowserStateSer
 import { evaluateAcrossNavigation } from "./page-eval.js"
 import { checkRefExpression, REF_ENGINE, type RefCheck } from "./page-script.js"
 
-export type Action = "click" | "type" | "get_text" | "press_key" | "select_option" | "hover"
+export type Action = "click" | "type" | "get_text" | "press_key" | "select_option" | "hover" | "drag" | "scroll" | "set_checked" | "upload_file"
 
 const cssString = (value: string) => JSON.stringify(value)
 
