@@ -17,7 +17,7 @@ const hasTarget = (input: { readonly a11yRef?: string | undefined; readonly test
 
 const ExpectInput = Schema.Struct({
   ...targetFields,
-  condition: Schema.Literal(...CONDITIONS),
+  condition: Schema.Literal(...CONDITIONS).annotations({ description: "url and title take no target." }),
   expected: Schema.optional(Schema.Union(Schema.String.pipe(Schema.maxLength(10_000)), Schema.Number, Schema.Boolean)).annotations({
     description: 'text/value/url/title: string or "/regex/"; count: number; checked/enabled: boolean (default true).'
   }),

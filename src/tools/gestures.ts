@@ -69,7 +69,7 @@ const describeStepLocator = (value: unknown): string => {
 
 const ScrollInput = Schema.Struct({
   ...targetFields,
-  to: Schema.optional(Schema.Literal("top", "bottom")),
+  to: Schema.optional(Schema.Literal("top", "bottom")).annotations({ description: "Scroll to an end." }),
   deltaY: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(-100_000, 100_000))).annotations({ description: "Pixels down (negative: up)." }),
   deltaX: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(-100_000, 100_000))).annotations({ description: "Pixels right." }),
   timeoutMs: actionTimeoutField

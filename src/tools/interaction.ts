@@ -149,7 +149,7 @@ const WaitForInput = Schema.Struct({
     description: "Default visible."
   }),
   url: Schema.optional(UrlPattern).annotations({ description: 'Page URL glob ("**/done") or "/regex/".' }),
-  loadState: Schema.optional(Schema.Literal("load", "domcontentloaded", "networkidle")),
+  loadState: Schema.optional(Schema.Literal("load", "domcontentloaded", "networkidle")).annotations({ description: "Page load state." }),
   timeoutMs: timeoutField(100, 120_000, 15_000)
 }).pipe(Schema.filter(someWait))
 

@@ -49,9 +49,8 @@ interface ElementFacts {
   readonly sensitive: boolean
 }
 
-/** Runs in the page on the target element: everything an assertion may compare. */
-const readFacts = (element: Element, isSensitive: (element: Element) => boolean): ElementFacts => {
-  const sensitive = isSensitive(element)
+/** Runs in the page on the target element: everything an assertion may compare (a field's value only when not secret). */
+const readFacts = (element: Element, sensitive: boolean): ElementFacts => {
   const anyElement = element as any
   const rect = element.getBoundingClientRect()
   const visible =
@@ -70,9 +69,6 @@ const readFacts = (element: Element, isSensitive: (element: Element) => boolean)
   }
   return { visible, text: element.textContent ?? "", value: sensitive ? null : value, checked, enabled: !disabled, sensitive }
 }
-
-/** The element's facts, as a function Playwright runs on the element (the sensitivity check travels with it). */
-const FACTS_SCRIPT = `(element) => (${readFacts.toString()})(element, ${isSensitiveField.toString()})`
 
 /** Runs in the page on a file input: remembers the files of the next change event, so a page that clears the input at once still shows what it received. */
 const watchFiles = (element: Element) => {
@@ -199,7 +195,7 @@ export const make = Effect.gen(function* () {
       const { locator } = yield* targeting.act("set_checked", target, options.timeoutMs, (locator, opts) => locator.setChecked(checked, opts), page)
       // Read back: a page that undoes the change (or a control Playwright cannot read) fails the call.
       const now = yield* Effect.promise(() =>
-        locator.evaluate<ElementFacts, undefined>(FACTS_SCRIPT, undefined, { timeout: 2_000 }).then((facts) => facts.checked, () => null)
+        locator.evaluate(readFacts, false, { timeout: 2_000 }).then((facts) => facts.checked, () => null)
       )
       if (now !== checked) {
         return yield* new ActionFailed({
@@ -357,9 +353,12 @@ export const make = Effect.gen(function* () {
       if (assertion.condition === "count") return { pass: count === expected, actual: String(Math.max(count, 0)), sensitive: false }
       if (count > 1) return yield* new TargetAmbiguous({ target: describeTarget(target), count })
       if (count <= 0) return { pass: assertion.condition === "hidden", actual: "no matching element", sensitive: false }
-      const facts = yield* Effect.promise(() =>
-        locator.evaluate<ElementFacts, undefined>(FACTS_SCRIPT, undefined, { timeout: 1_000 }).catch(() => undefined)
-      )
+      // Whether the field is secret is asked first, so that a secret value never leaves the page.
+      const sensitive =
+        assertion.condition === "value"
+          ? yield* Effect.promise(() => locator.evaluate(isSensitiveField, undefined, { timeout: 1_000 }).catch(() => true))
+          : false
+      const facts = yield* Effect.promise(() => locator.evaluate(readFacts, sensitive, { timeout: 1_000 }).catch(() => undefined))
       if (facts === undefined) return { pass: assertion.condition === "hidden", actual: "no matching element", sensitive: false }
       switch (assertion.condition) {
         case "visible":

@@ -7,6 +7,7 @@ import type { A11yNode, FindResult, Observation, ScreenState, TestIdItem } from 
 import { StateSnapshot, type PageProbe } from "../../capabilities/StateSnapshot.js"
 import { Observer, type FindOptions, type ObserveOptions } from "../../services/Observer.js"
 import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./browser.js"
+import { withSeparateFrames } from "./frames.js"
 import { evaluateAcrossNavigation } from "./page-eval.js"
 import { installedCallExpression, installedObserveExpression, type ObserveArgs, type ObserveResult, type SettleArgs } from "./page-script.js"
 
@@ -53,7 +54,9 @@ export const make = Effect.gen(function* () {
         const settled = settle
           ? yield* observeOnce(SETTLE).pipe(Effect.timeoutOption(SETTLE.capMs + SETTLE_SLACK_MS))
           : Option.none<ObserveResult>()
-        const result: ObserveResult = Option.isSome(settled) ? settled.value : yield* observeOnce(null)
+        const top: ObserveResult = Option.isSome(settled) ? settled.value : yield* observeOnce(null)
+        // Cross-origin frames run in processes of their own: their trees come from their own walks.
+        const result = yield* Effect.promise(() => withSeparateFrames(page, top, { ...full, nextRef: top.nextRef }).catch(() => top))
         live.nextRef = Math.max(live.nextRef, result.nextRef)
         return result
       })

@@ -1315,7 +1315,11 @@ export const observePage = (
       if (block) addBreak(targets)
     }
 
-    /** A same-origin frame is a node whose children are its document's; their paths carry "iframe: name". */
+    /**
+     * A same-origin frame is a node whose children are its document's; their paths carry "iframe: name".
+     * A cross-origin frame is a node without children here: the server walks its document in its own
+     * process and puts its nodes under this one.
+     */
     const visitFrame = (frame: HTMLIFrameElement, owner: TreeNode) => {
       let inner: Document | null = null
       try {
@@ -1323,7 +1327,7 @@ export const observePage = (
       } catch {
         inner = null
       }
-      if (inner === null || inner.documentElement === null || !isVisible(frame)) return
+      if ((inner !== null && inner.documentElement === null) || !isVisible(frame)) return
       if (emittedCount >= TREE_CAP) {
         walkCut = true
         return
@@ -1332,7 +1336,7 @@ export const observePage = (
       // The frame element has a ref too, so that the server can enter the frame by ref.
       const framed = newNode(frame, "iframe")
       owner.children.push(framed)
-      visitChildren(inner.documentElement, framed, [], true)
+      if (inner !== null && inner.documentElement !== null) visitChildren(inner.documentElement, framed, [], true)
     }
 
     if (root) {

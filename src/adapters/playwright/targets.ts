@@ -6,6 +6,7 @@ import { ActionFailed, ActionTimeout, PageClosed, TargetAmbiguous, TargetNotFoun
 import { describeTarget, type Locator as TargetLocator, type Target } from "../../domain/target.js"
 import type { ActionError } from "../../services/Session.js"
 import { BrowserCallFailed, firstLine, isPlaywrightTimeout, type BrowserStateService } from "./browser.js"
+import { refInSeparateFrames } from "./frames.js"
 import { evaluateAcrossNavigation } from "./page-eval.js"
 import { checkRefExpression, REF_ENGINE, type RefCheck } from "./page-script.js"
 
@@ -43,6 +44,12 @@ export const targets = (browser: BrowserStateService) => {
       try: () => evaluateAcrossNavigation<RefCheck>(page, checkRefExpression(ref)),
       catch: () => new PageClosed({ detail: "the page went away while checking the ref" })
     }).pipe(
+      // Not in the top document: perhaps in a cross-origin frame, whose document has its own registry.
+      Effect.flatMap((check) =>
+        check.exists
+          ? Effect.succeed(check)
+          : Effect.promise(() => refInSeparateFrames(page, ref).catch(() => undefined)).pipe(Effect.map((found) => found ?? check))
+      ),
       Effect.catchAll((closed) =>
         // Still no answer from a live page: as far as anyone can tell, the ref is not on the page.
         page.isClosed() ? Effect.fail(closed) : Effect.succeed<RefCheck>({ exists: false, current: [], frames: [] })
