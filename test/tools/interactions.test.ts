@@ -320,10 +320,10 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
           { tool: "wait_for", args: { url: "**/form/step-2", loadState: "load" } },
           { tool: "expect", args: { condition: "url", expected: "/step-2$/" } },
           { tool: "navigate", args: { screen: "url", url: url("/todomvc/react/") } },
-          { tool: "type", args: { selector: ".new-todo", text: "Walk the dog" } },
-          { tool: "press_key", args: { selector: ".new-todo", key: "Enter" } },
-          { tool: "click", args: { selector: ".todo-list li label", count: 2 } },
-          { tool: "expect", args: { selector: ".todo-list li .edit", condition: "value", expected: "Walk the dog" } },
+          { tool: "type", args: { selector: ".new-todo, #new-todo", text: "Walk the dog" } },
+          { tool: "press_key", args: { selector: ".new-todo, #new-todo", key: "Enter" } },
+          { tool: "click", args: { selector: "li label", count: 2 } },
+          { tool: "expect", args: { selector: "li.editing .edit", condition: "value", expected: "Walk the dog" } },
           { tool: "navigate", args: { screen: "url", url: url("/feed") } },
           { tool: "expect", args: { selector: "#feed li", condition: "count", expected: 20 } },
           { tool: "scroll", args: { to: "bottom" } },
@@ -354,6 +354,7 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
       ]) {
         expect(code).toContain(line)
       }
+      expect(code).not.toMatch(/mm_(upload_file|drag|set_checked|scroll|expect|wait_for|click) .*no Playwright equivalent/)
       const batchExport = yield* exportSession(Option.getOrThrow(current).sessionId, "batch")
       expect(batchExport.content).toContain('"mm_drag"')
 
