@@ -159,7 +159,7 @@ const hasElement = (input: { readonly a11yRef?: string | undefined; readonly tes
 export const waitFor = defineTool({
   name: "wait_for",
   title: "Wait for an element or the page",
-  description: "Wait until an element is visible or hidden, the URL matches, or a load state. Returns {found}, or MM_WAIT_TIMEOUT.",
+  description: "Wait for an element (visible/hidden), a URL or a load state. Returns {found}, or MM_WAIT_TIMEOUT.",
   input: WaitForInput,
   output: Schema.Struct({
     found: Schema.Boolean.annotations({ description: "True when the awaited state was reached." }),
