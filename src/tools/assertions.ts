@@ -60,13 +60,13 @@ export const expectTool = defineTool({
   input: ExpectInput,
   output: Schema.Struct({
     passed: Schema.Boolean,
-    actual: Schema.String,
-    target: Schema.optional(Schema.String)
+    actual: Schema.String
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   group: "testing",
   optIn: true,
   requiresSession: true,
+  whilePaused: "blocked",
   stepKinds: ["discovery"],
   observation: "none",
   deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
@@ -127,7 +127,7 @@ export const expectTool = defineTool({
     const session = yield* Session
     const target = hasTarget(input) ? targetOf(input) : undefined
     const { actual } = yield* session.expect({ condition: input.condition, target, expected: input.expected }, { timeoutMs: input.timeoutMs })
-    return { passed: true, actual, ...(target !== undefined ? { target: describeTarget(target) } : {}) }
+    return { passed: true, actual }
   })
 })
 
@@ -146,6 +146,7 @@ export const savePdf = defineTool({
   group: "pdf",
   optIn: true,
   requiresSession: true,
+  whilePaused: "blocked",
   stepKinds: ["discovery"],
   observation: "none",
   deadlineMs: () => 60_000,

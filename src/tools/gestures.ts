@@ -2,20 +2,35 @@
 // file uploads. Each is listed only while the active page shows what it needs (drag sources, room to
 // scroll, a visible checkbox, a file input or an open file chooser) and stays callable otherwise.
 import { Effect, Option, Schema } from "effect"
-import { describeLocator, describeTarget, Scope, targetOf, validateTarget } from "../domain/target.js"
+import type { StepTarget } from "../domain/knowledge.js"
+import { describeLocator, Scope, targetOf, validateTarget } from "../domain/target.js"
+import { durableTarget } from "../knowledge/targets.js"
 import { ListedAs, defineTool, type ReplayArgs } from "../runtime/tool.js"
 import { Session } from "../services/Session.js"
-import { actionTimeoutField, at, elementTool, recordTarget, recordTargeted, TargetResult, targetFields, targetInput } from "./shared.js"
+import {
+  actionTimeoutField,
+  at,
+  described,
+  ElementField,
+  elementTool,
+  recordAction,
+  recordTarget,
+  targetFields,
+  targetInput,
+  withElement
+} from "./shared.js"
 
 const interactionAnnotations = { readOnly: false, destructive: false, idempotent: false, openWorld: true } as const
 
-/** The other element of a drag, as recorded and replayed: a ref is page-local and does not replay. */
+/**
+ * The other element of a drag, as recorded and replayed: its durable form (the element as described
+ * when the drag ran, else the test id or selector given); a ref alone is page-local and does not replay.
+ */
 const locatorArgs = (value: unknown): ReplayArgs | undefined => {
   if (typeof value !== "object" || value === null) return undefined
-  const locator = value as Record<string, unknown>
-  if (typeof locator.testId === "string") return { testId: locator.testId }
-  if (typeof locator.selector === "string") return { selector: locator.selector }
-  return undefined
+  const durable = durableTarget(value as StepTarget)
+  if (durable === undefined || durable.args.within !== undefined) return undefined
+  return durable.args
 }
 
 /** A locator expression for the drop target of an export. */
@@ -35,11 +50,17 @@ export const drag = defineTool({
   input: targetInput({
     to: Scope.annotations({ [ListedAs]: { type: "object" }, description: "Drop target: {a11yRef|testId|selector}." })
   }),
-  output: Schema.Struct({ dragged: Schema.Boolean, target: TargetResult, to: TargetResult }),
+  output: Schema.Struct({ dragged: Schema.Boolean, element: ElementField, toElement: ElementField }),
   annotations: interactionAnnotations,
   ...elementTool,
   listedWhen: (state) => state.page.drag,
-  record: (input) => recordTargeted(input, { to: recordTarget(targetOf(input.to)) }),
+  record: (input, result) =>
+    recordAction(input, result, {
+      to: withElement(
+        recordTarget(targetOf(input.to)),
+        Option.map(result, (value) => ({ element: value.toElement }))
+      )
+    }),
   replay: {
     note: (args, target) => `Drag${at(target)} onto ${describeStepLocator(args.to)}`,
     args: (args) =>
@@ -53,8 +74,10 @@ export const drag = defineTool({
     const session = yield* Session
     const source = targetOf(input)
     const to = targetOf(input.to)
+    const element = yield* session.describe(source)
+    const toElement = yield* session.describe(to)
     yield* session.drag(source, to, { timeoutMs: input.timeoutMs })
-    return { dragged: true, target: describeTarget(source), to: describeTarget(to) }
+    return { dragged: true, ...described(element), ...(toElement === undefined ? {} : { toElement }) }
   })
 })
 
@@ -93,18 +116,19 @@ export const scroll = defineTool({
     moved: Schema.Boolean.annotations({ description: "The position changed, or the element came into view." }),
     top: Schema.Number,
     height: Schema.Number,
-    atBottom: Schema.Boolean
+    atBottom: Schema.Boolean,
+    element: ElementField
   }),
   annotations: interactionAnnotations,
   ...elementTool,
   listedWhen: (state) => state.page.scroll,
-  record: (input) => {
+  record: (input, result) => {
     const fields = {
       ...(input.to !== undefined ? { to: input.to } : {}),
       ...(input.deltaX !== undefined ? { deltaX: input.deltaX } : {}),
       ...(input.deltaY !== undefined ? { deltaY: input.deltaY } : {})
     }
-    return hasTarget(input) ? recordTargeted(input, fields) : { input: { ...fields, timeoutMs: input.timeoutMs } }
+    return hasTarget(input) ? recordAction(input, result, fields) : { input: { ...fields, timeoutMs: input.timeoutMs } }
   },
   replay: {
     note: (args, target) =>
@@ -131,10 +155,10 @@ export const scroll = defineTool({
   },
   run: Effect.fn("tool.scroll")(function* (input) {
     const session = yield* Session
-    return yield* session.scroll(
-      { target: hasTarget(input) ? targetOf(input) : undefined, to: input.to, deltaX: input.deltaX, deltaY: input.deltaY },
-      { timeoutMs: input.timeoutMs }
-    )
+    const target = hasTarget(input) ? targetOf(input) : undefined
+    const element = target === undefined ? undefined : yield* session.describe(target)
+    const scrolled = yield* session.scroll({ target, to: input.to, deltaX: input.deltaX, deltaY: input.deltaY }, { timeoutMs: input.timeoutMs })
+    return { ...scrolled, ...described(element) }
   })
 })
 
@@ -145,11 +169,11 @@ export const setChecked = defineTool({
   input: targetInput({
     checked: Schema.optionalWith(Schema.Boolean, { default: () => true }).annotations({ description: "Default true." })
   }),
-  output: Schema.Struct({ checked: Schema.Boolean, target: TargetResult }),
+  output: Schema.Struct({ checked: Schema.Boolean.annotations({ description: "The state the element holds now." }), element: ElementField }),
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
   ...elementTool,
   listedWhen: (state) => state.page.check,
-  record: (input) => recordTargeted(input, { checked: input.checked }),
+  record: (input, result) => recordAction(input, result, { checked: input.checked }),
   replay: {
     note: (args, target) => `${args.checked === false ? "Uncheck" : "Check"}${at(target)}`,
     playwright: (args, context) => (context.locator === undefined ? undefined : [`await ${context.locator}.setChecked(${args.checked !== false})`])
@@ -157,8 +181,9 @@ export const setChecked = defineTool({
   run: Effect.fn("tool.set_checked")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
+    const element = yield* session.describe(target)
     yield* session.setChecked(target, input.checked, { timeoutMs: input.timeoutMs })
-    return { checked: input.checked, target: describeTarget(target) }
+    return { checked: input.checked, ...described(element) }
   })
 })
 
@@ -182,7 +207,7 @@ export const uploadFile = defineTool({
   output: Schema.Struct({
     files: Schema.Array(Schema.String).annotations({ description: "File names the input holds now." }),
     via: Schema.Literal("input", "chooser"),
-    target: Schema.optional(TargetResult)
+    element: ElementField
   }),
   annotations: interactionAnnotations,
   ...elementTool,
@@ -192,7 +217,7 @@ export const uploadFile = defineTool({
     // A target that opened a chooser replays as a click that waits for it.
     const viaChooser = hasTarget(input) && Option.isSome(result) && result.value.via === "chooser" ? { via: "chooser" } : {}
     return hasTarget(input)
-      ? recordTargeted(input, { paths: input.paths, ...viaChooser })
+      ? recordAction(input, result, { paths: input.paths, ...viaChooser })
       : { input: { paths: input.paths, timeoutMs: input.timeoutMs } }
   },
   replay: {
@@ -213,7 +238,8 @@ export const uploadFile = defineTool({
   run: Effect.fn("tool.upload_file")(function* (input) {
     const session = yield* Session
     const target = hasTarget(input) ? targetOf(input) : undefined
+    const element = target === undefined ? undefined : yield* session.describe(target)
     const result = yield* session.uploadFiles(target, input.paths, { timeoutMs: input.timeoutMs })
-    return { files: result.files, via: result.via, ...(target !== undefined ? { target: describeTarget(target) } : {}) }
+    return { files: result.files, via: result.via, ...described(element) }
   })
 })

@@ -1,13 +1,15 @@
 // Every built-in tool, in the order tools/list shows them. A tool's metadata (group, visibility, step
 // kinds, replay) lives on its definition: adding a tool is its file plus one line here.
 import type { AnyToolDefinition } from "../runtime/tool.js"
+import { debuggerTools } from "./debugger.js"
 import { accessibilitySnapshot, describeScreen, getState, listTestIds } from "./discovery.js"
 import { click, getText, hover, pressKey, selectOption, type, waitFor } from "./interaction.js"
 import { drag, scroll, setChecked, uploadFile } from "./gestures.js"
 import { expectTool, savePdf } from "./assertions.js"
-import { knowledgeExport, knowledgeLast, knowledgeSearch, knowledgeSessions, knowledgeSummarize } from "./knowledge.js"
+import { knowledge, knowledgeExport, knowledgeLast, knowledgeSearch, knowledgeSessions, knowledgeSummarize } from "./knowledge.js"
 import { find } from "./find.js"
 import { navigate } from "./navigation.js"
+import { replay } from "./replay.js"
 import { report } from "./report.js"
 import { screenshot } from "./screenshot.js"
 import { cleanup, launch } from "./session.js"
@@ -42,6 +44,7 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   savePdf,
   saveStorageState,
   getState,
+  ...debuggerTools,
   listTabs,
   switchToTab,
   closeTab,
@@ -52,6 +55,8 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   seedContracts,
   getContractAddress,
   listContracts,
+  knowledge,
+  replay,
   knowledgeLast,
   knowledgeSearch,
   knowledgeSummarize,

@@ -1,7 +1,7 @@
 // Schema fragments and definition fields shared by several tools, above all the tools that act on one element.
-import { Schema } from "effect"
+import { Option, Schema } from "effect"
 import { ActionTimeout, WaitTimeout } from "../domain/errors.js"
-import type { StepTarget } from "../domain/knowledge.js"
+import { TargetElement, type StepTarget } from "../domain/knowledge.js"
 import { REDACTED } from "../domain/redaction.js"
 import { A11yRef, describeLocator, describeTarget, Scope, targetFields as locatorFields, targetOf, validateTarget, type Target } from "../domain/target.js"
 import { ListedAs, Unlisted } from "../runtime/tool.js"
@@ -23,6 +23,18 @@ export const recordTarget = (target: Target): StepTarget => ({
   [target.locator.kind]: target.locator.value,
   ...(target.within !== undefined ? { within: describeLocator(target.within) } : {})
 })
+
+/**
+ * A result field the tool's `record` reads and the response never carries: it decodes from nothing and
+ * encodes to nothing, so only the typed result the program returns has it.
+ */
+export const RecordOnly = <A, I>(schema: Schema.Schema<A, I>) =>
+  Schema.optionalToOptional(Schema.Never, Schema.typeSchema(schema), { decode: () => Option.none(), encode: () => Option.none() }).annotations({
+    [Unlisted]: true
+  })
+
+/** The acted-on element's durable forms, for the step record only (see Session.describe). */
+export const ElementField = RecordOnly(TargetElement)
 
 export const TargetResult = Schema.String.annotations({ description: 'The target acted on, e.g. "testId:confirm-button".' })
 
@@ -95,10 +107,36 @@ export const recordTargeted = (
   fields: Readonly<Record<string, unknown>> = {}
 ) => ({ input: { ...fields, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) }, target: recordTarget(targetOf(input)) })
 
+/** The result's element field: present only when the page described the element. */
+export const described = (element: TargetElement | undefined) => (element === undefined ? {} : { element })
+
+/**
+ * The recorded target with the durable forms of the element the action found (Session.describe): its
+ * test id, role and exact name, generated selector and which of them were unique. Its role and name are
+ * also the target's hint, whichever way the agent named the element.
+ */
+export const withElement = (target: StepTarget, result: Option.Option<{ readonly element?: TargetElement | undefined }>): StepTarget => {
+  const element = Option.getOrUndefined(result)?.element
+  if (element === undefined) return target
+  const hint = element.role !== undefined && element.name !== undefined ? { a11yHint: { role: element.role, name: element.name } } : {}
+  return { ...target, ...hint, ...described(element) }
+}
+
+/** What a targeted action records, with the element's durable forms. */
+export const recordAction = (
+  input: Parameters<typeof recordTargeted>[0],
+  result: Option.Option<{ readonly element?: TargetElement | undefined }>,
+  fields: Readonly<Record<string, unknown>> = {}
+) => {
+  const recorded = recordTargeted(input, fields)
+  return { ...recorded, target: withElement(recorded.target, result) }
+}
+
 /** Definition fields of a tool that acts on one element of the active tab. */
 export const elementTool = {
   group: "page",
   requiresSession: true,
+  whilePaused: "blocked",
   stepKinds: ["interaction"],
   observation: "default",
   deadlineMs: (input: { readonly timeoutMs: number }) => input.timeoutMs + DEADLINE_SLACK_MS

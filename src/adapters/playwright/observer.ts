@@ -1,6 +1,6 @@
 // Observer over Playwright: one in-page walk per observation; refs are handed out under a lock so
 // numbering stays unique across the session's tabs.
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Ref } from "effect"
 import type { Page } from "playwright"
 import { DiscoveryFailed, PageClosed, StateFailed } from "../../domain/errors.js"
 import type { A11yNode, FindResult, Observation, ScreenState, TestIdItem } from "../../domain/observation.js"
@@ -8,7 +8,9 @@ import { StateSnapshot, type PageProbe } from "../../capabilities/StateSnapshot.
 import { Observer, type FindOptions, type ObserveOptions } from "../../services/Observer.js"
 import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./browser.js"
 import { withSeparateFrames } from "./frames.js"
+import { requestsInFlight } from "./live-session.js"
 import { evaluateAcrossNavigation } from "./page-eval.js"
+import { tabIdIn } from "./session-state.js"
 import { installedCallExpression, installedObserveExpression, type ObserveArgs, type ObserveResult, type SettleArgs } from "./page-script.js"
 
 const DEFAULT_TEST_ID_LIMIT = 150
@@ -24,6 +26,24 @@ const SETTLE: SettleArgs = { quietMs: 100, capMs: 1_500 }
 const SETTLE_SLACK_MS = 1_000
 
 type WalkArgs = Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules">
+
+/** How often the settling looks again at the page's requests in flight. */
+const NETWORK_POLL_MS = 20
+
+/**
+ * Waits while the page has render-feeding requests in flight that started within the settle cap (an
+ * older one is a long poll, not a render on its way), at most the cap; answers how long it waited.
+ * A page with nothing in flight costs nothing.
+ */
+const networkQuiet = (page: Page) =>
+  Effect.gen(function* () {
+    let waited = 0
+    while (waited < SETTLE.capMs && !page.isClosed() && requestsInFlight(page, SETTLE.capMs) > 0) {
+      yield* Effect.sleep(NETWORK_POLL_MS)
+      waited += NETWORK_POLL_MS
+    }
+    return waited
+  })
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
   const settings = browser.settings
@@ -50,9 +70,12 @@ export const make = Effect.gen(function* () {
           Effect.flatMap(read(installedCallExpression(full, settleArgs)), (answer) =>
             (answer as { missing?: boolean }).missing === true ? read(installedObserveExpression(full, settleArgs)) : Effect.succeed(answer)
           )
+        // What the page is still fetching to render (a script, a fetch) is waited for first, within the same cap.
+        const waited = settle ? yield* networkQuiet(page) : 0
+        const remaining = { quietMs: SETTLE.quietMs, capMs: Math.max(SETTLE.quietMs, SETTLE.capMs - waited) }
         // A page whose timers never fire (a fake clock) never lets the settling end: past the cap, read it as it is.
         const settled = settle
-          ? yield* observeOnce(SETTLE).pipe(Effect.timeoutOption(SETTLE.capMs + SETTLE_SLACK_MS))
+          ? yield* observeOnce(remaining).pipe(Effect.timeoutOption(remaining.capMs + SETTLE_SLACK_MS))
           : Option.none<ObserveResult>()
         const top: ObserveResult = Option.isSome(settled) ? settled.value : yield* observeOnce(null)
         // Cross-origin frames run in processes of their own: their trees come from their own walks.
@@ -77,11 +100,13 @@ export const make = Effect.gen(function* () {
   const stateOf = (live: LiveSession, page: Page, result: ObserveResult) =>
     Effect.gen(function* () {
       live.affordances = { page, affords: result.affords ?? {} }
+      const tabs = yield* Ref.get(live.tabs)
       const base: ScreenState = {
         isLoaded: result.readyState === "complete",
         currentUrl: result.url,
         title: result.title,
         currentScreen: result.screen,
+        tabId: tabIdIn(tabs, page),
         ...(live.extension !== undefined ? { extensionId: live.extension.id } : {})
       }
       if (Option.isNone(appState)) return base

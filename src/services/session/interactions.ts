@@ -1,7 +1,7 @@
 // The interactions beyond one click or one field: dragging, scrolling, checkboxes, file uploads, waits on
 // the page itself (URL, load state), web-first assertions and printing to PDF.
 import type { Effect } from "effect"
-import type { AssertionFailed, InvalidInput, PageClosed, PdfFailed, TargetAmbiguous, TargetNotFound, WaitTimeout } from "../../domain/errors.js"
+import type { AssertionFailed, DebuggerPaused, InvalidInput, PageClosed, PdfFailed, TargetAmbiguous, TargetNotFound, WaitTimeout } from "../../domain/errors.js"
 import type { Target } from "../../domain/target.js"
 import type { ActionError, ActionOptions, SessionGone, Timeout } from "./actions.js"
 
@@ -72,14 +72,14 @@ export interface SessionInteractions {
     options: Timeout
   ) => Effect.Effect<UploadResult, ActionError | InvalidInput>
   /** Waits until the active page's URL matches and it reached the load state; gives the URL. */
-  readonly waitForPage: (wait: PageWait, options: Timeout) => Effect.Effect<{ readonly url: string }, SessionGone | PageClosed | WaitTimeout>
+  readonly waitForPage: (wait: PageWait, options: Timeout) => Effect.Effect<{ readonly url: string }, SessionGone | PageClosed | WaitTimeout | DebuggerPaused>
   /** Retries the assertion until it holds; fails with what was there at the end. `sensitive`: a secret field's value was compared. */
   readonly expect: (
     assertion: Assertion,
     options: Timeout
-  ) => Effect.Effect<{ readonly actual: string; readonly sensitive: boolean }, SessionGone | PageClosed | AssertionFailed | TargetAmbiguous | TargetNotFound>
+  ) => Effect.Effect<{ readonly actual: string; readonly sensitive: boolean }, SessionGone | PageClosed | AssertionFailed | TargetAmbiguous | TargetNotFound | DebuggerPaused>
   /** Prints the active page to `<artifacts>/pdf/<name>.pdf` (headless only). */
-  readonly savePdf: (name: string) => Effect.Effect<{ readonly path: string; readonly bytes: number }, SessionGone | PageClosed | PdfFailed>
+  readonly savePdf: (name: string) => Effect.Effect<{ readonly path: string; readonly bytes: number }, SessionGone | PageClosed | PdfFailed | DebuggerPaused>
   /** What the active page offered at its last read, and whether a file chooser waits; all false without a session. */
   readonly affordances: Effect.Effect<PageAffordances>
 }
