@@ -60,6 +60,8 @@ export {
 export * as Tools from "./tools/registry.js"
 export { builtinTools } from "./tools/registry.js"
 export { click, type, waitFor, getText, pressKey, selectOption, hover, Key } from "./tools/interaction.js"
+export { drag, scroll, setChecked, uploadFile } from "./tools/gestures.js"
+export { expectTool, savePdf } from "./tools/assertions.js"
 export { navigate } from "./tools/navigation.js"
 export { launch, cleanup } from "./tools/session.js"
 export { describeScreen, listTestIds, accessibilitySnapshot, getState } from "./tools/discovery.js"

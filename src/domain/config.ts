@@ -140,6 +140,8 @@ export interface Settings {
   readonly allowDataUrls: boolean
   /** A dotenv file of secrets that `type {secret: NAME}` types and that never appear in responses, logs or records. */
   readonly secrets: string | undefined
+  /** Directories mm_upload_file may read files from, besides the artifacts directory. */
+  readonly uploadRoots: ReadonlyArray<string>
   /** How click, type and wait_for act: the direct path with Playwright's as the fallback, or Playwright's for everything. */
   readonly actionPath: "auto" | "playwright"
 }
@@ -185,6 +187,7 @@ export const defaultSettings: Settings = {
   allowedRoots: [],
   allowDataUrls: false,
   secrets: undefined,
+  uploadRoots: [],
   actionPath: "auto"
 }
 
@@ -600,6 +603,17 @@ export const optionTable = {
     path: true,
     default: defaultSettings.artifactsDir,
     help: "Screenshots and step memory."
+  }),
+  uploadRoots: option({
+    section: "tools",
+    type: OptionTypes.commaList("DIRS"),
+    flag: "upload-roots",
+    env: "BWM_UPLOAD_ROOTS",
+    path: true,
+    default: defaultSettings.uploadRoots,
+    defaultText: "none: the artifacts directory only",
+    help: "Directories mm_upload_file may read files from, comma-separated, besides the artifacts directory.",
+    details: "A path outside them (after following symbolic links) is refused with `MM_INVALID_INPUT`."
   }),
   toolPrefix: option({
     section: "tools",

@@ -7,7 +7,7 @@ import type { StepKind, StepRecord, StepTarget } from "../domain/knowledge.js"
 import type { Observation, ObservationPolicy } from "../domain/observation.js"
 import type { KnowledgeStore } from "../services/KnowledgeStore.js"
 import type { Observer } from "../services/Observer.js"
-import type { Session } from "../services/Session.js"
+import type { PageAffordances, Session } from "../services/Session.js"
 
 /** The services every tool program may use. */
 export type ToolServices = Session | Observer | KnowledgeStore
@@ -52,6 +52,8 @@ export interface ListingState {
   readonly tabs: number
   /** How many tools this client's hide_tools rules hide. */
   readonly hiddenByClient: number
+  /** What the active page offered at its last read: a file input or open chooser, drag sources, a visible checkbox, room to scroll. */
+  readonly page: PageAffordances
   /** A tab's JavaScript is paused in the debugger: only the tools marked `whilePaused: "listed"` are listed. */
   readonly paused: boolean
 }

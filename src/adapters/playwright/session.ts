@@ -1,5 +1,5 @@
 // Session over Playwright: one service put together from one part per concern, each in its own file
-// (lifecycle in browser.ts; actions, navigation, screenshots, storage, tabs, extension, records, debugger).
+// (lifecycle in browser.ts; actions, interactions, navigation, screenshots, storage, tabs, extension, records, debugger).
 import { Effect, Layer, Option } from "effect"
 import { Session } from "../../services/Session.js"
 import * as Actions from "./actions.js"
@@ -8,6 +8,7 @@ import * as Debugger from "./debugger.js"
 import * as DebuggerGuard from "./debugger-guard.js"
 import { Debuggers } from "./debugger-session.js"
 import * as Extension from "./extension.js"
+import * as Interactions from "./interactions.js"
 import * as Navigation from "./navigation.js"
 import * as Records from "./records.js"
 import * as Screenshots from "./screenshots.js"
@@ -27,6 +28,7 @@ export const make = Effect.gen(function* () {
     // Our DevTools sessions detach before the browser goes (a remote browser keeps running).
     cleanup: Effect.zipRight(debuggers.release, browser.close),
     ...(yield* Actions.make),
+    ...(yield* Interactions.make),
     ...(yield* Navigation.make),
     ...(yield* Screenshots.make),
     ...(yield* Storage.make),
