@@ -10,6 +10,7 @@ import { REPORT_USAGE } from "./cli/report.js"
 import { helpText } from "./cli/help.js"
 import { CliError, parseOptions, toServeOptions, toSettings, type ServeOptions } from "./cli/options.js"
 import { serve } from "./cli/serve.js"
+import { readSecretsFile } from "./adapters/secrets-file.js"
 
 export { CliError, parseOptions, toSettings, toServeOptions, type ServeOptions } from "./cli/options.js"
 export { appLayer, configCapabilities, makeServer, registryFor, serve } from "./cli/serve.js"
@@ -45,8 +46,14 @@ export interface CliOptions {
 export const parseCli = (argv: ReadonlyArray<string>, env: Readonly<Record<string, string | undefined>>): CliOptions => {
   const parsed = parseOptions(argv, env)
   const serveOptions = toServeOptions(parsed.values)
+  const settings = toSettings(parsed.values, parsed.configDir)
+  if (settings.secrets !== undefined) {
+    const secrets = readSecretsFile(settings.secrets)
+    if (!secrets.ok) throw new CliError(`--secrets: ${secrets.problem}`)
+    if (secrets.worldReadable) process.stderr.write(`browser-workflow-mcp: warning: --secrets file ${settings.secrets} is readable by every user; chmod 600 it\n`)
+  }
   return {
-    settings: toSettings(parsed.values, parsed.configDir),
+    settings,
     logLevel: serveOptions.logLevel,
     observation: serveOptions.observation,
     serve: serveOptions,

@@ -23,6 +23,9 @@ export {
 export { Observer, type ObserverService, type ObserveOptions } from "./services/Observer.js"
 export { KnowledgeStore, type KnowledgeStoreService } from "./services/KnowledgeStore.js"
 export { Config } from "./services/Config.js"
+export { Secrets, type SecretsService } from "./services/Secrets.js"
+export { parseDotenv, makeTextRedactor, secretMarker, SECRET_NAME } from "./domain/secrets.js"
+export { checkNavigation, checkRequest, originMatches, type UrlPolicy, type Verdict } from "./domain/url-policy.js"
 
 export {
   defineTool,
@@ -57,6 +60,8 @@ export {
 export * as Tools from "./tools/registry.js"
 export { builtinTools } from "./tools/registry.js"
 export { click, type, waitFor, getText, pressKey, selectOption, hover, Key } from "./tools/interaction.js"
+export { drag, scroll, setChecked, uploadFile } from "./tools/gestures.js"
+export { expectTool, savePdf } from "./tools/assertions.js"
 export { navigate } from "./tools/navigation.js"
 export { launch, cleanup } from "./tools/session.js"
 export { describeScreen, listTestIds, accessibilitySnapshot, getState } from "./tools/discovery.js"

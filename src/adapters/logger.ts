@@ -3,14 +3,14 @@ import { Cause, HashMap, Layer, List, Logger, LogLevel } from "effect"
 
 const quote = (value: string) => (/[\s"=]/.test(value) ? JSON.stringify(value) : value)
 
-const stderrLogger = Logger.make(({ annotations, cause, date, logLevel, message, spans }) => {
+const stderrLogger = (redact: (text: string) => string) => Logger.make(({ annotations, cause, date, logLevel, message, spans }) => {
   const parts = [`time=${date.toISOString()}`, `level=${logLevel.label}`]
   const messages = Array.isArray(message) ? message : [message]
   parts.push(`msg=${quote(messages.map((part) => (typeof part === "string" ? part : JSON.stringify(part))).join(" "))}`)
   for (const span of List.toArray(spans)) parts.push(`span=${quote(span.label)}`)
   for (const [key, value] of HashMap.toEntries(annotations)) parts.push(`${key}=${quote(String(value))}`)
   if (!Cause.isEmpty(cause)) parts.push(`cause=${quote(Cause.pretty(cause))}`)
-  process.stderr.write(parts.join(" ") + "\n")
+  process.stderr.write(redact(parts.join(" ")) + "\n")
 })
 
 export const levels = {
@@ -22,6 +22,9 @@ export const levels = {
 } as const
 export type LevelName = keyof typeof levels
 
-/** Replaces Effect's default (stdout) logger with the stderr one, at the given level. */
-export const layer = (level: LevelName = "info") =>
-  Layer.merge(Logger.replace(Logger.defaultLogger, stderrLogger), Logger.minimumLogLevel(levels[level]))
+/**
+ * Replaces Effect's default (stdout) logger with the stderr one, at the given level; every line goes
+ * through `redact` (the secrets' values out) before it is written.
+ */
+export const layer = (level: LevelName = "info", redact: (text: string) => string = (text) => text) =>
+  Layer.merge(Logger.replace(Logger.defaultLogger, stderrLogger(redact)), Logger.minimumLogLevel(levels[level]))

@@ -8,6 +8,7 @@ const sections: ReadonlyArray<readonly [OptionSection, string]> = [
   ["browser", "Browser"],
   ["remote", "Remote browser (instead of launching one)"],
   ["context", "Profile and emulation"],
+  ["security", "URL policy and secrets"],
   ["tools", "Tools and responses"],
   ["server", "Server"],
   ["http", "Streamable HTTP (instead of stdio)"],

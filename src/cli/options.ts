@@ -118,10 +118,20 @@ export const readConfigFile = (file: string): { readonly values: Partial<Record<
     const name = key as OptionName
     const spec = optionTable[name] as AnySpec
     const value = decodeValue(spec, raw, { kind: "file", file, key })
-    values[name] = spec.path === true && typeof value === "string" ? path.resolve(dir, value) : value
+    values[name] = resolvePaths(spec, value, dir)
   }
   return { values, dir }
 }
+
+/** A path option's value (one path, or a list of them) resolved against `base`; other values unchanged. */
+const resolvePaths = (spec: AnySpec, value: unknown, base: string): unknown =>
+  spec.path !== true
+    ? value
+    : typeof value === "string"
+      ? path.resolve(base, value)
+      : Array.isArray(value)
+        ? value.map((item: unknown) => (typeof item === "string" ? path.resolve(base, item) : item))
+        : value
 
 /** The parseArgs configuration of every flag in the table. */
 const flagConfig = () => {
@@ -201,10 +211,10 @@ export const parseOptions = (
     let value: unknown
     if (fromFlags.has(name)) {
       value = fromFlags.get(name)
-      if (spec.path === true && typeof value === "string") value = path.resolve(cwd, value)
+      value = resolvePaths(spec, value, cwd)
     } else if (variable !== undefined) {
       value = decodeValue(spec, spec.type.fromText(variable), { kind: "env", name: spec.env! })
-      if (spec.path === true && typeof value === "string") value = path.resolve(cwd, value)
+      value = resolvePaths(spec, value, cwd)
     } else if (file !== undefined && Object.hasOwn(file.values, name)) value = file.values[name]
     else value = defaultValue(spec, cwd)
     values[name] = value

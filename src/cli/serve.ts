@@ -3,12 +3,14 @@ import { Layer, ManagedRuntime } from "effect"
 import * as KnowledgeFiles from "../adapters/knowledge-files.js"
 import * as StderrLogger from "../adapters/logger.js"
 import * as Playwright from "../adapters/playwright/index.js"
+import { readSecretsFile } from "../adapters/secrets-file.js"
 import * as Capabilities from "../capabilities/index.js"
 import type { Settings } from "../domain/config.js"
 import { serveStdio, type McpServerOptions } from "../mcp/server.js"
 import { makeRegistry, type ToolRegistry } from "../runtime/registry.js"
 import type { AnyToolDefinition } from "../runtime/tool.js"
 import { Config } from "../services/Config.js"
+import { Secrets } from "../services/Secrets.js"
 import { makeRunSteps } from "../tools/batch.js"
 import { builtinTools } from "../tools/registry.js"
 import { parseOptions, toServeOptions, toSettings, type ServeOptions } from "./options.js"
@@ -42,12 +44,21 @@ export const appLayer = (
     (all, next) => Layer.merge(all, next),
     Layer.empty
   )
+  const secrets = secretsOf(settings)
   // Capabilities feed the Playwright layer (Fixture, StateSnapshot) and stay visible to tools (Build, ContractSeeding...).
   return Layer.mergeAll(Playwright.layer, KnowledgeFiles.layerFileSystem(settings.artifactsDir)).pipe(
     Layer.provideMerge(provided),
-    Layer.provideMerge(Config.layer(settings)),
-    Layer.provideMerge(StderrLogger.layer(logLevel))
+    Layer.provideMerge(Layer.merge(Config.layer(settings), Layer.succeed(Secrets, secrets))),
+    Layer.provideMerge(StderrLogger.layer(logLevel, secrets.redactText))
   )
+}
+
+/** The secrets of `--secrets` (checked at start by parseCli; a file that broke since is a defect). */
+const secretsOf = (settings: Settings) => {
+  if (settings.secrets === undefined) return Secrets.none
+  const file = readSecretsFile(settings.secrets)
+  if (!file.ok) throw new Error(`--secrets: ${file.problem}`)
+  return Secrets.make(file.entries)
 }
 
 const defaultServeOptions: ServeOptions = { logLevel: "info", observation: undefined, http: undefined }
@@ -73,6 +84,7 @@ export const serve = async (
     observation: options.observation,
     staticTools: settings.staticTools,
     caps: settings.caps,
+    secretNames: secretsOf(settings).names,
     ...mcpOptions
   }
   let closeHttp: (() => Promise<void>) | undefined

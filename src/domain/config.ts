@@ -130,6 +130,18 @@ export interface Settings {
   /** Comma-separated hosts that bypass the proxy. */
   readonly proxyBypass: string | undefined
   readonly ignoreHttpsErrors: boolean
+  /** Origin globs navigations and requests may reach; empty: any (unless blocked). */
+  readonly allowedOrigins: ReadonlyArray<string>
+  /** Origin globs navigations and requests never reach; they win over allowedOrigins. */
+  readonly blockedOrigins: ReadonlyArray<string>
+  /** Directories (absolute) under which file: URLs load and tools may read files; empty: file: URLs are refused. */
+  readonly allowedRoots: ReadonlyArray<string>
+  /** Let navigations load data: URLs (refused by default). */
+  readonly allowDataUrls: boolean
+  /** A dotenv file of secrets that `type {secret: NAME}` types and that never appear in responses, logs or records. */
+  readonly secrets: string | undefined
+  /** Directories mm_upload_file may read files from, besides the artifacts directory. */
+  readonly uploadRoots: ReadonlyArray<string>
   /** How click, type and wait_for act: the direct path with Playwright's as the fallback, or Playwright's for everything. */
   readonly actionPath: "auto" | "playwright"
 }
@@ -170,6 +182,12 @@ export const defaultSettings: Settings = {
   proxyServer: undefined,
   proxyBypass: undefined,
   ignoreHttpsErrors: false,
+  allowedOrigins: [],
+  blockedOrigins: [],
+  allowedRoots: [],
+  allowDataUrls: false,
+  secrets: undefined,
+  uploadRoots: [],
   actionPath: "auto"
 }
 
@@ -299,7 +317,7 @@ export const OptionTypes = {
 }
 
 /** Where an option is listed in --help and the docs. */
-export type OptionSection = "browser" | "remote" | "context" | "tools" | "server" | "http" | "file"
+export type OptionSection = "browser" | "remote" | "context" | "security" | "tools" | "server" | "http" | "file"
 
 /** One option: its flag, environment variable and config key (the table's key), value type, default and help. */
 export interface OptionSpec<A, D extends A | undefined = A | undefined> {
@@ -525,6 +543,58 @@ export const optionTable = {
     default: defaultSettings.ignoreHttpsErrors,
     help: "Accept invalid TLS certificates (self-signed test servers)."
   }),
+  allowedOrigins: option({
+    section: "security",
+    type: OptionTypes.commaList("LIST"),
+    flag: "allowed-origins",
+    env: "BWM_ALLOWED_ORIGINS",
+    default: defaultSettings.allowedOrigins,
+    defaultText: "any",
+    help: "Only these origins load, in navigations and in every request of every tab (globs: https://*.example.com, 127.0.0.1:*).",
+    details:
+      "A glob with a scheme matches the origin (`https://app.example.com`, `http://127.0.0.1:8080`); one without matches the host, with or without its port, on any scheme. `*` is any run of characters except `/`. `mm_navigate` to another origin answers `MM_NAVIGATION_BLOCKED`; a link, a redirect, a popup or a subresource request to one is aborted and a notice says so. The loaded extension's pages are always allowed. Routing every request costs a little time, so it is only on while an origin rule or `--allowed-roots` is set."
+  }),
+  blockedOrigins: option({
+    section: "security",
+    type: OptionTypes.commaList("LIST"),
+    flag: "blocked-origins",
+    env: "BWM_BLOCKED_ORIGINS",
+    default: defaultSettings.blockedOrigins,
+    defaultText: "none",
+    help: "These origins never load, in navigations and requests (globs as --allowed-origins); they win over it."
+  }),
+  allowedRoots: option({
+    section: "security",
+    type: OptionTypes.commaList("DIRS"),
+    flag: "allowed-roots",
+    env: "BWM_ALLOWED_ROOTS",
+    path: true,
+    default: defaultSettings.allowedRoots,
+    defaultText: "none: file: URLs are refused",
+    help: "Directories under which file: URLs may load, comma-separated; without it file: URLs are refused.",
+    details:
+      "`javascript:`, `view-source:` and the browser's internal pages (`chrome:`, `chrome-untrusted:`, `devtools:`) are never loaded, by `mm_navigate`, a link or `window.open`. Files tools write stay under `--artifacts-dir`."
+  }),
+  allowDataUrls: option({
+    section: "security",
+    type: OptionTypes.boolean,
+    flag: "allow-data-urls",
+    env: "BWM_ALLOW_DATA_URLS",
+    default: defaultSettings.allowDataUrls,
+    help: "Let mm_navigate, links and window.open load data: URLs (refused by default)."
+  }),
+  secrets: option({
+    section: "security",
+    type: OptionTypes.path("FILE"),
+    flag: "secrets",
+    env: "BWM_SECRETS",
+    path: true,
+    default: defaultSettings.secrets,
+    defaultText: "none",
+    help: "Dotenv file of secrets (NAME=value): mm_type {secret: \"NAME\"} types one; values never appear in responses, logs or records.",
+    details:
+      "One `NAME=value` a line; `#` comments, blank lines, `export NAME=...`, and values in single quotes (literal) or double quotes (`\\n`, `\\\"` and `\\\\` escapes) are accepted; anything else fails the start naming the line, never its value. Names are letters, digits and `_`; values have at least 3 characters (a shorter one could not be kept out of responses without mangling them). Every response, step record, export, report and log line is scrubbed of each value (also URL-encoded). See docs/security.md."
+  }),
   artifactsDir: option({
     section: "tools",
     type: OptionTypes.path("DIR"),
@@ -533,6 +603,17 @@ export const optionTable = {
     path: true,
     default: defaultSettings.artifactsDir,
     help: "Screenshots and step memory."
+  }),
+  uploadRoots: option({
+    section: "tools",
+    type: OptionTypes.commaList("DIRS"),
+    flag: "upload-roots",
+    env: "BWM_UPLOAD_ROOTS",
+    path: true,
+    default: defaultSettings.uploadRoots,
+    defaultText: "none: the artifacts directory only",
+    help: "Directories mm_upload_file may read files from, comma-separated, besides the artifacts directory.",
+    details: "A path outside them (after following symbolic links) is refused with `MM_INVALID_INPUT`."
   }),
   toolPrefix: option({
     section: "tools",

@@ -97,7 +97,7 @@ export class InvalidConfig extends Schema.TaggedError<InvalidConfig>()("InvalidC
 export class PageClosed extends Schema.TaggedError<PageClosed>()("PageClosed", {
   detail: Schema.String,
   /** The action the page closed during, when it closed while one ran. */
-  during: Schema.optional(Schema.Literal("click", "type", "get_text", "press_key", "select_option", "hover"))
+  during: Schema.optional(Schema.Literal("click", "type", "get_text", "press_key", "select_option", "hover", "drag", "scroll", "set_checked", "upload_file"))
 }) {
   get code() {
     return "MM_PAGE_CLOSED" as const
@@ -159,14 +159,18 @@ export class TargetAmbiguous extends Schema.TaggedError<TargetAmbiguous>()("Targ
   }
 }
 
-const Action = Schema.Literal("click", "type", "get_text", "press_key", "select_option", "hover")
+const Action = Schema.Literal("click", "type", "get_text", "press_key", "select_option", "hover", "drag", "scroll", "set_checked", "upload_file")
 const actionCode = {
   click: { failed: "MM_CLICK_FAILED", timeout: "MM_CLICK_TIMEOUT" },
   type: { failed: "MM_TYPE_FAILED", timeout: "MM_TYPE_TIMEOUT" },
   get_text: { failed: "MM_GETTEXT_FAILED", timeout: "MM_GETTEXT_TIMEOUT" },
   press_key: { failed: "MM_PRESS_KEY_FAILED", timeout: "MM_PRESS_KEY_TIMEOUT" },
   select_option: { failed: "MM_SELECT_FAILED", timeout: "MM_SELECT_TIMEOUT" },
-  hover: { failed: "MM_HOVER_FAILED", timeout: "MM_HOVER_TIMEOUT" }
+  hover: { failed: "MM_HOVER_FAILED", timeout: "MM_HOVER_TIMEOUT" },
+  drag: { failed: "MM_DRAG_FAILED", timeout: "MM_DRAG_TIMEOUT" },
+  scroll: { failed: "MM_SCROLL_FAILED", timeout: "MM_SCROLL_TIMEOUT" },
+  set_checked: { failed: "MM_SET_CHECKED_FAILED", timeout: "MM_SET_CHECKED_TIMEOUT" },
+  upload_file: { failed: "MM_UPLOAD_FAILED", timeout: "MM_UPLOAD_TIMEOUT" }
 } as const
 
 export class ActionTimeout extends Schema.TaggedError<ActionTimeout>()("ActionTimeout", {
@@ -565,6 +569,60 @@ export class StorageStateFailed extends Schema.TaggedError<StorageStateFailed>()
   }
 }
 
+/** A URL the server's URL policy refuses (scheme, origin, or a file outside the allowed roots). */
+export class NavigationBlocked extends Schema.TaggedError<NavigationBlocked>()("NavigationBlocked", {
+  url: Schema.String,
+  reason: Schema.String,
+  hint: Schema.String
+}) {
+  get code() {
+    return "MM_NAVIGATION_BLOCKED" as const
+  }
+  override get message() {
+    return `Blocked ${this.url}: ${this.reason} ${this.hint}`
+  }
+  get details() {
+    return { url: this.url }
+  }
+}
+
+/** A web-first assertion (mm_expect) still did not hold when its time ran out: what was expected and what was there. */
+export class AssertionFailed extends Schema.TaggedError<AssertionFailed>()("AssertionFailed", {
+  condition: Schema.String,
+  target: Schema.optional(Schema.String),
+  expected: Schema.String,
+  actual: Schema.String,
+  timeoutMs: Schema.Number
+}) {
+  get code() {
+    return "MM_ASSERTION_FAILED" as const
+  }
+  override get message() {
+    const on = this.target === undefined ? "" : ` on ${this.target}`
+    return `Assertion ${this.condition}${on} failed: expected ${this.expected}, got ${this.actual} (retried for ${this.timeoutMs} ms).`
+  }
+  get details() {
+    return {
+      condition: this.condition,
+      ...(this.target !== undefined ? { target: this.target } : {}),
+      expected: this.expected,
+      actual: this.actual
+    }
+  }
+}
+
+/** The page could not be printed to PDF (a headed browser, a failed print, an unwritable file). */
+export class PdfFailed extends Schema.TaggedError<PdfFailed>()("PdfFailed", {
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_PDF_FAILED" as const
+  }
+  override get message() {
+    return `Could not save a PDF: ${this.detail}`
+  }
+}
+
 /**
  * An action's input was sent but nothing showed that it reached its target (the page went away
  * without saying, or no event of it arrived where the target is): it was not repeated, since it
@@ -620,6 +678,9 @@ export type ToolError =
   | DebuggerNotPaused
   | DebuggerFailed
   | StorageStateFailed
+  | NavigationBlocked
+  | AssertionFailed
+  | PdfFailed
   | ActionUnconfirmed
   | EvaluateFailed
   | RequestNotFound
@@ -658,6 +719,9 @@ export const ToolError = Schema.Union(
   DebuggerNotPaused,
   DebuggerFailed,
   StorageStateFailed,
+  NavigationBlocked,
+  AssertionFailed,
+  PdfFailed,
   ActionUnconfirmed,
   EvaluateFailed,
   RequestNotFound,

@@ -24,14 +24,19 @@ import { toolListChangesOf, type ToolListChanges } from "./tool-list.js"
 export const SERVER_NAME = "browser-workflow-mcp"
 export const SERVER_VERSION = "0.1.0"
 
-export const instructions = (prefix: string) => {
+export const instructions = (prefix: string, secretNames: ReadonlyArray<string> = []) => {
   const p = prefix === "" ? "" : `${prefix}_`
+  const secrets =
+    secretNames.length === 0
+      ? []
+      : [`Secrets: ${p}type {secret: NAME} (instead of text) types one; names: ${secretNames.slice(0, 50).join(", ")}. Their values never appear in answers.`]
   return [
     "Drive a real Chromium browser (a web app or an MV3 extension) and remember what worked.",
     `Start with ${p}launch: tools appear as they apply, the page tools once a session runs.`,
-    "Name an element by exactly one of a11yRef (a ref like e12 from an observation or snapshot), testId or selector, optionally within a parent.",
+    "Name an element by exactly one of a11yRef (a ref like e12 from an observation or snapshot), testId or selector.",
     "A response is JSON {ok, result | error: {code, message}, page? (when it changed), console? (new errors), notices?}, then the page as text: after an action only what changed (other refs stay valid), after a failure all of it.",
-    `Send known steps together with ${p}run_steps; ${p}knowledge finds what earlier sessions did, ${p}replay redoes one. An error's message says how to recover.`
+    `Send known steps together with ${p}run_steps; ${p}knowledge finds what earlier sessions did, ${p}replay redoes one. An error's message says how to recover.`,
+    ...secrets
   ].join(" ")
 }
 
@@ -105,6 +110,8 @@ export interface McpServerOptions {
    * same runtime share one by default, so a launch by one client updates every client's list.
    */
   readonly toolListChanges?: ToolListChanges | undefined
+  /** Names of the --secrets secrets, told in the instructions (never their values). */
+  readonly secretNames?: ReadonlyArray<string> | undefined
 }
 
 /**
@@ -121,7 +128,7 @@ export const makeMcpServer = <R extends ToolServices, ER>(
   const structured = options.structuredOutput ?? false
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION, title: "Browser Workflow MCP" },
-    { capabilities: { tools: { listChanged: !staticTools }, logging: {} }, instructions: instructions(registry.prefix) }
+    { capabilities: { tools: { listChanged: !staticTools }, logging: {} }, instructions: instructions(registry.prefix, options.secretNames) }
   )
   const view = ToolView.make(registry, { caps: options.caps, staticTools })
   // What this client was last told (the page, the console read so far): responses say only what changed.

@@ -18,6 +18,7 @@ import { defaultSettings, type Settings } from "../domain/config.js"
 import { Config } from "../services/Config.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
+import { Secrets } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import { clientMemory } from "./client-memory.js"
 import type { Attachment, RecordedCall, ToolDefinition } from "./tool.js"
@@ -140,6 +141,8 @@ export const runTool =
       const session = yield* Session
       const store = yield* KnowledgeStore
       const settings = Option.getOrElse(yield* Effect.serviceOption(Config), () => defaultSettings)
+      // Every secret value leaves the call's answer and its step record as [secret:NAME].
+      const secrets = Option.getOrElse(yield* Effect.serviceOption(Secrets), () => Secrets.none)
       const before = yield* session.current
 
       const memory = yield* clientMemory
@@ -188,7 +191,7 @@ export const runTool =
             ...slowMs(finishedAt - startedAt),
             ...(snapshot !== "" ? { snapshot } : {})
           }
-          return envelope
+          return secrets.redact(envelope)
         })
 
       // A tool that is not available now (no session, group off, hidden...) says when it will be, whatever its arguments.
@@ -281,7 +284,10 @@ export const runTool =
           sessionId,
           tool: {
             name: definition.name,
-            input: redactDeep(recorded.input) as Record<string, unknown>,
+            input: {
+              ...(redactDeep(recorded.input) as Record<string, unknown>),
+              ...Object.fromEntries((recorded.verbatim ?? []).filter((key) => key in recorded.input).map((key) => [key, recorded.input[key]]))
+            },
             ...(recorded.target ? { target: recorded.target } : {}),
             ...(recorded.textRedacted !== undefined ? { textRedacted: recorded.textRedacted } : {}),
             ...(recorded.textLength !== undefined ? { textLength: recorded.textLength } : {})
@@ -294,13 +300,21 @@ export const runTool =
           ...(options.batch ? { batch: options.batch } : {})
         }
         // A step that cannot be written is logged; it never turns the call's own outcome around.
-        yield* store.recordStep(step).pipe(
+        yield* store.recordStep(secrets.redact(step)).pipe(
           Effect.catchAllCause((cause) => Effect.logWarning(`${definition.name}: step not recorded`, Cause.pretty(cause)))
         )
       }
 
       const envelope = yield* finish(outcome, sessionId, observation, stateInResult)
-      return { envelope, ...(observation !== undefined ? { observation } : {}), attachments }
+      // The blocks beside the envelope (a batch's page text, get_text's text) and the observation handed to library users are scrubbed as the envelope is.
+      const redactedAttachments = attachments.map((attachment) =>
+        attachment.type === "text" ? { ...attachment, text: secrets.redactText(attachment.text) } : attachment
+      )
+      return {
+        envelope,
+        ...(observation !== undefined ? { observation: secrets.redact(observation) } : {}),
+        attachments: redactedAttachments
+      }
     })
 
 const sessionIdOf = (info: Option.Option<{ readonly sessionId: string }>): string | undefined =>

@@ -7,7 +7,7 @@ import type { StepKind, StepRecord, StepTarget } from "../domain/knowledge.js"
 import type { Observation, ObservationPolicy } from "../domain/observation.js"
 import type { KnowledgeStore } from "../services/KnowledgeStore.js"
 import type { Observer } from "../services/Observer.js"
-import type { Session } from "../services/Session.js"
+import type { PageAffordances, Session } from "../services/Session.js"
 
 /** The services every tool program may use. */
 export type ToolServices = Session | Observer | KnowledgeStore
@@ -30,6 +30,11 @@ export interface RecordedCall {
   readonly textRedacted?: boolean | undefined
   readonly textLength?: number | undefined
   readonly screenshot?: string | undefined
+  /**
+   * Top-level input keys kept as recorded although their name looks sensitive: the tool vouches they hold
+   * no secret (mm_type's `secret` is a name in --secrets, which a replay needs).
+   */
+  readonly verbatim?: ReadonlyArray<string> | undefined
 }
 
 /** An image, or text meant to be read as text (not JSON-escaped), handed to the client as its own content block. */
@@ -47,6 +52,8 @@ export interface ListingState {
   readonly tabs: number
   /** How many tools this client's hide_tools rules hide. */
   readonly hiddenByClient: number
+  /** What the active page offered at its last read: a file input or open chooser, drag sources, a visible checkbox, room to scroll. */
+  readonly page: PageAffordances
   /** A tab's JavaScript is paused in the debugger: only the tools marked `whilePaused: "listed"` are listed. */
   readonly paused: boolean
 }

@@ -101,7 +101,8 @@ const situation = Effect.gen(function* () {
     extension: Option.isSome(session) && session.value.extensionId !== undefined,
     tabs,
     hiddenByClient,
-    paused: Option.isSome(paused)
+    paused: Option.isSome(paused),
+    page: yield* service.affordances
   }
   return { session, view, rules, context, listing, paused } satisfies Situation
 })

@@ -1,10 +1,11 @@
 // The browser port tools require: one Session tag whose service is the sum of small ports, one per
-// concern (lifecycle, actions, navigation, screenshots, storage, tabs, extension, records, debugger, devtools) in ./session/.
+// concern (lifecycle, actions, interactions, navigation, screenshots, storage, tabs, extension, records, debugger, devtools) in ./session/.
 import { Context, Effect, Layer, Option } from "effect"
 import type { SessionActions } from "./session/actions.js"
 import type { SessionDebugger } from "./session/debugger.js"
 import type { SessionDevtools } from "./session/devtools.js"
 import type { SessionExtension } from "./session/extension.js"
+import type { SessionInteractions } from "./session/interactions.js"
 import type { SessionLifecycle } from "./session/lifecycle.js"
 import type { SessionNavigation } from "./session/navigation.js"
 import type { SessionRecords } from "./session/records.js"
@@ -16,6 +17,7 @@ export type * from "./session/actions.js"
 export type * from "./session/debugger.js"
 export type * from "./session/devtools.js"
 export type * from "./session/extension.js"
+export type * from "./session/interactions.js"
 export type * from "./session/lifecycle.js"
 export type * from "./session/navigation.js"
 export type * from "./session/records.js"
@@ -25,6 +27,7 @@ export type * from "./session/tabs.js"
 
 export type SessionService = SessionLifecycle &
   SessionActions &
+  SessionInteractions &
   SessionNavigation &
   SessionScreenshots &
   SessionStorage &
@@ -58,6 +61,14 @@ const unimplemented: SessionService = {
   pressKey: () => notStubbed("pressKey"),
   selectOption: () => notStubbed("selectOption"),
   hover: () => notStubbed("hover"),
+  drag: () => notStubbed("drag"),
+  scroll: () => notStubbed("scroll"),
+  setChecked: () => notStubbed("setChecked"),
+  uploadFiles: () => notStubbed("uploadFiles"),
+  waitForPage: () => notStubbed("waitForPage"),
+  expect: () => notStubbed("expect"),
+  savePdf: () => notStubbed("savePdf"),
+  affordances: Effect.succeed({ upload: false, drag: false, check: false, scroll: false }),
   screenshot: () => notStubbed("screenshot"),
   saveStorageState: () => notStubbed("saveStorageState"),
   tabs: notStubbed("tabs"),

@@ -1,10 +1,13 @@
 // Acting on one element: click, type, press_key, select_option, hover, wait_for and get_text, each
 // targeted by ref, test id or selector.
 import { Effect, Option, Schema } from "effect"
-import type { StepTarget, TargetElement } from "../domain/knowledge.js"
 import { looksSensitive, REDACTED } from "../domain/redaction.js"
+import { InvalidInput, WaitTimeout } from "../domain/errors.js"
+import { SECRET_NAME } from "../domain/secrets.js"
+import { looksLikeRegex, regexOf } from "../domain/url-pattern.js"
 import { targetOf, validateTarget } from "../domain/target.js"
-import { defineTool, type Replay } from "../runtime/tool.js"
+import { defineTool, Unlisted, type Replay } from "../runtime/tool.js"
+import { Secrets } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import {
   actionDeadline,
@@ -13,14 +16,17 @@ import {
   DialogField,
   ElementField,
   elementTool,
+  described,
   QuietDialogField,
   recordDialog,
   recordTarget,
+  recordAction,
   recordTargeted,
   targetFields,
   targetInput,
   timeoutField,
-  waitDeadline
+  waitDeadline,
+  withElement
 } from "./shared.js"
 
 const interactionAnnotations = { readOnly: false, destructive: false, idempotent: false, openWorld: true } as const
@@ -35,32 +41,10 @@ const onLocator =
     return line === undefined ? undefined : [line]
   }
 
-/**
- * The recorded target with the durable forms of the element the action found (Session.describe): its
- * test id, role and exact name, generated selector and which of them were unique. Its role and name are
- * also the target's hint, whichever way the agent named the element.
- */
-const withElement = (target: StepTarget, result: Option.Option<{ readonly element?: TargetElement | undefined }>): StepTarget => {
-  const element = Option.getOrUndefined(result)?.element
-  if (element === undefined) return target
-  const hint = element.role !== undefined && element.name !== undefined ? { a11yHint: { role: element.role, name: element.name } } : {}
-  return { ...target, ...hint, ...described(element) }
-}
-
-/** The result's element field: present only when the page described the element. */
-const described = (element: TargetElement | undefined) => (element === undefined ? {} : { element })
-
-/** What a targeted action records, with the element's durable forms. */
-const recordAction = (
-  input: Parameters<typeof recordTargeted>[0],
-  result: Option.Option<{ readonly element?: TargetElement | undefined }>,
-  fields: Readonly<Record<string, unknown>> = {}
-) => {
-  const recorded = recordTargeted(input, fields)
-  return { ...recorded, target: withElement(recorded.target, result) }
-}
-
-const ClickInput = targetInput({ dialog: DialogField })
+const ClickInput = targetInput({
+  count: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 3))).annotations({ description: "2: double click." }),
+  dialog: DialogField
+})
 
 export const click = defineTool({
   name: "click",
@@ -77,28 +61,64 @@ export const click = defineTool({
   annotations: interactionAnnotations,
   ...elementTool,
   onDeadline: actionDeadline("click"),
-  record: (input, result) => recordAction(input, result),
+  record: (input, result) => recordAction(input, result, input.count !== undefined && input.count > 1 ? { count: input.count } : {}),
   replay: {
-    note: (_args, target) => `Click${at(target)}`,
-    playwright: onLocator((locator) => `await ${locator}.click()`)
+    note: (args, target) => `${args.count === 2 ? "Double-click" : args.count === 3 ? "Triple-click" : "Click"}${at(target)}`,
+    playwright: onLocator((locator, args) =>
+      args.count === 2 ? `await ${locator}.dblclick()` : args.count === 3 ? `await ${locator}.click({ clickCount: 3 })` : `await ${locator}.click()`
+    )
   },
   run: Effect.fn("tool.click")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
     const element = yield* session.describe(target)
-    const { pageClosedAfterClick } = yield* session.click(target, { timeoutMs: input.timeoutMs, dialog: input.dialog })
+    const { pageClosedAfterClick } = yield* session.click(target, { timeoutMs: input.timeoutMs, dialog: input.dialog, count: input.count })
     return { clicked: true, ...(pageClosedAfterClick ? { pageClosedAfterClick } : {}), ...described(element) }
   })
 })
 
 const TypeInput = targetInput({
   // The message never quotes the value: a rejected secret must not come back in the error.
-  text: Schema.String.pipe(Schema.maxLength(100_000, { message: () => "must be at most 100000 characters long" })).annotations({
-    description: "New text."
-  }),
+  // Exact: an optional that also takes undefined would answer "Expected undefined, actual <the text>".
+  text: Schema.optionalWith(
+    Schema.String.pipe(Schema.maxLength(100_000, { message: () => "must be at most 100000 characters long" })).annotations({
+      description: "New text."
+    }),
+    { exact: true }
+  ),
+  // Listed in the server's instructions when --secrets names some, not in every tools/list.
+  secret: Schema.optionalWith(
+    Schema.String.pipe(Schema.pattern(SECRET_NAME, { message: () => "must be a secret's name: letters, digits and _" })),
+    { exact: true }
+  ).annotations({ description: "Name of a --secrets value to type instead of text.", [Unlisted]: true }),
   submit: Schema.optional(Schema.Boolean).annotations({ description: "Press Enter after." }),
   dialog: QuietDialogField
-})
+}).pipe(
+  Schema.filter((input) =>
+    (input.text === undefined) === (input.secret === undefined)
+      ? { path: [input.text === undefined ? "text" : "secret"], message: "give exactly one of text or secret" }
+      : true
+  )
+)
+
+/** The text to type: the given text, or a secret's value by its name. */
+const textToType = (input: { readonly text?: string | undefined; readonly secret?: string | undefined }) =>
+  Effect.gen(function* () {
+    if (input.secret === undefined) return input.text ?? ""
+    const name = input.secret
+    const secrets = Option.getOrElse(yield* Effect.serviceOption(Secrets), () => Secrets.none)
+    return yield* Option.match(secrets.lookup(name), {
+      onSome: Effect.succeed,
+      onNone: () =>
+        new InvalidInput({
+          field: "secret",
+          problem:
+            secrets.names.length === 0
+              ? "no secrets are configured; start the server with --secrets FILE (a dotenv file)."
+              : `no secret named ${name}; the --secrets file names ${secrets.names.slice(0, 50).join(", ")}.`
+        })
+    })
+  })
 
 export const type = defineTool({
   name: "type",
@@ -120,55 +140,103 @@ export const type = defineTool({
     const hinted = [target.locator, target.within].some(
       (locator) => locator !== undefined && locator.kind !== "a11yRef" && looksSensitive(locator.value)
     )
+    // A secret is recorded by its name (a replay types it again from --secrets).
+    if (input.secret !== undefined) {
+      return {
+        input: {
+          secret: input.secret,
+          ...(input.submit === true ? { submit: true } : {}),
+          timeoutMs: input.timeoutMs,
+          ...recordDialog(input.dialog)
+        },
+        target: withElement(recordTarget(target), result),
+        textRedacted: true,
+        verbatim: ["secret"]
+      }
+    }
+    const text = input.text ?? ""
     // Only text the page itself showed to be harmless is kept; a failed call keeps nothing.
     const keep = Option.match(result, { onNone: () => false, onSome: (value) => value.sensitive !== true && !hinted })
     return {
       input: {
-        text: keep ? input.text : REDACTED,
+        text: keep ? text : REDACTED,
         ...(input.submit === true ? { submit: true } : {}),
         timeoutMs: input.timeoutMs,
         ...recordDialog(input.dialog)
       },
       target: withElement(recordTarget(target), result),
       textRedacted: !keep,
-      textLength: input.text.length
+      textLength: text.length
     }
   },
   replay: {
-    note: (_args, target, step) =>
-      step.tool.textRedacted === true ? `Type a secret (${step.tool.textLength ?? "?"} characters) into${at(target)}` : `Type into${at(target)}`,
+    note: (args, target, step) =>
+      typeof args.secret === "string"
+        ? `Type the secret ${args.secret} into${at(target)}`
+        : step.tool.textRedacted === true ? `Type a secret (${step.tool.textLength ?? "?"} characters) into${at(target)}` : `Type into${at(target)}`,
     playwright: (args, context) =>
       context.locator === undefined
         ? undefined
         : [
-            `await ${context.locator}.fill(${context.text(String(args.text ?? ""))})`,
+            `await ${context.locator}.fill(${
+              // A secret comes from the environment variable of its name, as --secrets holds it.
+              typeof args.secret === "string" && SECRET_NAME.test(args.secret) ? `process.env.${args.secret} ?? ""` : context.text(String(args.text ?? ""))
+            })`,
             ...(args.submit === true ? [`await ${context.locator}.press("Enter")`] : [])
           ]
   },
   run: Effect.fn("tool.type")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
+    const text = yield* textToType(input)
     const element = yield* session.describe(target)
     const options = { timeoutMs: input.timeoutMs, dialog: input.dialog }
-    const { sensitive } = yield* session.type(target, input.text, options)
+    const { sensitive } = yield* session.type(target, text, options)
     // Enter on the field itself, as a person submitting it would; its own step in nothing but this call.
     if (input.submit === true) yield* session.pressKey(target, "Enter", options)
-    return { typed: true, ...(sensitive ? { sensitive } : {}), ...described(element) }
+    // A secret counts as sensitive wherever it goes.
+    const secretOrSensitive = sensitive || input.secret !== undefined
+    return { typed: true, ...(secretOrSensitive ? { sensitive: true } : {}), ...described(element) }
   })
 })
+
+/** A wait names an element, or the page's URL or load state, or both. */
+const someWait = (input: {
+  readonly a11yRef?: string | undefined
+  readonly testId?: string | undefined
+  readonly selector?: string | undefined
+  readonly within?: unknown
+  readonly url?: string | undefined
+  readonly loadState?: string | undefined
+}) =>
+  input.url === undefined && input.loadState === undefined
+    ? validateTarget(input)
+    : optionalTarget(input)
+
+/** A URL pattern: a glob, or "/regex/flags" that compiles. */
+const UrlPattern = Schema.String.pipe(
+  Schema.minLength(1),
+  Schema.maxLength(2_000),
+  Schema.filter((text) => (looksLikeRegex(text) && regexOf(text) === undefined ? "is not a valid /regex/flags" : true))
+)
 
 const WaitForInput = Schema.Struct({
   ...targetFields,
   state: Schema.optionalWith(Schema.Literal("visible", "hidden"), { default: () => "visible" as const }).annotations({
     description: "Default visible."
   }),
+  url: Schema.optional(UrlPattern).annotations({ description: 'Page URL glob ("**/done") or "/regex/".' }),
+  loadState: Schema.optional(Schema.Literal("load", "domcontentloaded", "networkidle")).annotations({ description: "Page load state." }),
   timeoutMs: timeoutField(100, 120_000, 15_000)
-}).pipe(Schema.filter(validateTarget))
+}).pipe(Schema.filter(someWait))
+
+const hasElement = (input: { readonly a11yRef?: string | undefined; readonly testId?: string | undefined; readonly selector?: string | undefined }) =>
+  input.a11yRef !== undefined || input.testId !== undefined || input.selector !== undefined
 
 export const waitFor = defineTool({
   name: "wait_for",
-  title: "Wait for an element",
-  description: "Wait until an element (any match) is visible or hidden. Returns {found}.",
+  title: "Wait for an element or the page",
+  description: "Wait for an element (any match; visible/hidden), a URL or a load state. Returns {found}.",
   input: WaitForInput,
   output: Schema.Struct({
     found: Schema.Boolean.annotations({ description: "True when the awaited state was reached." }),
@@ -176,22 +244,52 @@ export const waitFor = defineTool({
   }),
   annotations: readAnnotations,
   ...elementTool,
-  onDeadline: waitDeadline,
-  record: (input, result) => recordAction(input, result, { state: input.state }),
+  onDeadline: (input, timeoutMs) =>
+    hasElement(input)
+      ? waitDeadline(input, timeoutMs)
+      : new WaitTimeout({ target: input.url !== undefined ? "the URL" : "the page", state: input.url ?? input.loadState ?? "load", timeoutMs }),
+  record: (input, result) => {
+    const page = { ...(input.url !== undefined ? { url: input.url } : {}), ...(input.loadState !== undefined ? { loadState: input.loadState } : {}) }
+    return hasElement(input) ? recordAction(input, result, { state: input.state, ...page }) : { input: { ...page, timeoutMs: input.timeoutMs } }
+  },
   // It only reads, but a replay must wait where the flow waited.
   replay: {
     mode: "step",
-    note: (args, target) => `Wait until${at(target)} is ${String(args.state ?? "visible")}`,
-    playwright: onLocator((locator, args) =>
-      args.state === "hidden" ? `await expect(${locator}).toBeHidden()` : `await expect(${locator}).toBeVisible()`
-    )
+    note: (args, target) =>
+      [
+        args.url !== undefined ? `Wait for the URL ${String(args.url)}` : undefined,
+        args.loadState !== undefined ? `Wait for ${String(args.loadState)}` : undefined,
+        target !== undefined ? `Wait until${at(target)} is ${String(args.state ?? "visible")}` : undefined
+      ]
+        .filter((part) => part !== undefined)
+        .join(", then "),
+    playwright: (args, context) => {
+      const lines: Array<string> = []
+      if (typeof args.url === "string") {
+        const regex = regexOf(args.url)
+        const wait = typeof args.loadState === "string" ? `, { waitUntil: ${JSON.stringify(args.loadState)} }` : ""
+        lines.push(`await page.waitForURL(${regex !== undefined ? regex.toString() : JSON.stringify(args.url)}${wait})`)
+      } else if (typeof args.loadState === "string") lines.push(`await page.waitForLoadState(${JSON.stringify(args.loadState)})`)
+      if (context.locator !== undefined) {
+        lines.push(args.state === "hidden" ? `await expect(${context.locator}).toBeHidden()` : `await expect(${context.locator}).toBeVisible()`)
+      }
+      return lines.length === 0 ? undefined : lines
+    }
   },
   run: Effect.fn("tool.wait_for")(function* (input) {
     const session = yield* Session
+    const started = Date.now()
+    // The page's URL is not repeated here: the response's page field says where the page went.
+    if (input.url !== undefined || input.loadState !== undefined) {
+      yield* session.waitForPage({ url: input.url, loadState: input.loadState }, { timeoutMs: input.timeoutMs })
+    }
+    if (!hasElement(input)) return { found: true }
     const target = targetOf(input)
+    // One time budget for the whole wait: the element gets what the page wait left.
+    const left = Math.max(100, input.timeoutMs - (Date.now() - started))
     // Waiting for an element to show: it may not be there yet; waiting for it to go: it is there now.
     const element = input.state === "hidden" ? yield* session.describe(target) : undefined
-    yield* session.waitForAny(target, input.state, { timeoutMs: input.timeoutMs })
+    yield* session.waitForAny(target, input.state, { timeoutMs: left })
     const shown = input.state === "visible" ? yield* session.describe(target) : element
     return { found: true, ...described(shown) }
   })

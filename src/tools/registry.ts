@@ -4,6 +4,8 @@ import type { AnyToolDefinition } from "../runtime/tool.js"
 import { debuggerTools } from "./debugger.js"
 import { accessibilitySnapshot, describeScreen, getState, listTestIds } from "./discovery.js"
 import { click, getText, hover, pressKey, selectOption, type, waitFor } from "./interaction.js"
+import { drag, scroll, setChecked, uploadFile } from "./gestures.js"
+import { expectTool, savePdf } from "./assertions.js"
 import { knowledge, knowledgeExport, knowledgeLast, knowledgeSearch, knowledgeSessions, knowledgeSummarize } from "./knowledge.js"
 import { find } from "./find.js"
 import { navigate } from "./navigation.js"
@@ -30,12 +32,18 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   pressKey,
   selectOption,
   hover,
+  drag,
+  setChecked,
+  uploadFile,
+  scroll,
   waitFor,
+  expectTool,
   getText,
   listTestIds,
   accessibilitySnapshot,
   find,
   screenshot,
+  savePdf,
   saveStorageState,
   getState,
   ...debuggerTools,

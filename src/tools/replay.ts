@@ -16,6 +16,7 @@ import { recipeOf, toBatch, type ToolLookup } from "../knowledge/recipe.js"
 import { decodeInput } from "../runtime/runTool.js"
 import { defineTool, replayModeOf, type AnyToolDefinition, type ToolDefinition, type ToolServices } from "../runtime/tool.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
+import { Secrets } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import { BATCH_TOOL_NAME, makeRunSteps, RunStepsOutput, stepSnapshots } from "./batch.js"
 import { sessionSteps } from "./knowledge.js"
@@ -105,7 +106,8 @@ const takesNamedSecret = (tool: AnyToolDefinition | undefined): boolean =>
 
 /**
  * The batch steps with every `{{name}}` filled from `params`. A typed secret without a value in `params`
- * becomes `{secret: NAME}` when the type tool can read named secrets; anything else missing is an error.
+ * becomes `{secret: NAME}` when the type tool can read named secrets and --secrets has one of that name;
+ * anything else missing is an error (before anything runs). A step recorded as `{secret: NAME}` stays so.
  */
 const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string>>, lookup: ToolLookup) =>
   Effect.gen(function* () {
@@ -121,7 +123,9 @@ const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string
         })
       }
     }
-    const namedSecrets = takesNamedSecret(lookup("type"))
+    const secrets = Option.getOrElse(yield* Effect.serviceOption(Secrets), () => Secrets.none)
+    const typesSecrets = takesNamedSecret(lookup("type"))
+    const namedSecret = (name: string) => typesSecrets && Option.isSome(secrets.lookup(name))
     const missing = recipe.placeholders.filter((placeholder) => params[placeholder.name] === undefined)
     const steps = toBatch(recipe).steps.map((step) => {
       const fill = (value: unknown): unknown => {
@@ -135,14 +139,14 @@ const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string
       }
       const args = fill(step.args) as Record<string, unknown>
       const secret = typeof args.text === "string" ? /^\{\{(.+)\}\}$/.exec(args.text)?.[1] : undefined
-      if (secret !== undefined && namedSecrets) {
+      if (secret !== undefined && params[secret] === undefined && namedSecret(secret)) {
         const { text: _text, ...rest } = args
         return { tool: step.tool, args: { ...rest, secret } }
       }
       return { tool: step.tool, args }
     })
     const unfilled = missing.filter(
-      (placeholder) => !(namedSecrets && steps.some((step) => step.args.secret === placeholder.name))
+      (placeholder) => !(namedSecret(placeholder.name) && steps.some((step) => step.args.secret === placeholder.name))
     )
     if (unfilled.length > 0) {
       const first = unfilled[0]!

@@ -25,9 +25,11 @@ export const screenshot = defineTool({
   title: "Take a screenshot",
   description: "Save a PNG of the viewport or an element. Returns {path, width, height}.",
   input: Schema.Struct({
-    name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
-      description: "File name."
-    }),
+    name: Schema.String.pipe(
+      Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, {
+        message: () => "a plain file name: letters, digits, '.', '_' and '-', starting with a letter or digit (at most 100)"
+      })
+    ).annotations({ description: "File name." }),
     fullPage: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
       description: "Whole page, not viewport."
     }),

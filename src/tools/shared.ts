@@ -63,8 +63,11 @@ export const targetFields = {
   a11yRef: Schema.optional(A11yRef).annotations({ description: "Ref, e.g. e12." }),
   testId: locatorFields.testId.annotations({ description: "Test id." }),
   selector: locatorFields.selector.annotations({ description: "CSS/Playwright selector." }),
+  // Accepted but not listed (80 bytes in every element tool): a ref names one element already, and a
+  // selector can chain (`#list >> text=Buy`). Documented in docs/tools.md.
   within: Schema.optional(Scope.annotations({ [ListedAs]: { type: "object" } })).annotations({
-    description: "Parent: {a11yRef|testId|selector}."
+    description: "Parent: {a11yRef|testId|selector}.",
+    [Unlisted]: true
   })
 }
 
@@ -106,6 +109,31 @@ export const recordTargeted = (
   },
   fields: Readonly<Record<string, unknown>> = {}
 ) => ({ input: { ...fields, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) }, target: recordTarget(targetOf(input)) })
+
+/** The result's element field: present only when the page described the element. */
+export const described = (element: TargetElement | undefined) => (element === undefined ? {} : { element })
+
+/**
+ * The recorded target with the durable forms of the element the action found (Session.describe): its
+ * test id, role and exact name, generated selector and which of them were unique. Its role and name are
+ * also the target's hint, whichever way the agent named the element.
+ */
+export const withElement = (target: StepTarget, result: Option.Option<{ readonly element?: TargetElement | undefined }>): StepTarget => {
+  const element = Option.getOrUndefined(result)?.element
+  if (element === undefined) return target
+  const hint = element.role !== undefined && element.name !== undefined ? { a11yHint: { role: element.role, name: element.name } } : {}
+  return { ...target, ...hint, ...described(element) }
+}
+
+/** What a targeted action records, with the element's durable forms. */
+export const recordAction = (
+  input: Parameters<typeof recordTargeted>[0],
+  result: Option.Option<{ readonly element?: TargetElement | undefined }>,
+  fields: Readonly<Record<string, unknown>> = {}
+) => {
+  const recorded = recordTargeted(input, fields)
+  return { ...recorded, target: withElement(recorded.target, result) }
+}
 
 /** Definition fields of a tool that acts on one element of the active tab. */
 export const elementTool = {

@@ -6,6 +6,7 @@ import type { BrowserContext, CDPSession, Page } from "playwright"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as StderrLogger from "../../src/adapters/logger.js"
 import * as Browser from "../../src/adapters/playwright/browser.js"
+import { devtoolsOf } from "../../src/adapters/playwright/page-eval.js"
 import { Debuggers, type DebuggerHandle } from "../../src/adapters/playwright/debugger-session.js"
 import * as DebuggerSession from "../../src/adapters/playwright/debugger-session.js"
 import * as SessionAdapter from "../../src/adapters/playwright/session.js"
@@ -87,6 +88,9 @@ describe("the debugger detaches cleanly", () => {
     await goTo("/")
     const before = await internals()
     expect(Option.isNone(before.handle)).toBe(true)
+    // The session's own listeners come first: the console watch goes on once the page's DevTools
+    // channel is open (asynchronously, after the tab is tracked). Awaiting the channel settles them.
+    await devtoolsOf(before.page)
     const baseline = listeners(before.page, before.context)
 
     const status = await run(Effect.flatMap(session, (s) => s.debuggerConfigure({ enabled: true })))

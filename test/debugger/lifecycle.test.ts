@@ -57,7 +57,7 @@ describe("a pause ends cleanly", () => {
     const changes = harness.changes()
     const away = await harness.call("mm_navigate", { screen: "url", url: `${served.url}/other` })
     expect(away.ok).toBe(true)
-    expect(away.page).toMatchObject({ title: "Other" })
+    expect(away.page).toMatchObject({ url: `${served.url}/other`, title: "Other" })
     expect(harness.changes()).toBeGreaterThan(changes)
     expect(await harness.names()).toContain("mm_click")
     expect((await harness.call("mm_click", { selector: "#plain" })).ok).toBe(true)

@@ -73,7 +73,7 @@ describe("a pause answers with its context, and the tool list follows it", () =>
     expect(pause.console).toEqual(["log: handler starts 1"])
     expect(pause.changed).toBeUndefined()
     // The pause the click reported is not told again as a notice.
-    expect(clicked.notices).toBeUndefined()
+    expect(clicked.notices ?? []).toEqual([])
 
     expect(changes()).toBeGreaterThan(changesBefore)
     expect(await names()).toEqual(STEPPING_SET)

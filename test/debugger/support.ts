@@ -47,11 +47,11 @@ export interface Answer {
   readonly ok: boolean
   readonly result?: any
   readonly error?: { readonly code: string; readonly message: string; readonly details?: any }
-  /** The lean envelope: the page when it changed, console errors and notices since the previous response. */
-  readonly page?: any
-  readonly console?: ReadonlyArray<string>
+  /** The active page, only when it changed since the client's previous response. */
+  readonly page?: { readonly url: string; readonly title?: string; readonly tab?: string; readonly screen?: string; readonly loading?: boolean }
   readonly notices?: ReadonlyArray<string>
-  readonly snapshot?: string
+  readonly console?: ReadonlyArray<string>
+  readonly ms?: number
 }
 
 export interface Harness {
@@ -96,7 +96,7 @@ export const connect = async (caps: ReadonlyArray<string> = ["debugger"], overri
   }
 }
 
-/** The tools listed while a tab is paused: the stepping set, state and screenshot (registry order). */
+/** The tools listed while a tab is paused: the stepping set, state, screenshot and the console (registry order). */
 export const STEPPING_SET = ["mm_screenshot", "mm_get_state", "mm_debugger", "mm_breakpoint", "mm_step", "mm_evaluate_frame", "mm_console_messages"]
 
 /** A line of a script, 1-based, found by its text: tests name lines by what is on them. */

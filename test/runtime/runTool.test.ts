@@ -8,6 +8,7 @@ import { runTool } from "../../src/runtime/runTool.js"
 import { defineTool } from "../../src/runtime/tool.js"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Observer, type ObserveOptions } from "../../src/services/Observer.js"
+import { Secrets } from "../../src/services/Secrets.js"
 import { Session } from "../../src/services/Session.js"
 
 const state = (url: string) => ({ isLoaded: true, currentUrl: url, title: "t", currentScreen: "unknown" })
@@ -273,6 +274,31 @@ describe("runTool", () => {
       expect(step?.sessionId).toBe("mm-test-1")
       expect(step?.tool.input).toEqual({ value: 1, password: "[REDACTED]" })
       expect(JSON.stringify(step)).not.toContain("hunter2")
+    }))
+
+  it.effect("a --secrets value leaves every part of the answer as [secret:NAME]: result, page, snapshot, notices, text blocks, the observation and the step", () =>
+    Effect.gen(function* () {
+      const world = yield* makeWorld
+      const secret = "s3cr3t-value"
+      const leaky = defineTool({
+        ...baseTool,
+        name: "leaky",
+        input: Input,
+        output: Schema.Struct({ done: Schema.Boolean, text: Schema.optional(Schema.String) }),
+        observation: "default",
+        attachments: (_input, result) => ({ result: { done: result.done }, attachments: [{ type: "text", text: `page says ${secret}` }] }),
+        run: () =>
+          Ref.set(world.url, `http://127.0.0.1/after?q=${encodeURIComponent(secret)}`).pipe(Effect.as({ done: true, text: secret }))
+      })
+      const response = yield* runTool(leaky)({ value: 1 }).pipe(
+        Effect.provide(Layer.merge(layers(world, { notices: [`typed ${secret}`] }), Secrets.layer(new Map([["TOKEN", secret]]))))
+      )
+      const answered = JSON.stringify(response)
+      expect(answered).not.toContain(secret)
+      expect(response.attachments).toEqual([{ type: "text", text: "page says [secret:TOKEN]" }])
+      expect(response.envelope.notices).toEqual(["typed [secret:TOKEN]"])
+      expect(answered).toContain("q=[secret:TOKEN]")
+      expect(JSON.stringify(yield* Ref.get(world.steps))).not.toContain(secret)
     }))
 
   it.effect("a tool that needs no session runs without one and records nothing", () =>

@@ -296,12 +296,23 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       expect(state.result.tabs.tracked.every((tab: any) => !tab.url.endsWith("/closer"))).toBe(true)
     }))
 
-  it.effect("a screenshot lands under the artifacts dir with a sanitized name, and can come back as an image", () =>
+  it.effect("a screenshot lands under the artifacts dir by its plain name, path-like names are refused, and it can come back as an image", () =>
     Effect.gen(function* () {
       yield* open("/dialog")
-      const response = yield* runTool(screenshot)({ name: "../../etc/evil name", includeImage: true })
+      // Names that a sanitizing map collapsed into one file (x.png) are refused, each naming the field.
+      for (const name of ["..\\..\\x", "....//....//x", "~/x", "../../etc/evil name", "a/b", ".hidden", "x y"]) {
+        const refused = yield* runTool(screenshot)({ name })
+        expect(refused.envelope.error, name).toMatchObject({ code: "MM_INVALID_INPUT", details: { field: "name" } })
+      }
+      expect(fs.existsSync(path.resolve(settings.artifactsDir, "screenshots", "x.png"))).toBe(false)
+      // Different names are different files.
+      const names = ["x", "X", "x.v2", "x-", "x_"]
+      const paths = new Set<string>()
+      for (const name of names) paths.add(((yield* runTool(screenshot)({ name })).envelope.result as any).path)
+      expect(paths.size).toBe(names.length)
+      const response = yield* runTool(screenshot)({ name: "evil-name", includeImage: true })
       const result = response.envelope.result as any
-      expect(result.path).toBe(path.resolve(settings.artifactsDir, "screenshots", "etc-evil-name.png"))
+      expect(result.path).toBe(path.resolve(settings.artifactsDir, "screenshots", "evil-name.png"))
       expect(fs.existsSync(result.path)).toBe(true)
       expect(result.width).toBeGreaterThan(100)
       expect(result.base64).toBeUndefined()

@@ -4,7 +4,7 @@ import { Effect, Ref } from "effect"
 import type { Page } from "playwright"
 import { ActionFailed, PageClosed, TargetAmbiguous, TargetNotFound, WaitTimeout, type ActionTimeout } from "../../domain/errors.js"
 import { describeTarget, type Target } from "../../domain/target.js"
-import type { ActionOptions, DialogChoice, SessionActions } from "../../services/Session.js"
+import type { ActionOptions, ClickOptions, DialogChoice, SessionActions } from "../../services/Session.js"
 import { BrowserCallFailed, BrowserState, firstLine, type BrowserStateService } from "./browser.js"
 import { directActions } from "./direct.js"
 import type { LiveSession } from "./live-session.js"
@@ -91,7 +91,7 @@ export const make = Effect.gen(function* () {
   const onActivePage = <A, E>(choice: DialogChoice | undefined, action: Effect.Effect<A, E>) =>
     Effect.flatMap(browser.activePage, ({ live, page }) => withDialogs(live, page, choice, action))
 
-  const click = (target: Target, options: ActionOptions) =>
+  const click = (target: Target, options: ClickOptions) =>
     Effect.flatMap(browser.activePage, ({ live, page }) =>
       withDialogs(live, page, options.dialog, direct.clickPage(live, page, target, options))
     ).pipe(
@@ -211,6 +211,7 @@ export const make = Effect.gen(function* () {
         if (prepared.page !== undefined) live.lastRead = { page, result: prepared.page }
         return
       }
+      yield* Effect.logDebug(`wait_for: ${prepared.ready === false ? prepared.why : "not ready"}; Playwright's wait takes over`)
       const refCheck = yield* Effect.either(targeting.ensureRefs(page, target))
       if (refCheck._tag === "Left") {
         // A ref whose element left the page is as hidden as it gets.

@@ -5,13 +5,13 @@ import * as path from "node:path"
 import { Context, Deferred, Effect, Layer, Option, Ref, Runtime, SynchronizedRef } from "effect"
 import type { CDPSession, Frame as PlaywrightFrame, Page } from "playwright"
 import { PAUSE_CONSOLE, type BreakpointLocation, type PauseContext } from "../../domain/debugger.js"
-import { DebuggerFailed, ScreenshotFailed } from "../../domain/errors.js"
+import { DebuggerFailed, InvalidInput, ScreenshotFailed } from "../../domain/errors.js"
 import type { ScreenState, TabInfo, Tabs } from "../../domain/observation.js"
 import type { ScreenshotFile, ScreenshotOptions } from "../../services/Session.js"
 import { writeFileAtomic } from "../files.js"
 import { firstLine } from "./browser.js"
 import { addNotice, type LiveSession } from "./live-session.js"
-import { sanitizeFileName } from "./screenshots.js"
+import { screenshotFile } from "./screenshots.js"
 import { noticesWithout, roleIn, tabIdIn } from "./session-state.js"
 import {
   atText,
@@ -484,9 +484,14 @@ export const pausedScreenshot = (handle: DebuggerHandle, page: Page, artifactsDi
     if (options.hideFieldText === true) {
       return yield* new ScreenshotFailed({ detail: "field text cannot be hidden while the page is paused in the debugger" })
     }
+    const jpeg = options.format === "jpeg"
+    const file = screenshotFile(path.resolve(artifactsDir, "screenshots"), options.name, jpeg ? "jpg" : "png")
+    // Fail closed even if a caller skipped the tool's schema.
+    if (file === undefined) {
+      return yield* new InvalidInput({ field: "name", problem: "must be a plain file name: letters, digits, '.', '_' and '-', starting with a letter or digit." })
+    }
     const tab = (yield* Ref.get(handle.tabs)).get(page)
     if (tab === undefined) return yield* new ScreenshotFailed({ detail: "the paused tab has no debugger session" })
-    const jpeg = options.format === "jpeg"
     const capture = Effect.tryPromise({
       try: async () => {
         const metrics = await tab.cdp.send("Page.getLayoutMetrics")
@@ -508,7 +513,6 @@ export const pausedScreenshot = (handle: DebuggerHandle, page: Page, artifactsDi
       })
     )
     const shot = yield* capture
-    const file = path.resolve(artifactsDir, "screenshots", `${sanitizeFileName(options.name)}.${jpeg ? "jpg" : "png"}`)
     const image = Buffer.from(shot.data, "base64")
     yield* Effect.tryPromise({
       try: () => writeFileAtomic(file, image),

@@ -10,6 +10,8 @@ import type { LiveSession } from "./live-session.js"
 import * as Mocks from "./mocks.js"
 import { findRequest, requestDetails, requestMatches, summaryOf, watchNetwork, NETWORK_PER_TAB } from "./network.js"
 import { consoleOfTab, tabIdIn, type ConsoleEntry } from "./session-state.js"
+import { checkRequest } from "../../domain/url-policy.js"
+import { policyOf } from "./policy.js"
 
 /** How severe a console type is: 0 error, 1 warning, 2 info, 3 debug. */
 export const severityOf = (type: string): number => {
@@ -40,8 +42,10 @@ const newest = <A>(entries: ReadonlyArray<A>, passes: (entry: A) => boolean, lim
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
   const runSync = Runtime.runSync(yield* Effect.runtime<never>())
-  // The URL policy, when configured, narrows what a mock may answer (see mocks.ts on the order of routes).
-  const mocks = Mocks.make(runSync, Mocks.httpOnly)
+  // The URL policy (--allowed-origins, --blocked-origins) narrows what a mock may answer (see mocks.ts on
+  // the order of routes); the extension's own origin only matters for chrome-extension: URLs, never mocked.
+  const policy = policyOf(browser.settings, undefined)
+  const mocks = Mocks.make(runSync, (url) => Mocks.httpOnly(url) && checkRequest(policy, url).allowed)
 
   /** The tab asked for (also a closed one: what it logged is kept), or the active one. */
   const tabOf = (live: LiveSession, tabId: string | undefined) =>

@@ -301,8 +301,13 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
       return outcome
     })
 
-  const clickPage = (live: LiveSession, page: Page, target: Target, options: { readonly timeoutMs: number }) =>
+  const clickPage = (live: LiveSession, page: Page, target: Target, options: { readonly timeoutMs: number; readonly count?: number | undefined }) =>
     Effect.gen(function* () {
+      const count = options.count ?? 1
+      // A double or triple click (dblclick, word and line selection) is Playwright's: one mouse sequence with rising click counts.
+      if (count > 1) {
+        return yield* targeting.act("click", target, options.timeoutMs, (locator, opts) => locator.click({ ...opts, clickCount: count }), page)
+      }
       const outcome = yield* directClick(live, page, target, options.timeoutMs)
       if (outcome._tag === "Done") return { page }
       live.lastRead = undefined

@@ -3,12 +3,12 @@
 // through the runtime captured when the session started, each in one synchronous step, and they only
 // ever touch their own session's Refs (a late callback of a closed session changes nothing that counts).
 import { Effect, Option, Ref, Runtime } from "effect"
-import type { BrowserContext, Dialog, Page, Request } from "playwright"
+import type { BrowserContext, Dialog, FileChooser, Page, Request } from "playwright"
 import type { TabRole } from "../../domain/observation.js"
 import type { SessionInfo } from "../../services/Session.js"
 import type { ExtensionInfo } from "./launch.js"
 import { CONSOLE_FLOOD_COUNT, CONSOLE_FLOOD_WINDOW_MS, silenceDialogs, watchConsole } from "./page-eval.js"
-import type { ObserveResult } from "./page-script.js"
+import type { ObserveResult, PageAffordances } from "./page-script.js"
 import { emptyMocks, type MockState } from "./mocks.js"
 import { emptyNetwork, watchNetwork, type NetworkLog } from "./network.js"
 import {
@@ -74,6 +74,13 @@ export interface LiveSession {
    * read takes it; any other use of the session drops it. A hand-off between the calls of one tool run.
    */
   lastRead: { readonly page: Page; readonly result: ObserveResult } | undefined
+  /**
+   * What the page last read offered (a file input, drag sources...), for the tools listed only while
+   * they apply. Only calls touch it (the observer's state reads), like `nextRef`.
+   */
+  affordances: { readonly page: Page; readonly affords: PageAffordances } | undefined
+  /** A file chooser a page opened (a click on a file input) that no upload has answered yet. */
+  readonly fileChooser: Ref.Ref<FileChooser | undefined>
 }
 
 export interface LiveSessionFacts {
@@ -85,7 +92,7 @@ export interface LiveSessionFacts {
 }
 
 /** Runs a synchronous Effect from a callback, on the runtime captured when the session started. */
-type RunSync = <A>(effect: Effect.Effect<A>) => A
+export type RunSync = <A>(effect: Effect.Effect<A>) => A
 
 export const makeLiveSession = (facts: LiveSessionFacts) =>
   Effect.gen(function* () {
@@ -110,7 +117,9 @@ export const makeLiveSession = (facts: LiveSessionFacts) =>
       },
       nextRef: 1,
       observeLock: yield* Effect.makeSemaphore(1),
-      lastRead: undefined
+      lastRead: undefined,
+      affordances: undefined,
+      fileChooser: yield* Ref.make<FileChooser | undefined>(undefined)
     }
     return { live, runSync }
   })
@@ -186,6 +195,16 @@ const trackPage = (runSync: RunSync, live: LiveSession, page: Page) => {
   trackRequests(page)
   page.on("crash", () => runSync(addNotice(live, `The page in tab ${tabId()} crashed (${page.url()}); reload it with mm_navigate {screen: "reload"}.`)))
   page.on("dialog", (dialog) => answerDialog(runSync, live, page, dialog, tabId))
+  // Listening makes Playwright intercept the page's file choosers (no native dialog): one waits for mm_upload_file.
+  page.on("filechooser", (chooser) => {
+    runSync(Ref.set(live.fileChooser, chooser))
+    runSync(
+      addNotice(
+        live,
+        `A file chooser opened${page === live.active ? "" : ` in tab ${tabId()}`}${chooser.isMultiple() ? " (several files allowed)" : ""}; choose files with mm_upload_file {paths}.`
+      )
+    )
+  })
   page.on("close", () =>
     runSync(
       Effect.gen(function* () {
@@ -193,6 +212,7 @@ const trackPage = (runSync: RunSync, live: LiveSession, page: Page) => {
           const closed = tabClosed(tabs, live.roleFacts, page)
           return [closed, closed.tabs]
         })
+        yield* Ref.update(live.fileChooser, (chooser) => (chooser?.page() === page ? undefined : chooser))
         yield* Ref.update(live.dialogRates, (rates) => {
           const next = new Map(rates)
           next.delete(page)

@@ -2,12 +2,14 @@
 // the active tab's history.
 import { Effect, Ref } from "effect"
 import type { Page } from "playwright"
-import { InvalidConfig, NavigationFailed, PageClosed } from "../../domain/errors.js"
+import { InvalidConfig, NavigationBlocked, NavigationFailed, PageClosed } from "../../domain/errors.js"
+import { checkNavigation, checkRequest, shortUrl } from "../../domain/url-policy.js"
 import type { Destination, SessionNavigation } from "../../services/Session.js"
 import { BrowserState, firstLine, isPlaywrightTimeout } from "./browser.js"
 import { resolveScreenUrl } from "./launch.js"
 import { dropNewTabNotices, type LiveSession } from "./live-session.js"
 import { silenceDialogs } from "./page-eval.js"
+import { policyOf } from "./policy.js"
 import { DIALOG_RECENT_MS, tabOpened, withNotification } from "./session-state.js"
 
 type HistoryMove = Extract<Destination, { readonly screen: "back" | "forward" | "reload" }>
@@ -52,9 +54,58 @@ export const make = Effect.gen(function* () {
       return url
     })
 
-  /** A page that did not load: a timeout says how long we waited, anything else says what the browser said. */
-  const navigationFailed = (url: string, timeoutMs: number, error: unknown) =>
-    new NavigationFailed({ url, detail: isPlaywrightTimeout(error) ? `did not load within ${timeoutMs} ms` : firstLine(error) })
+  /**
+   * A page that did not load: a timeout says how long we waited, the policy's route (which aborts as
+   * "blocked by client") says it refused a redirect or a page the navigation led to, anything else
+   * says what the browser said.
+   */
+  const navigationFailed = (url: string, timeoutMs: number, error: unknown, landed?: { readonly url: string; readonly live: LiveSession }) =>
+    isPlaywrightTimeout(error)
+      ? new NavigationFailed({ url, detail: `did not load within ${timeoutMs} ms` })
+      : firstLine(error).includes("net::ERR_BLOCKED_BY_CLIENT") ||
+          // The policy empties a tab that a redirect took to a refused URL, which interrupts the navigation.
+          (landed !== undefined &&
+            landed.url !== url &&
+            (landed.url === "about:blank" || !checkRequest(policyOf(settings, landed.live.extension), landed.url).allowed))
+        ? new NavigationBlocked({
+            url: shortUrl(url),
+            reason: "the navigation led to a URL the server's URL policy refuses (a redirect or the page itself).",
+            hint: "meta.notices names it; --allowed-origins / --blocked-origins decide."
+          })
+        : new NavigationFailed({ url, detail: firstLine(error) })
+
+  /**
+   * A redirect hop is not routed (Playwright routes the first request of a chain): a page that ended up
+   * on a refused URL is replaced by about:blank before anything reads it, and the navigation is refused.
+   */
+  const landedAllowed = (live: LiveSession, page: Page, requested: string, timeoutMs: number) =>
+    Effect.gen(function* () {
+      const landed = page.url()
+      if (landed === requested || landed.startsWith("chrome-error://")) return
+      // The policy's own listener may have emptied the tab already (a redirect cannot lead to about:blank).
+      if (landed === "about:blank") {
+        return yield* new NavigationBlocked({
+          url: shortUrl(requested),
+          reason: "it redirected to a URL the server's URL policy refuses.",
+          hint: "meta.notices names it; --allowed-origins / --blocked-origins decide."
+        })
+      }
+      const verdict = checkRequest(policyOf(settings, live.extension), landed)
+      if (verdict.allowed) return
+      yield* Effect.promise(() => page.goto("about:blank", { timeout: timeoutMs }).catch(() => undefined))
+      return yield* new NavigationBlocked({
+        url: shortUrl(requested),
+        reason: `it redirected to ${shortUrl(landed)}, and ${verdict.reason}`,
+        hint: verdict.hint
+      })
+    })
+
+  /** Refuses, before anything loads, a URL the server's policy does not allow. */
+  const allowed = (live: LiveSession, url: string) =>
+    Effect.gen(function* () {
+      const verdict = checkNavigation(policyOf(settings, live.extension), url)
+      if (!verdict.allowed) return yield* new NavigationBlocked({ url: shortUrl(url), reason: verdict.reason, hint: verdict.hint })
+    })
 
   /**
    * Opens a URL in a new tab as a top-level target with a single history entry, as a browser would
@@ -134,6 +185,7 @@ export const make = Effect.gen(function* () {
       if (isHistoryMove(destination)) return yield* moveInHistory(destination.screen, options.timeoutMs)
       const live = yield* browser.live
       const url = yield* destinationUrl(live, destination)
+      yield* allowed(live, url)
       const tabs = yield* Ref.get(live.tabs)
       const active = tabs.active !== undefined && !tabs.active.isClosed() ? tabs.active : undefined
       const opensTab =
@@ -150,6 +202,7 @@ export const make = Effect.gen(function* () {
           active: page
         }))
         yield* dropNewTabNotices(live)
+        yield* landedAllowed(live, page, url, options.timeoutMs)
         if (page.url().startsWith("chrome-error://")) return yield* new NavigationFailed({ url, detail: "the page could not be loaded" })
         return { currentUrl: page.url() }
       }
@@ -160,8 +213,9 @@ export const make = Effect.gen(function* () {
         catch: (error) =>
           page.isClosed()
             ? new PageClosed({ detail: `the page closed while navigating to ${url}` })
-            : navigationFailed(url, options.timeoutMs, error)
+            : navigationFailed(url, options.timeoutMs, error, { url: page.url(), live })
       })
+      yield* landedAllowed(live, page, url, options.timeoutMs)
       return { currentUrl: page.url() }
     })
 

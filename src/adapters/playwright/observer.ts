@@ -7,6 +7,7 @@ import type { A11yNode, FindResult, Observation, ScreenState, TestIdItem } from 
 import { StateSnapshot, type PageProbe } from "../../capabilities/StateSnapshot.js"
 import { Observer, type FindOptions, type ObserveOptions } from "../../services/Observer.js"
 import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./browser.js"
+import { withSeparateFrames } from "./frames.js"
 import { requestsInFlight } from "./live-session.js"
 import { evaluateAcrossNavigation } from "./page-eval.js"
 import { tabIdIn } from "./session-state.js"
@@ -76,7 +77,9 @@ export const make = Effect.gen(function* () {
         const settled = settle
           ? yield* observeOnce(remaining).pipe(Effect.timeoutOption(remaining.capMs + SETTLE_SLACK_MS))
           : Option.none<ObserveResult>()
-        const result: ObserveResult = Option.isSome(settled) ? settled.value : yield* observeOnce(null)
+        const top: ObserveResult = Option.isSome(settled) ? settled.value : yield* observeOnce(null)
+        // Cross-origin frames run in processes of their own: their trees come from their own walks.
+        const result = yield* Effect.promise(() => withSeparateFrames(page, top, { ...full, nextRef: top.nextRef }).catch(() => top))
         live.nextRef = Math.max(live.nextRef, result.nextRef)
         return result
       })
@@ -96,6 +99,7 @@ export const make = Effect.gen(function* () {
 
   const stateOf = (live: LiveSession, page: Page, result: ObserveResult) =>
     Effect.gen(function* () {
+      live.affordances = { page, affords: result.affords ?? {} }
       const tabs = yield* Ref.get(live.tabs)
       const base: ScreenState = {
         isLoaded: result.readyState === "complete",

@@ -228,6 +228,12 @@ export const releaseActionObjects = (page: Page): Promise<void> =>
     .then((channel) => channel.session.send("Runtime.releaseObjectGroup", { objectGroup: ACTION_OBJECTS }))
     .then(() => undefined, () => undefined)
 
+/**
+ * The name of Playwright's utility world in this page (the same in each of its frames), once the page
+ * announced it; undefined before (no script of ours ran there yet).
+ */
+export const utilityWorldName = async (page: Page): Promise<string | undefined> => (await channelOf(page)).utilityName
+
 /** The page's DevTools session, for geometry calls (DOM.getContentQuads, DOM.getNodeForLocation). */
 export const devtoolsOf = async (page: Page): Promise<CDPSession> => (await channelOf(page)).session
 

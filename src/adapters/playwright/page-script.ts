@@ -97,6 +97,16 @@ export interface ObserveResult {
   a11y: { nodes: Array<RawNode>; truncated: boolean; unchanged: number; removed: Array<string> } | null
   found?: { lines: Array<FindLine>; total: number }
   nextRef: number
+  /** What the page offers that some tools need (listed only while it applies); absent when nothing. */
+  affords?: PageAffordances
+}
+
+/** Page features that make a tool apply: a file input, drag sources, a visible checkable, room to scroll. */
+export interface PageAffordances {
+  file?: true
+  drag?: true
+  check?: true
+  scroll?: true
 }
 
 export interface RefCheck {
@@ -342,7 +352,35 @@ export const readPageState = (args: ObserveArgs, isVisible: (element: Element) =
     return "unknown"
   }
 
+  /** Cheap checks (a few selector queries, one layout read) of what the page offers; see PageAffordances. */
+  const affordances = (): PageAffordances | undefined => {
+    const found: PageAffordances = {}
+    if (document.querySelector('input[type="file" i]') !== null) found.file = true
+    if (
+      document.querySelector(
+        '[draggable="true"], [aria-roledescription*="draggable" i], [aria-roledescription*="sortable" i], [data-rbd-drag-handle-draggable-id]'
+      ) !== null
+    ) {
+      found.drag = true
+    }
+    const checkables = document.querySelectorAll('input[type="checkbox" i], input[type="radio" i], [role="checkbox"], [role="radio"], [role="switch"], [role="menuitemcheckbox"]')
+    for (let index = 0; index < checkables.length && index < 30; index++) {
+      const element = checkables[index]!
+      // A hidden native box with a visible label (custom-styled checkboxes) counts through its label.
+      const label = element instanceof HTMLInputElement ? element.labels?.[0] : undefined
+      if (isVisible(element) || (label !== undefined && label !== null && isVisible(label))) {
+        found.check = true
+        break
+      }
+    }
+    const scroller = document.scrollingElement
+    if (scroller !== null && scroller.scrollHeight > scroller.clientHeight + 1) found.scroll = true
+    return Object.keys(found).length === 0 ? undefined : found
+  }
+  const affords = affordances()
+
   return {
+    ...(affords !== undefined ? { affords } : {}),
     url: location.href,
     title: document.title,
     readyState: document.readyState,
@@ -1320,7 +1358,11 @@ export const observePage = (
       if (block) addBreak(targets)
     }
 
-    /** A same-origin frame is a node whose children are its document's; their paths carry "iframe: name". */
+    /**
+     * A same-origin frame is a node whose children are its document's; their paths carry "iframe: name".
+     * A cross-origin frame is a node without children here: the server walks its document in its own
+     * process and puts its nodes under this one.
+     */
     const visitFrame = (frame: HTMLIFrameElement, owner: TreeNode) => {
       let inner: Document | null = null
       try {
@@ -1328,7 +1370,7 @@ export const observePage = (
       } catch {
         inner = null
       }
-      if (inner === null || inner.documentElement === null || !isVisible(frame)) return
+      if ((inner !== null && inner.documentElement === null) || !isVisible(frame)) return
       if (emittedCount >= TREE_CAP) {
         walkCut = true
         return
@@ -1337,7 +1379,7 @@ export const observePage = (
       // The frame element has a ref too, so that the server can enter the frame by ref.
       const framed = newNode(frame, "iframe")
       owner.children.push(framed)
-      visitChildren(inner.documentElement, framed, [], true)
+      if (inner !== null && inner.documentElement !== null) visitChildren(inner.documentElement, framed, [], true)
     }
 
     if (root) {

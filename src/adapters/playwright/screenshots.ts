@@ -3,19 +3,22 @@
 import * as path from "node:path"
 import { Effect } from "effect"
 import type { Locator, Page } from "playwright"
-import { PageClosed, ScreenshotFailed, TargetNotFound } from "../../domain/errors.js"
+import { InvalidInput, PageClosed, ScreenshotFailed, TargetNotFound } from "../../domain/errors.js"
 import type { ScreenshotOptions, SessionScreenshots } from "../../services/Session.js"
 import { writeFileAtomic } from "../files.js"
 import { BrowserState, firstLine, isPlaywrightTimeout } from "./browser.js"
 
-/** Screenshot file names: letters, digits, dot, dash and underscore only; never a path. */
-export const sanitizeFileName = (name: string): string => {
-  const cleaned = name
-    .replace(/\.png$/i, "")
-    .replace(/[^A-Za-z0-9._-]+/g, "-")
-    .replace(/^[.-]+/, "")
-    .slice(0, 100)
-  return cleaned === "" ? "screenshot" : cleaned
+/**
+ * A screenshot's name: a plain file name, never a path, so that two different names are two different
+ * files (a sanitizing map made `..\\..\\x`, `....//....//x` and `~/x` all `x.png`). ".png" is optional.
+ */
+export const SCREENSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/
+
+/** The file a screenshot name maps to under `dir`, or undefined for a name that is not a plain file name. */
+export const screenshotFile = (dir: string, name: string, extension: "png" | "jpg"): string | undefined => {
+  const base = name.replace(/\.png$/i, "")
+  const file = path.join(dir, `${base}.${extension}`)
+  return SCREENSHOT_NAME.test(base) && path.dirname(file) === dir ? file : undefined
 }
 
 /** Width and height from a PNG's IHDR chunk. */
@@ -29,7 +32,11 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const { page } = yield* browser.activePage
       const jpeg = options.format === "jpeg"
-      const file = path.resolve(settings.artifactsDir, "screenshots", `${sanitizeFileName(options.name)}.${jpeg ? "jpg" : "png"}`)
+      const file = screenshotFile(path.resolve(settings.artifactsDir, "screenshots"), options.name, jpeg ? "jpg" : "png")
+      // Fail closed even if a caller skipped the tool's schema.
+      if (file === undefined) {
+        return yield* new InvalidInput({ field: "name", problem: "must be a plain file name: letters, digits, '.', '_' and '-', starting with a letter or digit." })
+      }
       const shotOptions = {
         timeout: options.timeoutMs ?? 15_000,
         ...(jpeg ? { type: "jpeg", quality: options.quality ?? 50 } : {}),

@@ -1,5 +1,5 @@
 // Session over Playwright: one service put together from one part per concern, each in its own file
-// (lifecycle in browser.ts; actions, navigation, screenshots, storage, tabs, extension, records, debugger).
+// (lifecycle in browser.ts; actions, interactions, navigation, screenshots, storage, tabs, extension, records, debugger).
 import { Effect, Layer, Option } from "effect"
 import { Session } from "../../services/Session.js"
 import * as Actions from "./actions.js"
@@ -9,13 +9,14 @@ import * as DebuggerGuard from "./debugger-guard.js"
 import { Debuggers } from "./debugger-session.js"
 import * as Devtools from "./devtools.js"
 import * as Extension from "./extension.js"
+import * as Interactions from "./interactions.js"
 import * as Navigation from "./navigation.js"
 import * as Records from "./records.js"
 import * as Screenshots from "./screenshots.js"
 import * as Storage from "./storage.js"
 import * as Tabs from "./tabs.js"
 
-export { sanitizeFileName } from "./screenshots.js"
+export { SCREENSHOT_NAME, screenshotFile } from "./screenshots.js"
 
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
@@ -28,6 +29,7 @@ export const make = Effect.gen(function* () {
     // Our DevTools sessions detach before the browser goes (a remote browser keeps running).
     cleanup: Effect.zipRight(debuggers.release, browser.close),
     ...(yield* Actions.make),
+    ...(yield* Interactions.make),
     ...(yield* Navigation.make),
     ...(yield* Screenshots.make),
     ...(yield* Storage.make),

@@ -7,6 +7,7 @@ import { describeTarget, type Locator as TargetLocator, type Target } from "../.
 import type { ActionError } from "../../services/Session.js"
 import { BrowserCallFailed, firstLine, isPlaywrightTimeout, type BrowserStateService } from "./browser.js"
 import type { TargetElement } from "../../domain/knowledge.js"
+import { refInSeparateFrames } from "./frames.js"
 import { describeExpression, describeInstallExpression, type DescribeArgs, type Described } from "./page-durable.js"
 import { evaluateAcrossNavigation, evaluateInPage } from "./page-eval.js"
 import { checkRefExpression, REF_ENGINE, walkInstallKey, type RefCheck } from "./page-script.js"
@@ -16,7 +17,7 @@ const DESCRIBE_TIMEOUT_MS = 1_000
 /** Of that, how long the page may search for a selector before it settles for the best one so far. */
 const SELECTOR_BUDGET_MS = 150
 
-export type Action = "click" | "type" | "get_text" | "press_key" | "select_option" | "hover"
+export type Action = "click" | "type" | "get_text" | "press_key" | "select_option" | "hover" | "drag" | "scroll" | "set_checked" | "upload_file"
 
 const cssString = (value: string) => JSON.stringify(value)
 
@@ -50,6 +51,12 @@ export const targets = (browser: BrowserStateService) => {
       try: () => evaluateAcrossNavigation<RefCheck>(page, checkRefExpression(ref)),
       catch: () => new PageClosed({ detail: "the page went away while checking the ref" })
     }).pipe(
+      // Not in the top document: perhaps in a cross-origin frame, whose document has its own registry.
+      Effect.flatMap((check) =>
+        check.exists
+          ? Effect.succeed(check)
+          : Effect.promise(() => refInSeparateFrames(page, ref).catch(() => undefined)).pipe(Effect.map((found) => found ?? check))
+      ),
       Effect.catchAll((closed) =>
         // Still no answer from a live page: as far as anyone can tell, the ref is not on the page.
         page.isClosed() ? Effect.fail(closed) : Effect.succeed<RefCheck>({ exists: false, current: [], frames: [] })

@@ -36,6 +36,11 @@ export interface ActionOptions extends Timeout {
   readonly dialog?: DialogChoice | undefined
 }
 
+export interface ClickOptions extends ActionOptions {
+  /** 2 for a double click (dblclick), 3 for a triple click; 1 by default. */
+  readonly count?: number | undefined
+}
+
 export interface SessionActions {
   /**
    * The target element's durable forms as the page shows them now (test id, role and exact name, a
@@ -44,7 +49,7 @@ export interface SessionActions {
    * target first, and the action itself reports what is wrong with it.
    */
   readonly describe: (target: Target) => Effect.Effect<TargetElement | undefined>
-  readonly click: (target: Target, options: ActionOptions) => Effect.Effect<{ readonly pageClosedAfterClick: boolean }, ActionError>
+  readonly click: (target: Target, options: ClickOptions) => Effect.Effect<{ readonly pageClosedAfterClick: boolean }, ActionError>
   /** Fills the field; `sensitive` tells whether the element looks like a secret field. */
   readonly type: (target: Target, text: string, options: ActionOptions) => Effect.Effect<{ readonly sensitive: boolean }, ActionError>
   readonly waitFor: (

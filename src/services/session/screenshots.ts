@@ -1,6 +1,6 @@
 // Pictures of the active page (or one element of it), written under the artifacts directory.
 import type { Effect } from "effect"
-import type { PageClosed, ScreenshotFailed, TargetNotFound } from "../../domain/errors.js"
+import type { InvalidInput, PageClosed, ScreenshotFailed, TargetNotFound } from "../../domain/errors.js"
 import type { SessionGone } from "./actions.js"
 
 export interface ScreenshotOptions {
@@ -26,5 +26,5 @@ export interface ScreenshotFile {
 export interface SessionScreenshots {
   readonly screenshot: (
     options: ScreenshotOptions
-  ) => Effect.Effect<ScreenshotFile, SessionGone | PageClosed | ScreenshotFailed | TargetNotFound>
+  ) => Effect.Effect<ScreenshotFile, SessionGone | PageClosed | ScreenshotFailed | TargetNotFound | InvalidInput>
 }

@@ -1,0 +1,301 @@
+// Cross-origin iframes. Their documents live in another process (out-of-process frames), so the page's
+// own walk sees only the frame element: each is walked through its own Playwright frame, its nodes go
+// under the frame's node (with the frame in their path), and a ref inside one is found for actions.
+// As in the top document, our scripts run in Playwright's utility world of each frame (where the ref
+// selector engine looks), through a DevTools session of the frame's own; a cross-origin frame in the
+// page's process has none, and its scripts run in its main world.
+import type { CDPSession, Frame, Page } from "playwright"
+import { devtoolsOf, evaluateInPage, evaluateToObject, utilityWorldName } from "./page-eval.js"
+import { checkRefExpression, REF_ENGINE, installedCallExpression, installedObserveExpression, type ObserveArgs, type ObserveResult, type RawNode, type RefCheck } from "./page-script.js"
+
+/** How long one frame may take to answer before the observation goes on without it. */
+const FRAME_TIMEOUT_MS = 2_000
+
+const originOf = (url: string) => {
+  try {
+    return new URL(url).origin
+  } catch {
+    return "null"
+  }
+}
+
+/** about:blank and srcdoc frames take their parent's origin, and the parent's walk enters them. */
+const inheritsOrigin = (url: string) => url === "" || url.startsWith("about:")
+
+/** Frames the walk of their parent document cannot enter: another origin (or an opaque one), outermost first. */
+export const separateFrames = (page: Page): ReadonlyArray<Frame> => {
+  const depth = (frame: Frame) => {
+    let count = 0
+    for (let parent = frame.parentFrame(); parent !== null; parent = parent.parentFrame()) count++
+    return count
+  }
+  return page
+    .frames()
+    .filter((frame) => {
+      const parent = frame.parentFrame()
+      if (parent === null || frame.isDetached() || inheritsOrigin(frame.url())) return false
+      const origin = originOf(frame.url())
+      return origin === "null" || origin !== originOf(parent.url())
+    })
+    .sort((a, b) => depth(a) - depth(b))
+}
+
+const withTimeout = <A>(promise: Promise<A>): Promise<A> =>
+  new Promise<A>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the frame did not answer in time")), FRAME_TIMEOUT_MS)
+    promise.then(
+      (value) => {
+        clearTimeout(timer)
+        resolve(value)
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        reject(error instanceof Error ? error : new Error(String(error)))
+      }
+    )
+  })
+
+/**
+ * An out-of-process frame's own DevTools session, its frame id and the contexts of Playwright's utility
+ * world there (a world is per DevTools client: ours is found through Runtime events, never made).
+ */
+interface FrameChannel {
+  readonly session: CDPSession
+  readonly frameId: string
+  readonly utility: Map<number, string | undefined>
+}
+
+const frameChannels = new WeakMap<Frame, Promise<FrameChannel | undefined>>()
+
+const frameChannelOf = (page: Page, frame: Frame): Promise<FrameChannel | undefined> => {
+  const known = frameChannels.get(frame)
+  if (known !== undefined) return known
+  const opened = (async (): Promise<FrameChannel | undefined> => {
+    try {
+      const world = await utilityWorldName(page)
+      const session = await withTimeout(page.context().newCDPSession(frame))
+      // A frame target's id is its frame's id.
+      const { targetInfo } = await withTimeout(session.send("Target.getTargetInfo"))
+      const channel: FrameChannel = { session, frameId: targetInfo.targetId, utility: new Map() }
+      session.on("Runtime.executionContextCreated", ({ context }) => {
+        const frameId = (context.auxData as { frameId?: string } | undefined)?.frameId
+        if (context.name === world && frameId === channel.frameId) channel.utility.set(context.id, context.uniqueId)
+      })
+      session.on("Runtime.executionContextDestroyed", ({ executionContextId }) => channel.utility.delete(executionContextId))
+      session.on("Runtime.executionContextsCleared", () => channel.utility.clear())
+      await withTimeout(session.send("Runtime.enable"))
+      return channel
+    } catch {
+      return undefined
+    }
+  })()
+  frameChannels.set(frame, opened)
+  const forget = () => {
+    if (frameChannels.get(frame) === opened) frameChannels.delete(frame)
+  }
+  // A frame that went to another process, or closed, gets a fresh session next time.
+  void opened.then((channel) => (channel === undefined ? forget() : channel.session.once("close", forget)), forget)
+  return opened
+}
+
+/**
+ * The unique id of Playwright's utility context in the frame's current document. Playwright makes that
+ * world when it first needs it there: a query with the ref engine (which runs in it) asks for it.
+ */
+const utilityContext = async (frame: Frame, channel: FrameChannel): Promise<string> => {
+  const known = () => [...channel.utility.values()].findLast((unique): unique is string => unique !== undefined)
+  let unique = known()
+  if (unique !== undefined) return unique
+  await withTimeout(frame.locator(`${REF_ENGINE}=e0`).count())
+  for (let waited = 0; unique === undefined && waited < FRAME_TIMEOUT_MS; waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    unique = known()
+  }
+  if (unique === undefined) throw new Error("Playwright's utility world did not appear in the frame")
+  return unique
+}
+
+/** The JSON value of `expression` in our world of the frame (its main world for a frame in the page's process). */
+const evaluateInFrame = async <A>(page: Page, frame: Frame, expression: string): Promise<A> => {
+  const world = await utilityWorldName(page)
+  const channel = world === undefined ? undefined : await frameChannelOf(page, frame)
+  if (world === undefined) return withTimeout(frame.evaluate<A>(expression))
+  let reply: { readonly result: { readonly value?: unknown }; readonly exceptionDetails?: { readonly text: string; readonly exception?: { readonly description?: string } } }
+  if (channel !== undefined) {
+    const context = await utilityContext(frame, channel)
+    reply = await withTimeout(channel.session.send("Runtime.evaluate", { expression, uniqueContextId: context, returnByValue: true, awaitPromise: true }))
+  } else {
+    // In the page's process: the world by name in that frame, through the page's session.
+    const frameId = await inProcessFrameId(page, frame)
+    if (frameId === undefined) return withTimeout(frame.evaluate<A>(expression))
+    const session = await devtoolsOf(page)
+    const { executionContextId } = await withTimeout(session.send("Page.createIsolatedWorld", { frameId, worldName: world, grantUniveralAccess: true }))
+    reply = await withTimeout(session.send("Runtime.evaluate", { expression, contextId: executionContextId, returnByValue: true, awaitPromise: true }))
+  }
+  if (reply.exceptionDetails !== undefined) {
+    throw new Error(`frame script failed: ${reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text}`)
+  }
+  return reply.result.value as A
+}
+
+const FRAME_ELEMENTS = "iframe, frame"
+
+/**
+ * The ref of the frame's element in the registry of the document that walked it: the nearest separate
+ * frame above it, or the top document (same-origin frames between are walked with their parent). The
+ * element is found by its place among the frame elements of each document on the way, read in the
+ * page's world (the DOM is the same in every world), and looked up in our world of that document.
+ */
+const frameElementRef = async (page: Page, frame: Frame): Promise<string | null> => {
+  const place = await framePlace(frame)
+  if (place === undefined) return null
+  const expression = `(() => {
+    const element = ${frameElementExpression(place.path)}
+    const registry = globalThis[Symbol.for("browser-workflow-mcp")]
+    return (element && registry && registry.byEl.get(element)) ?? null
+  })()`
+  return place.root === page.mainFrame()
+    ? withTimeout(evaluateInPage<string | null>(page, expression))
+    : evaluateInFrame<string | null>(page, place.root, expression)
+}
+
+/** An expression for the frame element at `path` (places among frame elements, document by document), or null. */
+const frameElementExpression = (path: ReadonlyArray<number>) => `(() => {
+    const path = ${JSON.stringify(path)}
+    const selector = ${JSON.stringify(FRAME_ELEMENTS)}
+    let document = globalThis.document
+    for (let i = 0; i < path.length - 1; i++) {
+      document = document.querySelectorAll(selector)[path[i]]?.contentDocument
+      if (!document) return null
+    }
+    return document.querySelectorAll(selector)[path[path.length - 1]] ?? null
+  })()`
+
+/** Where the frame's element is: the frame whose document (or a same-origin frame under it) holds it, and its path from there. */
+const framePlace = async (frame: Frame): Promise<{ readonly root: Frame; readonly path: ReadonlyArray<number> } | undefined> => {
+  const handle = await withTimeout(frame.frameElement())
+  let path: Array<number>
+  try {
+    path = await withTimeout(
+      handle.evaluate((element: Element, selector: string) => {
+        const places: Array<number> = []
+        let current: Element | null = element
+        while (current !== null) {
+          const owning: Document = current.ownerDocument
+          places.unshift(Array.prototype.indexOf.call(owning.querySelectorAll(selector), current))
+          let owner: Element | null
+          try {
+            owner = owning.defaultView?.frameElement ?? null
+          } catch {
+            owner = null
+          }
+          current = owner
+        }
+        return places
+      }, FRAME_ELEMENTS)
+    )
+  } finally {
+    void handle.dispose().catch(() => undefined)
+  }
+  if (path.includes(-1)) return undefined
+  let root = frame.parentFrame()
+  for (let step = 1; step < path.length && root !== null; step++) root = root.parentFrame()
+  return root === null ? undefined : { root, path }
+}
+
+/**
+ * The DevTools id of a frame in the page's process whose element is in the top document (or a
+ * same-origin frame under it): its owner element's content frame as DevTools describes it.
+ */
+const inProcessFrameId = async (page: Page, frame: Frame): Promise<string | undefined> => {
+  const place = await framePlace(frame)
+  if (place === undefined || place.root !== page.mainFrame()) return undefined
+  const object = await withTimeout(evaluateToObject(page, frameElementExpression(place.path)))
+  if (object.objectId === undefined) return undefined
+  const session = await devtoolsOf(page)
+  try {
+    const { node } = await withTimeout(session.send("DOM.describeNode", { objectId: object.objectId }))
+    return node.frameId
+  } finally {
+    void session.send("Runtime.releaseObject", { objectId: object.objectId }).catch(() => undefined)
+  }
+}
+
+/** The refs of the frame elements from the top document down to this frame, or null when one has none. */
+const frameChain = async (page: Page, frame: Frame): Promise<Array<string> | null> => {
+  const chain: Array<string> = []
+  for (let current: Frame | null = frame; current !== null && current.parentFrame() !== null; current = current.parentFrame()) {
+    const ref = await frameElementRef(page, current)
+    if (ref === null) return null
+    chain.unshift(ref)
+  }
+  return chain
+}
+
+/** One frame's walk through the installed script (installed on first use, as in the top document). */
+const walkFrame = async (page: Page, frame: Frame, args: ObserveArgs): Promise<ObserveResult> => {
+  const answer = await evaluateInFrame<ObserveResult | { missing: true }>(page, frame, installedCallExpression(args, null))
+  if ((answer as { missing?: boolean }).missing === true) return evaluateInFrame<ObserveResult>(page, frame, installedObserveExpression(args, null))
+  return answer as ObserveResult
+}
+
+/**
+ * The top walk's result with the nodes of the page's cross-origin frames put under their frame's node:
+ * deeper by the frame's depth, their path after the frame's. Frames that do not answer are left out;
+ * the node limit holds for the whole tree. Only for whole-page tree walks (no root selector, no search).
+ */
+export const withSeparateFrames = async (page: Page, result: ObserveResult, args: ObserveArgs): Promise<ObserveResult> => {
+  if (result.a11y === null || !args.wantA11y || args.rootSelector !== null || args.find !== undefined) return result
+  const frames = separateFrames(page)
+  if (frames.length === 0) return result
+  const nodes: Array<RawNode> = [...result.a11y.nodes]
+  let { truncated, unchanged } = result.a11y
+  const removed = [...result.a11y.removed]
+  let nextRef = result.nextRef
+  for (const frame of frames) {
+    const room = args.a11yLimit - nodes.length
+    if (room <= 0) {
+      truncated = true
+      break
+    }
+    try {
+      const ref = await frameElementRef(page, frame)
+      // A frame whose element the walk did not give a ref (hidden, or past the cap) is not shown.
+      if (ref === null) continue
+      const walked = await walkFrame(page, frame, { ...args, nextRef, a11yLimit: room, wantTestIds: false, testIdLimit: 0 })
+      nextRef = Math.max(nextRef, walked.nextRef)
+      if (walked.a11y === null) continue
+      const at = nodes.findIndex((node) => node.ref === ref)
+      const anchor = at === -1 ? undefined : nodes[at]
+      const depth = anchor === undefined ? 1 : (anchor.depth ?? 0) + 1
+      const prefix = anchor === undefined ? ["iframe"] : [...(anchor.path ?? []), anchor.name !== "" ? `iframe: ${anchor.name}` : "iframe"]
+      const inner = walked.a11y.nodes.map((node): RawNode => ({ ...node, depth: (node.depth ?? 0) + depth, path: [...prefix, ...(node.path ?? [])] }))
+      // Right after the frame's node (it has no children of its own), else at the end (a changes-only walk left it out).
+      let end = at === -1 ? nodes.length : at + 1
+      while (at !== -1 && end < nodes.length && (nodes[end]!.depth ?? 0) >= depth) end++
+      nodes.splice(end, 0, ...inner)
+      truncated ||= walked.a11y.truncated
+      unchanged += walked.a11y.unchanged
+      removed.push(...walked.a11y.removed)
+    } catch {
+      continue
+    }
+  }
+  return { ...result, nextRef, a11y: { nodes, truncated, unchanged, removed } }
+}
+
+/** A ref that is not in the top document's registry, looked for in the cross-origin frames: with the frame refs to reach it. */
+export const refInSeparateFrames = async (page: Page, ref: string): Promise<RefCheck | undefined> => {
+  for (const frame of separateFrames(page)) {
+    try {
+      const check = await evaluateInFrame<RefCheck>(page, frame, checkRefExpression(ref))
+      if (!check.exists) continue
+      const chain = await frameChain(page, frame)
+      if (chain === null) continue
+      return { exists: true, current: [], frames: [...chain, ...check.frames] }
+    } catch {
+      continue
+    }
+  }
+  return undefined
+}

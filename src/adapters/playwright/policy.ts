@@ -1,0 +1,159 @@
+// The URL policy applied to a session's context: a route that aborts requests to refused origins and
+// files (every tab, popup and frame, documents and subresources alike), and a guard in every document
+// that stops links, forms and window.open from loading refused schemes (javascript:, data:, file:,
+// internal pages), which no request route sees. Each refusal leaves a notice for the next response.
+import { Effect } from "effect"
+import type { BrowserContext, Page, Route } from "playwright"
+import { LaunchFailed } from "../../domain/errors.js"
+import type { Settings } from "../../domain/config.js"
+import { checkNavigation, checkRequest, routesRequests, shortUrl, type UrlPolicy, type Verdict } from "../../domain/url-policy.js"
+import { firstLine } from "./browser.js"
+import type { ExtensionInfo } from "./launch.js"
+import { addNotice, type LiveSession, type RunSync } from "./live-session.js"
+
+/** The policy of a session: the server's settings plus the loaded extension's own origin. */
+export const policyOf = (settings: Settings, extension: ExtensionInfo | undefined): UrlPolicy => ({
+  allowedOrigins: settings.allowedOrigins,
+  blockedOrigins: settings.blockedOrigins,
+  allowedRoots: settings.allowedRoots,
+  allowDataUrls: settings.allowDataUrls,
+  extensionOrigin: extension === undefined ? undefined : `chrome-extension://${extension.id}`
+})
+
+/** The page-side guard's binding: it reports a refused link or window.open so the server can say so. */
+const GUARD_BINDING = "__bwmNavigationBlocked"
+
+interface GuardConfig {
+  readonly binding: string
+  readonly data: boolean
+  readonly file: boolean
+  readonly extensionOrigin: string | null
+}
+
+/**
+ * Runs in every document before its scripts. Self-contained (it is serialized). It stops the default
+ * action of a click or submit that would load a refused scheme and makes window.open refuse one;
+ * network URLs are left to the route, which knows the origin rules.
+ */
+const navigationGuard = (config: GuardConfig) => {
+  const refused = (raw: string): boolean => {
+    let url: URL
+    try {
+      url = new URL(raw, document.baseURI)
+    } catch {
+      return false
+    }
+    switch (url.protocol) {
+      case "http:":
+      case "https:":
+      case "blob:":
+        return false
+      case "about:":
+        return url.pathname !== "blank" && url.pathname !== "srcdoc"
+      case "data:":
+        return !config.data
+      case "file:":
+        return !config.file
+      case "chrome-extension:":
+        return `${url.protocol}//${url.host}` !== config.extensionOrigin
+      default:
+        return true
+    }
+  }
+  const report = (url: string) => {
+    const binding = (window as unknown as Record<string, unknown>)[config.binding]
+    if (typeof binding === "function") void Promise.resolve(binding(url.slice(0, 2_000))).catch(() => undefined)
+  }
+  const linkOf = (event: Event): string | undefined => {
+    for (const node of event.composedPath()) {
+      if (node instanceof HTMLAnchorElement || node instanceof HTMLAreaElement) {
+        const href = node.getAttribute("href")
+        return href === null ? undefined : href
+      }
+    }
+    return undefined
+  }
+  const onActivate = (event: Event) => {
+    const href = linkOf(event)
+    if (href !== undefined && refused(href)) {
+      event.preventDefault()
+      report(href)
+    }
+  }
+  window.addEventListener("click", onActivate, true)
+  window.addEventListener("auxclick", onActivate, true)
+  window.addEventListener(
+    "submit",
+    (event) => {
+      const form = event.target
+      const action = form instanceof HTMLFormElement ? form.getAttribute("action") : null
+      if (action !== null && refused(action)) {
+        event.preventDefault()
+        report(action)
+      }
+    },
+    true
+  )
+  const open = window.open
+  window.open = function (this: Window, url?: string | URL, ...rest: Array<string | undefined>) {
+    if (url !== undefined && String(url) !== "" && refused(String(url))) {
+      report(String(url))
+      return null
+    }
+    return open.call(this, url, ...rest)
+  } as typeof window.open
+}
+
+/** The notice a refusal leaves. */
+export const blockedNotice = (what: string, url: string, verdict: Extract<Verdict, { allowed: false }>) =>
+  `MM_NAVIGATION_BLOCKED: ${what} ${shortUrl(url)} was refused: ${verdict.reason} ${verdict.hint}`
+
+/** Installs the route (only when a rule can refuse a request) and the guard on the session's context. */
+export const installPolicy = (runSync: RunSync, live: LiveSession, policy: UrlPolicy) =>
+  Effect.gen(function* () {
+    const context: BrowserContext = live.context
+    const failed = (error: unknown) => new LaunchFailed({ reason: "BrowserStartFailed", detail: `the URL policy could not be installed: ${firstLine(error)}` })
+    yield* Effect.tryPromise({
+      try: () =>
+        context.exposeBinding(GUARD_BINDING, (_source, url: unknown) => {
+          if (typeof url !== "string") return
+          const verdict = checkNavigation(policy, url)
+          if (!verdict.allowed) runSync(addNotice(live, blockedNotice("A link or window.open to", url, verdict)))
+        }),
+      catch: failed
+    })
+    const config: GuardConfig = {
+      binding: GUARD_BINDING,
+      data: policy.allowDataUrls,
+      file: policy.allowedRoots.length > 0,
+      extensionOrigin: policy.extensionOrigin ?? null
+    }
+    yield* Effect.tryPromise({ try: () => context.addInitScript(navigationGuard, config), catch: failed })
+    if (!routesRequests(policy)) return
+    // Playwright routes the first request of a redirect chain only: a hop to a refused URL goes out. It is
+    // named, and a tab whose document ends up on such a URL is emptied before anything reads it.
+    context.on("request", (request) => {
+      if (request.redirectedFrom() === null) return
+      const verdict = checkRequest(policy, request.url())
+      if (!verdict.allowed) runSync(addNotice(live, blockedNotice("A redirect to", request.url(), verdict)))
+    })
+    const leaveRefused = (page: Page) =>
+      page.on("framenavigated", (frame) => {
+        if (frame !== page.mainFrame() || checkRequest(policy, frame.url()).allowed) return
+        void page.goto("about:blank").catch(() => undefined)
+      })
+    for (const page of context.pages()) leaveRefused(page)
+    context.on("page", leaveRefused)
+    const onRequest = (route: Route) => {
+      const request = route.request()
+      const verdict = checkRequest(policy, request.url())
+      if (verdict.allowed) return route.fallback().catch(() => undefined)
+      // A subresource is named by its origin, so that a page's many refused requests count up as one notice.
+      const navigation = request.isNavigationRequest()
+      const origin = URL.canParse(request.url()) ? new URL(request.url()).origin : "null"
+      const target = navigation || origin === "null" ? request.url() : origin
+      runSync(addNotice(live, blockedNotice(navigation ? "A navigation to" : `A ${request.resourceType()} request to`, target, verdict)))
+      return route.abort("blockedbyclient").catch(() => undefined)
+    }
+    yield* Effect.tryPromise({ try: () => context.route(() => true, onRequest), catch: failed })
+  })

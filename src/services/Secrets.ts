@@ -1,0 +1,31 @@
+// Secrets by name (--secrets FILE): tools look a value up by its name, and everything the server
+// answers, records or logs goes through `redact`, which replaces each value by [secret:NAME].
+import { Context, Layer, Option } from "effect"
+import { makeTextRedactor, redactValue } from "../domain/secrets.js"
+
+export interface SecretsService {
+  /** The names, for error messages (never the values). */
+  readonly names: ReadonlyArray<string>
+  /** The value of a secret by its name. */
+  readonly lookup: (name: string) => Option.Option<string>
+  /** A text with every secret value replaced by its marker. */
+  readonly redactText: (text: string) => string
+  /** A JSON-like value with every string scrubbed as redactText does. */
+  readonly redact: <A>(value: A) => A
+}
+
+export class Secrets extends Context.Tag("browser-workflow-mcp/Secrets")<Secrets, SecretsService>() {
+  static readonly make = (entries: ReadonlyMap<string, string>): SecretsService => {
+    const redactText = makeTextRedactor(entries)
+    return {
+      names: [...entries.keys()],
+      lookup: (name) => (entries.has(name) ? Option.some(entries.get(name)!) : Option.none()),
+      redactText,
+      redact: <A>(value: A) => (entries.size === 0 ? value : (redactValue(redactText, value) as A))
+    }
+  }
+
+  static readonly layer = (entries: ReadonlyMap<string, string>) => Layer.succeed(Secrets, Secrets.make(entries))
+
+  static readonly none: SecretsService = Secrets.make(new Map())
+}

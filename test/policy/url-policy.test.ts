@@ -1,0 +1,246 @@
+// The URL policy on real Chromium: refused schemes by mm_navigate, a clicked link and window.open;
+// allowed and blocked origins (two loopback ports are two origins) for navigations, redirects, popups
+// and subresource requests; file: URLs under an allowed root only; data: URLs when allowed.
+import * as fs from "node:fs"
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+import * as path from "node:path"
+import { pathToFileURL } from "node:url"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { checkNavigation, checkRequest, openPolicy, originMatches } from "../../src/domain/url-policy.js"
+import { click, getText } from "../../src/tools/interaction.js"
+import { navigate } from "../../src/tools/navigation.js"
+import { cleanup, launch } from "../../src/tools/session.js"
+import { listTabs } from "../../src/tools/tabs.js"
+import { getState } from "../../src/tools/discovery.js"
+import { html, tempDir, testSettings } from "../support/browser.js"
+import { call, withLive } from "../reach/helpers.js"
+
+/** A server on 127.0.0.1 that counts the requests it answers, by path. */
+const countingServer = (pages: Readonly<Record<string, string | { readonly redirect: string }>>) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const hits: Array<string> = []
+      const server = http.createServer((request, response) => {
+        const url = new URL(request.url ?? "/", "http://127.0.0.1")
+        hits.push(url.pathname)
+        const page = pages[url.pathname]
+        if (page === undefined) response.writeHead(404).end("not found")
+        else if (typeof page === "string") response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page)
+        else response.writeHead(302, { location: page.redirect }).end()
+      })
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      return { url, hits, server }
+    }),
+    ({ server }) =>
+      Effect.promise(
+        () =>
+          new Promise<void>((resolve) => {
+            server.closeAllConnections()
+            server.close(() => resolve())
+          })
+      )
+  )
+
+const go = (url: string) => call(navigate, { screen: "url", url })
+
+const titleOf = Effect.map(call(getState, {}), (envelope) => String(envelope.result.state.title))
+
+describe("URL policy (pure)", () => {
+  it("matches origin globs with and without a scheme", () => {
+    expect(originMatches("https://*.example.com", new URL("https://app.example.com/x"))).toBe(true)
+    expect(originMatches("https://*.example.com", new URL("https://example.com/"))).toBe(false)
+    expect(originMatches("https://*.example.com", new URL("http://app.example.com/"))).toBe(false)
+    expect(originMatches("https://*.example.com", new URL("https://evil.com/?a=.example.com"))).toBe(false)
+    expect(originMatches("127.0.0.1:*", new URL("http://127.0.0.1:8080/"))).toBe(true)
+    expect(originMatches("http://127.0.0.1:8080", new URL("http://127.0.0.1:8081/"))).toBe(false)
+    expect(originMatches("*.example.com", new URL("wss://a.example.com/socket"))).toBe(true)
+  })
+
+  it("refuses script, internal, view-source, data and file URLs by default, each with its hint", () => {
+    const refused = (url: string) => {
+      const verdict = checkNavigation(openPolicy, url)
+      return verdict.allowed ? "allowed" : verdict.hint
+    }
+    expect(refused("javascript:alert(1)")).toContain("No option")
+    expect(refused("JavaScript:alert(1)")).toContain("No option")
+    expect(refused("chrome://version")).toContain("No option")
+    expect(refused("chrome-untrusted://terminal")).toContain("No option")
+    expect(refused("devtools://devtools/bundled/inspector.html")).toContain("No option")
+    expect(refused("view-source:http://127.0.0.1/")).toContain("No option")
+    expect(refused("data:text/html,hi")).toContain("--allow-data-urls")
+    expect(refused("file:///etc/hostname")).toContain("--allowed-roots")
+    expect(refused("chrome-extension://abcdefghijklmnopabcdefghijklmnop/x.html")).toContain("loaded extension")
+    expect(refused("about:blank")).toBe("allowed")
+    expect(refused("http://127.0.0.1:1/")).toBe("allowed")
+  })
+
+  it("keeps file: URLs under the allowed roots, without .. or sibling-prefix escapes", () => {
+    const policy = { ...openPolicy, allowedRoots: ["/srv/pages"] }
+    expect(checkNavigation(policy, "file:///srv/pages/a.html").allowed).toBe(true)
+    expect(checkNavigation(policy, "file:///srv/pages/../secret.html").allowed).toBe(false)
+    expect(checkNavigation(policy, "file:///srv/pages-other/a.html").allowed).toBe(false)
+    expect(checkNavigation(policy, "file://remote-host/srv/pages/a.html").allowed).toBe(false)
+    expect(checkRequest(policy, "file:///etc/passwd").allowed).toBe(false)
+    expect(checkNavigation({ ...policy, extensionOrigin: "chrome-extension://abc" }, "chrome-extension://abc/popup.html").allowed).toBe(true)
+  })
+
+  it("lets blocked origins win over allowed ones, for requests too", () => {
+    const policy = { ...openPolicy, allowedOrigins: ["http://127.0.0.1:*"], blockedOrigins: ["http://127.0.0.1:9999"] }
+    expect(checkRequest(policy, "http://127.0.0.1:8080/x.js").allowed).toBe(true)
+    expect(checkRequest(policy, "http://127.0.0.1:9999/x.js").allowed).toBe(false)
+    expect(checkRequest(policy, "https://example.com/x.js").allowed).toBe(false)
+    expect(checkRequest(policy, "ws://127.0.0.1:9999/socket").allowed).toBe(false)
+    expect(checkRequest(policy, "data:text/plain,x").allowed).toBe(true)
+  })
+})
+
+const blockedSchemes = [
+  "javascript:document.title='pwned'",
+  "file:///etc/hostname",
+  "chrome://version",
+  "chrome-untrusted://terminal",
+  "devtools://devtools/bundled/inspector.html",
+  "view-source:http://127.0.0.1:1/",
+  "data:text/html,<title>pwned</title>"
+]
+
+describe("URL policy on Chromium", () => {
+  it.live("refuses each blocked scheme by mm_navigate, a clicked link and window.open; nothing loads or runs", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const links = blockedSchemes.map((url, index) => `<a data-testid="link-${index}" href="${url.replace(/"/g, "&quot;")}">link ${index}</a>`).join(" ")
+        const openers = blockedSchemes
+          .map((url, index) => `<button data-testid="open-${index}" onclick="window.opened = String(window.open(${JSON.stringify(url).replace(/"/g, "&quot;")}))">open ${index}</button>`)
+          .join(" ")
+        const app = yield* countingServer({ "/": html("Home", `${links} ${openers}`) })
+        yield* withLive(
+          testSettings(),
+          Effect.gen(function* () {
+            expect((yield* call(launch, { })).ok).toBe(true)
+            expect((yield* go(`${app.url}/`)).ok).toBe(true)
+            for (const url of blockedSchemes) {
+              const refused = yield* go(url)
+              expect(refused.error, url).toMatchObject({ code: "MM_NAVIGATION_BLOCKED" })
+              expect(refused.error?.message, url).toMatch(/No option|--allow-data-urls|--allowed-roots/)
+              const inNewTab = yield* call(navigate, { screen: "url", url, newTab: true })
+              expect(inNewTab.error, url).toMatchObject({ code: "MM_NAVIGATION_BLOCKED" })
+            }
+            expect(yield* titleOf).toBe("Home")
+
+            for (const [index, url] of blockedSchemes.entries()) {
+              const clicked = yield* call(click, { testId: `link-${index}` })
+              expect(clicked.ok, url).toBe(true)
+              expect(clicked.notices?.join("\n") ?? "", url).toContain("MM_NAVIGATION_BLOCKED: A link or window.open to")
+              const opened = yield* call(click, { testId: `open-${index}` })
+              expect(opened.notices?.join("\n") ?? "", url).toContain("MM_NAVIGATION_BLOCKED")
+            }
+            // The page is still the one it was, the script never ran, no tab opened.
+            const state = yield* call(getState, {})
+            expect(state.result.state.url).toBe(`${app.url}/`)
+            expect(yield* titleOf).toBe("Home")
+            expect((yield* call(listTabs, {})).result.total).toBe(1)
+            expect((yield* call(cleanup, {})).ok).toBe(true)
+          })
+        )
+      })
+    )
+  )
+
+  it.live("--allowed-origins and --blocked-origins govern navigations, redirects, links, popups and subresources", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const other = yield* countingServer({ "/": html("Other", "other"), "/pixel": "x", "/data": "x" })
+        const app = yield* countingServer({
+          "/": html(
+            "App",
+            `<a data-testid="away" href="${other.url}/">away</a>
+             <button data-testid="popup" onclick="window.open('${other.url}/')">popup</button>
+             <button data-testid="load" onclick="document.body.insertAdjacentHTML('beforeend', '<img src=${other.url}/pixel>'); fetch('${other.url}/data').catch(() => { document.title = 'fetch refused' })">load</button>`
+          ),
+          "/redirect": { redirect: `${other.url}/` },
+          "/same": html("Same", "same origin")
+        })
+        for (const settings of [testSettings({ allowedOrigins: [app.url] }), testSettings({ blockedOrigins: [other.url] })]) {
+          other.hits.length = 0
+          yield* withLive(
+            settings,
+            Effect.gen(function* () {
+              expect((yield* call(launch, {})).ok).toBe(true)
+              expect((yield* go(`${app.url}/same`)).ok).toBe(true)
+
+              const direct = yield* go(`${other.url}/`)
+              expect(direct.error).toMatchObject({ code: "MM_NAVIGATION_BLOCKED" })
+              expect(direct.error?.message).toContain(settings.allowedOrigins.length > 0 ? "--allowed-origins" : "--blocked-origins")
+
+              const redirected = yield* go(`${app.url}/redirect`)
+              expect(redirected.error).toMatchObject({ code: "MM_NAVIGATION_BLOCKED" })
+              expect(redirected.error?.message).toContain("it redirected to")
+              expect(redirected.notices?.join("\n")).toContain(`A redirect to ${other.url}/ was refused`)
+              expect((yield* call(getState, {})).result.state.url).toBe("about:blank")
+
+              expect((yield* go(`${app.url}/`)).ok).toBe(true)
+              const away = yield* call(click, { testId: "away" })
+              expect(away.notices?.join("\n")).toContain(`A navigation to ${other.url}/ was refused`)
+              expect((yield* go(`${app.url}/`)).ok).toBe(true)
+              const popup = yield* call(click, { testId: "popup" })
+              expect(popup.notices?.join("\n")).toContain(`A navigation to ${other.url}/ was refused`)
+              expect((yield* go(`${app.url}/`)).ok).toBe(true)
+              const loaded = yield* call(click, { testId: "load" })
+              expect(loaded.ok).toBe(true)
+              // Both refusals land before the page settles: the image and the fetch, by origin.
+              const notices = (yield* call(getState, {})).notices?.join("\n") ?? ""
+              const all = `${loaded.notices?.join("\n") ?? ""}\n${notices}`
+              expect(all).toContain(`A image request to ${other.url} was refused`)
+              expect(all).toContain(`A fetch request to ${other.url} was refused`)
+              // Nothing but the redirect hop (which Playwright does not route) reached the other origin.
+              expect(other.hits).toEqual(["/"])
+              expect((yield* call(cleanup, {})).ok).toBe(true)
+            })
+          )
+        }
+      })
+    )
+  )
+
+  it.live("file: URLs load under --allowed-roots and nowhere else; data: URLs with --allow-data-urls", () =>
+    Effect.gen(function* () {
+      const root = tempDir("bwm-root-")
+      const outside = tempDir("bwm-outside-")
+      fs.writeFileSync(path.join(outside, "secret.html"), html("Secret", `<p data-testid="secret">outside the root</p>`))
+      const outsideUrl = pathToFileURL(path.join(outside, "secret.html")).href
+      fs.writeFileSync(
+        path.join(root, "index.html"),
+        html("Inside", `<p data-testid="inside">inside the root</p><a data-testid="escape" href="${outsideUrl}">escape</a>`)
+      )
+      const insideUrl = pathToFileURL(path.join(root, "index.html")).href
+      yield* withLive(
+        testSettings({ allowedRoots: [root], allowDataUrls: true }),
+        Effect.gen(function* () {
+          expect((yield* call(launch, {})).ok).toBe(true)
+          expect((yield* go(insideUrl)).ok).toBe(true)
+          expect((yield* call(getText, { testId: "inside" })).result.text).toBe("inside the root")
+
+          const direct = yield* go(outsideUrl)
+          expect(direct.error).toMatchObject({ code: "MM_NAVIGATION_BLOCKED" })
+          expect(direct.error?.message).toContain(root)
+          expect((yield* go(pathToFileURL(path.join(root, "..", path.basename(outside), "secret.html")).href)).error).toMatchObject({
+            code: "MM_NAVIGATION_BLOCKED"
+          })
+
+          // A link from an allowed file to one outside the roots is refused by the route.
+          const escape = yield* call(click, { testId: "escape" })
+          expect(escape.notices?.join("\n")).toContain("was refused: the file is outside the allowed roots")
+          expect((yield* call(getText, { testId: "secret", timeoutMs: 500 })).ok).toBe(false)
+
+          expect((yield* go("data:text/html,<title>Data</title><p>data page</p>")).ok).toBe(true)
+          expect(yield* titleOf).toBe("Data")
+          expect((yield* go("javascript:document.title='x'")).error).toMatchObject({ code: "MM_NAVIGATION_BLOCKED" })
+          expect((yield* call(cleanup, {})).ok).toBe(true)
+        })
+      )
+    })
+  )
+})

@@ -1,0 +1,387 @@
+// The interactions beyond a click: uploads, drag and drop, double click (TodoMVC's edit mode), scrolling
+// an infinite list, checkboxes, page waits, assertions, cross-origin frames, PDF, in batches and in an
+// exported Playwright test run by Playwright's own runner. Real Chromium, pages on 127.0.0.1.
+import { execFile } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { expect, layer } from "@effect/vitest"
+import { Context, Effect, Layer, Option } from "effect"
+import { registryFor } from "../../src/cli.js"
+import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../../src/adapters/playwright/launch.js"
+import type { Envelope } from "../../src/domain/envelope.js"
+import { runTool } from "../../src/runtime/runTool.js"
+import { visibleTools, ToolView } from "../../src/runtime/visibility.js"
+import { Session } from "../../src/services/Session.js"
+import { exportSession } from "../../src/tools/knowledge.js"
+import { serveCorpus } from "../page/corpus.js"
+import { linesNamed } from "../page/parse.js"
+import { html, liveLayer, testSettings } from "../support/browser.js"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+
+const pages = (frameOrigin: string): Record<string, string> => ({
+  "/upload": html(
+    "Upload",
+    `<label>Avatar <input type="file" data-testid="avatar" onchange="document.getElementById('got').textContent = Array.from(this.files, (f) => f.name).join(',')"></label>
+     <input type="file" id="hidden-input" multiple style="display:none" onchange="document.getElementById('chosen').textContent = Array.from(this.files, (f) => f.name).join(','); this.value = ''">
+     <button data-testid="pick" onclick="document.getElementById('hidden-input').click()">Choose files</button>
+     <p data-testid="got"></p><p id="got"></p><p data-testid="chosen" id="chosen"></p>`
+  ),
+  "/drag": html(
+    "Drag",
+    `<style>.box{width:120px;height:60px;margin:10px;border:1px solid #000}</style>
+     <div class="box" draggable="true" data-testid="card" ondragstart="event.dataTransfer.setData('text/plain', 'card-1')">Card 1</div>
+     <div class="box" data-testid="done" ondragover="event.preventDefault()" ondrop="event.preventDefault(); this.textContent = 'Done: ' + event.dataTransfer.getData('text/plain')">Done</div>`
+  ),
+  "/feed": html(
+    "Feed",
+    `<ul id="feed" aria-label="Feed"></ul><p id="status">idle</p>
+     <script>
+       let loaded = 0, loading = false
+       const more = () => {
+         loading = true
+         document.getElementById('status').textContent = 'loading'
+         setTimeout(() => {
+           for (let i = 0; i < 20; i++) { const li = document.createElement('li'); li.textContent = 'Post ' + (++loaded); li.style.height = '60px'; document.getElementById('feed').append(li) }
+           loading = false
+           document.getElementById('status').textContent = 'loaded ' + loaded
+         }, 150)
+       }
+       more()
+       addEventListener('scroll', () => { if (!loading && innerHeight + scrollY >= document.body.scrollHeight - 100) more() })
+     </script>`
+  ),
+  "/form": html(
+    "Form",
+    `<label><input type="checkbox" data-testid="terms" onchange="document.getElementById('state').textContent = this.checked ? 'agreed' : 'not agreed'"> I agree</label>
+     <label><input type="checkbox" data-testid="stubborn" onclick="event.preventDefault()"> Stubborn</label>
+     <p id="state" data-testid="state">not agreed</p>
+     <input data-testid="name" value="Ada">
+     <button data-testid="go" disabled>Go</button>
+     <a href="/form#next" data-testid="next" onclick="setTimeout(() => history.pushState({}, '', '/form/step-2'), 200); return false">Next</a>
+     <ul><li class="row">a</li><li class="row">b</li><li class="row">c</li></ul>
+     <script>setTimeout(() => { document.getElementById('state').textContent = document.getElementById('state').textContent }, 0)</script>`
+  ),
+  "/framed": html(
+    "Framed",
+    `<h1>Host</h1><iframe title="Payments" src="${frameOrigin}/pay" style="width:400px;height:200px"></iframe>`
+  )
+})
+
+/** The page of the other origin, shown in the iframe of /framed. */
+const payPage = html("Pay", `<button onclick="this.textContent = 'Paid'">Pay now</button>`)
+
+class Pages extends Context.Tag("test/InteractionPages")<
+  Pages,
+  { readonly url: (path: string) => string; readonly frameUrl: (path: string) => string; readonly artifactsDir: string; readonly uploads: string }
+>() {}
+
+const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
+
+/** Two servers (the second is another origin, isolated in a process of its own) and a session layer over them. */
+const TestLayer = Layer.unwrapScoped(
+  Effect.gen(function* () {
+    const frameServer = yield* Effect.acquireRelease(
+      Effect.promise(() => serveCorpus({ "/pay": payPage })),
+      (server) => Effect.promise(() => server.close())
+    )
+    const main = yield* Effect.acquireRelease(
+      Effect.promise(() => serveCorpus(pages(frameServer.url))),
+      (server) => Effect.promise(() => server.close())
+    )
+    // Same site on another port would share the process; isolating the origin makes the frame out-of-process.
+    const settings = testSettings({ browserArgs: [`--isolate-origins=${frameServer.url}`], caps: ["testing", "pdf"] })
+    const uploads = path.join(settings.artifactsDir, "uploads")
+    fs.mkdirSync(uploads, { recursive: true })
+    fs.writeFileSync(path.join(uploads, "a.txt"), "alpha")
+    fs.writeFileSync(path.join(uploads, "b.txt"), "beta")
+    const registry = registryFor(settings)
+    return Layer.mergeAll(
+      liveLayer(settings),
+      Layer.succeed(Pages, {
+        url: (p: string) => `${main.url}${p}`,
+        frameUrl: (p: string) => `${frameServer.url}${p}`,
+        artifactsDir: settings.artifactsDir,
+        uploads
+      }),
+      Layer.succeed(ToolView, ToolView.make(registry, { caps: settings.caps }))
+    )
+  })
+)
+
+const call = (name: string, args: Record<string, unknown> = {}) =>
+  Effect.gen(function* () {
+    const view = yield* ToolView
+    const tool = view.registry.lookup(name)
+    if (tool === undefined) throw new Error(`no tool ${name}`)
+    const response = yield* runTool(tool)(args)
+    return response.envelope as Envelope<any>
+  })
+
+const open = (p: string) =>
+  Effect.gen(function* () {
+    const { url } = yield* Pages
+    const session = yield* Session
+    if (Option.isNone(yield* session.current)) expect((yield* call("launch")).ok).toBe(true)
+    const envelope = yield* call("navigate", { screen: "url", url: url(p) })
+    expect(envelope.ok).toBe(true)
+    return envelope
+  })
+
+const listedNames = Effect.gen(function* () {
+  const view = yield* ToolView
+  return (yield* visibleTools(view.registry.tools)).map((tool) => tool.name)
+})
+
+layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions in real Chromium", (it) => {
+  it.effect("upload_file is listed on a page with a file input, sets an input by test id, answers a chooser, and refuses paths outside the roots", () =>
+    Effect.gen(function* () {
+      const { uploads } = yield* Pages
+      yield* open("/form")
+      expect(yield* listedNames).not.toContain("upload_file")
+      yield* open("/upload")
+      expect(yield* listedNames).toContain("upload_file")
+
+      const viaInput = yield* call("upload_file", { testId: "avatar", paths: [path.join(uploads, "a.txt")] })
+      expect(viaInput.result).toEqual({ files: ["a.txt"], via: "input" })
+      expect((yield* call("get_text", { selector: "#got" })).result.text).toBe("a.txt")
+
+      // A button that opens a chooser: the click and the answer in one call; the page clears its input at once.
+      const viaButton = yield* call("upload_file", { testId: "pick", paths: ["uploads/a.txt", "uploads/b.txt"] })
+      expect(viaButton.result).toMatchObject({ files: ["a.txt", "b.txt"], via: "chooser" })
+      expect((yield* call("get_text", { testId: "chosen" })).result.text).toBe("a.txt,b.txt")
+
+      // A click opens the chooser; it waits, listed, until upload_file answers it.
+      const opened = yield* call("click", { testId: "pick" })
+      expect(opened.ok).toBe(true)
+      expect(JSON.stringify(opened.notices)).toContain("A file chooser opened")
+      expect(yield* listedNames).toContain("upload_file")
+      const chosen = yield* call("upload_file", { paths: [path.join(uploads, "b.txt")] })
+      expect(chosen.result).toEqual({ files: ["b.txt"], via: "chooser" })
+      expect((yield* call("get_text", { testId: "chosen" })).result.text).toBe("b.txt")
+
+      const outside = yield* call("upload_file", { testId: "avatar", paths: ["/etc/hostname"] })
+      expect(outside.error?.code).toBe("MM_INVALID_INPUT")
+      expect(outside.error?.message).toContain("outside the upload roots")
+      const missing = yield* call("upload_file", { testId: "avatar", paths: ["uploads/nope.txt"] })
+      expect(missing.error?.message).toContain("does not exist")
+    }))
+
+  it.effect("drag moves a card onto a drop zone (HTML5 drag and drop), listed while the page has drag sources", () =>
+    Effect.gen(function* () {
+      yield* open("/drag")
+      expect(yield* listedNames).toContain("drag")
+      const dragged = yield* call("drag", { testId: "card", to: { testId: "done" } })
+      expect(dragged.result).toEqual({ dragged: true })
+      expect((yield* call("get_text", { testId: "done" })).result.text).toBe("Done: card-1")
+      const nowhere = yield* call("drag", { testId: "card", to: { testId: "missing" }, timeoutMs: 500 })
+      expect(nowhere.error?.code).toBe("MM_TARGET_NOT_FOUND")
+    }))
+
+  for (const framework of ["react", "vue", "vanillajs"]) {
+    it.effect(`a double click opens TodoMVC ${framework}'s edit mode`, () =>
+      Effect.gen(function* () {
+        yield* open(`/todomvc/${framework}/`)
+        expect((yield* call("type", { selector: ".new-todo, #new-todo", text: "Walk the dog" })).ok).toBe(true)
+        expect((yield* call("press_key", { selector: ".new-todo, #new-todo", key: "Enter" })).ok).toBe(true)
+        const snapshot = yield* call("accessibility_snapshot")
+        const label = linesNamed(snapshot.result.snapshot, "generic", "Walk the dog")[0] ?? undefined
+        const target = label !== undefined ? { a11yRef: label.ref } : { selector: "li label" }
+        const clicked = yield* call("click", { ...target, count: 2 })
+        expect(clicked.ok).toBe(true)
+        // The item is in edit mode: its edit field shows the text.
+        const editing = yield* call("expect", { selector: "li.editing .edit", condition: "value", expected: "Walk the dog" })
+        expect(editing.result).toMatchObject({ passed: true, actual: '"Walk the dog"' })
+      }))
+  }
+
+  it.effect("scroll to the bottom of an infinite feed loads more; into view and by delta report where the page is", () =>
+    Effect.gen(function* () {
+      yield* open("/feed")
+      expect((yield* call("expect", { selector: "#feed li", condition: "count", expected: 20 })).ok).toBe(true)
+      expect(yield* listedNames).toContain("scroll")
+      const down = yield* call("scroll", { to: "bottom" })
+      expect(down.result).toMatchObject({ moved: true, atBottom: true })
+      expect((yield* call("expect", { selector: "#feed li", condition: "count", expected: 40 })).ok).toBe(true)
+      yield* call("scroll", { to: "bottom" })
+      expect((yield* call("expect", { selector: "#status", condition: "text", expected: "loaded 60" })).ok).toBe(true)
+      const top = yield* call("scroll", { to: "top" })
+      expect(top.result).toMatchObject({ moved: true, top: 0, atBottom: false })
+      const by = yield* call("scroll", { deltaY: 300 })
+      expect(by.result).toMatchObject({ moved: true, top: 300 })
+      const intoView = yield* call("scroll", { selector: "#feed li:nth-child(55)" })
+      expect(intoView.result.moved).toBe(true)
+      expect(intoView.result.top).toBeGreaterThan(2_000)
+      const bad = yield* call("scroll", {})
+      expect(bad.error).toMatchObject({ code: "MM_INVALID_INPUT" })
+    }))
+
+  it.effect("set_checked checks and unchecks, verified; a box that refuses the change fails closed", () =>
+    Effect.gen(function* () {
+      yield* open("/form")
+      expect(yield* listedNames).toContain("set_checked")
+      expect((yield* call("set_checked", { testId: "terms" })).result).toEqual({ checked: true })
+      expect((yield* call("get_text", { testId: "state" })).result.text).toBe("agreed")
+      expect((yield* call("set_checked", { testId: "terms" })).ok).toBe(true)
+      expect((yield* call("set_checked", { testId: "terms", checked: false })).ok).toBe(true)
+      expect((yield* call("get_text", { testId: "state" })).result.text).toBe("not agreed")
+      const stubborn = yield* call("set_checked", { testId: "stubborn", timeoutMs: 1_000 })
+      expect(stubborn.ok).toBe(false)
+      expect(stubborn.error?.code).toMatch(/^MM_SET_CHECKED_(FAILED|TIMEOUT)$/)
+    }))
+
+  it.effect("wait_for waits for a URL (glob or regex) and a load state", () =>
+    Effect.gen(function* () {
+      yield* open("/form")
+      expect((yield* call("click", { testId: "next" })).ok).toBe(true)
+      const waited = yield* call("wait_for", { url: "**/form/step-2", timeoutMs: 5_000 })
+      expect(waited.result).toEqual({ found: true })
+      // Where the page went is the envelope's page field, not repeated in the result.
+      expect(waited.page?.url).toMatch(/\/form\/step-2$/)
+      expect((yield* call("wait_for", { url: "/step-\\d$/", loadState: "networkidle" })).ok).toBe(true)
+      const late = yield* call("wait_for", { url: "**/never", timeoutMs: 300 })
+      expect(late.error?.code).toBe("MM_WAIT_TIMEOUT")
+      expect(late.error?.message).toContain("/form/step-2")
+      const neither = yield* call("wait_for", {})
+      expect(neither.error?.code).toBe("MM_INVALID_INPUT")
+    }))
+
+  it.effect("expect passes on each condition and fails with the expected and the actual value", () =>
+    Effect.gen(function* () {
+      const { url } = yield* Pages
+      yield* open("/form")
+      const passing: Array<Record<string, unknown>> = [
+        { testId: "terms", condition: "visible" },
+        { selector: "#nothing", condition: "hidden" },
+        { testId: "state", condition: "text", expected: "not agreed" },
+        { testId: "state", condition: "text", expected: "/not AGREED/i" },
+        { testId: "name", condition: "value", expected: "Ada" },
+        { testId: "terms", condition: "checked", expected: false },
+        { testId: "go", condition: "enabled", expected: false },
+        { selector: ".row", condition: "count", expected: 3 },
+        { condition: "url", expected: url("/form") },
+        { condition: "title", expected: "Form" }
+      ]
+      for (const args of passing) expect((yield* call("expect", args)).ok, JSON.stringify(args)).toBe(true)
+      const failed = yield* call("expect", { testId: "state", condition: "text", expected: "agreed", timeoutMs: 300 })
+      expect(failed.error).toMatchObject({
+        code: "MM_ASSERTION_FAILED",
+        details: { condition: "text", target: "testId:state", expected: '"agreed"', actual: '"not agreed"' }
+      })
+      expect(failed.error?.message).toContain('expected "agreed", got "not agreed"')
+      const count = yield* call("expect", { selector: ".row", condition: "count", expected: 5, timeoutMs: 200 })
+      expect(count.error?.details).toMatchObject({ expected: "5", actual: "3" })
+      const title = yield* call("expect", { condition: "title", expected: "Other", timeoutMs: 0 })
+      expect(title.error?.details).toMatchObject({ expected: '"Other"', actual: '"Form"' })
+      const targetless = yield* call("expect", { condition: "text", expected: "x" })
+      expect(targetless.error?.code).toBe("MM_INVALID_INPUT")
+    }))
+
+  it.effect("a button inside a cross-origin (out-of-process) iframe is in the snapshot with a ref and clicks by ref", () =>
+    Effect.gen(function* () {
+      yield* open("/framed")
+      const snapshot = yield* call("accessibility_snapshot")
+      const [pay] = linesNamed(snapshot.result.snapshot, "button", "Pay now")
+      expect(pay?.ref).toMatch(/^e\d+$/)
+      expect(snapshot.result.snapshot).toContain("iframe")
+      const clicked = yield* call("click", { a11yRef: pay!.ref })
+      expect(clicked.ok).toBe(true)
+      const after = yield* call("accessibility_snapshot")
+      expect(linesNamed(after.result.snapshot, "button", "Paid")).toHaveLength(1)
+    }))
+
+  it.effect("save_pdf prints the page under the artifacts directory", () =>
+    Effect.gen(function* () {
+      const { artifactsDir } = yield* Pages
+      yield* open("/form")
+      const saved = yield* call("save_pdf", { name: "../form" })
+      expect(saved.result.path).toBe(path.join(artifactsDir, "pdf", "form.pdf"))
+      expect(fs.readFileSync(saved.result.path).subarray(0, 5).toString()).toBe("%PDF-")
+    }))
+
+  it.effect("every new tool runs inside mm_run_steps, and the session exports to a Playwright test that Playwright's runner passes", () =>
+    Effect.gen(function* () {
+      const { url, uploads } = yield* Pages
+      expect((yield* call("launch", { force: true })).ok).toBe(true)
+      const batch = yield* call("run_steps", {
+        stopOnError: true,
+        includeObservations: "none",
+        steps: [
+          { tool: "navigate", args: { screen: "url", url: url("/upload") } },
+          { tool: "upload_file", args: { testId: "avatar", paths: [path.join(uploads, "a.txt")] } },
+          { tool: "upload_file", args: { testId: "pick", paths: [path.join(uploads, "a.txt"), path.join(uploads, "b.txt")] } },
+          { tool: "expect", args: { testId: "chosen", condition: "text", expected: "a.txt,b.txt" } },
+          { tool: "navigate", args: { screen: "url", url: url("/drag") } },
+          { tool: "drag", args: { testId: "card", to: { testId: "done" } } },
+          { tool: "expect", args: { testId: "done", condition: "text", expected: "Done: card-1" } },
+          { tool: "navigate", args: { screen: "url", url: url("/form") } },
+          { tool: "set_checked", args: { testId: "terms" } },
+          { tool: "expect", args: { testId: "terms", condition: "checked" } },
+          { tool: "click", args: { testId: "next" } },
+          { tool: "wait_for", args: { url: "**/form/step-2", loadState: "load" } },
+          { tool: "expect", args: { condition: "url", expected: "/step-2$/" } },
+          { tool: "navigate", args: { screen: "url", url: url("/todomvc/react/") } },
+          { tool: "type", args: { selector: ".new-todo, #new-todo", text: "Walk the dog" } },
+          { tool: "press_key", args: { selector: ".new-todo, #new-todo", key: "Enter" } },
+          { tool: "click", args: { selector: "li label", count: 2 } },
+          { tool: "expect", args: { selector: "li.editing .edit", condition: "value", expected: "Walk the dog" } },
+          { tool: "navigate", args: { screen: "url", url: url("/feed") } },
+          { tool: "expect", args: { selector: "#feed li", condition: "count", expected: 20 } },
+          { tool: "scroll", args: { to: "bottom" } },
+          { tool: "expect", args: { selector: "#feed li", condition: "count", expected: 40 } },
+          { tool: "scroll", args: { selector: "#feed li:nth-child(30)" } },
+          { tool: "save_pdf", args: { name: "feed" } }
+        ]
+      })
+      expect(batch.result.steps.filter((step: { ok: boolean }) => !step.ok)).toEqual([])
+      expect(batch.result.summary).toMatchObject({ ok: true })
+
+      const session = yield* Session
+      const current = yield* session.current
+      const exported = yield* exportSession(Option.getOrThrow(current).sessionId, "playwright")
+      const code = exported.content
+      for (const line of [
+        ".setInputFiles(",
+        'page.waitForEvent("filechooser")',
+        '.dragTo(page.getByTestId("done"))',
+        ".setChecked(true)",
+        'await page.waitForURL("**/form/step-2", { waitUntil: "load" })',
+        ".dblclick()",
+        'await expect(page.getByTestId("done")).toHaveText("Done: card-1")',
+        "await expect(page).toHaveURL(/step-2$/)",
+        'await expect(page.locator("#feed li")).toHaveCount(40)',
+        "scrollTo({ top: box.scrollHeight })",
+        ".scrollIntoViewIfNeeded()"
+      ]) {
+        expect(code).toContain(line)
+      }
+      expect(code).not.toMatch(/mm_(upload_file|drag|set_checked|scroll|expect|wait_for|click) .*no Playwright equivalent/)
+      const batchExport = yield* exportSession(Option.getOrThrow(current).sessionId, "batch")
+      expect(batchExport.content).toContain('"mm_drag"')
+
+      // Playwright's runner, on the same pages, with the same browser and loopback flags.
+      const dir = fs.mkdtempSync(path.join(root, ".tmp", "pw-export-"))
+      fs.writeFileSync(path.join(dir, "flow.spec.ts"), code)
+      fs.writeFileSync(
+        path.join(dir, "playwright.config.mjs"),
+        `export default { testDir: ".", timeout: 60000, reporter: "line", workers: 1, use: { headless: true, launchOptions: { ${
+          executablePath !== undefined ? `executablePath: ${JSON.stringify(executablePath)}, ` : ""
+        }args: ${JSON.stringify(LOOPBACK_ARGS)} } } }\n`
+      )
+      const run = yield* Effect.promise(
+        () =>
+          new Promise<{ code: number | null; output: string }>((resolve) => {
+            execFile(
+              process.execPath,
+              [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--config", path.join(dir, "playwright.config.mjs")],
+              { cwd: dir, timeout: 120_000 },
+              (error, stdout, stderr) => resolve({ code: error === null ? 0 : (error.code as number | null), output: stdout + stderr })
+            )
+          })
+      )
+      fs.rmSync(dir, { recursive: true, force: true })
+      expect(run.output).toContain("1 passed")
+      expect(run.code).toBe(0)
+    }))
+})
