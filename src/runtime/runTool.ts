@@ -20,6 +20,7 @@ import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
 import type { Attachment, RecordedCall, ToolDefinition } from "./tool.js"
+import { inputTooCostly } from "./input-limits.js"
 import { toolGate } from "./visibility.js"
 
 export interface RunOptions {
@@ -57,9 +58,12 @@ export const invalidInputFrom = (error: ParseError): InvalidInput => {
 
 const decodeOptions = { errors: "all", onExcessProperty: "error" } as const
 
-/** Decodes raw arguments with a tool's input schema; errors name the field. */
+/** Decodes raw arguments with a tool's input schema; errors name the field. Arguments too costly to take (input-limits.ts) are refused first. */
 export const decodeInput = <I, IE>(schema: Schema.Schema<I, IE>, raw: unknown): Effect.Effect<I, InvalidInput> =>
-  Schema.decodeUnknown(schema, decodeOptions)(raw ?? {}).pipe(Effect.mapError(invalidInputFrom))
+  Option.match(inputTooCostly(raw), {
+    onSome: (refused) => Effect.fail(refused),
+    onNone: () => Schema.decodeUnknown(schema, decodeOptions)(raw ?? {}).pipe(Effect.mapError(invalidInputFrom))
+  })
 
 const observe = (policy: ObservationPolicy, ok: boolean) =>
   Effect.gen(function* () {

@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { ActionTimeout, WaitTimeout } from "../domain/errors.js"
 import type { StepTarget } from "../domain/knowledge.js"
 import { REDACTED } from "../domain/redaction.js"
-import { A11yRef, describeLocator, describeTarget, Scope, targetFields as locatorFields, targetOf, validateTarget, type Target } from "../domain/target.js"
+import { A11yRef, describeTarget, locatorText, Scope, targetFields as locatorFields, targetOf, validateTarget, type Target } from "../domain/target.js"
 import { ListedAs, Unlisted } from "../runtime/tool.js"
 
 /** A `timeoutMs` field with bounds and a default, described for the agent. */
@@ -21,7 +21,7 @@ export const DEADLINE_SLACK_MS = 5_000
 /** The target as stored in a step record: durable fields only, the scope as text. */
 export const recordTarget = (target: Target): StepTarget => ({
   [target.locator.kind]: target.locator.value,
-  ...(target.within !== undefined ? { within: describeLocator(target.within) } : {})
+  ...(target.within !== undefined ? { within: locatorText(target.within) } : {})
 })
 
 export const TargetResult = Schema.String.annotations({ description: 'The target acted on, e.g. "testId:confirm-button".' })
