@@ -20,6 +20,7 @@ import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
 import type { Attachment, RecordedCall, ToolDefinition } from "./tool.js"
+import { callBudget, finishReserveMs, RECORD_RESERVE_MS } from "./budget.js"
 import { inputTooCostly } from "./input-limits.js"
 import { toolGate } from "./visibility.js"
 
@@ -86,10 +87,14 @@ const observe = (policy: ObservationPolicy, ok: boolean) =>
       NoActiveSession: () => Effect.succeed(undefined),
       BrowserClosed: () => Effect.succeed(undefined),
       PageClosed: () => Effect.succeed(undefined),
+      PageUnresponsive: () => Effect.succeed(undefined),
       StateFailed: (error) => Effect.logDebug("observation skipped", error.message).pipe(Effect.as(undefined)),
       DiscoveryFailed: (error) => Effect.logDebug("observation skipped", error.message).pipe(Effect.as(undefined))
     })
   )
+
+/** The observation did not finish within the call's deadline. */
+const LATE = Symbol("late")
 
 /** A step's screenshot: a small viewport JPEG, taken within a bounded time. */
 const STEP_SCREENSHOT = { quality: 50, timeoutMs: 1_500, limit: "2 seconds" } as const
@@ -100,7 +105,8 @@ const NO_PAGE_CODES: ReadonlySet<string> = new Set([
   "MM_NO_ACTIVE_SESSION",
   "MM_LAUNCH_FAILED",
   "MM_SESSION_ALREADY_RUNNING",
-  "MM_INVALID_INPUT"
+  "MM_INVALID_INPUT",
+  "MM_PAGE_UNRESPONSIVE"
 ])
 
 /** Whether the `stepScreenshots` setting wants a screenshot of this step: for failures (the default) or for every step of a tool that looks at the page. */
@@ -142,6 +148,7 @@ export const runTool =
       const store = yield* KnowledgeStore
       const settings = Option.getOrElse(yield* Effect.serviceOption(Config), () => defaultSettings)
       const before = yield* session.current
+      const lateNotices: Array<string> = []
 
       const finish = (
         outcome: { readonly ok: true; readonly result: OE } | { readonly ok: false; readonly error: ErrorInfo },
@@ -150,7 +157,7 @@ export const runTool =
       ) =>
         Effect.gen(function* () {
           const finishedAt = yield* Clock.currentTimeMillis
-          const notices = yield* session.takeNotices
+          const notices = [...(yield* session.takeNotices), ...lateNotices]
           const meta = {
             timestamp: new Date(finishedAt).toISOString(),
             ...(sessionId === undefined ? {} : { sessionId }),
@@ -179,9 +186,11 @@ export const runTool =
 
       const ownDeadline = definition.deadlineMs?.(input) ?? DEFAULT_DEADLINE_MS
       const deadline = options.deadlineMs === undefined ? ownDeadline : Math.min(ownDeadline, options.deadlineMs)
+      // The deadline bounds the whole call: the program gets it less a reserve for the observation and the record.
+      const budget = callBudget(startedAt, deadline)
       const exit = yield* definition.run(input).pipe(
         Effect.timeoutFail({
-          duration: deadline,
+          duration: Math.max(0, (yield* budget.left()) - finishReserveMs(deadline)),
           onTimeout: (): ToolError =>
             (options.onDeadline !== undefined && deadline < ownDeadline ? options.onDeadline(deadline) : undefined) ??
             definition.onDeadline?.(input, deadline) ??
@@ -224,15 +233,23 @@ export const runTool =
         }
       }
 
-      if (Option.isSome(after)) {
+      // A page that does not answer cannot be observed either: its error says what to do.
+      // An observation the deadline leaves no time for is skipped, and the answer says so.
+      const observeInTime = (observing: Effect.Effect<Observation | undefined, never, Observer>) =>
+        Effect.map(budget.within(observing, LATE, RECORD_RESERVE_MS), (observed) => {
+          if (observed !== LATE) return observed
+          lateNotices.push(`The page could not be observed within the call's deadline (${deadline} ms); call mm_get_state or mm_describe_screen.`)
+          return undefined
+        })
+      if (Option.isSome(after) && (outcome.ok || outcome.error.code !== "MM_PAGE_UNRESPONSIVE")) {
         if (policy === "custom") {
           observation = Option.match(recordedResult, {
             onNone: () => undefined,
             onSome: (result) => definition.observe?.(result)
           })
-          if (observation === undefined) observation = yield* observe("none", outcome.ok)
+          if (observation === undefined) observation = yield* observeInTime(observe("none", outcome.ok))
         } else {
-          observation = yield* observe(policy, outcome.ok)
+          observation = yield* observeInTime(observe(policy, outcome.ok))
         }
       }
 
@@ -241,7 +258,7 @@ export const runTool =
         const screenshot =
           recorded.screenshot ??
           (Option.isSome(after) && wantsStepScreenshot(settings.stepScreenshots, definition.observation, outcome)
-            ? yield* stepScreenshot(definition.name, sessionId)
+            ? yield* budget.within(stepScreenshot(definition.name, sessionId), undefined, RECORD_RESERVE_MS)
             : undefined)
         const finishedAt = yield* Clock.currentTimeMillis
         const step: StepRecord = {
@@ -262,10 +279,8 @@ export const runTool =
           labels: labelsFor(definition.stepKinds ?? [], recorded.target, outcome.ok),
           ...(options.batch ? { batch: options.batch } : {})
         }
-        // A step that cannot be written is logged; it never turns the call's own outcome around.
-        yield* store.recordStep(step).pipe(
-          Effect.catchAllCause((cause) => Effect.logWarning(`${definition.name}: step not recorded`, Cause.pretty(cause)))
-        )
+        // A step that cannot be written is logged; it never turns the call's own outcome around, nor holds the answer past the deadline.
+        yield* budget.settle(definition.name, store.recordStep(step))
       }
 
       const envelope = yield* finish(outcome, sessionId, observation)

@@ -15,8 +15,11 @@ export const timeoutField = (min: number, max: number, fallback: number) =>
     { default: () => fallback }
   )
 
-/** Slack above a tool's own timeout before runTool stops it, leaving time to classify the failure. */
-export const DEADLINE_SLACK_MS = 5_000
+/**
+ * Slack above a tool's own timeout: the whole call (classifying a failure, the observation, the
+ * step record) answers within `timeoutMs` plus this.
+ */
+export const DEADLINE_SLACK_MS = 1_000
 
 /** The target as stored in a step record: durable fields only, the scope as text. */
 export const recordTarget = (target: Target): StepTarget => ({

@@ -99,7 +99,7 @@ export const make = Effect.gen(function* () {
   const typeNow = (target: Target, text: string, options: ActionOptions) =>
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
-      const prepared = yield* direct.prepare(live, page, "type", target)
+      const prepared = yield* direct.prepare(live, page, "type", target, options.timeoutMs)
       if (prepared.ready) {
         // The field has the focus and its text is selected: typing replaces it, as Playwright's fill does.
         yield* Effect.tryPromise({
@@ -167,7 +167,7 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
       const described = describeTarget(target)
-      const prepared = yield* direct.prepare(live, page, state, target)
+      const prepared = yield* direct.prepare(live, page, state, target, options.timeoutMs)
       if (prepared.ready) {
         if (prepared.page !== undefined) live.lastRead = { page, result: prepared.page }
         return

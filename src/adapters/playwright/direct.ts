@@ -3,17 +3,20 @@
 // Playwright's own action. See "Acting on an element" in docs/architecture.md.
 import { Duration, Effect, Option } from "effect"
 import type { Page, Request } from "playwright"
-import { ActionFailed } from "../../domain/errors.js"
+import { ActionFailed, PageUnresponsive } from "../../domain/errors.js"
 import { describeTarget, type Target } from "../../domain/target.js"
 import { BrowserCallFailed, firstLine, type BrowserStateService } from "./browser.js"
 import { addNotice, type LiveSession } from "./live-session.js"
 import { finishClickScript, prepareActionScript, sameDocuments, type ClickVerdict, type DirectArgs, type DirectResult } from "./page-actions.js"
 import { callExpression, evaluateInPage } from "./page-eval.js"
 import { isSensitiveField, stateReadArgs } from "./page-script.js"
+import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
 import type { Targets } from "./targets.js"
 
 /** How long the page may take to say whether a target is ready before Playwright's path takes over. */
 const PREPARE_TIMEOUT = Duration.seconds(2)
+
+const NO_ANSWER = "no answer in time"
 
 /** The longest a click waits for the document it started loading to commit. */
 const COMMIT_WAIT = Duration.seconds(5)
@@ -24,9 +27,19 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
 
   /**
    * Asks the page whether the target can be acted on at once, and prepares it (focus for typing,
-   * a guard for clicking). Anything unusual, including a page that cannot answer, is "not ready".
+   * a guard for clicking). Anything unusual, including a page that answers late, is "not ready"; a
+   * page that does not answer at all is MM_PAGE_UNRESPONSIVE. It waits at most a third of the
+   * action's own time (at most PREPARE_TIMEOUT), so that Playwright's path keeps the rest.
    */
-  const prepare = (live: LiveSession, page: Page, action: DirectArgs["action"], target: Target, token = "") => {
+  const prepare = (
+    live: LiveSession,
+    page: Page,
+    action: DirectArgs["action"],
+    target: Target,
+    actionTimeoutMs: number,
+    token = ""
+  ): Effect.Effect<DirectResult, PageUnresponsive> => {
+    const waitMs = Math.min(Duration.toMillis(PREPARE_TIMEOUT), Math.max(300, Math.floor(actionTimeoutMs / 3)))
     // A wait that is already satisfied is the whole action: the state read after it can come along.
     const readsState = action === "visible" || action === "hidden"
     const script = prepareActionScript(
@@ -37,21 +50,32 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
         testIdAttribute: settings.testIdAttribute,
         token,
         // Well before this side gives up, so that a late answer never focuses or arms anything behind Playwright's back.
-        notAfter: Date.now() + Duration.toMillis(PREPARE_TIMEOUT) / 2
+        notAfter: Date.now() + waitMs / 2
       },
       isSensitiveField,
       readsState ? stateReadArgs(live.nextRef, settings) : null
     )
     // A page whose timers are faked or frozen never answers: after a while that too means "not ready".
-    return Effect.promise(() =>
-      evaluateInPage<DirectResult>(page, script).catch((): DirectResult => ({ ready: false, why: "the page could not answer" }))
+    const asked = Effect.promise((signal) =>
+      evaluateInPage<DirectResult>(page, script, { timeoutMs: waitMs, signal }).catch(
+        (error: unknown): DirectResult => ({ ready: false, why: unanswered(error) ? NO_ANSWER : "the page could not answer" })
+      )
     ).pipe(
       Effect.timeoutTo({
-        duration: PREPARE_TIMEOUT,
+        duration: Duration.millis(waitMs),
         onSuccess: (result) => result,
-        onTimeout: (): DirectResult => ({ ready: false, why: "no answer in time" })
+        onTimeout: (): DirectResult => ({ ready: false, why: NO_ANSWER })
       })
     )
+    return Effect.gen(function* () {
+      yield* failIfStuck(page, `${action} could not start`)
+      const result = yield* asked
+      if (result.ready || result.why !== NO_ANSWER) return result
+      // A page that does not answer a trivial script either is stuck in a script of its own: Playwright's path would only wait it out.
+      const stuck = yield* unresponsive(page, `${action} could not start`)
+      if (Option.isSome(stuck)) return yield* stuck.value
+      return result
+    })
   }
 
   /**
@@ -95,7 +119,7 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
     Effect.scoped(
       Effect.gen(function* () {
         const watcher = yield* watchCommit(page)
-        const unchanged = yield* Effect.promise(() => evaluateInPage<boolean>(page, callExpression(sameDocuments, token)).catch(() => false))
+        const unchanged = yield* Effect.promise(() => evaluateInPage<boolean>(page, callExpression(sameDocuments, token), { timeoutMs: Duration.toMillis(PREPARE_TIMEOUT) }).catch(() => false))
         if (!unchanged) return
         const waitMs = Math.min(timeoutMs, Duration.toMillis(COMMIT_WAIT))
         const arrived = yield* Effect.promise(() => watcher.committed).pipe(Effect.timeoutOption(Duration.millis(waitMs)))
@@ -111,7 +135,9 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
   const finishClickIn = (live: LiveSession, page: Page, token: string) =>
     Effect.promise(
       (): Promise<ClickVerdict> =>
-        evaluateInPage<ClickVerdict>(page, finishClickScript(token, stateReadArgs(live.nextRef, settings))).catch(
+        evaluateInPage<ClickVerdict>(page, finishClickScript(token, stateReadArgs(live.nextRef, settings)), {
+          timeoutMs: Duration.toMillis(PREPARE_TIMEOUT)
+        }).catch(
           // The old document went away with the guard: the click reached its target and navigated.
           (): ClickVerdict => ({ ok: true, navigating: false })
         )
@@ -146,7 +172,7 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
   const clickPage = (live: LiveSession, page: Page, target: Target, options: { readonly timeoutMs: number }) =>
     Effect.gen(function* () {
       const token = `${process.pid}-${++clickTokens}`
-      const prepared = yield* prepare(live, page, "click", target, token)
+      const prepared = yield* prepare(live, page, "click", target, options.timeoutMs, token)
       if (prepared.ready && prepared.x !== undefined && prepared.y !== undefined) {
         if ((yield* clickAt(live, page, target, token, prepared.x, prepared.y, options.timeoutMs)) === "done") return { page }
         live.lastRead = undefined

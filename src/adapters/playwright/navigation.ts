@@ -7,7 +7,7 @@ import type { Destination, SessionNavigation } from "../../services/Session.js"
 import { BrowserState, firstLine, isPlaywrightTimeout } from "./browser.js"
 import { resolveScreenUrl } from "./launch.js"
 import { dropNewTabNotices, type LiveSession } from "./live-session.js"
-import { silenceDialogs } from "./page-eval.js"
+import { rescuePage, silenceDialogs } from "./page-eval.js"
 import { DIALOG_RECENT_MS, tabOpened, withNotification } from "./session-state.js"
 
 type HistoryMove = Extract<Destination, { readonly screen: "back" | "forward" | "reload" }>
@@ -85,10 +85,16 @@ export const make = Effect.gen(function* () {
   /**
    * A page that opened a dialog a moment ago may open one more while it is being left, and Chromium
    * cannot answer a dialog of a document that is being replaced: the navigation would wait on it for
-   * ever. Such a page's dialogs are silenced first (it is being left anyway).
+   * ever. Such a page's dialogs are silenced first (it is being left anyway). A page that does not
+   * answer at all gets the script that holds it stopped (DevTools' Runtime.terminateExecution).
    */
   const quietBeforeLeaving = (live: LiveSession, page: Page) =>
     Effect.gen(function* () {
+      // A page stuck in a script of its own (while (true)) cannot be left until that script stops.
+      if (yield* Effect.promise(() => rescuePage(page))) {
+        yield* Effect.logInfo("the page did not answer; its running script was stopped before leaving it")
+        return
+      }
       const last = (yield* Ref.get(live.dialogRates)).get(page)?.last
       if (last === undefined || Date.now() - last > DIALOG_RECENT_MS) return
       yield* Effect.promise(() => silenceDialogs(page)).pipe(Effect.timeoutOption("1 second"))

@@ -19,10 +19,57 @@ const sessionOf = (page: Page): Promise<CDPSession> => {
   return opened
 }
 
-/** The JSON value of `expression` in the page (a promise is awaited); a thrown exception rejects. */
-export const evaluateInPage = async <A>(page: Page, expression: string): Promise<A> => {
-  const session = await sessionOf(page)
-  const reply = await session.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true })
+/** How long a page script may run, and be waited for, unless its caller says otherwise. */
+export const EVALUATE_TIMEOUT_MS = 10_000
+
+/** How long a page gets to answer a trivial script before it counts as unresponsive. */
+export const PROBE_TIMEOUT_MS = 500
+
+/** A page script got no answer in time, or its caller stopped waiting (the page may be stuck in a script of its own). */
+export class PageDidNotAnswer extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`the page did not answer within ${waitedMs} ms`)
+  }
+}
+
+export interface EvaluateOptions {
+  /** How long the script may run and be waited for; EVALUATE_TIMEOUT_MS by default. */
+  readonly timeoutMs?: number | undefined
+  /** Stops waiting (the call was interrupted). */
+  readonly signal?: AbortSignal | undefined
+}
+
+/** Waits for `promise` at most `timeoutMs`, or until `signal` aborts: then rejects with PageDidNotAnswer. */
+const bounded = <A>(promise: Promise<A>, timeoutMs: number, signal: AbortSignal | undefined): Promise<A> =>
+  new Promise<A>((resolve, reject) => {
+    if (signal?.aborted === true) return reject(new PageDidNotAnswer(0))
+    const started = Date.now()
+    const stop = () => reject(new PageDidNotAnswer(Date.now() - started))
+    const timer = setTimeout(stop, timeoutMs)
+    signal?.addEventListener("abort", stop, { once: true })
+    const done = () => {
+      clearTimeout(timer)
+      signal?.removeEventListener("abort", stop)
+    }
+    promise.then(
+      (value) => (done(), resolve(value)),
+      (error: unknown) => (done(), reject(error))
+    )
+  })
+
+/**
+ * The JSON value of `expression` in the page (a promise is awaited); a thrown exception rejects. The
+ * script runs at most `timeoutMs` (V8 stops it then) and is waited for as long; a page whose main
+ * thread is held by a script of its own never starts ours, and the wait ends with PageDidNotAnswer.
+ */
+export const evaluateInPage = async <A>(page: Page, expression: string, options: EvaluateOptions = {}): Promise<A> => {
+  const timeoutMs = options.timeoutMs ?? EVALUATE_TIMEOUT_MS
+  const session = await bounded(sessionOf(page), timeoutMs, options.signal)
+  const reply = await bounded(
+    session.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true, timeout: timeoutMs }),
+    timeoutMs,
+    options.signal
+  )
   if (reply.exceptionDetails !== undefined) {
     throw new Error(`page script failed: ${reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text}`)
   }
@@ -31,16 +78,47 @@ export const evaluateInPage = async <A>(page: Page, expression: string): Promise
 
 /**
  * The same, once more after the next document is in when the first try failed on a live page: a
- * navigation can destroy the execution context mid-call.
+ * navigation can destroy the execution context mid-call. A page that did not answer is not asked twice.
  */
-export const evaluateAcrossNavigation = async <A>(page: Page, expression: string): Promise<A> => {
+export const evaluateAcrossNavigation = async <A>(page: Page, expression: string, options: EvaluateOptions = {}): Promise<A> => {
   try {
-    return await evaluateInPage<A>(page, expression)
+    return await evaluateInPage<A>(page, expression, options)
   } catch (error) {
-    if (page.isClosed()) throw error
+    if (page.isClosed() || error instanceof PageDidNotAnswer) throw error
     await page.waitForLoadState("domcontentloaded", { timeout: 5_000 }).catch(() => undefined)
-    return evaluateInPage<A>(page, expression)
+    return evaluateInPage<A>(page, expression, options)
   }
+}
+
+/** Whether the page's main thread answers a trivial script within `waitMs`. */
+export const pageAnswers = (page: Page, waitMs = PROBE_TIMEOUT_MS): Promise<boolean> =>
+  page.isClosed()
+    ? Promise.resolve(true)
+    : evaluateInPage<number>(page, "1", { timeoutMs: waitMs }).then(
+        () => true,
+        (error: unknown) => !(error instanceof PageDidNotAnswer)
+      )
+
+/**
+ * Stops the script that holds the page's main thread (DevTools' Runtime.terminateExecution, which
+ * interrupts a running script, `while (true)` included); the page lives on and the next task runs.
+ * Only for a page that did not answer: it ends whatever script runs. Best effort.
+ */
+export const stopPageScript = (page: Page): Promise<boolean> =>
+  bounded(
+    sessionOf(page).then((session) => session.send("Runtime.terminateExecution")),
+    2_000,
+    undefined
+  ).then(
+    () => true,
+    () => false
+  )
+
+/** A page that does not answer gets its running script stopped: true when it had to be (and now answers, or not). */
+export const rescuePage = async (page: Page): Promise<boolean> => {
+  if (await pageAnswers(page)) return false
+  await stopPageScript(page)
+  return true
 }
 
 /** The expression that calls a self-contained page function with a JSON argument. */
@@ -169,5 +247,6 @@ export const silenceDialogs = (page: Page): Promise<boolean> =>
         try { Object.defineProperty(window, name, { value, configurable: true, writable: true }) } catch {}
       }
       return true
-    })()`
+    })()`,
+    { timeoutMs: 1_000 }
   ).catch(() => false)

@@ -6,6 +6,7 @@ import type {
   BrowserClosed,
   NoActiveSession,
   PageClosed,
+  PageUnresponsive,
   TargetAmbiguous,
   TargetNotFound,
   WaitTimeout
@@ -15,7 +16,7 @@ import type { Target } from "../../domain/target.js"
 /** The session is gone: none was launched, or its browser died. */
 export type SessionGone = NoActiveSession | BrowserClosed
 
-export type ActionError = SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | ActionTimeout | ActionFailed
+export type ActionError = SessionGone | PageClosed | PageUnresponsive | TargetNotFound | TargetAmbiguous | ActionTimeout | ActionFailed
 
 export interface Timeout {
   readonly timeoutMs: number
@@ -41,7 +42,7 @@ export interface SessionActions {
     target: Target,
     state: "visible" | "hidden",
     options: Timeout
-  ) => Effect.Effect<void, SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | WaitTimeout>
+  ) => Effect.Effect<void, SessionGone | PageClosed | PageUnresponsive | TargetNotFound | TargetAmbiguous | WaitTimeout>
   /** Rendered text, or a field's value; null for a password field. */
   readonly getText: (target: Target, options: Timeout) => Effect.Effect<string | null, ActionError>
   /**
