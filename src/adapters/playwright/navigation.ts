@@ -2,7 +2,7 @@
 // the active tab's history.
 import { Effect, Ref } from "effect"
 import type { Page } from "playwright"
-import { InvalidConfig, NavigationFailed, PageClosed } from "../../domain/errors.js"
+import { InvalidConfig, NavigationFailed, PageClosed, shownUrl } from "../../domain/errors.js"
 import type { Destination, SessionNavigation } from "../../services/Session.js"
 import { BrowserState, firstLine, isPlaywrightTimeout } from "./browser.js"
 import { resolveScreenUrl } from "./launch.js"
@@ -121,7 +121,7 @@ export const make = Effect.gen(function* () {
       if (response === null && move !== "reload" && page.url() === before) {
         return yield* new NavigationFailed({ url: move, detail: `this tab has no ${move === "back" ? "previous" : "next"} page in its history` })
       }
-      return { currentUrl: page.url() }
+      return { currentUrl: shownUrl(page.url()) }
     })
 
   const navigate = (destination: Destination, options: { readonly timeoutMs: number }) =>
@@ -146,7 +146,7 @@ export const make = Effect.gen(function* () {
         }))
         yield* dropNewTabNotices(live)
         if (page.url().startsWith("chrome-error://")) return yield* new NavigationFailed({ url, detail: "the page could not be loaded" })
-        return { currentUrl: page.url() }
+        return { currentUrl: shownUrl(page.url()) }
       }
       const page = active
       yield* quietBeforeLeaving(live, page)
@@ -157,7 +157,7 @@ export const make = Effect.gen(function* () {
             ? new PageClosed({ detail: `the page closed while navigating to ${url}` })
             : navigationFailed(url, options.timeoutMs, error)
       })
-      return { currentUrl: page.url() }
+      return { currentUrl: shownUrl(page.url()) }
     })
 
   const navigation: SessionNavigation = {

@@ -2,7 +2,7 @@
 // numbering stays unique across the session's tabs.
 import { Effect, Layer, Option } from "effect"
 import type { Page } from "playwright"
-import { DiscoveryFailed, PageClosed, PageUnresponsive, StateFailed } from "../../domain/errors.js"
+import { DiscoveryFailed, PageClosed, PageUnresponsive, shownUrl, StateFailed } from "../../domain/errors.js"
 import type { A11yNode, FindResult, Observation, ScreenState, TestIdItem } from "../../domain/observation.js"
 import { StateSnapshot, type PageProbe } from "../../capabilities/StateSnapshot.js"
 import { Observer, type FindOptions, type ObserveOptions } from "../../services/Observer.js"
@@ -85,7 +85,7 @@ export const make = Effect.gen(function* () {
     )
 
   const probeOf = (live: LiveSession, page: Page, result: ObserveResult): PageProbe => ({
-    url: result.url,
+    url: shownUrl(result.url),
     title: result.title,
     role: browser.roleOf(live, page),
     detectedScreen: result.screen,
@@ -100,7 +100,7 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const base: ScreenState = {
         isLoaded: result.readyState === "complete",
-        currentUrl: result.url,
+        currentUrl: shownUrl(result.url),
         title: result.title,
         currentScreen: result.screen,
         ...(live.extension !== undefined ? { extensionId: live.extension.id } : {})
