@@ -144,7 +144,8 @@ const fuzzEveryTool = (label: string, skip: ReadonlySet<string>, perToolMs: numb
             slowest = Math.max(slowest, ms)
             largest = Math.max(largest, size(envelope))
             codes.add(codeOf(envelope) ?? "?")
-            return wellFormed(envelope) && ms < 2_000 + 1_500
+            // The deadline is 2 s; the margin is for a machine under load (the figure is printed).
+            return wellFormed(envelope) && ms < 2_000 + 3_000
           }),
           { numRuns: 40, interruptAfterTimeLimit: perToolMs, seed: 10 }
         )
