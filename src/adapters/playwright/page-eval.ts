@@ -22,8 +22,11 @@ const sessionOf = (page: Page): Promise<CDPSession> => {
 /** How long a page script may run, and be waited for, unless its caller says otherwise. */
 export const EVALUATE_TIMEOUT_MS = 10_000
 
-/** How long a page gets to answer a trivial script before it counts as unresponsive. */
-export const PROBE_TIMEOUT_MS = 500
+/**
+ * How long a page gets to answer a trivial script before it counts as unresponsive: a page busy with
+ * its own work (a console flood at 50k messages/s) still answers within a second; a stuck one never does.
+ */
+export const PROBE_TIMEOUT_MS = 1_500
 
 /** A page script got no answer in time, or its caller stopped waiting (the page may be stuck in a script of its own). */
 export class PageDidNotAnswer extends Error {
