@@ -166,7 +166,7 @@ const settings = testSettings()
 layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 400_000, excludeTestServices: true })("hostile input", (it) => {
   it.effect("capture the services", () =>
     Effect.gen(function* () {
-      services = (yield* Effect.context<never>()) as Context.Context<any>
+      services = (yield* Effect.context<never>()) as unknown as Context.Context<any>
       expect(services).toBeDefined()
     }))
 

@@ -176,6 +176,7 @@ describe("the built server under load and faults", () => {
         while (Date.now() < until) {
           const started = Date.now()
           const state = await server.call("mm_get_state")
+          if (!state.ok) figure(`console flood at ${rate}/s: get_state after ${Date.now() - started} ms`, state.error.code)
           expect(state.ok ? "ok" : state.error.code).toBe("ok")
           slowest = Math.max(slowest, Date.now() - started)
           peak = Math.max(peak, rssMbOf(pid))

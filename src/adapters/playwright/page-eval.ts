@@ -93,14 +93,27 @@ export const evaluateAcrossNavigation = async <A>(page: Page, expression: string
   }
 }
 
-/** Whether the page's main thread answers a trivial script within `waitMs`. */
-export const pageAnswers = (page: Page, waitMs = PROBE_TIMEOUT_MS): Promise<boolean> =>
-  page.isClosed()
-    ? Promise.resolve(true)
-    : evaluateInPage<number>(page, "1", { timeoutMs: waitMs }).then(
-        () => true,
-        (error: unknown) => !(error instanceof PageDidNotAnswer)
-      )
+/** When each page last flooded its console: the DevTools events it sent queue in front of every answer for a while. */
+const floodedAt = new WeakMap<Page, number>()
+
+/** After a console flood, answers may wait behind its events this long before the page counts as stuck. */
+const FLOOD_BACKLOG_MS = 10_000
+
+/**
+ * Whether the page's main thread answers a trivial script within `waitMs`; a page that flooded its
+ * console a moment ago gets more time (its events queue in front of the answer).
+ */
+export const pageAnswers = async (page: Page, waitMs = PROBE_TIMEOUT_MS): Promise<boolean> => {
+  if (page.isClosed()) return true
+  const probe = (timeoutMs: number) =>
+    evaluateInPage<number>(page, "1", { timeoutMs }).then(
+      () => true,
+      (error: unknown) => !(error instanceof PageDidNotAnswer)
+    )
+  if (await probe(waitMs)) return true
+  const flooded = floodedAt.get(page)
+  return flooded !== undefined && Date.now() - flooded < FLOOD_BACKLOG_MS ? probe(FLOOD_BACKLOG_MS / 2) : false
+}
 
 /**
  * Stops the script that holds the page's main thread (DevTools' Runtime.terminateExecution, which
@@ -215,6 +228,7 @@ export const watchConsole = async (page: Page, watch: ConsoleWatch): Promise<voi
     }
     if (++inWindow >= CONSOLE_FLOOD_COUNT) {
       flooding = true
+      floodedAt.set(page, now)
       session.send("Runtime.evaluate", { expression: muteConsoleExpression }).catch(() => undefined)
       session.send("Runtime.disable").then(releaseArguments, () => undefined)
       watch.onFlood()
