@@ -159,7 +159,7 @@ const fuzzEveryTool = (label: string, skip: ReadonlySet<string>, perToolMs: numb
   })
 
 // The fuzzed calls run on the layer's services, captured once.
-let services: Context.Context<any> = Context.empty()
+let services = Context.empty() as unknown as Context.Context<any>
 
 const settings = testSettings()
 
