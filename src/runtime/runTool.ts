@@ -186,11 +186,14 @@ export const runTool =
 
       const ownDeadline = definition.deadlineMs?.(input) ?? DEFAULT_DEADLINE_MS
       const deadline = options.deadlineMs === undefined ? ownDeadline : Math.min(ownDeadline, options.deadlineMs)
-      // The deadline bounds the whole call: the program gets it less a reserve for the observation and the record.
+      // The deadline bounds the whole call: the program gets the tool's own deadline less a reserve for the
+      // observation and the record. A tighter deadline from outside (a batch's) is the program's own: its
+      // caller answers for what follows, and the observation gets only what that deadline leaves.
       const budget = callBudget(startedAt, deadline)
+      const programMs = deadline < ownDeadline ? deadline : ownDeadline - finishReserveMs(ownDeadline)
       const exit = yield* definition.run(input).pipe(
         Effect.timeoutFail({
-          duration: Math.max(0, (yield* budget.left()) - finishReserveMs(deadline)),
+          duration: Math.max(0, programMs - ((yield* Clock.currentTimeMillis) - startedAt)),
           onTimeout: (): ToolError =>
             (options.onDeadline !== undefined && deadline < ownDeadline ? options.onDeadline(deadline) : undefined) ??
             definition.onDeadline?.(input, deadline) ??
