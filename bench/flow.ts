@@ -22,6 +22,8 @@ const WARM_RUNS = Number(process.env.BENCH_RUNS ?? 15)
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 5)
 /** The cold target of issue 12: spawn, launch and flow within this factor of the cold plain script. */
 const COLD_TARGET = 1.2
+/** BENCH_ACTION_PATH=playwright runs our server with --action-path playwright (Playwright's actions only). */
+const ACTION_PATH = process.env.BENCH_ACTION_PATH ? ["--action-path", process.env.BENCH_ACTION_PATH] : []
 /** Simulated sign-in round trip of the page; the same constant for every contender. */
 const LOGIN_DELAY_MS = Number(process.env.BENCH_LOGIN_DELAY_MS ?? 0)
 const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
@@ -86,7 +88,7 @@ const main = async () => {
   const ours = (name: string, mode: "default" | "none" | "batch"): Contender => ({
     name,
     start: async () => {
-      const client = await connect(process.execPath, [ourServer, "--artifacts-dir", path.join(scratch, name.slice(0, 3)), "--loopback-only"])
+      const client = await connect(process.execPath, [ourServer, "--artifacts-dir", path.join(scratch, name.slice(0, 3)), "--loopback-only", ...ACTION_PATH])
       ok(await client.callTool({ name: "mm_launch", arguments: {} }), "mm_launch")
       const meta = mode === "none" ? { _meta: { [OBSERVATION_META_KEY]: "none" } } : {}
       const steps = [

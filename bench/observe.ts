@@ -11,6 +11,7 @@ import * as KnowledgeFiles from "../src/adapters/knowledge-files.js"
 import * as StderrLogger from "../src/adapters/logger.js"
 import * as Browser from "../src/adapters/playwright/browser.js"
 import { LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
+import * as DebuggerSession from "../src/adapters/playwright/debugger-session.js"
 import * as ObserverAdapter from "../src/adapters/playwright/observer.js"
 import * as SessionAdapter from "../src/adapters/playwright/session.js"
 import { defaultSettings, type Settings } from "../src/domain/config.js"
@@ -47,7 +48,9 @@ const progress = (line: string) => Effect.sync(() => process.stderr.write(line +
 // The browser: Playwright.layer's own wiring, except that BrowserState stays visible so the baseline can
 // run ariaSnapshot on the very page the Observer reads (same browser, same renderer, same layout).
 
-const browserLayer = Layer.merge(SessionAdapter.layer, ObserverAdapter.layer).pipe(Layer.provideMerge(Browser.layer))
+const browserLayer = Layer.merge(SessionAdapter.layer, ObserverAdapter.layer).pipe(
+  Layer.provideMerge(Layer.merge(Browser.layer, DebuggerSession.layer))
+)
 
 const artifactsDir = Effect.acquireRelease(
   Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "bwm-bench-"))),
@@ -164,7 +167,7 @@ const describeScreenTool: Measure = {
         return yield* new BenchFailed({ step: "describe_screen", cause: envelope.error })
       }
       const { snapshot, testIds, truncated } = envelope.result
-      return observed(snapshot.split("\n").length, testIds.items.length, truncated ?? false)
+      return observed(snapshot.split("\n").length, testIds?.items.length ?? 0, truncated ?? false)
     })
 }
 

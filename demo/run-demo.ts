@@ -16,7 +16,7 @@ interface Envelope {
   readonly ok: boolean
   readonly result?: any
   readonly error?: { readonly code: string; readonly message: string }
-  readonly observation?: any
+  readonly page?: { readonly url: string; readonly title: string }
 }
 
 const main = async () => {
@@ -41,8 +41,10 @@ const main = async () => {
     const t0 = performance.now()
     const response = await client.callTool({ name, arguments: args })
     const ms = performance.now() - t0
-    const text = (response.content as Array<{ type: string; text?: string }>).find((block) => block.type === "text")?.text ?? "{}"
-    const envelope = JSON.parse(text) as Envelope
+    // The envelope as JSON, then (after actions) the page as text: what changed.
+    const texts = (response.content as Array<{ type: string; text?: string }>).flatMap((block) => (block.type === "text" ? [block.text ?? ""] : []))
+    const text = texts.join("\n")
+    const envelope = JSON.parse(texts[0] ?? "{}") as Envelope
     const summary = envelope.ok ? summarize(envelope) : `ERROR ${envelope.error?.code}: ${envelope.error?.message}`
     if (!envelope.ok) failures++
     out(`${String(step).padEnd(3)}${name.padEnd(24)}${ms.toFixed(0).padStart(7)}${String(text.length).padStart(8)}  ${summary}`)
@@ -50,9 +52,9 @@ const main = async () => {
   }
 
   try {
-    await call("mm_launch", { goal: "sign in to the sample app", flowTags: ["login"] }, (e) => `session ${e.result.sessionId} on ${e.result.state.currentUrl}`)
+    const launched = await call("mm_launch", { goal: "sign in to the sample app", flowTags: ["login"] }, (e) => `session ${e.result.sessionId} on ${e.result.state.url}`)
     const screen = await call("mm_describe_screen", {}, (e) =>
-      `${e.result.testIds.items.length} test ids, a snapshot of ${e.result.snapshot.split("\n").length} lines (${e.result.snapshot
+      `${e.result.testIds?.items.length ?? 0} test ids, a snapshot of ${e.result.snapshot.split("\n").length} lines (${e.result.snapshot
         .split("\n")
         .slice(0, 3)
         .map((line: string) => line.trim())
@@ -61,15 +63,21 @@ const main = async () => {
     // The snapshot is text: `textbox "Username" [e5]` carries the ref to act on.
     const usernameRef = /textbox "Username" \[(e\d+)\]/.exec(screen.result?.snapshot ?? "")?.[1]
     await call("mm_type", usernameRef ? { a11yRef: usernameRef, text: "alice" } : { testId: "username", text: "alice" }, (e) =>
-      `typed ${e.result.textLength} chars into ${e.result.target}`
+      `typed into ${usernameRef ?? "testId:username"}: ${JSON.stringify(e.result)}`
     )
     await call("mm_type", { testId: "password", text: "correct horse" }, (e) =>
-      `typed ${e.result.textLength} chars into ${e.result.target} (sensitive: ${e.result.sensitive}, never stored)`
+      `typed into testId:password (sensitive: ${e.result.sensitive === true}, never stored)`
     )
-    await call("mm_click", { testId: "login-submit" }, (e) => `clicked ${e.result.target}; page now "${e.observation?.state.title}"`)
-    await call("mm_wait_for", { testId: "welcome" }, (e) => `${e.result.target} is ${e.result.state}`)
+    await call("mm_click", { testId: "login-submit" }, (e) => `clicked; page now "${e.page?.title}"`)
+    await call("mm_wait_for", { testId: "welcome" }, (e) => `welcome found: ${e.result.found}`)
     await call("mm_get_text", { testId: "welcome" }, (e) => `"${e.result.text}"`)
     await call("mm_screenshot", { name: "demo-dashboard" }, (e) => `${e.result.width}x${e.result.height} at ${e.result.path}`)
+    await call("mm_cleanup", {}, (e) => `cleaned up: ${e.result.cleanedUp}`)
+    // The same flow again in one call, in a fresh browser; the password was never stored, so it is a param.
+    await call("mm_replay", { sessionId: launched.result?.sessionId, params: { password: "correct horse" } }, (e) =>
+      `${e.result.summary.succeeded} of ${e.result.summary.total} steps ok, replaying ${e.result.replayed}${e.result.leftOut ? `; left out: ${e.result.leftOut.join("; ")}` : ""}`
+    )
+    await call("mm_get_text", { testId: "welcome" }, (e) => `"${e.result.text}"`)
     await call("mm_cleanup", {}, (e) => `cleaned up: ${e.result.cleanedUp}`)
   } finally {
     await client.close()

@@ -7,9 +7,19 @@ export * from "./domain/snapshot-text.js"
 export * from "./domain/envelope.js"
 export * from "./domain/knowledge.js"
 export * from "./domain/config.js"
+export * from "./domain/debugger.js"
 export { redactDeep, REDACTED } from "./domain/redaction.js"
 
-export { Session, type SessionService, type LaunchOptions, type SessionInfo } from "./services/Session.js"
+export {
+  Session,
+  type SessionService,
+  type LaunchOptions,
+  type SessionInfo,
+  type PauseSummary,
+  type DebuggerStatus,
+  type DebuggerCommand,
+  type RunOutcome
+} from "./services/Session.js"
 export { Observer, type ObserverService, type ObserveOptions } from "./services/Observer.js"
 export { KnowledgeStore, type KnowledgeStoreService } from "./services/KnowledgeStore.js"
 export { Config } from "./services/Config.js"
@@ -53,8 +63,20 @@ export { describeScreen, listTestIds, accessibilitySnapshot, getState } from "./
 export { find } from "./tools/find.js"
 export { screenshot } from "./tools/screenshot.js"
 export { saveStorageState } from "./tools/storage.js"
-export { knowledgeLast, knowledgeSearch, knowledgeSummarize, knowledgeSessions, knowledgeExport, exportSession } from "./tools/knowledge.js"
-export { report, buildReport } from "./tools/report.js"
+export {
+  knowledge,
+  knowledgeLast,
+  knowledgeSearch,
+  knowledgeSummarize,
+  knowledgeSessions,
+  knowledgeExport,
+  exportSession,
+  exportAs,
+  summarizeSession
+} from "./tools/knowledge.js"
+export { report, buildReport, writeReport } from "./tools/report.js"
+export { replay } from "./tools/replay.js"
+export { debuggerControl, breakpoint, step, evaluateFrame, debuggerTools } from "./tools/debugger.js"
 export { catalogOf } from "./services/KnowledgeStore.js"
 
 export * as PlaywrightLayer from "./adapters/playwright/index.js"

@@ -11,7 +11,6 @@ import { ContractSeeding } from "../src/capabilities/ContractSeeding.js"
 import { Fixture, fromEntries } from "../src/capabilities/Fixture.js"
 import { StateSnapshot } from "../src/capabilities/StateSnapshot.js"
 import { appLayer } from "../src/cli.js"
-import type { Envelope } from "../src/domain/envelope.js"
 import { BuildFailed } from "../src/domain/errors.js"
 import { runTool, type ToolResponse } from "../src/runtime/runTool.js"
 import type { AnyToolDefinition, ToolServices } from "../src/runtime/tool.js"
@@ -23,7 +22,7 @@ import { build } from "../src/tools/build.js"
 import { getContractAddress, listContracts, seedContract, seedContracts } from "../src/tools/contracts.js"
 import { getState } from "../src/tools/discovery.js"
 import { launch } from "../src/tools/session.js"
-import { html, pageServer, tempDir, testSettings } from "./support/browser.js"
+import { html, pageServer, tempDir, testSettings, readable } from "./support/browser.js"
 
 /** No session, no page: capability tools must not need either. */
 const core = Layer.mergeAll(Session.layerTest({}), Observer.layerTest({}), KnowledgeStore.layerMemory)
@@ -31,7 +30,7 @@ const core = Layer.mergeAll(Session.layerTest({}), Observer.layerTest({}), Knowl
 const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
   Effect.map(
     runTool(tool)(args) as Effect.Effect<ToolResponse, never, ToolServices>,
-    (response) => response.envelope as Envelope<any>
+    (response) => readable(response)
   )
 
 describe("capabilities absent", () => {
@@ -212,7 +211,7 @@ describe("Fixture and StateSnapshot capabilities", () => {
       const program = Effect.gen(function* () {
         const launched = yield* call(launch, { stateMode: "custom", fixturePreset: "unlocked" })
         expect(launched.error).toBeUndefined()
-        expect(launched.result.state.currentScreen).toBe("wallet-home")
+        expect(launched.result.state.screen).toBe("wallet-home")
         const state = yield* call(getState)
         expect(state.result.state.app).toEqual({ isUnlocked: true, balance: "42 ETH", role: "app", detected: "unknown" })
 

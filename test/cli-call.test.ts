@@ -51,8 +51,14 @@ describe("call", () => {
     expect(browserPids(marker).length).toBeGreaterThan(0)
     const typed = await call(["mm_type", '{"testId":"username","text":"carol"}', "--observation", "none"], env)
     expect(typed.code).toBe(0)
-    // "none": the state only, no test ids and no accessibility nodes.
-    expect(Object.keys(JSON.parse(typed.stdout).observation)).toEqual(["state"])
+    // "none": where the page is, and no page text after the JSON line.
+    expect(typed.stdout.trim().split("\n")).toHaveLength(1)
+    expect(JSON.parse(typed.stdout).page.url).toBe(`${app.url}/`)
+    // By default the page follows the JSON line as text (each call is a new client: the whole page).
+    const clicked = await call(["mm_click", '{"testId":"login-submit"}'], env)
+    const [json, ...page] = clicked.stdout.trim().split("\n")
+    expect(JSON.parse(json!).ok).toBe(true)
+    expect(page.join("\n")).toMatch(/\[e\d+\]/)
     const text = await call(["mm_get_text", "-"], env, '{"testId":"username"}')
     expect(JSON.parse(text.stdout).result.text).toBe("carol")
     expect((await call(["mm_cleanup", "{}"], env)).code).toBe(0)

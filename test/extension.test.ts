@@ -41,8 +41,7 @@ describe("Chrome extension sessions", () => {
         expect(envelope.error).toBeUndefined()
         expect(envelope.ok).toBe(true)
         expect(envelope.result?.extensionId).toBe(id)
-        expect(envelope.result?.state.currentUrl).toBe(`chrome-extension://${id}/popup.html`)
-        expect(envelope.result?.state.extensionId).toBe(id)
+        expect(envelope.result?.state.url).toBe(`chrome-extension://${id}/popup.html`)
         // The title proves Chromium really served the popup under that id (a wrong id shows an error page).
         expect(envelope.result?.state.title).toBe("BWM Test Extension Popup")
 
@@ -58,10 +57,10 @@ describe("Chrome extension sessions", () => {
 
       const first = yield* runTool(click)({ testId: "popup-increment" })
       expect(first.envelope.error).toBeUndefined()
-      expect(first.envelope.result).toEqual({ clicked: true, target: "testId:popup-increment" })
-      expect(first.envelope.observation?.testIds).toContainEqual(
-        expect.objectContaining({ testId: "popup-count", text: "1" })
-      )
+      expect(first.envelope.result).toEqual({ clicked: true })
+      expect(first.observation?.testIds).toContainEqual(expect.objectContaining({ testId: "popup-count", text: "1" }))
+      // The agent reads the change as text: the count's new value.
+      expect(first.envelope.snapshot).toMatch(/: 1$/m)
 
       yield* runTool(click)({ testId: "popup-increment" })
       const count = yield* runTool(getText)({ testId: "popup-count" })
@@ -111,10 +110,10 @@ describe("Chrome extension sessions", () => {
 
       const opened = yield* runTool(navigate)({ screen: "notification" })
       expect(opened.envelope.error).toBeUndefined()
-      expect(opened.envelope.result).toEqual({ navigated: true, currentUrl: notificationUrl })
-      expect(opened.envelope.observation?.state.currentUrl).toBe(notificationUrl)
+      expect(opened.envelope.result).toEqual({ navigated: true })
+      expect(opened.envelope.page).toMatchObject({ url: notificationUrl, tab: TAB_ID })
       // Opening the tab was this call's own doing: no "new tab" notice.
-      expect(opened.envelope.meta.notices).toBeUndefined()
+      expect(opened.envelope.notices).toBeUndefined()
 
       const tabsWithNotification = yield* runTool(getState)({})
       expect(tabsWithNotification.envelope.result?.tabs.active).toEqual({ tabId: TAB_ID, role: "notification", url: notificationUrl })
@@ -126,17 +125,17 @@ describe("Chrome extension sessions", () => {
       expect(confirmed.envelope.error).toBeUndefined()
       expect(confirmed.envelope.result?.pageClosedAfterClick).toBe(true)
       // The tab closed during this call, so this call's response says where tools act now.
-      expect(confirmed.envelope.meta.notices).toEqual([
+      expect(confirmed.envelope.notices).toEqual([
         `The active tab closed; tools now act on ${homeUrl} (extension).`
       ])
-      expect(confirmed.envelope.observation?.state.currentUrl).toBe(homeUrl)
+      expect(confirmed.envelope.page?.url).toBe(homeUrl)
 
       const after = yield* runTool(getState)({})
-      expect(after.envelope.result?.state.currentUrl).toBe(homeUrl)
+      expect(after.envelope.result?.state.url).toBe(homeUrl)
       expect(after.envelope.result?.tabs.active).toEqual({ tabId: TAB_ID, role: "extension", url: homeUrl })
       expect(after.envelope.result?.tabs.tracked.map((tab) => tab.url)).toEqual([homeUrl])
       // Notices are delivered once.
-      expect(after.envelope.meta.notices).toBeUndefined()
+      expect(after.envelope.notices).toBeUndefined()
     }).pipe(Effect.provide(liveLayer(testSettings({ extension: MV3_EXTENSION })))))
 
   it.live("a notification window the extension opens itself is tracked as a notification tab and announced, while the active tab stays put", () =>
@@ -149,9 +148,9 @@ describe("Chrome extension sessions", () => {
       // The popup asks the service worker, which opens the window with chrome.windows.create: it may land after the click returns.
       const asked = yield* runTool(click)({ testId: "popup-open-notification" })
       expect(asked.envelope.error).toBeUndefined()
-      const notices = [...(asked.envelope.meta.notices ?? [])]
+      const notices = [...(asked.envelope.notices ?? [])]
       const { envelope } = yield* runTool(getState)({}).pipe(
-        Effect.tap(({ envelope }) => notices.push(...(envelope.meta.notices ?? []))),
+        Effect.tap(({ envelope }) => notices.push(...(envelope.notices ?? []))),
         Effect.delay("100 millis"),
         Effect.repeat({ until: ({ envelope }) => (envelope.result?.tabs.tracked.length ?? 0) >= 2, times: 100 })
       )

@@ -138,8 +138,9 @@ describe("Streamable HTTP", () => {
     const first = await connect(server.url)
     const second = await connect(server.url)
     try {
-      expect(envelopeOf(await first.client.callTool({ name: "mm_launch", arguments: {} })).ok).toBe(true)
-      const sessionId = envelopeOf(await first.client.callTool({ name: "mm_get_state", arguments: {} })).meta.sessionId
+      const launched = envelopeOf(await first.client.callTool({ name: "mm_launch", arguments: {} }))
+      expect(launched.ok).toBe(true)
+      const sessionId = launched.result.sessionId
 
       const refused = envelopeOf(await second.client.callTool({ name: "mm_launch", arguments: { force: true } }))
       expect(refused.error).toMatchObject({ code: "MM_BROWSER_IN_USE", details: { sessionId } })
@@ -159,8 +160,8 @@ describe("Streamable HTTP", () => {
       await first.transport.terminateSession()
       await first.client.close()
       expect(await waitUntil(() => browserPids(marker).length === 0, 15_000), server.stderr()).toBe(true)
-      const launched = envelopeOf(await second.client.callTool({ name: "mm_launch", arguments: {} }))
-      expect(launched.ok).toBe(true)
+      const relaunched = envelopeOf(await second.client.callTool({ name: "mm_launch", arguments: {} }))
+      expect(relaunched.ok).toBe(true)
       expect(envelopeOf(await second.client.callTool({ name: "mm_cleanup", arguments: {} })).ok).toBe(true)
     } finally {
       await first.client.close().catch(() => undefined)

@@ -6,7 +6,6 @@ import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { extensionIdFrom } from "../src/adapters/playwright/launch.js"
-import type { Envelope } from "../src/domain/envelope.js"
 import { runTool, type ToolResponse } from "../src/runtime/runTool.js"
 import type { AnyToolDefinition, ToolServices } from "../src/runtime/tool.js"
 import { getState } from "../src/tools/discovery.js"
@@ -15,7 +14,7 @@ import { click } from "../src/tools/interaction.js"
 import { navigate } from "../src/tools/navigation.js"
 import { launch } from "../src/tools/session.js"
 import { closeTab, listTabs, switchToTab, waitForNotification } from "../src/tools/tabs.js"
-import { html, liveLayer, pageServer, TAB_ID, testSettings } from "./support/browser.js"
+import { html, liveLayer, pageServer, TAB_ID, testSettings, readable } from "./support/browser.js"
 
 const MV3_EXTENSION = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "extension-mv3")
 const extensionId = extensionIdFrom(realpathSync(MV3_EXTENSION))
@@ -35,7 +34,7 @@ const appPages = {
 const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
   Effect.map(
     runTool(tool)(args) as Effect.Effect<ToolResponse, never, ToolServices>,
-    (response) => response.envelope as Envelope<any>
+    (response) => readable(response)
   )
 
 const ok = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
@@ -52,8 +51,8 @@ describe("tabs with the test extension and a web app", () => {
       const app = yield* pageServer(appPages)
       yield* ok(launch)
       const opened = yield* ok(navigate, { screen: "url", url: `${app.url}/app`, newTab: true })
-      expect(opened.result.currentUrl).toBe(`${app.url}/app`)
-      expect(opened.meta.notices).toBeUndefined()
+      expect(opened.page?.url).toBe(`${app.url}/app`)
+      expect(opened.notices).toBeUndefined()
 
       const asked = yield* ok(click, { testId: "pay" })
       expect(asked.observation?.state.currentUrl).toBe(`${app.url}/app`)
@@ -70,7 +69,7 @@ describe("tabs with the test extension and a web app", () => {
 
       const confirmed = yield* ok(click, { testId: "confirm" })
       expect(confirmed.result.pageClosedAfterClick).toBe(true)
-      expect(confirmed.meta.notices).toEqual([`The active tab closed; tools now act on ${homeUrl} (extension).`])
+      expect(confirmed.notices).toEqual([`The active tab closed; tools now act on ${homeUrl} (extension).`])
 
       const after = yield* ok(getState)
       expect(after.result.tabs.active).toEqual({ tabId: TAB_ID, role: "extension", url: homeUrl })
@@ -130,11 +129,11 @@ describe("tabs with the test extension and a web app", () => {
         tab: { tabId: TAB_ID, role: "app", url: `${app.url}/docs`, title: "Docs", active: false },
         active: { tabId: TAB_ID, role: "extension", url: homeUrl }
       })
-      expect(closedDocs.meta.notices).toEqual([`The active tab closed; tools now act on ${homeUrl} (extension).`])
+      expect(closedDocs.notices).toEqual([`The active tab closed; tools now act on ${homeUrl} (extension).`])
 
       const closedApp = yield* ok(closeTab, { role: "app" })
       expect(closedApp.result.tab.url).toBe(`${app.url}/about`)
-      expect(closedApp.meta.notices).toBeUndefined()
+      expect(closedApp.notices).toBeUndefined()
       const state = yield* ok(getState)
       expect(state.result.tabs.tracked.map((tab: any) => tab.url)).toEqual([homeUrl])
     }).pipe(Effect.scoped, Effect.provide(extensionSession)))
@@ -180,7 +179,7 @@ describe("tabs with the test extension and a web app", () => {
         yield* ok(navigate, { screen: "url", url: `${app.url}/about`, newTab: true })
         const closed = yield* ok(closeTab, { url: `${app.url}/about` })
         expect(closed.result.active).toEqual({ tabId: TAB_ID, role: "app", url: `${app.url}/docs` })
-        expect(closed.meta.notices).toEqual([`The active tab closed; tools now act on ${app.url}/docs (app).`])
+        expect(closed.notices).toEqual([`The active tab closed; tools now act on ${app.url}/docs (app).`])
       }).pipe(Effect.provide(liveLayer(testSettings({ appUrl: `${app.url}/docs` }))))
     }).pipe(Effect.scoped))
 
@@ -242,7 +241,7 @@ describe("tabs with the test extension and a web app", () => {
       expect(state.result.extension).toEqual({ id: extensionId, name: "BWM Test Extension", version: "1.0.0", manifestVersion: 3 })
 
       const popup = yield* ok(navigate, { screen: "popup" })
-      expect(popup.result.currentUrl).toBe(homeUrl)
+      expect(popup.page?.url).toBe(homeUrl)
       const tabs = yield* ok(getState)
       expect(tabs.result.tabs.tracked.map((tab: any) => tab.role)).toEqual(["extension", "extension"])
 

@@ -10,7 +10,7 @@ import { Catalog, type CatalogArray, type CatalogJson } from "../knowledge/catal
  * Bump whenever what the index holds or means changes (tokenizer, fields, similarity facts): an index
  * of another format is rebuilt, never misread.
  */
-export const INDEX_FORMAT = 1
+export const INDEX_FORMAT = 2
 
 const MAGIC = Buffer.from("BWMINDEX", "latin1")
 /** Written as a u32 in the machine's byte order: typed arrays are saved as they are in memory. */

@@ -8,7 +8,8 @@ export const CALL_USAGE = "call <tool> ['<json arguments>' | -] --server URL [--
 
 export const CALL_HELP = `Usage: browser-workflow-mcp ${CALL_USAGE}
 
-Calls one tool on a server started with --port and prints its response envelope (JSON) to stdout.
+Calls one tool on a server started with --port and prints its response to stdout: the envelope as
+JSON on the first line, then the page as text when the response carries it.
 The arguments are a JSON object (default {}), or - to read it from stdin. --server defaults to
 BWM_SERVER, --auth-token to BWM_AUTH_TOKEN. --observation default|failures|none sets the call's
 observation policy.

@@ -4,6 +4,7 @@ import { Cause, Effect, Exit, Layer, Option } from "effect"
 import * as KnowledgeFiles from "../adapters/knowledge-files.js"
 import * as StderrLogger from "../adapters/logger.js"
 import { defaultSettings } from "../domain/config.js"
+import { secretEnvName } from "../knowledge/recipe.js"
 import { exportSession } from "../tools/knowledge.js"
 import { parseSubcommandArgs } from "./args.js"
 import { CliError } from "./options.js"
@@ -13,6 +14,8 @@ export const EXPORT_USAGE = "export <sessionId> [--format batch|playwright] [--a
 export const EXPORT_HELP = `Usage: browser-workflow-mcp ${EXPORT_USAGE}
 
 Prints a recorded session as an mm_run_steps batch (JSON, the default) or a @playwright/test file.
+The steps it leaves out (read-only, failed, or without a durable target), each with why, and the
+placeholders to fill go to stderr.
 --artifacts-dir defaults to BWM_ARTIFACTS_DIR, else ${defaultSettings.artifactsDir}.
 `
 
@@ -44,6 +47,14 @@ export const runExport = async (argv: ReadonlyArray<string>, env: Readonly<Recor
   )
   if (Exit.isSuccess(exit)) {
     process.stdout.write(exit.value.content)
+    // What the file leaves out goes to stderr, so that stdout stays the file.
+    for (const skipped of exit.value.skipped) process.stderr.write(`browser-workflow-mcp export: left out ${skipped}\n`)
+    if (exit.value.placeholders.length > 0) {
+      const names = exit.value.placeholders.map((placeholder) => placeholder.name)
+      process.stderr.write(
+        `browser-workflow-mcp export: placeholders to fill: ${names.join(", ")}${format === "playwright" ? ` (environment ${names.map(secretEnvName).join(", ")})` : ""}\n`
+      )
+    }
     return 0
   }
   const failure = Cause.failureOption(exit.cause)

@@ -50,7 +50,7 @@ export const runReport = async (argv: ReadonlyArray<string>, env: Readonly<Recor
     }
   }
   if (sessionId === undefined) {
-    fail(`give a session id (see mm_knowledge_sessions)\n${REPORT_HELP}`)
+    fail(`give a session id (see mm_knowledge {sessions: true})\n${REPORT_HELP}`)
     return 2
   }
   const id = sessionId

@@ -130,6 +130,8 @@ export interface Settings {
   /** Comma-separated hosts that bypass the proxy. */
   readonly proxyBypass: string | undefined
   readonly ignoreHttpsErrors: boolean
+  /** How click, type and wait_for act: the direct path with Playwright's as the fallback, or Playwright's for everything. */
+  readonly actionPath: "auto" | "playwright"
 }
 
 export interface ViewportSize {
@@ -167,7 +169,8 @@ export const defaultSettings: Settings = {
   grantPermissions: [],
   proxyServer: undefined,
   proxyBypass: undefined,
-  ignoreHttpsErrors: false
+  ignoreHttpsErrors: false,
+  actionPath: "auto"
 }
 
 /** How an option's value is written: as text (a flag or an environment variable) and as JSON in the config file. */
@@ -572,7 +575,17 @@ export const optionTable = {
     flag: "step-screenshots",
     env: "BWM_STEP_SCREENSHOTS",
     default: defaultSettings.stepScreenshots,
-    help: "A small viewport JPEG recorded with each step, for mm_report: off, failures (default) or all."
+    help: "A small viewport JPEG recorded with each step, for the session report: off, failures (default) or all."
+  }),
+  actionPath: option({
+    section: "browser",
+    type: OptionTypes.oneOf("auto", "playwright"),
+    flag: "action-path",
+    env: "BWM_ACTION_PATH",
+    default: defaultSettings.actionPath,
+    help: "How click, type and wait_for act: auto (one page check, real input, a guard that confirms it; else Playwright's) or playwright (Playwright's actions only).",
+    details:
+      "`auto` reports success only when the page saw the first trusted event of the input reach the target; anything uncertain goes to Playwright's action before any input, and an input whose outcome stays unknown answers `MM_ACTION_UNCONFIRMED` (see docs/architecture.md, \"Acting on an element\"). `playwright` is slower on every action and never answers that code."
   }),
   logLevel: option({
     section: "server",
@@ -656,7 +669,7 @@ export const optionTable = {
     type: OptionTypes.structure(Schema.Array(ScreenRule), "[{screen, testId | selector | urlPattern}]"),
     default: defaultSettings.screenRules,
     defaultText: "none",
-    help: "How state.currentScreen is named: the first rule that matches."
+    help: "How the page's screen (state.screen) is named: the first rule that matches."
   }),
   fixtures: option({
     section: "file",

@@ -1,6 +1,7 @@
 // Every error a client can see: one tagged class per classification, each carrying its MM_* code
 // and a message that tells the agent how to recover.
 import { Schema } from "effect"
+import { PauseContext } from "./debugger.js"
 
 /** At most this many characters of a value an agent or a page gave appear in a message. */
 export const ECHO_LIMIT = 120
@@ -462,6 +463,66 @@ export class ToolUnavailable extends Schema.TaggedError<ToolUnavailable>()("Tool
   }
 }
 
+/** How the message of an action the page paused during begins (step records keep the code and message only). */
+export const PAUSED_DURING_PREFIX = "The page paused in the debugger during "
+
+/**
+ * The page's JavaScript is paused in the debugger: a call that needs it running was refused (`tool`),
+ * or the call itself made it pause (`during`, with the pause's context).
+ */
+export class DebuggerPaused extends Schema.TaggedError<DebuggerPaused>()("DebuggerPaused", {
+  /** The served name of the tool refused because the page is paused. */
+  tool: Schema.optional(Schema.String),
+  /** The action during which the page paused (it was delivered and completes when the page runs again). */
+  during: Schema.optional(Schema.String),
+  tabId: Schema.String,
+  /** Where it is paused, e.g. "app.js:4:3 in handler". */
+  at: Schema.String,
+  pause: Schema.optional(PauseContext)
+}) {
+  get code() {
+    return "MM_DEBUGGER_PAUSED" as const
+  }
+  override get message() {
+    if (this.during !== undefined) {
+      return `${PAUSED_DURING_PREFIX}${this.during} (tab ${this.tabId}, ${this.at}). The ${this.during} was delivered and completes when the page runs again; details.pause has the context. Continue with mm_step, mm_evaluate_frame or mm_debugger {"action": "resume"}.`
+    }
+    return `${this.tool ?? "This call"} cannot run while tab ${this.tabId} is paused in the debugger at ${this.at}. Call mm_debugger {"action": "resume"} or mm_step first, or leave the page with mm_navigate.`
+  }
+  get details() {
+    return {
+      tabId: this.tabId,
+      ...(this.during !== undefined ? { during: this.during } : {}),
+      ...(this.pause !== undefined ? { pause: this.pause } : {})
+    }
+  }
+}
+
+/** A stepping tool (step, evaluate_frame, resume) was called while nothing is paused. */
+export class DebuggerNotPaused extends Schema.TaggedError<DebuggerNotPaused>()("DebuggerNotPaused", {
+  tool: Schema.String
+}) {
+  get code() {
+    return "MM_DEBUGGER_NOT_PAUSED" as const
+  }
+  override get message() {
+    return `${this.tool} needs a paused page, and nothing is paused. Set a breakpoint with mm_breakpoint {"action": "set", ...} and trigger it, or call mm_debugger {"action": "pause"}.`
+  }
+}
+
+/** The browser refused a debugger command (e.g. a regex it cannot parse), or its DevTools session went away. */
+export class DebuggerFailed extends Schema.TaggedError<DebuggerFailed>()("DebuggerFailed", {
+  action: Schema.String,
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_DEBUGGER_FAILED" as const
+  }
+  override get message() {
+    return `The debugger could not ${this.action}: ${this.detail}`
+  }
+}
+
 /** The session's storage state could not be read from the browser or written to its file. */
 export class StorageStateFailed extends Schema.TaggedError<StorageStateFailed>()("StorageStateFailed", {
   detail: Schema.String
@@ -484,6 +545,27 @@ export class PageUnresponsive extends Schema.TaggedError<PageUnresponsive>()("Pa
   }
   override get message() {
     return `The page does not respond (${this.detail}): a script of the page keeps its main thread busy. Call mm_navigate with screen "reload" (or another URL) to leave it, or mm_launch with force: true.`
+  }
+}
+
+/**
+ * An action's input was sent but nothing showed that it reached its target (the page went away
+ * without saying, or no event of it arrived where the target is): it was not repeated, since it
+ * may have taken effect elsewhere.
+ */
+export class ActionUnconfirmed extends Schema.TaggedError<ActionUnconfirmed>()("ActionUnconfirmed", {
+  action: Schema.Literal("click", "type"),
+  target: Schema.String,
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_ACTION_UNCONFIRMED" as const
+  }
+  override get message() {
+    return `The ${this.action} on ${this.target} was sent, but ${this.detail}. It was not repeated, since it may have taken effect elsewhere: look at the page (mm_describe_screen) before acting again.`
+  }
+  get details() {
+    return { action: this.action, target: this.target }
   }
 }
 
@@ -517,8 +599,12 @@ export type ToolError =
   | BrowserClosed
   | BrowserInUse
   | ToolUnavailable
+  | DebuggerPaused
+  | DebuggerNotPaused
+  | DebuggerFailed
   | StorageStateFailed
   | PageUnresponsive
+  | ActionUnconfirmed
 
 export const ToolError = Schema.Union(
   InvalidInput,
@@ -549,7 +635,11 @@ export const ToolError = Schema.Union(
   BrowserClosed,
   BrowserInUse,
   ToolUnavailable,
+  DebuggerPaused,
+  DebuggerNotPaused,
+  DebuggerFailed,
   StorageStateFailed,
+  ActionUnconfirmed,
   PageUnresponsive
 )
 

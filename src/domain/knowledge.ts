@@ -1,5 +1,5 @@
 // What the knowledge store keeps: session metadata and one record per tool call (schema version 1).
-import { Schema } from "effect"
+import { Option, Schema } from "effect"
 import { Observation } from "./observation.js"
 
 /** Role and accessible name of the element a ref pointed at: what makes a ref replayable later. */
@@ -9,12 +9,32 @@ export const A11yHint = Schema.Struct({
 })
 export type A11yHint = typeof A11yHint.Type
 
+/** A form of a durable target: the element's test id, its role and exact accessible name, or the generated selector. */
+export const DurableForm = Schema.Literal("testId", "role", "selector")
+export type DurableForm = typeof DurableForm.Type
+
+/**
+ * The element an action acted on, described when the action ran, in forms that survive a new page load:
+ * its test id, its role and exact accessible name (as getByRole(role, {name, exact: true}) finds it), and
+ * a selector generated the way Playwright's code generator does. `unique` lists the forms that matched
+ * exactly this element in the page at that moment.
+ */
+export const TargetElement = Schema.Struct({
+  testId: Schema.optional(Schema.String),
+  role: Schema.optional(Schema.String),
+  name: Schema.optional(Schema.String),
+  selector: Schema.optional(Schema.String),
+  unique: Schema.Array(DurableForm)
+})
+export type TargetElement = typeof TargetElement.Type
+
 export const StepTarget = Schema.Struct({
   a11yRef: Schema.optional(Schema.String),
   testId: Schema.optional(Schema.String),
   selector: Schema.optional(Schema.String),
   within: Schema.optional(Schema.String),
-  a11yHint: Schema.optional(A11yHint)
+  a11yHint: Schema.optional(A11yHint),
+  element: Schema.optional(TargetElement)
 })
 export type StepTarget = typeof StepTarget.Type
 
@@ -74,7 +94,7 @@ export const labelsFor = (kinds: ReadonlyArray<StepKind>, target: StepTarget | u
 /** Which steps a query looks at. */
 export const KnowledgeScope = Schema.Union(
   Schema.Literal("current", "all"),
-  Schema.Struct({ sessionId: Schema.String.pipe(Schema.minLength(1)).annotations({ description: "A session id from knowledge_sessions." }) })
+  Schema.Struct({ sessionId: Schema.String.pipe(Schema.minLength(1)).annotations({ description: "A session id from mm_knowledge {sessions: true}." }) })
 ).annotations({
   description: 'current: the running session (needs mm_launch); all: every stored session; {sessionId}: one session.'
 })
@@ -105,7 +125,11 @@ export const StepSummary = Schema.Struct({
   target: Schema.optional(Schema.String).annotations({ description: 'Target, e.g. "testId:confirm" or "role:button \"Sign in\"".' }),
   ok: Schema.Boolean,
   errorCode: Schema.optional(Schema.String),
-  labels: Schema.Array(Schema.String),
+  // Sent without the field when there are none (responses carry no empty fields).
+  labels: Schema.optionalToRequired(Schema.Array(Schema.String), Schema.Array(Schema.String), {
+    decode: Option.getOrElse((): ReadonlyArray<string> => []),
+    encode: (labels) => (labels.length === 0 ? Option.none() : Option.some(labels))
+  }).annotations({ description: "What kind of step: discovery, navigation, interaction, failed..." }),
   score: Schema.optional(Schema.Number).annotations({ description: "Relevance (search only); recency only breaks ties." }),
   matchedFields: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "Fields the query matched (search only)." })
 })

@@ -1,5 +1,12 @@
 // What a page looks like to an agent: state, visible test ids, accessibility nodes with refs, tabs.
-import { Schema } from "effect"
+import { Option, Schema } from "effect"
+
+/** A string the tools work with as "" when empty, sent without the field (responses carry no empty fields). */
+const omittedWhenEmpty = (description: string) =>
+  Schema.optionalToRequired(Schema.String, Schema.String, {
+    decode: Option.getOrElse(() => ""),
+    encode: (value) => (value === "" ? Option.none() : Option.some(value))
+  }).annotations({ description })
 
 export const TabRole = Schema.Literal("extension", "notification", "app", "other").annotations({
   description: "extension: the loaded extension's pages; notification: its notification or popup page; app: http(s) pages; other: anything else."
@@ -36,15 +43,20 @@ export const TabInfo = Schema.Struct({
   tabId: TabId,
   role: TabRole,
   url: Schema.String.annotations({ description: "Current URL of the tab." }),
-  title: Schema.String.annotations({ description: "Document title." }),
+  title: omittedWhenEmpty("Document title, when it has one."),
   active: Schema.Boolean.annotations({ description: "True for the tab that tools act on." })
 })
 export type TabInfo = typeof TabInfo.Type
 
 export const Tabs = Schema.Struct({
-  active: Schema.NullOr(Schema.Struct({ tabId: TabId, role: TabRole, url: Schema.String })).annotations({
-    description: "The tab tools act on, or null when none is open."
-  }),
+  active: Schema.optionalToRequired(
+    Schema.Struct({ tabId: TabId, role: TabRole, url: Schema.String }),
+    Schema.NullOr(Schema.typeSchema(Schema.Struct({ tabId: TabId, role: TabRole, url: Schema.String }))),
+    {
+      decode: Option.getOrNull,
+      encode: Option.fromNullable
+    }
+  ).annotations({ description: "The tab tools act on; absent when none is open." }),
   tracked: Schema.Array(TabInfo).annotations({ description: "Every open tab of the session." })
 })
 export type Tabs = typeof Tabs.Type
@@ -56,6 +68,7 @@ export const ScreenState = Schema.Struct({
   currentScreen: Schema.String.annotations({
     description: 'Screen name from the configured detection rules, or "unknown".'
   }),
+  tabId: Schema.optional(TabId).annotations({ description: "Id of the active tab." }),
   extensionId: Schema.optional(Schema.String).annotations({ description: "Id of the loaded extension, if any." }),
   app: Schema.optional(Schema.Record({ key: Schema.String, value: JsonValue })).annotations({
     description: "App-specific fields from the StateSnapshot capability (e.g. isUnlocked, networkName), when one is provided."

@@ -32,7 +32,7 @@ const states = (node: A11yNode): Array<string> => {
   if (node.pressed === true) out.push("pressed")
   else if (node.pressed === "mixed") out.push("pressed=mixed")
   if (node.expanded === true) out.push("expanded")
-  else if (node.expanded === false) out.push("expanded=false")
+  else if (node.expanded === false) out.push("collapsed")
   if (node.disabled === true) out.push("disabled")
   return out
 }

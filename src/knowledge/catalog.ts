@@ -19,6 +19,12 @@ import { growInt32, IdList, packLists, pushTo, topK, unpackLists, Vocabulary } f
 import { StepTable } from "./steps-table.js"
 import { clipText, SHOWN_CHARS, tokenizeIdentifier } from "./text.js"
 
+/**
+ * The tools that ask or replay the step memory (mm_knowledge and its older names, mm_report, mm_replay):
+ * their calls are recorded but are not steps of a flow. A replay's own steps are recorded one by one.
+ */
+export const isMemoryTool = (name: string): boolean => /^(knowledge(_[a-z]+)?|report|replay)$/.test(name)
+
 const HOUR_MS = 3_600_000
 
 export interface SessionSlot {
@@ -360,9 +366,9 @@ export class Catalog {
     return words
   }
 
-  /** Indexes a step; the memory's own queries (knowledge_* calls) are not steps of a flow and are left out. */
+  /** Indexes a step; the memory's own calls (knowledge, report, replay) are not steps of a flow and are left out. */
   addStep(step: StepRecord): boolean {
-    if (step.tool.name.startsWith("knowledge_")) return false
+    if (isMemoryTool(step.tool.name)) return false
     const facts = factsOf(step, this.placeOfUrl)
     const before = this.pages.before(step.sessionId)
     this.pages.apply(step.sessionId, step.observation, this.placeOfUrl)
@@ -714,7 +720,7 @@ export const scanSearch = (
   const words = new Map(sessions.map((session) => [session.sessionId, sessionWords(session)]))
   const ranked: Array<Ranked> = []
   for (const step of steps) {
-    if (!inSessions(input.sessions, step.sessionId) || step.tool.name.startsWith("knowledge_")) continue
+    if (!inSessions(input.sessions, step.sessionId) || isMemoryTool(step.tool.name)) continue
     const entry = entryOf(step)
     if (!passesFilters(entry, metadata.get(step.sessionId), input.filters, input.now)) continue
     const scored = scoreEntry(entry, words.get(step.sessionId) ?? [], input.groups)

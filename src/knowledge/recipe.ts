@@ -2,10 +2,11 @@
 // Playwright test. Targets are made durable, redacted text becomes a named placeholder; what each tool
 // contributes (replayed or not, its note, its Playwright lines) comes from its definition.
 import type { Placeholder, Recipe, RecipeStep, SessionMetadata, StepRecord, StepTarget } from "../domain/knowledge.js"
+import { PAUSED_DURING_PREFIX } from "../domain/errors.js"
 import { REDACTED } from "../domain/redaction.js"
 import { replayModeOf, type AnyToolDefinition } from "../runtime/tool.js"
 import { describeStepTarget } from "./entry.js"
-import { durableTarget } from "./targets.js"
+import { durableTarget, whyNotDurable } from "./targets.js"
 import { identifierWords } from "./text.js"
 
 /** The definition of a recorded tool, by its bare name; undefined for a tool the server does not have. */
@@ -28,6 +29,14 @@ interface Replayed {
 }
 
 /**
+ * An action the page paused in the debugger during (a click whose handler hit a breakpoint): it was
+ * delivered and finished once the page ran again, so the flow has it; a replay (without the debugger's
+ * steps, which never replay) runs it through.
+ */
+const deliveredThenPaused = (record: StepRecord) =>
+  record.outcome.error?.code === "MM_DEBUGGER_PAUSED" && record.outcome.error.message.startsWith(PAUSED_DURING_PREFIX)
+
+/**
  * Which recorded steps replay and how, as each tool's definition says (replay mode, argument
  * adaptation, note); a tool the lookup does not know replays as a plain step.
  */
@@ -48,7 +57,7 @@ const plan = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup, prefix: stri
       skipped.push(`${label}: read-only`)
       continue
     }
-    if (!record.outcome.ok) {
+    if (!record.outcome.ok && !deliveredThenPaused(record)) {
       skipped.push(`${label}: failed with ${record.outcome.error?.code ?? "an error"}`)
       continue
     }
@@ -56,7 +65,7 @@ const plan = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup, prefix: stri
     if (record.tool.target !== undefined) {
       const durable = durableTarget(record.tool.target)
       if (durable === undefined) {
-        skipped.push(`${label}: only a ref was recorded, no test id, role and name, or selector`)
+        skipped.push(`${label}: ${whyNotDurable(record.tool.target)}`)
         continue
       }
       args = { ...args, ...durable.args }
@@ -89,7 +98,38 @@ const plan = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup, prefix: stri
     if (record.tool.target !== undefined && durableTarget(record.tool.target)?.scopeDropped) notes += " (its ref scope was dropped)"
     out.push({ step: { tool: served(name), args, notes }, record, tool })
   }
-  return { out, placeholders, skipped }
+  const start = startOf(steps, out, lookup, served)
+  return { out: start === undefined ? out : [start, ...out], placeholders, skipped }
+}
+
+/** Pages a replay can load again: not about:blank, chrome:// and the like. */
+const LOADABLE = /^(https?|file):/i
+
+/**
+ * The flow starts where the agent was before its first replayed step (the page it saw then): unless that
+ * step loads a URL itself, the replay first loads that page, as the Playwright test's first page.goto does.
+ */
+const startOf = (
+  steps: ReadonlyArray<StepRecord>,
+  out: ReadonlyArray<Replayed>,
+  lookup: ToolLookup,
+  served: (tool: string) => string
+): Replayed | undefined => {
+  const first = out[0]
+  if (first === undefined) return undefined
+  if (first.record.tool.name === "navigate" && first.record.tool.input.screen === "url") return undefined
+  const position = steps.indexOf(first.record)
+  let seen: StepRecord | undefined
+  for (let index = position - 1; index >= 0 && seen === undefined; index--) {
+    if (steps[index]!.observation !== undefined) seen = steps[index]
+  }
+  const url = seen?.observation?.state.currentUrl
+  if (seen === undefined || url === undefined || !LOADABLE.test(url)) return undefined
+  return {
+    step: { tool: served("navigate"), args: { screen: "url", url }, notes: `Start at ${url}` },
+    record: seen,
+    tool: lookup("navigate")
+  }
 }
 
 /**
@@ -101,24 +141,117 @@ export const recipeOf = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup, p
   return { steps: out.map((replayed) => replayed.step), placeholders, skipped }
 }
 
-/** An mm_run_steps input: stops at the first failure, since later steps depend on earlier ones. */
-export const toBatch = (recipe: Recipe): { readonly steps: ReadonlyArray<{ tool: string; args: Record<string, unknown> }>; readonly stopOnError: true } => ({
+/** An mm_run_steps input for a recipe. */
+export interface RecipeBatch {
+  readonly steps: ReadonlyArray<{ readonly tool: string; readonly args: Record<string, unknown> }>
+  readonly stopOnError: true
+  readonly includeObservations: "failures"
+}
+
+/**
+ * An mm_run_steps input: stops at the first failure, since later steps depend on earlier ones, and brings
+ * back the page only for a step that failed (the step to look at), not after every step that worked.
+ */
+export const toBatch = (recipe: Recipe): RecipeBatch => ({
   steps: recipe.steps.map((step) => ({ tool: step.tool, args: { ...step.args } })),
-  stopOnError: true
+  stopOnError: true,
+  includeObservations: "failures"
 })
 
 const js = (value: string) => JSON.stringify(value)
+
+/** Splits a Playwright selector at its top-level ` >> ` (not inside quotes or brackets). */
+const selectorParts = (selector: string): Array<string> | undefined => {
+  const parts: Array<string> = []
+  let start = 0
+  let quote: string | undefined
+  let depth = 0
+  for (let i = 0; i < selector.length; i++) {
+    const c = selector[i]!
+    if (quote !== undefined) {
+      if (c === "\\") i++
+      else if (c === quote) quote = undefined
+    } else if (c === '"' || c === "'") quote = c
+    else if (c === "[") depth++
+    else if (c === "]") depth--
+    else if (depth === 0 && selector.startsWith(" >> ", i)) {
+      parts.push(selector.slice(start, i))
+      start = i + 4
+      i += 3
+    }
+  }
+  if (quote !== undefined || depth !== 0) return undefined
+  parts.push(selector.slice(start))
+  return parts
+}
+
+/** A quoted text with its flag (`"Sign in"s`): JSON, as Playwright reads the text engines' values. */
+const quotedText = (body: string): { readonly text: string; readonly exact: boolean } | undefined => {
+  const match = /^("(?:[^"\\]|\\.)*")([si]?)$/.exec(body)
+  if (!match) return undefined
+  try {
+    return { text: JSON.parse(match[1]!) as string, exact: match[2] !== "i" }
+  } catch {
+    return undefined
+  }
+}
+
+/** An attribute's quoted value (`"v"s`) as Playwright's attribute parser reads it: backslash escapes one character. */
+const attributeValue = (quoted: string): string => quoted.slice(1, -1).replace(/\\(.)/g, "$1")
+
+const ATTRIBUTE = /^\[([a-z-]+)=("(?:[^"\\]|\\.)*")([si]?)\]$/
+const ROLE = /^(?:internal:)?role=([a-z]+)(?:\[name=("(?:[^"\\]|\\.)*")([si]?)\])?$/
+const ENGINE = /^[a-zA-Z_0-9:+*-]+=/
+
+/** One part of a selector as a locator method call, or undefined for syntax the export does not translate. */
+const partLocator = (part: string, first: boolean): string | undefined => {
+  const role = ROLE.exec(part)
+  if (role) {
+    if (role[2] === undefined) return `getByRole(${js(role[1]!)})`
+    const name = attributeValue(role[2])
+    return `getByRole(${js(role[1]!)}, { name: ${js(name)}${role[3] === "i" ? "" : ", exact: true"} })`
+  }
+  const exact = (text: { readonly exact: boolean }) => (text.exact ? ", { exact: true }" : "")
+  if (part.startsWith("internal:testid=")) {
+    const attribute = ATTRIBUTE.exec(part.slice("internal:testid=".length))
+    return attribute && attribute[1] === "data-testid" ? `getByTestId(${js(attributeValue(attribute[2]!))})` : undefined
+  }
+  if (part.startsWith("internal:attr=")) {
+    const attribute = ATTRIBUTE.exec(part.slice("internal:attr=".length))
+    if (!attribute) return undefined
+    const method = { placeholder: "getByPlaceholder", alt: "getByAltText", title: "getByTitle" }[attribute[1]!]
+    return method === undefined ? undefined : `${method}(${js(attributeValue(attribute[2]!))}${exact({ exact: attribute[3] !== "i" })})`
+  }
+  for (const [engine, method] of [["internal:label=", "getByLabel"], ["internal:text=", "getByText"]] as const) {
+    if (!part.startsWith(engine)) continue
+    const text = quotedText(part.slice(engine.length))
+    return text === undefined ? undefined : `${method}(${js(text.text)}${exact(text)})`
+  }
+  if (part.startsWith("internal:has-text=")) {
+    const text = quotedText(part.slice("internal:has-text=".length))
+    // Only the lax form has a locator twin (filter({ hasText }) matches a case-insensitive substring).
+    return text === undefined || first || text.exact ? undefined : `filter({ hasText: ${js(text.text)} })`
+  }
+  const nth = /^nth=(-?\d+)$/.exec(part)
+  if (nth) return first ? undefined : `nth(${nth[1]})`
+  if (ENGINE.test(part)) return undefined
+  return `locator(${js(part)})`
+}
+
+/** A selector as locator calls (`getByRole("listitem").filter({ hasText: "a" }).getByRole("checkbox")`), else `locator(selector)`. */
+const selectorLocator = (selector: string): string => {
+  const parts = selectorParts(selector)
+  const calls = parts?.map((part, index) => partLocator(part, index === 0))
+  if (calls === undefined || calls.some((call) => call === undefined)) return `locator(${js(selector)})`
+  return calls.join(".")
+}
 
 const locatorOf = (args: Readonly<Record<string, unknown>>): string | undefined => {
   const one = (value: unknown): string | undefined => {
     if (typeof value !== "object" || value === null) return undefined
     const locator = value as Record<string, unknown>
     if (typeof locator.testId === "string") return `getByTestId(${js(locator.testId)})`
-    if (typeof locator.selector === "string") {
-      const role = /^role=([a-z]+)\[name=("(?:[^"\\]|\\.)*")s\]$/.exec(locator.selector)
-      if (role) return `getByRole(${js(role[1]!)}, { name: ${role[2]}, exact: true })`
-      return `locator(${js(locator.selector)})`
-    }
+    if (typeof locator.selector === "string") return selectorLocator(locator.selector)
     return undefined
   }
   const main = one(args)
@@ -127,12 +260,13 @@ const locatorOf = (args: Readonly<Record<string, unknown>>): string | undefined 
   return scope === undefined ? `page.${main}` : `page.${scope}.${main}`
 }
 
-const envName = (placeholder: string) => `BWM_SECRET_${placeholder.toUpperCase()}`
+/** The environment variable a Playwright export reads a placeholder from. */
+export const secretEnvName = (placeholder: string): string => `BWM_SECRET_${placeholder.toUpperCase()}`
 
 /** A text argument as a JS expression: a literal, or the environment variable of its placeholder. */
 const textExpression = (value: string): string => {
   const secret = /^\{\{(.+)\}\}$/.exec(value)
-  return secret ? `process.env.${envName(secret[1]!)} ?? ""` : js(value)
+  return secret ? `process.env.${secretEnvName(secret[1]!)} ?? ""` : js(value)
 }
 
 /**
@@ -148,9 +282,7 @@ export const toPlaywright = (
   prefix = "mm"
 ): string => {
   const lines: Array<string> = []
-  // The page the session started on: what the first successful recorded step observed (the launch).
-  const startUrl = steps.find((step) => step.outcome.ok && step.observation !== undefined)?.observation?.state.currentUrl
-  if (startUrl !== undefined) lines.push(`await page.goto(${js(startUrl)})`)
+  // The recipe's first step loads the page the flow started on (see startOf).
   const { out } = plan(steps, lookup, prefix)
   recipe.steps.forEach((step, index) => {
     const replayed = out[index]
@@ -173,7 +305,7 @@ export const toPlaywright = (
     if (dialog !== undefined) lines.push(`page.removeAllListeners("dialog")`)
   })
   const title = metadata?.goal ?? `session ${sessionId}`
-  const secrets = recipe.placeholders.map((placeholder) => envName(placeholder.name))
+  const secrets = recipe.placeholders.map((placeholder) => secretEnvName(placeholder.name))
   return [
     `// Recorded by browser-workflow-mcp from session ${sessionId}.`,
     ...(secrets.length > 0 ? [`// Secrets come from the environment: ${secrets.join(", ")}.`] : []),

@@ -191,7 +191,7 @@ ${failures}
 ${steps.map((step, index) => stepHtml(step, index, start, input.images)).join("\n")}
 </ol>
 <h2>Recipe</h2>
-<p class="meta">The successful actions with durable targets, as <code>mm_knowledge_export</code> exports them.</p>
+<p class="meta">The successful actions with durable targets, as <code>mm_knowledge {export}</code> exports them.</p>
 ${recipeHtml(input.recipe)}
 </main>
 <footer>Written by browser-workflow-mcp at ${escapeHtml(input.generatedAt, 100)} from the session's step records; typed secrets are never stored, and screenshots show field text as dots.</footer>

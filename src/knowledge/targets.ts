@@ -1,5 +1,8 @@
-// From a recorded target to arguments that still work in another session: refs are page-local
-// numbers, so a ref is replayed through the role and name it pointed at.
+// From a recorded target to arguments that still work in another session. Refs are page-local numbers;
+// what replays is what the element was when the action ran (its test id, its role and exact name, the
+// selector generated for it, each recorded with whether it was unique then), else the locator the agent
+// gave (a test id or a selector), else, for steps recorded before elements were described, the role and
+// name the ref pointed at on the page the agent saw.
 import type { StepTarget } from "../domain/knowledge.js"
 
 export type DurableArgs = Readonly<Record<string, unknown>>
@@ -25,18 +28,53 @@ export interface Durable {
   readonly scopeDropped: boolean
 }
 
-/** The replayable form of a target, or undefined when only a bare ref was recorded. */
+/** The replayable form of a target, or undefined when no durable form was recorded (see `whyNotDurable`). */
 export const durableTarget = (target: StepTarget | undefined): Durable | undefined => {
   if (target === undefined) return undefined
-  const forms: Array<DurableArgs> = []
-  if (target.testId !== undefined) forms.push({ testId: target.testId })
-  if (target.a11yHint !== undefined && target.a11yHint.name !== "") {
-    forms.push({ selector: roleSelector(target.a11yHint.role, target.a11yHint.name) })
-  }
-  if (target.selector !== undefined) forms.push({ selector: target.selector })
-  const [first, ...rest] = forms
-  if (first === undefined) return undefined
+  const element = target.element
   const scope = scopeArgs(target.within)
   const scoped = (args: DurableArgs) => (scope === undefined || scope === "lost" ? args : { ...args, within: scope })
-  return { args: scoped(first), fallbacks: rest.map(scoped), scopeDropped: scope === "lost" }
+  // Forms that were unique in the whole page name the element without any scope.
+  const pageWide: Array<DurableArgs> = []
+  const own: Array<DurableArgs> = []
+  if (element !== undefined) {
+    if (element.testId !== undefined && element.unique.includes("testId")) pageWide.push({ testId: element.testId })
+    if (element.role !== undefined && element.name !== undefined && element.unique.includes("role")) {
+      pageWide.push({ selector: roleSelector(element.role, element.name) })
+    }
+  }
+  if (target.testId !== undefined && scope !== "lost") own.push(scoped({ testId: target.testId }))
+  if (element?.selector !== undefined && element.unique.includes("selector")) own.push({ selector: element.selector })
+  if (target.selector !== undefined && scope !== "lost") own.push(scoped({ selector: target.selector }))
+  // Recorded before elements were described: the role and name a ref pointed at, the locator with its scope dropped.
+  if (element === undefined && target.a11yHint !== undefined && target.a11yHint.name !== "") {
+    own.push(scoped({ selector: roleSelector(target.a11yHint.role, target.a11yHint.name) }))
+  }
+  if (element === undefined && scope === "lost") {
+    if (target.testId !== undefined) own.push({ testId: target.testId })
+    if (target.selector !== undefined) own.push({ selector: target.selector })
+  }
+  const forms: Array<DurableArgs> = []
+  for (const form of [...pageWide, ...own]) if (!forms.some((known) => JSON.stringify(known) === JSON.stringify(form))) forms.push(form)
+  const [first, ...rest] = forms
+  if (first === undefined) return undefined
+  const scopeDropped = scope === "lost" && pageWide.length === 0 && !(element?.unique.includes("selector") ?? false)
+  return { args: first, fallbacks: rest, scopeDropped }
+}
+
+/** Why a recorded target has no durable form, in words (for a recipe's skipped list). */
+export const whyNotDurable = (target: StepTarget): string => {
+  const element = target.element
+  if (element === undefined) {
+    return target.a11yRef !== undefined
+      ? "only a ref was recorded: the page did not describe the element (no test id, role and name, or selector)"
+      : "its locator was scoped inside a ref, which does not survive the page"
+  }
+  const shared: Array<string> = []
+  if (element.testId !== undefined) shared.push(`its test id ${JSON.stringify(element.testId)}`)
+  if (element.role !== undefined && element.name !== undefined) shared.push(`its role and name (${element.role} ${JSON.stringify(element.name)})`)
+  if (element.selector !== undefined) shared.push(`the selector generated for it (${element.selector})`)
+  return shared.length === 0
+    ? "the element had no test id, no accessible name and no selector that names it alone"
+    : `no durable form named it alone: ${shared.join(", ")} matched other elements too`
 }

@@ -13,10 +13,10 @@ export interface RemoteCall {
 }
 
 export interface RemoteResult {
-  /** The envelope's JSON text as the server sent it. */
+  /** The envelope's JSON text as the server sent it, then the text blocks after it (the page as text), one after another. */
   readonly text: string
   readonly ok: boolean
-  /** Content blocks beside the envelope (images), not printed. */
+  /** Image blocks beside the envelope, not printed. */
   readonly attachments: number
 }
 
@@ -34,9 +34,9 @@ export const callRemoteTool = async (call: RemoteCall): Promise<RemoteResult> =>
       ...(call.meta === undefined ? {} : { _meta: { ...call.meta } })
     })
     const content = (result.content ?? []) as ReadonlyArray<{ readonly type: string; readonly text?: string }>
-    const first = content[0]
-    const text = first?.type === "text" && first.text !== undefined ? first.text : JSON.stringify(result)
-    return { text, ok: result.isError !== true, attachments: Math.max(0, content.length - 1) }
+    const texts = content.flatMap((block) => (block.type === "text" && block.text !== undefined ? [block.text] : []))
+    const text = texts.length > 0 && content[0]?.type === "text" ? texts.join("\n") : JSON.stringify(result)
+    return { text, ok: result.isError !== true, attachments: content.length - texts.length }
   } finally {
     await transport.terminateSession().catch(() => undefined)
     await client.close().catch(() => undefined)

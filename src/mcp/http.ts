@@ -180,8 +180,7 @@ export const serveHttp = async <ER>(
     const refuse = (id: RequestId, sessionId: string) => {
       const envelope = {
         ok: false as const,
-        error: toErrorInfo(new BrowserInUse({ sessionId })),
-        meta: { timestamp: new Date().toISOString(), durationMs: 0 }
+        error: toErrorInfo(new BrowserInUse({ sessionId }))
       }
       return transport.send({ jsonrpc: "2.0", id, result: toCallToolResult({ envelope, attachments: [] }) }, { relatedRequestId: id })
     }

@@ -13,6 +13,7 @@ import { Cause, Effect, Exit, type ManagedRuntime } from "effect"
 import { envelopeSchema } from "../domain/envelope.js"
 import { INTERNAL_ERROR_CODE, toErrorInfo, UnknownTool, type ErrorInfo } from "../domain/errors.js"
 import { optInGroups, type ToolRegistry } from "../runtime/registry.js"
+import { ClientMemory } from "../runtime/client-memory.js"
 import { runTool, type ToolResponse } from "../runtime/runTool.js"
 import type { AnyToolDefinition, ToolServices } from "../runtime/tool.js"
 import { ALL_CAPS, ToolView, visibleTools } from "../runtime/visibility.js"
@@ -29,9 +30,8 @@ export const instructions = (prefix: string) => {
     "Drive a real Chromium browser (a web app or an MV3 extension) and remember what worked.",
     `Start with ${p}launch: tools appear as they apply, the page tools once a session runs.`,
     "Name an element by exactly one of a11yRef (a ref like e12 from an observation or snapshot), testId or selector, optionally within a parent.",
-    `Each action's response carries an observation of the page afterwards (what changed, with refs), so you rarely need ${p}describe_screen.`,
-    `Send known steps together with ${p}run_steps; ${p}knowledge_search finds what earlier sessions did.`,
-    "Responses are JSON {ok, result | error: {code, message}, meta}; an error's message says how to recover."
+    "A response is JSON {ok, result | error: {code, message}, page? (when it changed), console? (new errors), notices?}, then the page as text: after an action only what changed (other refs stay valid), after a failure all of it.",
+    `Send known steps together with ${p}run_steps; ${p}knowledge finds what earlier sessions did, ${p}replay redoes one. An error's message says how to recover.`
   ].join(" ")
 }
 
@@ -60,24 +60,27 @@ export const describeTool = (registry: ToolRegistry, tool: AnyToolDefinition, op
 }
 
 /**
- * An envelope as a CallToolResult: the JSON as text, plus image blocks. With `structured`, the
- * envelope also goes as structuredContent; off by default because clients that show both to the
- * model pay for it twice, and some drop the text (and its images) when structuredContent is present.
+ * An envelope as a CallToolResult: the envelope as JSON text, the page snapshot as a second text block
+ * (read as text: no escaped newlines and quotes), then the blocks a tool moved out of its result
+ * (images, a batch's snapshots). With `structured`, the envelope (snapshot included) also goes as
+ * structuredContent; off by default because clients that show both to the model pay for it twice,
+ * and some drop the text (and its images) when structuredContent is present.
  */
-export const toCallToolResult = (response: ToolResponse, structured = false): CallToolResult => ({
-  content: [
-    { type: "text", text: JSON.stringify(response.envelope) },
-    ...response.attachments.map((attachment) => ({ ...attachment }))
-  ],
-  ...(structured ? { structuredContent: response.envelope as unknown as Record<string, unknown> } : {}),
-  isError: !response.envelope.ok
-})
+export const toCallToolResult = (response: ToolResponse, structured = false): CallToolResult => {
+  const { snapshot, ...envelope } = response.envelope
+  return {
+    content: [
+      { type: "text", text: JSON.stringify(envelope) },
+      ...(snapshot !== undefined ? [{ type: "text" as const, text: snapshot }] : []),
+      ...response.attachments.map((attachment) => ({ ...attachment }))
+    ],
+    ...(structured ? { structuredContent: response.envelope as unknown as Record<string, unknown> } : {}),
+    isError: !response.envelope.ok
+  }
+}
 
 /** A failure answered by the MCP layer itself, outside any tool. */
-const failureResponse = (error: ErrorInfo): ToolResponse => ({
-  envelope: { ok: false, error, meta: { timestamp: new Date().toISOString(), durationMs: 0 } },
-  attachments: []
-})
+const failureResponse = (error: ErrorInfo): ToolResponse => ({ envelope: { ok: false, error }, attachments: [] })
 
 /**
  * Request `_meta` key with which a client sets one call's observation policy ("default", "none" or
@@ -121,6 +124,8 @@ export const makeMcpServer = <R extends ToolServices, ER>(
     { capabilities: { tools: { listChanged: !staticTools }, logging: {} }, instructions: instructions(registry.prefix) }
   )
   const view = ToolView.make(registry, { caps: options.caps, staticTools })
+  // What this client was last told (the page, the console read so far): responses say only what changed.
+  const memory = ClientMemory.make()
   // A misspelt group would otherwise leave its tools off without a word.
   const groups = new Set(optInGroups(registry.tools))
   const unknownCaps = (options.caps ?? []).filter((cap) => cap !== ALL_CAPS && !groups.has(cap))
@@ -190,7 +195,10 @@ export const makeMcpServer = <R extends ToolServices, ER>(
     const progressToken = request.params._meta?.progressToken
     const requested = request.params._meta?.[OBSERVATION_META_KEY]
     const policy = isPolicy(requested) ? requested : defaultPolicy
-    const call = runTool(tool)(request.params.arguments ?? {}, { policy }).pipe(Effect.provideService(ToolView, view)) as Effect.Effect<
+    const call = runTool(tool)(request.params.arguments ?? {}, { policy }).pipe(
+      Effect.provideService(ToolView, view),
+      Effect.provideService(ClientMemory, memory)
+    ) as Effect.Effect<
       ToolResponse,
       never,
       R | Progress

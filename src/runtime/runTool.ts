@@ -1,8 +1,8 @@
 // runTool: from a tool definition to an Effect that never fails and yields the response envelope.
 // Decode, session gate, deadline, observation by policy, recording, and error-to-code mapping live here once.
-import { Cause, Clock, Effect, Exit, Option, ParseResult, Schema } from "effect"
+import { Cause, Clock, Effect, Exit, Option, ParseResult, Ref, Schema } from "effect"
 import type { ParseError } from "effect/ParseResult"
-import type { Envelope } from "../domain/envelope.js"
+import { consoleLines, observationText, pageChange, pageOf, slowMs, type Envelope, type PageState } from "../domain/envelope.js"
 import {
   DeadlineExceeded,
   INTERNAL_ERROR_CODE,
@@ -19,6 +19,7 @@ import { Config } from "../services/Config.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
+import { clientMemory } from "./client-memory.js"
 import type { Attachment, RecordedCall, ToolDefinition } from "./tool.js"
 import { callBudget, finishReserveMs, RECORD_RESERVE_MS } from "./budget.js"
 import { inputTooCostly } from "./input-limits.js"
@@ -38,6 +39,8 @@ export interface RunOptions {
 /** The envelope plus content blocks that travel beside it (never inside the JSON). */
 export interface ToolResponse<A = unknown> {
   readonly envelope: Envelope<A>
+  /** The observation as the step record keeps it (structured nodes), when one was taken: for library users and tests. */
+  readonly observation?: Observation | undefined
   readonly attachments: ReadonlyArray<Attachment>
 }
 
@@ -150,23 +153,50 @@ export const runTool =
       const before = yield* session.current
       const lateNotices: Array<string> = []
 
+      const memory = yield* clientMemory
+      const consoleAtStart = yield* session.consoleCursor
+
+      /**
+       * The envelope, lean: the page only when it changed since this client last heard (never when the
+       * result itself carries the state), console errors since its previous response, the observation
+       * as text, the duration only for a slow call.
+       */
       const finish = (
         outcome: { readonly ok: true; readonly result: OE } | { readonly ok: false; readonly error: ErrorInfo },
         sessionId: string | undefined,
-        observation: Observation | undefined
+        observation: Observation | undefined,
+        stateInResult = false
       ) =>
         Effect.gen(function* () {
-          const finishedAt = yield* Clock.currentTimeMillis
           const notices = [...(yield* session.takeNotices), ...lateNotices]
-          const meta = {
-            timestamp: new Date(finishedAt).toISOString(),
-            ...(sessionId === undefined ? {} : { sessionId }),
-            durationMs: finishedAt - startedAt,
-            ...(notices.length > 0 ? { notices } : {})
+          let page: PageState | undefined
+          let consoleErrors: ReadonlyArray<string> = []
+          const current = sessionIdOf(yield* session.current)
+          if (current !== undefined && current === sessionId) {
+            const told = Option.isSome(memory) ? yield* Ref.get(memory.value.told) : undefined
+            const known = told?.sessionId === current ? told : undefined
+            // Errors since this client's previous response; without one, since this call began (a new session: since it started).
+            const from = known?.consoleCursor ?? (sessionIdOf(before) === current ? consoleAtStart : 0)
+            const cursor = yield* session.consoleCursor
+            const messages = cursor > from ? yield* session.consoleSince(from) : []
+            const now = observation === undefined ? undefined : pageOf(observation.state, observation.state.tabId)
+            consoleErrors = consoleLines(messages, now?.url ?? known?.page?.url)
+            if (now !== undefined && !stateInResult) page = pageChange(known?.page, now)
+            if (Option.isSome(memory)) {
+              yield* Ref.set(memory.value.told, { sessionId: current, page: now ?? known?.page, consoleCursor: Math.max(cursor, from) })
+            }
           }
-          const envelope: Envelope<OE> = outcome.ok
-            ? { ok: true, result: outcome.result, meta, ...(observation ? { observation } : {}) }
-            : { ok: false, error: outcome.error, meta, ...(observation ? { observation } : {}) }
+          const snapshot = observation === undefined ? "" : observationText(observation)
+          const finishedAt = yield* Clock.currentTimeMillis
+          const envelope: Envelope<OE> = {
+            ok: outcome.ok,
+            ...(outcome.ok ? { result: outcome.result } : { error: leanError(outcome.error, snapshot !== "") }),
+            ...(page !== undefined ? { page } : {}),
+            ...(consoleErrors.length > 0 ? { console: consoleErrors } : {}),
+            ...(notices.length > 0 ? { notices } : {}),
+            ...slowMs(finishedAt - startedAt),
+            ...(snapshot !== "" ? { snapshot } : {})
+          }
           return envelope
         })
 
@@ -209,6 +239,7 @@ export const runTool =
       let outcome: { readonly ok: true; readonly result: OE } | { readonly ok: false; readonly error: ErrorInfo }
       let attachments: ReadonlyArray<Attachment> = []
       let observation: Observation | undefined
+      let stateInResult = false
       let recordedResult: Option.Option<O> = Option.none()
 
       if (Exit.isSuccess(exit)) {
@@ -250,6 +281,8 @@ export const runTool =
             onNone: () => undefined,
             onSome: (result) => definition.observe?.(result)
           })
+          // A tool that observes through its own result (launch, get_state, describe_screen) already says where the page is.
+          stateInResult = observation !== undefined
           if (observation === undefined) observation = yield* observeInTime(observe("none", outcome.ok))
         } else {
           observation = yield* observeInTime(observe(policy, outcome.ok))
@@ -286,12 +319,19 @@ export const runTool =
         yield* budget.settle(definition.name, store.recordStep(step))
       }
 
-      const envelope = yield* finish(outcome, sessionId, observation)
-      return { envelope, attachments }
+      const envelope = yield* finish(outcome, sessionId, observation, stateInResult)
+      return { envelope, ...(observation !== undefined ? { observation } : {}), attachments }
     })
 
 const sessionIdOf = (info: Option.Option<{ readonly sessionId: string }>): string | undefined =>
   Option.isSome(info) ? info.value.sessionId : undefined
+
+/** A failure's error as the envelope carries it: the refs a stale-ref error lists are in the snapshot beside it. */
+const leanError = (error: ErrorInfo, withSnapshot: boolean): ErrorInfo => {
+  if (!withSnapshot || error.details === undefined || !("availableRefs" in error.details)) return error
+  const { availableRefs: _refs, ...details } = error.details
+  return Object.keys(details).length > 0 ? { ...error, details } : { code: error.code, message: error.message }
+}
 
 const internalError = (): ErrorInfo => ({
   code: INTERNAL_ERROR_CODE,

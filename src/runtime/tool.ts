@@ -32,12 +32,10 @@ export interface RecordedCall {
   readonly screenshot?: string | undefined
 }
 
-/** An image to hand to the client as its own content block instead of inside the JSON. */
-export interface Attachment {
-  readonly type: "image"
-  readonly data: string
-  readonly mimeType: string
-}
+/** An image, or text meant to be read as text (not JSON-escaped), handed to the client as its own content block. */
+export type Attachment =
+  | { readonly type: "image"; readonly data: string; readonly mimeType: string }
+  | { readonly type: "text"; readonly text: string }
 
 /** What a tool's `listedWhen` sees. */
 export interface ListingState {
@@ -49,6 +47,8 @@ export interface ListingState {
   readonly tabs: number
   /** How many tools this client's hide_tools rules hide. */
   readonly hiddenByClient: number
+  /** A tab's JavaScript is paused in the debugger: only the tools marked `whilePaused: "listed"` are listed. */
+  readonly paused: boolean
 }
 
 /** Recorded arguments of a step, as a recipe carries them. */
@@ -113,6 +113,17 @@ export interface ToolDefinition<I, IE, O, OE, R> {
    * answers MM_SESSION_ALREADY_RUNNING unless force).
    */
   readonly listedWhen?: (state: ListingState) => boolean
+  /**
+   * Callable but never listed, not even in the fixed list (--static-tools): an old name kept for
+   * clients that call it (SPEC-07's tool names), whose work a listed tool now does.
+   */
+  readonly unlisted?: boolean
+  /**
+   * While a tab's JavaScript is paused in the debugger: `listed` (the stepping set, get_state, screenshot),
+   * `blocked` (needs the page's JavaScript running: answers MM_DEBUGGER_PAUSED), or, when absent, not
+   * listed but callable (knowledge, cleanup, navigate: leaving the page ends the pause).
+   */
+  readonly whilePaused?: "listed" | "blocked"
   /** What kind of step a call is, as labels in the step memory. */
   readonly stepKinds?: ReadonlyArray<StepKind>
   /** How a recorded call replays in a batch and exports to a Playwright test. */

@@ -1,9 +1,9 @@
-// Which tools a client sees and may call now: the session (running, with an extension), the
-// capabilities the server was given, opt-in groups (--caps) and the client's hide/show rules.
+// Which tools a client sees and may call now: the session (running, with an extension, paused in the
+// debugger), the capabilities the server was given, opt-in groups (--caps) and the client's hide/show rules.
 // runTool gates every call (batch steps too) with the same rules the MCP server lists with.
 import { Context, Effect, Option, Ref } from "effect"
-import { NoActiveSession, ToolUnavailable, type ToolError } from "../domain/errors.js"
-import { Session, type SessionInfo } from "../services/Session.js"
+import { DebuggerPaused, NoActiveSession, ToolUnavailable, type ToolError } from "../domain/errors.js"
+import { Session, type PauseSummary, type SessionInfo } from "../services/Session.js"
 import type { ToolRegistry } from "./registry.js"
 import { groupOf, type AnyToolDefinition, type ListingState } from "./tool.js"
 
@@ -70,9 +70,10 @@ export const hiddenByRules = (rules: ReadonlyArray<VisibilityRule>, tool: AnyToo
 
 /**
  * Why a tool is not available now. `capability` and `unlisted` tools still run when called: they
- * answer their own error saying what is missing.
+ * answer their own error saying what is missing. `paused`: the page's JavaScript is paused in the
+ * debugger and the tool needs it running.
  */
-export type Blocked = "group" | "hidden" | "static" | "capability" | "session" | "extension" | "unlisted"
+export type Blocked = "group" | "hidden" | "static" | "capability" | "session" | "extension" | "paused" | "unlisted" | "alias"
 
 interface Situation {
   readonly session: Option.Option<SessionInfo>
@@ -80,25 +81,29 @@ interface Situation {
   readonly rules: ReadonlyArray<VisibilityRule>
   readonly context: Context.Context<never>
   readonly listing: ListingState
+  /** Where a tab is paused in the debugger, if one is. */
+  readonly paused: Option.Option<PauseSummary>
 }
 
 const situation = Effect.gen(function* () {
   const service = yield* Session
   const session = yield* service.current
   const tabs = yield* service.tabCount
+  const paused = Option.isSome(session) ? yield* service.debuggerPaused : Option.none<PauseSummary>()
   const view = yield* Effect.serviceOption(ToolView)
   const rules = Option.isSome(view) ? yield* Ref.get(view.value.rules) : []
   const context = yield* Effect.context<never>()
   const hiddenByClient = Option.isSome(view)
-    ? view.value.registry.tools.filter((tool) => hiddenByRules(rules, tool, view.value.registry)).length
+    ? view.value.registry.tools.filter((tool) => tool.unlisted !== true && hiddenByRules(rules, tool, view.value.registry)).length
     : 0
   const listing: ListingState = {
     session: Option.isSome(session),
     extension: Option.isSome(session) && session.value.extensionId !== undefined,
     tabs,
-    hiddenByClient
+    hiddenByClient,
+    paused: Option.isSome(paused)
   }
-  return { session, view, rules, context, listing } satisfies Situation
+  return { session, view, rules, context, listing, paused } satisfies Situation
 })
 
 const blockedBy = (tool: AnyToolDefinition, now: Situation): Blocked | undefined => {
@@ -112,7 +117,10 @@ const blockedBy = (tool: AnyToolDefinition, now: Situation): Blocked | undefined
   if (tool.capability !== undefined && Option.isNone(Context.getOption(now.context, tool.capability))) return "capability"
   if ((tool.requiresSession || tool.requiresExtension === true) && Option.isNone(now.session)) return "session"
   if (tool.requiresExtension === true && Option.isSome(now.session) && now.session.value.extensionId === undefined) return "extension"
+  // While paused, the list is the stepping set (and what still works on a paused page); the rest stays callable.
+  if (Option.isSome(now.paused) && tool.whilePaused !== "listed") return tool.whilePaused === "blocked" ? "paused" : "unlisted"
   if (tool.listedWhen !== undefined && !tool.listedWhen(now.listing)) return "unlisted"
+  if (tool.unlisted === true) return "alias"
   return undefined
 }
 
@@ -121,7 +129,7 @@ const listed = (blocked: Blocked | undefined, now: Situation) =>
   blocked === undefined ||
   (Option.isSome(now.view) &&
     now.view.value.staticTools &&
-    (blocked === "session" || blocked === "extension" || blocked === "unlisted"))
+    (blocked === "session" || blocked === "extension" || blocked === "paused" || blocked === "unlisted"))
 
 /** The tools to list now, in registry order. */
 export const visibleTools = (tools: ReadonlyArray<AnyToolDefinition>): Effect.Effect<ReadonlyArray<AnyToolDefinition>, never, Session> =>
@@ -162,8 +170,11 @@ const errorFor = (tool: AnyToolDefinition, blocked: Blocked, now: Situation): To
         reason: "static",
         hint: "has nothing to do: the server keeps one fixed tool list (--static-tools)."
       })
+    case "paused":
+      return Option.isSome(now.paused) ? new DebuggerPaused({ tool: name, ...now.paused.value }) : undefined
     case "capability":
     case "unlisted":
+    case "alias":
       // The tool itself answers with what is missing (MM_CAPABILITY_NOT_AVAILABLE, MM_SESSION_ALREADY_RUNNING...).
       return undefined
   }

@@ -1,7 +1,8 @@
 // The browser port tools require: one Session tag whose service is the sum of small ports, one per
-// concern (lifecycle, actions, navigation, screenshots, storage, tabs, extension, records) in ./session/.
+// concern (lifecycle, actions, navigation, screenshots, storage, tabs, extension, records, debugger) in ./session/.
 import { Context, Effect, Layer, Option } from "effect"
 import type { SessionActions } from "./session/actions.js"
+import type { SessionDebugger } from "./session/debugger.js"
 import type { SessionExtension } from "./session/extension.js"
 import type { SessionLifecycle } from "./session/lifecycle.js"
 import type { SessionNavigation } from "./session/navigation.js"
@@ -11,6 +12,7 @@ import type { SessionStorage } from "./session/storage.js"
 import type { SessionTabs } from "./session/tabs.js"
 
 export type * from "./session/actions.js"
+export type * from "./session/debugger.js"
 export type * from "./session/extension.js"
 export type * from "./session/lifecycle.js"
 export type * from "./session/navigation.js"
@@ -26,7 +28,8 @@ export type SessionService = SessionLifecycle &
   SessionStorage &
   SessionTabs &
   SessionExtension &
-  SessionRecords
+  SessionRecords &
+  SessionDebugger
 
 export class Session extends Context.Tag("browser-workflow-mcp/Session")<Session, SessionService>() {
   /** A session stub for tests: every method dies loudly unless overridden. */
@@ -41,10 +44,14 @@ const unimplemented: SessionService = {
   launch: () => notStubbed("launch"),
   cleanup: notStubbed("cleanup"),
   navigate: () => notStubbed("navigate"),
+  // Nothing known about the target: the answer a page that cannot say gives.
+  describe: () => Effect.succeed(undefined),
   click: () => notStubbed("click"),
   type: () => notStubbed("type"),
   waitFor: () => notStubbed("waitFor"),
+  waitForAny: () => notStubbed("waitForAny"),
   getText: () => notStubbed("getText"),
+  getTexts: () => notStubbed("getTexts"),
   pressKey: () => notStubbed("pressKey"),
   selectOption: () => notStubbed("selectOption"),
   hover: () => notStubbed("hover"),
@@ -59,5 +66,12 @@ const unimplemented: SessionService = {
   extensionStorage: () => notStubbed("extensionStorage"),
   takeNotices: Effect.succeed([]),
   consoleCursor: Effect.succeed(0),
-  consoleSince: () => Effect.succeed([])
+  consoleSince: () => Effect.succeed([]),
+  debuggerPaused: Effect.succeed(Option.none()),
+  debuggerStatus: notStubbed("debuggerStatus"),
+  debuggerConfigure: () => notStubbed("debuggerConfigure"),
+  debuggerRun: () => notStubbed("debuggerRun"),
+  debuggerEvaluate: () => notStubbed("debuggerEvaluate"),
+  setBreakpoint: () => notStubbed("setBreakpoint"),
+  removeBreakpoint: () => notStubbed("removeBreakpoint")
 }

@@ -3,12 +3,12 @@
 import { randomBytes } from "node:crypto"
 import { Clock, Data, Effect, Either, Option, Ref, Schema } from "effect"
 import { defaultBatchLimits, type BatchLimits } from "../domain/config.js"
-import { ErrorObject } from "../domain/envelope.js"
+import { consoleLines, ErrorObject, PageState, slowMs } from "../domain/envelope.js"
 import { BatchTimeout, InvalidInput, toErrorInfo, UnknownTool, type ErrorInfo } from "../domain/errors.js"
-import { A11yNode, Observation } from "../domain/observation.js"
+import { renderNodes } from "../domain/snapshot-text.js"
 import type { ToolRegistry } from "../runtime/registry.js"
 import { decodeInput, runTool } from "../runtime/runTool.js"
-import { defineTool, ListedAs, Unlisted, type AnyToolDefinition, type ToolDefinition, type ToolServices } from "../runtime/tool.js"
+import { defineTool, ListedAs, Unlisted, type AnyToolDefinition, type Attachment, type ToolDefinition, type ToolServices } from "../runtime/tool.js"
 import { Observer } from "../services/Observer.js"
 import { reportProgress } from "../services/Progress.js"
 import { Session } from "../services/Session.js"
@@ -17,7 +17,7 @@ export const BATCH_TOOL_NAME = "run_steps"
 
 const Expectation = Schema.Struct({
   includeSnapshot: Schema.optional(Schema.Boolean).annotations({
-    description: "Add the accessibility nodes (with refs) after this step to its result."
+    description: "Add the whole page as text (with refs) after this step."
   }),
   snapshotSelector: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
     description: "CSS selector that limits that snapshot."
@@ -26,7 +26,7 @@ const Expectation = Schema.Struct({
     description: "Save a screenshot after this step and add its path."
   }),
   includeConsole: Schema.optional(Schema.Boolean).annotations({
-    description: "Add the console messages and uncaught page errors logged while this step ran."
+    description: "Add every console message logged while this step ran, not only errors."
   })
 }).annotations({ [ListedAs]: { type: "object" } })
 
@@ -54,45 +54,60 @@ const StepInput = Schema.Struct({
 })
 type StepInput = typeof StepInput.Type
 
+/** How many console lines a step with expectation.includeConsole reports. */
+const STEP_CONSOLE_LINES = 50
+
 const StepResult = Schema.Struct({
-  index: Schema.Number,
   label: Schema.optional(Schema.String),
-  tool: Schema.String,
   ok: Schema.Boolean,
   result: Schema.optional(Schema.Unknown),
   error: Schema.optional(ErrorObject),
-  observation: Schema.optional(Observation),
-  snapshot: Schema.optional(Schema.Struct({ nodes: Schema.Array(A11yNode), truncated: Schema.optional(Schema.Boolean) })),
+  page: Schema.optional(PageState).annotations({ description: "The active page after the step, when it changed." }),
+  console: Schema.optional(Schema.Array(Schema.String)).annotations({
+    description: "Console errors raised while the step ran (every message with expectation.includeConsole)."
+  }),
+  notices: Schema.optional(Schema.Array(Schema.String)),
+  skipped: Schema.optional(Schema.Boolean).annotations({ description: "True when the step did not run." }),
+  ms: Schema.optional(Schema.Number).annotations({ description: "Duration of a slow step (1 s or more)." }),
   screenshot: Schema.optional(Schema.String).annotations({ description: "Path of the screenshot taken after the step." }),
-  console: Schema.optional(
-    Schema.Array(Schema.Struct({ type: Schema.String, text: Schema.String, url: Schema.String }))
-  ).annotations({ description: "Console messages logged while the step ran (expectation.includeConsole)." }),
-  meta: Schema.Struct({
-    durationMs: Schema.Number,
-    timestamp: Schema.String,
-    skipped: Schema.optional(Schema.Boolean)
-  })
+  // Moved into the text block after the JSON (see `attachments`): never JSON-escaped on the wire.
+  snapshot: Schema.optional(Schema.String).annotations({ description: "The page after the step as text." })
 })
 type StepResult = typeof StepResult.Type
 
-const RunStepsOutput = Schema.Struct({
-  batchId: Schema.String,
-  steps: Schema.Array(StepResult),
+export const RunStepsOutput = Schema.Struct({
+  steps: Schema.Array(StepResult).annotations({ description: "One result per step, in order." }),
   summary: Schema.Struct({
     ok: Schema.Boolean.annotations({ description: "True when every step succeeded." }),
     total: Schema.Number,
     succeeded: Schema.Number,
-    failed: Schema.Number,
-    skipped: Schema.Number,
-    durationMs: Schema.Number,
-    executionMode: Schema.Literal("sequential", "parallel"),
-    warnings: Schema.Array(Schema.String)
+    failed: Schema.optional(Schema.Number),
+    skipped: Schema.optional(Schema.Number),
+    warnings: Schema.optional(Schema.Array(Schema.String))
   }),
   invalidSteps: Schema.optional(
     Schema.Array(Schema.Struct({ index: Schema.Number, tool: Schema.String, error: ErrorObject }))
   ).annotations({ description: "With validateFirst: the steps that failed validation (then nothing ran)." })
 })
 type RunStepsOutput = typeof RunStepsOutput.Type
+
+/**
+ * The steps' page texts as one text block after the JSON, each under a "## step N tool" line (N as in
+ * `steps`), so that an agent reads them as text and a program can split them.
+ */
+export const stepSnapshots = (
+  steps: ReadonlyArray<StepResult>,
+  tools: ReadonlyArray<string>
+): { readonly steps: ReadonlyArray<StepResult>; readonly text: string } => {
+  const sections: Array<string> = []
+  const lean = steps.map((step, index) => {
+    if (step.snapshot === undefined) return step
+    const { snapshot, ...rest } = step
+    sections.push(`## step ${index} ${tools[index] ?? ""}`.trimEnd() + `\n${snapshot}`)
+    return rest
+  })
+  return { steps: lean, text: sections.join("\n") }
+}
 
 class StopBatch extends Data.TaggedError("StopBatch")<{ readonly index: number }> {}
 
@@ -194,25 +209,12 @@ export const makeRunSteps = (registry: () => ToolRegistry, limits: BatchLimits =
     if (Option.isSome(shapeError)) return yield* shapeError.value
 
     const total = input.steps.length
-    const emptySummary = (skipped: number, warnings: ReadonlyArray<string>) =>
-      Effect.map(Clock.currentTimeMillis, (now) => ({
-        ok: false,
-        total,
-        succeeded: 0,
-        failed: 0,
-        skipped,
-        durationMs: now - startedAt,
-        executionMode: input.executionMode,
-        warnings
-      }))
-
     if (input.validateFirst) {
       const invalid = yield* validate(input.steps)
       if (invalid.length > 0) {
         const output: RunStepsOutput = {
-          batchId,
           steps: [],
-          summary: yield* emptySummary(total, [`${invalid.length} of ${total} steps are invalid; nothing ran.`]),
+          summary: { ok: false, total, succeeded: 0, skipped: total, warnings: [`${invalid.length} of ${total} steps are invalid; nothing ran.`] },
           invalidSteps: invalid
         }
         return output
@@ -221,30 +223,27 @@ export const makeRunSteps = (registry: () => ToolRegistry, limits: BatchLimits =
 
     const batchTimeoutMs = input.batchTimeoutMs ?? limits.defaultTimeoutMs
     const deadline = startedAt + batchTimeoutMs
-    const results = yield* Ref.make<ReadonlyArray<StepResult>>([])
+    const results = yield* Ref.make<ReadonlyArray<{ readonly index: number; readonly result: StepResult }>>([])
     const completed = yield* Ref.make(0)
     const warnings: Array<string> = []
     let aggregateChars = 0
 
-    const skippedResult = (step: StepInput, index: number, error: ErrorInfo) =>
-      Effect.map(Clock.currentTimeMillis, (now): StepResult => ({
-        index,
-        ...(step.label !== undefined ? { label: step.label } : {}),
-        tool: step.tool,
-        ok: false,
-        error,
-        meta: { durationMs: 0, timestamp: new Date(now).toISOString(), skipped: true }
-      }))
+    const skippedResult = (step: StepInput, error: ErrorInfo): StepResult => ({
+      ...(step.label !== undefined ? { label: step.label } : {}),
+      ok: false,
+      error,
+      skipped: true
+    })
 
     /** Keeps the batch's answer within the configured size: results past the budget are cut. */
-    const bound = (result: StepResult): StepResult => {
+    const bound = (result: StepResult, index: number): StepResult => {
       const size = JSON.stringify(result).length
       aggregateChars += size
       if (aggregateChars <= limits.maxAggregateChars) return result
       warnings.push(
-        `Step ${result.index} result truncated: the batch passed ${limits.maxAggregateChars} characters of results (config batch.maxAggregateChars).`
+        `Step ${index} result truncated: the batch passed ${limits.maxAggregateChars} characters of results (config batch.maxAggregateChars).`
       )
-      const { observation: _observation, snapshot: _snapshot, result: _result, ...rest } = result
+      const { snapshot: _snapshot, result: _result, ...rest } = result
       return { ...rest, ...(result.result !== undefined ? { result: { truncated: true, originalChars: size } } : {}) }
     }
 
@@ -253,20 +252,12 @@ export const makeRunSteps = (registry: () => ToolRegistry, limits: BatchLimits =
         const stepStarted = yield* Clock.currentTimeMillis
         const remaining = deadline - stepStarted
         if (remaining <= 0) {
-          return yield* skippedResult(step, index, toErrorInfo(new BatchTimeout({ batchTimeoutMs, started: false })))
+          return skippedResult(step, toErrorInfo(new BatchTimeout({ batchTimeoutMs, started: false })))
         }
         const resolved = resolve(step)
         let stepResult: StepResult
         if (Either.isLeft(resolved)) {
-          const now = yield* Clock.currentTimeMillis
-          stepResult = {
-            index,
-            ...(step.label !== undefined ? { label: step.label } : {}),
-            tool: step.tool,
-            ok: false,
-            error: resolved.left,
-            meta: { durationMs: now - stepStarted, timestamp: new Date(now).toISOString() }
-          }
+          stepResult = { ...(step.label !== undefined ? { label: step.label } : {}), ok: false, error: resolved.left }
         } else {
           const tool = resolved.right as ToolDefinition<unknown, unknown, unknown, unknown, ToolServices>
           const session = yield* Session
@@ -285,79 +276,81 @@ export const makeRunSteps = (registry: () => ToolRegistry, limits: BatchLimits =
             expectation?.includeSnapshot === true
               ? yield* Effect.flatMap(Observer, (observer) =>
                   observer.accessibility({ rootSelector: expectation.snapshotSelector })
-                ).pipe(Effect.option)
+                ).pipe(
+                  Effect.map(({ nodes, truncated }) => {
+                    const rendered = renderNodes(nodes)
+                    return truncated && !rendered.cut ? `${rendered.text}\n… more nodes than the limit` : rendered.text
+                  }),
+                  Effect.option
+                )
               : Option.none()
           const screenshot =
             expectation?.includeScreenshot === true
               ? yield* session.screenshot({ name: `${batchId}-step-${index}`, fullPage: false }).pipe(Effect.option)
               : Option.none()
-          const consoleMessages =
-            expectation?.includeConsole === true ? Option.some(yield* session.consoleSince(consoleCursor)) : Option.none()
-          const keepObservation =
-            envelope.observation !== undefined &&
-            (input.includeObservations === "all" || (input.includeObservations === "failures" && !envelope.ok))
+          // Every message while the step ran, in the same short lines as the errors every response carries.
+          const allConsole =
+            expectation?.includeConsole === true
+              ? consoleLines(yield* session.consoleSince(consoleCursor), envelope.page?.url, { all: true, lines: STEP_CONSOLE_LINES })
+              : []
+          const keepSnapshot = input.includeObservations === "all" || (input.includeObservations === "failures" && !envelope.ok)
+          const text = Option.isSome(snapshot) ? snapshot.value : keepSnapshot ? envelope.snapshot : undefined
+          const consoleShown = allConsole.length > 0 ? allConsole : envelope.console
           const now = yield* Clock.currentTimeMillis
           stepResult = {
-            index,
             ...(step.label !== undefined ? { label: step.label } : {}),
-            tool: step.tool,
             ok: envelope.ok,
             ...(envelope.ok ? { result: envelope.result } : {}),
             ...(envelope.error !== undefined ? { error: envelope.error } : {}),
-            ...(keepObservation ? { observation: envelope.observation } : {}),
-            ...(Option.isSome(snapshot)
-              ? { snapshot: { nodes: snapshot.value.nodes, ...(snapshot.value.truncated ? { truncated: true } : {}) } }
-              : {}),
+            ...(envelope.page !== undefined ? { page: envelope.page } : {}),
+            ...(consoleShown !== undefined && consoleShown.length > 0 ? { console: consoleShown } : {}),
+            ...(envelope.notices !== undefined ? { notices: envelope.notices } : {}),
+            ...slowMs(now - stepStarted),
             ...(Option.isSome(screenshot) ? { screenshot: screenshot.value.path } : {}),
-            ...(Option.isSome(consoleMessages) ? { console: consoleMessages.value } : {}),
-            meta: { durationMs: now - stepStarted, timestamp: new Date(now).toISOString() }
+            ...(text !== undefined && text !== "" ? { snapshot: text } : {})
           }
         }
         const done = yield* Ref.updateAndGet(completed, (n) => n + 1)
         yield* reportProgress(done, total, `${stepResult.ok ? "ok" : "failed"}: step ${index} ${step.tool}`)
-        return bound(stepResult)
+        return bound(stepResult, index)
       })
 
     const stops = (step: StepInput, result: StepResult) =>
-      !result.ok && !result.meta.skipped && (step.continueOnError ?? !input.stopOnError) === false
+      !result.ok && result.skipped !== true && (step.continueOnError ?? !input.stopOnError) === false
 
     yield* Effect.forEach(
       input.steps,
       (step, index) =>
         runStep(step, index).pipe(
-          Effect.tap((result) => Ref.update(results, (all) => [...all, result])),
+          Effect.tap((result) => Ref.update(results, (all) => [...all, { index, result }])),
           Effect.flatMap((result) => (stops(step, result) ? Effect.fail(new StopBatch({ index })) : Effect.void))
         ),
       { concurrency: input.executionMode === "parallel" ? 4 : 1, discard: true }
     ).pipe(Effect.catchTag("StopBatch", () => Effect.void))
 
     const ran = [...(yield* Ref.get(results))].sort((a, b) => a.index - b.index)
-    const ranIndexes = new Set(ran.map((result) => result.index))
-    const stoppedAt = ran.find((result) => stops(input.steps[result.index]!, result))
-    const notRun = yield* Effect.forEach(
-      input.steps.flatMap((step, index) => (ranIndexes.has(index) ? [] : [{ step, index }])),
-      ({ step, index }) =>
-        skippedResult(step, index, {
+    const byIndex = new Map(ran.map(({ index, result }) => [index, result]))
+    const stoppedAt = ran.find(({ index, result }) => stops(input.steps[index]!, result))
+    const steps = input.steps.map(
+      (step, index) =>
+        byIndex.get(index) ??
+        skippedResult(step, {
           code: "MM_BATCH_STOPPED",
           message: `Not run: step ${stoppedAt?.index ?? "?"} failed and the batch stops on errors.`
         })
     )
-    const steps = [...ran, ...notRun].sort((a, b) => a.index - b.index)
-    const skipped = steps.filter((result) => result.meta.skipped === true).length
+    const skipped = steps.filter((result) => result.skipped === true).length
     const succeeded = steps.filter((result) => result.ok).length
-    const finishedAt = yield* Clock.currentTimeMillis
+    const failed = total - succeeded - skipped
     const output: RunStepsOutput = {
-      batchId,
       steps,
       summary: {
         ok: succeeded === total,
         total,
         succeeded,
-        failed: total - succeeded - skipped,
-        skipped,
-        durationMs: finishedAt - startedAt,
-        executionMode: input.executionMode,
-        warnings
+        ...(failed > 0 ? { failed } : {}),
+        ...(skipped > 0 ? { skipped } : {}),
+        ...(warnings.length > 0 ? { warnings } : {})
       }
     }
     return output
@@ -367,7 +360,7 @@ export const makeRunSteps = (registry: () => ToolRegistry, limits: BatchLimits =
     name: BATCH_TOOL_NAME,
     title: "Run several steps",
     description:
-      "Run known steps in one call, each {tool, args} as a single call would (launch too). Returns {steps, summary}.",
+      "Run known steps in one call, each {tool, args} as alone (launch too). Returns {steps, summary} and their page text.",
     input: Input,
     output: RunStepsOutput,
     annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
@@ -378,6 +371,15 @@ export const makeRunSteps = (registry: () => ToolRegistry, limits: BatchLimits =
     // The batch keeps its own deadline and answers with partial results; this is only a backstop.
     deadlineMs: (input) => (input.batchTimeoutMs ?? limits.defaultTimeoutMs) + 10_000,
     // Each step is recorded on its own, redacted by its tool; the batch record keeps only its shape.
+    // The steps' page texts go after the JSON as one text block.
+    attachments: (input, result) => {
+      const { steps, text } = stepSnapshots(
+        result.steps,
+        input.steps.map((step) => step.tool)
+      )
+      const attachments: ReadonlyArray<Attachment> = text === "" ? [] : [{ type: "text", text }]
+      return { result: { ...result, steps }, attachments }
+    },
     record: (input) => ({
       input: {
         steps: input.steps.map((step) => ({ tool: step.tool, ...(step.label !== undefined ? { label: step.label } : {}) })),

@@ -1,6 +1,7 @@
 // Looking at the page: test ids, accessibility nodes with refs, the whole screen, the session state.
 import { Effect, Option, Schema } from "effect"
-import { ExtensionSummary, ScreenState, Tabs, TestIdItem } from "../domain/observation.js"
+import { StateView } from "../domain/envelope.js"
+import { ExtensionSummary, Tabs, TestIdItem } from "../domain/observation.js"
 import { renderNodes } from "../domain/snapshot-text.js"
 import { PriorKnowledge } from "../domain/knowledge.js"
 import { priorKnowledge } from "../knowledge/prior.js"
@@ -19,6 +20,7 @@ const looking = {
   concurrencySafe: true,
   group: "page",
   requiresSession: true,
+  whilePaused: "blocked",
   stepKinds: ["discovery"]
 } as const
 
@@ -74,11 +76,11 @@ export const accessibilitySnapshot = defineTool({
 })
 
 const DescribeScreenOutput = Schema.Struct({
-  state: ScreenState,
-  testIds: Schema.Struct({ items: Schema.Array(TestIdItem) }),
+  state: StateView,
+  testIds: Schema.optional(Schema.Struct({ items: Schema.Array(TestIdItem) })).annotations({ description: "Visible test ids; absent when none." }),
   snapshot: SnapshotText,
   truncated: Schema.optional(Schema.Boolean).annotations({ description: "True when the page had more nodes than the snapshot shows." }),
-  screenshot: Schema.NullOr(ScreenshotResult),
+  screenshot: Schema.optional(ScreenshotResult).annotations({ description: "The screenshot, when one was asked for." }),
   priorKnowledge: Schema.optional(PriorKnowledge).annotations({
     description: "What other sessions of the last 48 h did on a similar screen: suggestions, targets to avoid, related sessions."
   })
@@ -88,7 +90,7 @@ export const describeScreen = defineTool({
   name: "describe_screen",
   title: "Describe the screen",
   description:
-    "The active tab's state, test ids and the page as text with refs, plus hints from earlier sessions. Use when unsure what is on screen.",
+    "The active tab's state, test ids, the page as text with refs, and hints from earlier sessions on this screen.",
   input: Schema.Struct({
     // The screenshot options are upstream's; mm_screenshot is the listed way to take one.
     includeScreenshot: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
@@ -114,7 +116,7 @@ export const describeScreen = defineTool({
   observation: "custom",
   observe: (result) => ({ state: result.state }),
   attachments: (input, result) => {
-    if (result.screenshot === null) return { result, attachments: [] }
+    if (result.screenshot === undefined) return { result, attachments: [] }
     const { keepBase64, attachments } = imageAttachment(input.includeImage, input.includeScreenshotBase64, result.screenshot)
     const { base64, ...shot } = result.screenshot
     return { result: { ...result, screenshot: keepBase64 && base64 !== undefined ? { ...shot, base64 } : shot }, attachments }
@@ -129,7 +131,7 @@ export const describeScreen = defineTool({
           name: input.screenshotName ?? `describe-screen-${Date.now()}`,
           fullPage: false
         })
-      : null
+      : undefined
     const current = yield* session.current
     // Step memory is advice: a store that cannot be read leaves it out, never fails the description.
     const prior = yield* catalogOf(yield* KnowledgeStore).pipe(
@@ -147,10 +149,10 @@ export const describeScreen = defineTool({
     return {
       ...(hasPrior ? { priorKnowledge: prior } : {}),
       state: observation.state,
-      testIds: { items: observation.testIds ?? [] },
+      ...(observation.testIds !== undefined && observation.testIds.length > 0 ? { testIds: { items: observation.testIds } } : {}),
       snapshot: rendered.text,
       ...(observation.a11y?.truncated || rendered.cut ? { truncated: true } : {}),
-      screenshot
+      ...(screenshot !== undefined ? { screenshot } : {})
     }
   })
 })
@@ -161,11 +163,13 @@ export const getState = defineTool({
   description: "Cheap: url, title, screen, tabs, extension. Returns {state, tabs, extension?}.",
   input: NoInput,
   output: Schema.Struct({
-    state: ScreenState,
+    state: StateView,
     tabs: Tabs,
     extension: Schema.optional(ExtensionSummary).annotations({ description: "The loaded extension; absent when none is loaded." })
   }),
   ...looking,
+  // Answered from what a paused page can still tell.
+  whilePaused: "listed",
   observation: "custom",
   observe: (result) => ({ state: result.state }),
   run: Effect.fn("tool.get_state")(function* () {

@@ -40,6 +40,7 @@ export const find = defineTool({
   concurrencySafe: true,
   group: "page",
   requiresSession: true,
+  whilePaused: "blocked",
   stepKinds: ["discovery"],
   observation: "none",
   run: Effect.fn("tool.find")(function* (input) {

@@ -1,8 +1,9 @@
 // Acting on one element: click, type, press_key, select_option, hover, wait_for and get_text, each
 // targeted by ref, test id or selector.
 import { Effect, Option, Schema } from "effect"
+import type { StepTarget, TargetElement } from "../domain/knowledge.js"
 import { looksSensitive, REDACTED } from "../domain/redaction.js"
-import { describeTarget, targetOf, validateTarget } from "../domain/target.js"
+import { targetOf, validateTarget } from "../domain/target.js"
 import { defineTool, type Replay } from "../runtime/tool.js"
 import { Session } from "../services/Session.js"
 import {
@@ -10,12 +11,12 @@ import {
   actionTimeoutField,
   at,
   DialogField,
+  ElementField,
   elementTool,
   QuietDialogField,
   recordDialog,
   recordTarget,
   recordTargeted,
-  TargetResult,
   targetFields,
   targetInput,
   timeoutField,
@@ -34,24 +35,49 @@ const onLocator =
     return line === undefined ? undefined : [line]
   }
 
+/**
+ * The recorded target with the durable forms of the element the action found (Session.describe): its
+ * test id, role and exact name, generated selector and which of them were unique. Its role and name are
+ * also the target's hint, whichever way the agent named the element.
+ */
+const withElement = (target: StepTarget, result: Option.Option<{ readonly element?: TargetElement | undefined }>): StepTarget => {
+  const element = Option.getOrUndefined(result)?.element
+  if (element === undefined) return target
+  const hint = element.role !== undefined && element.name !== undefined ? { a11yHint: { role: element.role, name: element.name } } : {}
+  return { ...target, ...hint, ...described(element) }
+}
+
+/** The result's element field: present only when the page described the element. */
+const described = (element: TargetElement | undefined) => (element === undefined ? {} : { element })
+
+/** What a targeted action records, with the element's durable forms. */
+const recordAction = (
+  input: Parameters<typeof recordTargeted>[0],
+  result: Option.Option<{ readonly element?: TargetElement | undefined }>,
+  fields: Readonly<Record<string, unknown>> = {}
+) => {
+  const recorded = recordTargeted(input, fields)
+  return { ...recorded, target: withElement(recorded.target, result) }
+}
+
 const ClickInput = targetInput({ dialog: DialogField })
 
 export const click = defineTool({
   name: "click",
   title: "Click an element",
-  description: "Click an element once it is visible, enabled and uncovered. Returns {clicked, target}.",
+  description: "Click an element once it is visible, enabled and uncovered. Returns {clicked}.",
   input: ClickInput,
   output: Schema.Struct({
     clicked: Schema.Boolean,
-    target: TargetResult,
     pageClosedAfterClick: Schema.optional(Schema.Boolean).annotations({
       description: "True when the click closed its own page (e.g. a confirm button in a popup)."
-    })
+    }),
+    element: ElementField
   }),
   annotations: interactionAnnotations,
   ...elementTool,
   onDeadline: actionDeadline("click"),
-  record: (input) => recordTargeted(input),
+  record: (input, result) => recordAction(input, result),
   replay: {
     note: (_args, target) => `Click${at(target)}`,
     playwright: onLocator((locator) => `await ${locator}.click()`)
@@ -59,8 +85,9 @@ export const click = defineTool({
   run: Effect.fn("tool.click")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
+    const element = yield* session.describe(target)
     const { pageClosedAfterClick } = yield* session.click(target, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { clicked: true, target: describeTarget(target), ...(pageClosedAfterClick ? { pageClosedAfterClick } : {}) }
+    return { clicked: true, ...(pageClosedAfterClick ? { pageClosedAfterClick } : {}), ...described(element) }
   })
 })
 
@@ -69,21 +96,21 @@ const TypeInput = targetInput({
   text: Schema.String.pipe(Schema.maxLength(100_000, { message: () => "must be at most 100000 characters long" })).annotations({
     description: "New text."
   }),
+  submit: Schema.optional(Schema.Boolean).annotations({ description: "Press Enter after." }),
   dialog: QuietDialogField
 })
 
 export const type = defineTool({
   name: "type",
   title: "Type into a field",
-  description: "Replace a field's text (secret fields are never stored). Returns {typed, textLength, sensitive}.",
+  description: "Replace a field's text (secret fields are never stored). Returns {typed, sensitive?}.",
   input: TypeInput,
   output: Schema.Struct({
     typed: Schema.Boolean,
-    target: TargetResult,
-    textLength: Schema.Number,
-    sensitive: Schema.Boolean.annotations({
+    sensitive: Schema.optional(Schema.Boolean).annotations({
       description: "True when the field looks secret (password, seed phrase, key...): its text is never stored."
-    })
+    }),
+    element: ElementField
   }),
   annotations: interactionAnnotations,
   ...elementTool,
@@ -94,10 +121,15 @@ export const type = defineTool({
       (locator) => locator !== undefined && locator.kind !== "a11yRef" && looksSensitive(locator.value)
     )
     // Only text the page itself showed to be harmless is kept; a failed call keeps nothing.
-    const keep = Option.match(result, { onNone: () => false, onSome: (value) => !value.sensitive && !hinted })
+    const keep = Option.match(result, { onNone: () => false, onSome: (value) => value.sensitive !== true && !hinted })
     return {
-      input: { text: keep ? input.text : REDACTED, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
-      target: recordTarget(target),
+      input: {
+        text: keep ? input.text : REDACTED,
+        ...(input.submit === true ? { submit: true } : {}),
+        timeoutMs: input.timeoutMs,
+        ...recordDialog(input.dialog)
+      },
+      target: withElement(recordTarget(target), result),
       textRedacted: !keep,
       textLength: input.text.length
     }
@@ -106,13 +138,22 @@ export const type = defineTool({
     note: (_args, target, step) =>
       step.tool.textRedacted === true ? `Type a secret (${step.tool.textLength ?? "?"} characters) into${at(target)}` : `Type into${at(target)}`,
     playwright: (args, context) =>
-      context.locator === undefined ? undefined : [`await ${context.locator}.fill(${context.text(String(args.text ?? ""))})`]
+      context.locator === undefined
+        ? undefined
+        : [
+            `await ${context.locator}.fill(${context.text(String(args.text ?? ""))})`,
+            ...(args.submit === true ? [`await ${context.locator}.press("Enter")`] : [])
+          ]
   },
   run: Effect.fn("tool.type")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
-    const { sensitive } = yield* session.type(target, input.text, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { typed: true, target: describeTarget(target), textLength: input.text.length, sensitive }
+    const element = yield* session.describe(target)
+    const options = { timeoutMs: input.timeoutMs, dialog: input.dialog }
+    const { sensitive } = yield* session.type(target, input.text, options)
+    // Enter on the field itself, as a person submitting it would; its own step in nothing but this call.
+    if (input.submit === true) yield* session.pressKey(target, "Enter", options)
+    return { typed: true, ...(sensitive ? { sensitive } : {}), ...described(element) }
   })
 })
 
@@ -127,17 +168,16 @@ const WaitForInput = Schema.Struct({
 export const waitFor = defineTool({
   name: "wait_for",
   title: "Wait for an element",
-  description: "Wait until an element is visible or hidden. Returns {found}, or MM_WAIT_TIMEOUT.",
+  description: "Wait until an element (any match) is visible or hidden. Returns {found}.",
   input: WaitForInput,
   output: Schema.Struct({
     found: Schema.Boolean.annotations({ description: "True when the awaited state was reached." }),
-    target: TargetResult,
-    state: Schema.Literal("visible", "hidden")
+    element: ElementField
   }),
   annotations: readAnnotations,
   ...elementTool,
   onDeadline: waitDeadline,
-  record: (input) => recordTargeted(input, { state: input.state }),
+  record: (input, result) => recordAction(input, result, { state: input.state }),
   // It only reads, but a replay must wait where the flow waited.
   replay: {
     mode: "step",
@@ -149,22 +189,35 @@ export const waitFor = defineTool({
   run: Effect.fn("tool.wait_for")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
-    yield* session.waitFor(target, input.state, { timeoutMs: input.timeoutMs })
-    return { found: true, target: describeTarget(target), state: input.state }
+    // Waiting for an element to show: it may not be there yet; waiting for it to go: it is there now.
+    const element = input.state === "hidden" ? yield* session.describe(target) : undefined
+    yield* session.waitForAny(target, input.state, { timeoutMs: input.timeoutMs })
+    const shown = input.state === "visible" ? yield* session.describe(target) : element
+    return { found: true, ...described(shown) }
   })
 })
 
-const GetTextInput = targetInput({})
+const GetTextInput = targetInput({
+  all: Schema.optional(Schema.Boolean).annotations({ description: "Every match." })
+})
+
+/** How many texts get_text reads with `all`, and how long each may be. */
+export const GET_TEXT_ALL = { texts: 100, chars: 500 } as const
+
+const cutText = (text: string) =>
+  text.length > GET_TEXT_ALL.chars ? `${text.slice(0, GET_TEXT_ALL.chars)}…[${text.length - GET_TEXT_ALL.chars} more chars]` : text
 
 export const getText = defineTool({
   name: "get_text",
   title: "Read an element's text",
-  description: "An element's text or a field's value (never a password). Returns {text, length}.",
+  description: "An element's text or a field's value (not passwords). Returns {text}, with all {texts}.",
   input: GetTextInput,
   output: Schema.Struct({
-    text: Schema.String,
-    target: TargetResult,
-    length: Schema.Number,
+    text: Schema.optional(Schema.String),
+    texts: Schema.optional(Schema.Array(Schema.String)).annotations({
+      description: `With all: the text of each match in page order (at most ${GET_TEXT_ALL.texts}, each cut at ${GET_TEXT_ALL.chars} characters).`
+    }),
+    more: Schema.optional(Schema.Number).annotations({ description: "With all: how many matches were left out." }),
     redacted: Schema.optional(Schema.Boolean).annotations({ description: "True when the field is a password field." })
   }),
   annotations: readAnnotations,
@@ -173,14 +226,19 @@ export const getText = defineTool({
   stepKinds: ["discovery"],
   observation: "none",
   onDeadline: actionDeadline("get_text"),
-  record: (input) => recordTargeted(input),
+  record: (input) => recordTargeted(input, input.all === true ? { all: true } : {}),
   run: Effect.fn("tool.get_text")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
+    if (input.all === true) {
+      const { texts, total } = yield* session.getTexts(target, { timeoutMs: input.timeoutMs, limit: GET_TEXT_ALL.texts })
+      return {
+        texts: texts.map((text) => (text === null ? REDACTED : cutText(text.trim()))),
+        ...(total > texts.length ? { more: total - texts.length } : {})
+      }
+    }
     const text = yield* session.getText(target, { timeoutMs: input.timeoutMs })
-    return text === null
-      ? { text: REDACTED, target: describeTarget(target), length: 0, redacted: true }
-      : { text, target: describeTarget(target), length: text.length }
+    return text === null ? { text: REDACTED, redacted: true } : { text }
   })
 })
 
@@ -227,23 +285,22 @@ const hasTarget = (input: typeof PressKeyInput.Type) =>
 export const pressKey = defineTool({
   name: "press_key",
   title: "Press a key",
-  description: "Press a key on an element or the focused one (Enter submits). Returns {pressed, key}.",
+  description: "Press a key on an element or the focused one (Enter submits). Returns {pressed}.",
   input: PressKeyInput,
   output: Schema.Struct({
     pressed: Schema.Boolean,
-    key: Schema.String,
-    target: Schema.optional(TargetResult),
-    sensitive: Schema.Boolean.annotations({
+    sensitive: Schema.optional(Schema.Boolean).annotations({
       description: "True when the focused element looks secret: a character pressed there is not stored."
-    })
+    }),
+    element: ElementField
   }),
   annotations: interactionAnnotations,
   ...elementTool,
   record: (input, result) => {
-    const secret = Option.match(result, { onNone: () => true, onSome: (value) => value.sensitive })
+    const secret = Option.match(result, { onNone: () => true, onSome: (value) => value.sensitive === true })
     return {
       input: { key: secret && typesACharacter(input.key) ? REDACTED : input.key, timeoutMs: input.timeoutMs, ...recordDialog(input.dialog) },
-      ...(hasTarget(input) ? { target: recordTarget(targetOf(input)) } : {})
+      ...(hasTarget(input) ? { target: withElement(recordTarget(targetOf(input)), result) } : {})
     }
   },
   replay: {
@@ -257,8 +314,9 @@ export const pressKey = defineTool({
   run: Effect.fn("tool.press_key")(function* (input) {
     const session = yield* Session
     const target = hasTarget(input) ? targetOf(input) : undefined
+    const element = target === undefined ? undefined : yield* session.describe(target)
     const { sensitive } = yield* session.pressKey(target, input.key, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { pressed: true, key: input.key, ...(target !== undefined ? { target: describeTarget(target) } : {}), sensitive }
+    return { pressed: true, ...(sensitive ? { sensitive } : {}), ...described(element) }
   })
 })
 
@@ -276,12 +334,12 @@ export const selectOption = defineTool({
   input: SelectOptionInput,
   output: Schema.Struct({
     selected: Schema.Array(Schema.String).annotations({ description: "Values of the options selected now." }),
-    target: TargetResult
+    element: ElementField
   }),
   annotations: interactionAnnotations,
   ...elementTool,
   onDeadline: actionDeadline("select_option"),
-  record: (input) => recordTargeted(input, { values: input.values }),
+  record: (input, result) => recordAction(input, result, { values: input.values }),
   replay: {
     note: (args, target) => `Select ${JSON.stringify(args.values ?? [])} in${at(target)}`,
     playwright: onLocator((locator, args) => (Array.isArray(args.values) ? `await ${locator}.selectOption(${JSON.stringify(args.values)})` : undefined))
@@ -289,8 +347,9 @@ export const selectOption = defineTool({
   run: Effect.fn("tool.select_option")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
+    const element = yield* session.describe(target)
     const selected = yield* session.selectOption(target, input.values, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { selected, target: describeTarget(target) }
+    return { selected, ...described(element) }
   })
 })
 
@@ -301,11 +360,11 @@ export const hover = defineTool({
   title: "Hover over an element",
   description: "Hover an element, for menus and tooltips. Returns {hovered}.",
   input: HoverInput,
-  output: Schema.Struct({ hovered: Schema.Boolean, target: TargetResult }),
+  output: Schema.Struct({ hovered: Schema.Boolean, element: ElementField }),
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
   ...elementTool,
   onDeadline: actionDeadline("hover"),
-  record: (input) => recordTargeted(input),
+  record: (input, result) => recordAction(input, result),
   replay: {
     note: (_args, target) => `Hover over${at(target)}`,
     playwright: onLocator((locator) => `await ${locator}.hover()`)
@@ -313,7 +372,8 @@ export const hover = defineTool({
   run: Effect.fn("tool.hover")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
+    const element = yield* session.describe(target)
     yield* session.hover(target, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { hovered: true, target: describeTarget(target) }
+    return { hovered: true, ...described(element) }
   })
 })

@@ -1,7 +1,9 @@
-// Asking the step memory: the latest steps, a search, one session as a replayable recipe, the sessions,
-// and a session exported as an mm_run_steps batch or a Playwright test.
+// Asking the step memory, all in one listed tool (mm_knowledge): the latest steps, a search, the sessions,
+// and one session exported as an mm_run_steps batch, a Playwright test, its recipe or its HTML report.
+// The tools that did each of these before (knowledge_last, knowledge_search, knowledge_sessions,
+// knowledge_summarize, knowledge_export, report) stay callable under their names, unlisted.
 import { Clock, Effect, Option, Schema } from "effect"
-import { KnowledgeError, NoActiveSession } from "../domain/errors.js"
+import { InvalidInput, KnowledgeError, NoActiveSession } from "../domain/errors.js"
 import {
   KnowledgeFilters,
   KnowledgeScope,
@@ -11,14 +13,16 @@ import {
   StepSummary,
   type StepRecord
 } from "../domain/knowledge.js"
-import type { SessionSet } from "../knowledge/catalog.js"
-import { recipeOf, toBatch, toPlaywright, type ToolLookup } from "../knowledge/recipe.js"
+import { isMemoryTool, type SessionSet } from "../knowledge/catalog.js"
+import { recipeOf, toBatch, toPlaywright } from "../knowledge/recipe.js"
 import { expandedWords, queryGroups } from "../knowledge/text.js"
-import { makeRegistry } from "../runtime/registry.js"
 import { defineTool, ListedAs } from "../runtime/tool.js"
-import { ToolView } from "../runtime/visibility.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Session } from "../services/Session.js"
+import { toolLookup } from "./lookup.js"
+import { writeReport } from "./report.js"
+
+export { toolLookup }
 
 const queryAnnotations = { readOnly: true, destructive: false, idempotent: true, openWorld: false } as const
 
@@ -31,31 +35,22 @@ const memoryTool = {
   observation: "none"
 } as const
 
-/**
- * The definitions of recorded tools, for replays: the served ones, or the built-in ones when no server
- * serves this call (imported when needed: the registry lists these tools, so a static import would be a cycle).
- */
-export const toolLookup: Effect.Effect<ToolLookup> = Effect.flatMap(
-  Effect.serviceOption(ToolView),
-  Option.match({
-    onSome: (view) => Effect.succeed(view.registry.lookup),
-    onNone: () => Effect.map(Effect.promise(() => import("./registry.js")), (module) => makeRegistry(module.builtinTools, "").lookup)
-  })
-)
-
 /** Tool names in recipes and exports: the default prefix, which is what mm_run_steps and agents know. */
-const RECIPE_PREFIX = "mm"
+export const RECIPE_PREFIX = "mm"
 
 const Filters = Schema.optional(KnowledgeFilters.annotations({ [ListedAs]: { type: "object" } })).annotations({
   description: "{flowTag?, tag?, screen?, sinceHours?}"
 })
+
+const Words = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+const Query = Words.annotations({ description: 'Words, e.g. "confirm transaction".' })
 
 const Scope = (fallback: "current" | "all") =>
   Schema.optionalWith(KnowledgeScope.annotations({ [ListedAs]: { type: ["string", "object"] } }), {
     default: () => fallback
   }).annotations({ description: `${fallback} (default), ${fallback === "all" ? "current" : "all"} or {sessionId}.` })
 
-const currentSessionId = Effect.gen(function* () {
+export const currentSessionId = Effect.gen(function* () {
   const session = yield* Session
   const current = yield* session.current
   if (Option.isNone(current)) return yield* new NoActiveSession()
@@ -70,6 +65,24 @@ const sessionsOf = (scope: KnowledgeScope) =>
     return new Set([scope.sessionId]) as SessionSet
   })
 
+/** Steps matching words, best first. */
+const searchSteps = (query: string, limit: number, sessions: SessionSet, filters: KnowledgeFilters | undefined) =>
+  Effect.gen(function* () {
+    const catalog = yield* catalogOf(yield* KnowledgeStore)
+    const groups = queryGroups(query)
+    const matches = catalog.search({ groups, limit, sessions, filters, now: yield* Clock.currentTimeMillis })
+    return { query, words: expandedWords(groups), matches }
+  })
+
+const SearchOutput = Schema.Struct({
+  query: Schema.String,
+  words: Schema.Array(Schema.String).annotations({ description: "The words searched for, synonyms included." }),
+  matches: Schema.Array(StepSummary)
+})
+
+const LastOutput = Schema.Struct({ steps: Schema.Array(StepSummary) })
+const SessionsOutput = Schema.Struct({ sessions: Schema.Array(SessionSummary) })
+
 export const knowledgeLast = defineTool({
   name: "knowledge_last",
   title: "Latest recorded steps",
@@ -81,8 +94,10 @@ export const knowledgeLast = defineTool({
     scope: Scope("current"),
     filters: Filters
   }),
-  output: Schema.Struct({ steps: Schema.Array(StepSummary) }),
+  output: LastOutput,
   ...memoryTool,
+  // mm_knowledge without a query does this.
+  unlisted: true,
   run: Effect.fn("tool.knowledge_last")(function* (input) {
     const sessions = yield* sessionsOf(input.scope)
     const catalog = yield* catalogOf(yield* KnowledgeStore)
@@ -93,36 +108,21 @@ export const knowledgeLast = defineTool({
 export const knowledgeSearch = defineTool({
   name: "knowledge_search",
   title: "Search recorded steps",
-  description:
-    "Search recorded steps by words, with synonyms; best first. Returns {words, matches}.",
+  description: "Search recorded steps by words, with synonyms; best first. Returns {words, matches}.",
   input: Schema.Struct({
-    query: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({
-      description: 'Words, e.g. "confirm transaction".'
-    }),
+    query: Query,
     limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 100)), { default: () => 20 }).annotations({
       description: "Default 20."
     }),
     scope: Scope("all"),
     filters: Filters
   }),
-  output: Schema.Struct({
-    query: Schema.String,
-    words: Schema.Array(Schema.String).annotations({ description: "The words searched for, synonyms included." }),
-    matches: Schema.Array(StepSummary)
-  }),
+  output: SearchOutput,
   ...memoryTool,
+  // mm_knowledge {query} does this.
+  unlisted: true,
   run: Effect.fn("tool.knowledge_search")(function* (input) {
-    const sessions = yield* sessionsOf(input.scope)
-    const catalog = yield* catalogOf(yield* KnowledgeStore)
-    const groups = queryGroups(input.query)
-    const matches = catalog.search({
-      groups,
-      limit: input.limit,
-      sessions,
-      filters: input.filters,
-      now: yield* Clock.currentTimeMillis
-    })
-    return { query: input.query, words: expandedWords(groups), matches }
+    return yield* searchSteps(input.query, input.limit, yield* sessionsOf(input.scope), input.filters)
   })
 })
 
@@ -136,10 +136,10 @@ export const knowledgeSessions = defineTool({
     }),
     filters: Filters
   }),
-  output: Schema.Struct({ sessions: Schema.Array(SessionSummary) }),
+  output: SessionsOutput,
   ...memoryTool,
-  // Browsing past sessions comes before a launch or after a cleanup; callable at any time.
-  listedWhen: (state) => !state.session,
+  // mm_knowledge {sessions: true} does this.
+  unlisted: true,
   run: Effect.fn("tool.knowledge_sessions")(function* (input) {
     const catalog = yield* catalogOf(yield* KnowledgeStore)
     return { sessions: catalog.sessions(input.limit, input.filters, yield* Clock.currentTimeMillis) }
@@ -147,13 +147,13 @@ export const knowledgeSessions = defineTool({
 })
 
 /** The full records of one session, oldest first; a session with no records is an error naming the way out. */
-const sessionSteps = (sessionId: string) =>
+export const sessionSteps = (sessionId: string) =>
   Effect.gen(function* () {
     const store = yield* KnowledgeStore
     const steps = yield* store.steps(sessionId)
     if (steps.length === 0) {
       return yield* new KnowledgeError({
-        detail: `no steps are recorded for session ${sessionId}. Call mm_knowledge_sessions to list the sessions.`
+        detail: `no steps are recorded for session ${sessionId}. mm_knowledge {sessions: true} lists the sessions.`
       })
     }
     const catalog = yield* catalogOf(store)
@@ -164,32 +164,23 @@ const SummarizeScope = Schema.Union(Schema.Literal("current"), Schema.Struct({ s
   [ListedAs]: { type: ["string", "object"] }
 })
 
-export const knowledgeSummarize = defineTool({
-  name: "knowledge_summarize",
-  title: "Summarize a session as a recipe",
-  description:
-    "A session as a recipe for mm_run_steps (durable targets, {{secret}} placeholders). Returns {recipe, ...}.",
-  input: Schema.Struct({
-    scope: Schema.optionalWith(SummarizeScope, { default: () => "current" as const }).annotations({
-      description: "current (default) or {sessionId}."
-    })
-  }),
-  output: Schema.Struct({
-    sessionId: Schema.String,
-    goal: Schema.optional(Schema.String),
-    flowTags: Schema.Array(Schema.String),
-    tags: Schema.Array(Schema.String),
-    stepCount: Schema.Number,
-    succeeded: Schema.Number,
-    failed: Schema.Number,
-    screens: Schema.Array(Schema.String).annotations({ description: "Screens the session went through, in order." }),
-    recipe: Recipe
-  }),
-  ...memoryTool,
-  run: Effect.fn("tool.knowledge_summarize")(function* (input) {
-    const sessionId = input.scope === "current" ? yield* currentSessionId : input.scope.sessionId
+const SummaryFields = {
+  sessionId: Schema.String,
+  goal: Schema.optional(Schema.String),
+  flowTags: Schema.Array(Schema.String),
+  tags: Schema.Array(Schema.String),
+  stepCount: Schema.Number,
+  succeeded: Schema.Number,
+  failed: Schema.Number,
+  screens: Schema.Array(Schema.String).annotations({ description: "Screens the session went through, in order." }),
+  recipe: Recipe
+}
+
+/** A session in brief: counts, the screens it went through, and its recipe. */
+export const summarizeSession = (sessionId: string) =>
+  Effect.gen(function* () {
     const { steps, metadata } = yield* sessionSteps(sessionId)
-    const flow = steps.filter((step) => !step.tool.name.startsWith("knowledge_"))
+    const flow = steps.filter((step) => !isMemoryTool(step.tool.name))
     const screens: Array<string> = []
     for (const step of flow) {
       const screen = step.observation?.state.currentScreen
@@ -208,12 +199,30 @@ export const knowledgeSummarize = defineTool({
       recipe: recipeOf(flow, yield* toolLookup, RECIPE_PREFIX)
     }
   })
+
+export const knowledgeSummarize = defineTool({
+  name: "knowledge_summarize",
+  title: "Summarize a session as a recipe",
+  description:
+    "A session as a recipe for mm_run_steps (durable targets, {{secret}} placeholders). Returns {recipe, ...}.",
+  input: Schema.Struct({
+    scope: Schema.optionalWith(SummarizeScope, { default: () => "current" as const }).annotations({
+      description: "current (default) or {sessionId}."
+    })
+  }),
+  output: Schema.Struct(SummaryFields),
+  ...memoryTool,
+  // mm_knowledge {export: "recipe"} does this.
+  unlisted: true,
+  run: Effect.fn("tool.knowledge_summarize")(function* (input) {
+    return yield* summarizeSession(input.scope === "current" ? yield* currentSessionId : input.scope.sessionId)
+  })
 })
 
-export const ExportFormat = Schema.Literal("batch", "playwright")
+export const FileFormat = Schema.Literal("batch", "playwright")
 
 /** A session as a file's content: an mm_run_steps batch (JSON) or a Playwright test (TypeScript). */
-export const exportSession = (sessionId: string, format: typeof ExportFormat.Type) =>
+export const exportSession = (sessionId: string, format: typeof FileFormat.Type) =>
   Effect.gen(function* () {
     const { steps, metadata } = yield* sessionSteps(sessionId)
     const lookup = yield* toolLookup
@@ -233,33 +242,109 @@ export const exportSession = (sessionId: string, format: typeof ExportFormat.Typ
     }
   })
 
+const FileExport = Schema.Struct({
+  sessionId: Schema.String,
+  format: FileFormat,
+  fileName: Schema.String.annotations({ description: "A suggested file name." }),
+  content: Schema.String.annotations({ description: "The file's content." }),
+  stepCount: Schema.Number,
+  placeholders: Schema.Array(Placeholder),
+  skipped: Schema.Array(Schema.String).annotations({ description: "Recorded steps left out, each with why." })
+})
+
 export const knowledgeExport = defineTool({
   name: "knowledge_export",
   title: "Export a session",
-  description:
-    "A session as an mm_run_steps batch or a Playwright test file. Returns {fileName, content, ...}.",
+  description: "A session as an mm_run_steps batch or a Playwright test file. Returns {fileName, content, ...}.",
   input: Schema.Struct({
     sessionId: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
       description: "Default: the running session."
     }),
-    format: Schema.optionalWith(ExportFormat, { default: () => "batch" as const }).annotations({
+    format: Schema.optionalWith(FileFormat, { default: () => "batch" as const }).annotations({
       description: "Default batch."
     })
   }),
-  output: Schema.Struct({
-    sessionId: Schema.String,
-    format: ExportFormat,
-    fileName: Schema.String.annotations({ description: "A suggested file name." }),
-    content: Schema.String.annotations({ description: "The file's content." }),
-    stepCount: Schema.Number,
-    placeholders: Schema.Array(Placeholder),
-    skipped: Schema.Array(Schema.String)
-  }),
+  output: FileExport,
   ...memoryTool,
+  // mm_knowledge {export} does this.
+  unlisted: true,
   run: Effect.fn("tool.knowledge_export")(function* (input) {
-    const sessionId = input.sessionId ?? (yield* currentSessionId)
-    return yield* exportSession(sessionId, input.format)
+    return yield* exportSession(input.sessionId ?? (yield* currentSessionId), input.format)
   })
 })
 
-export const knowledgeTools = [knowledgeLast, knowledgeSearch, knowledgeSummarize, knowledgeSessions, knowledgeExport] as const
+const RecipeExport = Schema.Struct({ format: Schema.Literal("recipe"), ...SummaryFields })
+
+const ReportExport = Schema.Struct({
+  format: Schema.Literal("report"),
+  path: Schema.String.annotations({ description: "Where the HTML file was written (under <artifacts>/reports/)." }),
+  sessionId: Schema.String,
+  steps: Schema.Number,
+  failed: Schema.Number,
+  screenshots: Schema.Number,
+  bytes: Schema.Number
+})
+
+export const ExportFormat = Schema.Literal("batch", "playwright", "recipe", "report")
+
+/** A session as a file (batch, playwright), its recipe, or its HTML report written under <artifacts>/reports/. */
+export const exportAs = (sessionId: string, format: typeof ExportFormat.Type) =>
+  Effect.gen(function* () {
+    if (format === "recipe") return { format: "recipe" as const, ...(yield* summarizeSession(sessionId)) }
+    if (format === "report") return { format: "report" as const, ...(yield* writeReport(sessionId)) }
+    return yield* exportSession(sessionId, format)
+  })
+
+/** Search matches at most; sessions at most. */
+const MAX_MATCHES = 100
+const MAX_SESSIONS = 50
+
+const conflict = (field: string, problem: string) => new InvalidInput({ field, problem })
+
+export const knowledge = defineTool({
+  name: "knowledge",
+  title: "Step memory",
+  description:
+    "Recorded steps (the latest, or matching a query), sessions, or one session exported. Returns {steps}, {matches}, {sessions} or the export.",
+  input: Schema.Struct({
+    query: Schema.optional(Words).annotations({ description: "Words (synonyms too); best first." }),
+    session: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({
+      description: "current, all or a session id."
+    }),
+    sessions: Schema.optional(Schema.Boolean).annotations({ description: "true: sessions, newest first." }),
+    export: Schema.optional(ExportFormat).annotations({
+      description: "As an mm_run_steps batch, a Playwright test, its recipe or an HTML report file."
+    }),
+    limit: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 200))).annotations({ description: "Default 20 (10 sessions)." }),
+    filters: Filters
+  }),
+  output: Schema.Union(LastOutput, SearchOutput, SessionsOutput, FileExport, RecipeExport, ReportExport),
+  ...memoryTool,
+  // export "report" writes a file.
+  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  run: Effect.fn("tool.knowledge")(function* (input) {
+    const { session, limit, filters } = input
+    if (input.export !== undefined) {
+      if (input.query !== undefined) return yield* conflict("query", "export takes no query")
+      if (input.sessions === true) return yield* conflict("sessions", "export takes one session")
+      if (session === "all") return yield* conflict("session", "export takes one session: current or a session id")
+      if (filters !== undefined) return yield* conflict("filters", "export takes the whole session")
+      return yield* exportAs(session === undefined || session === "current" ? yield* currentSessionId : session, input.export)
+    }
+    if (input.sessions === true) {
+      if (input.query !== undefined) return yield* conflict("query", "sessions are listed, not searched; search steps without sessions")
+      if (session !== undefined) return yield* conflict("session", "sessions: true lists every session")
+      const catalog = yield* catalogOf(yield* KnowledgeStore)
+      return { sessions: catalog.sessions(Math.min(limit ?? 10, MAX_SESSIONS), filters, yield* Clock.currentTimeMillis) }
+    }
+    const running = Option.isSome(yield* (yield* Session).current)
+    const scope: KnowledgeScope =
+      session === "current" || session === "all" ? session : session !== undefined ? { sessionId: session } : input.query === undefined && running ? "current" : "all"
+    const sessions = yield* sessionsOf(scope)
+    if (input.query !== undefined) return yield* searchSteps(input.query, Math.min(limit ?? 20, MAX_MATCHES), sessions, filters)
+    const catalog = yield* catalogOf(yield* KnowledgeStore)
+    return { steps: catalog.last(limit ?? 20, sessions, filters, yield* Clock.currentTimeMillis) }
+  })
+})
+
+export const knowledgeTools = [knowledge, knowledgeLast, knowledgeSearch, knowledgeSummarize, knowledgeSessions, knowledgeExport] as const

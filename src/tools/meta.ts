@@ -44,10 +44,12 @@ const addRules = (served: ToolViewService, patterns: ReadonlyArray<string>, hide
     yield* Ref.set(served.rules, next)
   })
 
-/** The served names of the tools this client's rules hide now. */
+/** The served names of the listable tools this client's rules hide now (old names, never listed, are left out). */
 const hiddenNow = (served: ToolViewService) =>
   Effect.map(Ref.get(served.rules), (rules) =>
-    served.registry.tools.filter((tool) => hiddenByRules(rules, tool, served.registry)).map(served.registry.servedName)
+    served.registry.tools
+      .filter((tool) => tool.unlisted !== true && hiddenByRules(rules, tool, served.registry))
+      .map(served.registry.servedName)
   )
 
 const Output = Schema.Struct({

@@ -1,34 +1,47 @@
 // Moving the active tab: to a configured screen or to a URL.
 import { Effect, Schema } from "effect"
 import { NavigationFailed } from "../domain/errors.js"
-import { defineTool } from "../runtime/tool.js"
+import { defineTool, ListedAs, Unlisted } from "../runtime/tool.js"
 import { Session, type Destination } from "../services/Session.js"
 import { DEADLINE_SLACK_MS, timeoutField } from "./shared.js"
 
+const Screen = Schema.Literal("home", "settings", "notification", "popup", "url", "back", "forward", "reload")
+
 const NavigateInput = Schema.Struct({
-  screen: Schema.Literal("home", "settings", "notification", "popup", "url", "back", "forward", "reload").annotations({
-    description:
-      "url, back, forward, reload, or a configured page."
-  }),
   url: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
     description: "Absolute URL."
+  }),
+  screen: Schema.optional(
+    // "url" is accepted (upstream's form: screen "url" with url) but not listed: url alone says it.
+    Screen.annotations({ [ListedAs]: { type: "string", enum: ["back", "forward", "reload", "home", "settings", "notification", "popup"] } })
+  ).annotations({
+    description: "Or: back, forward, reload, a configured page."
   }),
   newTab: Schema.optional(Schema.Boolean).annotations({
     description: "In a new tab."
   }),
-  timeoutMs: timeoutField(1_000, 120_000, 30_000)
+  // 30 s suits nearly every navigation: accepted and recorded, not listed.
+  timeoutMs: timeoutField(1_000, 120_000, 30_000).annotations({ [Unlisted]: true })
 }).pipe(
   Schema.filter((input) =>
-    input.screen !== "url" || input.url !== undefined ? true : { path: ["url"], message: 'url is required when screen is "url"' }
+    input.url !== undefined
+      ? input.screen === undefined || input.screen === "url"
+        ? true
+        : { path: ["screen"], message: `give url or screen, not both (screen "${input.screen}" loads its own page)` }
+      : input.screen === undefined
+        ? { path: ["url"], message: "give url, or screen (back, forward, reload, home, settings, notification, popup)" }
+        : input.screen === "url"
+          ? { path: ["url"], message: 'url is required when screen is "url"' }
+          : true
   )
 )
 
 export const navigate = defineTool({
   name: "navigate",
   title: "Navigate",
-  description: "Load a page in the active tab. Returns {navigated, currentUrl}.",
+  description: "Load a URL in the active tab, or go back, forward, reload. Returns {navigated}.",
   input: NavigateInput,
-  output: Schema.Struct({ navigated: Schema.Boolean, currentUrl: Schema.String }),
+  output: Schema.Struct({ navigated: Schema.Boolean }),
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
   group: "page",
   requiresSession: true,
@@ -48,12 +61,14 @@ export const navigate = defineTool({
   observation: "default",
   deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
   onDeadline: (input, timeoutMs) =>
-    new NavigationFailed({ url: input.url ?? input.screen, detail: `did not finish within ${timeoutMs} ms` }),
+    new NavigationFailed({ url: input.url ?? input.screen ?? "", detail: `did not finish within ${timeoutMs} ms` }),
   run: Effect.fn("tool.navigate")(function* (input) {
     const session = yield* Session
     const destination: Destination =
-      input.screen === "url" ? { screen: "url", url: input.url ?? "", newTab: input.newTab } : { screen: input.screen }
-    const { currentUrl } = yield* session.navigate(destination, { timeoutMs: input.timeoutMs })
-    return { navigated: true, currentUrl }
+      input.url !== undefined
+        ? { screen: "url", url: input.url, newTab: input.newTab }
+        : { screen: input.screen === undefined || input.screen === "url" ? "reload" : input.screen }
+    yield* session.navigate(destination, { timeoutMs: input.timeoutMs })
+    return { navigated: true }
   })
 })

@@ -1,11 +1,13 @@
 // Every built-in tool, in the order tools/list shows them. A tool's metadata (group, visibility, step
 // kinds, replay) lives on its definition: adding a tool is its file plus one line here.
 import type { AnyToolDefinition } from "../runtime/tool.js"
+import { debuggerTools } from "./debugger.js"
 import { accessibilitySnapshot, describeScreen, getState, listTestIds } from "./discovery.js"
 import { click, getText, hover, pressKey, selectOption, type, waitFor } from "./interaction.js"
-import { knowledgeExport, knowledgeLast, knowledgeSearch, knowledgeSessions, knowledgeSummarize } from "./knowledge.js"
+import { knowledge, knowledgeExport, knowledgeLast, knowledgeSearch, knowledgeSessions, knowledgeSummarize } from "./knowledge.js"
 import { find } from "./find.js"
 import { navigate } from "./navigation.js"
+import { replay } from "./replay.js"
 import { report } from "./report.js"
 import { screenshot } from "./screenshot.js"
 import { cleanup, launch } from "./session.js"
@@ -34,6 +36,7 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   screenshot,
   saveStorageState,
   getState,
+  ...debuggerTools,
   listTabs,
   switchToTab,
   closeTab,
@@ -44,6 +47,8 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   seedContracts,
   getContractAddress,
   listContracts,
+  knowledge,
+  replay,
   knowledgeLast,
   knowledgeSearch,
   knowledgeSummarize,

@@ -3,12 +3,13 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { KnowledgeError, NoActiveSession } from "../domain/errors.js"
 import type { StepRecord } from "../domain/knowledge.js"
+import { isMemoryTool } from "../knowledge/catalog.js"
 import { recipeOf } from "../knowledge/recipe.js"
-import { toolLookup } from "./knowledge.js"
 import { renderReport } from "../knowledge/report.js"
 import { defineTool } from "../runtime/tool.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Session } from "../services/Session.js"
+import { toolLookup } from "./lookup.js"
 
 const IMAGE_TYPES: Readonly<Record<string, string>> = { ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png" }
 
@@ -20,11 +21,11 @@ export const buildReport = (sessionId: string) =>
     const store = yield* KnowledgeStore
     // The flow, without the agent's questions to the step memory and earlier reports.
     const steps: ReadonlyArray<StepRecord> = (yield* store.steps(sessionId)).filter(
-      (step) => !step.tool.name.startsWith("knowledge_") && step.tool.name !== "report"
+      (step) => !isMemoryTool(step.tool.name)
     )
     if (steps.length === 0) {
       return yield* new KnowledgeError({
-        detail: `no steps are recorded for session ${sessionId}. Call mm_knowledge_sessions to list the sessions.`
+        detail: `no steps are recorded for session ${sessionId}. mm_knowledge {sessions: true} lists the sessions.`
       })
     }
     const catalog = yield* catalogOf(store)
@@ -52,6 +53,18 @@ export const buildReport = (sessionId: string) =>
     return { html, steps: steps.length, failed: steps.filter((step) => !step.outcome.ok).length, screenshots: images.size }
   })
 
+/** Writes a session's report under <artifacts>/reports/ and says where, with its counts. */
+export const writeReport = (sessionId: string) =>
+  Effect.gen(function* () {
+    const store = yield* KnowledgeStore
+    if (store.writeReport === undefined) {
+      return yield* new KnowledgeError({ detail: "this knowledge store cannot write reports" })
+    }
+    const built = yield* buildReport(sessionId)
+    const path = yield* store.writeReport(sessionId, built.html)
+    return { path, sessionId, steps: built.steps, failed: built.failed, screenshots: built.screenshots, bytes: Buffer.byteLength(built.html) }
+  })
+
 export const report = defineTool({
   name: "report",
   title: "Write a session report",
@@ -73,6 +86,8 @@ export const report = defineTool({
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   group: "knowledge",
   requiresSession: false,
+  // mm_knowledge {export: "report"} does this.
+  unlisted: true,
   replay: { mode: "never" },
   observation: "none",
   run: Effect.fn("tool.report")(function* (input) {
@@ -82,12 +97,6 @@ export const report = defineTool({
       if (Option.isNone(current)) return yield* new NoActiveSession()
       sessionId = current.value.sessionId
     }
-    const store = yield* KnowledgeStore
-    if (store.writeReport === undefined) {
-      return yield* new KnowledgeError({ detail: "this knowledge store cannot write reports" })
-    }
-    const built = yield* buildReport(sessionId)
-    const path = yield* store.writeReport(sessionId, built.html)
-    return { path, sessionId, steps: built.steps, failed: built.failed, screenshots: built.screenshots, bytes: Buffer.byteLength(built.html) }
+    return yield* writeReport(sessionId)
   })
 })

@@ -23,13 +23,13 @@ export const imageAttachment = (
 export const screenshot = defineTool({
   name: "screenshot",
   title: "Take a screenshot",
-  description: "Save a PNG of the page or of one element. Returns {path, width, height}.",
+  description: "Save a PNG of the viewport or an element. Returns {path, width, height}.",
   input: Schema.Struct({
     name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
       description: "File name."
     }),
-    fullPage: Schema.optionalWith(Schema.Boolean, { default: () => true }).annotations({
-      description: "Default true; false: viewport."
+    fullPage: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
+      description: "Whole page, not viewport."
     }),
     selector: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
       description: "Element's CSS selector."
@@ -48,6 +48,8 @@ export const screenshot = defineTool({
   concurrencySafe: true,
   group: "page",
   requiresSession: true,
+  // Taken through DevTools while the page is paused.
+  whilePaused: "listed",
   stepKinds: ["discovery"],
   observation: "none",
   deadlineMs: () => 30_000,

@@ -1,7 +1,7 @@
 // Starting and ending a browser session.
 import { Effect, Schema } from "effect"
 import { StorageState } from "../domain/config.js"
-import { ScreenState } from "../domain/observation.js"
+import { StateView } from "../domain/envelope.js"
 import { defineTool, ListedAs, Unlisted } from "../runtime/tool.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
@@ -54,7 +54,7 @@ export const launch = defineTool({
   output: Schema.Struct({
     sessionId: Schema.String,
     extensionId: Schema.optional(Schema.String),
-    state: ScreenState
+    state: StateView
   }),
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   group: "session",

@@ -1,7 +1,7 @@
 // Schema fragments and definition fields shared by several tools, above all the tools that act on one element.
-import { Schema } from "effect"
+import { Option, Schema } from "effect"
 import { ActionTimeout, WaitTimeout } from "../domain/errors.js"
-import type { StepTarget } from "../domain/knowledge.js"
+import { TargetElement, type StepTarget } from "../domain/knowledge.js"
 import { REDACTED } from "../domain/redaction.js"
 import { A11yRef, describeTarget, locatorText, Scope, targetFields as locatorFields, targetOf, validateTarget, type Target } from "../domain/target.js"
 import { ListedAs, Unlisted } from "../runtime/tool.js"
@@ -26,6 +26,18 @@ export const recordTarget = (target: Target): StepTarget => ({
   [target.locator.kind]: target.locator.value,
   ...(target.within !== undefined ? { within: locatorText(target.within) } : {})
 })
+
+/**
+ * A result field the tool's `record` reads and the response never carries: it decodes from nothing and
+ * encodes to nothing, so only the typed result the program returns has it.
+ */
+export const RecordOnly = <A, I>(schema: Schema.Schema<A, I>) =>
+  Schema.optionalToOptional(Schema.Never, Schema.typeSchema(schema), { decode: () => Option.none(), encode: () => Option.none() }).annotations({
+    [Unlisted]: true
+  })
+
+/** The acted-on element's durable forms, for the step record only (see Session.describe). */
+export const ElementField = RecordOnly(TargetElement)
 
 export const TargetResult = Schema.String.annotations({ description: 'The target acted on, e.g. "testId:confirm-button".' })
 
@@ -102,6 +114,7 @@ export const recordTargeted = (
 export const elementTool = {
   group: "page",
   requiresSession: true,
+  whilePaused: "blocked",
   stepKinds: ["interaction"],
   observation: "default",
   deadlineMs: (input: { readonly timeoutMs: number }) => input.timeoutMs + DEADLINE_SLACK_MS

@@ -26,6 +26,8 @@ export const saveStorageState = defineTool({
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   group: "session",
   requiresSession: true,
+  // Reading localStorage needs the pages' JavaScript running.
+  whilePaused: "blocked",
   // A file written once, not a step of the flow: a replay would find the name taken.
   replay: { mode: "never" },
   observation: "none",

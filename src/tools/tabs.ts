@@ -1,7 +1,7 @@
 // Tabs across a flow: wait for the extension's notification, switch, close and list tabs by role or URL.
 import { Effect, Order, Schema } from "effect"
 import { NotificationTimeout } from "../domain/errors.js"
-import { TabId, TabInfo, TabRole, TabRoleInput, type TabInfo as TabInfoType } from "../domain/observation.js"
+import { TabId, TabInfo, TabRole, TabRoleInput, Tabs, type TabInfo as TabInfoType } from "../domain/observation.js"
 import { defineTool, type ListingState, type Replay } from "../runtime/tool.js"
 import { Session, type TabSelector } from "../services/Session.js"
 import { DEADLINE_SLACK_MS, timeoutField } from "./shared.js"
@@ -38,9 +38,8 @@ const selectorOf = (input: TabSelector): TabSelector => ({
   ...(input.url !== undefined ? { url: input.url } : {})
 })
 
-const ActiveTab = Schema.NullOr(Schema.Struct({ tabId: TabId, role: TabRole, url: Schema.String })).annotations({
-  description: "The tab tools act on now, or null when none is open."
-})
+/** The tab tools act on now; absent when none is open. */
+const ActiveTab = Tabs.fields.active
 
 export const waitForNotification = defineTool({
   name: "wait_for_notification",
@@ -56,6 +55,7 @@ export const waitForNotification = defineTool({
   group: "extension",
   requiresSession: true,
   requiresExtension: true,
+  whilePaused: "blocked",
   stepKinds: ["navigation"],
   observation: "default",
   deadlineMs: (input) => input.timeoutMs + DEADLINE_SLACK_MS,
@@ -78,6 +78,7 @@ export const switchToTab = defineTool({
   }),
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
   ...tabTool,
+  whilePaused: "blocked",
   stepKinds: ["navigation"],
   replay: tabReplay,
   observation: "default",
@@ -99,6 +100,7 @@ export const closeTab = defineTool({
   }),
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   ...tabTool,
+  whilePaused: "blocked",
   stepKinds: ["navigation"],
   replay: tabReplay,
   observation: "none",

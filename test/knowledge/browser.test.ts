@@ -55,10 +55,16 @@ const refOf = (envelope: Envelope<any>, role: string, name: string): string =>
 
 layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTestServices: true })("step memory in real Chromium", (it) => {
   describe("query tools", () => {
-    it.effect("scope current without a session answers MM_NO_ACTIVE_SESSION; scope all works without one", () =>
+    it.effect("the current session without one answers MM_NO_ACTIVE_SESSION; all sessions work without one", () =>
       Effect.gen(function* () {
+        expect((yield* call("mm_knowledge", { session: "current" })).error?.code).toBe("MM_NO_ACTIVE_SESSION")
+        expect((yield* call("mm_knowledge", { query: "click", session: "current" })).error?.code).toBe("MM_NO_ACTIVE_SESSION")
+        expect((yield* call("mm_knowledge", { export: "recipe" })).error?.code).toBe("MM_NO_ACTIVE_SESSION")
+        expect((yield* ok("mm_knowledge")).result.steps).toEqual([])
+        expect((yield* ok("mm_knowledge", { query: "click" })).result.matches).toEqual([])
+        expect((yield* ok("mm_knowledge", { sessions: true })).result.sessions).toEqual([])
+        // The older names still answer.
         expect((yield* call("mm_knowledge_last")).error?.code).toBe("MM_NO_ACTIVE_SESSION")
-        expect((yield* call("mm_knowledge_search", { query: "click", scope: "current" })).error?.code).toBe("MM_NO_ACTIVE_SESSION")
         expect((yield* ok("mm_knowledge_search", { query: "click" })).result.matches).toEqual([])
         expect((yield* ok("mm_knowledge_sessions")).result.sessions).toEqual([])
       }))
@@ -94,7 +100,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       const everything = allArtifacts()
       for (const [kind, secret] of Object.entries(secrets)) expect(everything.includes(secret), kind).toBe(false)
       expect(everything).toContain("visible-text-ok")
-      const last = yield* ok("mm_knowledge_last", { n: 50 })
+      const last = yield* ok("mm_knowledge", { limit: 50 })
       const types = last.result.steps.filter((step: any) => step.tool === "type")
       expect(types).toHaveLength(8)
       // The ref target was recorded with the role and name it pointed at.
@@ -114,18 +120,22 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       yield* ok("mm_click", { a11yRef: refOf(screen, "button", "Sign in") })
       yield* ok("mm_wait_for", { testId: "welcome" })
 
-      const found = yield* ok("mm_knowledge_search", { query: "signin button", scope: "current" })
+      const found = yield* ok("mm_knowledge", { query: "signin button", session: "current" })
       expect(found.result.matches[0]).toMatchObject({ tool: "click", target: 'role:button "Sign in"', sessionId })
-      const sessions = yield* ok("mm_knowledge_sessions", { filters: { flowTag: "login" } })
+      const sessions = yield* ok("mm_knowledge", { sessions: true, filters: { flowTag: "login" } })
       expect(sessions.result.sessions.map((s: any) => s.sessionId)).toEqual([sessionId])
 
-      const summary = yield* ok("mm_knowledge_summarize")
+      const summary = yield* ok("mm_knowledge", { export: "recipe" })
+      expect(summary.result).toMatchObject({ format: "recipe", sessionId, flowTags: ["login"] })
       expect(summary.result.recipe.placeholders).toEqual([{ name: "password", target: "testId:password", length: 13 }])
       expect(JSON.stringify(summary.result.recipe.steps)).not.toContain("a11yRef")
+      // The older name answers the same recipe.
+      expect((yield* ok("mm_knowledge_summarize")).result.recipe).toEqual(summary.result.recipe)
 
-      const playwright = yield* ok("mm_knowledge_export", { format: "playwright" })
-      expect(playwright.result.content).toContain('page.getByRole("button", { name: "Sign in", exact: true }).click()')
-      const exported = yield* ok("mm_knowledge_export", { sessionId, format: "batch" })
+      const playwright = yield* ok("mm_knowledge", { export: "playwright" })
+      // The button read by its ref has a test id: the durable form prefers it.
+      expect(playwright.result.content).toContain('page.getByTestId("login-submit").click()')
+      const exported = yield* ok("mm_knowledge", { session: sessionId, export: "batch" })
       const batch = JSON.parse(exported.result.content.replace("{{password}}", "correct horse"))
       expect(batch.steps.map((step: any) => step.tool)).toEqual(["mm_navigate", "mm_type", "mm_type", "mm_click", "mm_wait_for"])
 

@@ -27,17 +27,26 @@ describe("export subcommand", () => {
         const store = yield* make(dir)
         yield* store.startSession(session("mm-cli", { goal: "open settings" }))
         yield* store.recordStep(step({ sessionId: "mm-cli", tool: "click", target: { testId: "open-settings" }, input: { timeoutMs: 15000 } }))
+        yield* store.recordStep(step({ sessionId: "mm-cli", tool: "click", target: { a11yRef: "e9" }, input: { timeoutMs: 15000 } }))
       })
     )
     const batch = await captured(() => runExport(["mm-cli", "--artifacts-dir", dir], {}))
     expect(batch.code).toBe(0)
-    expect(JSON.parse(batch.out)).toEqual({ steps: [{ tool: "mm_click", args: { timeoutMs: 15000, testId: "open-settings" } }], stopOnError: true })
+    // What the file leaves out, and why, goes to stderr; stdout stays the file.
+    expect(batch.err).toBe(
+      "browser-workflow-mcp export: left out click a11yRef:e9: only a ref was recorded: the page did not describe the element (no test id, role and name, or selector)\n"
+    )
+    expect(JSON.parse(batch.out)).toEqual({
+      steps: [{ tool: "mm_click", args: { timeoutMs: 15000, testId: "open-settings" } }],
+      stopOnError: true,
+      includeObservations: "failures"
+    })
     const playwright = await captured(() => runExport(["mm-cli", "--format=playwright", `--artifacts-dir=${dir}`], {}))
     expect(playwright.out).toContain('test("open settings", async ({ page }) => {')
     expect(playwright.out).toContain('await page.getByTestId("open-settings").click()')
     const missing = await captured(() => runExport(["nope", "--artifacts-dir", dir], {}))
     expect(missing.code).toBe(1)
-    expect(missing.err).toContain("mm_knowledge_sessions")
+    expect(missing.err).toContain("mm_knowledge {sessions: true}")
     expect((await captured(() => runExport(["--format", "csv", "x"], {}))).code).toBe(2)
   })
 })

@@ -90,7 +90,7 @@ describe("recipes", () => {
   const tools = makeRegistry(builtinTools, "mm").lookup
   const flow = [
     step({ sessionId: "r", tool: "launch", url: "http://127.0.0.1:5000/login" }),
-    step({ sessionId: "r", tool: "describe_screen" }),
+    step({ sessionId: "r", tool: "describe_screen", url: "http://127.0.0.1:5000/login" }),
     step({ sessionId: "r", tool: "type", target: { testId: "username" }, input: { text: "alice", timeoutMs: 15000 }, textRedacted: false, textLength: 5 }),
     step({ sessionId: "r", tool: "type", target: { testId: "password" }, input: { text: "[REDACTED]", timeoutMs: 15000 }, textRedacted: true, textLength: 13 }),
     step({ sessionId: "r", tool: "click", target: { testId: "nope" }, ok: false }),
@@ -99,9 +99,10 @@ describe("recipes", () => {
     step({ sessionId: "r", tool: "wait_for", target: { testId: "welcome", within: "selector:#dashboard" }, input: { state: "visible", timeoutMs: 15000 } })
   ]
 
-  it("keeps successful actions with durable targets and placeholders, and says why the rest were left out", () => {
+  it("starts on the page the flow started on, keeps successful actions with durable targets and placeholders, and says why the rest were left out", () => {
     const recipe = recipeOf(flow, tools)
     expect(recipe.steps.map((s) => [s.tool, s.args])).toEqual([
+      ["mm_navigate", { screen: "url", url: "http://127.0.0.1:5000/login" }],
       ["mm_type", { text: "alice", timeoutMs: 15000, testId: "username" }],
       ["mm_type", { text: "{{password}}", timeoutMs: 15000, testId: "password" }],
       ["mm_click", { timeoutMs: 15000, selector: 'role=button[name="Sign in"s]' }],
@@ -111,11 +112,12 @@ describe("recipes", () => {
     expect(recipe.skipped).toEqual([
       "describe_screen: read-only",
       "click testId:nope: failed with MM_TARGET_NOT_FOUND",
-      "click a11yRef:e9: only a ref was recorded, no test id, role and name, or selector"
+      "click a11yRef:e9: only a ref was recorded: the page did not describe the element (no test id, role and name, or selector)"
     ])
     expect(JSON.stringify(recipe)).not.toMatch(/"a11yRef"/)
-    expect(recipe.steps[1]?.notes).toBe("Type a secret (13 characters) into testId:password (fill in {{password}})")
-    expect(toBatch(recipe).steps[2]).toEqual({ tool: "mm_click", args: { timeoutMs: 15000, selector: 'role=button[name="Sign in"s]' } })
+    expect(recipe.steps[2]?.notes).toBe("Type a secret (13 characters) into testId:password (fill in {{password}})")
+    expect(toBatch(recipe)).toMatchObject({ stopOnError: true, includeObservations: "failures" })
+    expect(toBatch(recipe).steps[3]).toEqual({ tool: "mm_click", args: { timeoutMs: 15000, selector: 'role=button[name="Sign in"s]' } })
   })
 
   it("exports a Playwright test with locator actions and secrets from the environment", () => {
@@ -144,6 +146,7 @@ describe("recipes", () => {
     ]
     const recipe = recipeOf(more, tools)
     expect(recipe.steps.map((s) => s.tool)).toEqual([
+      "mm_navigate",
       "mm_press_key",
       "mm_press_key",
       "mm_select_option",
@@ -152,7 +155,7 @@ describe("recipes", () => {
       "mm_click",
       "mm_switch_to_tab"
     ])
-    expect(recipe.steps[5]?.args).toMatchObject({ dialog: { accept: true, promptText: "{{ask}}" } })
+    expect(recipe.steps[6]?.args).toMatchObject({ dialog: { accept: true, promptText: "{{ask}}" } })
     expect(recipe.placeholders).toEqual([{ name: "ask", target: "the prompt opened by testId:ask" }])
     expect(recipe.steps.at(-1)?.args).toEqual({ role: "app" })
     expect(recipe.skipped).toEqual([

@@ -82,14 +82,16 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
         yield* ok("mm_wait_for", { testId: "welcome" })
 
         // The failure was photographed (a small JPEG under the artifacts dir); successes were not, by default.
-        const last = yield* ok("mm_knowledge_last", { n: 20 })
+        const last = yield* ok("mm_knowledge", { limit: 20 })
         expect(last.result.steps.map((step: any) => step.tool)).toEqual(["launch", "navigate", "describe_screen", "type", "type", "click", "click", "wait_for"])
         const shots = fs.readdirSync(path.join(settings.artifactsDir, "screenshots"))
         expect(shots).toHaveLength(1)
         expect(shots[0]).toMatch(/^step-.*-click\.jpg$/)
 
-        const written = yield* ok("mm_report")
-        expect(written.result).toMatchObject({ sessionId, steps: 8, failed: 1, screenshots: 1 })
+        const written = yield* ok("mm_knowledge", { export: "report" })
+        expect(written.result).toMatchObject({ format: "report", sessionId, steps: 8, failed: 1, screenshots: 1 })
+        // The older name writes the same file.
+        expect((yield* ok("mm_report")).result.path).toBe(written.result.path)
         expect(written.result.path).toBe(path.join(settings.artifactsDir, "reports", `${sessionId}.html`))
         const html = fs.readFileSync(written.result.path, "utf8")
         expect(written.result.bytes).toBe(Buffer.byteLength(html))

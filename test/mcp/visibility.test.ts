@@ -105,12 +105,8 @@ const connect = async (
 const BEFORE_LAUNCH = [
   "mm_launch",
   "mm_cleanup",
-  "mm_knowledge_last",
-  "mm_knowledge_search",
-  "mm_knowledge_summarize",
-  "mm_knowledge_sessions",
-  "mm_knowledge_export",
-  "mm_report",
+  "mm_knowledge",
+  "mm_replay",
   "mm_hide_tools",
   "mm_run_steps"
 ]
@@ -147,9 +143,10 @@ describe("the tool list follows the session", () => {
     expect((await call("mm_launch")).ok).toBe(true)
     expect(changes()).toBe(1)
     const withSession = await names()
-    expect(withSession).toEqual(expect.arrayContaining([...PAGE_TOOLS, "mm_cleanup", "mm_knowledge_search", "mm_hide_tools", "mm_run_steps"]))
-    // launch would only answer MM_SESSION_ALREADY_RUNNING now; browsing past sessions waits for the end.
-    for (const absent of ["mm_launch", "mm_knowledge_sessions", ...TAB_TOOLS, ...EXTENSION_TOOLS, "mm_show_tools", "mm_debugger_probe"]) {
+    expect(withSession).toEqual(expect.arrayContaining([...PAGE_TOOLS, "mm_cleanup", "mm_knowledge", "mm_hide_tools", "mm_run_steps"]))
+    // launch would only answer MM_SESSION_ALREADY_RUNNING now; a replay starts a flow from the beginning;
+    // the older knowledge tools are callable but never listed.
+    for (const absent of ["mm_launch", "mm_replay", "mm_knowledge_sessions", "mm_knowledge_search", "mm_report", ...TAB_TOOLS, ...EXTENSION_TOOLS, "mm_show_tools", "mm_debugger_probe"]) {
       expect(withSession).not.toContain(absent)
     }
     expect((await call("mm_cleanup")).result).toEqual({ cleanedUp: true })
@@ -232,27 +229,21 @@ describe("hide_tools and show_tools", () => {
     const { names, call, changes } = await connect(runtimeOf(mockWorld()))
     await call("mm_launch")
     const before = changes()
-    const hidden = await call("mm_hide_tools", { tools: ["knowledge_*", "mm_screenshot"] })
-    expect(hidden.result.hidden).toEqual([
-      "mm_screenshot",
-      "mm_knowledge_last",
-      "mm_knowledge_search",
-      "mm_knowledge_summarize",
-      "mm_knowledge_sessions",
-      "mm_knowledge_export"
-    ])
+    const hidden = await call("mm_hide_tools", { tools: ["knowledge*", "mm_screenshot", "mm_get_*"] })
+    // Old names that are never listed (mm_knowledge_search...) are not reported as hidden.
+    expect(hidden.result.hidden).toEqual(["mm_get_text", "mm_screenshot", "mm_get_state", "mm_get_contract_address", "mm_knowledge"])
     expect(changes()).toBe(before + 1)
     const listed = await names()
-    expect(listed.filter((name) => name.startsWith("mm_knowledge_") || name === "mm_screenshot")).toEqual([])
+    expect(listed.filter((name) => name.startsWith("mm_knowledge") || name.startsWith("mm_get_") || name === "mm_screenshot")).toEqual([])
     expect(listed).toContain("mm_show_tools")
 
     const refused = await call("mm_screenshot", { name: "x" })
     expect(refused.error?.code).toBe("MM_TOOL_UNAVAILABLE")
     expect(refused.error?.message).toBe('mm_screenshot is hidden by mm_hide_tools: call mm_show_tools {"tools": ["mm_screenshot"]} to list it again.')
 
-    await call("mm_show_tools", { tools: ["mm_knowledge_search"] })
-    expect(await names()).toContain("mm_knowledge_search")
-    expect(await names()).not.toContain("mm_knowledge_last")
+    await call("mm_show_tools", { tools: ["mm_knowledge"] })
+    expect(await names()).toContain("mm_knowledge")
+    expect(await names()).not.toContain("mm_get_text")
     expect((await call("mm_show_tools", { all: true })).result).toEqual({ hidden: [] })
     const restored = await names()
     expect(restored).toContain("mm_screenshot")

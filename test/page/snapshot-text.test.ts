@@ -27,7 +27,7 @@ describe("renderNodes", () => {
         "  listitem ×40 [e6..e85]: Item 2 | Item 3 | Item 4 | … | Item 41",
         'table "Planets" [e90]',
         "  row [e91]: Planet | Moons",
-        'button "Say \\"hi\\"" [expanded=false, disabled] [e94]'
+        'button "Say \\"hi\\"" [collapsed, disabled] [e94]'
       ].join("\n"),
       cut: false
     })

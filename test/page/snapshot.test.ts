@@ -2,7 +2,6 @@
 // whose refs still act, find, settling after a single-page app's route change, and the text budget.
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { Session } from "../../src/services/Session.js"
@@ -11,7 +10,7 @@ import { find } from "../../src/tools/find.js"
 import { click, getText } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { launch } from "../../src/tools/session.js"
-import { html, liveLayer, pageServer, testSettings } from "../support/browser.js"
+import { html, liveLayer, pageServer, testSettings, readable } from "../support/browser.js"
 import { parseSnapshot } from "./parse.js"
 
 const pages = {
@@ -62,7 +61,7 @@ const PagesLive = Layer.scoped(
 )
 
 const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
-  Effect.map(runTool(tool)(args), (response) => response.envelope as Envelope<any>)
+  Effect.map(runTool(tool)(args), (response) => readable(response))
 
 const open = (p: string) =>
   Effect.gen(function* () {

@@ -72,7 +72,7 @@ describe("storage state", () => {
             // Applying the state leaves no tab and no notice behind.
             const tabs = yield* call(listTabs, {})
             expect(tabs.result.total).toBe(1)
-            expect(tabs.meta.notices).toBeUndefined()
+            expect(tabs.notices).toBeUndefined()
             yield* open(`${app.url}/recall`)
             expect(yield* textOf("cookie")).toBe("cookie=session=s3cret-cookie")
             expect(yield* textOf("theme")).toBe("theme=dark")

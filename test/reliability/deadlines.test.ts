@@ -34,7 +34,9 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 180_000, excludeTe
   it.effect("a click on a link to a server that answers after 30 s, and a navigation there, answer within their timeoutMs", () =>
     Effect.gen(function* () {
       const { url } = yield* Pages
-      expect(codeOf(yield* call(launch, { force: true }))).toBe("ok")
+      const launched = yield* call(launch, { force: true })
+      expect(codeOf(launched)).toBe("ok")
+      const sessionId = (launched.result as { readonly sessionId: string }).sessionId
       expect(codeOf(yield* call(navigate, { screen: "url", url: url("/links") }))).toBe("ok")
 
       const clicked = yield* timed(click, { selector: "a", timeoutMs: 2_000 })
@@ -42,7 +44,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 180_000, excludeTe
       expect(clicked.ms).toBeLessThan(3_500)
       // The click reached the link (seen by the guard); the page it started loading did not arrive, and the answer says so.
       if (clicked.envelope.ok) {
-        expect(clicked.envelope.meta.notices?.join(" ")).toMatch(/had not arrived|could not be observed/)
+        expect(clicked.envelope.notices?.join(" ")).toMatch(/had not arrived|could not be observed/)
       }
 
       const navigated = yield* timed(navigate, { screen: "url", url: url("/slow"), timeoutMs: 1_000 })
@@ -52,7 +54,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 180_000, excludeTe
 
       // The session goes on, and both steps were recorded.
       expect(codeOf(yield* call(navigate, { screen: "url", url: url("/ok") }))).toBe("ok")
-      const sessionId = (yield* call(getState)).meta.sessionId!
+      expect(codeOf(yield* call(getState))).toBe("ok")
       const steps = yield* (yield* KnowledgeStore).steps(sessionId)
       expect(steps.map((step) => step.tool.name)).toEqual(["launch", "navigate", "click", "navigate", "navigate", "get_state"])
       expect(codeOf(yield* call(cleanup))).toBe("ok")

@@ -153,23 +153,29 @@ describe("runTool", () => {
       it.effect(`policy ${policy} on ${fail ? "failure" : "success"} observes ${expected}, from the page as it is after the tool ran`, () =>
         Effect.gen(function* () {
           const world = yield* makeWorld
-          const { envelope } = yield* runTool(movingTool(world, policy, fail))({ value: 1 }).pipe(Effect.provide(layers(world)))
+          const { envelope, observation } = yield* runTool(movingTool(world, policy, fail))({ value: 1 }).pipe(Effect.provide(layers(world)))
           expect(envelope.ok).toBe(!fail)
           if (fail) expect(envelope.error?.code).toBe("MM_TARGET_NOT_FOUND")
           const calls = yield* Ref.get(world.observeCalls)
           if (expected === "custom") {
             expect(calls).toHaveLength(0)
-            expect(envelope.observation?.state.currentUrl).toBe("custom://observation")
+            expect(observation?.state.currentUrl).toBe("custom://observation")
+            // The tool's own result says where the page is: the envelope does not repeat it.
+            expect(envelope.page).toBeUndefined()
           } else {
             expect(calls).toHaveLength(1)
             expect(isFull(calls[0])).toBe(expected === "full")
-            expect(envelope.observation?.state.currentUrl).toBe("http://127.0.0.1/after")
-            expect(envelope.observation?.a11y !== undefined).toBe(expected === "full")
+            expect(observation?.state.currentUrl).toBe("http://127.0.0.1/after")
+            expect(envelope.page?.url).toBe("http://127.0.0.1/after")
+            expect(observation?.a11y !== undefined).toBe(expected === "full")
+            // The full observation reaches the agent as text; the state alone as the page only.
+            expect(envelope.snapshot === undefined).toBe(expected !== "full")
+            if (expected === "full") expect(envelope.snapshot).toBe('testIds: x\nbutton "X" [e1]')
           }
           const steps = yield* Ref.get(world.steps)
           expect(steps).toHaveLength(1)
           expect(steps[0]?.outcome.ok).toBe(!fail)
-          expect(steps[0]?.observation?.state.currentUrl).toBe(envelope.observation?.state.currentUrl)
+          expect(steps[0]?.observation?.state.currentUrl).toBe(observation?.state.currentUrl)
         }))
     }
   }
@@ -252,23 +258,19 @@ describe("runTool", () => {
   it.effect("a page that closed before observation leaves the outcome alone and the notice reaches the response", () =>
     Effect.gen(function* () {
       const world = yield* makeWorld
-      const { envelope } = yield* runTool(movingTool(world, "default", false))({ value: 1 }).pipe(
+      const { envelope, observation } = yield* runTool(movingTool(world, "default", false))({ value: 1 }).pipe(
         Effect.provide(layers(world, { observeFails: true, notices: ["The active tab closed; tools now act on x."] }))
       )
-      expect(envelope.ok).toBe(true)
-      expect(envelope.observation).toBeUndefined()
-      expect(envelope.meta.notices).toEqual(["The active tab closed; tools now act on x."])
+      expect(envelope).toEqual({ ok: true, result: { done: true }, notices: ["The active tab closed; tools now act on x."] })
+      expect(observation).toBeUndefined()
     }))
 
-  it.effect("recorded inputs have sensitive keys redacted at any depth, and the meta carries the session id", () =>
+  it.effect("recorded inputs have sensitive keys redacted at any depth, under the session's id", () =>
     Effect.gen(function* () {
       const world = yield* makeWorld
-      const { envelope } = yield* runTool(movingTool(world, "none", false))({ value: 1, password: "hunter2" }).pipe(
-        Effect.provide(layers(world))
-      )
-      expect(envelope.meta.sessionId).toBe("mm-test-1")
-      expect(envelope.meta.durationMs).toBeGreaterThanOrEqual(0)
+      yield* runTool(movingTool(world, "none", false))({ value: 1, password: "hunter2" }).pipe(Effect.provide(layers(world)))
       const [step] = yield* Ref.get(world.steps)
+      expect(step?.sessionId).toBe("mm-test-1")
       expect(step?.tool.input).toEqual({ value: 1, password: "[REDACTED]" })
       expect(JSON.stringify(step)).not.toContain("hunter2")
     }))
@@ -285,8 +287,7 @@ describe("runTool", () => {
         run: () => Effect.succeed({ done: true })
       })
       const { envelope } = yield* runTool(free)({ value: 1 }).pipe(Effect.provide(layers(world, { session: false })))
-      expect(envelope.ok).toBe(true)
-      expect(envelope.meta.sessionId).toBeUndefined()
+      expect(envelope).toEqual({ ok: true, result: { done: true } })
       expect(yield* Ref.get(world.observeCalls)).toHaveLength(0)
       expect(yield* Ref.get(world.steps)).toHaveLength(0)
     }))

@@ -4,7 +4,6 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Schedule } from "effect"
 import { CONSOLE_PER_TAB, MAX_NOTICES } from "../../src/adapters/playwright/session-state.js"
-import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool, type RunOptions } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { Session } from "../../src/services/Session.js"
@@ -12,7 +11,7 @@ import { getState } from "../../src/tools/discovery.js"
 import { click } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { launch } from "../../src/tools/session.js"
-import { html, liveLayer, pageServer, testSettings } from "../support/browser.js"
+import { html, liveLayer, pageServer, testSettings, readable } from "../support/browser.js"
 
 const LOGGED = 450
 
@@ -36,7 +35,7 @@ const PagesLive = Layer.scoped(
 )
 
 const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}, options?: RunOptions) =>
-  Effect.map(runTool(tool)(args, options), (response) => response.envelope as Envelope<any>)
+  Effect.map(runTool(tool)(args, options), (response) => readable(response))
 
 const open = (p: string, args: Record<string, unknown> = {}) =>
   Effect.gen(function* () {
@@ -101,7 +100,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         expect(opened.ok).toBe(true)
         const state = yield* call(getState, {}, { deadlineMs: 10_000 })
         expect(state.ok).toBe(true)
-        const notices = [...(opened.meta.notices ?? []), ...(state.meta.notices ?? [])]
+        const notices = [...(opened.notices ?? []), ...(state.notices ?? [])]
         expect(notices.some((notice: string) => /console is muted/.test(notice))).toBe(true)
         const messages = yield* session.consoleSince(cursor)
         // What was recorded before the mute, and the mute itself; far fewer than the page logged.
@@ -122,7 +121,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         yield* Effect.sleep("2 seconds")
         const state = yield* call(getState, {}, { deadlineMs: 5_000 })
         expect(state.ok).toBe(true)
-        const notices: Array<string> = [...(opened.meta.notices ?? []), ...(state.meta.notices ?? [])]
+        const notices: Array<string> = [...(opened.notices ?? []), ...(state.notices ?? [])]
         expect(notices.length).toBeLessThanOrEqual(2 * (MAX_NOTICES + 1))
         expect(notices.some((notice) => /^An alert dialog said "1"; it was dismissed\. \(x\d+\)$/.test(notice))).toBe(true)
         expect(notices.some((notice) => /opens dialogs in a loop/.test(notice))).toBe(true)
@@ -130,7 +129,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         expect((yield* call(click, { testId: "b" }, { deadlineMs: 5_000 })).ok).toBe(true)
         const away = yield* open("/calm", { timeoutMs: 5_000 })
         expect(away.ok).toBe(true)
-        expect(away.result.currentUrl).toMatch(/\/calm$/)
+        expect(away.page?.url).toMatch(/\/calm$/)
       }))
 
     it.effect("navigating away from an alert loop right away works too", () =>
@@ -139,7 +138,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         const away = yield* open("/calm", { timeoutMs: 5_000 })
         expect(away.ok).toBe(true)
         const state = yield* call(getState, {}, { deadlineMs: 5_000 })
-        expect(state.result.state.currentUrl).toMatch(/\/calm$/)
+        expect(state.result.state.url).toMatch(/\/calm$/)
       }))
   })
 })

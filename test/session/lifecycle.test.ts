@@ -15,7 +15,7 @@ import { getState } from "../../src/tools/discovery.js"
 import { click, waitFor } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { cleanup, launch } from "../../src/tools/session.js"
-import { html, liveLayer, pageServer, testSettings } from "../support/browser.js"
+import { html, liveLayer, pageServer, testSettings, readable } from "../support/browser.js"
 import { browserMainPids, browserPids, profileDirs, waitUntil } from "../support/processes.js"
 
 // Profiles go under a temp root of this test file alone (each test file runs in its own process).
@@ -38,7 +38,7 @@ const PagesLive = Layer.scoped(
 )
 
 const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}, options?: RunOptions) =>
-  Effect.map(runTool(tool)(args, options), (response) => response.envelope as Envelope<any>)
+  Effect.map(runTool(tool)(args, options), (response) => readable(response))
 
 const codeOf = (envelope: Envelope<any>) => (envelope.ok ? "ok" : envelope.error?.code)
 
@@ -133,7 +133,8 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       const state = yield* call(getState, {}, { deadlineMs: 5_000 })
       expect(state.error?.code).toBe("MM_BROWSER_CLOSED")
       expect(state.error?.message).toContain("mm_launch")
-      expect(state.meta.sessionId).toBe(firstId)
+      // The dead session stays current, so the call is recorded under it.
+      expect(Option.getOrUndefined(yield* (yield* Session).current)?.sessionId).toBe(firstId)
       expect((yield* call(click, { testId: "go" }, { deadlineMs: 5_000 })).error?.code).toBe("MM_BROWSER_CLOSED")
       expect((yield* call(navigate, { screen: "url", url: url("/page") }, { deadlineMs: 5_000 })).error?.code).toBe("MM_BROWSER_CLOSED")
 

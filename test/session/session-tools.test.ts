@@ -37,7 +37,8 @@ describe("session tools with mock layers", () => {
       expect(result.ok).toBe(true)
       expect(result.result).toEqual({
         sessionId: info.sessionId,
-        state: { isLoaded: false, currentUrl: "http://127.0.0.1/", title: "", currentScreen: "unknown" }
+        // The unread page as results show it: the URL, still loading, no empty title.
+        state: { url: "http://127.0.0.1/", loading: true }
       })
       expect(launched[0]).toMatchObject({ goal: "try", force: false, stateMode: "default" })
     }))
@@ -52,7 +53,7 @@ describe("session tools with mock layers", () => {
       )
       const result = yield* envelope(runTool(launch)({})).pipe(Effect.provide(layer))
       expect(result.error).toMatchObject({ code: "MM_SESSION_ALREADY_RUNNING", details: { sessionId: info.sessionId } })
-      expect(result.observation?.state.currentUrl).toBe("http://127.0.0.1/")
+      expect(result.page?.url).toBe("http://127.0.0.1/")
     }))
 
   it.effect("a call on a session whose browser died answers MM_BROWSER_CLOSED with the mm_launch hint, and is recorded", () =>

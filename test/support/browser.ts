@@ -9,6 +9,9 @@ import * as StderrLogger from "../../src/adapters/logger.js"
 import * as Playwright from "../../src/adapters/playwright/index.js"
 import { LOOPBACK_ARGS } from "../../src/adapters/playwright/launch.js"
 import { defaultSettings, type Settings } from "../../src/domain/config.js"
+import type { Envelope } from "../../src/domain/envelope.js"
+import type { Observation } from "../../src/domain/observation.js"
+import type { ToolResponse } from "../../src/runtime/runTool.js"
 import { Config } from "../../src/services/Config.js"
 import { servePages, type RunningServer } from "../../demo/sample-app.js"
 
@@ -45,3 +48,8 @@ export const html = (title: string, body: string) =>
 
 /** Matches any tab id ("t1", "t2"...) where a test does not care which. */
 export const TAB_ID = expect.stringMatching(/^t[0-9]+$/)
+
+/** A response as tests read it: the envelope the client gets, plus the observation as the step record keeps it. */
+export type Readable = Envelope<any> & { readonly observation?: Observation | undefined }
+
+export const readable = (response: ToolResponse<unknown>): Readable => ({ ...response.envelope, observation: response.observation })

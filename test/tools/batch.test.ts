@@ -87,7 +87,8 @@ const layers = (w: World, progress?: Ref.Ref<ReadonlyArray<number>>) =>
     }),
     Observer.layerTest({
       state: Effect.succeed(state),
-      observe: () => Ref.update(w.observed, (n) => n + 1).pipe(Effect.as({ state, testIds: [], a11y: { nodes: [] } }))
+      observe: () =>
+        Ref.update(w.observed, (n) => n + 1).pipe(Effect.as({ state, testIds: [], a11y: { nodes: [{ ref: "e1", role: "button", name: "Go" }] } }))
     }),
     Layer.succeed(KnowledgeStore, {
       startSession: () => Effect.void,
@@ -100,12 +101,18 @@ const layers = (w: World, progress?: Ref.Ref<ReadonlyArray<number>>) =>
     })
   )
 
+/** The batch's envelope, and the text block with its steps' page texts ("" when none). */
 const batch = (w: World, args: Record<string, unknown>, limits?: BatchLimits) =>
   (runTool(registryOf(w, limits).lookup("run_steps")!)(args) as Effect.Effect<
-    { readonly envelope: unknown },
+    { readonly envelope: unknown; readonly attachments: ReadonlyArray<{ readonly type: string; readonly text?: string }> },
     never,
     Session | Observer | KnowledgeStore | Progress
-  >).pipe(Effect.map(({ envelope }) => envelope as { ok: boolean; result: any; error?: any }))
+  >).pipe(
+    Effect.map(({ envelope, attachments }) => ({
+      ...(envelope as { ok: boolean; result: any; error?: any }),
+      text: attachments.find((block) => block.type === "text")?.text ?? ""
+    }))
+  )
 
 const echo = (text: string) => ({ tool: "mm_echo", args: { text } })
 
@@ -116,9 +123,10 @@ describe("mm_run_steps", () => {
       const envelope = yield* batch(w, { steps: [echo("a"), { tool: "fail" }, echo("b")] }).pipe(Effect.provide(layers(w)))
       expect(envelope.ok).toBe(true)
       expect(yield* Ref.get(w.ran)).toEqual(["a", "fail", "b"])
-      expect(envelope.result.steps.map((s: any) => [s.index, s.ok])).toEqual([[0, true], [1, false], [2, true]])
+      expect(envelope.result.steps.map((s: any) => s.ok)).toEqual([true, false, true])
       expect(envelope.result.steps[1].error.code).toBe("MM_TARGET_NOT_FOUND")
-      expect(envelope.result.summary).toMatchObject({ ok: false, total: 3, succeeded: 2, failed: 1, skipped: 0 })
+      // Counts that are zero are left out.
+      expect(envelope.result.summary).toEqual({ ok: false, total: 3, succeeded: 2, failed: 1 })
     }))
 
   it.effect("stopOnError short-circuits and marks the rest skipped", () =>
@@ -128,7 +136,7 @@ describe("mm_run_steps", () => {
         Effect.provide(layers(w))
       )
       expect(yield* Ref.get(w.ran)).toEqual(["a", "fail"])
-      expect(envelope.result.steps[2]).toMatchObject({ index: 2, ok: false, meta: { skipped: true }, error: { code: "MM_BATCH_STOPPED" } })
+      expect(envelope.result.steps[2]).toMatchObject({ ok: false, skipped: true, error: { code: "MM_BATCH_STOPPED" } })
       expect(envelope.result.summary).toMatchObject({ total: 3, succeeded: 1, failed: 1, skipped: 1 })
     }))
 
@@ -189,7 +197,7 @@ describe("mm_run_steps", () => {
       const [first, hung, rest] = envelope.result.steps
       expect(first.ok).toBe(true)
       expect(hung.error.code).toBe("MM_BATCH_TIMEOUT")
-      expect(rest).toMatchObject({ meta: { skipped: true }, error: { code: "MM_BATCH_TIMEOUT" } })
+      expect(rest).toMatchObject({ skipped: true, error: { code: "MM_BATCH_TIMEOUT" } })
       expect(yield* Ref.get(w.ran)).toEqual(["a", "hang"])
     }))
 
@@ -223,7 +231,7 @@ describe("mm_run_steps", () => {
       const envelope = yield* batch(w, { steps: [{ tool: "read" }, { tool: "read" }, { tool: "read" }], executionMode: "parallel" }).pipe(
         Effect.provide(layers(w))
       )
-      expect(envelope.result.summary).toMatchObject({ succeeded: 3, executionMode: "parallel" })
+      expect(envelope.result.summary).toEqual({ ok: true, total: 3, succeeded: 3 })
       expect(yield* Ref.get(w.maxRunning)).toBeGreaterThan(1)
     }))
 
@@ -251,26 +259,29 @@ describe("mm_run_steps", () => {
       const w = yield* world
       const none = yield* batch(w, { steps: [echo("a"), { tool: "fail" }], includeObservations: "none" }).pipe(Effect.provide(layers(w)))
       expect(yield* Ref.get(w.observed)).toBe(0)
-      expect(none.result.steps.every((s: any) => s.observation === undefined)).toBe(true)
+      expect(none.text).toBe("")
       const failures = yield* batch(w, { steps: [echo("a"), { tool: "fail" }], includeObservations: "failures" }).pipe(
         Effect.provide(layers(w))
       )
       expect(yield* Ref.get(w.observed)).toBe(1)
-      expect(failures.result.steps[0].observation).toBeUndefined()
-      expect(failures.result.steps[1].observation.a11y).toBeDefined()
+      // The page texts follow the JSON as one text block, each under its step's heading.
+      expect(failures.text).toBe('## step 1 fail\nbutton "Go" [e1]')
+      expect(JSON.stringify(failures.result)).not.toContain("snapshot")
       const all = yield* batch(w, { steps: [echo("a")] }).pipe(Effect.provide(layers(w)))
-      expect(all.result.steps[0].observation.a11y).toBeDefined()
+      expect(all.text).toBe('## step 0 mm_echo\nbutton "Go" [e1]')
     }))
 
   it.effect("each step is recorded on its own with the batch id and index; the batch record keeps no arguments", () =>
     Effect.gen(function* () {
       const w = yield* world
-      const envelope = yield* batch(w, { steps: [echo("a"), { tool: "echo", args: { text: "b" } }] }).pipe(Effect.provide(layers(w)))
+      yield* batch(w, { steps: [echo("a"), { tool: "echo", args: { text: "b" } }] }).pipe(Effect.provide(layers(w)))
       const steps = yield* Ref.get(w.steps)
       const inner = steps.filter((step) => step.tool.name === "echo")
+      const batchId = inner[0]?.batch?.batchId
+      expect(batchId).toMatch(/^batch-/)
       expect(inner.map((step) => step.batch)).toEqual([
-        { batchId: envelope.result.batchId, index: 0 },
-        { batchId: envelope.result.batchId, index: 1 }
+        { batchId, index: 0 },
+        { batchId, index: 1 }
       ])
       const outer = steps.find((step) => step.tool.name === "run_steps")
       expect(JSON.stringify(outer?.tool.input)).not.toContain('"text"')

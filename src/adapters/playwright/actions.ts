@@ -2,7 +2,7 @@
 // page, each with its dialog choice in force. A direct path first (direct.ts), else Playwright's own.
 import { Effect, Ref } from "effect"
 import type { Page } from "playwright"
-import { ActionFailed, PageClosed, TargetAmbiguous, WaitTimeout, type ActionTimeout } from "../../domain/errors.js"
+import { ActionFailed, PageClosed, TargetAmbiguous, TargetNotFound, WaitTimeout, type ActionTimeout } from "../../domain/errors.js"
 import { describeTarget, type Target } from "../../domain/target.js"
 import type { ActionOptions, DialogChoice, SessionActions } from "../../services/Session.js"
 import { BrowserCallFailed, BrowserState, firstLine, type BrowserStateService } from "./browser.js"
@@ -36,9 +36,20 @@ const focusIsSecret = (page: Page) =>
               break
             }
             return element ? isSensitive(element) : false
-          })()`
+          })()`,
+          { timeoutMs: 2_000 }
         ).catch(() => true)
   )
+
+/**
+ * In the page: the text of each of the elements (as get_text reads one), at most `limit`, and how many
+ * there are. Built from readText's source, since a page function cannot call functions of this module.
+ */
+const readEach = new Function(
+  "elements",
+  "limit",
+  `const read = ${readText.toString()}; return { texts: elements.slice(0, limit).map(read), total: elements.length }`
+) as (elements: Array<Element>, limit: number) => { texts: Array<string | null>; total: number }
 
 /** After a select timed out: MM_SELECT_FAILED naming the values no enabled option has, with the options there are. */
 const missingOptions = (browser: BrowserStateService, targeting: Targets, target: Target, values: ReadonlyArray<string>, timeout: ActionTimeout) =>
@@ -99,19 +110,14 @@ export const make = Effect.gen(function* () {
   const typeNow = (target: Target, text: string, options: ActionOptions) =>
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
-      const prepared = yield* direct.prepare(live, page, "type", target, options.timeoutMs)
-      if (prepared.ready) {
-        // The field has the focus and its text is selected: typing replaces it, as Playwright's fill does.
-        yield* Effect.tryPromise({
-          try: () => (text === "" ? page.keyboard.press("Delete") : page.keyboard.insertText(text)),
-          catch: (cause) =>
-            page.isClosed()
-              ? new PageClosed({ detail: `the page closed during type on ${describeTarget(target)}`, during: "type" })
-              : new ActionFailed({ action: "type", target: describeTarget(target), detail: firstLine(cause) })
-        })
-        return { sensitive: prepared.sensitive ?? true }
-      }
+      const direct_ = yield* direct.directType(live, page, target, text, options.timeoutMs)
+      if (direct_._tag === "Done") return { sensitive: direct_.sensitive ?? true }
+      live.lastRead = undefined
+      yield* Effect.logDebug(`type: ${direct_.why}; Playwright's fill takes over`)
       const { locator } = yield* targeting.act("type", target, options.timeoutMs, (field, opts) => field.fill(text, opts), page)
+      // Read in our isolated world (the field keeps the focus after fill) and, for a field that lost it, on the element.
+      const focused = yield* focusIsSecret(page)
+      if (focused) return { sensitive: true }
       const sensitive = yield* Effect.promise(() =>
         locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true)
       )
@@ -168,10 +174,11 @@ export const make = Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
       const described = describeTarget(target)
       const prepared = yield* direct.prepare(live, page, state, target, options.timeoutMs)
-      if (prepared.ready) {
+      if (prepared.ready === true) {
         if (prepared.page !== undefined) live.lastRead = { page, result: prepared.page }
         return
       }
+      yield* Effect.logDebug(`wait_for: ${prepared.ready === false ? prepared.why : "not ready"}; Playwright's wait takes over`)
       const refCheck = yield* Effect.either(targeting.ensureRefs(page, target))
       if (refCheck._tag === "Left") {
         // A ref whose element left the page is as hidden as it gets.
@@ -195,11 +202,75 @@ export const make = Effect.gen(function* () {
       )
     })
 
+  /** wait_for on a target that may match several elements: any visible one will do; "hidden" once none is. */
+  const waitForAny = (target: Target, state: "visible" | "hidden", options: { readonly timeoutMs: number }) =>
+    Effect.gen(function* () {
+      const { live, page } = yield* browser.activePage
+      const described = describeTarget(target)
+      const prepared = yield* direct.prepare(live, page, state, target, options.timeoutMs)
+      if (prepared.ready === true) {
+        if (prepared.page !== undefined) live.lastRead = { page, result: prepared.page }
+        return
+      }
+      const refCheck = yield* Effect.either(targeting.ensureRefs(page, target))
+      if (refCheck._tag === "Left") {
+        // A ref whose element left the page is as hidden as it gets.
+        if (state === "hidden" && refCheck.left._tag === "TargetNotFound") return
+        return yield* refCheck.left
+      }
+      // The first of the matches that are visible: it exists when any is, and is gone when none is.
+      const anyVisible = targeting.locate(page, target, refCheck.right).filter({ visible: true }).first()
+      yield* Effect.tryPromise({
+        try: (signal) => anyVisible.waitFor({ state, timeout: options.timeoutMs, signal }),
+        catch: (cause) => new BrowserCallFailed({ cause })
+      }).pipe(
+        Effect.catchTag("BrowserCallFailed", (error) =>
+          Effect.gen(function* () {
+            if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed while waiting for ${described}` })
+            yield* Effect.logDebug("wait_for failed", firstLine(error.cause))
+            return yield* new WaitTimeout({ target: described, state, timeoutMs: options.timeoutMs })
+          })
+        )
+      )
+    })
+
+  const getTexts = (target: Target, options: { readonly timeoutMs: number; readonly limit: number }) =>
+    Effect.gen(function* () {
+      const { page } = yield* browser.activePage
+      const described = describeTarget(target)
+      const locator = targeting.locate(page, target, yield* targeting.ensureRefs(page, target))
+      const read = Effect.tryPromise({
+        try: () => locator.evaluateAll(readEach, options.limit),
+        catch: (cause) =>
+          page.isClosed()
+            ? new PageClosed({ detail: `the page closed during get_text on ${described}`, during: "get_text" })
+            : new ActionFailed({ action: "get_text", target: described, detail: firstLine(cause) })
+      })
+      const first = yield* read
+      if (first.total > 0) return first
+      // Nothing yet: wait as long as a single get_text would for one to be attached, then read them all.
+      yield* Effect.tryPromise({
+        try: (signal) => locator.first().waitFor({ state: "attached", timeout: options.timeoutMs, signal }),
+        catch: () =>
+          page.isClosed()
+            ? new PageClosed({ detail: `the page closed during get_text on ${described}`, during: "get_text" })
+            : new TargetNotFound({ target: described, detail: `No element matches ${described} (waited ${options.timeoutMs} ms).` })
+      })
+      return yield* read
+    })
+
   const actions: SessionActions = {
+    describe: (target) =>
+      browser.activePage.pipe(
+        Effect.flatMap(({ page }) => targeting.describe(page, target)),
+        Effect.orElseSucceed(() => undefined)
+      ),
     click: (target, options) => browser.refineClosed(click(target, options)),
     type: (target, text, options) => browser.refineClosed(type(target, text, options)),
     waitFor: (target, state, options) => browser.refineClosed(waitFor(target, state, options)),
+    waitForAny: (target, state, options) => browser.refineClosed(waitForAny(target, state, options)),
     getText: (target, options) => browser.refineClosed(getText(target, options)),
+    getTexts: (target, options) => browser.refineClosed(getTexts(target, options)),
     pressKey: (target, key, options) => browser.refineClosed(pressKey(target, key, options)),
     selectOption: (target, values, options) => browser.refineClosed(selectOption(target, values, options)),
     hover: (target, options) => browser.refineClosed(hover(target, options))

@@ -1,14 +1,36 @@
 // The direct path of an action: one page script says whether the target can be acted on at once
-// (and prepares it), then real input follows through Playwright's mouse; anything unusual goes to
-// Playwright's own action. See "Acting on an element" in docs/architecture.md.
+// (and prepares it), then real input follows through Playwright's mouse or keyboard, and a guard in
+// the page says whether the input reached the target. Anything uncertain before the input goes to
+// Playwright's own action; an input whose outcome is unknown fails with MM_ACTION_UNCONFIRMED and is
+// never repeated. See "Acting on an element" in docs/architecture.md.
 import { Duration, Effect, Option } from "effect"
 import type { Page, Request } from "playwright"
-import { ActionFailed, PageUnresponsive } from "../../domain/errors.js"
+import { ActionFailed, ActionUnconfirmed, PageClosed, PageUnresponsive } from "../../domain/errors.js"
 import { describeTarget, type Target } from "../../domain/target.js"
 import { BrowserCallFailed, firstLine, type BrowserStateService } from "./browser.js"
 import { addNotice, type LiveSession } from "./live-session.js"
-import { finishClickScript, prepareActionScript, sameDocuments, type ClickVerdict, type DirectArgs, type DirectResult } from "./page-actions.js"
-import { callExpression, evaluateInPage } from "./page-eval.js"
+import {
+  finishGuardScript,
+  measuredElement,
+  prepareActionScript,
+  sameDocuments,
+  verifyMeasuredDeclaration,
+  type DirectArgs,
+  type DirectResult,
+  type GuardVerdict,
+  type Viewport
+} from "./page-actions.js"
+import {
+  callExpression,
+  callOnObject,
+  devtoolsOf,
+  evaluateInPage,
+  evaluateToObject,
+  releaseActionObjects,
+  REPORT_BINDING,
+  resolveNodeInWorld,
+  takeReport
+} from "./page-eval.js"
 import { isSensitiveField, stateReadArgs } from "./page-script.js"
 import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
 import type { Targets } from "./targets.js"
@@ -18,18 +40,70 @@ const PREPARE_TIMEOUT = Duration.seconds(2)
 
 const NO_ANSWER = "no answer in time"
 
+/** How long the page may take to say what its guard saw after the input. */
+const FINISH_TIMEOUT = Duration.seconds(2)
+
 /** The longest a click waits for the document it started loading to commit. */
 const COMMIT_WAIT = Duration.seconds(5)
 
+/** A point on the page, in CSS pixels of the top viewport (what Playwright's mouse takes). */
+interface Point {
+  readonly x: number
+  readonly y: number
+}
+
+/**
+ * The point Playwright's click takes from an element's content quads: the middle of the first quad
+ * that keeps an area once clipped to the viewport, cut to hundredths as Playwright sends it to the mouse.
+ * `hit` is that point in whole page pixels, where the browser's hit test (which takes integers)
+ * looks. None when no quad is in view.
+ */
+export const clickPointOf = (
+  quads: ReadonlyArray<ReadonlyArray<number>>,
+  viewport: Viewport
+): { readonly point: Point; readonly hit: Point } | undefined => {
+  for (const quad of quads) {
+    if (quad.length !== 8) continue
+    const points = [0, 2, 4, 6].map((i) => ({
+      x: Math.min(Math.max(quad[i]!, 0), viewport.width),
+      y: Math.min(Math.max(quad[i + 1]!, 0), viewport.height)
+    }))
+    let area = 0
+    for (let i = 0; i < 4; i++) {
+      const a = points[i]!
+      const b = points[(i + 1) % 4]!
+      area += (a.x * b.y - b.x * a.y) / 2
+    }
+    if (Math.abs(area) <= 0.99) continue
+    // Playwright cuts the middle to hundredths (toward zero) before it moves the mouse.
+    const middle = { x: points.reduce((sum, p) => sum + p.x / 4, 0), y: points.reduce((sum, p) => sum + p.y / 4, 0) }
+    const point = { x: Math.trunc(middle.x * 100) / 100, y: Math.trunc(middle.y * 100) / 100 }
+    if (point.x < 0 || point.y < 0 || point.x >= viewport.width || point.y >= viewport.height) return undefined
+    return { point, hit: { x: Math.round(point.x + viewport.scrollX), y: Math.round(point.y + viewport.scrollY) } }
+  }
+  return undefined
+}
+
+/** What the direct path did: done, or handed over to Playwright before any input reached the page. */
+type Outcome = { readonly _tag: "Done"; readonly sensitive?: boolean } | { readonly _tag: "HandOver"; readonly why: string }
+
+const handOver = (why: string): Outcome => ({ _tag: "HandOver", why })
+
 export const directActions = (browser: BrowserStateService, targeting: Targets) => {
   const settings = browser.settings
-  let clickTokens = 0
+  /** `--action-path playwright` takes Playwright's path for every action. */
+  const enabled = settings.actionPath !== "playwright"
+  let tokens = 0
+  const newToken = () => `${process.pid}-${++tokens}`
+
+  /** `notAfter` for the page: well before this side gives up, so that a late answer never focuses or arms anything behind Playwright's back. */
+  const deadlineForPage = (waitMs = Duration.toMillis(PREPARE_TIMEOUT)) => Date.now() + waitMs / 2
 
   /**
    * Asks the page whether the target can be acted on at once, and prepares it (focus for typing,
-   * a guard for clicking). Anything unusual, including a page that answers late, is "not ready"; a
-   * page that does not answer at all is MM_PAGE_UNRESPONSIVE. It waits at most a third of the
-   * action's own time (at most PREPARE_TIMEOUT), so that Playwright's path keeps the rest.
+   * a guard for clicking and typing). Anything unusual, including a page that answers late, is "not
+   * ready"; a page that does not answer at all is MM_PAGE_UNRESPONSIVE. It waits at most a third of
+   * the action's own time (at most PREPARE_TIMEOUT), so that Playwright's path keeps the rest.
    */
   const prepare = (
     live: LiveSession,
@@ -39,6 +113,7 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
     actionTimeoutMs: number,
     token = ""
   ): Effect.Effect<DirectResult, PageUnresponsive> => {
+    if (!enabled) return Effect.succeed<DirectResult>({ ready: false, why: "the action path is playwright" })
     const waitMs = Math.min(Duration.toMillis(PREPARE_TIMEOUT), Math.max(300, Math.floor(actionTimeoutMs / 3)))
     // A wait that is already satisfied is the whole action: the state read after it can come along.
     const readsState = action === "visible" || action === "hidden"
@@ -49,8 +124,8 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
         within: target.within ?? null,
         testIdAttribute: settings.testIdAttribute,
         token,
-        // Well before this side gives up, so that a late answer never focuses or arms anything behind Playwright's back.
-        notAfter: Date.now() + waitMs / 2
+        notAfter: deadlineForPage(waitMs),
+        report: REPORT_BINDING
       },
       isSensitiveField,
       readsState ? stateReadArgs(live.nextRef, settings) : null
@@ -70,13 +145,74 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
     return Effect.gen(function* () {
       yield* failIfStuck(page, `${action} could not start`)
       const result = yield* asked
-      if (result.ready || result.why !== NO_ANSWER) return result
+      if (result.ready !== false || result.why !== NO_ANSWER) return result
       // A page that does not answer a trivial script either is stuck in a script of its own: Playwright's path would only wait it out.
       const stuck = yield* unresponsive(page, `${action} could not start`)
       if (Option.isSome(stuck)) return yield* stuck.value
       return result
     })
   }
+
+  /**
+   * A click point the page could not tell by itself (the target is inside frames, or inline in pieces): the
+   * element's content quads give the point, the browser's hit test from the top document says what is
+   * there, and the page checks that it is the element (or inside it) and that nothing moved, then arms
+   * the guard. Any doubt (no quad in view, another element or frame there, no answer) is None.
+   */
+  const measure = (page: Page, token: string, viewport: Viewport) =>
+    Effect.tryPromise(async (): Promise<Point | undefined> => {
+      const devtools = await devtoolsOf(page)
+      try {
+        const bound = { timeoutMs: Duration.toMillis(PREPARE_TIMEOUT) }
+        const element = await evaluateToObject(page, callExpression(measuredElement, token), bound)
+        if (element.objectId === undefined) return undefined
+        const { quads } = await devtools.send("DOM.getContentQuads", { objectId: element.objectId })
+        const measured = clickPointOf(quads, viewport)
+        if (measured === undefined) return undefined
+        const hit = await devtools.send("DOM.getNodeForLocation", {
+          x: measured.hit.x,
+          y: measured.hit.y,
+          includeUserAgentShadowDOM: false,
+          ignorePointerEventsNone: false
+        })
+        const hitObject = await resolveNodeInWorld(page, hit.backendNodeId, bound)
+        if (hitObject === undefined) return undefined
+        const verified = await callOnObject<DirectResult>(page, element.objectId, verifyMeasuredDeclaration(), [
+          { objectId: hitObject },
+          { value: { token, report: REPORT_BINDING, notAfter: deadlineForPage() } }
+        ], bound)
+        return verified.ready === true ? measured.point : undefined
+      } finally {
+        void releaseActionObjects(page)
+      }
+    }).pipe(
+      Effect.timeoutOption(PREPARE_TIMEOUT),
+      Effect.map(Option.flatMap(Option.fromNullable)),
+      Effect.orElseSucceed(() => Option.none<Point>())
+    )
+
+  /**
+   * What the guard saw: the page's own answer after the input, or, when the document went away or
+   * did not answer, the report it sent at the first event. Undefined when nothing says.
+   */
+  const verdictOf = (live: LiveSession, page: Page, token: string) =>
+    Effect.gen(function* () {
+      const answer = yield* Effect.promise(() =>
+        evaluateInPage<GuardVerdict>(page, finishGuardScript(token, stateReadArgs(live.nextRef, settings)), {
+          timeoutMs: Duration.toMillis(FINISH_TIMEOUT)
+        }).then(
+          (verdict): GuardVerdict | undefined => verdict,
+          () => undefined
+        )
+      ).pipe(Effect.timeoutTo({ duration: FINISH_TIMEOUT, onSuccess: (verdict) => verdict, onTimeout: () => undefined }))
+      const report = takeReport(page, token)
+      if (answer !== undefined && answer.seen) return answer
+      if (report === "target" || report === "other") {
+        const fromReport: GuardVerdict = { seen: true, hit: report === "target", navigating: false }
+        return fromReport
+      }
+      return answer
+    })
 
   /**
    * Resolves once the page commits a new document in a frame, a download starts, or a navigation
@@ -132,54 +268,88 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
       })
     )
 
-  const finishClickIn = (live: LiveSession, page: Page, token: string) =>
-    Effect.promise(
-      (): Promise<ClickVerdict> =>
-        evaluateInPage<ClickVerdict>(page, finishClickScript(token, stateReadArgs(live.nextRef, settings)), {
-          timeoutMs: Duration.toMillis(PREPARE_TIMEOUT)
-        }).catch(
-          // The old document went away with the guard: the click reached its target and navigated.
-          (): ClickVerdict => ({ ok: true, navigating: false })
-        )
-    ).pipe(
-      Effect.timeoutTo({
-        duration: PREPARE_TIMEOUT,
-        onSuccess: (verdict) => verdict,
-        onTimeout: (): ClickVerdict => ({ ok: true, navigating: false })
+  /**
+   * After the input: done when the first trusted event reached the target; handed over when the
+   * guard stopped it (nothing reached the page's elements, so Playwright's try is not a second one);
+   * otherwise MM_ACTION_UNCONFIRMED, never a success nor a second try.
+   */
+  const concluded = (
+    live: LiveSession,
+    page: Page,
+    action: "click" | "type",
+    target: Target,
+    token: string,
+    dispatched: { readonly _tag: "Left"; readonly left: BrowserCallFailed } | { readonly _tag: "Right" }
+  ) =>
+    Effect.gen(function* () {
+      const verdict = yield* verdictOf(live, page, token)
+      if (verdict !== undefined && verdict.seen) {
+        if (!verdict.hit) return { navigating: false, outcome: handOver(`the first ${action} event would have reached another element`) }
+        if (verdict.page !== undefined) live.lastRead = { page, result: verdict.page }
+        return { navigating: verdict.navigating, outcome: { _tag: "Done" } as Outcome }
+      }
+      const described = describeTarget(target)
+      if (dispatched._tag === "Left") {
+        if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action })
+        return yield* new ActionFailed({ action, target: described, detail: firstLine(dispatched.left.cause) })
+      }
+      return yield* new ActionUnconfirmed({
+        action,
+        target: described,
+        detail:
+          verdict === undefined
+            ? "the page did not say whether it reached the target (it went away or did not answer)"
+            : "no event of it arrived where the target is (it may have landed in another frame)"
       })
+    })
+
+  /** Real input, with the fiber's interruption passed on. */
+  const input = (run: () => Promise<void>) =>
+    Effect.tryPromise({ try: run, catch: (cause) => new BrowserCallFailed({ cause }) }).pipe(
+      Effect.map(() => ({ _tag: "Right" }) as const),
+      Effect.catchAll((left) => Effect.succeed({ _tag: "Left", left } as const))
     )
 
-  /** The direct click: "done", or "blocked" when its first mouse event would have reached another element. */
-  const clickAt = (live: LiveSession, page: Page, target: Target, token: string, x: number, y: number, timeoutMs: number) =>
+  /** The direct click, or why it handed over before any event reached the page. */
+  const directClick = (live: LiveSession, page: Page, target: Target, timeoutMs: number) =>
     Effect.gen(function* () {
-      const dispatched = yield* Effect.tryPromise({
-        try: () => page.mouse.click(x, y),
-        catch: (cause) => new BrowserCallFailed({ cause })
-      }).pipe(Effect.either)
-      if (dispatched._tag === "Left") {
-        if (page.isClosed()) return "done" as const
-        yield* finishClickIn(live, page, token)
-        return yield* new ActionFailed({ action: "click", target: describeTarget(target), detail: firstLine(dispatched.left.cause) })
-      }
-      const verdict = yield* finishClickIn(live, page, token)
-      if (!verdict.ok) return "blocked" as const
-      if (verdict.page !== undefined) live.lastRead = { page, result: verdict.page }
+      const token = newToken()
+      const prepared = yield* prepare(live, page, "click", target, timeoutMs, token)
+      let point: Point | undefined
+      if (prepared.ready === true && prepared.x !== undefined && prepared.y !== undefined) point = { x: prepared.x, y: prepared.y }
+      else if (prepared.ready === "measure") point = Option.getOrUndefined(yield* measure(page, token, prepared.viewport))
+      else return handOver(prepared.ready === false ? prepared.why : "not ready")
+      if (point === undefined) return handOver("the browser's geometry did not confirm the target at its click point")
+      const { x, y } = point
+      const dispatched = yield* input(() => page.mouse.click(x, y))
+      const { navigating, outcome } = yield* concluded(live, page, "click", target, token, dispatched)
       // As Playwright's click: a navigation the click started has committed before the click is done.
-      if (verdict.navigating) yield* awaitCommit(live, page, token, timeoutMs)
-      return "done" as const
+      if (navigating) yield* awaitCommit(live, page, token, timeoutMs)
+      return outcome
     })
 
   const clickPage = (live: LiveSession, page: Page, target: Target, options: { readonly timeoutMs: number }) =>
     Effect.gen(function* () {
-      const token = `${process.pid}-${++clickTokens}`
-      const prepared = yield* prepare(live, page, "click", target, options.timeoutMs, token)
-      if (prepared.ready && prepared.x !== undefined && prepared.y !== undefined) {
-        if ((yield* clickAt(live, page, target, token, prepared.x, prepared.y, options.timeoutMs)) === "done") return { page }
-        live.lastRead = undefined
-        yield* Effect.logDebug("click: the target was covered when the mouse went down; retrying with Playwright")
-      }
+      const outcome = yield* directClick(live, page, target, options.timeoutMs)
+      if (outcome._tag === "Done") return { page }
+      live.lastRead = undefined
+      yield* Effect.logDebug(`click: ${outcome.why}; Playwright's click takes over`)
       return yield* targeting.act("click", target, options.timeoutMs, (locator, opts) => locator.click(opts), page)
     })
 
-  return { prepare, clickPage }
+  /**
+   * The direct type: the field has the focus and its text selected; the text goes in as Playwright's
+   * fill puts it (insertText, or Delete for none) and the guard says whether it reached the field.
+   */
+  const directType = (live: LiveSession, page: Page, target: Target, text: string, timeoutMs: number) =>
+    Effect.gen(function* () {
+      const token = newToken()
+      const prepared = yield* prepare(live, page, "type", target, timeoutMs, token)
+      if (prepared.ready !== true) return handOver(prepared.ready === false ? prepared.why : "not ready")
+      const dispatched = yield* input(() => (text === "" ? page.keyboard.press("Delete") : page.keyboard.insertText(text)))
+      const { outcome } = yield* concluded(live, page, "type", target, token, dispatched)
+      return outcome._tag === "Done" ? ({ _tag: "Done", sensitive: prepared.sensitive ?? true } as Outcome) : outcome
+    })
+
+  return { enabled, prepare, clickPage, directType }
 }

@@ -1,8 +1,14 @@
 // The live browser: Session and Observer over one shared Playwright state.
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
+import { Observer } from "../../services/Observer.js"
 import * as Browser from "./browser.js"
+import * as DebuggerGuard from "./debugger-guard.js"
+import * as DebuggerSession from "./debugger-session.js"
 import * as ObserverAdapter from "./observer.js"
 import * as SessionAdapter from "./session.js"
 
+/** The Observer, answering from what a paused page can still tell while its JavaScript is paused in the debugger. */
+const observer = Layer.effect(Observer, Effect.flatMap(ObserverAdapter.make, DebuggerGuard.observer))
+
 /** Session and Observer backed by a real Chromium; requires Config. */
-export const layer = Layer.merge(SessionAdapter.layer, ObserverAdapter.layer).pipe(Layer.provide(Browser.layer))
+export const layer = Layer.merge(SessionAdapter.layer, observer).pipe(Layer.provide(Layer.merge(Browser.layer, DebuggerSession.layer)))

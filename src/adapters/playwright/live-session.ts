@@ -3,7 +3,7 @@
 // through the runtime captured when the session started, each in one synchronous step, and they only
 // ever touch their own session's Refs (a late callback of a closed session changes nothing that counts).
 import { Effect, Option, Ref, Runtime } from "effect"
-import type { BrowserContext, Dialog, Page } from "playwright"
+import type { BrowserContext, Dialog, Page, Request } from "playwright"
 import { shownUrl } from "../../domain/errors.js"
 import type { TabRole } from "../../domain/observation.js"
 import type { SessionInfo } from "../../services/Session.js"
@@ -121,6 +121,35 @@ const describe = (tabs: TabState, live: LiveSession, page: Page) => `${shownUrl(
 
 const article = (word: string) => (/^[aeiou]/.test(word) ? "An" : "A")
 
+/**
+ * Requests a page has in flight that can feed a render (the document, scripts, styles, fetch and XHR;
+ * not images, media, fonts or sockets), with when each started. Read by the observer's settling: a
+ * page that is still fetching what it will render is not settled however quiet its DOM is.
+ */
+const pending = new WeakMap<Page, Map<Request, number>>()
+const RENDER_INPUTS: ReadonlySet<string> = new Set(["document", "script", "stylesheet", "xhr", "fetch"])
+
+/** How many render-feeding requests of the page started less than `maxAgeMs` ago and have not ended. */
+export const requestsInFlight = (page: Page, maxAgeMs: number): number => {
+  const requests = pending.get(page)
+  if (requests === undefined || requests.size === 0) return 0
+  const since = Date.now() - maxAgeMs
+  let count = 0
+  for (const started of requests.values()) if (started >= since) count++
+  return count
+}
+
+const trackRequests = (page: Page) => {
+  const requests = new Map<Request, number>()
+  pending.set(page, requests)
+  page.on("request", (request) => {
+    if (RENDER_INPUTS.has(request.resourceType())) requests.set(request, Date.now())
+  })
+  const ended = (request: Request) => requests.delete(request)
+  page.on("requestfinished", ended)
+  page.on("requestfailed", ended)
+}
+
 /** Wires one page's events into the session's Refs; a page already tracked is left alone. */
 const trackPage = (runSync: RunSync, live: LiveSession, page: Page) => {
   const known = runSync(Ref.modify(live.tabs, (tabs) => [tabs.pages.includes(page), tabOpened(tabs, page)]))
@@ -138,6 +167,7 @@ const trackPage = (runSync: RunSync, live: LiveSession, page: Page) => {
     }
   }).catch(() => undefined)
   page.on("pageerror", (error) => log("pageerror", error.message))
+  trackRequests(page)
   page.on("crash", () => runSync(addNotice(live, `The page in tab ${tabId()} crashed (${shownUrl(page.url())}); reload it with mm_navigate {screen: "reload"}.`)))
   page.on("dialog", (dialog) => answerDialog(runSync, live, page, dialog, tabId))
   page.on("close", () =>

@@ -1,14 +1,16 @@
 // Observer over Playwright: one in-page walk per observation; refs are handed out under a lock so
 // numbering stays unique across the session's tabs.
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Ref } from "effect"
 import type { Page } from "playwright"
 import { DiscoveryFailed, PageClosed, PageUnresponsive, shownUrl, StateFailed } from "../../domain/errors.js"
 import type { A11yNode, FindResult, Observation, ScreenState, TestIdItem } from "../../domain/observation.js"
 import { StateSnapshot, type PageProbe } from "../../capabilities/StateSnapshot.js"
 import { Observer, type FindOptions, type ObserveOptions } from "../../services/Observer.js"
 import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./browser.js"
+import { requestsInFlight } from "./live-session.js"
 import { evaluateAcrossNavigation } from "./page-eval.js"
 import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
+import { tabIdIn } from "./session-state.js"
 import { installedCallExpression, installedObserveExpression, type ObserveArgs, type ObserveResult, type SettleArgs } from "./page-script.js"
 
 const DEFAULT_TEST_ID_LIMIT = 150
@@ -27,6 +29,24 @@ const STATE_TIMEOUT_MS = 3_000
 const WALK_TIMEOUT_MS = 10_000
 
 type WalkArgs = Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules">
+
+/** How often the settling looks again at the page's requests in flight. */
+const NETWORK_POLL_MS = 20
+
+/**
+ * Waits while the page has render-feeding requests in flight that started within the settle cap (an
+ * older one is a long poll, not a render on its way), at most the cap; answers how long it waited.
+ * A page with nothing in flight costs nothing.
+ */
+const networkQuiet = (page: Page) =>
+  Effect.gen(function* () {
+    let waited = 0
+    while (waited < SETTLE.capMs && !page.isClosed() && requestsInFlight(page, SETTLE.capMs) > 0) {
+      yield* Effect.sleep(NETWORK_POLL_MS)
+      waited += NETWORK_POLL_MS
+    }
+    return waited
+  })
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
   const settings = browser.settings
@@ -57,10 +77,13 @@ export const make = Effect.gen(function* () {
               ? read(installedObserveExpression(full, settleArgs), timeoutMs)
               : Effect.succeed(answer)
           )
+        // What the page is still fetching to render (a script, a fetch) is waited for first, within the same cap.
+        const waited = settle ? yield* networkQuiet(page) : 0
+        const remaining = { quietMs: SETTLE.quietMs, capMs: Math.max(SETTLE.quietMs, SETTLE.capMs - waited) }
         // A page whose timers never fire (a fake clock) never lets the settling end: past the cap, read it as it is,
         // unless the page does not answer at all (a script of its own holds it).
         const settled = settle
-          ? yield* observeOnce(SETTLE, SETTLE.capMs + SETTLE_SLACK_MS).pipe(
+          ? yield* observeOnce(remaining, remaining.capMs + SETTLE_SLACK_MS).pipe(
               Effect.map(Option.some),
               Effect.catchIf(
                 (error) => error instanceof BrowserCallFailed && unanswered(error.cause),
@@ -98,11 +121,13 @@ export const make = Effect.gen(function* () {
 
   const stateOf = (live: LiveSession, page: Page, result: ObserveResult) =>
     Effect.gen(function* () {
+      const tabs = yield* Ref.get(live.tabs)
       const base: ScreenState = {
         isLoaded: result.readyState === "complete",
         currentUrl: shownUrl(result.url),
         title: result.title,
         currentScreen: result.screen,
+        tabId: tabIdIn(tabs, page),
         ...(live.extension !== undefined ? { extensionId: live.extension.id } : {})
       }
       if (Option.isNone(appState)) return base

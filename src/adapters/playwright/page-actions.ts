@@ -2,8 +2,10 @@
 // element, visible, enabled, still, not covered) and prepares it, so that click and type need no
 // selector machinery of Playwright's. Whenever the page answers "not ready", the caller falls back
 // to Playwright's own action, which waits, retries and explains; so this path is only ever faster.
-// Everything in `prepareAction` and `finishClick` runs in the page and must be self-contained.
-import { isLiveElement, observeExpression, type ObserveArgs, type ObserveResult } from "./page-script.js"
+// After the input, a guard in the page tells whether the first trusted event reached the target:
+// success is reported only then (see "Acting on an element" in docs/architecture.md).
+// Everything here that runs in the page (in our isolated world) must be self-contained.
+import { isLiveElement, isVisibleElement, observeExpression, type ObserveArgs, type ObserveResult } from "./page-script.js"
 
 export interface DirectLocator {
   readonly kind: "a11yRef" | "testId" | "selector"
@@ -15,10 +17,20 @@ export interface DirectArgs {
   readonly locator: DirectLocator
   readonly within: DirectLocator | null
   readonly testIdAttribute: string
-  /** Names the click guard, so that finishing a click never touches another click's guard. */
+  /** Names the guard, so that finishing an action never touches another action's guard. */
   readonly token: string
   /** Date.now() after which the caller no longer waits: the page must not focus or arm anything then. */
   readonly notAfter: number
+  /** The binding through which the guard reports its verdict at once, or "" when it does not reach this document. */
+  readonly report: string
+}
+
+/** The top window's viewport and scroll, for turning content quads into a point and a hit test. */
+export interface Viewport {
+  readonly width: number
+  readonly height: number
+  readonly scrollX: number
+  readonly scrollY: number
 }
 
 export type DirectResult =
@@ -30,15 +42,142 @@ export type DirectResult =
       /** The page's state read in the same trip, when asked for. */
       readonly page?: ObserveResult
     }
+  /**
+   * A click target whose point the page cannot tell by itself (inside frames, or an inline element of several pieces):
+   * the element waits under the token for the browser's own geometry and hit test (see direct.ts).
+   */
+  | { readonly ready: "measure"; readonly viewport: Viewport }
   | { readonly ready: false; readonly why: string; readonly staleRef?: boolean }
 
-/** Outcome of a guarded click: `ok` is false when a mouse event would have reached another element. */
-export interface ClickVerdict {
-  readonly ok: boolean
+/**
+ * What a guard saw: `seen` when a trusted event of the action arrived, `hit` when the first one
+ * reached the target (else it and the rest of the action were stopped before the page saw them).
+ */
+export interface GuardVerdict {
+  readonly seen: boolean
+  readonly hit: boolean
   /** A mouse event of the click started loading another document (in the page or one of its frames). */
   readonly navigating: boolean
-  /** The page's state read in the same trip, right after the click. */
+  /** The page's state read in the same trip, right after the action. */
   readonly page?: ObserveResult
+}
+
+/** What a guard reports through the binding: `${token} target` or `${token} other`. */
+export type GuardReport = "target" | "other"
+
+/** The trusted events a guard watches, by action. */
+const GUARDED_EVENTS = {
+  click: ["pointerdown", "mousedown", "pointerup", "mouseup", "click"],
+  type: ["keydown", "beforeinput", "input", "keyup"]
+} as const
+
+/**
+ * Runs in the page: arms the guard of one action on `element`. The first trusted event of the
+ * action, wherever it lands in the element's document or a document around it, decides: on the
+ * element (or inside it) the action goes on untouched; anywhere else that event and every later one
+ * are stopped and their default actions prevented, before the page's own listeners below the window
+ * see them. The verdict is sent through the report binding at once (it outlives a document that the
+ * action replaces) and kept for `finishGuard`. A click also notes navigations it starts.
+ */
+export const armGuard = (element: Element, token: string, report: string, events: ReadonlyArray<string>, watchNavigation: boolean): void => {
+  const KEY = Symbol.for("browser-workflow-mcp/guard")
+  const w = window as any
+  w[KEY]?.stop()
+  const frames: Array<Element> = []
+  for (let doc = element.ownerDocument; doc !== document; ) {
+    const frame = doc.defaultView?.frameElement
+    if (!frame) break
+    frames.push(frame)
+    doc = frame.ownerDocument
+  }
+  const send: ((payload: string) => void) | undefined = report !== "" && typeof w[report] === "function" ? w[report] : undefined
+  const guard = {
+    token,
+    first: undefined as boolean | undefined,
+    navigating: false,
+    destinations: [] as Array<string>,
+    // Submissions the click caused whose navigation the browser has not started yet (it does so in a task of its own).
+    submits: [] as Array<SubmitEvent>,
+    // The documents the action starts in, so that the caller can tell whether a navigation it started has committed.
+    documents: frames.map((frame) => ({ frame, doc: (frame as HTMLIFrameElement).contentDocument })),
+    stop: () => {}
+  }
+  const listener = (event: Event) => {
+    // Page code dispatching its own events decides nothing.
+    if (!event.isTrusted) return
+    if (guard.first === undefined) {
+      guard.first = event.composedPath().includes(element)
+      try {
+        send?.(`${token} ${guard.first ? "target" : "other"}`)
+      } catch {
+        // The verdict is still kept for finishGuard.
+      }
+    }
+    if (guard.first) return
+    event.stopImmediatePropagation()
+    event.preventDefault()
+  }
+  // A navigation the action starts: the caller waits for it to commit, as Playwright's click does.
+  const onNavigate = (event: any) => {
+    // From here on the navigation itself says where it goes.
+    guard.submits.length = 0
+    if (event.destination?.sameDocument !== false || event.downloadRequest || event.defaultPrevented) return
+    // Where it goes: a navigation a router intercepts lands there at once, in the same document.
+    guard.navigating = true
+    guard.destinations.push(event.destination.url)
+  }
+  // Events stay in the document they happen in: listen in the element's frame and in every frame around it.
+  const views: Array<Window> = [element.ownerDocument.defaultView!, ...frames.map((frame) => frame.ownerDocument.defaultView!)]
+  const onSubmit = (event: Event) => {
+    if (event.isTrusted) guard.submits.push(event as SubmitEvent)
+  }
+  const timer = setTimeout(() => guard.stop(), 10_000)
+  guard.stop = () => {
+    for (const view of views) {
+      for (const type of events) view.removeEventListener(type, listener, true)
+      if (watchNavigation) {
+        ;(view as any).navigation?.removeEventListener("navigate", onNavigate)
+        view.removeEventListener("submit", onSubmit, true)
+      }
+    }
+    clearTimeout(timer)
+  }
+  for (const view of views) {
+    for (const type of events) view.addEventListener(type, listener, true)
+    if (watchNavigation) {
+      ;(view as any).navigation?.addEventListener("navigate", onNavigate)
+      view.addEventListener("submit", onSubmit, true)
+    }
+  }
+  // Kept beside the ref registry, never in it: an action may come before any observation built the registry.
+  Object.defineProperty(w, KEY, { value: guard, enumerable: false, configurable: true, writable: true })
+}
+
+/** Runs in the page after the input: removes the guard with `token` and says what it saw. */
+export const finishGuard = (token: string): GuardVerdict => {
+  const guard = (window as any)[Symbol.for("browser-workflow-mcp/guard")]
+  if (!guard || guard.token !== token) return { seen: false, hit: false, navigating: false }
+  guard.stop()
+  // Intercepted by a router (or cancelled by the page): this document is already at the destination, or nothing moves.
+  const here = location.href
+  const pending = guard.navigating && !guard.destinations.every((url: string) => url === here) && !(window as any).navigation?.transition
+  // A form the click submitted, which nothing prevented, loads its answer into this page once the browser gets to it.
+  const submitting = guard.submits.some((event: SubmitEvent) => {
+    if (event.defaultPrevented) return false
+    const form = event.target as HTMLFormElement
+    const submitter = event.submitter as HTMLButtonElement | HTMLInputElement | null
+    const method = (submitter?.getAttribute("formmethod") ?? form.getAttribute("method") ?? "").toLowerCase()
+    const target = submitter?.getAttribute("formtarget") ?? form.getAttribute("target") ?? form.ownerDocument.querySelector("base[target]")?.getAttribute("target") ?? ""
+    return method !== "dialog" && /^(|_self|_parent|_top)$/i.test(target)
+  })
+  return { seen: guard.first !== undefined, hit: guard.first === true, navigating: pending || submitting }
+}
+
+/** Runs in the page: whether every document the action with `token` started in is still the one shown. */
+export const sameDocuments = (token: string): boolean => {
+  const guard = (window as any)[Symbol.for("browser-workflow-mcp/guard")]
+  if (!guard || guard.token !== token) return false
+  return guard.documents.every((entry: { frame: HTMLIFrameElement; doc: Document | null }) => entry.frame.contentDocument === entry.doc)
 }
 
 /**
@@ -49,7 +188,10 @@ export interface ClickVerdict {
 export const prepareAction = async (
   args: DirectArgs,
   isSensitive: (element: Element) => boolean,
-  isLive: (element: Element) => boolean
+  isLive: (element: Element) => boolean,
+  isVisible: (element: Element) => boolean,
+  arm: (element: Element, token: string, report: string, events: ReadonlyArray<string>, watchNavigation: boolean) => void,
+  events: { readonly click: ReadonlyArray<string>; readonly type: ReadonlyArray<string> }
 ): Promise<DirectResult> => {
   const KEY = Symbol.for("browser-workflow-mcp")
   const w = window as any
@@ -204,19 +346,10 @@ export const prepareAction = async (
       : resolve(args.locator, doc, scopes)
   if (!Array.isArray(matches)) return matches
 
-  const isVisible = (element: Element): boolean => {
-    const anyElement = element as any
-    if (typeof anyElement.checkVisibility === "function" && !anyElement.checkVisibility({ visibilityProperty: true })) return false
-    const rect = element.getBoundingClientRect()
-    return rect.width > 0 && rect.height > 0
-  }
-
   if (args.action === "hidden") {
     // No match is hidden, except for text, where Playwright also reads button values this path does not.
     if (matches.length === 0) return isText ? notReady("text may match a button value") : { ready: true }
-    const only = matches[0]!
-    const hidden = matches.length === 1 && getComputedStyle(only).display !== "contents" && !isVisible(only)
-    return hidden ? { ready: true } : notReady("still visible")
+    return matches.length === 1 && !isVisible(matches[0]!) ? { ready: true } : notReady("still visible")
   }
   if (matches.length !== 1) return notReady(matches.length === 0 ? "no match" : "ambiguous")
   const element = matches[0]!
@@ -228,8 +361,9 @@ export const prepareAction = async (
     frames.push(frame)
     doc = frame.ownerDocument
   }
-  if (!isVisible(element) || !frames.every(isVisible)) return notReady("not visible")
+  if (!isVisible(element)) return notReady("not visible")
   if (args.action === "visible") return { ready: true }
+  if (!frames.every((frame) => isVisible(frame))) return notReady("frame not visible")
 
   // Disabled as Playwright sees it: the element, a wrapping button or fieldset, aria-disabled above it, or a label's control.
   const isDisabled = (start: Element): boolean => {
@@ -265,166 +399,154 @@ export const prepareAction = async (
       active = inner
     }
     if (active !== element) return notReady("cannot focus")
+    if (late()) return notReady("late")
+    arm(element, args.token, args.report, events.type, false)
     return { ready: true, sensitive: isSensitive(element) }
   }
 
-  // click: in view, still for a frame, and the element (or a descendant) is what the pointer hits.
-  /** Where a frame's content starts, in its parent's viewport: past the frame's border and padding. */
-  const contentOrigin = (frame: HTMLIFrameElement) => {
-    const box = frame.getBoundingClientRect()
-    const style = frame.ownerDocument.defaultView!.getComputedStyle(frame)
-    return { left: box.left + frame.clientLeft + parseFloat(style.paddingLeft), top: box.top + frame.clientTop + parseFloat(style.paddingTop) }
+  // click: in view, still for a frame, and (here, or through the browser's geometry) the element is what the pointer hits.
+  // Pinch zoom moves the visual viewport against the one page coordinates live in: Playwright's.
+  const visual = window.visualViewport
+  if (visual && (visual.scale !== 1 || visual.offsetLeft !== 0 || visual.offsetTop !== 0)) return notReady("pinch zoom")
+  const inView = (target: Element) => {
+    const rect = target.getBoundingClientRect()
+    const view = target.ownerDocument.defaultView!
+    return rect.top >= 0 && rect.left >= 0 && rect.bottom <= view.innerHeight && rect.right <= view.innerWidth
   }
-  /** The element's box in the top viewport. */
-  const boxInTop = () => {
-    const rect = element.getBoundingClientRect()
-    let left = rect.left
-    let top = rect.top
-    for (const frame of frames) {
-      const origin = contentOrigin(frame)
-      left += origin.left
-      top += origin.top
-    }
-    return { left, top, width: rect.width, height: rect.height }
-  }
-  const ownView = element.ownerDocument.defaultView!
-  const inView = () => {
-    const rect = element.getBoundingClientRect()
-    const box = boxInTop()
-    return (
-      rect.top >= 0 && rect.left >= 0 && rect.bottom <= ownView.innerHeight && rect.right <= ownView.innerWidth &&
-      box.top >= 0 && box.left >= 0 && box.top + box.height <= innerHeight && box.left + box.width <= innerWidth
-    )
-  }
-  if (!inView()) element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" })
-  const before = boxInTop()
+  if (!inView(element) || !frames.every(inView)) element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" })
+  const boxes = () => [element, ...frames].map((target) => target.getBoundingClientRect())
+  const before = boxes()
   await new Promise<void>((resolveFrame) => {
     requestAnimationFrame(() => resolveFrame())
     setTimeout(resolveFrame, 50)
   })
   if (!element.isConnected) return notReady("detached")
-  const box = boxInTop()
-  if (box.left !== before.left || box.top !== before.top || box.width !== before.width || box.height !== before.height) return notReady("moving")
-  const x = box.left + box.width / 2
-  const y = box.top + box.height / 2
-  if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return notReady("out of view")
-  // What the pointer hits there, down through shadow roots and same-origin frames.
-  let hit: Element | null = document.elementFromPoint(x, y)
-  let hx = x
-  let hy = y
-  for (;;) {
-    let inner: Element | null = null
-    if (hit?.shadowRoot) inner = hit.shadowRoot.elementFromPoint(hx, hy)
-    else if (hit !== null && (hit.localName === "iframe" || hit.localName === "frame")) {
-      const frame = hit as HTMLIFrameElement
-      let doc: Document | null = null
-      try {
-        doc = frame.contentDocument
-      } catch {
-        doc = null
+  const after = boxes()
+  const moved = after.some(
+    (box, i) => box.left !== before[i]!.left || box.top !== before[i]!.top || box.width !== before[i]!.width || box.height !== before[i]!.height
+  )
+  if (moved) return notReady("moving")
+  // Playwright clicks the middle of the first content quad. For a box, that is its bounding box's middle; an
+  // inline element is made of its pieces' boxes (text runs, inline blocks), except a lone text run on one line.
+  const single =
+    getComputedStyle(element).display !== "inline" ||
+    (element.childNodes.length === 1 && element.firstChild!.nodeType === Node.TEXT_NODE && element.getClientRects().length === 1)
+  // A transform on the element or around it (a perspective makes the quad no parallelogram, whose middle is
+  // not its bounding box's), or a box the viewport cuts (Playwright clips the quad first): a point the page
+  // would compute through them may not be Playwright's, so the browser's own quads give it.
+  const transformed = (): boolean => {
+    for (let node: Node | null = element; node; node = node.parentNode ?? ((node as ShadowRoot).host as Node | undefined) ?? null) {
+      if (node.nodeType !== Node.ELEMENT_NODE) continue
+      const style = getComputedStyle(node as Element)
+      if (style.transform !== "none" || style.perspective !== "none" || style.rotate !== "none" || style.scale !== "none" || style.translate !== "none") {
+        return true
       }
-      if (doc !== null) {
-        const origin = contentOrigin(frame)
-        hx -= origin.left
-        hy -= origin.top
-        inner = doc.elementFromPoint(hx, hy)
-      }
+      if (style.offsetPath !== undefined && style.offsetPath !== "none") return true
     }
+    return false
+  }
+  const cut = after[0]!.left < 0 || after[0]!.top < 0 || after[0]!.right > innerWidth || after[0]!.bottom > innerHeight
+  if (frames.length > 0 || !single || cut || transformed()) {
+    // The page cannot map its own coordinates through frames, nor tell an inline element's first piece: the browser measures.
+    if (late()) return notReady("late")
+    Object.defineProperty(w, Symbol.for("browser-workflow-mcp/measure"), {
+      value: { token: args.token, element, boxes: after.map((box) => [box.left, box.top, box.width, box.height]) },
+      enumerable: false,
+      configurable: true,
+      writable: true
+    })
+    return { ready: "measure", viewport: { width: innerWidth, height: innerHeight, scrollX, scrollY } }
+  }
+  // In the top document, the bounding box is the browser's own geometry (transforms included), as Playwright's boundingBox.
+  const box = after[0]!
+  // Cut to hundredths toward zero, as Playwright's point.
+  const x = Math.trunc((box.left + box.width / 2) * 100) / 100
+  const y = Math.trunc((box.top + box.height / 2) * 100) / 100
+  if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return notReady("out of view")
+  // What the pointer hits there, down through open shadow roots; a frame there (of any origin) is not the element.
+  let hit: Element | null = document.elementFromPoint(x, y)
+  while (hit?.shadowRoot) {
+    const inner: Element | null = hit.shadowRoot.elementFromPoint(x, y)
     if (!inner || inner === hit) break
     hit = inner
   }
   if (!hit || !within(hit, element)) return notReady("covered")
+  // A frame under the point takes the events into its own document, where the guard cannot see them: Playwright's.
+  if (/^(iframe|frame|object|embed)$/.test(hit.localName)) return notReady("a frame under the point")
   if (late()) return notReady("late")
-
-  // The first mouse event of the click must reach the element; if it would reach another one (something
-  // moved over it since the check), that event and the rest of the click are stopped before the page sees them.
-  // Kept beside the ref registry, never in it: a click may come before any observation built the registry.
-  const GUARD_KEY = Symbol.for("browser-workflow-mcp/click-guard")
-  w[GUARD_KEY]?.stop()
-  const GUARDED = ["pointerdown", "mousedown", "pointerup", "mouseup", "click"]
-  let checked = false
-  const guard = { token: args.token, ok: true, navigating: false, destinations: [] as Array<string>, stop: () => {} }
-  const listener = (event: Event) => {
-    // Page code dispatching its own mouse events decides nothing.
-    if (!event.isTrusted) return
-    if (!checked) {
-      checked = true
-      guard.ok = event.composedPath().includes(element)
-    }
-    if (guard.ok) return
-    event.stopImmediatePropagation()
-    event.preventDefault()
-  }
-  const timer = setTimeout(() => guard.stop(), 5_000)
-  // The documents the click starts in, so that the caller can tell whether a navigation it started has committed.
-  Object.defineProperty(w, Symbol.for("browser-workflow-mcp/click-documents"), {
-    value: { token: args.token, frames: frames.map((frame) => ({ frame, doc: frame.contentDocument })) },
-    enumerable: false,
-    configurable: true,
-    writable: true
-  })
-  // Mouse events stay in the document they happen in: listen in the element's frame and in every frame around it.
-  const views: Array<Window> = [ownView, ...frames.map((frame) => frame.ownerDocument.defaultView!)]
-  // A click that starts loading another document: the caller waits for it to commit, as Playwright's click does.
-  const onNavigate = (event: any) => {
-    if (event.destination?.sameDocument !== false || event.downloadRequest || event.defaultPrevented) return
-    // Where it goes: a navigation a router intercepts lands there at once, in the same document.
-    guard.navigating = true
-    guard.destinations.push(event.destination.url)
-  }
-  guard.stop = () => {
-    for (const view of views) {
-      for (const type of GUARDED) view.removeEventListener(type, listener, true)
-      ;(view as any).navigation?.removeEventListener("navigate", onNavigate)
-    }
-    clearTimeout(timer)
-    if (w[GUARD_KEY] === guard) w[GUARD_KEY] = undefined
-  }
-  for (const view of views) {
-    for (const type of GUARDED) view.addEventListener(type, listener, true)
-    ;(view as any).navigation?.addEventListener("navigate", onNavigate)
-  }
-  Object.defineProperty(w, GUARD_KEY, { value: guard, enumerable: false, configurable: true, writable: true })
+  arm(element, args.token, args.report, events.click, true)
   return { ready: true, x, y }
 }
 
-/** Runs in the page after the mouse events: removes the guard and says whether every event hit the target. */
-export const finishClick = (token: string): ClickVerdict => {
-  const guard = (window as any)[Symbol.for("browser-workflow-mcp/click-guard")]
-  if (!guard || guard.token !== token) return { ok: true, navigating: false }
-  guard.stop()
-  // Intercepted by a router (or cancelled by the page): this document is already at the destination, or nothing moves.
-  const here = location.href
-  const pending = guard.navigating && !guard.destinations.every((url: string) => url === here) && !(window as any).navigation?.transition
-  return { ok: guard.ok, navigating: pending }
-}
-
-/** Runs in the page: whether every document the click with `token` started in is still the one shown. */
-export const sameDocuments = (token: string): boolean => {
-  const record = (window as any)[Symbol.for("browser-workflow-mcp/click-documents")]
-  if (!record || record.token !== token) return false
-  return record.frames.every((entry: { frame: HTMLIFrameElement; doc: Document | null }) => entry.frame.contentDocument === entry.doc)
+/** Runs in the page (our world): the element a "measure" answer left under `token`, or null. */
+export const measuredElement = (token: string): Element | null => {
+  const pending = (window as any)[Symbol.for("browser-workflow-mcp/measure")]
+  return pending && pending.token === token ? pending.element : null
 }
 
 /**
- * The expression that runs `prepareAction` in the page with the sensitivity check beside it and,
- * when `stateArgs` is given, reads the page's state in the same trip once the target is ready.
+ * Runs in the page with `this` the measured element and `hit` the node the browser's own hit test
+ * found at the click point: ready (and the guard armed) when the hit is the element or inside it and
+ * nothing moved since it was measured.
+ */
+export const verifyMeasured = function (
+  this: Element,
+  hit: Node | null,
+  args: { readonly token: string; readonly report: string; readonly notAfter: number },
+  isLive: (element: Element) => boolean,
+  arm: (element: Element, token: string, report: string, events: ReadonlyArray<string>, watchNavigation: boolean) => void,
+  events: ReadonlyArray<string>
+): DirectResult {
+  const KEY = Symbol.for("browser-workflow-mcp/measure")
+  const pending = (window as any)[KEY]
+  const element = this
+  if (!pending || pending.token !== args.token || pending.element !== element) return { ready: false, why: "measured another element" }
+  ;(window as any)[KEY] = undefined
+  if (!isLive(element)) return { ready: false, why: "detached" }
+  const frames: Array<Element> = []
+  for (let doc = element.ownerDocument; doc !== document; ) {
+    const frame = doc.defaultView?.frameElement
+    if (!frame) return { ready: false, why: "detached frame" }
+    frames.push(frame)
+    doc = frame.ownerDocument
+  }
+  const now = [element, ...frames].map((target) => {
+    const box = target.getBoundingClientRect()
+    return [box.left, box.top, box.width, box.height]
+  })
+  if (JSON.stringify(now) !== JSON.stringify(pending.boxes)) return { ready: false, why: "moving" }
+  let node: Node | null = hit
+  while (node && node !== element) node = node.parentNode ?? ((node as ShadowRoot).host as Node | undefined) ?? null
+  if (node !== element) return { ready: false, why: "covered" }
+  if (hit !== null && hit.nodeType === 1 && /^(iframe|frame|object|embed)$/.test((hit as Element).localName)) return { ready: false, why: "a frame under the point" }
+  if (Date.now() > args.notAfter) return { ready: false, why: "late" }
+  arm(element, args.token, args.report, events, true)
+  return { ready: true }
+}
+
+/**
+ * The expression that runs `prepareAction` in the page with the checks beside it and, when
+ * `stateArgs` is given, reads the page's state in the same trip once the target is ready.
  */
 export const prepareActionScript = (
   args: DirectArgs,
   isSensitive: (element: Element) => boolean,
   stateArgs: ObserveArgs | null
 ): string => {
-  const prepare = `(${prepareAction.toString()})(${JSON.stringify(args)}, ${isSensitive.toString()}, ${isLiveElement.toString()})`
+  const prepare = `(${prepareAction.toString()})(${JSON.stringify(args)}, ${isSensitive.toString()}, ${isLiveElement.toString()}, ${isVisibleElement.toString()}, ${armGuard.toString()}, ${JSON.stringify(GUARDED_EVENTS)})`
   if (stateArgs === null) return prepare
-  return `${prepare}.then((result) => result.ready ? { ...result, page: ${observeExpression(stateArgs)} } : result)`
+  return `${prepare}.then((result) => result.ready === true ? { ...result, page: ${observeExpression(stateArgs)} } : result)`
 }
 
-/** The expression that finishes a guarded click and reads the page's state in the same trip. */
-export const finishClickScript = (token: string, stateArgs: ObserveArgs): string =>
+/** The function declaration that runs `verifyMeasured` on the measured element (Runtime.callFunctionOn). */
+export const verifyMeasuredDeclaration = (): string =>
+  `function (hit, args) { return (${verifyMeasured.toString()}).call(this, hit, args, ${isLiveElement.toString()}, ${armGuard.toString()}, ${JSON.stringify(GUARDED_EVENTS.click)}) }`
+
+/** The expression that finishes a guarded action and reads the page's state in the same trip. */
+export const finishGuardScript = (token: string, stateArgs: ObserveArgs): string =>
   `(() => {
-    const verdict = (${finishClick.toString()})(${JSON.stringify(token)})
-    // The document is on its way out when the click navigates: its state is not the state after the click.
+    const verdict = (${finishGuard.toString()})(${JSON.stringify(token)})
+    // The document is on its way out when the action navigates: its state is not the state after it.
     if (verdict.navigating) return verdict
     try {
       return { ...verdict, page: ${observeExpression(stateArgs)} }

@@ -2,21 +2,172 @@
 // Playwright's page.evaluate would first install its utility script in each new document (a noticeable
 // cost on every navigation) to serialize values we never need: ours are plain JSON both ways. Scripts
 // that a library user passes in still go through Playwright.
+//
+// Our scripts run in Playwright's utility world, an isolated world of the main frame: the page's own
+// scripts cannot see our functions, the ref registry or the click guard, nor patch the DOM methods we
+// call, and fake clocks in the page do not reach our timers. It is the world in which Playwright runs
+// selector engines registered with `contentScript: true`, so the ref engine finds the registry there
+// (see "Refs" in docs/architecture.md). The world spans the page's same-origin frames: a script of the
+// top document that reaches into a frame works in the same world there.
 import type { CDPSession, Page } from "playwright"
 
-const sessions = new WeakMap<Page, Promise<CDPSession>>()
+/** Prefix of the name Playwright gives its utility world (`__playwright_utility_world_<page guid>`). */
+const UTILITY_WORLD_PREFIX = "__playwright_utility_world_"
 
-const sessionOf = (page: Page): Promise<CDPSession> => {
-  const known = sessions.get(page)
-  if (known !== undefined) return known
-  const opened = page.context().newCDPSession(page)
-  sessions.set(page, opened)
+/** The function a click or type guard calls, in our world only, when the first trusted event arrives (see page-actions.ts). */
+export const REPORT_BINDING = "__bwmReport"
+
+interface WorldContext {
+  readonly id: number
+  readonly uniqueId?: string | undefined
+}
+
+/** One page's DevTools session and what it knows about the page's execution contexts. */
+interface Channel {
+  readonly session: CDPSession
+  readonly mainFrameId: string
+  /** The name of Playwright's utility world in this page, once a context of it was announced. */
+  utilityName: string | undefined
+  /** The utility world's context of the main frame's current document, while Runtime events come. */
+  main: WorldContext | undefined
+  /** Utility contexts by id, for the unique id of one that `Page.createIsolatedWorld` names. */
+  readonly utility: Map<number, WorldContext>
+  /** Runtime events are on (off while a console flood is muted): only then are `main` and `utility` current. */
+  runtimeOn: boolean
+}
+
+const channels = new WeakMap<Page, Promise<Channel>>()
+
+/**
+ * What the guards of each page reported through REPORT_BINDING, by token (taken once). Kept apart
+ * from the channel, which is let go when its session closes: a report of a click that closed its
+ * page is read after that.
+ */
+const reports = new WeakMap<Page, Map<string, string>>()
+
+/** At most this many unread reports are kept per page (a report is read at the end of its action). */
+const MAX_REPORTS = 64
+
+/** Listeners a caller adds before Runtime events start (the console's, so that messages announced at once are heard). */
+type Setup = (channel: Channel) => void
+
+const openChannel = async (page: Page, setup: Setup | undefined): Promise<Channel> => {
+  const session = await page.context().newCDPSession(page)
+  // A page target's id is its main frame's id.
+  const { targetInfo } = await session.send("Target.getTargetInfo")
+  const channel: Channel = {
+    session,
+    mainFrameId: targetInfo.targetId,
+    utilityName: undefined,
+    main: undefined,
+    utility: new Map(),
+    runtimeOn: false
+  }
+  const received = reports.get(page) ?? new Map<string, string>()
+  reports.set(page, received)
+  session.on("Runtime.executionContextCreated", ({ context }) => {
+    if (!context.name.startsWith(UTILITY_WORLD_PREFIX)) return
+    const first = channel.utilityName === undefined
+    channel.utilityName ??= context.name
+    const known: WorldContext = { id: context.id, uniqueId: context.uniqueId }
+    channel.utility.set(context.id, known)
+    if ((context.auxData as { frameId?: string } | undefined)?.frameId === channel.mainFrameId) channel.main = known
+    if (first) addReportBinding(channel)
+  })
+  session.on("Runtime.executionContextDestroyed", ({ executionContextId }) => {
+    channel.utility.delete(executionContextId)
+    if (channel.main?.id === executionContextId) channel.main = undefined
+  })
+  session.on("Runtime.executionContextsCleared", () => {
+    channel.utility.clear()
+    channel.main = undefined
+  })
+  session.on("Runtime.bindingCalled", ({ name, payload }) => {
+    if (name !== REPORT_BINDING) return
+    const split = payload.indexOf(" ")
+    if (split <= 0) return
+    if (received.size >= MAX_REPORTS) received.delete(received.keys().next().value!)
+    received.set(payload.slice(0, split), payload.slice(split + 1))
+  })
+  setup?.(channel)
+  await enableRuntime(channel)
+  return channel
+}
+
+/**
+ * The report binding lives in the utility world only (by name), so page scripts never see it. A
+ * binding reaches the documents created while Runtime events are on; adding it again after they
+ * were off reaches the current ones too.
+ */
+const addReportBinding = (channel: Channel) => {
+  if (channel.utilityName === undefined) return
+  channel.session.send("Runtime.addBinding", { name: REPORT_BINDING, executionContextName: channel.utilityName }).catch(() => undefined)
+}
+
+/** Turns Runtime events on; they announce every existing context again. */
+const enableRuntime = async (channel: Channel) => {
+  await channel.session.send("Runtime.enable")
+  channel.runtimeOn = true
+  addReportBinding(channel)
+}
+
+const channelOf = (page: Page, setup?: Setup): Promise<Channel> => {
+  const known = channels.get(page)
+  if (known !== undefined) return setup === undefined ? known : known.then((channel) => (setup(channel), channel))
+  const opened = openChannel(page, setup)
+  channels.set(page, opened)
   const forget = () => {
-    if (sessions.get(page) === opened) sessions.delete(page)
+    if (channels.get(page) === opened) channels.delete(page)
   }
   // A session that could not open, or closed (the renderer crashed, say), is not kept: the next call opens a fresh one.
-  opened.then((session) => session.once("close", forget), forget)
+  opened.then((channel) => channel.session.once("close", forget), forget)
   return opened
+}
+
+/**
+ * The utility world's context of the main frame's current document. Known from Runtime events;
+ * otherwise (events off, or the new document's not announced yet) asked for by name, which gives
+ * the existing context of that world and never makes a new world.
+ */
+const mainContext = async (channel: Channel): Promise<WorldContext> =>
+  channel.runtimeOn && channel.main !== undefined ? channel.main : askContext(channel)
+
+/** The main frame's utility context as the browser names it now. */
+const askContext = async (channel: Channel): Promise<WorldContext> => {
+  if (channel.utilityName === undefined) throw new Error("Playwright's utility world is not known in this page")
+  const { executionContextId } = await channel.session.send("Page.createIsolatedWorld", {
+    frameId: channel.mainFrameId,
+    worldName: channel.utilityName,
+    grantUniveralAccess: true
+  })
+  return channel.utility.get(executionContextId) ?? { id: executionContextId }
+}
+
+/** The error a DevTools call gets for a context that is already gone (a stale id, not one destroyed during the call). */
+const isStaleContext = (error: unknown) => error instanceof Error && error.message.includes("Cannot find context with specified id")
+
+/** Runs `call` with the main frame's utility context; once more with a fresh one when the known one was already gone. */
+const inMainContext = async <A>(page: Page, call: (channel: Channel, context: WorldContext) => Promise<A>): Promise<A> => {
+  const channel = await channelOf(page)
+  const context = await mainContext(channel)
+  try {
+    return await call(channel, context)
+  } catch (error) {
+    if (!isStaleContext(error)) throw error
+    if (channel.main === context) channel.main = undefined
+    channel.utility.delete(context.id)
+    return call(channel, await askContext(channel))
+  }
+}
+
+const contextParams = (context: WorldContext) =>
+  context.uniqueId !== undefined ? { uniqueContextId: context.uniqueId } : { contextId: context.id }
+
+const valueOf = <A>(reply: { result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } }): A => {
+  if (reply.exceptionDetails !== undefined) {
+    throw new Error(`page script failed: ${reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text}`)
+  }
+  return reply.result.value as A
 }
 
 /** How long a page script may run, and be waited for, unless its caller says otherwise. */
@@ -61,23 +212,113 @@ const bounded = <A>(promise: Promise<A>, timeoutMs: number, signal: AbortSignal 
   })
 
 /**
- * The JSON value of `expression` in the page (a promise is awaited); a thrown exception rejects. The
- * script runs at most `timeoutMs` (V8 stops it then) and is waited for as long; a page whose main
- * thread is held by a script of its own never starts ours, and the wait ends with PageDidNotAnswer.
+ * A page script's call, bounded: the script runs at most the timeout (V8 stops it then: `timeout`
+ * goes to DevTools) and is waited for as long, opening the channel and finding the world included.
+ * A page whose main thread is held by a script of its own never starts ours, and the wait ends with
+ * PageDidNotAnswer.
  */
-export const evaluateInPage = async <A>(page: Page, expression: string, options: EvaluateOptions = {}): Promise<A> => {
+const inTime = <A>(options: EvaluateOptions, call: (timeoutMs: number) => Promise<A>): Promise<A> => {
   const timeoutMs = options.timeoutMs ?? EVALUATE_TIMEOUT_MS
-  const session = await bounded(sessionOf(page), timeoutMs, options.signal)
-  const reply = await bounded(
-    session.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true, timeout: timeoutMs }),
-    timeoutMs,
-    options.signal
-  )
-  if (reply.exceptionDetails !== undefined) {
-    throw new Error(`page script failed: ${reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text}`)
-  }
-  return reply.result.value as A
+  return bounded(call(timeoutMs), timeoutMs, options.signal)
 }
+
+/**
+ * The JSON value of `expression` in our isolated world of the page (a promise is awaited); a thrown
+ * exception rejects. Bounded in time (EvaluateOptions): a stuck page ends the wait with PageDidNotAnswer.
+ */
+export const evaluateInPage = <A>(page: Page, expression: string, options: EvaluateOptions = {}): Promise<A> =>
+  inTime(options, (timeout) =>
+    inMainContext(page, async (channel, context) =>
+      valueOf<A>(
+        await channel.session.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true, timeout, ...contextParams(context) })
+      )
+    )
+  )
+
+/** Objects an action holds in the page between DevTools calls (released together). */
+export const ACTION_OBJECTS = "bwm-action"
+
+/**
+ * The value of `expression` in our isolated world as a remote object: an object id for an element,
+ * or the JSON of a primitive. For the few steps that hand an element to DevTools (its content quads).
+ */
+export const evaluateToObject = (
+  page: Page,
+  expression: string,
+  options: EvaluateOptions = {}
+): Promise<{ readonly objectId?: string; readonly value?: unknown }> =>
+  inTime(options, (timeout) =>
+    inMainContext(page, async (channel, context) => {
+      const reply = await channel.session.send("Runtime.evaluate", {
+        expression,
+        returnByValue: false,
+        awaitPromise: true,
+        timeout,
+        objectGroup: ACTION_OBJECTS,
+        ...contextParams(context)
+      })
+      valueOf(reply)
+      return reply.result.objectId !== undefined ? { objectId: reply.result.objectId } : { value: reply.result.value }
+    })
+  )
+
+/** Calls a self-contained function with `this` bound to a remote object and JSON or object arguments; its JSON value. */
+export const callOnObject = <A>(
+  page: Page,
+  objectId: string,
+  fn: string,
+  args: ReadonlyArray<{ readonly value: unknown } | { readonly objectId: string }>,
+  options: EvaluateOptions = {}
+): Promise<A> =>
+  inTime(options, async () => {
+    // Runtime.callFunctionOn takes no timeout of its own: the wait is bounded, and a stuck page is rescued by the caller.
+    const { session } = await channelOf(page)
+    return valueOf<A>(
+      await session.send("Runtime.callFunctionOn", {
+        objectId,
+        functionDeclaration: fn,
+        arguments: args.map((arg) => ({ ...arg })),
+        returnByValue: true,
+        awaitPromise: true
+      })
+    )
+  })
+
+/** The node `backendNodeId` as a remote object of our isolated world (for comparing it with an element there). */
+export const resolveNodeInWorld = (page: Page, backendNodeId: number, options: EvaluateOptions = {}): Promise<string | undefined> =>
+  inTime(options, () =>
+    inMainContext(page, async (channel, context) => {
+      const { object } = await channel.session.send("DOM.resolveNode", { backendNodeId, executionContextId: context.id, objectGroup: ACTION_OBJECTS })
+      return object.objectId
+    })
+  )
+
+/** Lets go of the objects an action held. */
+export const releaseActionObjects = (page: Page): Promise<void> =>
+  channelOf(page)
+    .then((channel) => channel.session.send("Runtime.releaseObjectGroup", { objectGroup: ACTION_OBJECTS }))
+    .then(() => undefined, () => undefined)
+
+/** The page's DevTools session, for geometry calls (DOM.getContentQuads, DOM.getNodeForLocation). */
+export const devtoolsOf = async (page: Page): Promise<CDPSession> => (await channelOf(page)).session
+
+/** The report a guard sent for `token` (taken once), if it arrived. */
+export const takeReport = (page: Page, token: string): string | undefined => {
+  const received = reports.get(page)
+  const report = received?.get(token)
+  received?.delete(token)
+  return report
+}
+
+/**
+ * The JSON value of `expression` in the page's main world, where the page's own scripts live: only for
+ * changing what the page sees (its dialogs, its console), never for reading it.
+ */
+const evaluateInMainWorld = <A>(page: Page, expression: string, options: EvaluateOptions = {}): Promise<A> =>
+  inTime(options, async (timeout) => {
+    const { session } = await channelOf(page)
+    return valueOf<A>(await session.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true, timeout }))
+  })
 
 /**
  * The same, once more after the next document is in when the first try failed on a live page: a
@@ -99,12 +340,22 @@ const floodedAt = new WeakMap<Page, number>()
 /** After a console flood, answers may wait behind its events this long before the page counts as stuck. */
 const FLOOD_BACKLOG_MS = 10_000
 
+/** Pages whose JavaScript is paused in our debugger (debugger-session.ts keeps this): held on purpose, not stuck. */
+const pausedInDebugger = new WeakSet<Page>()
+
+/** The debugger paused the page's JavaScript (true) or let it run again (false). */
+export const markDebuggerPaused = (page: Page, paused: boolean): void => {
+  if (paused) pausedInDebugger.add(page)
+  else pausedInDebugger.delete(page)
+}
+
 /**
  * Whether the page's main thread answers a trivial script within `waitMs`; a page that flooded its
- * console a moment ago gets more time (its events queue in front of the answer).
+ * console a moment ago gets more time (its events queue in front of the answer). A page paused in the
+ * debugger counts as answering: it is held on purpose, and its script must not be stopped.
  */
 export const pageAnswers = async (page: Page, waitMs = PROBE_TIMEOUT_MS): Promise<boolean> => {
-  if (page.isClosed()) return true
+  if (page.isClosed() || pausedInDebugger.has(page)) return true
   const probe = (timeoutMs: number) =>
     evaluateInPage<number>(page, "1", { timeoutMs }).then(
       () => true,
@@ -122,7 +373,7 @@ export const pageAnswers = async (page: Page, waitMs = PROBE_TIMEOUT_MS): Promis
  */
 export const stopPageScript = (page: Page): Promise<boolean> =>
   bounded(
-    sessionOf(page).then((session) => session.send("Runtime.terminateExecution")),
+    channelOf(page).then((channel) => channel.session.send("Runtime.terminateExecution")),
     2_000,
     undefined
   ).then(
@@ -209,7 +460,11 @@ const muteConsoleExpression = `(() => {
  * not muted by the override, but no longer costs our share).
  */
 export const watchConsole = async (page: Page, watch: ConsoleWatch): Promise<void> => {
-  const session = await sessionOf(page)
+  await channelOf(page, (channel) => listenToConsole(page, channel, watch))
+}
+
+const listenToConsole = (page: Page, channel: Channel, watch: ConsoleWatch) => {
+  const session = channel.session
   // The listener's own counters: nothing else reads them.
   let release: ReturnType<typeof setTimeout> | undefined
   let windowStart = 0
@@ -229,6 +484,8 @@ export const watchConsole = async (page: Page, watch: ConsoleWatch): Promise<voi
     if (++inWindow >= CONSOLE_FLOOD_COUNT) {
       flooding = true
       floodedAt.set(page, now)
+      // From now on the known contexts may go stale unannounced: our scripts ask for the current one by name.
+      channel.runtimeOn = false
       session.send("Runtime.evaluate", { expression: muteConsoleExpression }).catch(() => undefined)
       session.send("Runtime.disable").then(releaseArguments, () => undefined)
       watch.onFlood()
@@ -244,10 +501,9 @@ export const watchConsole = async (page: Page, watch: ConsoleWatch): Promise<voi
     if (!flooding || frame !== page.mainFrame()) return
     flooding = false
     inWindow = 0
-    session.send("Runtime.enable").catch(() => undefined)
+    enableRuntime(channel).catch(() => undefined)
   })
   session.once("close", () => clearTimeout(release))
-  await session.send("Runtime.enable")
 }
 
 /**
@@ -256,7 +512,7 @@ export const watchConsole = async (page: Page, watch: ConsoleWatch): Promise<voi
  * blocked, and a navigation away from it can hang on the dialog. Best effort; false when it failed.
  */
 export const silenceDialogs = (page: Page): Promise<boolean> =>
-  evaluateInPage<boolean>(
+  evaluateInMainWorld<boolean>(
     page,
     `(() => {
       const quiet = { alert: () => undefined, confirm: () => false, prompt: () => null }

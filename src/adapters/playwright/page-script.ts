@@ -37,6 +37,18 @@ export interface ObserveArgs {
   readonly textLimit?: number | undefined
   /** Search the tree instead of listing it (see `find`). */
   readonly find?: FindQuery | undefined
+  /**
+   * Answer the walk's role, name and hidden tests instead of a result, for page code that calls the
+   * installed walk directly (`describeTarget`): one name computation, shared.
+   */
+  readonly aria?: boolean | undefined
+}
+
+/** The walk's own role, accessible name and hidden-for-assistive-technology tests (see `ObserveArgs.aria`). */
+export interface AriaTests {
+  readonly roleOf: (element: Element) => string | null
+  readonly nameOf: (element: Element, role: string) => string
+  readonly hidden: (element: Element) => boolean
 }
 
 export interface RawNode {
@@ -112,11 +124,18 @@ export const stateReadArgs = (
 /** Name of the custom selector engine that resolves a ref to exactly its element. */
 export const REF_ENGINE = "bwmref"
 
-/** Selector engine registered with Playwright; runs in the page's main world next to the registry. */
+/**
+ * How the ref engine is registered: as a content script, so that Playwright runs it in its utility
+ * world, the isolated world where our page scripts keep the registry (see page-eval.ts). The page's
+ * own scripts see neither.
+ */
+export const REF_ENGINE_OPTIONS = { contentScript: true } as const
+
+/** Selector engine registered with Playwright; runs in Playwright's utility world next to the registry. */
 export const refSelectorEngine = () => {
   const find = (root: Node, body: string): Element | null => {
     const KEY = Symbol.for("browser-workflow-mcp")
-    // Inside a same-origin iframe the registry is the top page's.
+    // Inside a same-origin iframe the registry is the top page's (the utility world spans the page's frames).
     let registry = (window as any)[KEY]
     if (registry === undefined) {
       try {
@@ -145,6 +164,40 @@ export const refSelectorEngine = () => {
 }
 
 /**
+ * Runs in the page: the one visibility rule of observations and actions, Playwright's for actions.
+ * An element is visible when it has a box of non-zero width and height, is not hidden by its style
+ * (`checkVisibility()`: not in a `display: none` or `content-visibility: hidden` subtree) and its
+ * `visibility` is `visible`. `opacity: 0` and clipping by an `overflow: hidden` ancestor leave it
+ * visible (an action then finds it covered or out of reach and waits). A `display: contents` element
+ * has no box of its own: it is visible when one of its children is. `style` may pass the element's
+ * computed style when the caller has it.
+ */
+export const isVisibleElement = (element: Element, style?: CSSStyleDeclaration | null): boolean => {
+  const visible = (target: Element, known?: CSSStyleDeclaration | null): boolean => {
+    const computed = known ?? target.ownerDocument.defaultView?.getComputedStyle(target) ?? null
+    // An element of a document without a window (a template's, say) is not rendered anywhere Playwright looks.
+    if (computed === null) return true
+    if (computed.display === "contents") {
+      for (let child = target.firstChild; child; child = child.nextSibling) {
+        if (child.nodeType === 1 && visible(child as Element)) return true
+        if (child.nodeType === 3) {
+          const range = target.ownerDocument.createRange()
+          range.selectNode(child)
+          const box = range.getBoundingClientRect()
+          if (box.width > 0 && box.height > 0) return true
+        }
+      }
+      return false
+    }
+    if (typeof (target as any).checkVisibility === "function" && !(target as any).checkVisibility()) return false
+    if (computed.visibility !== "visible") return false
+    const rect = target.getBoundingClientRect()
+    return rect.width > 0 && rect.height > 0
+  }
+  return visible(element, style)
+}
+
+/**
  * Runs in the page: the element is connected and in a frame that is still in the page (a removed
  * iframe's elements stay connected to its old document). Passed to the page scripts that need it.
  */
@@ -166,8 +219,8 @@ export interface SettleArgs {
 /** The expression that runs `observePage` in the page. */
 export const observeExpression = (args: ObserveArgs): string =>
   args.wantA11y || args.wantTestIds || args.find !== undefined
-    ? `(${observePage.toString()})(${JSON.stringify(args)}, ${isLiveElement.toString()}, ${isSensitiveField.toString()}, ${readPageState.toString()})`
-    : `(${readPageState.toString()})(${JSON.stringify(args)})`
+    ? `(${observePage.toString()})(${JSON.stringify(args)}, ${isLiveElement.toString()}, ${isSensitiveField.toString()}, ${readPageState.toString()}, ${isVisibleElement.toString()})`
+    : `(${readPageState.toString()})(${JSON.stringify(args)}, ${isVisibleElement.toString()})`
 
 /** The same after the page settled (a promise: the caller awaits it). */
 export const settledObserveExpression = (args: ObserveArgs, settle: SettleArgs): string =>
@@ -178,13 +231,17 @@ export const settledObserveExpression = (args: ObserveArgs, settle: SettleArgs):
  * version of it, and later observations send only their arguments. A call on a document without it
  * answers `{ missing: true }`; `installedObserveExpression` installs it and observes in one trip.
  */
-const installKey = () => `browser-workflow-mcp/observe:${observePage.toString().length}:${settlePage.toString().length}`
+const installKey = () =>
+  `browser-workflow-mcp/observe:${observePage.toString().length}:${settlePage.toString().length}:${isVisibleElement.toString().length}`
+
+/** The key the walk is installed under in a document, for page code that calls it (`describeTarget`). */
+export const walkInstallKey = (): string => installKey()
 
 const callInstalled = (args: ObserveArgs, settle: SettleArgs | null): string =>
   `(() => {
     const walk = window[Symbol.for(${JSON.stringify(installKey())})]
     if (walk === undefined) return { missing: true }
-    const run = () => walk.observe(${JSON.stringify(args)}, walk.isLive, walk.isSensitive, walk.readState)
+    const run = () => walk.observe(${JSON.stringify(args)}, walk.isLive, walk.isSensitive, walk.readState, walk.isVisible)
     return ${settle === null ? "run()" : `walk.settle(${JSON.stringify(settle)}).then(run)`}
   })()`
 
@@ -195,7 +252,7 @@ export const installedCallExpression = (args: ObserveArgs, settle: SettleArgs | 
 export const installedObserveExpression = (args: ObserveArgs, settle: SettleArgs | null): string =>
   `(() => {
     Object.defineProperty(window, Symbol.for(${JSON.stringify(installKey())}), {
-      value: { observe: ${observePage.toString()}, settle: ${settlePage.toString()}, isLive: ${isLiveElement.toString()}, isSensitive: ${isSensitiveField.toString()}, readState: ${readPageState.toString()} },
+      value: { observe: ${observePage.toString()}, settle: ${settlePage.toString()}, isLive: ${isLiveElement.toString()}, isSensitive: ${isSensitiveField.toString()}, readState: ${readPageState.toString()}, isVisible: ${isVisibleElement.toString()} },
       enumerable: false,
       configurable: true
     })
@@ -262,15 +319,7 @@ export const settlePage = async (settle: SettleArgs): Promise<number> => {
  * The page's state only (url, title, load state, screen by rules): what an action reads on its last
  * trip to the page. Small on purpose, since it travels with every action's page script.
  */
-export const readPageState = (args: ObserveArgs): ObserveResult => {
-  const isVisible = (element: Element): boolean => {
-    const anyElement = element as any
-    if (typeof anyElement.checkVisibility === "function") {
-      if (!anyElement.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true })) return false
-    }
-    const rect = element.getBoundingClientRect()
-    return rect.width > 0 || rect.height > 0
-  }
+export const readPageState = (args: ObserveArgs, isVisible: (element: Element) => boolean): ObserveResult => {
   const cssAttr = (name: string, value: string) => `[${name}="${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`
 
   const detectScreen = (): string => {
@@ -311,7 +360,8 @@ export const observePage = (
   args: ObserveArgs,
   isLive: (element: Element) => boolean,
   isSensitive: (element: Element) => boolean,
-  readState: (args: ObserveArgs) => ObserveResult
+  readState: (args: ObserveArgs, isVisible: (element: Element) => boolean) => ObserveResult,
+  isVisible: (element: Element, style?: CSSStyleDeclaration | null) => boolean
 ): ObserveResult => {
   const KEY = Symbol.for("browser-workflow-mcp")
   const w = window as any
@@ -366,15 +416,6 @@ export const observePage = (
     }
   }
 
-  const isVisible = (element: Element): boolean => {
-    const anyElement = element as any
-    if (typeof anyElement.checkVisibility === "function") {
-      if (!anyElement.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true })) return false
-    }
-    const rect = element.getBoundingClientRect()
-    return rect.width > 0 || rect.height > 0
-  }
-
   /** Whitespace runs as one space, trimmed; at most `max` characters (then "…"). Linear in `max`, not in the input. */
   const normalize = (text: string | null | undefined, max = 150): string => {
     let raw = text ?? ""
@@ -425,7 +466,7 @@ export const observePage = (
   let a11y: ObserveResult["a11y"] = null
   let found: ObserveResult["found"]
 
-  if (wantTree) {
+  if (wantTree || args.aria === true) {
     // ---- Roles, as html-aam and Chromium (and so Playwright's getByRole) see them ----
     const NAME_CAP = 150
     const TEXT_CAP = Math.max(20, args.textLimit ?? 300)
@@ -1050,6 +1091,11 @@ export const observePage = (
       return name
     }
 
+    if (args.aria === true) {
+      const tests: AriaTests = { roleOf, nameOf, hidden: hiddenForAria }
+      return tests as unknown as ObserveResult
+    }
+
     // ---- States ----
     const ariaDisabledChain = new Map<Element, boolean>()
     const inAriaDisabled = (element: Element): boolean => {
@@ -1093,10 +1139,6 @@ export const observePage = (
       return ref
     }
 
-    const hasBox = (element: Element) => {
-      const rect = element.getBoundingClientRect()
-      return rect.width > 0 || rect.height > 0
-    }
     const isBlockStyle = (style: CSSStyleDeclaration) => style.display !== "inline" && style.display !== "contents"
     // A field's value is shown unless it may be a secret: the field looks secret, or its class, or any
     // element around it (a form "secret-form", a section "wallet-key") does, as the tools' own hints do.
@@ -1249,7 +1291,8 @@ export const observePage = (
           // A code block is a node of its own unless it is part of a control's or heading's name.
           if (tag === "summary" || (tag === "pre" && !INLINE_OWNERS.has(owner.role)) || (owner.container && block && tag !== "br")) emitRole = "generic"
         }
-        if (emitRole !== null && !hasBox(element)) emitRole = null
+        // One rule for refs and actions: a node an action would not accept as visible gets no ref.
+        if (emitRole !== null && !isVisible(element, style)) emitRole = null
       }
       if (block) addBreak(targets)
       let nextOwner = owner
@@ -1583,7 +1626,7 @@ export const observePage = (
   }
 
   const result: ObserveResult = {
-    ...readState(args),
+    ...readState(args, isVisible),
     rootFound,
     testIds,
     testIdsUnchanged,

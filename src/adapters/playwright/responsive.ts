@@ -9,6 +9,9 @@ import { PageDidNotAnswer, pageAnswers } from "./page-eval.js"
 /** Pages found not answering, until they answer again: later calls ask them once, briefly, before anything else. */
 const stuck = new WeakSet<Page>()
 
+/** Whether the page was found not answering and has not answered since (no probe: costs nothing). */
+export const knownStuck = (page: Page): boolean => stuck.has(page)
+
 /** MM_PAGE_UNRESPONSIVE when the page does not answer a trivial script now; none when it does. */
 export const unresponsive = (page: Page, detail: string): Effect.Effect<Option.Option<PageUnresponsive>> =>
   Effect.map(

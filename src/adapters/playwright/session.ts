@@ -1,9 +1,12 @@
 // Session over Playwright: one service put together from one part per concern, each in its own file
-// (lifecycle in browser.ts; actions, navigation, screenshots, storage, tabs, extension, records).
+// (lifecycle in browser.ts; actions, navigation, screenshots, storage, tabs, extension, records, debugger).
 import { Effect, Layer, Option } from "effect"
 import { Session } from "../../services/Session.js"
 import * as Actions from "./actions.js"
 import { BrowserState } from "./browser.js"
+import * as Debugger from "./debugger.js"
+import * as DebuggerGuard from "./debugger-guard.js"
+import { Debuggers } from "./debugger-session.js"
 import * as Extension from "./extension.js"
 import * as Navigation from "./navigation.js"
 import * as Records from "./records.js"
@@ -15,18 +18,23 @@ export { sanitizeFileName } from "./screenshots.js"
 
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
-  return Session.of({
+  // While a tab's JavaScript is paused in the debugger, calls that would wait on the page answer at once.
+  const guarded = yield* DebuggerGuard.session
+  const debuggers = yield* Debuggers
+  return Session.of(guarded({
     current: Effect.map(browser.current, Option.map((live) => live.info)),
     launch: browser.launch,
-    cleanup: browser.close,
+    // Our DevTools sessions detach before the browser goes (a remote browser keeps running).
+    cleanup: Effect.zipRight(debuggers.release, browser.close),
     ...(yield* Actions.make),
     ...(yield* Navigation.make),
     ...(yield* Screenshots.make),
     ...(yield* Storage.make),
     ...(yield* Tabs.make),
     ...(yield* Extension.make),
-    ...(yield* Records.make)
-  })
+    ...(yield* Records.make),
+    ...(yield* Debugger.make)
+  }))
 })
 
 export const layer = Layer.effect(Session, make)

@@ -29,7 +29,7 @@ import {
   type ExtensionInfo
 } from "./launch.js"
 import { makeLiveSession, trackContext, trackOwnPage } from "./live-session.js"
-import { REF_ENGINE, refSelectorEngine } from "./page-script.js"
+import { REF_ENGINE, REF_ENGINE_OPTIONS, refSelectorEngine } from "./page-script.js"
 import { acquireProfile, persistentProfile } from "./profiles.js"
 import { noNotices } from "./session-state.js"
 
@@ -73,7 +73,7 @@ let refEngineRegistered: Promise<void> | undefined
 /** The ref selector engine is process-wide in Playwright and may be registered only once. */
 const registerRefEngine = (playwright: PlaywrightModule) =>
   Effect.promise(() => {
-    refEngineRegistered ??= playwright.selectors.register(REF_ENGINE, refSelectorEngine)
+    refEngineRegistered ??= playwright.selectors.register(REF_ENGINE, refSelectorEngine, REF_ENGINE_OPTIONS)
     return refEngineRegistered
   })
 

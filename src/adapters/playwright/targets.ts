@@ -6,9 +6,16 @@ import { ActionFailed, ActionTimeout, PageClosed, PageUnresponsive, TargetAmbigu
 import { describeTarget, type Locator as TargetLocator, type Target } from "../../domain/target.js"
 import type { ActionError } from "../../services/Session.js"
 import { BrowserCallFailed, firstLine, isPlaywrightTimeout, type BrowserStateService } from "./browser.js"
-import { evaluateAcrossNavigation } from "./page-eval.js"
-import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
-import { checkRefExpression, REF_ENGINE, type RefCheck } from "./page-script.js"
+import type { TargetElement } from "../../domain/knowledge.js"
+import { describeExpression, describeInstallExpression, type DescribeArgs, type Described } from "./page-durable.js"
+import { evaluateAcrossNavigation, evaluateInPage } from "./page-eval.js"
+import { failIfStuck, knownStuck, unanswered, unresponsive } from "./responsive.js"
+import { checkRefExpression, REF_ENGINE, walkInstallKey, type RefCheck } from "./page-script.js"
+
+/** How long describing a target may take before the action goes ahead without it. */
+const DESCRIBE_TIMEOUT_MS = 1_000
+/** Of that, how long the page may search for a selector before it settles for the best one so far. */
+const SELECTOR_BUDGET_MS = 150
 
 export type Action = "click" | "type" | "get_text" | "press_key" | "select_option" | "hover"
 
@@ -60,6 +67,30 @@ export const targets = (browser: BrowserStateService) => {
             )
       )
     )
+
+  /**
+   * The target's durable forms (see page-durable.ts), in one trip (two on a document that has not
+   * installed the describe function yet); undefined when the page cannot say in time.
+   */
+  const describe = (page: Page, target: Target): Effect.Effect<TargetElement | undefined> => {
+    const args: DescribeArgs = {
+      locator: target.locator,
+      within: target.within ?? null,
+      testIdAttribute: settings.testIdAttribute,
+      budgetMs: SELECTOR_BUDGET_MS
+    }
+    const ask = async (): Promise<TargetElement | undefined> => {
+      // A page known to be stuck is not asked: the action that follows says so at once.
+      if (page.isClosed() || knownStuck(page)) return undefined
+      const bound = { timeoutMs: DESCRIBE_TIMEOUT_MS }
+      let answer = await evaluateInPage<Described | { readonly missing: true }>(page, describeExpression(args, walkInstallKey()), bound)
+      if ("missing" in answer) answer = await evaluateInPage<Described>(page, describeInstallExpression(args, walkInstallKey()), bound)
+      return answer.found ? answer.element : undefined
+    }
+    return Effect.promise(() => ask().catch(() => undefined)).pipe(
+      Effect.timeoutTo({ duration: DESCRIBE_TIMEOUT_MS, onSuccess: (element) => element, onTimeout: () => undefined })
+    )
+  }
 
   /**
    * A ref must still be bound to an element of the active page; otherwise answer at once with the current refs.
@@ -156,5 +187,5 @@ export const targets = (browser: BrowserStateService) => {
       )
     })
 
-  return { locate, ensureRefs, countSafely, act }
+  return { locate, ensureRefs, describe, countSafely, act }
 }

@@ -3,7 +3,9 @@ import type { Effect } from "effect"
 import type {
   ActionFailed,
   ActionTimeout,
+  ActionUnconfirmed,
   BrowserClosed,
+  DebuggerPaused,
   NoActiveSession,
   PageClosed,
   PageUnresponsive,
@@ -11,12 +13,22 @@ import type {
   TargetNotFound,
   WaitTimeout
 } from "../../domain/errors.js"
+import type { TargetElement } from "../../domain/knowledge.js"
 import type { Target } from "../../domain/target.js"
 
 /** The session is gone: none was launched, or its browser died. */
 export type SessionGone = NoActiveSession | BrowserClosed
 
-export type ActionError = SessionGone | PageClosed | PageUnresponsive | TargetNotFound | TargetAmbiguous | ActionTimeout | ActionFailed
+export type ActionError =
+  | SessionGone
+  | PageClosed
+  | PageUnresponsive
+  | TargetNotFound
+  | TargetAmbiguous
+  | ActionTimeout
+  | ActionFailed
+  | ActionUnconfirmed
+  | DebuggerPaused
 
 export interface Timeout {
   readonly timeoutMs: number
@@ -35,6 +47,13 @@ export interface ActionOptions extends Timeout {
 }
 
 export interface SessionActions {
+  /**
+   * The target element's durable forms as the page shows them now (test id, role and exact name, a
+   * generated selector, which of them are unique); undefined when the page cannot say (no such element
+   * yet, several, inside a frame, a page that does not answer). Never fails: an action describes its
+   * target first, and the action itself reports what is wrong with it.
+   */
+  readonly describe: (target: Target) => Effect.Effect<TargetElement | undefined>
   readonly click: (target: Target, options: ActionOptions) => Effect.Effect<{ readonly pageClosedAfterClick: boolean }, ActionError>
   /** Fills the field; `sensitive` tells whether the element looks like a secret field. */
   readonly type: (target: Target, text: string, options: ActionOptions) => Effect.Effect<{ readonly sensitive: boolean }, ActionError>
@@ -42,9 +61,26 @@ export interface SessionActions {
     target: Target,
     state: "visible" | "hidden",
     options: Timeout
-  ) => Effect.Effect<void, SessionGone | PageClosed | PageUnresponsive | TargetNotFound | TargetAmbiguous | WaitTimeout>
+  ) => Effect.Effect<void, SessionGone | PageClosed | PageUnresponsive | TargetNotFound | TargetAmbiguous | WaitTimeout | DebuggerPaused>
+  /**
+   * Waits until any element the target matches is visible, or until none is ("hidden"); a target that
+   * matches several elements is no error here.
+   */
+  readonly waitForAny: (
+    target: Target,
+    state: "visible" | "hidden",
+    options: Timeout
+  ) => Effect.Effect<void, SessionGone | PageClosed | PageUnresponsive | TargetNotFound | WaitTimeout | DebuggerPaused>
   /** Rendered text, or a field's value; null for a password field. */
   readonly getText: (target: Target, options: Timeout) => Effect.Effect<string | null, ActionError>
+  /**
+   * The text of every element the target matches (at most `limit`, in document order, null for a
+   * password field) and how many match in all, once at least one is in the page.
+   */
+  readonly getTexts: (
+    target: Target,
+    options: Timeout & { readonly limit: number }
+  ) => Effect.Effect<{ readonly texts: ReadonlyArray<string | null>; readonly total: number }, ActionError>
   /**
    * Presses a key or chord (Playwright names: "Enter", "Control+A") on the target, or on whatever has
    * the focus without one; `sensitive` tells whether the focused element then looks like a secret field.

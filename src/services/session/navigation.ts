@@ -1,6 +1,6 @@
 // Moving the session: to a configured screen, a URL (here or in a new tab), or through the history.
 import type { Effect } from "effect"
-import type { InvalidConfig, NavigationFailed, PageClosed } from "../../domain/errors.js"
+import type { DebuggerPaused, InvalidConfig, NavigationFailed, PageClosed } from "../../domain/errors.js"
 import type { SessionGone, Timeout } from "./actions.js"
 
 export type Destination =
@@ -13,5 +13,5 @@ export interface SessionNavigation {
   readonly navigate: (
     destination: Destination,
     options: Timeout
-  ) => Effect.Effect<{ readonly currentUrl: string }, NavigationFailed | SessionGone | PageClosed | InvalidConfig>
+  ) => Effect.Effect<{ readonly currentUrl: string }, NavigationFailed | SessionGone | PageClosed | InvalidConfig | DebuggerPaused>
 }

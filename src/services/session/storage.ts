@@ -1,6 +1,6 @@
 // The session's storage state (cookies and localStorage), saved to a file a later session can start from.
 import type { Effect } from "effect"
-import type { InvalidInput, StorageStateFailed } from "../../domain/errors.js"
+import type { DebuggerPaused, InvalidInput, StorageStateFailed } from "../../domain/errors.js"
 import type { SessionGone } from "./actions.js"
 
 export interface SavedStorageState {
@@ -20,5 +20,5 @@ export interface SessionStorage {
   readonly saveStorageState: (options: {
     readonly name: string
     readonly overwrite: boolean
-  }) => Effect.Effect<SavedStorageState, SessionGone | InvalidInput | StorageStateFailed>
+  }) => Effect.Effect<SavedStorageState, SessionGone | InvalidInput | StorageStateFailed | DebuggerPaused>
 }

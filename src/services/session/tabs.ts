@@ -1,6 +1,6 @@
 // The session's tabs: list them, pick the one tools act on, close one, wait for a notification window.
 import type { Effect } from "effect"
-import type { NotificationTimeout, TabNotFound } from "../../domain/errors.js"
+import type { DebuggerPaused, NotificationTimeout, TabNotFound } from "../../domain/errors.js"
 import type { TabInfo, TabRole, Tabs } from "../../domain/observation.js"
 import type { SessionGone, Timeout } from "./actions.js"
 
@@ -16,11 +16,11 @@ export interface SessionTabs {
   /** How many tabs are open (0 without a session); cheap, for the tool list. */
   readonly tabCount: Effect.Effect<number>
   /** Waits for a notification tab (already open or opening) and makes it active. */
-  readonly waitForNotification: (options: Timeout) => Effect.Effect<TabInfo, SessionGone | NotificationTimeout>
+  readonly waitForNotification: (options: Timeout) => Effect.Effect<TabInfo, SessionGone | NotificationTimeout | DebuggerPaused>
   /** Makes the matching tab active (the most recently opened one when several match). */
-  readonly switchTab: (selector: TabSelector) => Effect.Effect<TabInfo, SessionGone | TabNotFound>
+  readonly switchTab: (selector: TabSelector) => Effect.Effect<TabInfo, SessionGone | TabNotFound | DebuggerPaused>
   /** Closes the matching tab; never the extension home. Reports the tab tools act on afterwards. */
   readonly closeTab: (
     selector: TabSelector
-  ) => Effect.Effect<{ readonly closed: TabInfo; readonly active: Tabs["active"] }, SessionGone | TabNotFound>
+  ) => Effect.Effect<{ readonly closed: TabInfo; readonly active: Tabs["active"] }, SessionGone | TabNotFound | DebuggerPaused>
 }

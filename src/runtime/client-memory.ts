@@ -1,0 +1,29 @@
+// What one client was last told: the page it last heard about and how far into the session's console
+// it has read. runTool reads it to report only what changed, and updates it with every response.
+import { Context, Effect, Option, Ref } from "effect"
+import type { PageState } from "../domain/envelope.js"
+
+export interface Told {
+  /** The session the rest is about; another session starts over. */
+  readonly sessionId: string
+  /** The page as the client last heard it (what was reported, or what it already knew). */
+  readonly page?: PageState | undefined
+  /** Position in the session's console up to which errors were reported. */
+  readonly consoleCursor: number
+}
+
+export interface ClientMemoryService {
+  readonly told: Ref.Ref<Told | undefined>
+}
+
+/**
+ * Provided per client by the MCP server (each client reads its own responses). Without it, as for a
+ * library call of runTool, every response is self-contained: the page is always reported, and the
+ * console errors are those raised during the call.
+ */
+export class ClientMemory extends Context.Tag("browser-workflow-mcp/ClientMemory")<ClientMemory, ClientMemoryService>() {
+  static readonly make = (): ClientMemoryService => ({ told: Ref.unsafeMake<Told | undefined>(undefined) })
+}
+
+/** The memory of the client this call answers, if it has one. */
+export const clientMemory: Effect.Effect<Option.Option<ClientMemoryService>> = Effect.serviceOption(ClientMemory)

@@ -1,0 +1,223 @@
+// mm_replay: a recorded flow again, in one call. The recipe of a session (or of the newest session with a
+// flow tag whose flow succeeded) runs as one mm_run_steps batch that stops at the first failure and brings
+// the page back only for that step. Placeholders are filled from `params`; typed secrets are never stored,
+// so their values come from the caller.
+//
+// Waiting: the replay relies on the actions' own waiting rather than inserting waits of its own. Every
+// replayed click, type, key and select first waits (up to the step's recorded timeoutMs) until its target
+// is there, visible, enabled and still, which is what a wait_for on the next step's target would do; a
+// click that starts a navigation returns once the new document has committed; a navigation step waits
+// for the load; and the recorded flow's own wait_for steps replay as they were. An inserted wait would
+// cost one more round trip per step and wait for nothing more.
+import { Clock, Effect, Option, Schema, SchemaAST } from "effect"
+import { InvalidInput, KnowledgeError } from "../domain/errors.js"
+import type { Placeholder, Recipe, StepRecord } from "../domain/knowledge.js"
+import { recipeOf, toBatch, type ToolLookup } from "../knowledge/recipe.js"
+import { decodeInput } from "../runtime/runTool.js"
+import { defineTool, replayModeOf, type AnyToolDefinition, type ToolDefinition, type ToolServices } from "../runtime/tool.js"
+import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
+import { Session } from "../services/Session.js"
+import { BATCH_TOOL_NAME, makeRunSteps, RunStepsOutput, stepSnapshots } from "./batch.js"
+import { sessionSteps } from "./knowledge.js"
+import { servedRegistry } from "./lookup.js"
+import { RecordOnly } from "./shared.js"
+
+const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+
+const ReplayInput = Schema.Struct({
+  sessionId: Schema.optional(Id).annotations({ description: "The session to redo." }),
+  flowTag: Schema.optional(Id).annotations({ description: "Or the newest successful session with this flow tag." }),
+  params: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String.pipe(Schema.maxLength(100_000)) })).annotations({
+    description: "{{placeholder}} values."
+  })
+}).pipe(
+  Schema.filter((input) =>
+    (input.sessionId === undefined) !== (input.flowTag === undefined)
+      ? true
+      : { path: ["sessionId"], message: "give exactly one of sessionId or flowTag" }
+  )
+)
+
+/** How many sessions with the flow tag are looked at, newest first. */
+const FLOW_CANDIDATES = 20
+
+/** A session's flow succeeded when its last step that a replay would run succeeded. */
+const flowSucceeded = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup): boolean => {
+  for (let index = steps.length - 1; index >= 0; index--) {
+    const step = steps[index]!
+    const tool = lookup(step.tool.name)
+    if (tool !== undefined && replayModeOf(tool) !== "step") continue
+    return step.outcome.ok
+  }
+  return false
+}
+
+/** Recipe steps that act (not the start page alone). */
+const acts = (recipe: Recipe) => recipe.steps.some((step) => !step.notes.startsWith("Start at "))
+
+const noDurable = (recipe: Recipe) => recipe.skipped.some((reason) => /: (only a ref|no durable form|the element had no|its locator was scoped)/.test(reason))
+
+/** The session to replay and its recipe. */
+const chooseSession = (input: typeof ReplayInput.Type, lookup: ToolLookup, prefix: string) =>
+  Effect.gen(function* () {
+    if (input.sessionId !== undefined) {
+      const { steps, metadata } = yield* sessionSteps(input.sessionId)
+      const recipe = recipeOf(steps, lookup, prefix)
+      if (!acts(recipe)) {
+        return yield* new KnowledgeError({
+          detail: `session ${input.sessionId} has no step to replay${recipe.skipped.length > 0 ? `; left out: ${recipe.skipped.slice(0, 5).join("; ")}` : ""}`
+        })
+      }
+      return { sessionId: input.sessionId, metadata, recipe }
+    }
+    const flowTag = input.flowTag!
+    const store = yield* KnowledgeStore
+    const catalog = yield* catalogOf(store)
+    const current = yield* (yield* Session).current
+    const running = Option.isSome(current) ? current.value.sessionId : undefined
+    const sessions = catalog.sessions(FLOW_CANDIDATES, { flowTag }, yield* Clock.currentTimeMillis)
+    const passed: Array<string> = []
+    for (const summary of sessions) {
+      // The running session is the one the replay runs in, not one to copy.
+      if (summary.sessionId === running) continue
+      const steps = yield* store.steps(summary.sessionId)
+      const recipe = recipeOf(steps, lookup, prefix)
+      if (acts(recipe) && !noDurable(recipe) && flowSucceeded(steps, lookup)) {
+        return { sessionId: summary.sessionId, metadata: catalog.metadata(summary.sessionId), recipe }
+      }
+      passed.push(summary.sessionId)
+    }
+    return yield* new KnowledgeError({
+      detail:
+        passed.length === 0
+          ? `no recorded session has the flow tag ${JSON.stringify(flowTag)}. mm_knowledge {sessions: true} lists the sessions.`
+          : `no session with the flow tag ${JSON.stringify(flowTag)} has a flow that succeeded with every step replayable (looked at ${passed.join(", ")}); replay one of them by sessionId to see where it fails`
+    })
+  })
+
+/** A placeholder's use in the recipe, for messages. */
+const describePlaceholder = (placeholder: Placeholder) =>
+  `${placeholder.target}${placeholder.length !== undefined ? `, ${placeholder.length} characters` : ""}`
+
+/** Whether the served type tool takes a secret by name (a --secrets file), as `type {secret: NAME}`. */
+const takesNamedSecret = (tool: AnyToolDefinition | undefined): boolean =>
+  tool !== undefined && SchemaAST.getPropertySignatures(tool.input.ast).some((signature) => signature.name === "secret")
+
+/**
+ * The batch steps with every `{{name}}` filled from `params`. A typed secret without a value in `params`
+ * becomes `{secret: NAME}` when the type tool can read named secrets; anything else missing is an error.
+ */
+const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string>>, lookup: ToolLookup) =>
+  Effect.gen(function* () {
+    const known = new Set(recipe.placeholders.map((placeholder) => placeholder.name))
+    for (const name of Object.keys(params)) {
+      if (!known.has(name)) {
+        return yield* new InvalidInput({
+          field: `params.${name}`,
+          problem:
+            known.size === 0
+              ? "the recipe has no placeholders"
+              : `the recipe has no placeholder of that name; it has ${[...known].join(", ")}`
+        })
+      }
+    }
+    const namedSecrets = takesNamedSecret(lookup("type"))
+    const missing = recipe.placeholders.filter((placeholder) => params[placeholder.name] === undefined)
+    const steps = toBatch(recipe).steps.map((step) => {
+      const fill = (value: unknown): unknown => {
+        if (typeof value === "string") {
+          const match = /^\{\{(.+)\}\}$/.exec(value)
+          return match && params[match[1]!] !== undefined ? params[match[1]!] : value
+        }
+        if (Array.isArray(value)) return value.map(fill)
+        if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, fill(inner)]))
+        return value
+      }
+      const args = fill(step.args) as Record<string, unknown>
+      const secret = typeof args.text === "string" ? /^\{\{(.+)\}\}$/.exec(args.text)?.[1] : undefined
+      if (secret !== undefined && namedSecrets) {
+        const { text: _text, ...rest } = args
+        return { tool: step.tool, args: { ...rest, secret } }
+      }
+      return { tool: step.tool, args }
+    })
+    const unfilled = missing.filter(
+      (placeholder) => !(namedSecrets && steps.some((step) => step.args.secret === placeholder.name))
+    )
+    if (unfilled.length > 0) {
+      const first = unfilled[0]!
+      return yield* new InvalidInput({
+        field: `params.${first.name}`,
+        problem: `the recipe needs it (${describePlaceholder(first)})${unfilled.length > 1 ? `; also ${unfilled.slice(1).map((placeholder) => placeholder.name).join(", ")}` : ""}`
+      })
+    }
+    return steps
+  })
+
+export const replay = defineTool({
+  name: "replay",
+  title: "Replay a recorded flow",
+  description:
+    "Redo a recorded flow in one batch (launches if needed), stopping at the first failing step. Returns {replayed, steps, summary}.",
+  input: ReplayInput,
+  output: Schema.Struct({
+    replayed: Schema.String.annotations({ description: "The session whose flow ran." }),
+    leftOut: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "Recorded steps the recipe leaves out, each with why." }),
+    ...RunStepsOutput.fields,
+    // The batch's step tools, for the headings of the page texts after the JSON.
+    stepTools: RecordOnly(Schema.Array(Schema.String))
+  }),
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  group: "knowledge",
+  requiresSession: false,
+  // A flow is redone from the start, so it is listed before a launch (or after a cleanup); callable at any
+  // time, it then runs in the running session.
+  listedWhen: (state) => !state.session,
+  replay: { mode: "never" },
+  observation: "none",
+  // The batch keeps its own deadline (batch.defaultTimeoutMs) and answers with what ran; this is a backstop.
+  deadlineMs: () => 310_000,
+  // Only the names of the params: their values may be secrets, whatever they are called.
+  // As run_steps: the failing step's page text goes after the JSON, under its "## step N tool" line.
+  attachments: (_input, result) => {
+    const { steps, text } = stepSnapshots(result.steps, result.stepTools ?? [])
+    return { result: { ...result, steps }, attachments: text === "" ? [] : [{ type: "text", text }] }
+  },
+  record: (input) => ({
+    input: {
+      ...(input.sessionId !== undefined ? { sessionId: input.sessionId } : {}),
+      ...(input.flowTag !== undefined ? { flowTag: input.flowTag } : {}),
+      ...(input.params !== undefined ? { params: Object.keys(input.params) } : {})
+    }
+  }),
+  run: Effect.fn("tool.replay")(function* (input) {
+    const registry = yield* servedRegistry
+    const chosen = yield* chooseSession(input, registry.lookup, registry.prefix === "" ? "" : registry.prefix)
+    const steps = yield* fillPlaceholders(chosen.recipe, input.params ?? {}, registry.lookup)
+    const served = (name: string) => (registry.prefix === "" ? name : `${registry.prefix}_${name}`)
+    const running = Option.isSome(yield* (yield* Session).current)
+    const launch = running
+      ? []
+      : [
+          {
+            tool: served("launch"),
+            args: {
+              goal: chosen.metadata?.goal ?? `replay of ${chosen.sessionId}`,
+              flowTags: [...(chosen.metadata?.flowTags ?? [])],
+              tags: ["replay"]
+            }
+          }
+        ]
+    const batchTool = (registry.lookup(BATCH_TOOL_NAME) ?? makeRunSteps(() => registry)) as ToolDefinition<unknown, unknown, unknown, unknown, ToolServices>
+    const batchSteps = [...launch, ...steps]
+    const batchInput = yield* decodeInput(batchTool.input, { steps: batchSteps, stopOnError: true, includeObservations: "failures" })
+    const result = (yield* batchTool.run(batchInput)) as typeof RunStepsOutput.Type
+    const leftOut = chosen.recipe.skipped.filter((reason) => !reason.endsWith(": read-only"))
+    return {
+      replayed: chosen.sessionId,
+      ...(leftOut.length > 0 ? { leftOut } : {}),
+      ...result,
+      stepTools: batchSteps.map((step) => step.tool)
+    }
+  })
+})

@@ -1,0 +1,104 @@
+// The debugger tests' world: real Chromium (loopback only) behind our MCP server, reached over the SDK
+// client (in-memory transport) so that the tool list and its list_changed notifications are what a
+// client sees; pages and scripts served on 127.0.0.1 with their content types.
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import { ManagedRuntime } from "effect"
+import type { Settings } from "../../src/domain/config.js"
+import { makeMcpServer } from "../../src/mcp/server.js"
+import { makeRegistry, type ToolRegistry } from "../../src/runtime/registry.js"
+import { makeRunSteps } from "../../src/tools/batch.js"
+import { builtinTools } from "../../src/tools/registry.js"
+import { liveLayer, testSettings } from "../support/browser.js"
+
+export interface Served {
+  readonly url: string
+  readonly close: () => Promise<void>
+}
+
+/** Serves pages (text/html) and scripts (paths ending in .js, text/javascript) on 127.0.0.1. */
+export const serve = async (files: Readonly<Record<string, string>>): Promise<Served> => {
+  const server = http.createServer((request, response) => {
+    const pathname = new URL(request.url ?? "/", "http://127.0.0.1").pathname
+    const body = files[pathname]
+    if (body === undefined) {
+      response.writeHead(404, { "content-type": "text/plain" }).end("not found")
+      return
+    }
+    const type = pathname.endsWith(".js") ? "text/javascript" : "text/html; charset=utf-8"
+    response.writeHead(200, { "content-type": type, "cache-control": "no-store" }).end(body)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  }
+}
+
+export interface Answer {
+  readonly ok: boolean
+  readonly result?: any
+  readonly error?: { readonly code: string; readonly message: string; readonly details?: any }
+  readonly meta: { readonly notices?: ReadonlyArray<string>; readonly durationMs: number }
+  readonly observation?: any
+}
+
+export interface Harness {
+  readonly settings: Settings
+  readonly call: (name: string, args?: Record<string, unknown>) => Promise<Answer>
+  readonly names: () => Promise<ReadonlyArray<string>>
+  /** Bytes of the tools/list result as the client receives it (its JSON). */
+  readonly listBytes: () => Promise<number>
+  /** tools/list_changed notifications received so far. */
+  readonly changes: () => number
+  readonly close: () => Promise<void>
+}
+
+/** Our server over a real browser, with the given opt-in groups, and a client connected to it. */
+export const connect = async (caps: ReadonlyArray<string> = ["debugger"], overrides: Partial<Settings> = {}): Promise<Harness> => {
+  const settings = testSettings(overrides)
+  const runtime = ManagedRuntime.make(liveLayer(settings))
+  const registry: ToolRegistry = makeRegistry([...builtinTools, makeRunSteps(() => registry)], "mm")
+  const server = makeMcpServer(registry, runtime, { caps })
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  const client = new Client({ name: "debugger-test", version: "1.0.0" })
+  let changed = 0
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    changed++
+  })
+  await server.connect(serverSide)
+  await client.connect(clientSide)
+  return {
+    settings,
+    call: async (name, args = {}) => {
+      const result = await client.callTool({ name, arguments: args })
+      const content = result.content as Array<{ type: string; text?: string }>
+      return JSON.parse(content[0]!.text!) as Answer
+    },
+    names: async () => (await client.listTools()).tools.map((tool) => tool.name),
+    listBytes: async () => Buffer.byteLength(JSON.stringify(await client.listTools())),
+    changes: () => changed,
+    close: async () => {
+      await client.close()
+      await runtime.dispose()
+    }
+  }
+}
+
+/** The tools listed while a tab is paused: the stepping set, state and screenshot (registry order). */
+export const STEPPING_SET = ["mm_screenshot", "mm_get_state", "mm_debugger", "mm_breakpoint", "mm_step", "mm_evaluate_frame"]
+
+/** A line of a script, 1-based, found by its text: tests name lines by what is on them. */
+export const lineOf = (source: string, text: string): number => {
+  const index = source.split("\n").findIndex((line) => line.includes(text))
+  if (index < 0) throw new Error(`no line contains ${text}`)
+  return index + 1
+}

@@ -1,0 +1,346 @@
+// Replay on real Chromium: sessions driven only by refs (read from mm_describe_screen, from
+// mm_accessibility_snapshot / mm_find, and from action observations) on a login form with a password,
+// TodoMVC (add, complete, filter) and Swagger UI (expand, Try it out, Execute). Each replays in one
+// mm_replay call to the same end state in a fresh browser, and its exported Playwright test passes under
+// `npx playwright test` (one runner invocation for all of them). A flow whose page changed (a renamed
+// button) fails at that step with MM_TARGET_NOT_FOUND and the failure observation.
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { describe, expect, layer } from "@effect/vitest"
+import { Context, Effect, Layer, Option } from "effect"
+import { EXECUTABLE_CANDIDATES } from "../../src/adapters/playwright/launch.js"
+import type { Envelope } from "../../src/domain/envelope.js"
+import type { StepRecord } from "../../src/domain/knowledge.js"
+import { makeRegistry } from "../../src/runtime/registry.js"
+import { runTool } from "../../src/runtime/runTool.js"
+import type { AnyToolDefinition } from "../../src/runtime/tool.js"
+import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
+import { Session } from "../../src/services/Session.js"
+import { makeRunSteps } from "../../src/tools/batch.js"
+import { builtinTools } from "../../src/tools/registry.js"
+import { corpusServer } from "../page/corpus.js"
+import { linesNamed } from "../page/parse.js"
+import { html, LOOPBACK_ARGS, liveLayer, testSettings } from "../support/browser.js"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+
+const PASSWORD = "correct horse"
+
+/** A sign-in form without test ids: a real navigation to the welcome page, a profile that shows up late. */
+const loginPlain = html(
+  "Sign in",
+  `<h1>Sign in</h1>
+   <form aria-label="Sign in">
+     <label>Email <input name="email" type="email"></label>
+     <label>Password <input name="password" type="password"></label>
+     <button type="submit">Sign in</button>
+     <p role="alert" hidden>Wrong email or password</p>
+   </form>
+   <script>
+     document.querySelector("form").addEventListener("submit", (event) => {
+       event.preventDefault()
+       const email = document.querySelector("[name=email]").value
+       const ok = document.querySelector("[name=password]").value === ${JSON.stringify(PASSWORD)}
+       setTimeout(() => {
+         if (ok) location.href = "/welcome?user=" + encodeURIComponent(email)
+         else document.querySelector("[role=alert]").hidden = false
+       }, 150)
+     })
+   </script>`
+)
+
+const welcome = html(
+  "Welcome",
+  `<h1>Welcome</h1>
+   <nav aria-label="Account"><a href="/login-plain">Sign out</a></nav>
+   <button>Show profile</button>
+   <section aria-label="Profile"></section>
+   <script>
+     const user = new URLSearchParams(location.search).get("user")
+     document.querySelector("button").addEventListener("click", () =>
+       setTimeout(() => (document.querySelector("section").innerHTML = "<p>Profile of " + user + "</p>"), 300))
+   </script>`
+)
+
+/** An editor whose Save button gets renamed between recording and replay. */
+const editor = (save: string) =>
+  html(
+    "Editor",
+    `<label>Title <input name="title"></label>
+     <button id="save">${save}</button>
+     <button id="publish">Publish</button>
+     <p id="status"></p>
+     <script>
+       document.querySelector("#save").addEventListener("click", () => (document.querySelector("#status").textContent = "Saved"))
+       document.querySelector("#publish").addEventListener("click", () => (document.querySelector("#status").textContent = "Published"))
+     </script>`
+  )
+
+const pages: Record<string, string> = { "/login-plain": loginPlain, "/welcome": welcome, "/editor": editor("Save") }
+
+class Corpus extends Context.Tag("test/ReplayCorpus")<Corpus, { readonly url: (path: string) => string }>() {}
+const CorpusLive = Layer.scoped(Corpus, Effect.map(corpusServer(pages), (server) => ({ url: (p: string) => `${server.url}${p}` })))
+
+const settings = testSettings()
+const registry = makeRegistry([...builtinTools, makeRunSteps(() => registry)], "mm")
+
+const call = (name: string, args: Record<string, unknown> = {}) => {
+  const tool: AnyToolDefinition | undefined = registry.lookup(name)
+  if (tool === undefined) throw new Error(`no tool ${name}`)
+  // The structured observation beside the lean envelope, as a library user reads it.
+  return Effect.map(runTool(tool)(args), (response) => ({
+    ...(response.envelope as Envelope<any>),
+    observation: response.observation as any,
+    text: response.attachments.map((block) => (block.type === "text" ? block.text : "")).join("\n")
+  }))
+}
+
+const ok = (name: string, args: Record<string, unknown> = {}) =>
+  Effect.tap(call(name, args), (envelope) =>
+    Effect.sync(() => expect(envelope.error, `${name} ${JSON.stringify(args)}: ${JSON.stringify(envelope.error)}`).toBeUndefined())
+  )
+
+/** The ref of a node in an action's observation. */
+const observedRef = (envelope: { readonly observation?: any }, role: string, name: string): string => {
+  const node = (envelope.observation?.a11y?.nodes ?? []).find((candidate: any) => candidate.role === role && candidate.name === name)
+  expect(node, `${role} "${name}" in the observation`).toBeDefined()
+  return node!.ref
+}
+
+/** The ref of a node in a snapshot text (describe_screen, accessibility_snapshot) or a find answer. */
+const textRef = (text: string, role: string, name: string, nth = 0): string => {
+  const line = linesNamed(text.replace(/▶ /g, ""), role, name)[nth]
+  expect(line, `${role} "${name}" in\n${text}`).toBeDefined()
+  return line!.ref!
+}
+
+/** The running session's id (the launch result's, or the replay's own session). */
+const currentSessionId = Effect.flatMap(Session, (session) => session.current).pipe(
+  Effect.map((current) => Option.getOrThrow(current).sessionId)
+)
+
+/** Every recorded action of a session acted on a ref, and each got a durable form. */
+const expectRefDriven = (sessionId: string, tools: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const steps: ReadonlyArray<StepRecord> = yield* (yield* KnowledgeStore).steps(sessionId)
+    const actions = steps.filter((step) => tools.includes(step.tool.name) && step.tool.target !== undefined)
+    expect(actions.length).toBeGreaterThan(0)
+    for (const step of actions) {
+      expect(step.tool.target?.a11yRef, step.tool.name).toMatch(/^e\d+$/)
+      expect(step.tool.target?.element?.unique.length, JSON.stringify(step.tool.target)).toBeGreaterThan(0)
+    }
+    return actions
+  })
+
+/** Where exported Playwright tests go: inside the repository, so that they resolve @playwright/test. */
+const specDir = path.join(root, "test-artifacts", `replay-specs-${process.pid}`)
+
+const exportSpec = (sessionId: string, file: string) =>
+  Effect.gen(function* () {
+    const exported = yield* ok("mm_knowledge", { session: sessionId, export: "playwright" })
+    fs.mkdirSync(specDir, { recursive: true })
+    fs.writeFileSync(path.join(specDir, file), exported.result.content)
+    return exported.result
+  })
+
+layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeTestServices: true })("replay on real Chromium", (it) => {
+  describe("ref-driven sessions replay in one call and export passing Playwright tests", () => {
+    it.effect("a sign-in form with a password: refs from describe_screen and from a navigation's observation", () =>
+      Effect.gen(function* () {
+        const { url } = yield* Corpus
+        const launched = yield* ok("mm_launch", { goal: "sign in and open the profile", flowTags: ["replay-login"], force: true })
+        const sessionId = launched.result.sessionId as string
+        yield* ok("mm_navigate", { screen: "url", url: url("/login-plain") })
+        const screen = (yield* ok("mm_describe_screen")).result.snapshot as string
+        yield* ok("mm_type", { a11yRef: textRef(screen, "textbox", "Email"), text: "alice@example.com" })
+        yield* ok("mm_type", { a11yRef: textRef(screen, "textbox", "Password"), text: PASSWORD })
+        yield* ok("mm_click", { a11yRef: textRef(screen, "button", "Sign in") })
+        // The sign-in navigates 150 ms later: wait for the new page as an agent would, then act on a ref it shows.
+        const arrived = yield* ok("mm_wait_for", { selector: "role=button[name=\"Show profile\"]" })
+        yield* ok("mm_click", { a11yRef: observedRef(arrived, "button", "Show profile") })
+        yield* ok("mm_wait_for", { selector: "text=Profile of alice@example.com" })
+        const actions = yield* expectRefDriven(sessionId, ["type", "click"])
+        expect(actions.map((step) => step.tool.target?.element?.role)).toEqual(["textbox", "textbox", "button", "button"])
+        yield* ok("mm_cleanup")
+
+        const batch = (yield* ok("mm_knowledge", { session: sessionId, export: "batch" })).result
+        expect(JSON.parse(batch.content)).toMatchObject({ stopOnError: true, includeObservations: "failures" })
+        expect(batch.placeholders).toEqual([{ name: "password", target: 'role:textbox "Password"', length: PASSWORD.length }])
+        expect(batch.content).not.toContain(PASSWORD)
+
+        // The password is not stored: a replay without it says which placeholder is missing, before launching.
+        const unfilled = yield* call("mm_replay", { flowTag: "replay-login" })
+        expect(unfilled.error).toMatchObject({ code: "MM_INVALID_INPUT", details: { field: "params.password" } })
+        expect(Option.isNone(yield* Effect.flatMap(Session, (session) => session.current))).toBe(true)
+
+        // A fresh browser: mm_replay launches one, runs the newest successful flow with the tag, and fills the secret.
+        const replayed = yield* ok("mm_replay", { flowTag: "replay-login", params: { password: PASSWORD } })
+        expect(replayed.result.replayed).toBe(sessionId)
+        expect(replayed.result.summary).toMatchObject({ ok: true })
+        const end = yield* ok("mm_find", { text: "Profile of alice@example.com" })
+        expect(end.result.matches).toContain("Profile of alice@example.com")
+        // The replay is recorded as a session of its own, without the secret.
+        const replaySession = yield* currentSessionId
+        expect(replaySession).not.toBe(sessionId)
+        const recorded = JSON.stringify(yield* (yield* KnowledgeStore).steps(replaySession))
+        expect(recorded).not.toContain(PASSWORD)
+        yield* ok("mm_cleanup")
+
+        const spec = yield* exportSpec(sessionId, "login.spec.ts")
+        expect(spec.content).toContain('getByRole("textbox", { name: "Email", exact: true }).fill("alice@example.com")')
+        expect(spec.content).toContain("process.env.BWM_SECRET_PASSWORD")
+      }))
+
+    it.effect("TodoMVC: add, complete, filter, with refs from accessibility_snapshot, find and observations", () =>
+      Effect.gen(function* () {
+        const { url } = yield* Corpus
+        const launched = yield* ok("mm_launch", { goal: "todo list", flowTags: ["replay-todo"], force: true })
+        const sessionId = launched.result.sessionId as string
+        yield* ok("mm_navigate", { screen: "url", url: url("/todomvc/react/") })
+        const snapshot = (yield* ok("mm_accessibility_snapshot")).result.snapshot as string
+        const input = textRef(snapshot, "textbox", "What needs to be done?")
+        for (const todo of ["Buy milk", "Walk the dog"]) {
+          yield* ok("mm_type", { a11yRef: input, text: todo })
+          yield* ok("mm_press_key", { a11yRef: input, key: "Enter" })
+        }
+        // Each item's checkbox has no name: the refs come from a search for the item's text.
+        const found = (yield* ok("mm_find", { text: "Buy milk" })).result.matches as string
+        const lines = found.replace(/▶ /g, "").split("\n")
+        const itemLine = lines.findIndex((line) => /listitem \[e\d+\]: Buy milk/.test(line))
+        const checkbox = /checkbox \[(e\d+)/.exec(lines.slice(itemLine + 1).join("\n"))![1]!
+        const completed = yield* ok("mm_click", { a11yRef: checkbox })
+        const filter = (yield* ok("mm_find", { role: "link", name: "Completed" })).result.matches as string
+        yield* ok("mm_click", { a11yRef: textRef(filter, "link", "Completed") })
+        expect(completed.ok).toBe(true)
+        const actions = yield* expectRefDriven(sessionId, ["type", "press_key", "click"])
+        const toggle = actions.find((step) => step.tool.target?.element?.role === "checkbox")!
+        expect(toggle.tool.target?.element).toEqual({
+          role: "checkbox",
+          selector: 'internal:role=listitem >> internal:has-text="Buy milk"i >> internal:role=checkbox',
+          unique: ["selector"]
+        })
+        yield* ok("mm_cleanup")
+
+        const replayed = yield* ok("mm_replay", { sessionId })
+        expect(replayed.result.summary).toMatchObject({ ok: true })
+        const state = yield* ok("mm_get_state")
+        expect(state.result.state.url).toMatch(/#\/completed$/)
+        const list = (yield* ok("mm_find", { role: "listitem" })).result.matches as string
+        expect(list).toContain("Buy milk")
+        expect(list).not.toContain("Walk the dog")
+        yield* ok("mm_cleanup")
+
+        const spec = yield* exportSpec(sessionId, "todo.spec.ts")
+        expect(spec.content).toContain('getByRole("listitem").filter({ hasText: "Buy milk" }).getByRole("checkbox").click()')
+      }))
+
+    it.effect("Swagger UI: expand, Try it out, Execute, with refs from find and from each click's observation", () =>
+      Effect.gen(function* () {
+        const { url } = yield* Corpus
+        const launched = yield* ok("mm_launch", { goal: "list two planets", flowTags: ["replay-swagger"], force: true })
+        const sessionId = launched.result.sessionId as string
+        yield* ok("mm_navigate", { screen: "url", url: url("/swagger/") })
+        yield* ok("mm_wait_for", { selector: "text=Get all planets" })
+        const summary = (yield* ok("mm_find", { role: "button", name: "GET /planets Get all planets" })).result.matches as string
+        const expanded = yield* ok("mm_click", { a11yRef: textRef(summary, "button", "GET /planets Get all planets") })
+        const tried = yield* ok("mm_click", { a11yRef: observedRef(expanded, "button", "Try it out") })
+        yield* ok("mm_type", { a11yRef: observedRef(tried, "textbox", "limit"), text: "2" })
+        const execute = (yield* ok("mm_find", { role: "button", name: "Execute" })).result.matches as string
+        yield* ok("mm_click", { a11yRef: textRef(execute, "button", "Execute") })
+        yield* expectRefDriven(sessionId, ["type", "click"])
+        yield* ok("mm_cleanup")
+
+        const replayed = yield* ok("mm_replay", { sessionId })
+        expect(replayed.result.summary).toMatchObject({ ok: true })
+        yield* ok("mm_wait_for", { selector: ".live-responses-table" })
+        const body = (yield* ok("mm_find", { text: "Venus" })).result.matches as string
+        expect(body).toContain("Venus")
+        expect(body).not.toContain("Earth")
+        yield* ok("mm_cleanup")
+
+        const spec = yield* exportSpec(sessionId, "swagger.spec.ts")
+        expect(spec.content).toContain('getByRole("button", { name: "GET /planets Get all planets", exact: true }).click()')
+      }))
+
+    it.effect("the exported tests pass under npx playwright test (one runner for all of them)", () =>
+      Effect.gen(function* () {
+        const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
+        expect(executablePath).toBeDefined()
+        const config = path.join(specDir, "playwright.config.mjs")
+        fs.writeFileSync(
+          config,
+          `export default ${JSON.stringify(
+            {
+              testDir: ".",
+              timeout: 30_000,
+              workers: 2,
+              reporter: "line",
+              outputDir: "./results",
+              use: { headless: true, launchOptions: { executablePath, args: [...LOOPBACK_ARGS] } }
+            },
+            null,
+            2
+          )}\n`
+        )
+        // Not spawnSync: the pages the tests load are served by this process.
+        const run = yield* Effect.promise(
+          () =>
+            new Promise<{ readonly status: number | null; readonly output: string }>((resolve) => {
+              const child = spawn(process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--config", config], {
+                cwd: root,
+                env: { ...process.env, BWM_SECRET_PASSWORD: PASSWORD, CI: "1", FORCE_COLOR: "0" },
+                stdio: ["ignore", "pipe", "pipe"]
+              })
+              let output = ""
+              child.stdout.on("data", (chunk) => (output += chunk))
+              child.stderr.on("data", (chunk) => (output += chunk))
+              child.on("close", (status) => resolve({ status, output }))
+            })
+        )
+        expect(run.status, run.output).toBe(0)
+        expect(run.output).toMatch(/3 passed/)
+        fs.rmSync(specDir, { recursive: true, force: true })
+      }))
+  })
+
+  it.effect("a flow whose button was renamed fails at that step with MM_TARGET_NOT_FOUND and the page, not later", () =>
+    Effect.gen(function* () {
+      const { url } = yield* Corpus
+      const launched = yield* ok("mm_launch", { goal: "save and publish", force: true })
+      const sessionId = launched.result.sessionId as string
+      yield* ok("mm_navigate", { screen: "url", url: url("/editor") })
+      const screen = (yield* ok("mm_describe_screen")).result.snapshot as string
+      yield* ok("mm_type", { a11yRef: textRef(screen, "textbox", "Title"), text: "Hello" })
+      yield* ok("mm_click", { a11yRef: textRef(screen, "button", "Save"), timeoutMs: 2_000 })
+      yield* ok("mm_click", { a11yRef: textRef(screen, "button", "Publish") })
+      yield* ok("mm_cleanup")
+
+      pages["/editor"] = editor("Store")
+      const replayed = yield* ok("mm_replay", { sessionId })
+      const steps = replayed.result.steps as ReadonlyArray<any>
+      // launch, start page, type, click Save, click Publish
+      expect(steps).toHaveLength(5)
+      expect(replayed.result.summary).toMatchObject({ ok: false, failed: 1, skipped: 1 })
+      const failed = steps[3]
+      expect(failed.error.code).toBe("MM_TARGET_NOT_FOUND")
+      expect(failed.error.message).toContain("Save")
+      // The failing step brings the page back as text, under its "## step 4" heading.
+      const pageText = replayed.text
+      expect(pageText).toMatch(/^## step 3 mm_click$/m)
+      expect(linesNamed(pageText, "button", "Store")).toHaveLength(1)
+      expect(steps[4]).toMatchObject({ ok: false, skipped: true, error: { code: "MM_BATCH_STOPPED" } })
+      // Only the failing step brings the page back.
+      expect(pageText.match(/^## step /gm)).toHaveLength(1)
+      yield* ok("mm_cleanup")
+
+      // Back to the old name, the same flow replays, also as a step of a batch.
+      pages["/editor"] = editor("Save")
+      const batch = yield* ok("mm_run_steps", { steps: [{ tool: "mm_replay", args: { sessionId } }, { tool: "mm_get_text", args: { selector: "#status" } }] })
+      expect(batch.result.summary).toMatchObject({ ok: true })
+      expect(batch.result.steps[0].result.summary).toMatchObject({ ok: true })
+      expect(batch.result.steps[1].result.text).toBe("Published")
+      yield* ok("mm_cleanup")
+    }))
+})
