@@ -278,7 +278,9 @@ export const runTool =
           lateNotices.push(`The page could not be observed within the call's deadline (${deadline} ms); call mm_get_state or mm_describe_screen.`)
           return undefined
         })
-      if (Option.isSome(after) && (outcome.ok || outcome.error.code !== "MM_PAGE_UNRESPONSIVE")) {
+      // A call refused before it touched the page (bad input, a blocked URL) leaves the page as the agent
+      // saw it: no page text; one that does not answer cannot be observed either.
+      if (Option.isSome(after) && (outcome.ok || !UNOBSERVED_FAILURES.has(outcome.error.code))) {
         if (policy === "custom") {
           observation = Option.match(recordedResult, {
             onNone: () => undefined,
@@ -341,6 +343,9 @@ const sessionIdOf = (info: Option.Option<{ readonly sessionId: string }>): strin
   Option.isSome(info) ? info.value.sessionId : undefined
 
 /** A failure's error as the envelope carries it: the refs a stale-ref error lists are in the snapshot beside it. */
+/** Failures after which the page is not observed: nothing was done to it, or it cannot be read. */
+const UNOBSERVED_FAILURES: ReadonlySet<string> = new Set(["MM_PAGE_UNRESPONSIVE", "MM_INVALID_INPUT", "MM_NAVIGATION_BLOCKED"])
+
 const leanError = (error: ErrorInfo, withSnapshot: boolean): ErrorInfo => {
   if (!withSnapshot || error.details === undefined || !("availableRefs" in error.details)) return error
   const { availableRefs: _refs, ...details } = error.details
