@@ -3,6 +3,22 @@
 import { Schema } from "effect"
 import { PauseContext } from "./debugger.js"
 
+/** At most this many characters of a value an agent or a page gave appear in a message. */
+export const ECHO_LIMIT = 120
+
+/** The longest page URL an answer shows (a page can make its own URL a megabyte long). */
+export const URL_LIMIT = 2_048
+
+/**
+ * A value as it may appear in a message: whole when short, else its first `limit` characters and how
+ * long it was. A message never carries more than a short prefix of what an agent or a page sent.
+ */
+export const clip = (value: string, limit = ECHO_LIMIT): string =>
+  value.length <= limit ? value : `${value.slice(0, limit)}... (${value.length} characters)`
+
+/** A page's URL as an answer shows it: whole up to URL_LIMIT characters. */
+export const shownUrl = (url: string): string => clip(url, URL_LIMIT)
+
 /** The wire shape of an error inside the response envelope. */
 export interface ErrorInfo {
   readonly code: string
@@ -20,8 +36,8 @@ export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInp
   }
   override get message() {
     return this.field === ""
-      ? `Invalid input: ${this.problem}`
-      : `Invalid input at "${this.field}": ${this.problem}`
+      ? `Invalid input: ${clip(this.problem, 300)}`
+      : `Invalid input at "${clip(this.field)}": ${clip(this.problem, 300)}`
   }
   get details() {
     return { field: this.field, ...(this.issues && this.issues.length > 1 ? { issues: this.issues } : {}) }
@@ -115,7 +131,7 @@ export class NavigationFailed extends Schema.TaggedError<NavigationFailed>()("Na
     return "MM_NAVIGATION_FAILED" as const
   }
   override get message() {
-    return `Navigation to ${this.url} failed: ${this.detail}`
+    return `Navigation to ${clip(this.url)} failed: ${clip(this.detail, 500)}`
   }
   get details() {
     return { url: this.url }
@@ -198,7 +214,7 @@ export class ActionFailed extends Schema.TaggedError<ActionFailed>()("ActionFail
     return actionCode[this.action].failed
   }
   override get message() {
-    return `${this.action} on ${this.target} failed: ${this.detail}`
+    return `${this.action} on ${this.target} failed: ${clip(this.detail, 500)}`
   }
   get details() {
     return { target: this.target }
@@ -314,7 +330,7 @@ export class UnknownTool extends Schema.TaggedError<UnknownTool>()("UnknownTool"
     return "MM_UNKNOWN_TOOL" as const
   }
   override get message() {
-    return `Unknown tool: ${this.tool}. Available tools: ${this.available.join(", ")}`
+    return `Unknown tool: ${clip(this.tool)}. Available tools: ${this.available.join(", ")}`
   }
   get details() {
     return { tool: this.tool }
@@ -623,6 +639,19 @@ export class PdfFailed extends Schema.TaggedError<PdfFailed>()("PdfFailed", {
   }
 }
 
+/** The page's main thread does not answer: a script of the page runs without end (`while (true)`) or the renderer hangs. */
+export class PageUnresponsive extends Schema.TaggedError<PageUnresponsive>()("PageUnresponsive", {
+  /** What could not be done, e.g. "the page could not be read". */
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_PAGE_UNRESPONSIVE" as const
+  }
+  override get message() {
+    return `The page does not respond (${this.detail}): a script of the page keeps its main thread busy. Call mm_navigate with screen "reload" (or another URL) to leave it, or mm_launch with force: true.`
+  }
+}
+
 /**
  * An action's input was sent but nothing showed that it reached its target (the page went away
  * without saying, or no event of it arrived where the target is): it was not repeated, since it
@@ -681,6 +710,7 @@ export type ToolError =
   | NavigationBlocked
   | AssertionFailed
   | PdfFailed
+  | PageUnresponsive
   | ActionUnconfirmed
   | EvaluateFailed
   | RequestNotFound
@@ -723,6 +753,7 @@ export const ToolError = Schema.Union(
   AssertionFailed,
   PdfFailed,
   ActionUnconfirmed,
+  PageUnresponsive,
   EvaluateFailed,
   RequestNotFound,
   MockNotFound
@@ -734,12 +765,25 @@ const toolErrorTags: ReadonlySet<string> = new Set(ToolError.members.map((member
 export const isToolError = (value: unknown): value is ToolError =>
   typeof value === "object" && value !== null && "_tag" in value && toolErrorTags.has(String(value._tag))
 
-/** The envelope's error object for a tool error. */
+/** The longest message an envelope carries; what a message quotes is clipped before (see `clip`), this is the net under it. */
+const MESSAGE_LIMIT = 4_000
+/** The longest string inside an error's details. */
+const DETAIL_LIMIT = 400
+
+const clipDeep = (value: unknown, depth = 0): unknown => {
+  if (typeof value === "string") return clip(value, DETAIL_LIMIT)
+  if (depth > 4 || typeof value !== "object" || value === null) return value
+  if (Array.isArray(value)) return value.slice(0, 100).map((item) => clipDeep(item, depth + 1))
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [clip(key, 100), clipDeep(item, depth + 1)]))
+}
+
+/** The envelope's error object for a tool error, never carrying more than a short prefix of any value. */
 export const toErrorInfo = (error: ToolError): ErrorInfo => {
   const details = "details" in error ? error.details : undefined
+  const message = clip(error.message, MESSAGE_LIMIT)
   return details === undefined
-    ? { code: error.code, message: error.message }
-    : { code: error.code, message: error.message, details }
+    ? { code: error.code, message }
+    : { code: error.code, message, details: clipDeep(details) as Readonly<Record<string, unknown>> }
 }
 
 export const INTERNAL_ERROR_CODE = "MM_INTERNAL_ERROR"

@@ -1,6 +1,7 @@
 // How a tool names the element it acts on: exactly one of a ref, a test id or a CSS selector,
 // optionally scoped inside a parent named the same way.
 import { Schema } from "effect"
+import { clip } from "./errors.js"
 
 export const A11yRef = Schema.String.pipe(
   Schema.pattern(/^e[0-9]+$/, { message: () => 'a11yRef must look like "e12" (the ref of a node from mm_accessibility_snapshot or mm_describe_screen)' })
@@ -69,8 +70,11 @@ export const targetOf = (input: LocatorFields & { readonly within?: LocatorField
   within: input.within === undefined ? undefined : toLocator(input.within)
 })
 
-/** "testId:confirm" style label used in results, errors and step records. */
-export const describeLocator = (locator: Locator): string => `${locator.kind}:${locator.value}`
+/** "testId:confirm": the whole locator as text, for step records that replay it. */
+export const locatorText = (locator: Locator): string => `${locator.kind}:${locator.value}`
+
+/** "testId:confirm" style label used in results and errors (a long value clipped to its start). */
+export const describeLocator = (locator: Locator): string => `${locator.kind}:${clip(locator.value)}`
 
 export const describeTarget = (target: Target): string =>
   target.within === undefined

@@ -22,6 +22,8 @@ import { Secrets } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import { clientMemory } from "./client-memory.js"
 import type { Attachment, RecordedCall, ToolDefinition } from "./tool.js"
+import { callBudget, finishReserveMs, RECORD_RESERVE_MS } from "./budget.js"
+import { inputTooCostly } from "./input-limits.js"
 import { toolGate } from "./visibility.js"
 
 export interface RunOptions {
@@ -61,9 +63,12 @@ export const invalidInputFrom = (error: ParseError): InvalidInput => {
 
 const decodeOptions = { errors: "all", onExcessProperty: "error" } as const
 
-/** Decodes raw arguments with a tool's input schema; errors name the field. */
+/** Decodes raw arguments with a tool's input schema; errors name the field. Arguments too costly to take (input-limits.ts) are refused first. */
 export const decodeInput = <I, IE>(schema: Schema.Schema<I, IE>, raw: unknown): Effect.Effect<I, InvalidInput> =>
-  Schema.decodeUnknown(schema, decodeOptions)(raw ?? {}).pipe(Effect.mapError(invalidInputFrom))
+  Option.match(inputTooCostly(raw), {
+    onSome: (refused) => Effect.fail(refused),
+    onNone: () => Schema.decodeUnknown(schema, decodeOptions)(raw ?? {}).pipe(Effect.mapError(invalidInputFrom))
+  })
 
 const observe = (policy: ObservationPolicy, ok: boolean) =>
   Effect.gen(function* () {
@@ -86,10 +91,14 @@ const observe = (policy: ObservationPolicy, ok: boolean) =>
       NoActiveSession: () => Effect.succeed(undefined),
       BrowserClosed: () => Effect.succeed(undefined),
       PageClosed: () => Effect.succeed(undefined),
+      PageUnresponsive: () => Effect.succeed(undefined),
       StateFailed: (error) => Effect.logDebug("observation skipped", error.message).pipe(Effect.as(undefined)),
       DiscoveryFailed: (error) => Effect.logDebug("observation skipped", error.message).pipe(Effect.as(undefined))
     })
   )
+
+/** The observation did not finish within the call's deadline. */
+const LATE = Symbol("late")
 
 /** A step's screenshot: a small viewport JPEG, taken within a bounded time. */
 const STEP_SCREENSHOT = { quality: 50, timeoutMs: 1_500, limit: "2 seconds" } as const
@@ -100,7 +109,8 @@ const NO_PAGE_CODES: ReadonlySet<string> = new Set([
   "MM_NO_ACTIVE_SESSION",
   "MM_LAUNCH_FAILED",
   "MM_SESSION_ALREADY_RUNNING",
-  "MM_INVALID_INPUT"
+  "MM_INVALID_INPUT",
+  "MM_PAGE_UNRESPONSIVE"
 ])
 
 /** Whether the `stepScreenshots` setting wants a screenshot of this step: for failures (the default) or for every step of a tool that looks at the page. */
@@ -144,6 +154,7 @@ export const runTool =
       // Every secret value leaves the call's answer and its step record as [secret:NAME].
       const secrets = Option.getOrElse(yield* Effect.serviceOption(Secrets), () => Secrets.none)
       const before = yield* session.current
+      const lateNotices: Array<string> = []
 
       const memory = yield* clientMemory
       const consoleAtStart = yield* session.consoleCursor
@@ -160,7 +171,7 @@ export const runTool =
         stateInResult = false
       ) =>
         Effect.gen(function* () {
-          const notices = yield* session.takeNotices
+          const notices = [...(yield* session.takeNotices), ...lateNotices]
           let page: PageState | undefined
           let consoleErrors: ReadonlyArray<string> = []
           const current = sessionIdOf(yield* session.current)
@@ -210,9 +221,14 @@ export const runTool =
 
       const ownDeadline = definition.deadlineMs?.(input) ?? DEFAULT_DEADLINE_MS
       const deadline = options.deadlineMs === undefined ? ownDeadline : Math.min(ownDeadline, options.deadlineMs)
+      // The deadline bounds the whole call: the program gets the tool's own deadline less a reserve for the
+      // observation and the record. A tighter deadline from outside (a batch's) is the program's own: its
+      // caller answers for what follows, and the observation gets only what that deadline leaves.
+      const budget = callBudget(startedAt, deadline)
+      const programMs = deadline < ownDeadline ? deadline : ownDeadline - finishReserveMs(ownDeadline)
       const exit = yield* definition.run(input).pipe(
         Effect.timeoutFail({
-          duration: deadline,
+          duration: Math.max(0, programMs - ((yield* Clock.currentTimeMillis) - startedAt)),
           onTimeout: (): ToolError =>
             (options.onDeadline !== undefined && deadline < ownDeadline ? options.onDeadline(deadline) : undefined) ??
             definition.onDeadline?.(input, deadline) ??
@@ -256,7 +272,17 @@ export const runTool =
         }
       }
 
-      if (Option.isSome(after)) {
+      // A page that does not answer cannot be observed either: its error says what to do.
+      // An observation the deadline leaves no time for is skipped, and the answer says so.
+      const observeInTime = (observing: Effect.Effect<Observation | undefined, never, Observer>) =>
+        Effect.map(budget.within(observing, LATE, RECORD_RESERVE_MS), (observed) => {
+          if (observed !== LATE) return observed
+          lateNotices.push(`The page could not be observed within the call's deadline (${deadline} ms); call mm_get_state or mm_describe_screen.`)
+          return undefined
+        })
+      // A call refused before it touched the page (bad input, a blocked URL) leaves the page as the agent
+      // saw it: no page text; one that does not answer cannot be observed either.
+      if (Option.isSome(after) && (outcome.ok || !UNOBSERVED_FAILURES.has(outcome.error.code))) {
         if (policy === "custom") {
           observation = Option.match(recordedResult, {
             onNone: () => undefined,
@@ -264,9 +290,9 @@ export const runTool =
           })
           // A tool that observes through its own result (launch, get_state, describe_screen) already says where the page is.
           stateInResult = observation !== undefined
-          if (observation === undefined) observation = yield* observe("none", outcome.ok)
+          if (observation === undefined) observation = yield* observeInTime(observe("none", outcome.ok))
         } else {
-          observation = yield* observe(policy, outcome.ok)
+          observation = yield* observeInTime(observe(policy, outcome.ok))
         }
       }
 
@@ -275,7 +301,7 @@ export const runTool =
         const screenshot =
           recorded.screenshot ??
           (Option.isSome(after) && wantsStepScreenshot(settings.stepScreenshots, definition.observation, outcome)
-            ? yield* stepScreenshot(definition.name, sessionId)
+            ? yield* budget.within(stepScreenshot(definition.name, sessionId), undefined, RECORD_RESERVE_MS)
             : undefined)
         const finishedAt = yield* Clock.currentTimeMillis
         const step: StepRecord = {
@@ -299,10 +325,8 @@ export const runTool =
           labels: labelsFor(definition.stepKinds ?? [], recorded.target, outcome.ok),
           ...(options.batch ? { batch: options.batch } : {})
         }
-        // A step that cannot be written is logged; it never turns the call's own outcome around.
-        yield* store.recordStep(secrets.redact(step)).pipe(
-          Effect.catchAllCause((cause) => Effect.logWarning(`${definition.name}: step not recorded`, Cause.pretty(cause)))
-        )
+        // A step that cannot be written is logged; it never turns the call's own outcome around, nor holds the answer past the deadline.
+        yield* budget.settle(definition.name, store.recordStep(secrets.redact(step)))
       }
 
       const envelope = yield* finish(outcome, sessionId, observation, stateInResult)
@@ -321,6 +345,9 @@ const sessionIdOf = (info: Option.Option<{ readonly sessionId: string }>): strin
   Option.isSome(info) ? info.value.sessionId : undefined
 
 /** A failure's error as the envelope carries it: the refs a stale-ref error lists are in the snapshot beside it. */
+/** Failures after which the page is not observed: nothing was done to it, or it cannot be read. */
+const UNOBSERVED_FAILURES: ReadonlySet<string> = new Set(["MM_PAGE_UNRESPONSIVE", "MM_INVALID_INPUT", "MM_NAVIGATION_BLOCKED"])
+
 const leanError = (error: ErrorInfo, withSnapshot: boolean): ErrorInfo => {
   if (!withSnapshot || error.details === undefined || !("availableRefs" in error.details)) return error
   const { availableRefs: _refs, ...details } = error.details

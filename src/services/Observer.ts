@@ -1,6 +1,6 @@
 // What the active page looks like now: state, visible test ids, accessibility nodes with refs.
 import { Context, Effect, Layer } from "effect"
-import type { BrowserClosed, DiscoveryFailed, NoActiveSession, PageClosed, StateFailed } from "../domain/errors.js"
+import type { BrowserClosed, DiscoveryFailed, NoActiveSession, PageClosed, PageUnresponsive, StateFailed } from "../domain/errors.js"
 import type { A11yNode, FindResult, Observation, ScreenState, TestIdItem } from "../domain/observation.js"
 
 export interface ObserveOptions {
@@ -32,11 +32,11 @@ export interface FindOptions {
   readonly limit: number
 }
 
-export type ObserveError = NoActiveSession | BrowserClosed | PageClosed | DiscoveryFailed | StateFailed
+export type ObserveError = NoActiveSession | BrowserClosed | PageClosed | PageUnresponsive | DiscoveryFailed | StateFailed
 
 export interface ObserverService {
   /** URL, title, load state and screen of the active page: one round trip. */
-  readonly state: Effect.Effect<ScreenState, NoActiveSession | BrowserClosed | PageClosed | StateFailed>
+  readonly state: Effect.Effect<ScreenState, NoActiveSession | BrowserClosed | PageClosed | PageUnresponsive | StateFailed>
   /** State plus, as asked, test ids and accessibility nodes: one round trip. */
   readonly observe: (options: ObserveOptions) => Effect.Effect<Observation, ObserveError>
   readonly testIds: (limit: number) => Effect.Effect<ReadonlyArray<TestIdItem>, ObserveError>

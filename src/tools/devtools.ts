@@ -158,7 +158,7 @@ export const consoleMessages = defineTool({
   }),
   output: Schema.Struct({
     tabId: TabId,
-    url: Schema.String.annotations({ description: "The tab's URL now." }),
+    url: Schema.optional(Schema.String).annotations({ description: "The tab's URL now." }),
     messages: Schema.optional(Schema.Array(ConsoleMessage)).annotations({ description: "Oldest first; absent when none." }),
     dropped: countField("Messages of the period the tab's buffer let go (it keeps its newest 200)."),
     more: countField("Older matching messages beyond the limit.")
@@ -185,7 +185,8 @@ export const consoleMessages = defineTool({
       })
     return {
       tabId: reading.tabId,
-      url: reading.url,
+      // A closed tab that logged nothing has no URL left to tell.
+      ...(reading.url !== "" ? { url: reading.url } : {}),
       ...(messages.length > 0 ? { messages } : {}),
       ...(reading.dropped > 0 ? { dropped: reading.dropped } : {}),
       ...(reading.more > 0 ? { more: reading.more } : {})

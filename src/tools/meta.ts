@@ -16,7 +16,7 @@ import {
 
 const Patterns = Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100), Schema.pattern(/^[A-Za-z0-9_.*?-]+$/)))
   .pipe(Schema.minItems(1), Schema.maxItems(50))
-  .annotations({ description: 'Names or globs, e.g. ["knowledge_*"].' })
+  .annotations({ description: 'Names or globs, e.g. ["get_*"].' })
 
 const view = requireCapability(ToolView, "tool list", "hide_tools and show_tools work on a served tool list (makeMcpServer).")
 

@@ -3,7 +3,7 @@ import { Option, Schema } from "effect"
 import { ActionTimeout, WaitTimeout } from "../domain/errors.js"
 import { TargetElement, type StepTarget } from "../domain/knowledge.js"
 import { REDACTED } from "../domain/redaction.js"
-import { A11yRef, describeLocator, describeTarget, Scope, targetFields as locatorFields, targetOf, validateTarget, type Target } from "../domain/target.js"
+import { A11yRef, describeTarget, locatorText, Scope, targetFields as locatorFields, targetOf, validateTarget, type Target } from "../domain/target.js"
 import { ListedAs, Unlisted } from "../runtime/tool.js"
 
 /** A `timeoutMs` field with bounds and a default, described for the agent. */
@@ -15,13 +15,16 @@ export const timeoutField = (min: number, max: number, fallback: number) =>
     { default: () => fallback }
   )
 
-/** Slack above a tool's own timeout before runTool stops it, leaving time to classify the failure. */
-export const DEADLINE_SLACK_MS = 5_000
+/**
+ * Slack above a tool's own timeout: the whole call (classifying a failure, the observation, the
+ * step record) answers within `timeoutMs` plus this.
+ */
+export const DEADLINE_SLACK_MS = 1_000
 
 /** The target as stored in a step record: durable fields only, the scope as text. */
 export const recordTarget = (target: Target): StepTarget => ({
   [target.locator.kind]: target.locator.value,
-  ...(target.within !== undefined ? { within: describeLocator(target.within) } : {})
+  ...(target.within !== undefined ? { within: locatorText(target.within) } : {})
 })
 
 /**

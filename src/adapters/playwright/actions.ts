@@ -36,7 +36,8 @@ const focusIsSecret = (page: Page) =>
               break
             }
             return element ? isSensitive(element) : false
-          })()`
+          })()`,
+          { timeoutMs: 2_000 }
         ).catch(() => true)
   )
 
@@ -109,7 +110,7 @@ export const make = Effect.gen(function* () {
   const typeNow = (target: Target, text: string, options: ActionOptions) =>
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
-      const direct_ = yield* direct.directType(live, page, target, text)
+      const direct_ = yield* direct.directType(live, page, target, text, options.timeoutMs)
       if (direct_._tag === "Done") return { sensitive: direct_.sensitive ?? true }
       live.lastRead = undefined
       yield* Effect.logDebug(`type: ${direct_.why}; Playwright's fill takes over`)
@@ -172,7 +173,7 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
       const described = describeTarget(target)
-      const prepared = yield* direct.prepare(live, page, state, target)
+      const prepared = yield* direct.prepare(live, page, state, target, options.timeoutMs)
       if (prepared.ready === true) {
         if (prepared.page !== undefined) live.lastRead = { page, result: prepared.page }
         return
@@ -206,7 +207,7 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
       const described = describeTarget(target)
-      const prepared = yield* direct.prepare(live, page, state, target)
+      const prepared = yield* direct.prepare(live, page, state, target, options.timeoutMs)
       if (prepared.ready === true) {
         if (prepared.page !== undefined) live.lastRead = { page, result: prepared.page }
         return

@@ -11,6 +11,7 @@ import type { ScreenshotFile, ScreenshotOptions } from "../../services/Session.j
 import { writeFileAtomic } from "../files.js"
 import { firstLine } from "./browser.js"
 import { addNotice, type LiveSession } from "./live-session.js"
+import { markDebuggerPaused } from "./page-eval.js"
 import { screenshotFile } from "./screenshots.js"
 import { noticesWithout, roleIn, tabIdIn } from "./session-state.js"
 import {
@@ -239,7 +240,15 @@ export const attachTab = (debuggers: DebuggersService, handle: DebuggerHandle, p
     const cdp = yield* Effect.tryPromise({ try: () => handle.live.context.newCDPSession(page), catch: failed("attach to the tab") })
     const scripts = yield* Ref.make<ReadonlyMap<string, ScriptFacts>>(new Map())
     const listeners: Array<() => void> = []
-    const tab: TabDebug = { page, cdp, scripts, unlisten: () => listeners.splice(0).forEach((off) => off()) }
+    const tab: TabDebug = {
+      page,
+      cdp,
+      scripts,
+      unlisten: () => {
+        markDebuggerPaused(page, false)
+        listeners.splice(0).forEach((off) => off())
+      }
+    }
     const onCdp = (
       event: "Debugger.scriptParsed" | "Debugger.paused" | "Debugger.resumed" | "Debugger.breakpointResolved",
       listener: (payload: never) => void
@@ -251,14 +260,17 @@ export const attachTab = (debuggers: DebuggersService, handle: DebuggerHandle, p
       const facts = scriptFactsOf(event)
       if (facts !== undefined) runSync(Ref.update(scripts, (known) => scriptAdded(known, event.scriptId, facts)))
     })
-    onCdp("Debugger.paused", (event: PausedEvent) => runSync(onPaused(handle, tab, event)))
-    onCdp("Debugger.resumed", () => runSync(Ref.update(handle.state, (state) => resumedIn(state, page))))
+    // A paused page does not answer our scripts: it is not an unresponsive one (page-eval.ts).
+    onCdp("Debugger.paused", (event: PausedEvent) => (markDebuggerPaused(page, true), runSync(onPaused(handle, tab, event))))
+    onCdp("Debugger.resumed", () => (markDebuggerPaused(page, false), runSync(Ref.update(handle.state, (state) => resumedIn(state, page)))))
     onCdp("Debugger.breakpointResolved", (event: Parameters<typeof onResolved>[2]) => runSync(onResolved(handle, tab, event)))
     // A document that is left while paused never says it resumed: leaving it ends the pause.
     const onNavigated = (frame: PlaywrightFrame) => {
-      if (frame === page.mainFrame()) runSync(Ref.update(handle.state, (state) => resumedIn(state, page)))
+      if (frame !== page.mainFrame()) return
+      markDebuggerPaused(page, false)
+      runSync(Ref.update(handle.state, (state) => resumedIn(state, page)))
     }
-    const onGone = () => runSync(forgetTab(handle, page))
+    const onGone = () => (markDebuggerPaused(page, false), runSync(forgetTab(handle, page)))
     page.on("framenavigated", onNavigated)
     page.on("close", onGone)
     cdp.on("close" as never, onGone as never)

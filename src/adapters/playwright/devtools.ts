@@ -2,7 +2,7 @@
 // requests read from the session's rings, one request's details read from the browser on demand, the
 // network mocks (mocks.ts) and mm_evaluate (evaluate.ts).
 import { Effect, Ref, Runtime } from "effect"
-import { DeadlineExceeded, EvaluateFailed, PageClosed, RequestNotFound, TabNotFound } from "../../domain/errors.js"
+import { DeadlineExceeded, EvaluateFailed, PageClosed, RequestNotFound, shownUrl, TabNotFound } from "../../domain/errors.js"
 import type { ConsoleLevel, ConsoleQuery, EvaluateOptions, ConsoleReading, NetworkQuery, NetworkReading, SessionDevtools } from "../../services/session/devtools.js"
 import { BrowserState } from "./browser.js"
 import { evaluateExpression } from "./evaluate.js"
@@ -57,7 +57,7 @@ export const make = Effect.gen(function* () {
         return { tabId: tabIdIn(tabs, page), page }
       }
       for (const [page, id] of tabs.tabIds) if (id === tabId) return { tabId, page }
-      const open = tabs.pages.filter((page) => !page.isClosed()).map((page) => `${tabIdIn(tabs, page)} ${page.url()}`)
+      const open = tabs.pages.filter((page) => !page.isClosed()).map((page) => `${tabIdIn(tabs, page)} ${shownUrl(page.url())}`)
       return yield* new TabNotFound({ detail: `No tab ${tabId} in this session. Open tabs: ${open.join(", ") || "(none)"}.` })
     })
 
@@ -67,7 +67,7 @@ export const make = Effect.gen(function* () {
       const tab = yield* tabOf(live, query.tabId)
       const { messages, dropped } = consoleOfTab(yield* Ref.get(live.console), tab.tabId, query.since)
       const { shown, more } = newest(messages, (entry: ConsoleEntry) => severityOf(entry.type) <= threshold[query.level], query.limit)
-      const url = tab.page.isClosed() ? (messages.at(-1)?.url ?? "") : tab.page.url()
+      const url = tab.page.isClosed() ? (messages.at(-1)?.url ?? "") : shownUrl(tab.page.url())
       const reading: ConsoleReading = {
         tabId: tab.tabId,
         url,

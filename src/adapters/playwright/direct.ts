@@ -5,7 +5,7 @@
 // never repeated. See "Acting on an element" in docs/architecture.md.
 import { Duration, Effect, Option } from "effect"
 import type { Page, Request } from "playwright"
-import { ActionFailed, ActionUnconfirmed, PageClosed } from "../../domain/errors.js"
+import { ActionFailed, ActionUnconfirmed, PageClosed, PageUnresponsive } from "../../domain/errors.js"
 import { describeTarget, type Target } from "../../domain/target.js"
 import { BrowserCallFailed, firstLine, type BrowserStateService } from "./browser.js"
 import { addNotice, type LiveSession } from "./live-session.js"
@@ -32,10 +32,13 @@ import {
   takeReport
 } from "./page-eval.js"
 import { isSensitiveField, stateReadArgs } from "./page-script.js"
+import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
 import type { Targets } from "./targets.js"
 
 /** How long the page may take to say whether a target is ready before Playwright's path takes over. */
 const PREPARE_TIMEOUT = Duration.seconds(2)
+
+const NO_ANSWER = "no answer in time"
 
 /** How long the page may take to say what its guard saw after the input. */
 const FINISH_TIMEOUT = Duration.seconds(2)
@@ -94,14 +97,24 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
   const newToken = () => `${process.pid}-${++tokens}`
 
   /** `notAfter` for the page: well before this side gives up, so that a late answer never focuses or arms anything behind Playwright's back. */
-  const deadlineForPage = () => Date.now() + Duration.toMillis(PREPARE_TIMEOUT) / 2
+  const deadlineForPage = (waitMs = Duration.toMillis(PREPARE_TIMEOUT)) => Date.now() + waitMs / 2
 
   /**
    * Asks the page whether the target can be acted on at once, and prepares it (focus for typing,
-   * a guard for clicking and typing). Anything unusual, including a page that cannot answer, is "not ready".
+   * a guard for clicking and typing). Anything unusual, including a page that answers late, is "not
+   * ready"; a page that does not answer at all is MM_PAGE_UNRESPONSIVE. It waits at most a third of
+   * the action's own time (at most PREPARE_TIMEOUT), so that Playwright's path keeps the rest.
    */
-  const prepare = (live: LiveSession, page: Page, action: DirectArgs["action"], target: Target, token = "") => {
+  const prepare = (
+    live: LiveSession,
+    page: Page,
+    action: DirectArgs["action"],
+    target: Target,
+    actionTimeoutMs: number,
+    token = ""
+  ): Effect.Effect<DirectResult, PageUnresponsive> => {
     if (!enabled) return Effect.succeed<DirectResult>({ ready: false, why: "the action path is playwright" })
+    const waitMs = Math.min(Duration.toMillis(PREPARE_TIMEOUT), Math.max(300, Math.floor(actionTimeoutMs / 3)))
     // A wait that is already satisfied is the whole action: the state read after it can come along.
     const readsState = action === "visible" || action === "hidden"
     const script = prepareActionScript(
@@ -111,22 +124,33 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
         within: target.within ?? null,
         testIdAttribute: settings.testIdAttribute,
         token,
-        notAfter: deadlineForPage(),
+        notAfter: deadlineForPage(waitMs),
         report: REPORT_BINDING
       },
       isSensitiveField,
       readsState ? stateReadArgs(live.nextRef, settings) : null
     )
-    // A page that is stuck never answers: after a while that too means "not ready".
-    return Effect.promise(() =>
-      evaluateInPage<DirectResult>(page, script).catch((): DirectResult => ({ ready: false, why: "the page could not answer" }))
+    // A page whose timers are faked or frozen never answers: after a while that too means "not ready".
+    const asked = Effect.promise((signal) =>
+      evaluateInPage<DirectResult>(page, script, { timeoutMs: waitMs, signal }).catch(
+        (error: unknown): DirectResult => ({ ready: false, why: unanswered(error) ? NO_ANSWER : "the page could not answer" })
+      )
     ).pipe(
       Effect.timeoutTo({
-        duration: PREPARE_TIMEOUT,
+        duration: Duration.millis(waitMs),
         onSuccess: (result) => result,
-        onTimeout: (): DirectResult => ({ ready: false, why: "no answer in time" })
+        onTimeout: (): DirectResult => ({ ready: false, why: NO_ANSWER })
       })
     )
+    return Effect.gen(function* () {
+      yield* failIfStuck(page, `${action} could not start`)
+      const result = yield* asked
+      if (result.ready !== false || result.why !== NO_ANSWER) return result
+      // A page that does not answer a trivial script either is stuck in a script of its own: Playwright's path would only wait it out.
+      const stuck = yield* unresponsive(page, `${action} could not start`)
+      if (Option.isSome(stuck)) return yield* stuck.value
+      return result
+    })
   }
 
   /**
@@ -139,7 +163,8 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
     Effect.tryPromise(async (): Promise<Point | undefined> => {
       const devtools = await devtoolsOf(page)
       try {
-        const element = await evaluateToObject(page, callExpression(measuredElement, token))
+        const bound = { timeoutMs: Duration.toMillis(PREPARE_TIMEOUT) }
+        const element = await evaluateToObject(page, callExpression(measuredElement, token), bound)
         if (element.objectId === undefined) return undefined
         const { quads } = await devtools.send("DOM.getContentQuads", { objectId: element.objectId })
         const measured = clickPointOf(quads, viewport)
@@ -150,12 +175,12 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
           includeUserAgentShadowDOM: false,
           ignorePointerEventsNone: false
         })
-        const hitObject = await resolveNodeInWorld(page, hit.backendNodeId)
+        const hitObject = await resolveNodeInWorld(page, hit.backendNodeId, bound)
         if (hitObject === undefined) return undefined
         const verified = await callOnObject<DirectResult>(page, element.objectId, verifyMeasuredDeclaration(), [
           { objectId: hitObject },
           { value: { token, report: REPORT_BINDING, notAfter: deadlineForPage() } }
-        ])
+        ], bound)
         return verified.ready === true ? measured.point : undefined
       } finally {
         void releaseActionObjects(page)
@@ -173,7 +198,9 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
   const verdictOf = (live: LiveSession, page: Page, token: string) =>
     Effect.gen(function* () {
       const answer = yield* Effect.promise(() =>
-        evaluateInPage<GuardVerdict>(page, finishGuardScript(token, stateReadArgs(live.nextRef, settings))).then(
+        evaluateInPage<GuardVerdict>(page, finishGuardScript(token, stateReadArgs(live.nextRef, settings)), {
+          timeoutMs: Duration.toMillis(FINISH_TIMEOUT)
+        }).then(
           (verdict): GuardVerdict | undefined => verdict,
           () => undefined
         )
@@ -228,7 +255,7 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
     Effect.scoped(
       Effect.gen(function* () {
         const watcher = yield* watchCommit(page)
-        const unchanged = yield* Effect.promise(() => evaluateInPage<boolean>(page, callExpression(sameDocuments, token)).catch(() => false))
+        const unchanged = yield* Effect.promise(() => evaluateInPage<boolean>(page, callExpression(sameDocuments, token), { timeoutMs: Duration.toMillis(PREPARE_TIMEOUT) }).catch(() => false))
         if (!unchanged) return
         const waitMs = Math.min(timeoutMs, Duration.toMillis(COMMIT_WAIT))
         const arrived = yield* Effect.promise(() => watcher.committed).pipe(Effect.timeoutOption(Duration.millis(waitMs)))
@@ -287,7 +314,7 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
   const directClick = (live: LiveSession, page: Page, target: Target, timeoutMs: number) =>
     Effect.gen(function* () {
       const token = newToken()
-      const prepared = yield* prepare(live, page, "click", target, token)
+      const prepared = yield* prepare(live, page, "click", target, timeoutMs, token)
       let point: Point | undefined
       if (prepared.ready === true && prepared.x !== undefined && prepared.y !== undefined) point = { x: prepared.x, y: prepared.y }
       else if (prepared.ready === "measure") point = Option.getOrUndefined(yield* measure(page, token, prepared.viewport))
@@ -319,10 +346,10 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
    * The direct type: the field has the focus and its text selected; the text goes in as Playwright's
    * fill puts it (insertText, or Delete for none) and the guard says whether it reached the field.
    */
-  const directType = (live: LiveSession, page: Page, target: Target, text: string) =>
+  const directType = (live: LiveSession, page: Page, target: Target, text: string, timeoutMs: number) =>
     Effect.gen(function* () {
       const token = newToken()
-      const prepared = yield* prepare(live, page, "type", target, token)
+      const prepared = yield* prepare(live, page, "type", target, timeoutMs, token)
       if (prepared.ready !== true) return handOver(prepared.ready === false ? prepared.why : "not ready")
       const dispatched = yield* input(() => (text === "" ? page.keyboard.press("Delete") : page.keyboard.insertText(text)))
       const { outcome } = yield* concluded(live, page, "type", target, token, dispatched)

@@ -4,6 +4,7 @@
 // ever touch their own session's Refs (a late callback of a closed session changes nothing that counts).
 import { Effect, Option, Ref, Runtime } from "effect"
 import type { BrowserContext, Dialog, FileChooser, Page, Request } from "playwright"
+import { shownUrl } from "../../domain/errors.js"
 import type { TabRole } from "../../domain/observation.js"
 import type { SessionInfo } from "../../services/Session.js"
 import type { ExtensionInfo } from "./launch.js"
@@ -134,7 +135,7 @@ export const addNotice = (live: LiveSession, text: string) => Ref.update(live.no
 export const dropNewTabNotices = (live: LiveSession) =>
   Ref.update(live.notices, (notices) => noticesWithout(notices, (text) => text.startsWith("A new tab opened")))
 
-const describe = (tabs: TabState, live: LiveSession, page: Page) => `${page.url()} (${roleIn(tabs, live.roleFacts, page)})`
+const describe = (tabs: TabState, live: LiveSession, page: Page) => `${shownUrl(page.url())} (${roleIn(tabs, live.roleFacts, page)})`
 
 const article = (word: string) => (/^[aeiou]/.test(word) ? "An" : "A")
 
@@ -175,7 +176,7 @@ const trackPage = (runSync: RunSync, live: LiveSession, page: Page) => {
   const log = (type: string, text: string, stack?: string) =>
     runSync(
       Ref.update(live.console, (log) =>
-        consoleLogged(log, tabId(), { type, text, url: page.url(), time: Date.now(), ...(stack !== undefined ? { stack } : {}) })
+        consoleLogged(log, tabId(), { type, text, url: shownUrl(page.url()), time: Date.now(), ...(stack !== undefined ? { stack } : {}) })
       )
     )
 
@@ -193,7 +194,7 @@ const trackPage = (runSync: RunSync, live: LiveSession, page: Page) => {
     if (frame === page.mainFrame()) runSync(Ref.update(live.console, (log) => consoleNavigated(log, tabId())))
   })
   trackRequests(page)
-  page.on("crash", () => runSync(addNotice(live, `The page in tab ${tabId()} crashed (${page.url()}); reload it with mm_navigate {screen: "reload"}.`)))
+  page.on("crash", () => runSync(addNotice(live, `The page in tab ${tabId()} crashed (${shownUrl(page.url())}); reload it with mm_navigate {screen: "reload"}.`)))
   page.on("dialog", (dialog) => answerDialog(runSync, live, page, dialog, tabId))
   // Listening makes Playwright intercept the page's file choosers (no native dialog): one waits for mm_upload_file.
   page.on("filechooser", (chooser) => {
@@ -286,7 +287,7 @@ export const trackContext = (runSync: RunSync, live: LiveSession, options: { rea
       runSync(
         Effect.zipRight(
           Ref.update(live.tabs, (tabs) => (opensNotification ? withNotification(tabs, page, true) : tabs)),
-          addNotice(live, `A new tab opened: ${page.url() || "about:blank"}.`)
+          addNotice(live, `A new tab opened: ${shownUrl(page.url()) || "about:blank"}.`)
         )
       )
     })

@@ -2,13 +2,13 @@
 // the active tab's history.
 import { Effect, Ref } from "effect"
 import type { Page } from "playwright"
-import { InvalidConfig, NavigationBlocked, NavigationFailed, PageClosed } from "../../domain/errors.js"
+import { InvalidConfig, NavigationBlocked, NavigationFailed, PageClosed, shownUrl } from "../../domain/errors.js"
 import { checkNavigation, checkRequest, shortUrl } from "../../domain/url-policy.js"
 import type { Destination, SessionNavigation } from "../../services/Session.js"
 import { BrowserState, firstLine, isPlaywrightTimeout } from "./browser.js"
 import { resolveScreenUrl } from "./launch.js"
 import { dropNewTabNotices, type LiveSession } from "./live-session.js"
-import { silenceDialogs } from "./page-eval.js"
+import { rescuePage, silenceDialogs } from "./page-eval.js"
 import { policyOf } from "./policy.js"
 import { DIALOG_RECENT_MS, tabOpened, withNotification } from "./session-state.js"
 
@@ -147,10 +147,16 @@ export const make = Effect.gen(function* () {
   /**
    * A page that opened a dialog a moment ago may open one more while it is being left, and Chromium
    * cannot answer a dialog of a document that is being replaced: the navigation would wait on it for
-   * ever. Such a page's dialogs are silenced first (it is being left anyway).
+   * ever. Such a page's dialogs are silenced first (it is being left anyway). A page that does not
+   * answer at all gets the script that holds it stopped (DevTools' Runtime.terminateExecution).
    */
   const quietBeforeLeaving = (live: LiveSession, page: Page) =>
     Effect.gen(function* () {
+      // A page stuck in a script of its own (while (true)) cannot be left until that script stops.
+      if (yield* Effect.promise(() => rescuePage(page))) {
+        yield* Effect.logInfo("the page did not answer; its running script was stopped before leaving it")
+        return
+      }
       const last = (yield* Ref.get(live.dialogRates)).get(page)?.last
       if (last === undefined || Date.now() - last > DIALOG_RECENT_MS) return
       yield* Effect.promise(() => silenceDialogs(page)).pipe(Effect.timeoutOption("1 second"))
@@ -177,7 +183,7 @@ export const make = Effect.gen(function* () {
       if (response === null && move !== "reload" && page.url() === before) {
         return yield* new NavigationFailed({ url: move, detail: `this tab has no ${move === "back" ? "previous" : "next"} page in its history` })
       }
-      return { currentUrl: page.url() }
+      return { currentUrl: shownUrl(page.url()) }
     })
 
   const navigate = (destination: Destination, options: { readonly timeoutMs: number }) =>
@@ -204,7 +210,7 @@ export const make = Effect.gen(function* () {
         yield* dropNewTabNotices(live)
         yield* landedAllowed(live, page, url, options.timeoutMs)
         if (page.url().startsWith("chrome-error://")) return yield* new NavigationFailed({ url, detail: "the page could not be loaded" })
-        return { currentUrl: page.url() }
+        return { currentUrl: shownUrl(page.url()) }
       }
       const page = active
       yield* quietBeforeLeaving(live, page)
@@ -216,7 +222,7 @@ export const make = Effect.gen(function* () {
             : navigationFailed(url, options.timeoutMs, error, { url: page.url(), live })
       })
       yield* landedAllowed(live, page, url, options.timeoutMs)
-      return { currentUrl: page.url() }
+      return { currentUrl: shownUrl(page.url()) }
     })
 
   const navigation: SessionNavigation = {

@@ -2,7 +2,7 @@
 // numbering stays unique across the session's tabs.
 import { Effect, Layer, Option, Ref } from "effect"
 import type { Page } from "playwright"
-import { DiscoveryFailed, PageClosed, StateFailed } from "../../domain/errors.js"
+import { DiscoveryFailed, PageClosed, PageUnresponsive, shownUrl, StateFailed } from "../../domain/errors.js"
 import type { A11yNode, FindResult, Observation, ScreenState, TestIdItem } from "../../domain/observation.js"
 import { StateSnapshot, type PageProbe } from "../../capabilities/StateSnapshot.js"
 import { Observer, type FindOptions, type ObserveOptions } from "../../services/Observer.js"
@@ -10,6 +10,7 @@ import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./
 import { withSeparateFrames } from "./frames.js"
 import { requestsInFlight } from "./live-session.js"
 import { evaluateAcrossNavigation } from "./page-eval.js"
+import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
 import { tabIdIn } from "./session-state.js"
 import { installedCallExpression, installedObserveExpression, type ObserveArgs, type ObserveResult, type SettleArgs } from "./page-script.js"
 
@@ -24,6 +25,9 @@ const DEFAULT_A11Y_LIMIT = 400
  */
 const SETTLE: SettleArgs = { quietMs: 100, capMs: 1_500 }
 const SETTLE_SLACK_MS = 1_000
+/** How long a read of the page's state, and a walk of the page, may take before the page counts as not answering. */
+const STATE_TIMEOUT_MS = 3_000
+const WALK_TIMEOUT_MS = 10_000
 
 type WalkArgs = Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules">
 
@@ -59,25 +63,46 @@ export const make = Effect.gen(function* () {
           testIdAttribute: settings.testIdAttribute,
           screenRules: settings.screenRules
         }
-        const read = (expression: string) =>
+        // A read of the state alone is small; a walk may take a while on a large page.
+        const readTimeoutMs = args.wantA11y || args.wantTestIds || args.find !== undefined ? WALK_TIMEOUT_MS : STATE_TIMEOUT_MS
+        const read = (expression: string, timeoutMs: number) =>
           Effect.tryPromise({
-            try: () => evaluateAcrossNavigation<ObserveResult>(page, expression),
+            try: (signal) => evaluateAcrossNavigation<ObserveResult>(page, expression, { timeoutMs, signal }),
             catch: (cause) =>
               page.isClosed() ? new PageClosed({ detail: "the active page closed while it was being read" }) : new BrowserCallFailed({ cause })
           })
         // The walk is installed once per document; the first observation of a document installs it.
-        const observeOnce = (settleArgs: SettleArgs | null) =>
-          Effect.flatMap(read(installedCallExpression(full, settleArgs)), (answer) =>
-            (answer as { missing?: boolean }).missing === true ? read(installedObserveExpression(full, settleArgs)) : Effect.succeed(answer)
+        const observeOnce = (settleArgs: SettleArgs | null, timeoutMs: number) =>
+          Effect.flatMap(read(installedCallExpression(full, settleArgs), timeoutMs), (answer) =>
+            (answer as { missing?: boolean }).missing === true
+              ? read(installedObserveExpression(full, settleArgs), timeoutMs)
+              : Effect.succeed(answer)
           )
         // What the page is still fetching to render (a script, a fetch) is waited for first, within the same cap.
         const waited = settle ? yield* networkQuiet(page) : 0
         const remaining = { quietMs: SETTLE.quietMs, capMs: Math.max(SETTLE.quietMs, SETTLE.capMs - waited) }
-        // A page whose timers never fire (a fake clock) never lets the settling end: past the cap, read it as it is.
+        // A page whose timers never fire (a fake clock) never lets the settling end: past the cap, read it as it is,
+        // unless the page does not answer at all (a script of its own holds it).
         const settled = settle
-          ? yield* observeOnce(remaining).pipe(Effect.timeoutOption(remaining.capMs + SETTLE_SLACK_MS))
+          ? yield* observeOnce(remaining, remaining.capMs + SETTLE_SLACK_MS).pipe(
+              Effect.map(Option.some),
+              Effect.catchIf(
+                (error) => error instanceof BrowserCallFailed && unanswered(error.cause),
+                () => Effect.flatMap(unresponsive(page, "the page could not be read"), (stuck) => (Option.isSome(stuck) ? Effect.fail(stuck.value) : Effect.succeedNone))
+              )
+            )
           : Option.none<ObserveResult>()
-        const top: ObserveResult = Option.isSome(settled) ? settled.value : yield* observeOnce(null)
+        const top: ObserveResult = Option.isSome(settled)
+          ? settled.value
+          : yield* observeOnce(null, readTimeoutMs).pipe(
+              Effect.catchIf(
+                (error) => error instanceof BrowserCallFailed && unanswered(error.cause),
+                (error) =>
+                  Effect.flatMap(unresponsive(page, "the page could not be read"), (stuck) =>
+                    Effect.fail(Option.isSome(stuck) ? stuck.value : error)
+                  )
+              )
+            )
         // Cross-origin frames run in processes of their own: their trees come from their own walks.
         const result = yield* Effect.promise(() => withSeparateFrames(page, top, { ...full, nextRef: top.nextRef }).catch(() => top))
         live.nextRef = Math.max(live.nextRef, result.nextRef)
@@ -86,7 +111,7 @@ export const make = Effect.gen(function* () {
     )
 
   const probeOf = (live: LiveSession, page: Page, result: ObserveResult): PageProbe => ({
-    url: result.url,
+    url: shownUrl(result.url),
     title: result.title,
     role: browser.roleOf(live, page),
     detectedScreen: result.screen,
@@ -103,7 +128,7 @@ export const make = Effect.gen(function* () {
       const tabs = yield* Ref.get(live.tabs)
       const base: ScreenState = {
         isLoaded: result.readyState === "complete",
-        currentUrl: result.url,
+        currentUrl: shownUrl(result.url),
         title: result.title,
         currentScreen: result.screen,
         tabId: tabIdIn(tabs, page),
@@ -122,8 +147,11 @@ export const make = Effect.gen(function* () {
   const run = <E>(args: WalkArgs, onError: (detail: string) => E, settle = false) =>
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
+      yield* failIfStuck(page, "the page could not be read")
       const result = yield* evaluate(live, page, args, settle).pipe(
-        Effect.mapError((error) => (error instanceof PageClosed ? error : onError(firstLine(error.cause))))
+        Effect.mapError((error) =>
+          error instanceof PageClosed || error instanceof PageUnresponsive ? error : onError(firstLine(error.cause))
+        )
       )
       return { live, page, result }
     })

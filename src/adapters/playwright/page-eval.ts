@@ -170,10 +170,69 @@ const valueOf = <A>(reply: { result: { value?: unknown }; exceptionDetails?: { t
   return reply.result.value as A
 }
 
-/** The JSON value of `expression` in our isolated world of the page (a promise is awaited); a thrown exception rejects. */
-export const evaluateInPage = <A>(page: Page, expression: string): Promise<A> =>
-  inMainContext(page, async (channel, context) =>
-    valueOf<A>(await channel.session.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true, ...contextParams(context) }))
+/** How long a page script may run, and be waited for, unless its caller says otherwise. */
+export const EVALUATE_TIMEOUT_MS = 10_000
+
+/**
+ * How long a page gets to answer a trivial script before it counts as unresponsive: a page busy with
+ * its own work (a console flood at 50k messages/s) still answers within a second; a stuck one never does.
+ */
+export const PROBE_TIMEOUT_MS = 1_500
+
+/** A page script got no answer in time, or its caller stopped waiting (the page may be stuck in a script of its own). */
+export class PageDidNotAnswer extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`the page did not answer within ${waitedMs} ms`)
+  }
+}
+
+export interface EvaluateOptions {
+  /** How long the script may run and be waited for; EVALUATE_TIMEOUT_MS by default. */
+  readonly timeoutMs?: number | undefined
+  /** Stops waiting (the call was interrupted). */
+  readonly signal?: AbortSignal | undefined
+}
+
+/** Waits for `promise` at most `timeoutMs`, or until `signal` aborts: then rejects with PageDidNotAnswer. */
+const bounded = <A>(promise: Promise<A>, timeoutMs: number, signal: AbortSignal | undefined): Promise<A> =>
+  new Promise<A>((resolve, reject) => {
+    if (signal?.aborted === true) return reject(new PageDidNotAnswer(0))
+    const started = Date.now()
+    const stop = () => reject(new PageDidNotAnswer(Date.now() - started))
+    const timer = setTimeout(stop, timeoutMs)
+    signal?.addEventListener("abort", stop, { once: true })
+    const done = () => {
+      clearTimeout(timer)
+      signal?.removeEventListener("abort", stop)
+    }
+    promise.then(
+      (value) => (done(), resolve(value)),
+      (error: unknown) => (done(), reject(error))
+    )
+  })
+
+/**
+ * A page script's call, bounded: the script runs at most the timeout (V8 stops it then: `timeout`
+ * goes to DevTools) and is waited for as long, opening the channel and finding the world included.
+ * A page whose main thread is held by a script of its own never starts ours, and the wait ends with
+ * PageDidNotAnswer.
+ */
+const inTime = <A>(options: EvaluateOptions, call: (timeoutMs: number) => Promise<A>): Promise<A> => {
+  const timeoutMs = options.timeoutMs ?? EVALUATE_TIMEOUT_MS
+  return bounded(call(timeoutMs), timeoutMs, options.signal)
+}
+
+/**
+ * The JSON value of `expression` in our isolated world of the page (a promise is awaited); a thrown
+ * exception rejects. Bounded in time (EvaluateOptions): a stuck page ends the wait with PageDidNotAnswer.
+ */
+export const evaluateInPage = <A>(page: Page, expression: string, options: EvaluateOptions = {}): Promise<A> =>
+  inTime(options, (timeout) =>
+    inMainContext(page, async (channel, context) =>
+      valueOf<A>(
+        await channel.session.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true, timeout, ...contextParams(context) })
+      )
+    )
   )
 
 /** Objects an action holds in the page between DevTools calls (released together). */
@@ -183,44 +242,56 @@ export const ACTION_OBJECTS = "bwm-action"
  * The value of `expression` in our isolated world as a remote object: an object id for an element,
  * or the JSON of a primitive. For the few steps that hand an element to DevTools (its content quads).
  */
-export const evaluateToObject = (page: Page, expression: string): Promise<{ readonly objectId?: string; readonly value?: unknown }> =>
-  inMainContext(page, async (channel, context) => {
-    const reply = await channel.session.send("Runtime.evaluate", {
-      expression,
-      returnByValue: false,
-      awaitPromise: true,
-      objectGroup: ACTION_OBJECTS,
-      ...contextParams(context)
+export const evaluateToObject = (
+  page: Page,
+  expression: string,
+  options: EvaluateOptions = {}
+): Promise<{ readonly objectId?: string; readonly value?: unknown }> =>
+  inTime(options, (timeout) =>
+    inMainContext(page, async (channel, context) => {
+      const reply = await channel.session.send("Runtime.evaluate", {
+        expression,
+        returnByValue: false,
+        awaitPromise: true,
+        timeout,
+        objectGroup: ACTION_OBJECTS,
+        ...contextParams(context)
+      })
+      valueOf(reply)
+      return reply.result.objectId !== undefined ? { objectId: reply.result.objectId } : { value: reply.result.value }
     })
-    valueOf(reply)
-    return reply.result.objectId !== undefined ? { objectId: reply.result.objectId } : { value: reply.result.value }
-  })
+  )
 
 /** Calls a self-contained function with `this` bound to a remote object and JSON or object arguments; its JSON value. */
-export const callOnObject = async <A>(
+export const callOnObject = <A>(
   page: Page,
   objectId: string,
   fn: string,
-  args: ReadonlyArray<{ readonly value: unknown } | { readonly objectId: string }>
-): Promise<A> => {
-  const { session } = await channelOf(page)
-  return valueOf<A>(
-    await session.send("Runtime.callFunctionOn", {
-      objectId,
-      functionDeclaration: fn,
-      arguments: args.map((arg) => ({ ...arg })),
-      returnByValue: true,
-      awaitPromise: true
-    })
-  )
-}
+  args: ReadonlyArray<{ readonly value: unknown } | { readonly objectId: string }>,
+  options: EvaluateOptions = {}
+): Promise<A> =>
+  inTime(options, async () => {
+    // Runtime.callFunctionOn takes no timeout of its own: the wait is bounded, and a stuck page is rescued by the caller.
+    const { session } = await channelOf(page)
+    return valueOf<A>(
+      await session.send("Runtime.callFunctionOn", {
+        objectId,
+        functionDeclaration: fn,
+        arguments: args.map((arg) => ({ ...arg })),
+        returnByValue: true,
+        awaitPromise: true
+      })
+    )
+  })
 
 /** The node `backendNodeId` as a remote object of our isolated world (for comparing it with an element there). */
-export const resolveNodeInWorld = (page: Page, backendNodeId: number): Promise<string | undefined> =>
-  inMainContext(page, async (channel, context) => {
-    const { object } = await channel.session.send("DOM.resolveNode", { backendNodeId, executionContextId: context.id, objectGroup: ACTION_OBJECTS })
-    return object.objectId
-  })
+export const resolveNodeInWorld = (page: Page, backendNodeId: number, options: EvaluateOptions = {}): Promise<string | undefined> =>
+  inTime(options, () =>
+    inMainContext(page, async (channel, context) => {
+      const { object } = await channel.session.send("DOM.resolveNode", { backendNodeId, executionContextId: context.id, objectGroup: ACTION_OBJECTS })
+      return object.objectId
+    })
+  )
 
 /** Lets go of the objects an action held. */
 export const releaseActionObjects = (page: Page): Promise<void> =>
@@ -249,23 +320,78 @@ export const takeReport = (page: Page, token: string): string | undefined => {
  * The JSON value of `expression` in the page's main world, where the page's own scripts live: only for
  * changing what the page sees (its dialogs, its console), never for reading it.
  */
-const evaluateInMainWorld = async <A>(page: Page, expression: string): Promise<A> => {
-  const { session } = await channelOf(page)
-  return valueOf<A>(await session.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true }))
-}
+const evaluateInMainWorld = <A>(page: Page, expression: string, options: EvaluateOptions = {}): Promise<A> =>
+  inTime(options, async (timeout) => {
+    const { session } = await channelOf(page)
+    return valueOf<A>(await session.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true, timeout }))
+  })
 
 /**
  * The same, once more after the next document is in when the first try failed on a live page: a
- * navigation can destroy the execution context mid-call.
+ * navigation can destroy the execution context mid-call. A page that did not answer is not asked twice.
  */
-export const evaluateAcrossNavigation = async <A>(page: Page, expression: string): Promise<A> => {
+export const evaluateAcrossNavigation = async <A>(page: Page, expression: string, options: EvaluateOptions = {}): Promise<A> => {
   try {
-    return await evaluateInPage<A>(page, expression)
+    return await evaluateInPage<A>(page, expression, options)
   } catch (error) {
-    if (page.isClosed()) throw error
+    if (page.isClosed() || error instanceof PageDidNotAnswer) throw error
     await page.waitForLoadState("domcontentloaded", { timeout: 5_000 }).catch(() => undefined)
-    return evaluateInPage<A>(page, expression)
+    return evaluateInPage<A>(page, expression, options)
   }
+}
+
+/** When each page last flooded its console: the DevTools events it sent queue in front of every answer for a while. */
+const floodedAt = new WeakMap<Page, number>()
+
+/** After a console flood, answers may wait behind its events this long before the page counts as stuck. */
+const FLOOD_BACKLOG_MS = 10_000
+
+/** Pages whose JavaScript is paused in our debugger (debugger-session.ts keeps this): held on purpose, not stuck. */
+const pausedInDebugger = new WeakSet<Page>()
+
+/** The debugger paused the page's JavaScript (true) or let it run again (false). */
+export const markDebuggerPaused = (page: Page, paused: boolean): void => {
+  if (paused) pausedInDebugger.add(page)
+  else pausedInDebugger.delete(page)
+}
+
+/**
+ * Whether the page's main thread answers a trivial script within `waitMs`; a page that flooded its
+ * console a moment ago gets more time (its events queue in front of the answer). A page paused in the
+ * debugger counts as answering: it is held on purpose, and its script must not be stopped.
+ */
+export const pageAnswers = async (page: Page, waitMs = PROBE_TIMEOUT_MS): Promise<boolean> => {
+  if (page.isClosed() || pausedInDebugger.has(page)) return true
+  const probe = (timeoutMs: number) =>
+    evaluateInPage<number>(page, "1", { timeoutMs }).then(
+      () => true,
+      (error: unknown) => !(error instanceof PageDidNotAnswer)
+    )
+  if (await probe(waitMs)) return true
+  const flooded = floodedAt.get(page)
+  return flooded !== undefined && Date.now() - flooded < FLOOD_BACKLOG_MS ? probe(FLOOD_BACKLOG_MS / 2) : false
+}
+
+/**
+ * Stops the script that holds the page's main thread (DevTools' Runtime.terminateExecution, which
+ * interrupts a running script, `while (true)` included); the page lives on and the next task runs.
+ * Only for a page that did not answer: it ends whatever script runs. Best effort.
+ */
+export const stopPageScript = (page: Page): Promise<boolean> =>
+  bounded(
+    channelOf(page).then((channel) => channel.session.send("Runtime.terminateExecution")),
+    2_000,
+    undefined
+  ).then(
+    () => true,
+    () => false
+  )
+
+/** A page that does not answer gets its running script stopped: true when it had to be (and now answers, or not). */
+export const rescuePage = async (page: Page): Promise<boolean> => {
+  if (await pageAnswers(page)) return false
+  await stopPageScript(page)
+  return true
 }
 
 /** The expression that calls a self-contained page function with a JSON argument. */
@@ -363,6 +489,7 @@ const listenToConsole = (page: Page, channel: Channel, watch: ConsoleWatch) => {
     }
     if (++inWindow >= CONSOLE_FLOOD_COUNT) {
       flooding = true
+      floodedAt.set(page, now)
       // From now on the known contexts may go stale unannounced: our scripts ask for the current one by name.
       channel.runtimeOn = false
       session.send("Runtime.evaluate", { expression: muteConsoleExpression }).catch(() => undefined)
@@ -399,5 +526,6 @@ export const silenceDialogs = (page: Page): Promise<boolean> =>
         try { Object.defineProperty(window, name, { value, configurable: true, writable: true }) } catch {}
       }
       return true
-    })()`
+    })()`,
+    { timeoutMs: 1_000 }
   ).catch(() => false)

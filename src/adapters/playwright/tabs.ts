@@ -2,7 +2,7 @@
 // extension's notification window. Every answer is read from one snapshot of the session's tabs.
 import { Effect, Option, Ref } from "effect"
 import type { Page } from "playwright"
-import { NotificationTimeout, TabNotFound } from "../../domain/errors.js"
+import { NotificationTimeout, shownUrl, TabNotFound } from "../../domain/errors.js"
 import type { TabInfo, Tabs } from "../../domain/observation.js"
 import type { SessionTabs, TabSelector } from "../../services/Session.js"
 import { BrowserState } from "./browser.js"
@@ -30,7 +30,7 @@ export const make = Effect.gen(function* () {
       const info: TabInfo = {
         tabId: tabIdIn(tabs, page),
         role: roleIn(tabs, live.roleFacts, page),
-        url: page.url(),
+        url: shownUrl(page.url()),
         title,
         active: page === tabs.active
       }
@@ -39,7 +39,7 @@ export const make = Effect.gen(function* () {
 
   const activeTab = (live: LiveSession, tabs: TabState): Tabs["active"] => {
     const active = tabs.active !== undefined && !tabs.active.isClosed() ? tabs.active : undefined
-    return active === undefined ? null : { tabId: tabIdIn(tabs, active), role: roleIn(tabs, live.roleFacts, active), url: active.url() }
+    return active === undefined ? null : { tabId: tabIdIn(tabs, active), role: roleIn(tabs, live.roleFacts, active), url: shownUrl(active.url()) }
   }
 
   const matches = (live: LiveSession, tabs: TabState, page: Page, selector: TabSelector) =>
@@ -50,7 +50,7 @@ export const make = Effect.gen(function* () {
   const tabNotFound = (live: LiveSession, tabs: TabState, selector: TabSelector, extra = "") => {
     const open =
       openPages(tabs)
-        .map((page) => `${tabIdIn(tabs, page)} ${page.url()} (${roleIn(tabs, live.roleFacts, page)})`)
+        .map((page) => `${tabIdIn(tabs, page)} ${shownUrl(page.url())} (${roleIn(tabs, live.roleFacts, page)})`)
         .join(", ") || "(none)"
     return new TabNotFound({ detail: `No open tab matches ${describeSelector(selector)}${extra}. Open tabs: ${open}.` })
   }
@@ -101,7 +101,7 @@ export const make = Effect.gen(function* () {
         const tabs = yield* Ref.get(live.tabs)
         return yield* new NotificationTimeout({
           timeoutMs: options.timeoutMs,
-          openTabs: openPages(tabs).map((candidate) => ({ role: roleIn(tabs, live.roleFacts, candidate), url: candidate.url() }))
+          openTabs: openPages(tabs).map((candidate) => ({ role: roleIn(tabs, live.roleFacts, candidate), url: shownUrl(candidate.url()) }))
         })
       }
       const page = found.value

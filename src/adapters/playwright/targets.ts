@@ -1,8 +1,8 @@
 // Finding a target on a page and running one Playwright action on it, with typed errors classified
 // from Playwright's error classes and the page's structure (how many elements match, are they visible).
-import { Effect } from "effect"
+import { Duration, Effect, Option } from "effect"
 import type { FrameLocator, Locator, Page } from "playwright"
-import { ActionFailed, ActionTimeout, PageClosed, TargetAmbiguous, TargetNotFound } from "../../domain/errors.js"
+import { ActionFailed, ActionTimeout, PageClosed, PageUnresponsive, TargetAmbiguous, TargetNotFound } from "../../domain/errors.js"
 import { describeTarget, type Locator as TargetLocator, type Target } from "../../domain/target.js"
 import type { ActionError } from "../../services/Session.js"
 import { BrowserCallFailed, firstLine, isPlaywrightTimeout, type BrowserStateService } from "./browser.js"
@@ -10,6 +10,7 @@ import type { TargetElement } from "../../domain/knowledge.js"
 import { refInSeparateFrames } from "./frames.js"
 import { describeExpression, describeInstallExpression, type DescribeArgs, type Described } from "./page-durable.js"
 import { evaluateAcrossNavigation, evaluateInPage } from "./page-eval.js"
+import { failIfStuck, knownStuck, unanswered, unresponsive } from "./responsive.js"
 import { checkRefExpression, REF_ENGINE, walkInstallKey, type RefCheck } from "./page-script.js"
 
 /** How long describing a target may take before the action goes ahead without it. */
@@ -20,6 +21,10 @@ const SELECTOR_BUDGET_MS = 150
 export type Action = "click" | "type" | "get_text" | "press_key" | "select_option" | "hover" | "drag" | "scroll" | "set_checked" | "upload_file"
 
 const cssString = (value: string) => JSON.stringify(value)
+
+/** How long a check of the page (a ref, a count, a visibility) may take. */
+const CHECK_TIMEOUT_MS = 3_000
+const CHECK_TIMEOUT = Duration.millis(CHECK_TIMEOUT_MS)
 
 export type Targets = ReturnType<typeof targets>
 
@@ -48,8 +53,9 @@ export const targets = (browser: BrowserStateService) => {
   /** The ref's check, once more after the next document is in when the page was between two documents. */
   const refCheck = (page: Page, ref: string) =>
     Effect.tryPromise({
-      try: () => evaluateAcrossNavigation<RefCheck>(page, checkRefExpression(ref)),
-      catch: () => new PageClosed({ detail: "the page went away while checking the ref" })
+      try: (signal) => evaluateAcrossNavigation<RefCheck>(page, checkRefExpression(ref), { timeoutMs: CHECK_TIMEOUT_MS, signal }),
+      catch: (cause): PageClosed | BrowserCallFailed =>
+        unanswered(cause) ? new BrowserCallFailed({ cause }) : new PageClosed({ detail: "the page went away while checking the ref" })
     }).pipe(
       // Not in the top document: perhaps in a cross-origin frame, whose document has its own registry.
       Effect.flatMap((check) =>
@@ -57,9 +63,15 @@ export const targets = (browser: BrowserStateService) => {
           ? Effect.succeed(check)
           : Effect.promise(() => refInSeparateFrames(page, ref).catch(() => undefined)).pipe(Effect.map((found) => found ?? check))
       ),
-      Effect.catchAll((closed) =>
-        // Still no answer from a live page: as far as anyone can tell, the ref is not on the page.
-        page.isClosed() ? Effect.fail(closed) : Effect.succeed<RefCheck>({ exists: false, current: [], frames: [] })
+      Effect.catchAll((failed): Effect.Effect<RefCheck, PageClosed | PageUnresponsive> =>
+        failed instanceof PageClosed
+          ? // Still no answer from a live page: as far as anyone can tell, the ref is not on the page.
+            page.isClosed()
+            ? Effect.fail(failed)
+            : Effect.succeed<RefCheck>({ exists: false, current: [], frames: [] })
+          : Effect.flatMap(unresponsive(page, `the ref ${ref} could not be checked`), (stuck) =>
+              Option.isSome(stuck) ? Effect.fail(stuck.value) : Effect.succeed<RefCheck>({ exists: false, current: [], frames: [] })
+            )
       )
     )
 
@@ -75,9 +87,11 @@ export const targets = (browser: BrowserStateService) => {
       budgetMs: SELECTOR_BUDGET_MS
     }
     const ask = async (): Promise<TargetElement | undefined> => {
-      if (page.isClosed()) return undefined
-      let answer = await evaluateInPage<Described | { readonly missing: true }>(page, describeExpression(args, walkInstallKey()))
-      if ("missing" in answer) answer = await evaluateInPage<Described>(page, describeInstallExpression(args, walkInstallKey()))
+      // A page known to be stuck is not asked: the action that follows says so at once.
+      if (page.isClosed() || knownStuck(page)) return undefined
+      const bound = { timeoutMs: DESCRIBE_TIMEOUT_MS }
+      let answer = await evaluateInPage<Described | { readonly missing: true }>(page, describeExpression(args, walkInstallKey()), bound)
+      if ("missing" in answer) answer = await evaluateInPage<Described>(page, describeInstallExpression(args, walkInstallKey()), bound)
       return answer.found ? answer.element : undefined
     }
     return Effect.promise(() => ask().catch(() => undefined)).pipe(
@@ -114,14 +128,24 @@ export const targets = (browser: BrowserStateService) => {
       return frames.locator ?? frames.within ?? []
     })
 
-  const countSafely = (locator: Locator) => Effect.promise(() => locator.count().catch(() => -1))
-  const visibleSafely = (locator: Locator) => Effect.promise(() => locator.isVisible().catch(() => false))
+  // Both ask the page: bounded, so that a page that cannot answer does not hold the call.
+  const countSafely = (locator: Locator) =>
+    Effect.promise(() => locator.count().catch(() => -1)).pipe(Effect.timeoutTo({ duration: CHECK_TIMEOUT, onSuccess: (n) => n, onTimeout: () => -1 }))
+  const visibleSafely = (locator: Locator) =>
+    Effect.promise(() => locator.isVisible().catch(() => false)).pipe(
+      Effect.timeoutTo({ duration: CHECK_TIMEOUT, onSuccess: (visible) => visible, onTimeout: () => false })
+    )
 
   /** Turns a failed Playwright action into the error that says what is wrong with the target. */
   const classify = (action: Action, page: Page, locator: Locator, target: Target, timeoutMs: number, error: unknown) =>
     Effect.gen(function* () {
       const described = describeTarget(target)
       if (page.isClosed()) return new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action })
+      // A page stuck in a script of its own lets every action time out: say so instead.
+      if (isPlaywrightTimeout(error)) {
+        const stuck = yield* unresponsive(page, `${action} on ${described} could not run`)
+        if (Option.isSome(stuck)) return stuck.value
+      }
       const count = yield* countSafely(locator)
       if (count > 1) return new TargetAmbiguous({ target: described, count })
       if (count === 0) {
@@ -153,6 +177,7 @@ export const targets = (browser: BrowserStateService) => {
       if (page.isClosed()) {
         return yield* new PageClosed({ detail: `the page closed during ${action} on ${describeTarget(target)}`, during: action })
       }
+      yield* failIfStuck(page, `${action} on ${describeTarget(target)} could not start`)
       const frames = yield* ensureRefs(page, target)
       const locator = locate(page, target, frames)
       return yield* Effect.tryPromise({

@@ -8,6 +8,7 @@ import type {
   DebuggerPaused,
   NoActiveSession,
   PageClosed,
+  PageUnresponsive,
   TargetAmbiguous,
   TargetNotFound,
   WaitTimeout
@@ -18,7 +19,16 @@ import type { Target } from "../../domain/target.js"
 /** The session is gone: none was launched, or its browser died. */
 export type SessionGone = NoActiveSession | BrowserClosed
 
-export type ActionError = SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | ActionTimeout | ActionFailed | ActionUnconfirmed | DebuggerPaused
+export type ActionError =
+  | SessionGone
+  | PageClosed
+  | PageUnresponsive
+  | TargetNotFound
+  | TargetAmbiguous
+  | ActionTimeout
+  | ActionFailed
+  | ActionUnconfirmed
+  | DebuggerPaused
 
 export interface Timeout {
   readonly timeoutMs: number
@@ -56,7 +66,7 @@ export interface SessionActions {
     target: Target,
     state: "visible" | "hidden",
     options: Timeout
-  ) => Effect.Effect<void, SessionGone | PageClosed | TargetNotFound | TargetAmbiguous | WaitTimeout | DebuggerPaused>
+  ) => Effect.Effect<void, SessionGone | PageClosed | PageUnresponsive | TargetNotFound | TargetAmbiguous | WaitTimeout | DebuggerPaused>
   /**
    * Waits until any element the target matches is visible, or until none is ("hidden"); a target that
    * matches several elements is no error here.
@@ -65,7 +75,7 @@ export interface SessionActions {
     target: Target,
     state: "visible" | "hidden",
     options: Timeout
-  ) => Effect.Effect<void, SessionGone | PageClosed | TargetNotFound | WaitTimeout | DebuggerPaused>
+  ) => Effect.Effect<void, SessionGone | PageClosed | PageUnresponsive | TargetNotFound | WaitTimeout | DebuggerPaused>
   /** Rendered text, or a field's value; null for a password field. */
   readonly getText: (target: Target, options: Timeout) => Effect.Effect<string | null, ActionError>
   /**

@@ -1,7 +1,7 @@
 // The interactions beyond one click or one field: dragging, scrolling, checkboxes, file uploads, waits on
 // the page itself (URL, load state), web-first assertions and printing to PDF.
 import type { Effect } from "effect"
-import type { AssertionFailed, DebuggerPaused, InvalidInput, PageClosed, PdfFailed, TargetAmbiguous, TargetNotFound, WaitTimeout } from "../../domain/errors.js"
+import type { AssertionFailed, DebuggerPaused, InvalidInput, PageClosed, PageUnresponsive, PdfFailed, TargetAmbiguous, TargetNotFound, WaitTimeout } from "../../domain/errors.js"
 import type { Target } from "../../domain/target.js"
 import type { ActionError, ActionOptions, SessionGone, Timeout } from "./actions.js"
 
@@ -77,7 +77,7 @@ export interface SessionInteractions {
   readonly expect: (
     assertion: Assertion,
     options: Timeout
-  ) => Effect.Effect<{ readonly actual: string; readonly sensitive: boolean }, SessionGone | PageClosed | AssertionFailed | TargetAmbiguous | TargetNotFound | DebuggerPaused>
+  ) => Effect.Effect<{ readonly actual: string; readonly sensitive: boolean }, SessionGone | PageClosed | AssertionFailed | TargetAmbiguous | TargetNotFound | DebuggerPaused | PageUnresponsive>
   /** Prints the active page to `<artifacts>/pdf/<name>.pdf` (headless only). */
   readonly savePdf: (name: string) => Effect.Effect<{ readonly path: string; readonly bytes: number }, SessionGone | PageClosed | PdfFailed | DebuggerPaused>
   /** What the active page offered at its last read, and whether a file chooser waits; all false without a session. */

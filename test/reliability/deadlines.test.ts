@@ -1,0 +1,113 @@
+// Every call keeps its deadline (issue 10): a click or a navigation towards a server that answers after
+// 30 s, a page stuck in `while (true)`, a cancelled 30 s wait. Real Chromium, pages on 127.0.0.1.
+import { expect, layer } from "@effect/vitest"
+import { Context, Effect, Fiber, Layer } from "effect"
+import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
+import { describeScreen, getState } from "../../src/tools/discovery.js"
+import { click, getText, type, waitFor } from "../../src/tools/interaction.js"
+import { navigate } from "../../src/tools/navigation.js"
+import { cleanup, launch } from "../../src/tools/session.js"
+import { html, liveLayer, testSettings } from "../support/browser.js"
+import { call, codeOf, figure, slowServer, timed } from "./support.js"
+
+class Pages extends Context.Tag("test/Pages")<Pages, { readonly url: (path: string) => string }>() {}
+
+const PagesLive = Layer.scoped(
+  Pages,
+  Effect.map(
+    slowServer({
+      "/links": html("Links", `<a href="/slow">Slow page</a> <button onclick="this.textContent = 'Pressed'">Press</button>`),
+      "/hang": html(
+        "Hang",
+        `<button data-testid="stall" onclick="setTimeout(() => { for (;;) {} }, 50)">Stall</button>
+         <input data-testid="field" aria-label="Field">`
+      ),
+      "/ok": html("Fine", `<button data-testid="fine">Fine</button>`)
+    }),
+    (server) => ({ url: (p: string) => `${server.url}${p}` })
+  )
+)
+
+const settings = testSettings()
+
+layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 180_000, excludeTestServices: true })("every call keeps its deadline", (it) => {
+  it.effect("a click on a link to a server that answers after 30 s, and a navigation there, answer within their timeoutMs", () =>
+    Effect.gen(function* () {
+      const { url } = yield* Pages
+      const launched = yield* call(launch, { force: true })
+      expect(codeOf(launched)).toBe("ok")
+      const sessionId = (launched.result as { readonly sessionId: string }).sessionId
+      expect(codeOf(yield* call(navigate, { screen: "url", url: url("/links") }))).toBe("ok")
+
+      const clicked = yield* timed(click, { selector: "a", timeoutMs: 2_000 })
+      figure("click {timeoutMs: 2000} on a link to a 30 s server", `${clicked.ms} ms, ${codeOf(clicked.envelope)}`)
+      expect(clicked.ms).toBeLessThan(3_500)
+      // The click reached the link (seen by the guard); the page it started loading did not arrive, and the answer says so.
+      if (clicked.envelope.ok) {
+        expect(clicked.envelope.notices?.join(" ")).toMatch(/had not arrived|could not be observed/)
+      }
+
+      const navigated = yield* timed(navigate, { screen: "url", url: url("/slow"), timeoutMs: 1_000 })
+      figure("navigate {timeoutMs: 1000} to a 30 s server", `${navigated.ms} ms, ${codeOf(navigated.envelope)}`)
+      expect(navigated.ms).toBeLessThan(2_500)
+      expect(codeOf(navigated.envelope)).toBe("MM_NAVIGATION_FAILED")
+
+      // The session goes on, and both steps were recorded.
+      expect(codeOf(yield* call(navigate, { screen: "url", url: url("/ok") }))).toBe("ok")
+      expect(codeOf(yield* call(getState))).toBe("ok")
+      const steps = yield* (yield* KnowledgeStore).steps(sessionId)
+      expect(steps.map((step) => step.tool.name)).toEqual(["launch", "navigate", "click", "navigate", "navigate", "get_state"])
+      expect(codeOf(yield* call(cleanup))).toBe("ok")
+    }))
+
+  it.effect("a page stuck in while(true): every call answers MM_PAGE_UNRESPONSIVE within its deadline; a reload recovers", () =>
+    Effect.gen(function* () {
+      const { url } = yield* Pages
+      expect(codeOf(yield* call(launch, { force: true }))).toBe("ok")
+      expect(codeOf(yield* call(navigate, { screen: "url", url: url("/hang") }))).toBe("ok")
+      const stalled = yield* timed(click, { testId: "stall", timeoutMs: 3_000 })
+      figure("click that starts while(true)", `${stalled.ms} ms, ${codeOf(stalled.envelope)}`)
+      expect(stalled.ms).toBeLessThan(8_000)
+      yield* Effect.sleep("200 millis")
+
+      const calls = [
+        ["get_state", getState, {}],
+        ["describe_screen", describeScreen, {}],
+        ["click", click, { testId: "stall", timeoutMs: 2_000 }],
+        ["type", type, { testId: "field", text: "x", timeoutMs: 2_000 }],
+        ["get_text", getText, { testId: "field", timeoutMs: 2_000 }],
+        ["wait_for", waitFor, { testId: "field", timeoutMs: 2_000 }]
+      ] as const
+      for (const [name, tool, args] of calls) {
+        const answered = yield* timed(tool, args, { deadlineMs: 15_000 })
+        figure(`${name} on the stuck page`, `${answered.ms} ms, ${codeOf(answered.envelope)}`)
+        expect(codeOf(answered.envelope)).toBe("MM_PAGE_UNRESPONSIVE")
+        expect(answered.envelope.error?.message).toMatch(/reload/)
+        expect(answered.ms).toBeLessThan(15_000)
+      }
+
+      const reloaded = yield* timed(navigate, { screen: "url", url: url("/ok"), timeoutMs: 5_000 })
+      figure("navigate away from the stuck page", `${reloaded.ms} ms, ${codeOf(reloaded.envelope)}`)
+      expect(codeOf(reloaded.envelope)).toBe("ok")
+      const state = yield* timed(getState)
+      expect(codeOf(state.envelope)).toBe("ok")
+      expect(JSON.stringify(state.envelope.result)).toContain("Fine")
+      expect(codeOf(yield* call(click, { testId: "fine" }))).toBe("ok")
+      expect(codeOf(yield* call(cleanup))).toBe("ok")
+    }))
+
+  it.effect("a cancelled 30 s wait: the next call is answered within 200 ms", () =>
+    Effect.gen(function* () {
+      const { url } = yield* Pages
+      expect(codeOf(yield* call(launch, { force: true }))).toBe("ok")
+      expect(codeOf(yield* call(navigate, { screen: "url", url: url("/ok") }))).toBe("ok")
+      const waiting = yield* Effect.fork(call(waitFor, { testId: "never-there", timeoutMs: 30_000 }))
+      yield* Effect.sleep("300 millis")
+      yield* Fiber.interrupt(waiting)
+      const next = yield* timed(getState)
+      figure("get_state right after a cancelled 30 s wait", `${next.ms} ms`)
+      expect(codeOf(next.envelope)).toBe("ok")
+      expect(next.ms).toBeLessThan(200)
+      expect(codeOf(yield* call(cleanup))).toBe("ok")
+    }))
+})

@@ -1,0 +1,67 @@
+// Shared pieces of the reliability suite: a page server with a slow route, calls through runTool, and
+// measured figures printed for the report (acceptance limits are generous; the figures are the news).
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+import { Duration, Effect } from "effect"
+import type { Envelope } from "../../src/domain/envelope.js"
+import { runTool, type RunOptions } from "../../src/runtime/runTool.js"
+import type { AnyToolDefinition } from "../../src/runtime/tool.js"
+
+/** Prints one measured figure on stderr, as `[reliability] name: value`, for the lead's report. */
+export const figure = (name: string, value: string | number) => {
+  process.stderr.write(`[reliability] ${name}: ${value}\n`)
+}
+
+export const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}, options?: RunOptions) =>
+  Effect.map(runTool(tool)(args, options), (response) => response.envelope as Envelope<any>)
+
+/** A call and how long it took. */
+export const timed = (tool: AnyToolDefinition, args: Record<string, unknown> = {}, options?: RunOptions) =>
+  Effect.map(Effect.timed(call(tool, args, options)), ([duration, envelope]) => ({ envelope, ms: Math.round(Duration.toMillis(duration)) }))
+
+export const codeOf = (envelope: Envelope<any>) => (envelope.ok ? "ok" : envelope.error?.code)
+
+export interface SlowServer {
+  readonly url: string
+  readonly close: () => Promise<void>
+}
+
+/**
+ * Pages on 127.0.0.1; `/slow` answers after 30 s (or when the server closes), as the issue's slow
+ * server did. Everything else is a page from `pages`.
+ */
+export const serveWithSlowRoute = async (pages: Readonly<Record<string, string>>): Promise<SlowServer> => {
+  const waiting = new Set<http.ServerResponse>()
+  const server = http.createServer((request, response) => {
+    const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname
+    if (path === "/slow") {
+      waiting.add(response)
+      const timer = setTimeout(() => response.writeHead(200, { "content-type": "text/html" }).end("<title>Slow</title>slow"), 30_000)
+      response.on("close", () => (clearTimeout(timer), waiting.delete(response)))
+      return
+    }
+    const page = pages[path]
+    if (page === undefined) return void response.writeHead(404).end("not found")
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(page)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const response of waiting) response.destroy()
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  }
+}
+
+export const slowServer = (pages: Readonly<Record<string, string>>) =>
+  Effect.acquireRelease(
+    Effect.promise(() => serveWithSlowRoute(pages)),
+    (server) => Effect.promise(() => server.close())
+  )
+
+/** The server's resident memory in MB. */
+export const rssMb = () => Math.round(process.memoryUsage().rss / 1024 / 1024)
