@@ -58,15 +58,17 @@ export const encodeIndex = (header: IndexHeader, arrays: Readonly<Record<string,
   for (const array of Object.values(arrays)) {
     chunks.push(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), new Uint8Array(padding(array.byteLength)))
   }
-  let crc = 0
-  for (const chunk of chunks) crc = crc32(chunk, crc)
   const preamble = Buffer.alloc(PREAMBLE)
   MAGIC.copy(preamble, 0)
   preamble.writeUInt32LE(INDEX_FORMAT, 8)
   preamble.writeUInt32LE(json.length, 12)
-  preamble.writeUInt32LE(crc, 16)
   new Uint32Array(preamble.buffer, preamble.byteOffset + 20, 1)[0] = BYTE_ORDER
-  return Buffer.concat([preamble, ...chunks])
+  const bytes = Buffer.concat([preamble, ...chunks])
+  // The CRC is taken over the bytes as written, in one call, exactly as decodeIndex checks it. Chaining
+  // crc32(chunk, crc) per section is wrong: for an empty view over an empty ArrayBuffer (an empty section,
+  // e.g. no test ids seen) Node's crc32 gets a null data pointer and returns 0, dropping all before it.
+  bytes.writeUInt32LE(crc32(bytes.subarray(PREAMBLE)), 16)
+  return bytes
 }
 
 export interface DecodedIndex {

@@ -42,16 +42,28 @@ const ReplayInput = Schema.Struct({
 /** How many sessions with the flow tag are looked at, newest first. */
 const FLOW_CANDIDATES = 20
 
-/** A session's flow succeeded when its last step that a replay would run succeeded. */
+/** Failures that did nothing to the page (refused input): they neither end nor break a flow. */
+const REFUSED_CODES: ReadonlySet<string> = new Set(["MM_INVALID_INPUT", "MM_TOOL_UNAVAILABLE", "MM_NAVIGATION_BLOCKED"])
+
+/**
+ * A session's flow succeeded when its last step that a replay would run succeeded; a call refused before
+ * it acted (bad input) is passed over, as the recipe leaves it out.
+ */
 const flowSucceeded = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup): boolean => {
   for (let index = steps.length - 1; index >= 0; index--) {
     const step = steps[index]!
     const tool = lookup(step.tool.name)
     if (tool !== undefined && replayModeOf(tool) !== "step") continue
+    if (!step.outcome.ok && step.outcome.error !== undefined && REFUSED_CODES.has(step.outcome.error.code)) continue
     return step.outcome.ok
   }
   return false
 }
+
+/** Why a session with the flow tag was passed over, for the error. */
+const whyNot = (recipe: Recipe, steps: ReadonlyArray<StepRecord>, lookup: ToolLookup): string =>
+  !acts(recipe) ? "no step to replay" : noDurable(recipe) ? "a step without a durable target" : !flowSucceeded(steps, lookup) ? "its last action failed" : "?"
+
 
 /** Recipe steps that act (not the start page alone). */
 const acts = (recipe: Recipe) => recipe.steps.some((step) => !step.notes.startsWith("Start at "))
@@ -86,7 +98,7 @@ const chooseSession = (input: typeof ReplayInput.Type, lookup: ToolLookup, prefi
       if (acts(recipe) && !noDurable(recipe) && flowSucceeded(steps, lookup)) {
         return { sessionId: summary.sessionId, metadata: catalog.metadata(summary.sessionId), recipe }
       }
-      passed.push(summary.sessionId)
+      passed.push(`${summary.sessionId} (${whyNot(recipe, steps, lookup)})`)
     }
     return yield* new KnowledgeError({
       detail:

@@ -4,10 +4,12 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Logger } from "effect"
 import { makeFileStore } from "../../src/adapters/knowledge-files.js"
+import { decodeIndex, encodeIndex } from "../../src/adapters/knowledge-index.js"
+import type { StepRecord, StepTarget } from "../../src/domain/knowledge.js"
 import type { Observation } from "../../src/domain/observation.js"
-import { type Catalog, scanSearch } from "../../src/knowledge/catalog.js"
+import { type Catalog, type CatalogJson, scanSearch } from "../../src/knowledge/catalog.js"
 import { priorKnowledge } from "../../src/knowledge/prior.js"
 import { queryGroups } from "../../src/knowledge/text.js"
 import { tempDir } from "../support/browser.js"
@@ -156,5 +158,80 @@ describe("the saved index", () => {
     expect(last.catalog.sessionSize("mm-writer-b")).toBe(60)
     expect(last.catalog.size).toBe(400 + 140)
     await expectSameAsFiles(dir, last.catalog)
+  })
+})
+
+// Regression: an empty section (here: no test id ever seen, no screen named) is an empty typed array over an
+// empty ArrayBuffer, and Node's crc32 returns 0 for it instead of the running value. The index was then
+// written with a CRC over only its tail, and every next server found it "damaged" and read every step again.
+describe("the saved index with empty sections", () => {
+  it("round-trips an empty Int32Array section through encodeIndex / decodeIndex", () => {
+    const arrays = { before: new Int32Array([1, 2, 3]), empty: new Int32Array(0), after: new Float64Array([0.5]), names: new Uint8Array(Buffer.from("a\nb")) }
+    const decoded = decodeIndex(encodeIndex({ catalog: {} as CatalogJson, directories: [] }, arrays))
+    expect(decoded).toBeDefined()
+    expect(Object.fromEntries(Object.entries(decoded!.arrays).map(([name, array]) => [name, [...array]]))).toEqual({
+      before: [1, 2, 3],
+      empty: [],
+      after: [0.5],
+      names: [97, 10, 98]
+    })
+  })
+
+  it("written by a store from realistic steps, is restored by the next store and the one after it, without a warning", async () => {
+    const dir = tempDir()
+    const todo = "http://127.0.0.1:8080/#/"
+    const names = ["What needs to be done?", "Toggle All Input", "Write report", "Delete", "All", "Active", "Completed", "Clear completed"]
+    const target = (role: string, name: string, ref: string): StepTarget => ({
+      a11yRef: ref,
+      a11yHint: { role, name },
+      element: { role, name, selector: `internal:role=${role}[name=${JSON.stringify(name)}s]`, unique: ["role", "selector"] }
+    })
+    const logs: Array<string> = []
+    const capture = Logger.replace(
+      Logger.defaultLogger,
+      Logger.make(({ logLevel, message }) => logs.push(`${logLevel.label} ${(Array.isArray(message) ? message : [message]).join(" ")}`))
+    )
+    const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.provide(effect, capture))
+    const openStore = async () => {
+      const made = await run(makeFileStore(dir, { refreshIntervalMs: 0 }))
+      const catalog = await run(made.store.catalog!)
+      return { made, catalog, status: await run(made.status) }
+    }
+
+    const first = await openStore()
+    for (const [index, sessionId] of ["mm-mwtj7d12-3fe5ab", "mm-mwtj827r-2994b8", "mm-mwtj89at-05d4e2"].entries()) {
+      await run(first.made.store.startSession(session(sessionId, { goal: `add and complete todos ${index}`, createdAt: hoursAgo(3 - index) })))
+      const at = (minute: number) => new Date(Date.parse(hoursAgo(3 - index)) + minute * 60_000).toISOString()
+      const steps: Array<StepRecord> = [
+        step({ sessionId, tool: "launch", at: at(0), url: todo, names }),
+        step({ sessionId, tool: "describe_screen", at: at(1), url: todo, names }),
+        step({ sessionId, tool: "type", at: at(2), url: todo, names, target: target("textbox", "What needs to be done?", "e2"), input: { text: "Write report", submit: true } }),
+        step({ sessionId, tool: "click", at: at(3), url: todo, names, target: target("checkbox", "Toggle Todo", "e7") }),
+        step({ sessionId, tool: "click", at: at(4), url: `${todo}active`, names, target: target("link", "Active", "e11") }),
+        step({ sessionId, tool: "click", at: at(5), url: todo, names, target: { a11yRef: "e99" }, ok: false }),
+        step({ sessionId, tool: "click", at: at(6), url: todo, names, target: { selector: "li" }, ok: false }),
+        step({ sessionId, tool: "get_text", at: at(7), url: todo, names, target: target("heading", "todos", "e10") })
+      ]
+      for (const record of steps) await run(first.made.store.recordStep(record))
+    }
+    await run(first.made.saveIndex)
+    expect(fs.existsSync(first.made.indexFile)).toBe(true)
+    // What broke it: the catalog has empty sections.
+    const saved = decodeIndex(fs.readFileSync(first.made.indexFile))
+    expect(saved).toBeDefined()
+    expect(Object.values(saved!.arrays).some((array) => array.length === 0)).toBe(true)
+
+    const second = await openStore()
+    expect(second.status).toEqual({ restoredFromIndex: true, filesRead: 0 })
+    expect(second.catalog.size).toBe(first.catalog.size)
+    // A new step, saved again, and a third store restores that index too.
+    await run(second.made.store.recordStep(step({ sessionId: "mm-mwtj89at-05d4e2", tool: "click", at: hoursAgo(0.5), url: todo, names, target: target("button", "Clear completed", "e20") })))
+    await run(second.made.saveIndex)
+    const third = await openStore()
+    expect(third.status.restoredFromIndex).toBe(true)
+    expect(third.catalog.size).toBe(first.catalog.size + 1)
+    const found = third.catalog.search({ groups: queryGroups("clear completed"), limit: 5, sessions: "all", filters: undefined, now: NOW })
+    expect(found.length).toBeGreaterThan(0)
+    expect(logs.filter((line) => line.includes("damaged"))).toEqual([])
   })
 })
