@@ -68,6 +68,9 @@ export { describeScreen, listTestIds, accessibilitySnapshot, getState } from "./
 export { find } from "./tools/find.js"
 export { screenshot } from "./tools/screenshot.js"
 export { saveStorageState } from "./tools/storage.js"
+export { consoleMessages, networkRequests, networkRequest, mockNetwork } from "./tools/devtools.js"
+export { evaluate } from "./tools/evaluate.js"
+export { DEVTOOLS_GROUP, EVALUATE_GROUP, type SessionDevtools } from "./services/session/devtools.js"
 export {
   knowledge,
   knowledgeLast,

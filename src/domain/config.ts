@@ -648,7 +648,7 @@ export const optionTable = {
     env: "BWM_CAPS",
     default: defaultSettings.caps,
     defaultText: "none",
-    help: "Opt-in tool groups to serve, comma-separated (all for every one), e.g. debugger."
+    help: "Opt-in tool groups to serve, comma-separated (all for every one): devtools (network log and mocks), evaluate."
   }),
   stepScreenshots: option({
     section: "tools",

@@ -467,6 +467,52 @@ export class ToolUnavailable extends Schema.TaggedError<ToolUnavailable>()("Tool
   }
 }
 
+/** mm_evaluate: the expression threw, or its promise rejected; the message carries the exception. */
+export class EvaluateFailed extends Schema.TaggedError<EvaluateFailed>()("EvaluateFailed", {
+  /** The exception as the page reported it (bounded), e.g. "TypeError: x is not a function\n    at <anonymous>:1:3". */
+  exception: Schema.String
+}) {
+  get code() {
+    return "MM_EVALUATE_FAILED" as const
+  }
+  override get message() {
+    return `The expression threw in the page: ${this.exception}`
+  }
+}
+
+/** mm_network_request: no captured request has that id (never given, or let go by its tab's ring). */
+export class RequestNotFound extends Schema.TaggedError<RequestNotFound>()("RequestNotFound", {
+  id: Schema.String,
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_REQUEST_NOT_FOUND" as const
+  }
+  override get message() {
+    return `No captured request ${this.id}: ${this.detail}`
+  }
+  get details() {
+    return { id: this.id }
+  }
+}
+
+/** mm_mock_network remove: no rule has that id. */
+export class MockNotFound extends Schema.TaggedError<MockNotFound>()("MockNotFound", {
+  id: Schema.String,
+  /** The ids of the rules in force. */
+  available: Schema.Array(Schema.String)
+}) {
+  get code() {
+    return "MM_MOCK_NOT_FOUND" as const
+  }
+  override get message() {
+    return `No mock rule ${this.id}. Rules in force: ${this.available.length === 0 ? "none" : this.available.join(", ")}.`
+  }
+  get details() {
+    return { id: this.id, available: this.available }
+  }
+}
+
 /** How the message of an action the page paused during begins (step records keep the code and message only). */
 export const PAUSED_DURING_PREFIX = "The page paused in the debugger during "
 
@@ -666,6 +712,9 @@ export type ToolError =
   | PdfFailed
   | PageUnresponsive
   | ActionUnconfirmed
+  | EvaluateFailed
+  | RequestNotFound
+  | MockNotFound
 
 export const ToolError = Schema.Union(
   InvalidInput,
@@ -704,7 +753,10 @@ export const ToolError = Schema.Union(
   AssertionFailed,
   PdfFailed,
   ActionUnconfirmed,
-  PageUnresponsive
+  PageUnresponsive,
+  EvaluateFailed,
+  RequestNotFound,
+  MockNotFound
 )
 
 const toolErrorTags: ReadonlySet<string> = new Set(ToolError.members.map((member) => member.identifier))

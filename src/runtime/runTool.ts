@@ -181,7 +181,9 @@ export const runTool =
             // Errors since this client's previous response; without one, since this call began (a new session: since it started).
             const from = known?.consoleCursor ?? (sessionIdOf(before) === current ? consoleAtStart : 0)
             const cursor = yield* session.consoleCursor
-            const messages = cursor > from ? yield* session.consoleSince(from) : []
+            const since = cursor > from ? yield* session.consoleSince(from) : []
+            const shown = outcome.ok && definition.consoleInResult !== undefined ? definition.consoleInResult(outcome.result) : undefined
+            const messages = shown === undefined ? since : since.filter((message) => !shown(message))
             const now = observation === undefined ? undefined : pageOf(observation.state, observation.state.tabId)
             consoleErrors = consoleLines(messages, now?.url ?? known?.page?.url)
             if (now !== undefined && !stateInResult) page = pageChange(known?.page, now)

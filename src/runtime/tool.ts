@@ -147,6 +147,12 @@ export interface ToolDefinition<I, IE, O, OE, R> {
   readonly onDeadline?: (input: I, timeoutMs: number) => ToolError
   /** What to record (redacted); by default the input with sensitive keys redacted. */
   readonly record?: (input: I, result: Option.Option<O>) => RecordedCall
+  /**
+   * For a tool whose result lists console messages itself (console_messages): which of the messages
+   * logged since the client's previous response the result already shows; the envelope's `console`
+   * leaves those out, so nothing is said twice.
+   */
+  readonly consoleInResult?: (result: OE) => (message: { readonly type: string; readonly text: string; readonly url: string }) => boolean
   /** The observation, for tools whose policy is "custom". */
   readonly observe?: (result: O) => Observation | undefined
   /** Moves bulky data out of the result into content blocks (e.g. an image). */

@@ -1,8 +1,9 @@
 // The browser port tools require: one Session tag whose service is the sum of small ports, one per
-// concern (lifecycle, actions, interactions, navigation, screenshots, storage, tabs, extension, records, debugger) in ./session/.
+// concern (lifecycle, actions, interactions, navigation, screenshots, storage, tabs, extension, records, debugger, devtools) in ./session/.
 import { Context, Effect, Layer, Option } from "effect"
 import type { SessionActions } from "./session/actions.js"
 import type { SessionDebugger } from "./session/debugger.js"
+import type { SessionDevtools } from "./session/devtools.js"
 import type { SessionExtension } from "./session/extension.js"
 import type { SessionInteractions } from "./session/interactions.js"
 import type { SessionLifecycle } from "./session/lifecycle.js"
@@ -14,6 +15,7 @@ import type { SessionTabs } from "./session/tabs.js"
 
 export type * from "./session/actions.js"
 export type * from "./session/debugger.js"
+export type * from "./session/devtools.js"
 export type * from "./session/extension.js"
 export type * from "./session/interactions.js"
 export type * from "./session/lifecycle.js"
@@ -32,7 +34,8 @@ export type SessionService = SessionLifecycle &
   SessionTabs &
   SessionExtension &
   SessionRecords &
-  SessionDebugger
+  SessionDebugger &
+  SessionDevtools
 
 export class Session extends Context.Tag("browser-workflow-mcp/Session")<Session, SessionService>() {
   /** A session stub for tests: every method dies loudly unless overridden. */
@@ -84,5 +87,13 @@ const unimplemented: SessionService = {
   debuggerRun: () => notStubbed("debuggerRun"),
   debuggerEvaluate: () => notStubbed("debuggerEvaluate"),
   setBreakpoint: () => notStubbed("setBreakpoint"),
-  removeBreakpoint: () => notStubbed("removeBreakpoint")
+  removeBreakpoint: () => notStubbed("removeBreakpoint"),
+  consoleMessages: () => notStubbed("consoleMessages"),
+  networkRequests: () => notStubbed("networkRequests"),
+  networkRequest: () => notStubbed("networkRequest"),
+  addMock: () => notStubbed("addMock"),
+  removeMock: () => notStubbed("removeMock"),
+  clearMocks: notStubbed("clearMocks"),
+  mocks: () => notStubbed("mocks"),
+  evaluate: () => notStubbed("evaluate")
 }

@@ -18,6 +18,8 @@ import { extensionStorage } from "./extension.js"
 import { build } from "./build.js"
 import { getContractAddress, listContracts, seedContract, seedContracts } from "./contracts.js"
 import { hideTools, showTools } from "./meta.js"
+import { consoleMessages, mockNetwork, networkRequest, networkRequests } from "./devtools.js"
+import { evaluate } from "./evaluate.js"
 import { closeTab, listTabs, switchToTab, waitForNotification } from "./tabs.js"
 
 export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
@@ -50,6 +52,11 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   closeTab,
   waitForNotification,
   extensionStorage,
+  consoleMessages,
+  networkRequests,
+  networkRequest,
+  mockNetwork,
+  evaluate,
   build,
   seedContract,
   seedContracts,

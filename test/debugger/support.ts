@@ -96,8 +96,8 @@ export const connect = async (caps: ReadonlyArray<string> = ["debugger"], overri
   }
 }
 
-/** The tools listed while a tab is paused: the stepping set, state and screenshot (registry order). */
-export const STEPPING_SET = ["mm_screenshot", "mm_get_state", "mm_debugger", "mm_breakpoint", "mm_step", "mm_evaluate_frame"]
+/** The tools listed while a tab is paused: the stepping set, state, screenshot and the console (registry order). */
+export const STEPPING_SET = ["mm_screenshot", "mm_get_state", "mm_debugger", "mm_breakpoint", "mm_step", "mm_evaluate_frame", "mm_console_messages"]
 
 /** A line of a script, 1-based, found by its text: tests name lines by what is on them. */
 export const lineOf = (source: string, text: string): number => {

@@ -104,7 +104,9 @@ export const session = Effect.map(
         closeTab: action("close_tab", service.closeTab),
         waitForNotification: action("wait_for_notification", service.waitForNotification),
         // Reading localStorage runs script in each page, which a paused page never answers.
-        saveStorageState: action("save_storage_state", service.saveStorageState)
+        saveStorageState: action("save_storage_state", service.saveStorageState),
+        // mm_evaluate runs script in the page (its code may also hit a breakpoint).
+        evaluate: action("evaluate", service.evaluate)
       }
     }
 )

@@ -10,8 +10,11 @@ import type { SessionInfo } from "../../services/Session.js"
 import type { ExtensionInfo } from "./launch.js"
 import { CONSOLE_FLOOD_COUNT, CONSOLE_FLOOD_WINDOW_MS, silenceDialogs, watchConsole } from "./page-eval.js"
 import type { ObserveResult, PageAffordances } from "./page-script.js"
+import { emptyMocks, type MockState } from "./mocks.js"
+import { emptyNetwork, watchNetwork, type NetworkLog } from "./network.js"
 import {
   consoleLogged,
+  consoleNavigated,
   dialogCounted,
   emptyConsole,
   emptyTabs,
@@ -46,6 +49,10 @@ export interface LiveSession {
   readonly tabs: Ref.Ref<TabState>
   readonly notices: Ref.Ref<Notices>
   readonly console: Ref.Ref<ConsoleLog>
+  /** The requests of every tab, once the capture is on (docs/devtools.md). */
+  readonly network: Ref.Ref<NetworkLog>
+  /** The session's network mocks: rules, their routes and the log of hits and misses. */
+  readonly mocks: Ref.Ref<MockState>
   /**
    * What the latest action asked to do with dialogs its page opens (none means dismiss). It stays in
    * force after the action, for a confirm() that comes after a fetch, until the next action says otherwise.
@@ -101,6 +108,8 @@ export const makeLiveSession = (facts: LiveSessionFacts) =>
       tabs,
       notices: yield* Ref.make(noNotices),
       console: yield* Ref.make(emptyConsole),
+      network: yield* Ref.make(emptyNetwork),
+      mocks: yield* Ref.make(emptyMocks),
       dialogChoice: yield* Ref.make<DialogChoiceOn | undefined>(undefined),
       dialogRates: yield* Ref.make<ReadonlyMap<Page, DialogRate>>(new Map()),
       ended: yield* Ref.make(Option.none<string>()),
@@ -164,8 +173,12 @@ const trackPage = (runSync: RunSync, live: LiveSession, page: Page) => {
   const known = runSync(Ref.modify(live.tabs, (tabs) => [tabs.pages.includes(page), tabOpened(tabs, page)]))
   if (known) return
   const tabId = () => tabIdIn(runSync(Ref.get(live.tabs)), page)
-  const log = (type: string, text: string) =>
-    runSync(Ref.update(live.console, (log) => consoleLogged(log, tabId(), { type, text, url: shownUrl(page.url()) })))
+  const log = (type: string, text: string, stack?: string) =>
+    runSync(
+      Ref.update(live.console, (log) =>
+        consoleLogged(log, tabId(), { type, text, url: shownUrl(page.url()), time: Date.now(), ...(stack !== undefined ? { stack } : {}) })
+      )
+    )
 
   void watchConsole(page, {
     onMessage: log,
@@ -175,7 +188,11 @@ const trackPage = (runSync: RunSync, live: LiveSession, page: Page) => {
       runSync(addNotice(live, text))
     }
   }).catch(() => undefined)
-  page.on("pageerror", (error) => log("pageerror", error.message))
+  page.on("pageerror", (error) => log("pageerror", error.message, error.stack))
+  // "Since the last navigation" in the console starts here (a client-side route change counts too).
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) runSync(Ref.update(live.console, (log) => consoleNavigated(log, tabId())))
+  })
   trackRequests(page)
   page.on("crash", () => runSync(addNotice(live, `The page in tab ${tabId()} crashed (${shownUrl(page.url())}); reload it with mm_navigate {screen: "reload"}.`)))
   page.on("dialog", (dialog) => answerDialog(runSync, live, page, dialog, tabId))
@@ -255,11 +272,13 @@ const answerDialog = (runSync: RunSync, live: LiveSession, page: Page, dialog: D
 
 /**
  * Tracks the context's pages from now on and marks the session ended when the browser goes away
- * (crash, kill, disconnect: the persistent context closes). Gives nothing to undo: the listeners go
+ * (crash, kill, disconnect: the persistent context closes). With `captureNetwork` (the devtools group
+ * is on) every tab's requests are captured from the first one. Gives nothing to undo: the listeners go
  * with the context.
  */
-export const trackContext = (runSync: RunSync, live: LiveSession) =>
+export const trackContext = (runSync: RunSync, live: LiveSession, options: { readonly captureNetwork?: boolean } = {}) =>
   Effect.sync(() => {
+    if (options.captureNetwork === true) watchNetwork(runSync, live)
     for (const page of live.context.pages()) trackPage(runSync, live, page)
     live.context.on("page", (page) => {
       trackPage(runSync, live, page)

@@ -121,10 +121,21 @@ export const make = Effect.gen(function* () {
         }
         const cdp = await live.context.newCDPSession(anchor)
         try {
+          // Playwright neither routes nor reports the first load of a target created with its URL, so
+          // mm_mock_network's rules and the request log would miss it: a web page opens blank and replaces
+          // itself with the URL, which keeps the single history entry.
+          const viaBlank = /^https?:/i.test(url)
           const opened = live.context.waitForEvent("page", { timeout: timeoutMs })
-          await cdp.send("Target.createTarget", { url })
+          await cdp.send("Target.createTarget", { url: viaBlank ? "about:blank" : url })
           const page = await opened
-          await page.waitForLoadState("load", { timeout: timeoutMs })
+          if (viaBlank) {
+            await Promise.all([
+              page.waitForURL((current) => current.href !== "about:blank", { waitUntil: "load", timeout: timeoutMs }),
+              page.evaluate((target) => location.replace(target), url).catch(() => undefined)
+            ])
+          } else {
+            await page.waitForLoadState("load", { timeout: timeoutMs })
+          }
           return page
         } finally {
           await cdp.detach().catch(() => undefined)

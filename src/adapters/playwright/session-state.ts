@@ -132,17 +132,35 @@ export const CONSOLE_RINGS = 32
 /** How much of one message is kept. */
 export const CONSOLE_TEXT_LIMIT = 1_000
 
+/** How much of an uncaught error's stack is kept: its first frames, within a length. */
+export const STACK_FRAMES = 10
+export const STACK_TEXT_LIMIT = 1_500
+
 export interface ConsoleEntry {
   readonly seq: number
   readonly type: string
   readonly text: string
   readonly url: string
+  /** When the session heard it (ms since the epoch). */
+  readonly time?: number | undefined
+  /** The frames of an uncaught error ("at f (http://…/app.js:12:9)" lines), bounded. */
+  readonly stack?: string | undefined
+}
+
+/** Where a tab's current document starts in its ring: messages after `seq` are its own. */
+export interface NavigationMark {
+  /** The session's console sequence number when the tab last navigated. */
+  readonly seq: number
+  /** Messages of the current document that the ring let go. */
+  readonly dropped: number
 }
 
 /** One tab's ring: its newest messages, oldest first, and how many it let go. */
 export interface ConsoleRing {
   readonly messages: ReadonlyArray<ConsoleEntry>
   readonly dropped: number
+  /** The tab's last navigation, once it navigated while the session watched. */
+  readonly navigation?: NavigationMark | undefined
 }
 
 export interface ConsoleLog {
@@ -156,19 +174,75 @@ export const emptyConsole: ConsoleLog = { seq: 0, rings: new Map() }
 /** Adds a message to its tab's ring (a copy of at most CONSOLE_PER_TAB entries: well under a microsecond). */
 export const consoleLogged = (log: ConsoleLog, tabId: string, message: Omit<ConsoleEntry, "seq">): ConsoleLog => {
   const seq = log.seq + 1
-  const entry: ConsoleEntry = { seq, ...message, text: message.text.slice(0, CONSOLE_TEXT_LIMIT) }
-  const ring = log.rings.get(tabId) ?? { messages: [], dropped: 0 }
-  const full = ring.messages.length >= CONSOLE_PER_TAB
-  const next: ConsoleRing = {
-    messages: full ? [...ring.messages.slice(ring.messages.length - CONSOLE_PER_TAB + 1), entry] : [...ring.messages, entry],
-    dropped: full ? ring.dropped + ring.messages.length - CONSOLE_PER_TAB + 1 : ring.dropped
+  const entry: ConsoleEntry = {
+    seq,
+    ...message,
+    text: message.text.slice(0, CONSOLE_TEXT_LIMIT),
+    ...(message.stack !== undefined ? { stack: boundedStack(message.stack) } : {})
   }
-  const rings = new Map(log.rings).set(tabId, next)
+  const ring: ConsoleRing = log.rings.get(tabId) ?? { messages: [], dropped: 0 }
+  const full = ring.messages.length >= CONSOLE_PER_TAB
+  const cut = full ? ring.messages.length - CONSOLE_PER_TAB + 1 : 0
+  const mark = ring.navigation
+  const next: ConsoleRing = {
+    messages: full ? [...ring.messages.slice(cut), entry] : [...ring.messages, entry],
+    dropped: ring.dropped + cut,
+    ...(mark === undefined
+      ? {}
+      : { navigation: cut === 0 ? mark : { seq: mark.seq, dropped: mark.dropped + countAfter(ring.messages, cut, mark.seq) } })
+  }
+  return { seq, rings: withinRingLimit(new Map(log.rings).set(tabId, next)) }
+}
+
+/** How many of the first `count` messages came after `seq`. */
+const countAfter = (messages: ReadonlyArray<ConsoleEntry>, count: number, seq: number) => {
+  let after = 0
+  for (let index = 0; index < count; index++) if (messages[index]!.seq > seq) after++
+  return after
+}
+
+/** Past CONSOLE_RINGS rings, the one that was quiet longest goes (closed tabs, usually). */
+const withinRingLimit = (rings: Map<string, ConsoleRing>): Map<string, ConsoleRing> => {
   if (rings.size > CONSOLE_RINGS) {
-    const quietest = [...rings].reduce((a, b) => ((a[1].messages.at(-1)?.seq ?? 0) <= (b[1].messages.at(-1)?.seq ?? 0) ? a : b))
+    const last = (ring: ConsoleRing) => Math.max(ring.messages.at(-1)?.seq ?? 0, ring.navigation?.seq ?? 0)
+    const quietest = [...rings].reduce((a, b) => (last(a[1]) <= last(b[1]) ? a : b))
     rings.delete(quietest[0])
   }
-  return { seq, rings }
+  return rings
+}
+
+/** The first STACK_FRAMES frames of a stack, within STACK_TEXT_LIMIT characters; a message line before them is left out. */
+export const boundedStack = (stack: string): string => {
+  const lines = stack.split("\n")
+  const firstFrame = lines.findIndex((line) => /^\s+at /.test(line))
+  const frames = (firstFrame < 0 ? lines : lines.slice(firstFrame)).map((line) => line.trim()).filter((line) => line !== "")
+  const kept = frames.slice(0, STACK_FRAMES)
+  const more = frames.length - kept.length
+  const text = kept.join("\n").slice(0, STACK_TEXT_LIMIT)
+  return more > 0 ? `${text}\n… ${more} more frame${more === 1 ? "" : "s"}` : text
+}
+
+/** The tab navigated: its messages from now on belong to the new page. */
+export const consoleNavigated = (log: ConsoleLog, tabId: string): ConsoleLog => {
+  const ring: ConsoleRing = log.rings.get(tabId) ?? { messages: [], dropped: 0 }
+  const next: ConsoleRing = { ...ring, navigation: { seq: log.seq, dropped: 0 } }
+  return { seq: log.seq, rings: withinRingLimit(new Map(log.rings).set(tabId, next)) }
+}
+
+/**
+ * One tab's kept messages, oldest first: all of them, or those since its last navigation; with how
+ * many of those the ring let go. A tab the session never heard from has none.
+ */
+export const consoleOfTab = (
+  log: ConsoleLog,
+  tabId: string,
+  since: "navigation" | "all"
+): { readonly messages: ReadonlyArray<ConsoleEntry>; readonly dropped: number } => {
+  const ring = log.rings.get(tabId)
+  if (ring === undefined) return { messages: [], dropped: 0 }
+  if (since === "all" || ring.navigation === undefined) return { messages: ring.messages, dropped: ring.dropped }
+  const mark = ring.navigation
+  return { messages: ring.messages.filter((entry) => entry.seq > mark.seq), dropped: mark.dropped }
 }
 
 /** The messages of every tab after `cursor`, oldest first, with how many of those the rings let go. */

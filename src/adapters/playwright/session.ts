@@ -7,6 +7,7 @@ import { BrowserState } from "./browser.js"
 import * as Debugger from "./debugger.js"
 import * as DebuggerGuard from "./debugger-guard.js"
 import { Debuggers } from "./debugger-session.js"
+import * as Devtools from "./devtools.js"
 import * as Extension from "./extension.js"
 import * as Interactions from "./interactions.js"
 import * as Navigation from "./navigation.js"
@@ -35,7 +36,8 @@ export const make = Effect.gen(function* () {
     ...(yield* Tabs.make),
     ...(yield* Extension.make),
     ...(yield* Records.make),
-    ...(yield* Debugger.make)
+    ...(yield* Debugger.make),
+    ...(yield* Devtools.make)
   }))
 })
 

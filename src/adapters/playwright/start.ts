@@ -29,6 +29,7 @@ import {
   type ExtensionInfo
 } from "./launch.js"
 import { makeLiveSession, trackContext, trackOwnPage } from "./live-session.js"
+import { capturesNetwork } from "./network.js"
 import { installPolicy, policyOf } from "./policy.js"
 import { REF_ENGINE, REF_ENGINE_OPTIONS, refSelectorEngine } from "./page-script.js"
 import { acquireProfile, persistentProfile } from "./profiles.js"
@@ -291,7 +292,7 @@ export const startSession = (settings: Settings, fixtures: FixtureService, optio
       notificationUrl:
         extension === undefined ? undefined : resolveScreenUrl(settings.screens.notification ?? "notification.html", extension, settings.appUrl)
     })
-    yield* trackContext(runSync, live)
+    yield* trackContext(runSync, live, { captureNetwork: capturesNetwork(settings) })
     yield* installPolicy(runSync, live, policyOf(settings, extension))
 
     if (fixture !== undefined) {
