@@ -457,7 +457,7 @@ export const optionTable = {
     defaultText: "none",
     help: "Start each session from this storage state (cookies and localStorage, Playwright's storageState format).",
     details:
-      "`mm_save_storage_state` writes such files under `<artifacts>/storage-state/`. A fixture of `mm_launch` is applied on top. Not with `--user-data-dir`, whose profile keeps its own state."
+      "`mm_save_storage_state` (--caps storage) writes such files under `<artifacts>/storage-state/`. A fixture of `mm_launch` is applied on top. Not with `--user-data-dir`, whose profile keeps its own state."
   }),
   device: option({
     section: "context",
@@ -648,7 +648,7 @@ export const optionTable = {
     env: "BWM_CAPS",
     default: defaultSettings.caps,
     defaultText: "none",
-    help: "Opt-in tool groups to serve, comma-separated (all for every one): devtools (network log and mocks), evaluate."
+    help: "Opt-in tool groups to serve, comma-separated (all for every one): debugger, devtools (network log and mocks), evaluate, testing (expect), pdf (save_pdf), storage (save_storage_state)."
   }),
   stepScreenshots: option({
     section: "tools",

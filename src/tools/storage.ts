@@ -24,7 +24,9 @@ export const saveStorageState = defineTool({
     origins: Schema.Number.annotations({ description: "How many origins have localStorage entries in it." })
   }),
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  group: "session",
+  // Opt-in, as in Playwright MCP (its "storage" capability): 467 bytes in every session's list otherwise.
+  group: "storage",
+  optIn: true,
   requiresSession: true,
   // Reading localStorage needs the pages' JavaScript running.
   whilePaused: "blocked",

@@ -27,7 +27,7 @@ let harness: Harness
 
 beforeAll(async () => {
   served = await serve({ "/": page, "/static/app.js": app })
-  harness = await connect(["debugger"])
+  harness = await connect(["debugger", "storage"])
   expect((await harness.call("mm_launch")).ok).toBe(true)
   expect((await harness.call("mm_navigate", { screen: "url", url: `${served.url}/` })).ok).toBe(true)
 })
