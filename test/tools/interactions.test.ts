@@ -361,6 +361,7 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
       expect(batchExport.content).toContain('"mm_drag"')
 
       // Playwright's runner, on the same pages, with the same browser and loopback flags.
+      fs.mkdirSync(path.join(root, ".tmp"), { recursive: true })
       const dir = fs.mkdtempSync(path.join(root, ".tmp", "pw-export-"))
       fs.writeFileSync(path.join(dir, "flow.spec.ts"), code)
       fs.writeFileSync(
