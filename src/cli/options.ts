@@ -17,6 +17,7 @@ import {
   type OptionValues,
   type Settings
 } from "../domain/config.js"
+import { editDistance } from "../domain/edit-distance.js"
 
 /** A problem with the command line, the environment or the config file; the message is one line for the user. */
 export class CliError extends Error {}
@@ -71,24 +72,10 @@ const decodeValue = (spec: AnySpec, raw: unknown, source: Source): unknown => {
   throw new CliError(`${where}: ${issue.message}`)
 }
 
-const levenshtein = (a: string, b: string) => {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!
-    row[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const saved = row[j]!
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
-      previous = saved
-    }
-  }
-  return row[b.length]!
-}
-
 /** " (did you mean X?)" for a near miss among the candidates. */
 const suggestion = (name: string, candidates: ReadonlyArray<string>, prefix: string) => {
   const best = candidates
-    .map((candidate) => ({ candidate, distance: levenshtein(name, candidate) }))
+    .map((candidate) => ({ candidate, distance: editDistance(name, candidate) }))
     .sort((a, b) => a.distance - b.distance)[0]
   return best !== undefined && best.distance <= Math.max(2, Math.floor(name.length / 4)) ? ` (did you mean ${prefix}${best.candidate}?)` : ""
 }

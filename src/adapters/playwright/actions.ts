@@ -1,7 +1,7 @@
 // Session actions over Playwright: click, type, keys, select, hover, text and waits on the active
 // page, each with its dialog choice in force. A direct path first (direct.ts), else Playwright's own.
 import { Effect, Ref } from "effect"
-import type { Page } from "playwright"
+import type { Locator, Page } from "playwright"
 import { ActionFailed, PageClosed, TargetAmbiguous, TargetNotFound, WaitTimeout, type ActionTimeout } from "../../domain/errors.js"
 import { describeTarget, type Target } from "../../domain/target.js"
 import type { ActionOptions, ClickOptions, DialogChoice, SessionActions } from "../../services/Session.js"
@@ -169,7 +169,17 @@ export const make = Effect.gen(function* () {
       Effect.map(({ value }) => value)
     )
 
-  const waitFor = (target: Target, state: "visible" | "hidden", options: { readonly timeoutMs: number }) =>
+  /**
+   * wait_for, one way for both port methods: `any` waits on any of the target's matches (visible once
+   * one is, hidden once none is); otherwise the target must be one element, which `single` checks when
+   * the wait failed (several: TargetAmbiguous).
+   */
+  const waitUntil = <E>(
+    target: Target,
+    state: "visible" | "hidden",
+    options: { readonly timeoutMs: number },
+    matches: { readonly any: true } | { readonly any: false; readonly single: (locator: Locator, described: string) => Effect.Effect<void, E> }
+  ) =>
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
       const described = describeTarget(target)
@@ -186,15 +196,16 @@ export const make = Effect.gen(function* () {
         return yield* refCheck.left
       }
       const locator = targeting.locate(page, target, refCheck.right)
+      // With any: the first of the matches that are visible, which exists when any is and is gone when none is.
+      const awaited = matches.any ? locator.filter({ visible: true }).first() : locator
       yield* Effect.tryPromise({
-        try: (signal) => locator.waitFor({ state, timeout: options.timeoutMs, signal }),
+        try: (signal) => awaited.waitFor({ state, timeout: options.timeoutMs, signal }),
         catch: (cause) => new BrowserCallFailed({ cause })
       }).pipe(
         Effect.catchTag("BrowserCallFailed", (error) =>
           Effect.gen(function* () {
             if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed while waiting for ${described}` })
-            const count = yield* targeting.countSafely(locator)
-            if (count > 1) return yield* new TargetAmbiguous({ target: described, count })
+            if (!matches.any) yield* matches.single(locator, described)
             yield* Effect.logDebug("wait_for failed", firstLine(error.cause))
             return yield* new WaitTimeout({ target: described, state, timeoutMs: options.timeoutMs })
           })
@@ -202,38 +213,11 @@ export const make = Effect.gen(function* () {
       )
     })
 
-  /** wait_for on a target that may match several elements: any visible one will do; "hidden" once none is. */
-  const waitForAny = (target: Target, state: "visible" | "hidden", options: { readonly timeoutMs: number }) =>
-    Effect.gen(function* () {
-      const { live, page } = yield* browser.activePage
-      const described = describeTarget(target)
-      const prepared = yield* direct.prepare(live, page, state, target, options.timeoutMs)
-      if (prepared.ready === true) {
-        if (prepared.page !== undefined) live.lastRead = { page, result: prepared.page }
-        return
-      }
-      yield* Effect.logDebug(`wait_for: ${prepared.ready === false ? prepared.why : "not ready"}; Playwright's wait takes over`)
-      const refCheck = yield* Effect.either(targeting.ensureRefs(page, target))
-      if (refCheck._tag === "Left") {
-        // A ref whose element left the page is as hidden as it gets.
-        if (state === "hidden" && refCheck.left._tag === "TargetNotFound") return
-        return yield* refCheck.left
-      }
-      // The first of the matches that are visible: it exists when any is, and is gone when none is.
-      const anyVisible = targeting.locate(page, target, refCheck.right).filter({ visible: true }).first()
-      yield* Effect.tryPromise({
-        try: (signal) => anyVisible.waitFor({ state, timeout: options.timeoutMs, signal }),
-        catch: (cause) => new BrowserCallFailed({ cause })
-      }).pipe(
-        Effect.catchTag("BrowserCallFailed", (error) =>
-          Effect.gen(function* () {
-            if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed while waiting for ${described}` })
-            yield* Effect.logDebug("wait_for failed", firstLine(error.cause))
-            return yield* new WaitTimeout({ target: described, state, timeoutMs: options.timeoutMs })
-          })
-        )
-      )
-    })
+  /** A failed wait on what should be one element: TargetAmbiguous when the target matches several. */
+  const oneMatch = (locator: Locator, described: string) =>
+    Effect.flatMap(targeting.countSafely(locator), (count) =>
+      count > 1 ? Effect.fail(new TargetAmbiguous({ target: described, count })) : Effect.void
+    )
 
   const getTexts = (target: Target, options: { readonly timeoutMs: number; readonly limit: number }) =>
     Effect.gen(function* () {
@@ -268,8 +252,8 @@ export const make = Effect.gen(function* () {
       ),
     click: (target, options) => browser.refineClosed(click(target, options)),
     type: (target, text, options) => browser.refineClosed(type(target, text, options)),
-    waitFor: (target, state, options) => browser.refineClosed(waitFor(target, state, options)),
-    waitForAny: (target, state, options) => browser.refineClosed(waitForAny(target, state, options)),
+    waitFor: (target, state, options) => browser.refineClosed(waitUntil(target, state, options, { any: false, single: oneMatch })),
+    waitForAny: (target, state, options) => browser.refineClosed(waitUntil(target, state, options, { any: true })),
     getText: (target, options) => browser.refineClosed(getText(target, options)),
     getTexts: (target, options) => browser.refineClosed(getTexts(target, options)),
     pressKey: (target, key, options) => browser.refineClosed(pressKey(target, key, options)),

@@ -7,6 +7,7 @@ import * as path from "node:path"
 import { Effect } from "effect"
 import type { Settings } from "../../domain/config.js"
 import { InvalidConfig, LaunchFailed } from "../../domain/errors.js"
+import { editDistance } from "../../domain/edit-distance.js"
 
 /** System browsers we look for, in order, when no executable path is configured. */
 export const EXECUTABLE_CANDIDATES: ReadonlyArray<string> = [
@@ -199,20 +200,6 @@ export interface DeviceDescriptor {
 
 /** A device name without case, spaces and punctuation: "iphone15pro" for "iPhone 15 Pro". */
 const deviceKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "")
-
-const editDistance = (a: string, b: string) => {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!
-    row[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const saved = row[j]!
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
-      previous = saved
-    }
-  }
-  return row[b.length]!
-}
 
 /**
  * The device of that name in Playwright's list: exactly, or ignoring case, spaces and punctuation
