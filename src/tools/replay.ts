@@ -208,7 +208,7 @@ export const replay = defineTool({
   }),
   run: Effect.fn("tool.replay")(function* (input) {
     const registry = yield* servedRegistry
-    const chosen = yield* chooseSession(input, registry.lookup, registry.prefix === "" ? "" : registry.prefix)
+    const chosen = yield* chooseSession(input, registry.lookup, registry.prefix)
     const steps = yield* fillPlaceholders(chosen.recipe, input.params ?? {}, registry.lookup)
     const served = (name: string) => (registry.prefix === "" ? name : `${registry.prefix}_${name}`)
     const running = Option.isSome(yield* (yield* Session).current)
