@@ -11,7 +11,7 @@ import { SessionMetadata, StepRecord } from "../domain/knowledge.js"
 import { Catalog } from "../knowledge/catalog.js"
 import { RefHints } from "../knowledge/hints.js"
 import { KnowledgeStore, type KnowledgeStoreService } from "../services/KnowledgeStore.js"
-import { createFileAtomic, writeFileAtomic } from "./files.js"
+import { createSmallFileAtomic, writeFileAtomic } from "./files.js"
 import { type DirectoryState, encodeStoreIndex, newDirectoryState, restoreIndex, unpackNames } from "./knowledge-index.js"
 
 const pad = (value: number, width = 2) => String(value).padStart(width, "0")
@@ -227,9 +227,9 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
             const dir = path.join(root, segment, "steps")
             const name = (millis: number) => path.join(dir, `${stepStamp(millis)}-${safeSegment(step.tool.name)}.json`)
             let next = stamp
-            return Effect.tryPromise({
+            return Effect.try({
               try: () =>
-                createFileAtomic(name(stamp), JSON.stringify(Schema.encodeSync(StepRecord)(step), null, 2), () => {
+                createSmallFileAtomic(name(stamp), JSON.stringify(Schema.encodeSync(StepRecord)(step), null, 2), () => {
                   next += 1
                   lastStamp = Math.max(lastStamp, next)
                   return name(next)

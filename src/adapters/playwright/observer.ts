@@ -9,10 +9,10 @@ import { Observer, type FindOptions, type ObserveOptions } from "../../services/
 import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./browser.js"
 import { withSeparateFrames } from "./frames.js"
 import { requestsInFlight } from "./live-session.js"
-import { evaluateAcrossNavigation } from "./page-eval.js"
+import { evaluateAcrossNavigation, hasInstalled, noteInstalled } from "./page-eval.js"
 import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
 import { tabIdIn } from "./session-state.js"
-import { installedCallExpression, installedObserveExpression, type ObserveArgs, type ObserveResult, type SettleArgs } from "./page-script.js"
+import { installedCallExpression, installedObserveExpression, walkInstallKey, type ObserveArgs, type ObserveResult, type SettleArgs } from "./page-script.js"
 
 const DEFAULT_TEST_ID_LIMIT = 150
 const DEFAULT_A11Y_LIMIT = 400
@@ -73,11 +73,16 @@ export const make = Effect.gen(function* () {
           })
         // The walk is installed once per document; the first observation of a document installs it.
         const observeOnce = (settleArgs: SettleArgs | null, timeoutMs: number) =>
-          Effect.flatMap(read(installedCallExpression(full, settleArgs), timeoutMs), (answer) =>
-            (answer as { missing?: boolean }).missing === true
-              ? read(installedObserveExpression(full, settleArgs), timeoutMs)
-              : Effect.succeed(answer)
-          )
+          Effect.flatMap(
+            read(
+              hasInstalled(page, walkInstallKey()) ? installedCallExpression(full, settleArgs) : installedObserveExpression(full, settleArgs),
+              timeoutMs
+            ),
+            (answer) =>
+              (answer as { missing?: boolean }).missing === true
+                ? read(installedObserveExpression(full, settleArgs), timeoutMs)
+                : Effect.succeed(answer)
+          ).pipe(Effect.tap(() => noteInstalled(page, walkInstallKey())))
         // What the page is still fetching to render (a script, a fetch) is waited for first, within the same cap.
         const waited = settle ? yield* networkQuiet(page) : 0
         const remaining = { quietMs: SETTLE.quietMs, capMs: Math.max(SETTLE.quietMs, SETTLE.capMs - waited) }

@@ -5,6 +5,7 @@
 // After the input, a guard in the page tells whether the first trusted event reached the target:
 // success is reported only then (see "Acting on an element" in docs/architecture.md).
 // Everything here that runs in the page (in our isolated world) must be self-contained.
+import type { DescribeAnswer } from "./page-durable.js"
 import { isLiveElement, isVisibleElement, observeExpression, type ObserveArgs, type ObserveResult } from "./page-script.js"
 
 export interface DirectLocator {
@@ -41,12 +42,14 @@ export type DirectResult =
       readonly sensitive?: boolean
       /** The page's state read in the same trip, when asked for. */
       readonly page?: ObserveResult
+      /** The target's durable forms read in the same trip, when asked for (see page-durable.ts). */
+      readonly described?: DescribeAnswer
     }
   /**
    * A click target whose point the page cannot tell by itself (inside frames, or an inline element of several pieces):
    * the element waits under the token for the browser's own geometry and hit test (see direct.ts).
    */
-  | { readonly ready: "measure"; readonly viewport: Viewport }
+  | { readonly ready: "measure"; readonly viewport: Viewport; readonly described?: DescribeAnswer }
   | { readonly ready: false; readonly why: string; readonly staleRef?: boolean }
 
 /**
@@ -531,11 +534,22 @@ export const verifyMeasured = function (
 export const prepareActionScript = (
   args: DirectArgs,
   isSensitive: (element: Element) => boolean,
-  stateArgs: ObserveArgs | null
+  stateArgs: ObserveArgs | null,
+  /** An expression that describes the target (page-durable.ts), run once the target is ready, before any input. */
+  describe: string | null = null
 ): string => {
   const prepare = `(${prepareAction.toString()})(${JSON.stringify(args)}, ${isSensitive.toString()}, ${isLiveElement.toString()}, ${isVisibleElement.toString()}, ${armGuard.toString()}, ${JSON.stringify(GUARDED_EVENTS)})`
-  if (stateArgs === null) return prepare
-  return `${prepare}.then((result) => result.ready === true ? { ...result, page: ${observeExpression(stateArgs)} } : result)`
+  const described =
+    describe === null
+      ? prepare
+      : `${prepare}.then((result) => {
+          if (result.ready === false) return result
+          let described = null
+          try { described = ${describe} } catch { described = null }
+          return described === null ? result : { ...result, described }
+        })`
+  if (stateArgs === null) return described
+  return `${described}.then((result) => result.ready === true ? { ...result, page: ${observeExpression(stateArgs)} } : result)`
 }
 
 /** The function declaration that runs `verifyMeasured` on the measured element (Runtime.callFunctionOn). */
