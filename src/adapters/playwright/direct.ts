@@ -15,6 +15,8 @@ import {
   prepareActionScript,
   sameDocuments,
   verifyMeasuredDeclaration,
+  actionsInstallKey,
+  type ActionsMissing,
   type DirectArgs,
   type DirectResult,
   type GuardVerdict,
@@ -26,12 +28,14 @@ import {
   devtoolsOf,
   evaluateInPage,
   evaluateToObject,
+  hasInstalled,
+  noteInstalled,
   releaseActionObjects,
   REPORT_BINDING,
   resolveNodeInWorld,
   takeReport
 } from "./page-eval.js"
-import { isSensitiveField, stateReadArgs } from "./page-script.js"
+import { stateReadArgs } from "./page-script.js"
 import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
 import type { TargetElement } from "../../domain/knowledge.js"
 import type { DescribeAnswer } from "./page-durable.js"
@@ -129,23 +133,36 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
     const waitMs = Math.min(Duration.toMillis(PREPARE_TIMEOUT), Math.max(300, Math.floor(actionTimeoutMs / 3)))
     // A wait that is already satisfied is the whole action: the state read after it can come along.
     const readsState = action === "visible" || action === "hidden"
-    const script = prepareActionScript(
-      {
-        action,
-        locator: target.locator,
-        within: target.within ?? null,
-        testIdAttribute: settings.testIdAttribute,
-        token,
-        notAfter: deadlineForPage(waitMs),
-        report: REPORT_BINDING
-      },
-      isSensitiveField,
-      readsState ? stateReadArgs(live.nextRef, settings) : null,
-      describe ? targeting.describeScript(page, target) : null
-    )
+    const directArgs: DirectArgs = {
+      action,
+      locator: target.locator,
+      within: target.within ?? null,
+      testIdAttribute: settings.testIdAttribute,
+      token,
+      notAfter: deadlineForPage(waitMs),
+      report: REPORT_BINDING
+    }
+    const script = (install: boolean) =>
+      prepareActionScript(directArgs, {
+        stateArgs: readsState ? stateReadArgs(live.nextRef, settings) : null,
+        describe: describe ? targeting.describeScript(page, target) : null,
+        install
+      })
+    const key = actionsInstallKey()
+    // The action functions are installed once per document: on a new one they come along at once, and a
+    // document this process could not tell apart answers `missing` (nothing was done there) for a second trip.
+    const ask = async (signal: AbortSignal): Promise<DirectResult> => {
+      const options = { timeoutMs: waitMs, signal }
+      const fresh = !hasInstalled(page, key)
+      let answer = await evaluateInPage<DirectResult | ActionsMissing>(page, script(fresh), options)
+      if ("missing" in answer) answer = await evaluateInPage<DirectResult | ActionsMissing>(page, script(true), options)
+      if ("missing" in answer) return { ready: false, why: "the page script could not be installed" }
+      noteInstalled(page, key)
+      return answer
+    }
     // A page whose timers are faked or frozen never answers: after a while that too means "not ready".
     const asked = Effect.promise((signal) =>
-      evaluateInPage<DirectResult>(page, script, { timeoutMs: waitMs, signal }).catch(
+      ask(signal).catch(
         (error: unknown): DirectResult => ({ ready: false, why: unanswered(error) ? NO_ANSWER : "the page could not answer" })
       )
     ).pipe(
