@@ -191,7 +191,7 @@ const UploadInput = Schema.Struct({
   ...targetFields,
   paths: Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4_096)))
     .pipe(Schema.minItems(1), Schema.maxItems(20))
-    .annotations({ description: "Files under the artifacts dir or --upload-roots." }),
+    .annotations({ description: "Files under the artifacts dir or --allowed-roots." }),
   timeoutMs: actionTimeoutField
 }).pipe(
   Schema.filter((input) =>

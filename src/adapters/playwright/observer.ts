@@ -11,7 +11,6 @@ import { withSeparateFrames } from "./frames.js"
 import { requestsInFlight } from "./live-session.js"
 import { evaluateAcrossNavigation } from "./page-eval.js"
 import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
-import { tabIdIn } from "./session-state.js"
 import { installedCallExpression, installedObserveExpression, type ObserveArgs, type ObserveResult, type SettleArgs } from "./page-script.js"
 
 const DEFAULT_TEST_ID_LIMIT = 150
@@ -126,12 +125,14 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       live.affordances = { page, affords: result.affords ?? {} }
       const tabs = yield* Ref.get(live.tabs)
+      // A page the session has not (or no longer) given an id (a tab closing, one opening) is observed without one.
+      const tabId = tabs.tabIds.get(page)
       const base: ScreenState = {
         isLoaded: result.readyState === "complete",
         currentUrl: shownUrl(result.url),
         title: result.title,
         currentScreen: result.screen,
-        tabId: tabIdIn(tabs, page),
+        ...(tabId !== undefined ? { tabId } : {}),
         ...(live.extension !== undefined ? { extensionId: live.extension.id } : {})
       }
       if (Option.isNone(appState)) return base
