@@ -9,6 +9,7 @@ import { Observer, type FindOptions, type ObserveOptions } from "../../services/
 import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./browser.js"
 import { withSeparateFrames } from "./frames.js"
 import { requestsInFlight } from "./live-session.js"
+import { applyLedger, carryFor, emptyLedgers, ledgerArgs, type TabLedgers } from "./ledgers.js"
 import { evaluateAcrossNavigation } from "./page-eval.js"
 import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
 import { installedCallExpression, installedObserveExpression, type ObserveArgs, type ObserveResult, type SettleArgs } from "./page-script.js"
@@ -28,7 +29,7 @@ const SETTLE_SLACK_MS = 1_000
 const STATE_TIMEOUT_MS = 3_000
 const WALK_TIMEOUT_MS = 10_000
 
-type WalkArgs = Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules">
+type WalkArgs = Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules" | "ledgerOf" | "carryFrom" | "carry">
 
 /** How often the settling looks again at the page's requests in flight. */
 const NETWORK_POLL_MS = 20
@@ -52,16 +53,22 @@ export const make = Effect.gen(function* () {
   const settings = browser.settings
   // An app's own state reader, when the library user provided one; read once, when the layer is built.
   const appState = yield* Effect.serviceOption(StateSnapshot)
+  // Each tab's document ledgers (see ledgers.ts), so refs carry over to a new document at the same URL.
+  const ledgers = new WeakMap<Page, TabLedgers>()
 
   const evaluate = (live: LiveSession, page: Page, args: WalkArgs, settle: boolean) =>
     live.observeLock.withPermits(1)(
       Effect.gen(function* () {
-        const full: ObserveArgs = {
+        const base: ObserveArgs = {
           ...args,
           nextRef: live.nextRef,
           testIdAttribute: settings.testIdAttribute,
           screenRules: settings.screenRules
         }
+        const tab = ledgers.get(page) ?? emptyLedgers()
+        ledgers.set(page, tab)
+        const wantTree = args.wantA11y || args.find !== undefined
+        const full: ObserveArgs = wantTree ? { ...base, ...ledgerArgs(tab) } : base
         // A read of the state alone is small; a walk may take a while on a large page.
         const readTimeoutMs = args.wantA11y || args.wantTestIds || args.find !== undefined ? WALK_TIMEOUT_MS : STATE_TIMEOUT_MS
         const read = (expression: string, timeoutMs: number) =>
@@ -71,11 +78,22 @@ export const make = Effect.gen(function* () {
               page.isClosed() ? new PageClosed({ detail: "the active page closed while it was being read" }) : new BrowserCallFailed({ cause })
           })
         // The walk is installed once per document; the first observation of a document installs it.
-        const observeOnce = (settleArgs: SettleArgs | null, timeoutMs: number) =>
-          Effect.flatMap(read(installedCallExpression(full, settleArgs), timeoutMs), (answer) =>
+        const observeWith = (walkArgs: ObserveArgs, settleArgs: SettleArgs | null, timeoutMs: number) =>
+          Effect.flatMap(read(installedCallExpression(walkArgs, settleArgs), timeoutMs), (answer) =>
             (answer as { missing?: boolean }).missing === true
-              ? read(installedObserveExpression(full, settleArgs), timeoutMs)
+              ? read(installedObserveExpression(walkArgs, settleArgs), timeoutMs)
               : Effect.succeed(answer)
+          )
+        // The first walk of a new document at the URL of an earlier one asks for that one's refs, then walks.
+        const observeOnce = (settleArgs: SettleArgs | null, timeoutMs: number) =>
+          Effect.flatMap(observeWith(full, settleArgs, timeoutMs), (answer) =>
+            answer.carryWanted === undefined
+              ? Effect.succeed(answer)
+              : observeWith(
+                  { ...full, carry: carryFor(tab, answer.carryWanted) ?? { url: answer.carryWanted, refs: [], told: [] } },
+                  null,
+                  timeoutMs
+                )
           )
         // What the page is still fetching to render (a script, a fetch) is waited for first, within the same cap.
         const waited = settle ? yield* networkQuiet(page) : 0
@@ -103,7 +121,8 @@ export const make = Effect.gen(function* () {
               )
             )
         // Cross-origin frames run in processes of their own: their trees come from their own walks.
-        const result = yield* Effect.promise(() => withSeparateFrames(page, top, { ...full, nextRef: top.nextRef }).catch(() => top))
+        if (top.ledger !== undefined) applyLedger(tab, top.ledger)
+        const result = yield* Effect.promise(() => withSeparateFrames(page, top, { ...base, nextRef: top.nextRef }).catch(() => top))
         live.nextRef = Math.max(live.nextRef, result.nextRef)
         return result
       })
