@@ -31,6 +31,8 @@ const BYTES_TARGET = 0.5
 
 const out = (line = "") => process.stdout.write(line + "\n")
 const verbose = process.env.BENCH_VERBOSE === "1"
+/** BENCH_FLOWS=3 (or 1,3) runs only those flows (numbered from 1); tools/list rows come with flows 1 and 3. */
+const only = process.env.BENCH_FLOWS?.split(",").map((n) => Number(n) - 1)
 
 type Content = ReadonlyArray<{ type: string; text?: string; data?: string }>
 
@@ -38,6 +40,12 @@ type Content = ReadonlyArray<{ type: string; text?: string; data?: string }>
 class Agent {
   calls = 0
   bytes = 0
+  /**
+   * The page as this agent knows it: each ref's latest line. Our responses report only what changed
+   * (refs not mentioned stay as last reported; "(gone: …)" lists the refs that left), so the agent
+   * keeps the lines it was told, as our docs describe.
+   */
+  readonly view = new Map<string, string>()
   constructor(
     readonly client: Client,
     readonly label: string
@@ -53,7 +61,20 @@ class Agent {
     const text = content.map((block) => block.text ?? "").join("\n")
     if (verbose) process.stderr.write(`[${this.label}] ${name} ${JSON.stringify(args)} -> ${size} B\n${text}\n\n`)
     if (result.isError === true) throw new Error(`${this.label}: ${name} failed: ${text.slice(0, 600)}`)
+    for (const line of text.split("\n")) {
+      const ref = /\[(e\d+)(?:\.\.e\d+)?\]/.exec(line)?.[1]
+      if (ref !== undefined) this.view.set(ref, line.trim())
+      const gone = /^\(gone: ([^)]*)\)$/.exec(line.trim())?.[1]
+      for (const left of gone?.split(" ") ?? []) this.view.delete(left)
+    }
     return text
+  }
+
+  /** The line the agent last read for `ref` (unchanged since, or it would have been told). */
+  lineOf(ref: string): string {
+    const line = this.view.get(ref)
+    if (line === undefined) throw new Error(`${this.label}: ${ref} is gone from the page`)
+    return line
   }
 }
 
@@ -207,9 +228,10 @@ const flows: ReadonlyArray<Flow> = [
       await agent.call("mm_type", { a11yRef: size, text: "22" })
       const saved = await agent.call("mm_click", { a11yRef: save })
       expectIn(saved, /Options saved/, "the saved status")
-      const reloaded = await agent.call("mm_navigate", { screen: "reload" })
-      expectIn(reloaded, /combobox "Theme" \[e\d+\]: Dark/, "the theme after reload")
-      expectIn(reloaded, /spinbutton "Font size \(px\)" \[e\d+\]: 22/, "the font size after reload")
+      // A reload keeps the refs of what stayed the same and reports only what changed: the fields read as last told.
+      await agent.call("mm_navigate", { screen: "reload" })
+      expectIn(agent.lineOf(theme), /combobox "Theme" \[e\d+\]: Dark/, "the theme after reload")
+      expectIn(agent.lineOf(size), /spinbutton "Font size \(px\)" \[e\d+\]: 22/, "the font size after reload")
     },
     theirs: async (agent) => {
       await agent.act("browser_navigate", { url: OPTIONS_URL })
@@ -256,6 +278,7 @@ const main = async () => {
   const results: Array<{ flow: string; ours: Measured; theirs: Record<Looking, Measured> }> = []
   try {
     for (const [index, flow] of flows.entries()) {
+      if (only !== undefined && !only.includes(index)) continue
       const extension = index === 2
       // Ours: launch, then the flow (the launch is a call the agent makes, and counts).
       const dir = path.join(scratch, `ours-${index}`)

@@ -9,6 +9,14 @@ import { fileURLToPath } from "node:url"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { loginPage, servePages } from "../demo/sample-app.js"
+
+/** A page that offers what every conditional tool needs: a file input, a drag source, a checkbox, room to scroll. */
+const offeringAll = `<!doctype html><html><head><title>All</title></head><body>
+  <label>Photo <input type="file"></label>
+  <div draggable="true">Card</div><div>Drop here</div>
+  <label><input type="checkbox"> Remember me</label>
+  <div style="height: 3000px">Long content</div>
+</body></html>`
 import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -55,7 +63,7 @@ const call = async (client: Client, name: string, args: Record<string, unknown> 
 }
 
 const main = async () => {
-  const app = await servePages({ "/": loginPage })
+  const app = await servePages({ "/": loginPage, "/all": offeringAll })
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-bench-tools-"))
   // The build capability comes from the config file; a command that does nothing is enough to list mm_build.
   const config = path.join(scratch, "bwm.json")
@@ -78,6 +86,8 @@ const main = async () => {
       rows.push(await measure(client, "ours", "before launch"))
       await call(client, "mm_launch")
       rows.push(await measure(client, "ours", "with a session (web page)"))
+      await call(client, "mm_navigate", { url: `${app.url}/all` })
+      rows.push(await measure(client, "ours", "session, page offering all conditional tools"))
       await call(client, "mm_cleanup")
       await client.close()
     }
@@ -85,6 +95,8 @@ const main = async () => {
       const client = await connect(ours("extension", "--extension", extension))
       await call(client, "mm_launch")
       rows.push(await measure(client, "ours", "with an MV3 extension"))
+      await call(client, "mm_navigate", { url: `${app.url}/all` })
+      rows.push(await measure(client, "ours", "extension + all conditional tools"))
       await call(client, "mm_cleanup")
       await client.close()
     }

@@ -8,6 +8,7 @@ import * as path from "node:path"
 import { Effect, Either, Layer, Option, Schema } from "effect"
 import { KnowledgeError } from "../domain/errors.js"
 import { SessionMetadata, StepRecord } from "../domain/knowledge.js"
+import { encodeStep } from "../knowledge/record.js"
 import { Catalog } from "../knowledge/catalog.js"
 import { RefHints } from "../knowledge/hints.js"
 import { KnowledgeStore, type KnowledgeStoreService } from "../services/KnowledgeStore.js"
@@ -219,7 +220,16 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
       restore.pipe(
         Effect.zipRight(
           Effect.suspend(() => {
-            const step = hints.enrich(input)
+            // A step whose observation is not what the schema says cannot be enriched: it is written as it came.
+            let enriched = input
+            try {
+              enriched = hints.enrich(input)
+            } catch {
+              enriched = input
+            }
+            const encoded = encodeStep(enriched)
+            // The index learns the step as written.
+            const step = encoded.kept
             const parsed = Date.parse(step.timestamp)
             const stamp = Math.max(Number.isNaN(parsed) ? Date.now() : parsed, lastStamp + 1)
             lastStamp = stamp
@@ -227,15 +237,23 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
             const dir = path.join(root, segment, "steps")
             const name = (millis: number) => path.join(dir, `${stepStamp(millis)}-${safeSegment(step.tool.name)}.json`)
             let next = stamp
-            return Effect.try({
+            // A field the schema refused is named on stderr by its path, never by its value; the step is still written.
+            const refused =
+              encoded.dropped.length === 0
+                ? Effect.void
+                : Effect.logWarning(
+                    `step record of ${step.tool.name}: left out ${encoded.dropped.map((entry) => `${entry.path} (${entry.issue})`).join(", ")}`
+                  )
+            const write = Effect.try({
               try: () =>
-                createSmallFileAtomic(name(stamp), JSON.stringify(Schema.encodeSync(StepRecord)(step), null, 2), () => {
+                createSmallFileAtomic(name(stamp), encoded.text, () => {
                   next += 1
                   lastStamp = Math.max(lastStamp, next)
                   return name(next)
                 }),
               catch: fail(`cannot record step of ${step.sessionId}`)
-            }).pipe(
+            })
+            return Effect.zipRight(refused, write).pipe(
               Effect.map((written) => {
                 // The index learns the step now; a refresh that already listed the file will see it is known.
                 const state = directory(segment)

@@ -1,13 +1,13 @@
 // Which local files mm_upload_file may hand to a page: regular files under the configured roots (the
-// artifacts directory and --upload-roots), after following symbolic links. One small check, kept apart
+// artifacts directory and --allowed-roots), after following symbolic links. One small check, kept apart
 // so that a wider file policy can take it over.
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 
-/** The roots uploads may read from: the artifacts directory first, then --upload-roots. */
-export const uploadRootsOf = (settings: { readonly artifactsDir: string; readonly uploadRoots: ReadonlyArray<string> }): ReadonlyArray<string> => [
+/** The roots uploads may read from: the artifacts directory first, then --allowed-roots. */
+export const uploadRootsOf = (settings: { readonly artifactsDir: string; readonly allowedRoots: ReadonlyArray<string> }): ReadonlyArray<string> => [
   path.resolve(settings.artifactsDir),
-  ...settings.uploadRoots.map((root) => path.resolve(root))
+  ...settings.allowedRoots.map((root) => path.resolve(root))
 ]
 
 /** A path as an error may show it: never more than 120 characters of what the caller sent. */
@@ -35,7 +35,7 @@ export const checkUploadPaths = async (
     if (real === undefined) return { problem: `${shown(given)} does not exist` }
     if (!usable.some((root) => inside(root, real))) {
       return {
-        problem: `${shown(given)} is outside the upload roots (the artifacts directory and --upload-roots); copy the file there or start the server with --upload-roots <dir>`
+        problem: `${shown(given)} is outside the upload roots (the artifacts directory and --allowed-roots); copy the file there or start the server with --allowed-roots <dir>`
       }
     }
     const stat = await fs.stat(real).catch(() => undefined)

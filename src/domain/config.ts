@@ -134,14 +134,16 @@ export interface Settings {
   readonly allowedOrigins: ReadonlyArray<string>
   /** Origin globs navigations and requests never reach; they win over allowedOrigins. */
   readonly blockedOrigins: ReadonlyArray<string>
-  /** Directories (absolute) under which file: URLs load and tools may read files; empty: file: URLs are refused. */
+  /**
+   * The one list of directories the server reads a user's files from on the agent's request: file: URLs
+   * load under them, and mm_upload_file reads from them (besides the artifacts directory). Empty: file:
+   * URLs are refused and uploads come from the artifacts directory only.
+   */
   readonly allowedRoots: ReadonlyArray<string>
   /** Let navigations load data: URLs (refused by default). */
   readonly allowDataUrls: boolean
   /** A dotenv file of secrets that `type {secret: NAME}` types and that never appear in responses, logs or records. */
   readonly secrets: string | undefined
-  /** Directories mm_upload_file may read files from, besides the artifacts directory. */
-  readonly uploadRoots: ReadonlyArray<string>
   /** How click, type and wait_for act: the direct path with Playwright's as the fallback, or Playwright's for everything. */
   readonly actionPath: "auto" | "playwright"
 }
@@ -187,7 +189,6 @@ export const defaultSettings: Settings = {
   allowedRoots: [],
   allowDataUrls: false,
   secrets: undefined,
-  uploadRoots: [],
   actionPath: "auto"
 }
 
@@ -552,7 +553,7 @@ export const optionTable = {
     defaultText: "any",
     help: "Only these origins load, in navigations and in every request of every tab (globs: https://*.example.com, 127.0.0.1:*).",
     details:
-      "A glob with a scheme matches the origin (`https://app.example.com`, `http://127.0.0.1:8080`); one without matches the host, with or without its port, on any scheme. `*` is any run of characters except `/`. `mm_navigate` to another origin answers `MM_NAVIGATION_BLOCKED`; a link, a redirect, a popup or a subresource request to one is aborted and a notice says so. The loaded extension's pages are always allowed. Routing every request costs a little time, so it is only on while an origin rule or `--allowed-roots` is set."
+      "A glob with a scheme matches the origin (`https://app.example.com`, `http://127.0.0.1:8080`); one without matches the host, with or without its port, on any scheme. `*` is any run of characters except `/`. A `ws:`/`wss:` URL belongs to its `http:`/`https:` origin. `mm_navigate` to another origin answers `MM_NAVIGATION_BLOCKED`; a link, a redirect hop, a popup, a subresource, a worker's or service worker's request or a page's WebSocket to one is stopped before it leaves the browser and a notice says so (docs/security.md). The loaded extension's pages are always allowed. An allow list pauses every request for a check (a round trip); --blocked-origins alone pauses only requests naming a blocked host."
   }),
   blockedOrigins: option({
     section: "security",
@@ -570,10 +571,10 @@ export const optionTable = {
     env: "BWM_ALLOWED_ROOTS",
     path: true,
     default: defaultSettings.allowedRoots,
-    defaultText: "none: file: URLs are refused",
-    help: "Directories under which file: URLs may load, comma-separated; without it file: URLs are refused.",
+    defaultText: "none: file: URLs are refused, uploads come from the artifacts directory only",
+    help: "Directories the server may read your files from, comma-separated: file: URLs load under them, mm_upload_file reads from them.",
     details:
-      "`javascript:`, `view-source:` and the browser's internal pages (`chrome:`, `chrome-untrusted:`, `devtools:`) are never loaded, by `mm_navigate`, a link or `window.open`. Files tools write stay under `--artifacts-dir`."
+      "One list for every path the server reads from your disk on the agent's request. Without it file: URLs are refused and mm_upload_file reads from the artifacts directory only; a path outside the roots (after following symbolic links) is refused with `MM_NAVIGATION_BLOCKED` (a file: URL) or `MM_INVALID_INPUT` (an upload). `javascript:`, `view-source:` and the browser's internal pages (`chrome:`, `chrome-untrusted:`, `devtools:`) are never loaded, by `mm_navigate`, a link or `window.open`. Files tools write stay under `--artifacts-dir`."
   }),
   allowDataUrls: option({
     section: "security",
@@ -603,17 +604,6 @@ export const optionTable = {
     path: true,
     default: defaultSettings.artifactsDir,
     help: "Screenshots and step memory."
-  }),
-  uploadRoots: option({
-    section: "tools",
-    type: OptionTypes.commaList("DIRS"),
-    flag: "upload-roots",
-    env: "BWM_UPLOAD_ROOTS",
-    path: true,
-    default: defaultSettings.uploadRoots,
-    defaultText: "none: the artifacts directory only",
-    help: "Directories mm_upload_file may read files from, comma-separated, besides the artifacts directory.",
-    details: "A path outside them (after following symbolic links) is refused with `MM_INVALID_INPUT`."
   }),
   toolPrefix: option({
     section: "tools",

@@ -38,6 +38,7 @@ export const StepTarget = Schema.Struct({
 })
 export type StepTarget = typeof StepTarget.Type
 
+// Numbers are finite: a file holds JSON, which has no NaN or Infinity (they would come back as null).
 export const StepRecord = Schema.Struct({
   schemaVersion: Schema.Literal(1),
   timestamp: Schema.String,
@@ -47,9 +48,9 @@ export const StepRecord = Schema.Struct({
     input: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
     target: Schema.optional(StepTarget),
     textRedacted: Schema.optional(Schema.Boolean),
-    textLength: Schema.optional(Schema.Number)
+    textLength: Schema.optional(Schema.Finite)
   }),
-  timing: Schema.Struct({ durationMs: Schema.Number }),
+  timing: Schema.Struct({ durationMs: Schema.Finite }),
   outcome: Schema.Struct({
     ok: Schema.Boolean,
     error: Schema.optional(Schema.Struct({ code: Schema.String, message: Schema.String }))
@@ -57,7 +58,9 @@ export const StepRecord = Schema.Struct({
   observation: Schema.optional(Observation),
   artifacts: Schema.optional(Schema.Struct({ screenshot: Schema.optional(Schema.String) })),
   labels: Schema.Array(Schema.String),
-  batch: Schema.optional(Schema.Struct({ batchId: Schema.String, index: Schema.Number }))
+  batch: Schema.optional(Schema.Struct({ batchId: Schema.String, index: Schema.Finite })),
+  /** Fields left out when the record was written because they did not encode (their paths); the step itself is kept. */
+  dropped: Schema.optional(Schema.Array(Schema.String))
 })
 export type StepRecord = typeof StepRecord.Type
 

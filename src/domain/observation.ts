@@ -91,19 +91,19 @@ export const A11yNode = Schema.Struct({
   disabled: Schema.optional(Schema.Boolean),
   checked: Schema.optional(Schema.Union(Schema.Boolean, Schema.Literal("mixed"))),
   expanded: Schema.optional(Schema.Boolean),
-  level: Schema.optional(Schema.Number).annotations({ description: "Heading level." }),
+  level: Schema.optional(Schema.Finite).annotations({ description: "Heading level." }),
   selected: Schema.optional(Schema.Boolean).annotations({ description: "Selected option, tab or row." }),
   pressed: Schema.optional(Schema.Union(Schema.Boolean, Schema.Literal("mixed"))).annotations({ description: "Pressed toggle button." }),
   path: Schema.optional(Schema.Array(Schema.String)).annotations({
     description: 'Enclosing containers, outermost first, e.g. ["dialog: Confirm"].'
   }),
-  depth: Schema.optional(Schema.Number).annotations({ description: "Nesting in the page's tree (0 when absent)." }),
+  depth: Schema.optional(Schema.Finite).annotations({ description: "Nesting in the page's tree (0 when absent)." }),
   text: Schema.optional(Schema.String).annotations({
     description: "The text a reader sees in the node besides its name (a list item's text, a code block), or a field's value."
   }),
   collapsed: Schema.optional(
     Schema.Struct({
-      count: Schema.Number.annotations({ description: "How many like siblings this node stands for." }),
+      count: Schema.Finite.annotations({ description: "How many like siblings this node stands for." }),
       refs: Schema.Array(Schema.String).annotations({ description: 'Their refs and their descendants\' refs, as ranges ("e12..e40").' }),
       examples: Schema.Array(Schema.String).annotations({ description: "The texts of a few of them." })
     })
@@ -114,7 +114,7 @@ export type A11yNode = typeof A11yNode.Type
 export const Observation = Schema.Struct({
   state: ScreenState,
   testIds: Schema.optional(Schema.Array(TestIdItem)).annotations({ description: "Visible test ids (capped)." }),
-  testIdsUnchanged: Schema.optional(Schema.Number).annotations({
+  testIdsUnchanged: Schema.optional(Schema.Finite).annotations({
     description: "Changes-only observation: how many visible test ids were already reported and did not change."
   }),
   a11y: Schema.optional(
@@ -125,7 +125,7 @@ export const Observation = Schema.Struct({
         description:
           "True when nodes holds only what is new or changed since the last observation of this page; the refs of the others stay valid."
       }),
-      unchanged: Schema.optional(Schema.Number).annotations({
+      unchanged: Schema.optional(Schema.Finite).annotations({
         description: "Changes-only: nodes unchanged since an earlier observation reported them or left them out as truncated."
       }),
       removed: Schema.optional(Schema.Array(Schema.String)).annotations({

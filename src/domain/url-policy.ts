@@ -54,13 +54,24 @@ export const originMatches = (glob: string, url: URL): boolean => {
   return regex.test(url.host) || regex.test(url.hostname)
 }
 
+/** A WebSocket's URL as the web origin it belongs to (ws: is http:'s socket, wss: https:'s): globs of either name it. */
+const webOrigin = (url: URL): URL | undefined =>
+  url.protocol === "ws:" || url.protocol === "wss:" ? new URL(`${url.protocol === "ws:" ? "http:" : "https:"}//${url.host}/`) : undefined
+
+/** Whether a glob names the URL's origin, or for a WebSocket the web origin it belongs to. */
+const globNames = (glob: string, url: URL): boolean => {
+  if (originMatches(glob, url)) return true
+  const web = webOrigin(url)
+  return web !== undefined && originMatches(glob, web)
+}
+
 /** The origin rules for a URL whose origin is a network one (http, https, ws, wss). */
 const checkOrigin = (policy: UrlPolicy, url: URL): Verdict => {
-  const blocked = policy.blockedOrigins.find((glob) => originMatches(glob, url))
+  const blocked = policy.blockedOrigins.find((glob) => globNames(glob, url))
   if (blocked !== undefined) {
     return { allowed: false, reason: `its origin ${url.origin} matches the blocked origin ${blocked}.`, hint: "The server's --blocked-origins refuses it." }
   }
-  if (policy.allowedOrigins.length > 0 && !policy.allowedOrigins.some((glob) => originMatches(glob, url))) {
+  if (policy.allowedOrigins.length > 0 && !policy.allowedOrigins.some((glob) => globNames(glob, url))) {
     return {
       allowed: false,
       reason: `its origin ${url.origin} is not one of the allowed origins.`,

@@ -33,8 +33,9 @@ const describe = (ast: AST.AST): string | undefined => {
   }
 }
 
+/** An empty description (a field the server's instructions describe once for every tool) lists none. */
 const withDescription = (schema: JsonSchema, description: string | undefined): JsonSchema =>
-  description === undefined ? schema : { ...schema, description }
+  description === undefined || description === "" ? schema : { ...schema, description }
 
 const literalSchema = (values: ReadonlyArray<AST.LiteralValue>): JsonSchema => {
   const types = new Set(values.map((value) => (value === null ? "null" : typeof value)))

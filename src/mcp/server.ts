@@ -33,7 +33,7 @@ export const instructions = (prefix: string, secretNames: ReadonlyArray<string> 
   return [
     "Drive a real Chromium browser (a web app or an MV3 extension) and remember what worked.",
     `Start with ${p}launch: tools appear as they apply, the page tools once a session runs.`,
-    "Name an element by exactly one of a11yRef (a ref like e12 from an observation or snapshot), testId or selector.",
+    "Name an element by exactly one of a11yRef (a ref like e12 from the page text), testId (its test id) or selector (CSS or Playwright).",
     "A response is JSON {ok, result | error: {code, message}, page? (when it changed), console? (new errors), notices?}, then the page as text: after an action only what changed (other refs stay valid), after a failure all of it.",
     `Send known steps together with ${p}run_steps; ${p}knowledge finds what earlier sessions did, ${p}replay redoes one. An error's message says how to recover.`,
     ...secrets

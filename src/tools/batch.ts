@@ -49,7 +49,10 @@ const StepInput = Schema.Struct({
     description: "Overrides stopOnError."
   }),
   expectation: Schema.optional(Expectation).annotations({
-    description: "{includeSnapshot?, snapshotSelector?, includeScreenshot?, includeConsole?}"
+    description: "{includeSnapshot?, snapshotSelector?, includeScreenshot?, includeConsole?}",
+    // Upstream's batch format; the page text after each step (includeObservations) and steps of their own
+    // (a snapshot, a screenshot, console_messages) do the same. Documented in docs/batch.md.
+    [Unlisted]: true
   })
 })
 type StepInput = typeof StepInput.Type

@@ -52,13 +52,13 @@ export const accessibilitySnapshot = defineTool({
   name: "accessibility_snapshot",
   title: "Accessibility snapshot",
   description:
-    "The active tab as text: structure, the text a reader sees, and interactive elements with role, name, state and ref. To look for one thing, mm_find is cheaper. Returns {snapshot, truncated?}.",
+    "The active tab as text: structure, text, and elements with role, name, state and ref. mm_find is cheaper for one thing. Returns {snapshot, truncated?}.",
   input: Schema.Struct({
     rootSelector: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
       description: "CSS selector of a part."
     }),
     limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 2_000)), { default: () => 400 }).annotations({
-      description: "Max nodes (default 400); a run of like siblings counts as one."
+      description: "Max nodes (default 400)."
     })
   }),
   output: Schema.Struct({
@@ -160,7 +160,7 @@ export const describeScreen = defineTool({
 export const getState = defineTool({
   name: "get_state",
   title: "Get the session state",
-  description: "Cheap: url, title, screen, tabs, extension. Returns {state, tabs, extension?}.",
+  description: "Cheap: url, title, screen, tabs, extension.",
   input: NoInput,
   output: Schema.Struct({
     state: StateView,

@@ -9,7 +9,7 @@ const Needle = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
 
 const FindInput = Schema.Struct({
   text: Schema.optional(Needle).annotations({
-    description: "Text shown by or naming the node (substring, any case)."
+    description: "Text shown or name (substring, any case)."
   }),
   role: Schema.optional(Schema.String.pipe(Schema.pattern(/^[a-z]+$/), Schema.maxLength(40))).annotations({
     description: 'ARIA role, e.g. "button", "listitem".'
@@ -30,7 +30,7 @@ export const find = defineTool({
   name: "find",
   title: "Find on the page",
   description:
-    'Search the active tab by text, role and/or name: matches marked "▶" with their ancestors and children; refs work as a11yRef. Cheaper than a snapshot. Returns {matches, found}.',
+    'Search the active tab by text, role and/or name: matches marked "▶" with their ancestors and children. Cheaper than a snapshot. Returns {matches, found}.',
   input: FindInput,
   output: Schema.Struct({
     matches: Schema.String.annotations({ description: "The matches in their context, one node per line; empty when nothing matched." }),

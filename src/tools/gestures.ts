@@ -46,7 +46,7 @@ const hasTarget = (input: { readonly a11yRef?: string | undefined; readonly test
 export const drag = defineTool({
   name: "drag",
   title: "Drag and drop",
-  description: "Drag an element onto another (HTML5 or mouse-driven). Returns {dragged}.",
+  description: "Drag an element onto another (HTML5 or mouse-driven).",
   input: targetInput({
     to: Scope.annotations({ [ListedAs]: { type: "object" }, description: "Drop target: {a11yRef|testId|selector}." })
   }),
@@ -110,7 +110,7 @@ export const scroll = defineTool({
   name: "scroll",
   title: "Scroll",
   description:
-    "Scroll an element into view, or the page (or a container element) to top/bottom or by a delta; infinite lists load more. Returns {moved, top, height, atBottom}.",
+    "Scroll an element into view, or the page or a container to top/bottom or by pixels (infinite lists load more). Returns {moved, top, height, atBottom}.",
   input: ScrollInput,
   output: Schema.Struct({
     moved: Schema.Boolean.annotations({ description: "The position changed, or the element came into view." }),
@@ -165,7 +165,7 @@ export const scroll = defineTool({
 export const setChecked = defineTool({
   name: "set_checked",
   title: "Check or uncheck",
-  description: "Set a checkbox, radio or switch to checked or not, verified afterwards. Returns {checked}.",
+  description: "Check or uncheck a checkbox, radio or switch, verified.",
   input: targetInput({
     checked: Schema.optionalWith(Schema.Boolean, { default: () => true }).annotations({ description: "Default true." })
   }),
@@ -191,7 +191,7 @@ const UploadInput = Schema.Struct({
   ...targetFields,
   paths: Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4_096)))
     .pipe(Schema.minItems(1), Schema.maxItems(20))
-    .annotations({ description: "Files under the artifacts dir or --upload-roots." }),
+    .annotations({ description: "Files under the artifacts dir or --allowed-roots." }),
   timeoutMs: actionTimeoutField
 }).pipe(
   Schema.filter((input) =>
@@ -202,7 +202,7 @@ const UploadInput = Schema.Struct({
 export const uploadFile = defineTool({
   name: "upload_file",
   title: "Upload files",
-  description: "Give files to the open file chooser, a file input, or the chooser a button opens (target it). Returns {files, via}.",
+  description: "Give files to the open file chooser, a file input, or the chooser a targeted button opens. Returns {files, via}.",
   input: UploadInput,
   output: Schema.Struct({
     files: Schema.Array(Schema.String).annotations({ description: "File names the input holds now." }),

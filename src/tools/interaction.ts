@@ -49,7 +49,7 @@ const ClickInput = targetInput({
 export const click = defineTool({
   name: "click",
   title: "Click an element",
-  description: "Click an element once it is visible, enabled and uncovered. Returns {clicked}.",
+  description: "Click an element once it is visible, enabled and uncovered.",
   input: ClickInput,
   output: Schema.Struct({
     clicked: Schema.Boolean,
@@ -122,7 +122,7 @@ const textToType = (input: { readonly text?: string | undefined; readonly secret
 export const type = defineTool({
   name: "type",
   title: "Type into a field",
-  description: "Replace a field's text (secret fields are never stored). Returns {typed, sensitive?}.",
+  description: "Replace a field's text (secret fields are never stored).",
   input: TypeInput,
   output: Schema.Struct({
     typed: Schema.Boolean,
@@ -234,7 +234,7 @@ const hasElement = (input: { readonly a11yRef?: string | undefined; readonly tes
 export const waitFor = defineTool({
   name: "wait_for",
   title: "Wait for an element or the page",
-  description: "Wait for an element (any match; visible/hidden), a URL or a load state. Returns {found}.",
+  description: "Wait for an element (any match; visible/hidden), a URL or a load state.",
   input: WaitForInput,
   output: Schema.Struct({
     found: Schema.Boolean.annotations({ description: "True when the awaited state was reached." }),
@@ -378,7 +378,7 @@ const hasTarget = (input: typeof PressKeyInput.Type) =>
 export const pressKey = defineTool({
   name: "press_key",
   title: "Press a key",
-  description: "Press a key on an element or the focused one (Enter submits). Returns {pressed}.",
+  description: "Press a key on an element or the focused one (Enter submits).",
   input: PressKeyInput,
   output: Schema.Struct({
     pressed: Schema.Boolean,
@@ -423,7 +423,7 @@ const SelectOptionInput = targetInput({
 export const selectOption = defineTool({
   name: "select_option",
   title: "Select options",
-  description: "Select <select> options; the others are deselected. Returns {selected}.",
+  description: "Select <select> options; the others are deselected.",
   input: SelectOptionInput,
   output: Schema.Struct({
     selected: Schema.Array(Schema.String).annotations({ description: "Values of the options selected now." }),
@@ -451,7 +451,7 @@ const HoverInput = targetInput({ dialog: QuietDialogField })
 export const hover = defineTool({
   name: "hover",
   title: "Hover over an element",
-  description: "Hover an element, for menus and tooltips. Returns {hovered}.",
+  description: "Hover an element, for menus and tooltips.",
   input: HoverInput,
   output: Schema.Struct({ hovered: Schema.Boolean, element: ElementField }),
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },

@@ -305,7 +305,7 @@ export const knowledge = defineTool({
   name: "knowledge",
   title: "Step memory",
   description:
-    "Recorded steps (the latest, or matching a query), sessions, or one session exported. Returns {steps}, {matches}, {sessions} or the export.",
+    "Recorded steps (the latest, or matching a query), sessions, or one session exported.",
   input: Schema.Struct({
     query: Schema.optional(Words).annotations({ description: "Words (synonyms too); best first." }),
     session: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({

@@ -67,7 +67,7 @@ const metaTool = {
 export const hideTools = defineTool({
   name: "hide_tools",
   title: "Hide tools",
-  description: "Hide tools you will not need. Returns {hidden}.",
+  description: "Hide tools you will not need; mm_show_tools undoes it.",
   input: Schema.Struct({ tools: Patterns }),
   output: Output,
   ...metaTool,

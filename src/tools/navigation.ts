@@ -39,7 +39,7 @@ const NavigateInput = Schema.Struct({
 export const navigate = defineTool({
   name: "navigate",
   title: "Navigate",
-  description: "Load a URL in the active tab, or go back, forward, reload. Returns {navigated}.",
+  description: "Load a URL in the active tab, or go back, forward, reload.",
   input: NavigateInput,
   output: Schema.Struct({ navigated: Schema.Boolean }),
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },

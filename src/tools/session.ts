@@ -126,7 +126,7 @@ export const launch = defineTool({
 export const cleanup = defineTool({
   name: "cleanup",
   title: "Close the browser",
-  description: "Close the browser (a remote one: only this server's context), ending the session. Returns {cleanedUp}.",
+  description: "Close the browser (a remote one: only this server's context), ending the session.",
   input: Schema.Struct({
     sessionId: Schema.optional(Schema.String).annotations({
       description: "Accepted for compatibility; the running session is closed.",

@@ -63,9 +63,10 @@ export const NoInput = Schema.Struct({}).pipe(
  * within a parent. The rule is stated once in the server instructions and in the error that enforces it.
  */
 export const targetFields = {
-  a11yRef: Schema.optional(A11yRef).annotations({ description: "Ref, e.g. e12." }),
-  testId: locatorFields.testId.annotations({ description: "Test id." }),
-  selector: locatorFields.selector.annotations({ description: "CSS/Playwright selector." }),
+  // The three are described once, in the server's instructions: about 100 bytes in every element tool otherwise.
+  a11yRef: Schema.optional(A11yRef).annotations({ description: "" }),
+  testId: locatorFields.testId.annotations({ description: "" }),
+  selector: locatorFields.selector.annotations({ description: "" }),
   // Accepted but not listed (80 bytes in every element tool): a ref names one element already, and a
   // selector can chain (`#list >> text=Buy`). Documented in docs/tools.md.
   within: Schema.optional(Scope.annotations({ [ListedAs]: { type: "object" } })).annotations({

@@ -44,7 +44,7 @@ const ActiveTab = Tabs.fields.active
 export const waitForNotification = defineTool({
   name: "wait_for_notification",
   title: "Wait for a notification",
-  description: "Wait for the extension's notification tab and make it active. Returns {found, pageUrl, title}.",
+  description: "Wait for the extension's notification tab and make it active.",
   input: Schema.Struct({ timeoutMs: timeoutField(1_000, 60_000, 15_000) }),
   output: Schema.Struct({
     found: Schema.Boolean.annotations({ description: "Always true on success." }),

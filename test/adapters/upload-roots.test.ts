@@ -14,9 +14,9 @@ describe("upload roots", () => {
   fs.writeFileSync(path.join(outside, "secret.txt"), "secret")
   fs.symlinkSync(path.join(outside, "secret.txt"), path.join(artifacts, "link.txt"))
   fs.mkdirSync(path.join(artifacts, "dir"))
-  const roots = uploadRootsOf({ artifactsDir: artifacts, uploadRoots: [extra] })
+  const roots = uploadRootsOf({ artifactsDir: artifacts, allowedRoots: [extra] })
 
-  it("accepts files under the artifacts directory (relative paths resolve there) and under --upload-roots", async () => {
+  it("accepts files under the artifacts directory (relative paths resolve there) and under --allowed-roots", async () => {
     const checked = await checkUploadPaths(["in.txt", path.join(extra, "extra.txt")], roots)
     expect(checked).toEqual({ files: [fs.realpathSync(path.join(artifacts, "in.txt")), fs.realpathSync(path.join(extra, "extra.txt"))] })
   })

@@ -333,12 +333,18 @@ describe("tools/list content", () => {
     const json = JSON.stringify(listed)
     expect(json).not.toMatch(/"title":/)
     expect(json).not.toMatch(/minLength|maxLength|"pattern"|"minimum"|"maximum"|"\$schema"|"\$id"/)
+    // The element fields of every element tool are described once, in the server's instructions.
+    const inInstructions = ["a11yRef", "testId", "selector"]
+    for (const field of inInstructions) expect(client.getInstructions()).toContain(field)
     const undescribed = listed.tools.flatMap((tool) =>
       properties(tool.inputSchema as Record<string, any>, tool.name).flatMap(([path, property]) =>
-        typeof property.description === "string" && property.description.length > 0 ? [] : [path]
+        (typeof property.description === "string" && property.description.length > 0) || inInstructions.includes(path.split(".").at(-1)!)
+          ? []
+          : [path]
       )
     )
     expect(undescribed).toEqual([])
+    expect(json).not.toMatch(/"description":""/)
     // Compatibility fields are accepted but not listed.
     const launch = listed.tools.find((tool) => tool.name === "mm_launch")!
     expect(Object.keys(launch.inputSchema.properties ?? {})).not.toContain("autoBuild")

@@ -17,8 +17,10 @@ import { getState } from "../../src/tools/discovery.js"
 import { html, tempDir, testSettings } from "../support/browser.js"
 import { call, withLive } from "../reach/helpers.js"
 
-/** A server on 127.0.0.1 that counts the requests it answers, by path. */
-const countingServer = (pages: Readonly<Record<string, string | { readonly redirect: string }>>) =>
+type Served = string | { readonly redirect: string } | { readonly script: string }
+
+/** A server on 127.0.0.1 that counts the requests it answers, by path (a WebSocket handshake as "ws /path"). */
+const countingServer = (pages: Readonly<Record<string, Served>>) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       const hits: Array<string> = []
@@ -28,7 +30,12 @@ const countingServer = (pages: Readonly<Record<string, string | { readonly redir
         const page = pages[url.pathname]
         if (page === undefined) response.writeHead(404).end("not found")
         else if (typeof page === "string") response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page)
+        else if ("script" in page) response.writeHead(200, { "content-type": "text/javascript" }).end(page.script)
         else response.writeHead(302, { location: page.redirect }).end()
+      })
+      server.on("upgrade", (request: http.IncomingMessage, socket: import("node:net").Socket) => {
+        hits.push(`ws ${new URL(request.url ?? "/", "http://127.0.0.1").pathname}`)
+        socket.destroy()
       })
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -93,6 +100,10 @@ describe("URL policy (pure)", () => {
     expect(checkRequest(policy, "http://127.0.0.1:9999/x.js").allowed).toBe(false)
     expect(checkRequest(policy, "https://example.com/x.js").allowed).toBe(false)
     expect(checkRequest(policy, "ws://127.0.0.1:9999/socket").allowed).toBe(false)
+    // A WebSocket belongs to its web origin: http://h names ws://h, https://h names wss://h.
+    expect(checkRequest({ ...openPolicy, blockedOrigins: ["http://127.0.0.1:9999"] }, "ws://127.0.0.1:9999/socket").allowed).toBe(false)
+    expect(checkRequest({ ...openPolicy, allowedOrigins: ["https://app.test"] }, "wss://app.test/socket").allowed).toBe(true)
+    expect(checkRequest({ ...openPolicy, allowedOrigins: ["https://app.test"] }, "ws://app.test/socket").allowed).toBe(false)
     expect(checkRequest(policy, "data:text/plain,x").allowed).toBe(true)
   })
 })
@@ -175,11 +186,12 @@ describe("URL policy on Chromium", () => {
               expect(direct.error).toMatchObject({ code: "MM_NAVIGATION_BLOCKED" })
               expect(direct.error?.message).toContain(settings.allowedOrigins.length > 0 ? "--allowed-origins" : "--blocked-origins")
 
+              // The redirect hop is refused at the browser: it never reaches the other origin.
               const redirected = yield* go(`${app.url}/redirect`)
               expect(redirected.error).toMatchObject({ code: "MM_NAVIGATION_BLOCKED" })
-              expect(redirected.error?.message).toContain("it redirected to")
-              expect(redirected.notices?.join("\n")).toContain(`A redirect to ${other.url}/ was refused`)
-              expect((yield* call(getState, {})).result.state.url).toBe("about:blank")
+              // Named a redirect when the browser paused the first hop too (an allow list pauses every request).
+              expect(redirected.notices?.join("\n")).toContain(`A ${settings.allowedOrigins.length > 0 ? "redirect" : "navigation"} to ${other.url}/ was refused`)
+              expect(other.hits).toEqual([])
 
               expect((yield* go(`${app.url}/`)).ok).toBe(true)
               const away = yield* call(click, { testId: "away" })
@@ -194,9 +206,76 @@ describe("URL policy on Chromium", () => {
               const notices = (yield* call(getState, {})).notices?.join("\n") ?? ""
               const all = `${loaded.notices?.join("\n") ?? ""}\n${notices}`
               expect(all).toContain(`A image request to ${other.url} was refused`)
-              expect(all).toContain(`A fetch request to ${other.url} was refused`)
-              // Nothing but the redirect hop (which Playwright does not route) reached the other origin.
-              expect(other.hits).toEqual(["/"])
+              expect(all).toMatch(new RegExp(`A (fetch|xhr) request to ${other.url} was refused`))
+              // Nothing reached the other origin.
+              expect(other.hits).toEqual([])
+              expect((yield* call(cleanup, {})).ok).toBe(true)
+            })
+          )
+        }
+      })
+    )
+  )
+
+  it.live("a refused origin gets no WebSocket, service worker or worker request either", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const other = yield* countingServer({ "/": html("Other", "other") })
+        const ws = other.url.replace("http:", "ws:")
+        const page = html(
+          "Workers",
+          `<p data-testid="log"></p><script>
+           const log = (text) => { document.querySelector('[data-testid=log]').textContent += text + '; ' }
+           const outcome = (promise) => promise.then((r) => 'reached ' + r.status, () => 'refused')
+           ;(async () => {
+             navigator.serviceWorker.addEventListener('message', (event) => log(event.data))
+             await navigator.serviceWorker.register('/sw.js')
+             await navigator.serviceWorker.ready
+             if (!navigator.serviceWorker.controller) await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }))
+             log('page via sw ' + await outcome(fetch('/via-sw')))
+             navigator.serviceWorker.controller.postMessage('go')
+             new Worker('/worker.js').onmessage = (event) => log(event.data)
+             const socket = new WebSocket('${ws}/page-ws')
+             socket.onopen = () => log('socket open')
+             socket.onclose = () => log('socket closed')
+           })()
+           </script>`
+        )
+        const app = yield* countingServer({
+          "/": page,
+          "/sw.js": {
+            script: `const outcome = (promise) => promise.then((r) => 'reached ' + r.status, () => 'refused')
+              self.addEventListener('install', (event) => { self.skipWaiting(); event.waitUntil(fetch('${other.url}/sw-install').catch(() => undefined)) })
+              self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()))
+              self.addEventListener('fetch', (event) => { if (event.request.url.endsWith('/via-sw')) event.respondWith(fetch('${other.url}/sw-respond')) })
+              self.addEventListener('message', (event) => event.waitUntil(outcome(fetch('${other.url}/sw-message')).then((text) => event.source.postMessage('sw ' + text))))`
+          },
+          "/worker.js": { script: `fetch('${other.url}/worker-fetch').then((r) => postMessage('worker reached ' + r.status), () => postMessage('worker refused'))` }
+        })
+        for (const settings of [testSettings({ allowedOrigins: [app.url] }), testSettings({ blockedOrigins: [other.url] })]) {
+          other.hits.length = 0
+          yield* withLive(
+            settings,
+            Effect.gen(function* () {
+              expect((yield* call(launch, {})).ok).toBe(true)
+              expect((yield* go(`${app.url}/`)).ok).toBe(true)
+              let log = ""
+              let notices = ""
+              for (let tries = 0; tries < 50 && !(log.includes("socket closed") && log.includes("sw ") && log.includes("worker")); tries++) {
+                yield* Effect.sleep("100 millis")
+                const read = yield* call(getText, { testId: "log" })
+                log = String(read.result?.text ?? "")
+                notices += `${read.notices?.join("\n") ?? ""}\n`
+              }
+              expect(log).toContain("page via sw refused")
+              expect(log).toContain("sw refused")
+              expect(log).toContain("worker refused")
+              expect(log).toContain("socket closed")
+              expect(log).not.toContain("socket open")
+              notices += (yield* call(getState, {})).notices?.join("\n") ?? ""
+              expect(other.hits).toEqual([])
+              expect(notices).toContain(`A websocket request to ${ws} was refused`)
+              expect(other.hits).toEqual([])
               expect((yield* call(cleanup, {})).ok).toBe(true)
             })
           )

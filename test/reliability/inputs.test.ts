@@ -4,7 +4,7 @@
 // The fuzzing uses fast-check through effect's own `Arbitrary` (inputs derived from each tool's
 // Schema) and `FastCheck` re-export: no dependency beyond effect.
 import { expect, layer } from "@effect/vitest"
-import { Arbitrary, Context, Effect, FastCheck as fc, Layer } from "effect"
+import { Context, Effect, FastCheck as fc, Layer } from "effect"
 import type { Envelope } from "../../src/domain/envelope.js"
 import { inputJsonSchema } from "../../src/mcp/json-schema.js"
 import { makeRegistry, type ToolRegistry } from "../../src/runtime/registry.js"
@@ -16,7 +16,7 @@ import { navigate } from "../../src/tools/navigation.js"
 import { builtinTools } from "../../src/tools/registry.js"
 import { cleanup, launch } from "../../src/tools/session.js"
 import { html, liveLayer, pageServer, testSettings } from "../support/browser.js"
-import { call, codeOf, figure, timed } from "./support.js"
+import { argumentsFor, call, codeOf, figure, timed } from "./support.js"
 
 const registry: ToolRegistry = makeRegistry([...builtinTools, makeRunSteps(() => registry)], "mm")
 const tools = registry.tools
@@ -59,22 +59,6 @@ const size = (envelope: Envelope<any>) => JSON.stringify(envelope).length
 const wellFormed = (envelope: Envelope<any>) =>
   typeof envelope.ok === "boolean" &&
   (envelope.ok || (/^MM_[A-Z_]+$/.test(envelope.error?.code ?? "") && typeof envelope.error?.message === "string"))
-
-/** Fuzzed arguments for a tool: mostly from its schema, some anything at all. */
-const argumentsFor = (tool: AnyToolDefinition): fc.Arbitrary<unknown> => {
-  const fromSchema = (() => {
-    try {
-      return Arbitrary.make(tool.input) as fc.Arbitrary<unknown>
-    } catch {
-      return fc.object()
-    }
-  })()
-  return fc.oneof(
-    { weight: 3, arbitrary: fromSchema },
-    { weight: 1, arbitrary: fc.object({ maxDepth: 2 }) },
-    { weight: 1, arbitrary: fc.anything({ maxDepth: 2 }) }
-  )
-}
 
 class Pages extends Context.Tag("test/Pages")<Pages, { readonly url: (path: string) => string }>() {}
 

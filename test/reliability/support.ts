@@ -2,7 +2,7 @@
 // measured figures printed for the report (acceptance limits are generous; the figures are the news).
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import { Duration, Effect } from "effect"
+import { Arbitrary, Duration, Effect, FastCheck as fc } from "effect"
 import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool, type RunOptions } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
@@ -65,3 +65,19 @@ export const slowServer = (pages: Readonly<Record<string, string>>) =>
 
 /** The server's resident memory in MB. */
 export const rssMb = () => Math.round(process.memoryUsage().rss / 1024 / 1024)
+
+/** Fuzzed arguments for a tool: mostly from its schema, some anything at all. */
+export const argumentsFor = (tool: AnyToolDefinition): fc.Arbitrary<unknown> => {
+  const fromSchema = (() => {
+    try {
+      return Arbitrary.make(tool.input) as fc.Arbitrary<unknown>
+    } catch {
+      return fc.object()
+    }
+  })()
+  return fc.oneof(
+    { weight: 3, arbitrary: fromSchema },
+    { weight: 1, arbitrary: fc.object({ maxDepth: 2 }) },
+    { weight: 1, arbitrary: fc.anything({ maxDepth: 2 }) }
+  )
+}

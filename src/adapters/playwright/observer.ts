@@ -9,9 +9,9 @@ import { Observer, type FindOptions, type ObserveOptions } from "../../services/
 import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./browser.js"
 import { withSeparateFrames } from "./frames.js"
 import { requestsInFlight } from "./live-session.js"
+import { applyLedger, carryFor, emptyLedgers, ledgerArgs, type TabLedgers } from "./ledgers.js"
 import { evaluateAcrossNavigation, hasInstalled, noteInstalled } from "./page-eval.js"
 import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
-import { tabIdIn } from "./session-state.js"
 import { installedCallExpression, installedObserveExpression, walkInstallKey, type ObserveArgs, type ObserveResult, type SettleArgs } from "./page-script.js"
 
 const DEFAULT_TEST_ID_LIMIT = 150
@@ -29,7 +29,7 @@ const SETTLE_SLACK_MS = 1_000
 const STATE_TIMEOUT_MS = 3_000
 const WALK_TIMEOUT_MS = 10_000
 
-type WalkArgs = Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules">
+type WalkArgs = Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules" | "ledgerOf" | "carryFrom" | "carry">
 
 /** How often the settling looks again at the page's requests in flight. */
 const NETWORK_POLL_MS = 20
@@ -53,16 +53,22 @@ export const make = Effect.gen(function* () {
   const settings = browser.settings
   // An app's own state reader, when the library user provided one; read once, when the layer is built.
   const appState = yield* Effect.serviceOption(StateSnapshot)
+  // Each tab's document ledgers (see ledgers.ts), so refs carry over to a new document at the same URL.
+  const ledgers = new WeakMap<Page, TabLedgers>()
 
   const evaluate = (live: LiveSession, page: Page, args: WalkArgs, settle: boolean) =>
     live.observeLock.withPermits(1)(
       Effect.gen(function* () {
-        const full: ObserveArgs = {
+        const base: ObserveArgs = {
           ...args,
           nextRef: live.nextRef,
           testIdAttribute: settings.testIdAttribute,
           screenRules: settings.screenRules
         }
+        const tab = ledgers.get(page) ?? emptyLedgers()
+        ledgers.set(page, tab)
+        const wantTree = args.wantA11y || args.find !== undefined
+        const full: ObserveArgs = wantTree ? { ...base, ...ledgerArgs(tab) } : base
         // A read of the state alone is small; a walk may take a while on a large page.
         const readTimeoutMs = args.wantA11y || args.wantTestIds || args.find !== undefined ? WALK_TIMEOUT_MS : STATE_TIMEOUT_MS
         const read = (expression: string, timeoutMs: number) =>
@@ -72,17 +78,29 @@ export const make = Effect.gen(function* () {
               page.isClosed() ? new PageClosed({ detail: "the active page closed while it was being read" }) : new BrowserCallFailed({ cause })
           })
         // The walk is installed once per document; the first observation of a document installs it.
-        const observeOnce = (settleArgs: SettleArgs | null, timeoutMs: number) =>
+        // A document known to be new gets the walk in the same trip.
+        const observeWith = (walkArgs: ObserveArgs, settleArgs: SettleArgs | null, timeoutMs: number) =>
           Effect.flatMap(
             read(
-              hasInstalled(page, walkInstallKey()) ? installedCallExpression(full, settleArgs) : installedObserveExpression(full, settleArgs),
+              hasInstalled(page, walkInstallKey()) ? installedCallExpression(walkArgs, settleArgs) : installedObserveExpression(walkArgs, settleArgs),
               timeoutMs
             ),
             (answer) =>
               (answer as { missing?: boolean }).missing === true
-                ? read(installedObserveExpression(full, settleArgs), timeoutMs)
+                ? read(installedObserveExpression(walkArgs, settleArgs), timeoutMs)
                 : Effect.succeed(answer)
           ).pipe(Effect.tap(() => noteInstalled(page, walkInstallKey())))
+        // The first walk of a new document at the URL of an earlier one asks for that one's refs, then walks.
+        const observeOnce = (settleArgs: SettleArgs | null, timeoutMs: number) =>
+          Effect.flatMap(observeWith(full, settleArgs, timeoutMs), (answer) =>
+            answer.carryWanted === undefined
+              ? Effect.succeed(answer)
+              : observeWith(
+                  { ...full, carry: carryFor(tab, answer.carryWanted) ?? { url: answer.carryWanted, refs: [], told: [] } },
+                  null,
+                  timeoutMs
+                )
+          )
         // What the page is still fetching to render (a script, a fetch) is waited for first, within the same cap.
         const waited = settle ? yield* networkQuiet(page) : 0
         const remaining = { quietMs: SETTLE.quietMs, capMs: Math.max(SETTLE.quietMs, SETTLE.capMs - waited) }
@@ -109,7 +127,8 @@ export const make = Effect.gen(function* () {
               )
             )
         // Cross-origin frames run in processes of their own: their trees come from their own walks.
-        const result = yield* Effect.promise(() => withSeparateFrames(page, top, { ...full, nextRef: top.nextRef }).catch(() => top))
+        if (top.ledger !== undefined) applyLedger(tab, top.ledger)
+        const result = yield* Effect.promise(() => withSeparateFrames(page, top, { ...base, nextRef: top.nextRef }).catch(() => top))
         live.nextRef = Math.max(live.nextRef, result.nextRef)
         return result
       })
@@ -131,12 +150,14 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       live.affordances = { page, affords: result.affords ?? {} }
       const tabs = yield* Ref.get(live.tabs)
+      // A page the session has not (or no longer) given an id (a tab closing, one opening) is observed without one.
+      const tabId = tabs.tabIds.get(page)
       const base: ScreenState = {
         isLoaded: result.readyState === "complete",
         currentUrl: shownUrl(result.url),
         title: result.title,
         currentScreen: result.screen,
-        tabId: tabIdIn(tabs, page),
+        ...(tabId !== undefined ? { tabId } : {}),
         ...(live.extension !== undefined ? { extensionId: live.extension.id } : {})
       }
       if (Option.isNone(appState)) return base

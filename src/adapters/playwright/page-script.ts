@@ -42,6 +42,47 @@ export interface ObserveArgs {
    * installed walk directly (`describeTarget`): one name computation, shared.
    */
   readonly aria?: boolean | undefined
+  /**
+   * The server's copy of this document's ledger (its id and sequence number): the walk answers what
+   * changed since then, or the whole ledger when the page's differs (see `Ledger`).
+   */
+  readonly ledgerOf?: { readonly doc: string; readonly seq: number } | undefined
+  /**
+   * URLs (without fragment) of earlier documents of this tab whose ledger the server keeps: the first
+   * walk of a new document at one of them answers `carryWanted` instead of walking, and gets `carry`.
+   */
+  readonly carryFrom?: ReadonlyArray<string> | undefined
+  /** What the agent knew of the earlier document at this URL: refs to carry over and what it was told. */
+  readonly carry?: Carry | undefined
+}
+
+/**
+ * The refs of an earlier document at the same URL (after a reload, a navigation to the same URL, back
+ * or forward) with their durable identities, and what the agent was told of each (a hash of the
+ * node's signature). In the new document an element with the same identity takes the ref over, and
+ * a changes-only walk compares with what the agent was told, so a reload reports only what changed.
+ */
+export interface Carry {
+  readonly url: string
+  /** [ref, durable identity] */
+  readonly refs: ReadonlyArray<readonly [string, string]>
+  /** [key (a ref, or a ref with "*" for a collapsed run), signature hash] */
+  readonly told: ReadonlyArray<readonly [string, string]>
+}
+
+/**
+ * The page's record of a document's refs with their durable identities and of what the agent was told,
+ * kept in copy by the server so that the next document at the same URL can carry it over (see `Carry`).
+ * Answered by each walk of the tree as changes since the server's copy (`ledgerOf`), or whole (`full`).
+ * A null value removes the entry.
+ */
+export interface Ledger {
+  readonly doc: string
+  readonly url: string
+  readonly seq: number
+  readonly full?: true
+  readonly refs: Array<[string, string | null]>
+  readonly told: Array<[string, string | null]>
 }
 
 /** The walk's own role, accessible name and hidden-for-assistive-technology tests (see `ObserveArgs.aria`). */
@@ -99,6 +140,10 @@ export interface ObserveResult {
   nextRef: number
   /** What the page offers that some tools need (listed only while it applies); absent when nothing. */
   affords?: PageAffordances
+  /** Changes to this document's ledger (see `Ledger`); walks of the tree only. */
+  ledger?: Ledger
+  /** The first walk of a new document at this URL, which `carryFrom` named: the walk waits for its `carry`. */
+  carryWanted?: string
 }
 
 /** Page features that make a tool apply: a file input, drag sources, a visible checkable, room to scroll. */
@@ -417,6 +462,14 @@ export const observePage = (
     reportedTestIds: WeakMap<Element, string>
     /** When the DOM last changed and the URL at the last full observation, for settling (see settlePage). */
     watch?: { last: number; href: string }
+    /** This document's id and its ledger: each bound ref's durable identity (see `Ledger`). */
+    doc: string
+    seq: number
+    durable: Map<string, string>
+    /** Whether a walk of the tree ran in this document (the first one may take a carry). */
+    opened: boolean
+    /** Refs carried over from an earlier document, by durable identity, until the first whole walk ends. */
+    carry?: Map<string, string> | undefined
   } =
     w[KEY] ??
     (w[KEY] = {
@@ -425,10 +478,47 @@ export const observePage = (
       info: new Map(),
       reported: new Map(),
       passed: new Map(),
-      reportedTestIds: new WeakMap()
+      reportedTestIds: new WeakMap(),
+      doc: `${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`,
+      seq: 0,
+      durable: new Map(),
+      opened: false
     })
   Object.defineProperty(w, KEY, { enumerable: false })
   const wantTree = args.wantA11y || args.find !== undefined
+
+  // What changed in the ledger during this walk (keys of `reported`, refs of `durable`).
+  const toldChanged = new Set<string>()
+  const refsChanged = new Set<string>()
+  const tell = (key: string, signature: string) => {
+    if (registry.reported.get(key) === signature) return
+    registry.reported.set(key, signature)
+    toldChanged.add(key)
+  }
+  const untell = (key: string) => {
+    if (registry.reported.delete(key)) toldChanged.add(key)
+  }
+  const here = location.href.split("#")[0]!
+
+  if (wantTree && !registry.opened) {
+    // The first walk of the tree in this document: an earlier document at this URL may hand its refs over.
+    const carry = args.carry
+    if (carry !== undefined && carry.url === here) {
+      const byDurable = new Map<string, string>()
+      const ambiguous = new Set<string>()
+      for (const [ref, durable] of carry.refs) {
+        if (byDurable.has(durable)) ambiguous.add(durable)
+        byDurable.set(durable, ref)
+      }
+      // Two refs with one identity: neither is carried (fail closed).
+      for (const durable of ambiguous) byDurable.delete(durable)
+      registry.carry = byDurable
+      for (const [key, signature] of carry.told) registry.reported.set(key, signature)
+    } else if (carry === undefined && args.carryFrom !== undefined && args.carryFrom.includes(here)) {
+      return { ...readState(args, isVisible), rootFound: true, testIds: null, testIdsUnchanged: 0, a11y: null, nextRef: args.nextRef, carryWanted: here }
+    }
+    registry.opened = true
+  }
 
   if (wantTree) {
     if (registry.watch === undefined) {
@@ -450,6 +540,7 @@ export const observePage = (
         registry.byRef.delete(ref)
         registry.info.delete(ref)
         registry.passed.delete(ref)
+        if (registry.durable.delete(ref)) refsChanged.add(ref)
       }
     }
   }
@@ -1167,14 +1258,43 @@ export const observePage = (
       depth: number
     }
 
-    const refFor = (element: Element): string => {
+    /**
+     * The element's ref: the one it has; else, in a whole walk, the ref an earlier document at this URL
+     * gave the element with the same durable identity (when no element here holds it yet); else a new one.
+     */
+    const whole = args.rootSelector === null
+    const refFor = (element: Element, durable: string): string => {
       let ref = registry.byEl.get(element)
       if (ref === undefined || registry.byRef.get(ref) !== element) {
-        ref = `e${nextRef++}`
+        const carried = whole ? registry.carry?.get(durable) : undefined
+        if (carried !== undefined) registry.carry!.delete(durable)
+        ref = carried !== undefined && !registry.byRef.has(carried) ? carried : `e${nextRef++}`
         registry.byEl.set(element, ref)
         registry.byRef.set(ref, element)
       }
+      if (whole && registry.durable.get(ref) !== durable) {
+        registry.durable.set(ref, durable)
+        refsChanged.add(ref)
+      }
       return ref
+    }
+    /** A 64-bit hash as text: durable identities and signatures are kept and compared as hashes. */
+    const hash = (text: string): string => {
+      let a = 0x811c9dc5 ^ text.length
+      let b = 0x2545f491
+      for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i)
+        a = Math.imul(a ^ code, 0x01000193)
+        b = Math.imul(b ^ code, 0x5bd1e995)
+        b ^= b >>> 15
+      }
+      a ^= a >>> 16
+      a = Math.imul(a, 0x85ebca6b)
+      a ^= a >>> 13
+      b ^= b >>> 16
+      b = Math.imul(b, 0xc2b2ae35)
+      b ^= b >>> 13
+      return `${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}`
     }
 
     const isBlockStyle = (style: CSSStyleDeclaration) => style.display !== "inline" && style.display !== "contents"
@@ -1200,11 +1320,10 @@ export const observePage = (
       }
       return normalize(frame.getAttribute("title") || frame.getAttribute("name") || title)
     }
+    /** The node of an element, without its ref yet (the ref follows from its identity; see `finish`). */
     const describe = (element: Element, role: string, path: Array<string>): RawNode => {
       const name = role === "generic" ? "" : role === "iframe" ? frameName(element) : nameOf(element, role)
-      const ref = refFor(element)
-      registry.info.set(ref, { role, name })
-      const node: RawNode = { ref, role, name }
+      const node: RawNode = { ref: "", role, name }
       if (isNativelyDisabled(element) || (DISABLED_ROLES.has(role) && inAriaDisabled(element))) node.disabled = true
       const tag = element.localName
       if (tag === "input" && ((element as HTMLInputElement).type === "checkbox" || (element as HTMLInputElement).type === "radio")) {
@@ -1409,7 +1528,19 @@ export const observePage = (
       return text === name ? undefined : text
     }
     const hasText = (node: TreeNode) => node.parts.some((part) => /\S/.test(part))
-    const finish = (node: TreeNode, depth: number, path: Array<string>) => {
+    /**
+     * What a node is, apart from where it is: role, name, test id, and for a node without a name its text
+     * (a list item's words; not a field's value, which a reload may reset).
+     */
+    const identityOf = (element: Element, raw: RawNode): string =>
+      `${raw.role}\u0001${raw.name}\u0001${raw.name === "" && !VALUE_ROLES.has(raw.role) ? normalize(raw.text, 80) : ""}\u0001${element.getAttribute(args.testIdAttribute) ?? ""}`
+    /**
+     * Finishes the children of a node, in pre-order (refs are numbered in document order, which collapsed
+     * runs rely on). A child's durable identity is its parent's with its own identity and its place among
+     * the siblings that share that identity (the 2nd of 3), so that a ref carried to a new document lands
+     * only on the element in the same place: when like siblings were added or removed, none of them match.
+     */
+    const finish = (node: TreeNode, depth: number, path: Array<string>, parentDurable: string) => {
       const kids: Array<TreeNode> = []
       const pathOf = new Map<TreeNode, Array<string>>()
       const gather = (children: Array<TreeNode>, innerPath: Array<string>) => {
@@ -1424,21 +1555,38 @@ export const observePage = (
       }
       gather(node.children, path)
       node.children = kids
+      const identities: Array<string> = []
+      const shared = new Map<string, number>()
       for (const child of kids) {
-        const childPath = pathOf.get(child)!
-        const raw = describe(child.element!, child.role, childPath)
+        const raw = describe(child.element!, child.role, pathOf.get(child)!)
         // The name of a node named by its content already says what its text would (unless the name was cut).
         const text = NAME_FROM_CONTENT.has(child.role) && raw.name !== "" && !raw.name.endsWith("…") ? undefined : textOf(child, raw.name)
         if (text !== undefined && raw.text === undefined) raw.text = text
         child.raw = raw
+        const identity = identityOf(child.element!, raw)
+        identities.push(identity)
+        shared.set(identity, (shared.get(identity) ?? 0) + 1)
+      }
+      const places = new Map<string, number>()
+      for (const [i, child] of kids.entries()) {
+        const raw = child.raw!
+        const identity = identities[i]!
+        const place = places.get(identity) ?? 0
+        places.set(identity, place + 1)
+        const durable = hash(`${parentDurable}\u0002${identity}\u0002${place}/${shared.get(identity)}`)
+        raw.ref = refFor(child.element!, durable)
+        registry.info.set(raw.ref, { role: raw.role, name: raw.name })
         child.depth = depth
+        const childPath = pathOf.get(child)!
         const inner = PATH_ROLES.has(child.role) ? [...childPath, raw.name ? `${child.role}: ${raw.name}` : child.role] : childPath
-        finish(child, depth + 1, inner)
+        finish(child, depth + 1, inner, durable)
         // Text that only repeats the links inside it (a list item holding just a link) says nothing new.
         if (raw.text !== undefined && child.children.length > 0 && raw.text === child.children.map((kid) => kid.raw!.name).join(" ")) delete raw.text
       }
     }
-    finish(top, 0, [])
+    finish(top, 0, [], "")
+    // Refs carried over and not taken by this whole walk are not carried any further (they are stale).
+    if (whole) registry.carry = undefined
 
     const shapes = new Map<TreeNode, string>()
     const shapeOf = (node: TreeNode): string => {
@@ -1545,11 +1693,11 @@ export const observePage = (
       let unchanged = 0
       const seen = new Set<string>()
       const signatureOf = (node: RawNode) =>
-        `${node.role}|${node.name}|${node.disabled ?? ""}|${node.checked ?? ""}|${node.expanded ?? ""}|${node.level ?? ""}|${node.selected ?? ""}|${node.pressed ?? ""}|${node.depth ?? 0}|${node.text ?? ""}|${node.collapsed === undefined ? "" : `${node.collapsed.count}:${node.collapsed.refs.join(",")}:${node.collapsed.examples.join("|")}`}|${(node.path ?? []).join("/")}`
+        hash(`${node.role}|${node.name}|${node.disabled ?? ""}|${node.checked ?? ""}|${node.expanded ?? ""}|${node.level ?? ""}|${node.selected ?? ""}|${node.pressed ?? ""}|${node.depth ?? 0}|${node.text ?? ""}|${node.collapsed === undefined ? "" : `${node.collapsed.count}:${node.collapsed.refs.join(",")}:${node.collapsed.examples.join("|")}`}|${(node.path ?? []).join("/")}`)
       const markCovered = (items: Array<TreeNode>) => {
         const mark = (node: TreeNode) => {
           seen.add(node.raw!.ref)
-          registry.reported.set(node.raw!.ref, signatureOf(node.raw!))
+          tell(node.raw!.ref, signatureOf(node.raw!))
           for (const child of node.children) mark(child)
         }
         for (const item of items) mark(item)
@@ -1562,7 +1710,7 @@ export const observePage = (
             break
           }
           nodes.push(item.raw)
-          registry.reported.set(key, signatureOf(item.raw))
+          tell(key, signatureOf(item.raw))
           if (item.covered !== undefined) markCovered(item.covered)
           continue
         }
@@ -1571,7 +1719,7 @@ export const observePage = (
         if (item.covered !== undefined) markCovered(item.covered)
         if (registry.reported.get(key) === signature || registry.passed.get(key) === signature) unchanged++
         else if (nodes.length < args.a11yLimit) {
-          registry.reported.set(key, signature)
+          tell(key, signature)
           registry.passed.delete(key)
           nodes.push(item.raw)
         } else {
@@ -1588,7 +1736,7 @@ export const observePage = (
           const gone = element === undefined || !isLive(element) || (!walkCut && !seen.has(key))
           if (gone) {
             if (!summary && !seen.has(key)) removed.push(key)
-            registry.reported.delete(key)
+            untell(key)
           }
         }
       }
@@ -1676,6 +1824,23 @@ export const observePage = (
     nextRef
   }
   if (found !== undefined) result.found = found
+  if (wantTree) {
+    // The ledger's changes since the server's copy, or all of it when the server's copy is not this one's.
+    const full = args.ledgerOf === undefined || args.ledgerOf.doc !== registry.doc || args.ledgerOf.seq !== registry.seq
+    if (full || toldChanged.size > 0 || refsChanged.size > 0) {
+      registry.seq++
+      const ledger: Ledger = full
+        ? { doc: registry.doc, url: here, seq: registry.seq, full: true, refs: [...registry.durable], told: [...registry.reported] }
+        : {
+            doc: registry.doc,
+            url: here,
+            seq: registry.seq,
+            refs: Array.from(refsChanged, (ref) => [ref, registry.durable.get(ref) ?? null]),
+            told: Array.from(toldChanged, (key) => [key, registry.reported.get(key) ?? null])
+          }
+      result.ledger = ledger
+    }
+  }
   return result
 }
 

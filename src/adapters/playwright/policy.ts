@@ -3,7 +3,7 @@
 // that stops links, forms and window.open from loading refused schemes (javascript:, data:, file:,
 // internal pages), which no request route sees. Each refusal leaves a notice for the next response.
 import { Effect } from "effect"
-import type { BrowserContext, Page, Route } from "playwright"
+import type { Browser, BrowserContext, Page, Route } from "playwright"
 import { LaunchFailed } from "../../domain/errors.js"
 import type { Settings } from "../../domain/config.js"
 import { checkNavigation, checkRequest, routesRequests, shortUrl, type UrlPolicy, type Verdict } from "../../domain/url-policy.js"
@@ -108,8 +108,30 @@ const navigationGuard = (config: GuardConfig) => {
 export const blockedNotice = (what: string, url: string, verdict: Extract<Verdict, { allowed: false }>) =>
   `MM_NAVIGATION_BLOCKED: ${what} ${shortUrl(url)} was refused: ${verdict.reason} ${verdict.hint}`
 
-/** Installs the route (only when a rule can refuse a request) and the guard on the session's context. */
-export const installPolicy = (runSync: RunSync, live: LiveSession, policy: UrlPolicy) =>
+/** A refused request's notice: a navigation by its URL, a subresource by its origin (a page's many refused requests count up as one notice). */
+const requestNotice = (url: string, type: string, navigation: boolean, redirect: boolean, verdict: Extract<Verdict, { allowed: false }>) => {
+  const origin = URL.canParse(url) ? new URL(url).origin : "null"
+  const target = navigation || origin === "null" ? url : origin
+  return blockedNotice(redirect ? "A redirect to" : navigation ? "A navigation to" : `A ${type} request to`, target, verdict)
+}
+
+/** How the policy reaches the session's requests. */
+export interface PolicyReach {
+  /**
+   * The browser is this server's own (launched, not attached): its every request, of any context, tab,
+   * worker or service worker and every redirect hop, is the session's, and is paused at the browser.
+   */
+  readonly ownsBrowser: boolean
+}
+
+/**
+ * Installs the page guard, and when a rule can refuse a request (only then: routing costs requests a round
+ * trip), what refuses them before they leave the browser: WebSockets opened by pages (Playwright's
+ * WebSocket route), and every other request at the browser (CDP Fetch, which pauses each redirect hop and
+ * service worker and worker requests too) on a browser this server launched, or at the context (Playwright's
+ * route) on one it attached to, whose other contexts are not the session's.
+ */
+export const installPolicy = (runSync: RunSync, live: LiveSession, policy: UrlPolicy, reach: PolicyReach) =>
   Effect.gen(function* () {
     const context: BrowserContext = live.context
     const failed = (error: unknown) => new LaunchFailed({ reason: "BrowserStartFailed", detail: `the URL policy could not be installed: ${firstLine(error)}` })
@@ -130,8 +152,83 @@ export const installPolicy = (runSync: RunSync, live: LiveSession, policy: UrlPo
     }
     yield* Effect.tryPromise({ try: () => context.addInitScript(navigationGuard, config), catch: failed })
     if (!routesRequests(policy)) return
-    // Playwright routes the first request of a redirect chain only: a hop to a refused URL goes out. It is
-    // named, and a tab whose document ends up on such a URL is emptied before anything reads it.
+    // Only refused sockets are routed (and closed); the others connect as they would.
+    yield* Effect.tryPromise({
+      try: () =>
+        context.routeWebSocket(
+          (url) => !checkRequest(policy, url.href).allowed,
+          (socket) => {
+            const verdict = checkRequest(policy, socket.url())
+            if (!verdict.allowed) runSync(addNotice(live, requestNotice(socket.url(), "websocket", false, false, verdict)))
+            return socket.close({ code: 1008, reason: "refused by the server's URL policy" }).catch(() => undefined)
+          }
+        ),
+      catch: failed
+    })
+    const browser = reach.ownsBrowser ? context.browser() : null
+    if (browser !== null) return yield* pauseAtBrowser(runSync, live, policy, browser, failed)
+    yield* routeContext(runSync, live, policy, failed)
+  })
+
+/**
+ * The Fetch patterns that pause every request a rule may refuse: all of them with an allow list, else the
+ * requests whose URL holds a blocked origin's host (a superset: the rules decide), and file: URLs.
+ */
+export const interceptPatterns = (policy: UrlPolicy): ReadonlyArray<string> => {
+  if (policy.allowedOrigins.length > 0) return ["*"]
+  const hosts = policy.blockedOrigins.map((glob) =>
+    glob
+      .trim()
+      .replace(/^[a-z][a-z0-9+.-]*:\/\//i, "")
+      .replace(/\/+$/, "")
+      .toLowerCase()
+      .replace(/[\\?]/g, "\\$&")
+  )
+  return [...new Set([...hosts.map((host) => `*${host}*`), "file:*"])]
+}
+
+/** Document requests let through lately, by network id: a refused request with one of these ids is a redirect hop. */
+const DOCUMENTS_KEPT = 64
+
+const pauseAtBrowser = (
+  runSync: RunSync,
+  live: LiveSession,
+  policy: UrlPolicy,
+  browser: Browser,
+  failed: (error: unknown) => LaunchFailed
+) =>
+  Effect.gen(function* () {
+    const cdp = yield* Effect.tryPromise({ try: () => browser.newBrowserCDPSession(), catch: failed })
+    const documents = new Set<string>()
+    cdp.on("Fetch.requestPaused", (event) => {
+      const verdict = checkRequest(policy, event.request.url)
+      const navigation = event.resourceType === "Document"
+      const networkId = event.networkId
+      if (verdict.allowed) {
+        if (navigation && networkId !== undefined) {
+          documents.add(networkId)
+          if (documents.size > DOCUMENTS_KEPT) documents.delete(documents.values().next().value!)
+        }
+        return void cdp.send("Fetch.continueRequest", { requestId: event.requestId }).catch(() => undefined)
+      }
+      const redirect = navigation && networkId !== undefined && documents.has(networkId)
+      runSync(addNotice(live, requestNotice(event.request.url, event.resourceType.toLowerCase(), navigation, redirect, verdict)))
+      void cdp.send("Fetch.failRequest", { requestId: event.requestId, errorReason: "BlockedByClient" }).catch(() => undefined)
+    })
+    yield* Effect.tryPromise({
+      try: () => cdp.send("Fetch.enable", { patterns: interceptPatterns(policy).map((urlPattern) => ({ urlPattern })) }),
+      catch: failed
+    })
+  })
+
+/**
+ * On a browser the server attached to: Playwright's context route. It routes the first request of a redirect
+ * chain only, so a hop to a refused URL goes out: it is named, and a tab whose document ends up on such a URL
+ * is emptied before anything reads it.
+ */
+const routeContext = (runSync: RunSync, live: LiveSession, policy: UrlPolicy, failed: (error: unknown) => LaunchFailed) =>
+  Effect.gen(function* () {
+    const context = live.context
     context.on("request", (request) => {
       if (request.redirectedFrom() === null) return
       const verdict = checkRequest(policy, request.url())
@@ -148,11 +245,7 @@ export const installPolicy = (runSync: RunSync, live: LiveSession, policy: UrlPo
       const request = route.request()
       const verdict = checkRequest(policy, request.url())
       if (verdict.allowed) return route.fallback().catch(() => undefined)
-      // A subresource is named by its origin, so that a page's many refused requests count up as one notice.
-      const navigation = request.isNavigationRequest()
-      const origin = URL.canParse(request.url()) ? new URL(request.url()).origin : "null"
-      const target = navigation || origin === "null" ? request.url() : origin
-      runSync(addNotice(live, blockedNotice(navigation ? "A navigation to" : `A ${request.resourceType()} request to`, target, verdict)))
+      runSync(addNotice(live, requestNotice(request.url(), request.resourceType(), request.isNavigationRequest(), false, verdict)))
       return route.abort("blockedbyclient").catch(() => undefined)
     }
     yield* Effect.tryPromise({ try: () => context.route(() => true, onRequest), catch: failed })

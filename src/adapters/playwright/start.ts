@@ -295,7 +295,7 @@ export const startSession = (settings: Settings, fixtures: FixtureService, optio
         extension === undefined ? undefined : resolveScreenUrl(settings.screens.notification ?? "notification.html", extension, settings.appUrl)
     })
     yield* trackContext(runSync, live, { captureNetwork: capturesNetwork(settings) })
-    yield* installPolicy(runSync, live, policyOf(settings, extension))
+    yield* installPolicy(runSync, live, policyOf(settings, extension), { ownsBrowser: source._tag === "Launch" })
 
     if (fixture !== undefined) {
       if (fixture.cookies.length > 0) {

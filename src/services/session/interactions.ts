@@ -64,7 +64,7 @@ export interface SessionInteractions {
   /**
    * Gives local files to a file input, or to the file chooser a click on the target opens, or to the
    * chooser already open when no target is given. Paths outside the upload roots (the artifacts
-   * directory and --upload-roots) are refused with MM_INVALID_INPUT before the page sees anything.
+   * directory and --allowed-roots) are refused with MM_INVALID_INPUT before the page sees anything.
    */
   readonly uploadFiles: (
     target: Target | undefined,
