@@ -12,7 +12,7 @@ import { encodeStep } from "../knowledge/record.js"
 import { Catalog } from "../knowledge/catalog.js"
 import { RefHints } from "../knowledge/hints.js"
 import { KnowledgeStore, type KnowledgeStoreService } from "../services/KnowledgeStore.js"
-import { createFileAtomic, writeFileAtomic } from "./files.js"
+import { createSmallFileAtomic, writeFileAtomic } from "./files.js"
 import { type DirectoryState, encodeStoreIndex, newDirectoryState, restoreIndex, unpackNames } from "./knowledge-index.js"
 
 const pad = (value: number, width = 2) => String(value).padStart(width, "0")
@@ -244,9 +244,9 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
                 : Effect.logWarning(
                     `step record of ${step.tool.name}: left out ${encoded.dropped.map((entry) => `${entry.path} (${entry.issue})`).join(", ")}`
                   )
-            const write = Effect.tryPromise({
+            const write = Effect.try({
               try: () =>
-                createFileAtomic(name(stamp), encoded.text, () => {
+                createSmallFileAtomic(name(stamp), encoded.text, () => {
                   next += 1
                   lastStamp = Math.max(lastStamp, next)
                   return name(next)

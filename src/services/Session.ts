@@ -54,7 +54,6 @@ const unimplemented: SessionService = {
   describe: () => Effect.succeed(undefined),
   click: () => notStubbed("click"),
   type: () => notStubbed("type"),
-  waitFor: () => notStubbed("waitFor"),
   waitForAny: () => notStubbed("waitForAny"),
   getText: () => notStubbed("getText"),
   getTexts: () => notStubbed("getTexts"),

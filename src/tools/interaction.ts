@@ -71,8 +71,7 @@ export const click = defineTool({
   run: Effect.fn("tool.click")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
-    const element = yield* session.describe(target)
-    const { pageClosedAfterClick } = yield* session.click(target, { timeoutMs: input.timeoutMs, dialog: input.dialog, count: input.count })
+    const { pageClosedAfterClick, element } = yield* session.click(target, { timeoutMs: input.timeoutMs, dialog: input.dialog, count: input.count })
     return { clicked: true, ...(pageClosedAfterClick ? { pageClosedAfterClick } : {}), ...described(element) }
   })
 })
@@ -189,9 +188,8 @@ export const type = defineTool({
     const session = yield* Session
     const target = targetOf(input)
     const text = yield* textToType(input)
-    const element = yield* session.describe(target)
     const options = { timeoutMs: input.timeoutMs, dialog: input.dialog }
-    const { sensitive } = yield* session.type(target, text, options)
+    const { sensitive, element } = yield* session.type(target, text, options)
     // Enter on the field itself, as a person submitting it would; its own step in nothing but this call.
     if (input.submit === true) yield* session.pressKey(target, "Enter", options)
     // A secret counts as sensitive wherever it goes.
@@ -287,11 +285,8 @@ export const waitFor = defineTool({
     const target = targetOf(input)
     // One time budget for the whole wait: the element gets what the page wait left.
     const left = Math.max(100, input.timeoutMs - (Date.now() - started))
-    // Waiting for an element to show: it may not be there yet; waiting for it to go: it is there now.
-    const element = input.state === "hidden" ? yield* session.describe(target) : undefined
-    yield* session.waitForAny(target, input.state, { timeoutMs: left })
-    const shown = input.state === "visible" ? yield* session.describe(target) : element
-    return { found: true, ...described(shown) }
+    const { element } = yield* session.waitForAny(target, input.state, { timeoutMs: left })
+    return { found: true, ...described(element) }
   })
 })
 

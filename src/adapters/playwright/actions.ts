@@ -1,8 +1,9 @@
 // Session actions over Playwright: click, type, keys, select, hover, text and waits on the active
 // page, each with its dialog choice in force. A direct path first (direct.ts), else Playwright's own.
 import { Effect, Ref } from "effect"
-import type { Locator, Page } from "playwright"
-import { ActionFailed, PageClosed, TargetAmbiguous, TargetNotFound, WaitTimeout, type ActionTimeout } from "../../domain/errors.js"
+import type { Page } from "playwright"
+import { ActionFailed, PageClosed, TargetNotFound, WaitTimeout, type ActionTimeout } from "../../domain/errors.js"
+import type { TargetElement } from "../../domain/knowledge.js"
 import { describeTarget, type Target } from "../../domain/target.js"
 import type { ActionOptions, ClickOptions, DialogChoice, SessionActions } from "../../services/Session.js"
 import { BrowserCallFailed, BrowserState, firstLine, type BrowserStateService } from "./browser.js"
@@ -79,6 +80,9 @@ const missingOptions = (browser: BrowserStateService, targeting: Targets, target
     })
   })
 
+/** The element field of an action's answer: only when the page could describe the target. */
+const described = (element: TargetElement | undefined): { readonly element?: TargetElement } => (element !== undefined ? { element } : {})
+
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
   const targeting = targets(browser)
@@ -96,12 +100,14 @@ export const make = Effect.gen(function* () {
     Effect.flatMap(browser.activePage, ({ live, page }) =>
       withDialogs(live, page, options.dialog, direct.clickPage(live, page, target, options))
     ).pipe(
-      Effect.map(({ page }) => page.isClosed()),
+      Effect.map(({ page, element }) => ({ closed: page.isClosed(), element })),
       // A confirm button that closes its own popup: the click did its job.
-      Effect.catchTag("PageClosed", (error) => (error.during === "click" ? Effect.succeed(true) : Effect.fail(error))),
+      Effect.catchTag("PageClosed", (error) =>
+        error.during === "click" ? Effect.succeed({ closed: true, element: undefined }) : Effect.fail(error)
+      ),
       // Unless the page closed because the whole browser went away.
-      Effect.flatMap((closed) =>
-        closed ? Effect.as(browser.live, { pageClosedAfterClick: true }) : Effect.succeed({ pageClosedAfterClick: false })
+      Effect.flatMap(({ closed, element }) =>
+        Effect.as(closed ? browser.live : Effect.void, { pageClosedAfterClick: closed, ...(element !== undefined ? { element } : {}) })
       )
     )
 
@@ -111,17 +117,18 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
       const direct_ = yield* direct.directType(live, page, target, text, options.timeoutMs)
-      if (direct_._tag === "Done") return { sensitive: direct_.sensitive ?? true }
+      if (direct_._tag === "Done") return { sensitive: direct_.sensitive ?? true, ...described(direct_.element) }
       live.lastRead = undefined
       yield* Effect.logDebug(`type: ${direct_.why}; Playwright's fill takes over`)
+      const element = yield* targeting.describe(page, target, direct_.described)
       const { locator } = yield* targeting.act("type", target, options.timeoutMs, (field, opts) => field.fill(text, opts), page)
       // Read in our isolated world (the field keeps the focus after fill) and, for a field that lost it, on the element.
       const focused = yield* focusIsSecret(page)
-      if (focused) return { sensitive: true }
+      if (focused) return { sensitive: true, ...described(element) }
       const sensitive = yield* Effect.promise(() =>
         locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true)
       )
-      return { sensitive }
+      return { sensitive, ...described(element) }
     })
 
   const pressKey = (target: Target | undefined, key: string, options: ActionOptions) =>
@@ -170,54 +177,44 @@ export const make = Effect.gen(function* () {
     )
 
   /**
-   * wait_for, one way for both port methods: `any` waits on any of the target's matches (visible once
-   * one is, hidden once none is); otherwise the target must be one element, which `single` checks when
-   * the wait failed (several: TargetAmbiguous).
+   * wait_for: waits on any of the target's matches (visible once one is, hidden once none is). Answers
+   * the target's durable forms as the page showed them: once it showed, or before it went.
    */
-  const waitUntil = <E>(
-    target: Target,
-    state: "visible" | "hidden",
-    options: { readonly timeoutMs: number },
-    matches: { readonly any: true } | { readonly any: false; readonly single: (locator: Locator, described: string) => Effect.Effect<void, E> }
-  ) =>
+  const waitForAny = (target: Target, state: "visible" | "hidden", options: { readonly timeoutMs: number }) =>
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
-      const described = describeTarget(target)
-      const prepared = yield* direct.prepare(live, page, state, target, options.timeoutMs)
+      const shown = describeTarget(target)
+      const before = state === "hidden" ? yield* targeting.describe(page, target) : undefined
+      const prepared = yield* direct.prepare(live, page, state, target, options.timeoutMs, "", state === "visible")
       if (prepared.ready === true) {
+        const element = state === "visible" ? yield* targeting.describe(page, target, prepared.described) : before
+        // The state read in the same trip stays the latest: describing only reads.
         if (prepared.page !== undefined) live.lastRead = { page, result: prepared.page }
-        return
+        return described(element)
       }
       yield* Effect.logDebug(`wait_for: ${prepared.ready === false ? prepared.why : "not ready"}; Playwright's wait takes over`)
       const refCheck = yield* Effect.either(targeting.ensureRefs(page, target))
       if (refCheck._tag === "Left") {
         // A ref whose element left the page is as hidden as it gets.
-        if (state === "hidden" && refCheck.left._tag === "TargetNotFound") return
+        if (state === "hidden" && refCheck.left._tag === "TargetNotFound") return described(before)
         return yield* refCheck.left
       }
-      const locator = targeting.locate(page, target, refCheck.right)
-      // With any: the first of the matches that are visible, which exists when any is and is gone when none is.
-      const awaited = matches.any ? locator.filter({ visible: true }).first() : locator
+      // The first of the matches that are visible, which exists when any is and is gone when none is.
+      const awaited = targeting.locate(page, target, refCheck.right).filter({ visible: true }).first()
       yield* Effect.tryPromise({
         try: (signal) => awaited.waitFor({ state, timeout: options.timeoutMs, signal }),
         catch: (cause) => new BrowserCallFailed({ cause })
       }).pipe(
         Effect.catchTag("BrowserCallFailed", (error) =>
           Effect.gen(function* () {
-            if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed while waiting for ${described}` })
-            if (!matches.any) yield* matches.single(locator, described)
+            if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed while waiting for ${shown}` })
             yield* Effect.logDebug("wait_for failed", firstLine(error.cause))
-            return yield* new WaitTimeout({ target: described, state, timeoutMs: options.timeoutMs })
+            return yield* new WaitTimeout({ target: shown, state, timeoutMs: options.timeoutMs })
           })
         )
       )
+      return described(state === "visible" ? yield* targeting.describe(page, target) : before)
     })
-
-  /** A failed wait on what should be one element: TargetAmbiguous when the target matches several. */
-  const oneMatch = (locator: Locator, described: string) =>
-    Effect.flatMap(targeting.countSafely(locator), (count) =>
-      count > 1 ? Effect.fail(new TargetAmbiguous({ target: described, count })) : Effect.void
-    )
 
   const getTexts = (target: Target, options: { readonly timeoutMs: number; readonly limit: number }) =>
     Effect.gen(function* () {
@@ -252,8 +249,7 @@ export const make = Effect.gen(function* () {
       ),
     click: (target, options) => browser.refineClosed(click(target, options)),
     type: (target, text, options) => browser.refineClosed(type(target, text, options)),
-    waitFor: (target, state, options) => browser.refineClosed(waitUntil(target, state, options, { any: false, single: oneMatch })),
-    waitForAny: (target, state, options) => browser.refineClosed(waitUntil(target, state, options, { any: true })),
+    waitForAny: (target, state, options) => browser.refineClosed(waitForAny(target, state, options)),
     getText: (target, options) => browser.refineClosed(getText(target, options)),
     getTexts: (target, options) => browser.refineClosed(getTexts(target, options)),
     pressKey: (target, key, options) => browser.refineClosed(pressKey(target, key, options)),

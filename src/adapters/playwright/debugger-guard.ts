@@ -77,7 +77,6 @@ export const session = Effect.map(
         ...service,
         click: action("click", service.click),
         type: action("type", service.type),
-        waitFor: action("wait_for", service.waitFor),
         waitForAny: action("wait_for", service.waitForAny),
         getText: action("get_text", service.getText),
         getTexts: action("get_text", service.getTexts),

@@ -15,6 +15,8 @@ import {
   prepareActionScript,
   sameDocuments,
   verifyMeasuredDeclaration,
+  actionsInstallKey,
+  type ActionsMissing,
   type DirectArgs,
   type DirectResult,
   type GuardVerdict,
@@ -26,13 +28,17 @@ import {
   devtoolsOf,
   evaluateInPage,
   evaluateToObject,
+  hasInstalled,
+  noteInstalled,
   releaseActionObjects,
   REPORT_BINDING,
   resolveNodeInWorld,
   takeReport
 } from "./page-eval.js"
-import { isSensitiveField, stateReadArgs } from "./page-script.js"
+import { stateReadArgs } from "./page-script.js"
 import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
+import type { TargetElement } from "../../domain/knowledge.js"
+import type { DescribeAnswer } from "./page-durable.js"
 import type { Targets } from "./targets.js"
 
 /** How long the page may take to say whether a target is ready before Playwright's path takes over. */
@@ -84,10 +90,18 @@ export const clickPointOf = (
   return undefined
 }
 
-/** What the direct path did: done, or handed over to Playwright before any input reached the page. */
-type Outcome = { readonly _tag: "Done"; readonly sensitive?: boolean } | { readonly _tag: "HandOver"; readonly why: string }
+/**
+ * What the direct path did: done, or handed over to Playwright before any input reached the page.
+ * `described` is what the page said of the target right before the input (or before handing over).
+ */
+type Outcome =
+  | { readonly _tag: "Done"; readonly sensitive?: boolean; readonly element?: TargetElement | undefined }
+  | { readonly _tag: "HandOver"; readonly why: string; readonly described?: DescribeAnswer | undefined }
 
-const handOver = (why: string): Outcome => ({ _tag: "HandOver", why })
+const handOver = (why: string, described?: DescribeAnswer): Outcome => ({ _tag: "HandOver", why, described })
+
+/** The description a prepared target came with, if any. */
+const describedOf = (prepared: DirectResult): DescribeAnswer | undefined => (prepared.ready === false ? undefined : prepared.described)
 
 export const directActions = (browser: BrowserStateService, targeting: Targets) => {
   const settings = browser.settings
@@ -111,28 +125,44 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
     action: DirectArgs["action"],
     target: Target,
     actionTimeoutMs: number,
-    token = ""
+    token = "",
+    /** Also describe the target (its durable forms) in the same trip, once it is ready. */
+    describe = false
   ): Effect.Effect<DirectResult, PageUnresponsive> => {
     if (!enabled) return Effect.succeed<DirectResult>({ ready: false, why: "the action path is playwright" })
     const waitMs = Math.min(Duration.toMillis(PREPARE_TIMEOUT), Math.max(300, Math.floor(actionTimeoutMs / 3)))
     // A wait that is already satisfied is the whole action: the state read after it can come along.
     const readsState = action === "visible" || action === "hidden"
-    const script = prepareActionScript(
-      {
-        action,
-        locator: target.locator,
-        within: target.within ?? null,
-        testIdAttribute: settings.testIdAttribute,
-        token,
-        notAfter: deadlineForPage(waitMs),
-        report: REPORT_BINDING
-      },
-      isSensitiveField,
-      readsState ? stateReadArgs(live.nextRef, settings) : null
-    )
+    const directArgs: DirectArgs = {
+      action,
+      locator: target.locator,
+      within: target.within ?? null,
+      testIdAttribute: settings.testIdAttribute,
+      token,
+      notAfter: deadlineForPage(waitMs),
+      report: REPORT_BINDING
+    }
+    const script = (install: boolean) =>
+      prepareActionScript(directArgs, {
+        stateArgs: readsState ? stateReadArgs(live.nextRef, settings) : null,
+        describe: describe ? targeting.describeScript(page, target) : null,
+        install
+      })
+    const key = actionsInstallKey()
+    // The action functions are installed once per document: on a new one they come along at once, and a
+    // document this process could not tell apart answers `missing` (nothing was done there) for a second trip.
+    const ask = async (signal: AbortSignal): Promise<DirectResult> => {
+      const options = { timeoutMs: waitMs, signal }
+      const fresh = !hasInstalled(page, key)
+      let answer = await evaluateInPage<DirectResult | ActionsMissing>(page, script(fresh), options)
+      if ("missing" in answer) answer = await evaluateInPage<DirectResult | ActionsMissing>(page, script(true), options)
+      if ("missing" in answer) return { ready: false, why: "the page script could not be installed" }
+      noteInstalled(page, key)
+      return answer
+    }
     // A page whose timers are faked or frozen never answers: after a while that too means "not ready".
     const asked = Effect.promise((signal) =>
-      evaluateInPage<DirectResult>(page, script, { timeoutMs: waitMs, signal }).catch(
+      ask(signal).catch(
         (error: unknown): DirectResult => ({ ready: false, why: unanswered(error) ? NO_ANSWER : "the page could not answer" })
       )
     ).pipe(
@@ -314,18 +344,21 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
   const directClick = (live: LiveSession, page: Page, target: Target, timeoutMs: number) =>
     Effect.gen(function* () {
       const token = newToken()
-      const prepared = yield* prepare(live, page, "click", target, timeoutMs, token)
+      const prepared = yield* prepare(live, page, "click", target, timeoutMs, token, true)
+      const described = describedOf(prepared)
       let point: Point | undefined
       if (prepared.ready === true && prepared.x !== undefined && prepared.y !== undefined) point = { x: prepared.x, y: prepared.y }
       else if (prepared.ready === "measure") point = Option.getOrUndefined(yield* measure(page, token, prepared.viewport))
-      else return handOver(prepared.ready === false ? prepared.why : "not ready")
-      if (point === undefined) return handOver("the browser's geometry did not confirm the target at its click point")
+      else return handOver(prepared.ready === false ? prepared.why : "not ready", described)
+      if (point === undefined) return handOver("the browser's geometry did not confirm the target at its click point", described)
       const { x, y } = point
+      // A document without the describe function installs it now, before the input changes anything.
+      const element = yield* targeting.describe(page, target, described)
       const dispatched = yield* input(() => page.mouse.click(x, y))
       const { navigating, outcome } = yield* concluded(live, page, "click", target, token, dispatched)
       // As Playwright's click: a navigation the click started has committed before the click is done.
       if (navigating) yield* awaitCommit(live, page, token, timeoutMs)
-      return outcome
+      return outcome._tag === "Done" ? { ...outcome, element } : { ...outcome, described }
     })
 
   const clickPage = (live: LiveSession, page: Page, target: Target, options: { readonly timeoutMs: number; readonly count?: number | undefined }) =>
@@ -333,13 +366,17 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
       const count = options.count ?? 1
       // A double or triple click (dblclick, word and line selection) is Playwright's: one mouse sequence with rising click counts.
       if (count > 1) {
-        return yield* targeting.act("click", target, options.timeoutMs, (locator, opts) => locator.click({ ...opts, clickCount: count }), page)
+        const element = yield* targeting.describe(page, target)
+        yield* targeting.act("click", target, options.timeoutMs, (locator, opts) => locator.click({ ...opts, clickCount: count }), page)
+        return { page, element }
       }
       const outcome = yield* directClick(live, page, target, options.timeoutMs)
-      if (outcome._tag === "Done") return { page }
+      if (outcome._tag === "Done") return { page, element: outcome.element }
       live.lastRead = undefined
       yield* Effect.logDebug(`click: ${outcome.why}; Playwright's click takes over`)
-      return yield* targeting.act("click", target, options.timeoutMs, (locator, opts) => locator.click(opts), page)
+      const element = yield* targeting.describe(page, target, outcome.described)
+      yield* targeting.act("click", target, options.timeoutMs, (locator, opts) => locator.click(opts), page)
+      return { page, element }
     })
 
   /**
@@ -349,11 +386,14 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
   const directType = (live: LiveSession, page: Page, target: Target, text: string, timeoutMs: number) =>
     Effect.gen(function* () {
       const token = newToken()
-      const prepared = yield* prepare(live, page, "type", target, timeoutMs, token)
-      if (prepared.ready !== true) return handOver(prepared.ready === false ? prepared.why : "not ready")
+      const prepared = yield* prepare(live, page, "type", target, timeoutMs, token, true)
+      const described = describedOf(prepared)
+      if (prepared.ready !== true) return handOver(prepared.ready === false ? prepared.why : "not ready", described)
+      // A document without the describe function installs it now, before the input changes anything.
+      const element = yield* targeting.describe(page, target, described)
       const dispatched = yield* input(() => (text === "" ? page.keyboard.press("Delete") : page.keyboard.insertText(text)))
       const { outcome } = yield* concluded(live, page, "type", target, token, dispatched)
-      return outcome._tag === "Done" ? ({ _tag: "Done", sensitive: prepared.sensitive ?? true } as Outcome) : outcome
+      return outcome._tag === "Done" ? ({ _tag: "Done", sensitive: prepared.sensitive ?? true, element } as Outcome) : { ...outcome, described }
     })
 
   return { enabled, prepare, clickPage, directType }

@@ -10,9 +10,9 @@ import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./
 import { withSeparateFrames } from "./frames.js"
 import { requestsInFlight } from "./live-session.js"
 import { applyLedger, carryFor, emptyLedgers, ledgerArgs, type TabLedgers } from "./ledgers.js"
-import { evaluateAcrossNavigation } from "./page-eval.js"
+import { evaluateAcrossNavigation, hasInstalled, noteInstalled } from "./page-eval.js"
 import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
-import { installedCallExpression, installedObserveExpression, type ObserveArgs, type ObserveResult, type SettleArgs } from "./page-script.js"
+import { installedCallExpression, installedObserveExpression, walkInstallKey, type ObserveArgs, type ObserveResult, type SettleArgs } from "./page-script.js"
 
 const DEFAULT_TEST_ID_LIMIT = 150
 const DEFAULT_A11Y_LIMIT = 400
@@ -78,12 +78,18 @@ export const make = Effect.gen(function* () {
               page.isClosed() ? new PageClosed({ detail: "the active page closed while it was being read" }) : new BrowserCallFailed({ cause })
           })
         // The walk is installed once per document; the first observation of a document installs it.
+        // A document known to be new gets the walk in the same trip.
         const observeWith = (walkArgs: ObserveArgs, settleArgs: SettleArgs | null, timeoutMs: number) =>
-          Effect.flatMap(read(installedCallExpression(walkArgs, settleArgs), timeoutMs), (answer) =>
-            (answer as { missing?: boolean }).missing === true
-              ? read(installedObserveExpression(walkArgs, settleArgs), timeoutMs)
-              : Effect.succeed(answer)
-          )
+          Effect.flatMap(
+            read(
+              hasInstalled(page, walkInstallKey()) ? installedCallExpression(walkArgs, settleArgs) : installedObserveExpression(walkArgs, settleArgs),
+              timeoutMs
+            ),
+            (answer) =>
+              (answer as { missing?: boolean }).missing === true
+                ? read(installedObserveExpression(walkArgs, settleArgs), timeoutMs)
+                : Effect.succeed(answer)
+          ).pipe(Effect.tap(() => noteInstalled(page, walkInstallKey())))
         // The first walk of a new document at the URL of an earlier one asks for that one's refs, then walks.
         const observeOnce = (settleArgs: SettleArgs | null, timeoutMs: number) =>
           Effect.flatMap(observeWith(full, settleArgs, timeoutMs), (answer) =>

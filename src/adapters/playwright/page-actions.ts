@@ -5,7 +5,8 @@
 // After the input, a guard in the page tells whether the first trusted event reached the target:
 // success is reported only then (see "Acting on an element" in docs/architecture.md).
 // Everything here that runs in the page (in our isolated world) must be self-contained.
-import { isLiveElement, isVisibleElement, observeExpression, type ObserveArgs, type ObserveResult } from "./page-script.js"
+import type { DescribeAnswer } from "./page-durable.js"
+import { isLiveElement, isSensitiveField, isVisibleElement, readPageState, type ObserveArgs, type ObserveResult } from "./page-script.js"
 
 export interface DirectLocator {
   readonly kind: "a11yRef" | "testId" | "selector"
@@ -41,12 +42,14 @@ export type DirectResult =
       readonly sensitive?: boolean
       /** The page's state read in the same trip, when asked for. */
       readonly page?: ObserveResult
+      /** The target's durable forms read in the same trip, when asked for (see page-durable.ts). */
+      readonly described?: DescribeAnswer
     }
   /**
    * A click target whose point the page cannot tell by itself (inside frames, or an inline element of several pieces):
    * the element waits under the token for the browser's own geometry and hit test (see direct.ts).
    */
-  | { readonly ready: "measure"; readonly viewport: Viewport }
+  | { readonly ready: "measure"; readonly viewport: Viewport; readonly described?: DescribeAnswer }
   | { readonly ready: false; readonly why: string; readonly staleRef?: boolean }
 
 /**
@@ -524,33 +527,78 @@ export const verifyMeasured = function (
   return { ready: true }
 }
 
+/** The functions an action runs in the page, installed once per document under a key naming their version. */
+const actionsBundle = (): string =>
+  `{ prepare: ${prepareAction.toString()}, finish: ${finishGuard.toString()}, read: ${readPageState.toString()}, isSensitive: ${isSensitiveField.toString()}, isLive: ${isLiveElement.toString()}, isVisible: ${isVisibleElement.toString()}, arm: ${armGuard.toString()}, events: ${JSON.stringify(GUARDED_EVENTS)} }`
+
+let actionsKey: string | undefined
+
+/** The key the action functions are installed under in a document (see page-eval.ts hasInstalled). */
+export const actionsInstallKey = (): string => (actionsKey ??= `browser-workflow-mcp/actions:${actionsBundle().length}`)
+
 /**
- * The expression that runs `prepareAction` in the page with the checks beside it and, when
- * `stateArgs` is given, reads the page's state in the same trip once the target is ready.
+ * An expression over the installed action functions (`actions` in `body`): with `install`, it installs
+ * them first (some 25 KB of source, sent once per document); without, a document that lacks them
+ * answers `missing`.
+ */
+const withActions = (install: boolean, body: string, missing: string): string =>
+  `(() => {
+    const key = Symbol.for(${JSON.stringify(actionsInstallKey())})
+    ${install ? `Object.defineProperty(window, key, { value: ${actionsBundle()}, enumerable: false, configurable: true })` : ""}
+    const actions = window[key]
+    if (actions === undefined) return ${missing}
+    ${body}
+  })()`
+
+/** What an action's script answers on a document without the action functions: send it again with `install`. */
+export interface ActionsMissing {
+  readonly missing: true
+}
+
+/**
+ * The expression that runs `prepareAction` in the page with the checks beside it; once the target is
+ * ready, it describes the target (`describe`, an expression of page-durable.ts) and, when `stateArgs`
+ * is given, reads the page's state, all in the same trip and before any input.
  */
 export const prepareActionScript = (
   args: DirectArgs,
-  isSensitive: (element: Element) => boolean,
-  stateArgs: ObserveArgs | null
-): string => {
-  const prepare = `(${prepareAction.toString()})(${JSON.stringify(args)}, ${isSensitive.toString()}, ${isLiveElement.toString()}, ${isVisibleElement.toString()}, ${armGuard.toString()}, ${JSON.stringify(GUARDED_EVENTS)})`
-  if (stateArgs === null) return prepare
-  return `${prepare}.then((result) => result.ready === true ? { ...result, page: ${observeExpression(stateArgs)} } : result)`
-}
+  options: { readonly stateArgs: ObserveArgs | null; readonly describe: string | null; readonly install: boolean }
+): string =>
+  withActions(
+    options.install,
+    `return actions.prepare(${JSON.stringify(args)}, actions.isSensitive, actions.isLive, actions.isVisible, actions.arm, actions.events).then((result) => {
+      if (result.ready === false) return result
+      ${
+        options.describe === null
+          ? ""
+          : `let described = null
+      try { described = ${options.describe} } catch { described = null }
+      if (described !== null) result = { ...result, described }`
+      }
+      ${options.stateArgs === null ? "" : `if (result.ready === true) result = { ...result, page: actions.read(${JSON.stringify(options.stateArgs)}, actions.isVisible) }`}
+      return result
+    })`,
+    "{ missing: true }"
+  )
 
 /** The function declaration that runs `verifyMeasured` on the measured element (Runtime.callFunctionOn). */
 export const verifyMeasuredDeclaration = (): string =>
   `function (hit, args) { return (${verifyMeasured.toString()}).call(this, hit, args, ${isLiveElement.toString()}, ${armGuard.toString()}, ${JSON.stringify(GUARDED_EVENTS.click)}) }`
 
-/** The expression that finishes a guarded action and reads the page's state in the same trip. */
+/**
+ * The expression that finishes a guarded action and reads the page's state in the same trip. A
+ * document without the action functions is not the one the guard was armed in: nothing seen there.
+ */
 export const finishGuardScript = (token: string, stateArgs: ObserveArgs): string =>
-  `(() => {
-    const verdict = (${finishGuard.toString()})(${JSON.stringify(token)})
+  withActions(
+    false,
+    `const verdict = actions.finish(${JSON.stringify(token)})
     // The document is on its way out when the action navigates: its state is not the state after it.
     if (verdict.navigating) return verdict
     try {
-      return { ...verdict, page: ${observeExpression(stateArgs)} }
+      return { ...verdict, page: actions.read(${JSON.stringify(stateArgs)}, actions.isVisible) }
     } catch {
       return verdict
-    }
-  })()`
+    }`,
+    "{ seen: false, hit: false, navigating: false }"
+  )

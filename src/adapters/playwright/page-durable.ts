@@ -35,6 +35,9 @@ export interface ElementFacts {
 
 export type Described = { readonly found: true; readonly element: ElementFacts } | { readonly found: false; readonly why: string }
 
+/** What describeExpression answers: the description, or that the document has not installed the describe function yet. */
+export type DescribeAnswer = Described | { readonly missing: true }
+
 /** Runs in the page: the durable forms of the target element (see the file comment). */
 export const describeTarget = (args: DescribeArgs, aria: AriaTests | null, isLive: (element: Element) => boolean): Described => {
   const started = performance.now()
@@ -457,6 +460,9 @@ export const describeTarget = (args: DescribeArgs, aria: AriaTests | null, isLiv
 
 /** The key the describe function is installed under in a document (its version in it). */
 const installKey = () => `browser-workflow-mcp/describe:${describeTarget.toString().length}`
+
+/** The same key, for knowing which documents have it (page-eval.ts hasInstalled). */
+export const describeInstallKey = (): string => installKey()
 
 const WALK_ARGS = (testIdAttribute: string): ObserveArgs => ({
   nextRef: 0,

@@ -38,6 +38,9 @@ interface Channel {
 
 const channels = new WeakMap<Page, Promise<Channel>>()
 
+/** The open channel of each page, once open (for what can be known without waiting). */
+const opened = new WeakMap<Page, Channel>()
+
 /**
  * What the guards of each page reported through REPORT_BINDING, by token (taken once). Kept apart
  * from the channel, which is let go when its session closes: a report of a click that closed its
@@ -91,7 +94,49 @@ const openChannel = async (page: Page, setup: Setup | undefined): Promise<Channe
   })
   setup?.(channel)
   await enableRuntime(channel)
+  opened.set(page, channel)
+  session.once("close", () => {
+    if (opened.get(page) === channel) opened.delete(page)
+  })
   return channel
+}
+
+/**
+ * Which of our installed scripts (the walk, the describe function: each under a key naming its
+ * version) the page's current document has, as far as this process knows: a script is installed
+ * once per document, and a call on a document without it answers `{ missing: true }` and costs a
+ * second trip. Knowing the document is new, a caller sends the installing form at once.
+ */
+const installed = new WeakMap<Page, { readonly document: string; readonly keys: Set<string> }>()
+
+/** The current document of the page's main frame, by its utility context; undefined while unknown. */
+const documentOf = (page: Page): string | undefined => {
+  const channel = opened.get(page)
+  const main = channel?.runtimeOn === true ? channel.main : undefined
+  return main === undefined ? undefined : (main.uniqueId ?? String(main.id))
+}
+
+/**
+ * False when the page's current document is known not to have the script `key` yet: send the form
+ * that installs it. True when it has it, or when that is not known (the answer then says `missing`).
+ */
+export const hasInstalled = (page: Page, key: string): boolean => {
+  const document = documentOf(page)
+  if (document === undefined) return true
+  const entry = installed.get(page)
+  return entry !== undefined && entry.document === document && entry.keys.has(key)
+}
+
+/** Notes that the page's current document has the script `key` (its call answered without `missing`). */
+export const noteInstalled = (page: Page, key: string): void => {
+  const document = documentOf(page)
+  if (document === undefined) return
+  let entry = installed.get(page)
+  if (entry === undefined || entry.document !== document) {
+    entry = { document, keys: new Set() }
+    installed.set(page, entry)
+  }
+  entry.keys.add(key)
 }
 
 /**

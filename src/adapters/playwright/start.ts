@@ -32,6 +32,7 @@ import { makeLiveSession, trackContext, trackOwnPage } from "./live-session.js"
 import { capturesNetwork } from "./network.js"
 import { installPolicy, policyOf } from "./policy.js"
 import { REF_ENGINE, REF_ENGINE_OPTIONS, refSelectorEngine } from "./page-script.js"
+import { withCodeCache } from "./code-cache.js"
 import { acquireProfile, persistentProfile } from "./profiles.js"
 import { noNotices } from "./session-state.js"
 
@@ -49,7 +50,8 @@ let timeoutErrorClass: PlaywrightModule["errors"]["TimeoutError"] | undefined
 const loadPlaywright = () =>
   Effect.sync(() => {
     if (playwrightModule === undefined) {
-      playwrightModule = createRequire(import.meta.url)("playwright") as PlaywrightModule
+      const require = createRequire(import.meta.url)
+      playwrightModule = withCodeCache(() => require("playwright") as PlaywrightModule)
       timeoutErrorClass = playwrightModule.errors.TimeoutError
     }
     return playwrightModule

@@ -8,8 +8,8 @@ import type { ActionError } from "../../services/Session.js"
 import { BrowserCallFailed, firstLine, isPlaywrightTimeout, type BrowserStateService } from "./browser.js"
 import type { TargetElement } from "../../domain/knowledge.js"
 import { refInSeparateFrames } from "./frames.js"
-import { describeExpression, describeInstallExpression, type DescribeArgs, type Described } from "./page-durable.js"
-import { evaluateAcrossNavigation, evaluateInPage } from "./page-eval.js"
+import { describeExpression, describeInstallExpression, describeInstallKey, type DescribeAnswer, type DescribeArgs, type Described } from "./page-durable.js"
+import { evaluateAcrossNavigation, evaluateInPage, hasInstalled, noteInstalled } from "./page-eval.js"
 import { failIfStuck, knownStuck, unanswered, unresponsive } from "./responsive.js"
 import { checkRefExpression, REF_ENGINE, walkInstallKey, type RefCheck } from "./page-script.js"
 
@@ -75,23 +75,40 @@ export const targets = (browser: BrowserStateService) => {
       )
     )
 
+  const describeArgs = (target: Target): DescribeArgs => ({
+    locator: target.locator,
+    within: target.within ?? null,
+    testIdAttribute: settings.testIdAttribute,
+    budgetMs: SELECTOR_BUDGET_MS
+  })
+
+  /**
+   * The expression that describes the target, for an action's own script to run in its trip (see
+   * direct.ts): the installing form on a document known not to have the describe function yet.
+   */
+  const describeScript = (page: Page, target: Target): string =>
+    (hasInstalled(page, describeInstallKey()) ? describeExpression : describeInstallExpression)(describeArgs(target), walkInstallKey())
+
   /**
    * The target's durable forms (see page-durable.ts), in one trip (two on a document that has not
-   * installed the describe function yet); undefined when the page cannot say in time.
+   * installed the describe function yet); undefined when the page cannot say in time. `answered` is
+   * what an action's own script already got from describeScript: a second trip only installs the
+   * function when that document did not have it.
    */
-  const describe = (page: Page, target: Target): Effect.Effect<TargetElement | undefined> => {
-    const args: DescribeArgs = {
-      locator: target.locator,
-      within: target.within ?? null,
-      testIdAttribute: settings.testIdAttribute,
-      budgetMs: SELECTOR_BUDGET_MS
+  const describe = (page: Page, target: Target, answered?: DescribeAnswer): Effect.Effect<TargetElement | undefined> => {
+    if (answered !== undefined && !("missing" in answered)) {
+      noteInstalled(page, describeInstallKey())
+      return Effect.succeed(answered.found ? answered.element : undefined)
     }
+    const args = describeArgs(target)
     const ask = async (): Promise<TargetElement | undefined> => {
       // A page known to be stuck is not asked: the action that follows says so at once.
       if (page.isClosed() || knownStuck(page)) return undefined
       const bound = { timeoutMs: DESCRIBE_TIMEOUT_MS }
-      let answer = await evaluateInPage<Described | { readonly missing: true }>(page, describeExpression(args, walkInstallKey()), bound)
+      const fresh = answered === undefined && !hasInstalled(page, describeInstallKey())
+      let answer = answered ?? (await evaluateInPage<DescribeAnswer>(page, (fresh ? describeInstallExpression : describeExpression)(args, walkInstallKey()), bound))
       if ("missing" in answer) answer = await evaluateInPage<Described>(page, describeInstallExpression(args, walkInstallKey()), bound)
+      noteInstalled(page, describeInstallKey())
       return answer.found ? answer.element : undefined
     }
     return Effect.promise(() => ask().catch(() => undefined)).pipe(
@@ -194,5 +211,5 @@ export const targets = (browser: BrowserStateService) => {
       )
     })
 
-  return { locate, ensureRefs, describe, countSafely, act }
+  return { locate, ensureRefs, describe, describeScript, countSafely, act }
 }

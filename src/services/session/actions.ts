@@ -59,23 +59,30 @@ export interface SessionActions {
    * target first, and the action itself reports what is wrong with it.
    */
   readonly describe: (target: Target) => Effect.Effect<TargetElement | undefined>
-  readonly click: (target: Target, options: ClickOptions) => Effect.Effect<{ readonly pageClosedAfterClick: boolean }, ActionError>
-  /** Fills the field; `sensitive` tells whether the element looks like a secret field. */
-  readonly type: (target: Target, text: string, options: ActionOptions) => Effect.Effect<{ readonly sensitive: boolean }, ActionError>
-  readonly waitFor: (
+  /** Clicks the target; `element` is the target as the page showed it right before the click (see describe). */
+  readonly click: (
     target: Target,
-    state: "visible" | "hidden",
-    options: Timeout
-  ) => Effect.Effect<void, SessionGone | PageClosed | PageUnresponsive | TargetNotFound | TargetAmbiguous | WaitTimeout | DebuggerPaused>
+    options: ClickOptions
+  ) => Effect.Effect<{ readonly pageClosedAfterClick: boolean; readonly element?: TargetElement | undefined }, ActionError>
+  /** Fills the field; `sensitive` tells whether the element looks like a secret field; `element` as for click. */
+  readonly type: (
+    target: Target,
+    text: string,
+    options: ActionOptions
+  ) => Effect.Effect<{ readonly sensitive: boolean; readonly element?: TargetElement | undefined }, ActionError>
   /**
    * Waits until any element the target matches is visible, or until none is ("hidden"); a target that
-   * matches several elements is no error here.
+   * matches several elements is no error here. `element` is the target as the page showed it once it
+   * was visible, or before it went.
    */
   readonly waitForAny: (
     target: Target,
     state: "visible" | "hidden",
     options: Timeout
-  ) => Effect.Effect<void, SessionGone | PageClosed | PageUnresponsive | TargetNotFound | WaitTimeout | DebuggerPaused>
+  ) => Effect.Effect<
+    { readonly element?: TargetElement | undefined },
+    SessionGone | PageClosed | PageUnresponsive | TargetNotFound | WaitTimeout | DebuggerPaused
+  >
   /** Rendered text, or a field's value; null for a password field. */
   readonly getText: (target: Target, options: Timeout) => Effect.Effect<string | null, ActionError>
   /**
