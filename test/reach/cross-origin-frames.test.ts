@@ -76,7 +76,8 @@ layer(TestLayer, { timeout: 120_000, excludeTestServices: true })("cross-origin 
     Effect.gen(function* () {
       const { url, browserArgs } = yield* Pages
       const ownSession = yield* Effect.promise(async () => {
-        const browser = await chromium.launch({ executablePath: EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate)), args: [...browserArgs] })
+        const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
+        const browser = await chromium.launch({ ...(executablePath === undefined ? {} : { executablePath }), args: [...browserArgs] })
         try {
           const page = await browser.newPage()
           await page.goto(url("/host"))

@@ -5,7 +5,16 @@
 // selector engine looks), through a DevTools session of the frame's own; a cross-origin frame in the
 // page's process has none, and its scripts run in its main world.
 import type { CDPSession, Frame, Page } from "playwright"
-import { devtoolsOf, evaluateInPage, evaluateToObject, utilityWorldName } from "./page-eval.js"
+import {
+  CONSOLE_FLOOD_COUNT,
+  CONSOLE_FLOOD_WINDOW_MS,
+  consoleText,
+  devtoolsOf,
+  evaluateInPage,
+  evaluateToObject,
+  utilityWorldName,
+  type RemoteValue
+} from "./page-eval.js"
 import {
   checkRefExpression,
   REF_ENGINE,
@@ -378,4 +387,73 @@ export const selectorInSeparateFrames = async (page: Page, selector: string): Pr
     }
   }
   return undefined
+}
+
+export interface FrameConsoleWatch {
+  /** A console call of a cross-origin frame's document: its type, its text, the frame's origin. */
+  readonly onMessage: (type: string, text: string, origin: string) => void
+  /** The frame's document floods its console: nothing more of it is reported until the frame navigates. */
+  readonly onFlood: (origin: string) => void
+}
+
+/** How often a frame's console arguments are let go in the frame (they are held until released). */
+const FRAME_RELEASE_EVERY_MS = 500
+
+/**
+ * Streams the console of the page's out-of-process frames to `watch`. The page's own DevTools session
+ * hears only the frames in its process; each out-of-process frame is heard through its own session (the
+ * one its walks use), opened when the frame navigates; enabling its Runtime domain also reports what the
+ * document logged before. Uncaught errors need nothing: Playwright's pageerror covers every frame.
+ */
+export const watchFrameConsoles = (page: Page, watch: FrameConsoleWatch): void => {
+  const heard = new WeakSet<CDPSession>()
+  const listen = (session: CDPSession, frame: Frame) => {
+    const origin = originOf(frame.url())
+    let release: ReturnType<typeof setTimeout> | undefined
+    let windowStart = 0
+    let inWindow = 0
+    let flooding = false
+    session.on("Runtime.consoleAPICalled", (event) => {
+      if (flooding) return
+      const now = Date.now()
+      if (now - windowStart > CONSOLE_FLOOD_WINDOW_MS) {
+        windowStart = now
+        inWindow = 0
+      }
+      if (++inWindow >= CONSOLE_FLOOD_COUNT) {
+        flooding = true
+        watch.onFlood(origin)
+        return
+      }
+      watch.onMessage(event.type, consoleText(event.args as ReadonlyArray<RemoteValue>), origin)
+      if (release === undefined) {
+        release = setTimeout(() => {
+          release = undefined
+          session.send("Runtime.releaseObjectGroup", { objectGroup: "console" }).catch(() => undefined)
+        }, FRAME_RELEASE_EVERY_MS)
+        release.unref()
+      }
+    })
+    const onNavigated = (navigated: Frame) => {
+      if (navigated !== frame) return
+      flooding = false
+      inWindow = 0
+    }
+    page.on("framenavigated", onNavigated)
+    session.once("close", () => {
+      clearTimeout(release)
+      page.off("framenavigated", onNavigated)
+    })
+  }
+  const watchFrame = (frame: Frame) => {
+    const parent = frame.parentFrame()
+    // Only a frame of another origin than its parent can be out of process.
+    if (parent === null || frame.isDetached() || inheritsOrigin(frame.url()) || originOf(frame.url()) === originOf(parent.url())) return
+    void frameChannelOf(page, frame).then((channel) => {
+      if (channel === undefined || heard.has(channel.session)) return
+      heard.add(channel.session)
+      listen(channel.session, frame)
+    })
+  }
+  page.on("framenavigated", watchFrame)
 }
