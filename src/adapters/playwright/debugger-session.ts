@@ -145,7 +145,9 @@ const pauseNotice = (pause: Pause) => {
 }
 
 /** Tells the readers of pause changes (the MCP servers, for their tool lists) that a tab paused or runs again. */
-const pauseChanged = (handle: DebuggerHandle) => PubSub.publish(handle.pauseChanges, undefined)
+const pauseChanged = (handle: DebuggerHandle) =>
+  // Browser events still come while the layer closes (the browser going away resumes its tabs): nobody listens then.
+  Effect.flatMap(PubSub.isShutdown(handle.pauseChanges), (closed) => (closed ? Effect.void : Effect.asVoid(PubSub.publish(handle.pauseChanges, undefined))))
 
 /** A pause the call answers with: its notice would only say it again. */
 export const reported = (handle: DebuggerHandle, pause: Pause) =>
