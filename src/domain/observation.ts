@@ -80,7 +80,8 @@ export const TestIdItem = Schema.Struct({
   testId: Schema.String.annotations({ description: "The data-testid value." }),
   tag: Schema.String.annotations({ description: "Lower-case tag name of the element." }),
   text: Schema.optional(Schema.String).annotations({ description: "Visible text, at most 100 characters." }),
-  visible: Schema.Boolean.annotations({ description: "Always true: only visible elements are listed." })
+  visible: Schema.Boolean.annotations({ description: "Always true: only visible elements are listed." }),
+  frame: Schema.optional(Schema.String).annotations({ description: "The cross-origin iframe that holds it (its title); a testId target reaches it there." })
 })
 export type TestIdItem = typeof TestIdItem.Type
 

@@ -263,10 +263,33 @@ const locatorOf = (args: Readonly<Record<string, unknown>>): string | undefined 
 /** The environment variable a Playwright export reads a placeholder from. */
 export const secretEnvName = (placeholder: string): string => `BWM_SECRET_${placeholder.toUpperCase()}`
 
-/** A text argument as a JS expression: a literal, or the environment variable of its placeholder. */
-const textExpression = (value: string): string => {
-  const secret = /^\{\{(.+)\}\}$/.exec(value)
-  return secret ? `process.env.${secretEnvName(secret[1]!)} ?? ""` : js(value)
+/** The helper an export calls for the variables it needs: a missing one fails the test at once, by name. */
+const ENV_HELPER = "requiredEnv"
+
+const envHelperLines = [
+  `/** A variable this test types (a secret, or a placeholder of the recorded session): missing, the test fails here. */`,
+  `const ${ENV_HELPER} = (name: string): string => {`,
+  `  const value = process.env[name]`,
+  `  if (value === undefined) throw new Error(\`Set the environment variable \${name}: this test types its value (recorded by browser-workflow-mcp as a secret or placeholder).\`)`,
+  `  return value`,
+  `}`
+]
+
+/**
+ * The expressions of one export for environment variables (through the helper) and text arguments (a
+ * literal, or the variable of its placeholder), with the variables they read, in order.
+ */
+const expressions = () => {
+  const variables = new Set<string>()
+  const env = (name: string): string => {
+    variables.add(name)
+    return `${ENV_HELPER}(${js(name)})`
+  }
+  const text = (value: string): string => {
+    const secret = /^\{\{(.+)\}\}$/.exec(value)
+    return secret ? env(secretEnvName(secret[1]!)) : js(value)
+  }
+  return { env, text, variables }
 }
 
 /**
@@ -284,13 +307,14 @@ export const toPlaywright = (
   const lines: Array<string> = []
   // The recipe's first step loads the page the flow started on (see startOf).
   const { out } = plan(steps, lookup, prefix)
+  const { env, text: textExpression, variables } = expressions()
   recipe.steps.forEach((step, index) => {
     const replayed = out[index]
     const locator = locatorOf(step.args)
     const written =
       replayed === undefined
         ? undefined
-        : replayed.tool?.replay?.playwright?.(step.args, { locator, text: textExpression, record: replayed.record, notes: step.notes })
+        : replayed.tool?.replay?.playwright?.(step.args, { locator, locatorOf, text: textExpression, env, record: replayed.record, notes: step.notes })
     if (written === undefined) {
       lines.push(`// ${step.tool} ${JSON.stringify(step.args)}: no Playwright equivalent, replay it with mm_run_steps`)
       return
@@ -305,13 +329,13 @@ export const toPlaywright = (
     if (dialog !== undefined) lines.push(`page.removeAllListeners("dialog")`)
   })
   const title = metadata?.goal ?? `session ${sessionId}`
-  const secrets = recipe.placeholders.map((placeholder) => secretEnvName(placeholder.name))
   return [
     `// Recorded by browser-workflow-mcp from session ${sessionId}.`,
-    ...(secrets.length > 0 ? [`// Secrets come from the environment: ${secrets.join(", ")}.`] : []),
+    ...(variables.size > 0 ? [`// Secrets come from the environment (the test fails naming one that is not set): ${[...variables].join(", ")}.`] : []),
     `// getByTestId uses Playwright's testIdAttribute (data-testid unless configured otherwise).`,
     `import { expect, test } from "@playwright/test"`,
     ``,
+    ...(variables.size > 0 ? [...envHelperLines, ``] : []),
     `test(${js(title)}, async ({ page }) => {`,
     ...lines.map((line) => `  ${line}`),
     `})`,

@@ -9,7 +9,7 @@ import {
   type CallToolResult,
   type Tool
 } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Effect, Exit, type ManagedRuntime } from "effect"
+import { Cause, Effect, Exit, Fiber, Stream, type ManagedRuntime } from "effect"
 import { envelopeSchema } from "../domain/envelope.js"
 import { INTERNAL_ERROR_CODE, toErrorInfo, UnknownTool, type ErrorInfo } from "../domain/errors.js"
 import { optInGroups, type ToolRegistry } from "../runtime/registry.js"
@@ -18,6 +18,7 @@ import { runTool, type ToolResponse } from "../runtime/runTool.js"
 import type { AnyToolDefinition, ToolServices } from "../runtime/tool.js"
 import { ALL_CAPS, ToolView, visibleTools } from "../runtime/visibility.js"
 import { Progress } from "../services/Progress.js"
+import { Session } from "../services/Session.js"
 import { inputJsonSchema, jsonSchemaOf } from "./json-schema.js"
 import { toolListChangesOf, type ToolListChanges } from "./tool-list.js"
 
@@ -177,9 +178,21 @@ export const makeMcpServer = <R extends ToolServices, ER>(
   const changes = staticTools ? undefined : (options.toolListChanges ?? toolListChangesOf(runtime))
   if (changes !== undefined) {
     const unsubscribe = changes.subscribe(refresh)
+    // A pause between calls (a timer or an event handler hit a breakpoint) and its end change the list
+    // with no call to follow: this client is told at once. A step resumes and pauses within
+    // milliseconds: the list is compared once things are quiet, so it does not flicker.
+    const pauses = runtime.runFork(
+      Effect.flatMap(Session, (session) =>
+        session.pauseChanges.pipe(
+          Stream.debounce(PAUSE_SETTLE),
+          Stream.runForEach(() => Effect.promise(() => refresh().catch(() => undefined)))
+        )
+      ) as Effect.Effect<void, never, R>
+    )
     const previous = server.onclose
     server.onclose = () => {
       unsubscribe()
+      Effect.runFork(Fiber.interrupt(pauses))
       previous?.()
     }
   }
@@ -242,6 +255,9 @@ export const makeMcpServer = <R extends ToolServices, ER>(
 
   return server
 }
+
+/** How long pause changes must be quiet before a client's tool list is compared (a step resumes, then pauses). */
+const PAUSE_SETTLE = "50 millis"
 
 /** Serves the registry over stdio until stdin closes; resolves when the connection closed. */
 export const serveStdio = async <R extends ToolServices, ER>(

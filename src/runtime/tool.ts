@@ -67,6 +67,10 @@ export interface PlaywrightContext {
   readonly locator: string | undefined
   /** A JS expression for a text argument: a string literal, or the environment variable of a `{{placeholder}}`. */
   readonly text: (value: string) => string
+  /** A locator expression for other durable target arguments ({testId} or {selector}), e.g. a drop target. */
+  readonly locatorOf: (args: ReplayArgs) => string | undefined
+  /** A JS expression for an environment variable the test needs: it fails, naming the variable, when it is not set. */
+  readonly env: (name: string) => string
   /** The recorded call, e.g. for the URL a navigation ended on (its observation). */
   readonly record: StepRecord
   /** The recipe's note for the step. */

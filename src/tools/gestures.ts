@@ -4,7 +4,7 @@
 import { Effect, Option, Schema } from "effect"
 import type { StepTarget } from "../domain/knowledge.js"
 import { describeLocator, Scope, targetOf, validateTarget } from "../domain/target.js"
-import { durableTarget } from "../knowledge/targets.js"
+import { durableTarget, whyNotDurable } from "../knowledge/targets.js"
 import { ListedAs, defineTool, type ReplayArgs } from "../runtime/tool.js"
 import { Session } from "../services/Session.js"
 import {
@@ -33,12 +33,6 @@ const locatorArgs = (value: unknown): ReplayArgs | undefined => {
   return durable.args
 }
 
-/** A locator expression for the drop target of an export. */
-const exportLocator = (value: unknown): string | undefined => {
-  const args = locatorArgs(value)
-  if (args === undefined) return undefined
-  return typeof args.testId === "string" ? `page.getByTestId(${JSON.stringify(args.testId)})` : `page.locator(${JSON.stringify(args.selector)})`
-}
 
 const hasTarget = (input: { readonly a11yRef?: string | undefined; readonly testId?: string | undefined; readonly selector?: string | undefined }) =>
   input.a11yRef !== undefined || input.testId !== undefined || input.selector !== undefined
@@ -64,9 +58,12 @@ export const drag = defineTool({
   replay: {
     note: (args, target) => `Drag${at(target)} onto ${describeStepLocator(args.to)}`,
     args: (args) =>
-      locatorArgs(args.to) === undefined ? { skip: "the drop target was given only as a ref" } : { args: { ...args, to: locatorArgs(args.to) } },
+      locatorArgs(args.to) === undefined
+        ? { skip: `the drop target has no durable form: ${typeof args.to === "object" && args.to !== null ? whyNotDurable(args.to as StepTarget) : "none was recorded"}` }
+        : { args: { ...args, to: locatorArgs(args.to) } },
     playwright: (args, context) => {
-      const to = exportLocator(args.to)
+      const toArgs = locatorArgs(args.to)
+      const to = toArgs === undefined ? undefined : context.locatorOf(toArgs)
       return context.locator === undefined || to === undefined ? undefined : [`await ${context.locator}.dragTo(${to})`]
     }
   },

@@ -179,7 +179,7 @@ export const type = defineTool({
         : [
             `await ${context.locator}.fill(${
               // A secret comes from the environment variable of its name, as --secrets holds it.
-              typeof args.secret === "string" && SECRET_NAME.test(args.secret) ? `process.env.${args.secret} ?? ""` : context.text(String(args.text ?? ""))
+              typeof args.secret === "string" && SECRET_NAME.test(args.secret) ? context.env(args.secret) : context.text(String(args.text ?? ""))
             })`,
             ...(args.submit === true ? [`await ${context.locator}.press("Enter")`] : [])
           ]

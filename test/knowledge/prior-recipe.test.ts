@@ -126,7 +126,12 @@ describe("recipes", () => {
     expect(code).toContain('test("sign in", async ({ page }) => {')
     expect(code).toContain('await page.goto("http://127.0.0.1:5000/login")')
     expect(code).toContain('await page.getByTestId("username").fill("alice")')
-    expect(code).toContain('await page.getByTestId("password").fill(process.env.BWM_SECRET_PASSWORD ?? "")')
+    expect(code).toContain('await page.getByTestId("password").fill(requiredEnv("BWM_SECRET_PASSWORD"))')
+    // A variable that is not set fails the test naming it, rather than typing an empty string.
+    expect(code).toContain("// Secrets come from the environment (the test fails naming one that is not set): BWM_SECRET_PASSWORD.")
+    expect(code).toContain("const requiredEnv = (name: string): string => {")
+    expect(code).toContain("throw new Error(`Set the environment variable ${name}: ")
+    expect(code).not.toContain("process.env.BWM_SECRET_PASSWORD")
     expect(code).toContain('await page.getByRole("button", { name: "Sign in", exact: true }).click()')
     expect(code).toContain('await expect(page.locator("#dashboard").getByTestId("welcome")).toBeVisible()')
   })
@@ -169,7 +174,7 @@ describe("recipes", () => {
     expect(code).toContain('await page.getByTestId("menu").hover()')
     expect(code).toContain("await page.goBack()")
     expect(code).toContain(
-      'page.once("dialog", (dialog) => dialog.accept(process.env.BWM_SECRET_ASK ?? ""))\n  await page.getByTestId("ask").click()\n  page.removeAllListeners("dialog")'
+      'page.once("dialog", (dialog) => dialog.accept(requiredEnv("BWM_SECRET_ASK")))\n  await page.getByTestId("ask").click()\n  page.removeAllListeners("dialog")'
     )
   })
 

@@ -12,11 +12,22 @@ export interface Corpus {
   readonly close: () => Promise<void>
 }
 
-/** Serves the corpus plus `pages` (path to HTML) on 127.0.0.1. */
-export const serveCorpus = async (pages: Readonly<Record<string, string>> = {}): Promise<Corpus> => {
+/**
+ * A response header that puts the pages' origin in a process of its own when another origin frames them:
+ * 127.0.0.1 on another port is the same site (one process even with site isolation, and
+ * `--isolate-origins` does not take an IP address with a port), but an origin-keyed agent cluster is
+ * isolated by origin.
+ */
+export const ORIGIN_KEYED = { "origin-agent-cluster": "?1" } as const
+
+/** Serves the corpus plus `pages` (path to HTML) on 127.0.0.1, the pages with the given extra headers. */
+export const serveCorpus = async (pages: Readonly<Record<string, string>> = {}, headers: Readonly<Record<string, string>> = {}): Promise<Corpus> => {
   const server = http.createServer((request, response) => {
     const p = new URL(request.url ?? "/", "http://127.0.0.1").pathname
-    if (pages[p] !== undefined) return send(response, 200, "text/html; charset=utf-8", pages[p]!)
+    if (pages[p] !== undefined) {
+      for (const [name, value] of Object.entries(headers)) response.setHeader(name, value)
+      return send(response, 200, "text/html; charset=utf-8", pages[p]!)
+    }
     if (!serveThirdParty(request, response)) send(response, 404, "text/plain", "not found")
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))

@@ -187,7 +187,7 @@ describe("secrets over the built server", () => {
       const steps = JSON.parse(exported.result.content).steps as Array<{ tool: string; args: Record<string, unknown> }>
       expect(steps.find((step) => step.tool === "mm_type")?.args).toMatchObject({ secret: "API_TOKEN" })
       const test = await call("mm_knowledge_export", { format: "playwright" })
-      expect(test.result.content).toContain("process.env.API_TOKEN")
+      expect(test.result.content).toContain('requiredEnv("API_TOKEN")')
       await call("mm_knowledge_last")
       const report = await call("mm_report")
       expect(report.ok).toBe(true)

@@ -78,7 +78,16 @@ const editor = (save: string) =>
      </script>`
   )
 
-const pages: Record<string, string> = { "/login-plain": loginPlain, "/welcome": welcome, "/editor": editor("Save") }
+/** A board without test ids: a card dragged (HTML5 drag and drop) onto a column, both named by role and name. */
+const board = html(
+  "Board",
+  `<style>.box{width:160px;height:60px;margin:10px;border:1px solid #000}</style>
+   <div class="box" role="button" aria-label="Card 1" draggable="true" ondragstart="event.dataTransfer.setData('text/plain', 'card-1')">Card 1</div>
+   <div class="box" role="region" aria-label="Done column" ondragover="event.preventDefault()" ondrop="event.preventDefault(); document.getElementById('moved').textContent = 'Moved: ' + event.dataTransfer.getData('text/plain')">Done</div>
+   <p id="moved">Nothing moved</p>`
+)
+
+const pages: Record<string, string> = { "/login-plain": loginPlain, "/welcome": welcome, "/editor": editor("Save"), "/board": board }
 
 class Corpus extends Context.Tag("test/ReplayCorpus")<Corpus, { readonly url: (path: string) => string }>() {}
 const CorpusLive = Layer.scoped(Corpus, Effect.map(corpusServer(pages), (server) => ({ url: (p: string) => `${server.url}${p}` })))
@@ -190,7 +199,8 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
 
         const spec = yield* exportSpec(sessionId, "login.spec.ts")
         expect(spec.content).toContain('getByRole("textbox", { name: "Email", exact: true }).fill("alice@example.com")')
-        expect(spec.content).toContain("process.env.BWM_SECRET_PASSWORD")
+        expect(spec.content).toContain('.fill(requiredEnv("BWM_SECRET_PASSWORD"))')
+        expect(spec.content).not.toContain("?? \"\"")
       }))
 
     it.effect("TodoMVC: add, complete, filter, with refs from accessibility_snapshot, find and observations", () =>
@@ -264,6 +274,36 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         expect(spec.content).toContain('getByRole("button", { name: "GET /planets Get all planets", exact: true }).click()')
       }))
 
+    it.effect("a drag whose drop target was given only as a ref: its drop target is recorded durably and replays", () =>
+      Effect.gen(function* () {
+        const { url } = yield* Corpus
+        const launched = yield* ok("mm_launch", { goal: "move a card", flowTags: ["replay-drag"], force: true })
+        const sessionId = launched.result.sessionId as string
+        yield* ok("mm_navigate", { screen: "url", url: url("/board") })
+        const screen = (yield* ok("mm_describe_screen")).result.snapshot as string
+        yield* ok("mm_drag", { a11yRef: textRef(screen, "button", "Card 1"), to: { a11yRef: textRef(screen, "region", "Done column") } })
+        yield* ok("mm_wait_for", { selector: "text=Moved: card-1" })
+        const [drag] = yield* expectRefDriven(sessionId, ["drag"])
+        const to = drag!.tool.input.to as { readonly a11yRef?: string; readonly element?: { readonly role?: string; readonly name?: string; readonly unique: ReadonlyArray<string> } }
+        expect(to.a11yRef).toMatch(/^e\d+$/)
+        expect(to.element).toMatchObject({ role: "region", name: "Done column" })
+        expect(to.element?.unique).toContain("role")
+        yield* ok("mm_cleanup")
+
+        const batch = (yield* ok("mm_knowledge", { session: sessionId, export: "batch" })).result
+        const dragStep = JSON.parse(batch.content).steps.find((step: { tool: string }) => step.tool === "mm_drag")
+        expect(dragStep.args.to).toEqual({ selector: 'role=region[name="Done column"s]' })
+
+        const replayed = yield* ok("mm_replay", { sessionId })
+        expect(replayed.result.summary).toMatchObject({ ok: true })
+        expect((replayed.result.skipped ?? []).join("\n")).not.toContain("drag")
+        yield* ok("mm_wait_for", { selector: "text=Moved: card-1" })
+        yield* ok("mm_cleanup")
+
+        const spec = yield* exportSpec(sessionId, "drag.spec.ts")
+        expect(spec.content).toContain('.dragTo(page.getByRole("region", { name: "Done column", exact: true }))')
+      }))
+
     it.effect("the exported tests pass under npx playwright test (one runner for all of them)", () =>
       Effect.gen(function* () {
         const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
@@ -285,22 +325,30 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
           )}\n`
         )
         // Not spawnSync: the pages the tests load are served by this process.
-        const run = yield* Effect.promise(
-          () =>
-            new Promise<{ readonly status: number | null; readonly output: string }>((resolve) => {
-              const child = spawn(process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--config", config], {
-                cwd: root,
-                env: { ...process.env, BWM_SECRET_PASSWORD: PASSWORD, CI: "1", FORCE_COLOR: "0" },
-                stdio: ["ignore", "pipe", "pipe"]
+        const runner = (files: ReadonlyArray<string>, env: Readonly<Record<string, string>>) =>
+          Effect.promise(
+            () =>
+              new Promise<{ readonly status: number | null; readonly output: string }>((resolve) => {
+                const { BWM_SECRET_PASSWORD: _inherited, ...inherited } = process.env
+                const child = spawn(process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--config", config, ...files], {
+                  cwd: root,
+                  env: { ...inherited, ...env, CI: "1", FORCE_COLOR: "0" },
+                  stdio: ["ignore", "pipe", "pipe"]
+                })
+                let output = ""
+                child.stdout.on("data", (chunk) => (output += chunk))
+                child.stderr.on("data", (chunk) => (output += chunk))
+                child.on("close", (status) => resolve({ status, output }))
               })
-              let output = ""
-              child.stdout.on("data", (chunk) => (output += chunk))
-              child.stderr.on("data", (chunk) => (output += chunk))
-              child.on("close", (status) => resolve({ status, output }))
-            })
-        )
+          )
+        const run = yield* runner([], { BWM_SECRET_PASSWORD: PASSWORD })
         expect(run.status, run.output).toBe(0)
-        expect(run.output).toMatch(/3 passed/)
+        expect(run.output).toMatch(/4 passed/)
+        // Without the password's variable the test fails at once, naming it, instead of typing "".
+        const unset = yield* runner(["login.spec.ts"], {})
+        expect(unset.status, unset.output).not.toBe(0)
+        expect(unset.output).toContain("Set the environment variable BWM_SECRET_PASSWORD")
+        expect(unset.output).toMatch(/1 failed/)
         fs.rmSync(specDir, { recursive: true, force: true })
       }))
   })

@@ -14,7 +14,7 @@ import { runTool } from "../../src/runtime/runTool.js"
 import { visibleTools, ToolView } from "../../src/runtime/visibility.js"
 import { Session } from "../../src/services/Session.js"
 import { exportSession } from "../../src/tools/knowledge.js"
-import { serveCorpus } from "../page/corpus.js"
+import { ORIGIN_KEYED, serveCorpus } from "../page/corpus.js"
 import { linesNamed } from "../page/parse.js"
 import { html, liveLayer, testSettings } from "../support/browser.js"
 
@@ -83,15 +83,16 @@ const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(c
 const TestLayer = Layer.unwrapScoped(
   Effect.gen(function* () {
     const frameServer = yield* Effect.acquireRelease(
-      Effect.promise(() => serveCorpus({ "/pay": payPage })),
+      Effect.promise(() => serveCorpus({ "/pay": payPage }, ORIGIN_KEYED)),
       (server) => Effect.promise(() => server.close())
     )
     const main = yield* Effect.acquireRelease(
       Effect.promise(() => serveCorpus(pages(frameServer.url))),
       (server) => Effect.promise(() => server.close())
     )
-    // Same site on another port would share the process; isolating the origin makes the frame out-of-process.
-    const settings = testSettings({ browserArgs: [`--isolate-origins=${frameServer.url}`], caps: ["testing", "pdf"] })
+    // Same site on another port would share the process (--isolate-origins does not split it); an
+    // origin-keyed agent cluster makes the frame out-of-process.
+    const settings = testSettings({ caps: ["testing", "pdf"] })
     const uploads = path.join(settings.artifactsDir, "uploads")
     fs.mkdirSync(uploads, { recursive: true })
     fs.writeFileSync(path.join(uploads, "a.txt"), "alpha")

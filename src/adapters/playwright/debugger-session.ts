@@ -2,7 +2,7 @@
 // the state that calls and DevTools events both touch (Refs, updated by callbacks through the captured
 // runtime), waiting for a pause, and reading a pause's context. One handle per browser session.
 import * as path from "node:path"
-import { Context, Deferred, Effect, Layer, Option, Ref, Runtime, SynchronizedRef } from "effect"
+import { Context, Deferred, Effect, Layer, Option, PubSub, Ref, Runtime, SynchronizedRef } from "effect"
 import type { CDPSession, Frame as PlaywrightFrame, Page } from "playwright"
 import { PAUSE_CONSOLE, type BreakpointLocation, type PauseContext } from "../../domain/debugger.js"
 import { DebuggerFailed, InvalidInput, ScreenshotFailed } from "../../domain/errors.js"
@@ -58,6 +58,8 @@ export interface DebuggerHandle {
   readonly contextLock: Effect.Semaphore
   /** The context's listener for tabs that open while the debugger is on. */
   readonly onNewPage: Ref.Ref<((page: Page) => void) | undefined>
+  /** Told whenever a tab pauses or runs again (shared by every handle of the layer). */
+  readonly pauseChanges: PubSub.PubSub<void>
 }
 
 type RunSync = <A>(effect: Effect.Effect<A>) => A
@@ -75,11 +77,13 @@ export interface DebuggersService {
   /** Runs an Effect from a browser callback, on the runtime captured when the layer was built. */
   readonly runSync: RunSync
   readonly runFork: <A, E>(effect: Effect.Effect<A, E>) => void
+  /** An element whenever a tab of any session pauses or runs again: what the tool list follows. */
+  readonly pauseChanges: PubSub.PubSub<void>
 }
 
 export class Debuggers extends Context.Tag("browser-workflow-mcp/internal/Debuggers")<Debuggers, DebuggersService>() {}
 
-const makeHandle = (live: LiveSession) =>
+const makeHandle = (live: LiveSession, pauseChanges: PubSub.PubSub<void>) =>
   Effect.gen(function* () {
     const handle: DebuggerHandle = {
       live,
@@ -88,16 +92,19 @@ const makeHandle = (live: LiveSession) =>
       nextPause: yield* Ref.make(yield* Deferred.make<void>()),
       lock: yield* Effect.makeSemaphore(1),
       contextLock: yield* Effect.makeSemaphore(1),
-      onNewPage: yield* Ref.make<((page: Page) => void) | undefined>(undefined)
+      onNewPage: yield* Ref.make<((page: Page) => void) | undefined>(undefined),
+      pauseChanges
     }
     return handle
   })
 
-export const layer = Layer.effect(
+export const layer = Layer.scoped(
   Debuggers,
   Effect.gen(function* () {
     const runtime = yield* Effect.runtime<never>()
     const slot = yield* SynchronizedRef.make(Option.none<DebuggerHandle>())
+    // A signal, not a log: each reader needs only to know that something changed since it last looked.
+    const pauseChanges = yield* Effect.acquireRelease(PubSub.sliding<void>(1), PubSub.shutdown)
     return Debuggers.of({
       of: (live) =>
         SynchronizedRef.modifyEffect(slot, (current) =>
@@ -106,7 +113,7 @@ export const layer = Layer.effect(
             : Effect.gen(function* () {
                 // A handle of a session that was replaced (a force launch): detached, then dropped.
                 if (Option.isSome(current)) yield* detachAll(current.value)
-                const handle = yield* makeHandle(live)
+                const handle = yield* makeHandle(live, pauseChanges)
                 return [handle, Option.some(handle)] as const
               })
         ),
@@ -117,7 +124,8 @@ export const layer = Layer.effect(
           : current.value.lock.withPermits(1)(Effect.as(detachAll(current.value), Option.none<DebuggerHandle>()))
       ),
       runSync: Runtime.runSync(runtime),
-      runFork: (effect) => void Runtime.runFork(runtime)(effect)
+      runFork: (effect) => void Runtime.runFork(runtime)(effect),
+      pauseChanges
     })
   })
 )
@@ -135,6 +143,11 @@ const pauseNotice = (pause: Pause) => {
   const where = top === undefined ? "" : ` at ${atText(top)}`
   return `${noticePrefix(pause.tabId)} (${pause.breakpoint ?? pause.reason}${where}); mm_step, mm_evaluate_frame and mm_debugger {"action": "resume"} act on it.`
 }
+
+/** Tells the readers of pause changes (the MCP servers, for their tool lists) that a tab paused or runs again. */
+const pauseChanged = (handle: DebuggerHandle) =>
+  // Browser events still come while the layer closes (the browser going away resumes its tabs): nobody listens then.
+  Effect.flatMap(PubSub.isShutdown(handle.pauseChanges), (closed) => (closed ? Effect.void : Effect.asVoid(PubSub.publish(handle.pauseChanges, undefined))))
 
 /** A pause the call answers with: its notice would only say it again. */
 export const reported = (handle: DebuggerHandle, pause: Pause) =>
@@ -164,7 +177,15 @@ const onPaused = (handle: DebuggerHandle, tab: TabDebug, event: PausedEvent) =>
     const waiting = yield* Ref.getAndSet(handle.nextPause, yield* Deferred.make<void>())
     yield* Deferred.succeed(waiting, undefined)
     yield* addNotice(handle.live, pauseNotice(pause))
+    yield* pauseChanged(handle)
   })
+
+/** The tab runs again (resumed, stepping, or its paused document left). */
+const resumed = (handle: DebuggerHandle, page: Page) =>
+  Effect.zipRight(
+    Ref.update(handle.state, (state) => resumedIn(state, page)),
+    pauseChanged(handle)
+  )
 
 /** The tab is gone (closed, or its DevTools session went away): its pause, scripts and bindings go with it. */
 const forgetTab = (handle: DebuggerHandle, page: Page) =>
@@ -189,6 +210,7 @@ const forgetTab = (handle: DebuggerHandle, page: Page) =>
         })
       }
     })
+    yield* pauseChanged(handle)
   })
 
 const locationFrom = (scripts: ReadonlyMap<string, ScriptFacts>, location: { scriptId: string; lineNumber: number; columnNumber?: number }): BreakpointLocation => ({
@@ -262,13 +284,13 @@ export const attachTab = (debuggers: DebuggersService, handle: DebuggerHandle, p
     })
     // A paused page does not answer our scripts: it is not an unresponsive one (page-eval.ts).
     onCdp("Debugger.paused", (event: PausedEvent) => (markDebuggerPaused(page, true), runSync(onPaused(handle, tab, event))))
-    onCdp("Debugger.resumed", () => (markDebuggerPaused(page, false), runSync(Ref.update(handle.state, (state) => resumedIn(state, page)))))
+    onCdp("Debugger.resumed", () => (markDebuggerPaused(page, false), runSync(resumed(handle, page))))
     onCdp("Debugger.breakpointResolved", (event: Parameters<typeof onResolved>[2]) => runSync(onResolved(handle, tab, event)))
     // A document that is left while paused never says it resumed: leaving it ends the pause.
     const onNavigated = (frame: PlaywrightFrame) => {
       if (frame !== page.mainFrame()) return
       markDebuggerPaused(page, false)
-      runSync(Ref.update(handle.state, (state) => resumedIn(state, page)))
+      runSync(resumed(handle, page))
     }
     const onGone = () => (markDebuggerPaused(page, false), runSync(forgetTab(handle, page)))
     page.on("framenavigated", onNavigated)
@@ -346,7 +368,8 @@ export const detachAll = (handle: DebuggerHandle) =>
     if (onNewPage !== undefined) handle.live.context.off("page", onNewPage)
     const tabs = yield* Ref.getAndSet(handle.tabs, new Map())
     yield* Effect.promise(() => Promise.all([...tabs.values()].map(releaseTab))).pipe(Effect.timeoutOption(DETACH_WAIT))
-    yield* Ref.set(handle.state, initialDebugger)
+    const paused = newestPause(yield* Ref.getAndSet(handle.state, initialDebugger)) !== undefined
+    if (paused) yield* pauseChanged(handle)
   })
 
 /** The newest pause, when the debugger is on and something is paused. */

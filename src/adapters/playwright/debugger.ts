@@ -1,6 +1,6 @@
 // The debugger port over our DevTools sessions: attach and detach, breakpoints, pause, resume, step and
 // evaluate on a paused frame. Every command that lets the page run answers the pause that follows.
-import { Effect, Option, Ref } from "effect"
+import { Effect, Option, Ref, Stream } from "effect"
 import type { CDPSession } from "playwright"
 import { EVALUATE_CHARS, type BreakpointInfo, type BreakpointSpec, type EvaluatedValue, type PauseOnExceptions } from "../../domain/debugger.js"
 import { DebuggerNotPaused, InvalidInput } from "../../domain/errors.js"
@@ -311,6 +311,7 @@ export const make = Effect.gen(function* () {
 
   const service: SessionDebugger = {
     debuggerPaused,
+    pauseChanges: Stream.fromPubSub(debuggers.pauseChanges),
     debuggerStatus: Effect.flatMap(handle, statusOf),
     debuggerConfigure: (change) => browser.refineClosed(debuggerConfigure(change)),
     debuggerRun: (command) => browser.refineClosed(debuggerRun(command)),

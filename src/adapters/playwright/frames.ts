@@ -5,8 +5,28 @@
 // selector engine looks), through a DevTools session of the frame's own; a cross-origin frame in the
 // page's process has none, and its scripts run in its main world.
 import type { CDPSession, Frame, Page } from "playwright"
-import { devtoolsOf, evaluateInPage, evaluateToObject, utilityWorldName } from "./page-eval.js"
-import { checkRefExpression, REF_ENGINE, installedCallExpression, installedObserveExpression, type ObserveArgs, type ObserveResult, type RawNode, type RefCheck } from "./page-script.js"
+import {
+  CONSOLE_FLOOD_COUNT,
+  CONSOLE_FLOOD_WINDOW_MS,
+  consoleText,
+  devtoolsOf,
+  evaluateInPage,
+  evaluateToObject,
+  utilityWorldName,
+  type RemoteValue
+} from "./page-eval.js"
+import {
+  checkRefExpression,
+  REF_ENGINE,
+  installedCallExpression,
+  installedObserveExpression,
+  type FindLine,
+  type ObserveArgs,
+  type ObserveResult,
+  type RawNode,
+  type RawTestId,
+  type RefCheck
+} from "./page-script.js"
 
 /** How long one frame may take to answer before the observation goes on without it. */
 const FRAME_TIMEOUT_MS = 2_000
@@ -146,17 +166,23 @@ const FRAME_ELEMENTS = "iframe, frame"
  * element is found by its place among the frame elements of each document on the way, read in the
  * page's world (the DOM is the same in every world), and looked up in our world of that document.
  */
-const frameElementRef = async (page: Page, frame: Frame): Promise<string | null> => {
+const frameElementRef = async (page: Page, frame: Frame): Promise<string | null> => (await frameElementOf(page, frame))?.ref ?? null
+
+/** The frame element's ref (see frameElementRef) and what names it: its title, aria-label or name attribute. */
+const frameElementOf = async (page: Page, frame: Frame): Promise<{ readonly ref: string; readonly name: string } | null> => {
   const place = await framePlace(frame)
   if (place === undefined) return null
   const expression = `(() => {
     const element = ${frameElementExpression(place.path)}
     const registry = globalThis[Symbol.for("browser-workflow-mcp")]
-    return (element && registry && registry.byEl.get(element)) ?? null
+    const ref = (element && registry && registry.byEl.get(element)) ?? null
+    if (ref === null) return null
+    const name = (element.getAttribute("title") || element.getAttribute("aria-label") || element.getAttribute("name") || "").trim().slice(0, 150)
+    return { ref, name }
   })()`
   return place.root === page.mainFrame()
-    ? withTimeout(evaluateInPage<string | null>(page, expression))
-    : evaluateInFrame<string | null>(page, place.root, expression)
+    ? withTimeout(evaluateInPage<{ ref: string; name: string } | null>(page, expression))
+    : evaluateInFrame<{ ref: string; name: string } | null>(page, place.root, expression)
 }
 
 /** An expression for the frame element at `path` (places among frame elements, document by document), or null. */
@@ -240,48 +266,90 @@ const walkFrame = async (page: Page, frame: Frame, args: ObserveArgs): Promise<O
 }
 
 /**
- * The top walk's result with the nodes of the page's cross-origin frames put under their frame's node:
- * deeper by the frame's depth, their path after the frame's. Frames that do not answer are left out;
- * the node limit holds for the whole tree. Only for whole-page tree walks (no root selector, no search).
+ * The top walk's result with what the page's cross-origin frames hold, each walked once in its own
+ * document with the same arguments: a tree's nodes go under the frame's node (deeper by the frame's
+ * depth, their path after the frame's), a search's matches after the top's under a line for the frame
+ * (the limit holds for all, the total counts every match), test ids after the top's with the frame's
+ * name. Frames that do not answer are left out; the node limit holds for the whole tree. Not for a
+ * walk scoped to a root selector (it names an element of the top document).
  */
 export const withSeparateFrames = async (page: Page, result: ObserveResult, args: ObserveArgs): Promise<ObserveResult> => {
-  if (result.a11y === null || !args.wantA11y || args.rootSelector !== null || args.find !== undefined) return result
+  if (args.rootSelector !== null) return result
+  const search = args.find !== undefined && result.found !== undefined ? args.find : undefined
+  const wantTree = result.a11y !== null && args.wantA11y && search === undefined
+  const wantTestIds = result.testIds !== null && args.wantTestIds
+  if (!wantTree && search === undefined && !wantTestIds) return result
   const frames = separateFrames(page)
   if (frames.length === 0) return result
-  const nodes: Array<RawNode> = [...result.a11y.nodes]
-  let { truncated, unchanged } = result.a11y
-  const removed = [...result.a11y.removed]
+  const nodes: Array<RawNode> = [...(result.a11y?.nodes ?? [])]
+  let truncated = result.a11y?.truncated ?? false
+  let unchanged = result.a11y?.unchanged ?? 0
+  const removed = [...(result.a11y?.removed ?? [])]
+  const lines: Array<FindLine> = [...(result.found?.lines ?? [])]
+  let total = result.found?.total ?? 0
+  let shown = lines.filter((line) => line.match === true).length
+  const testIds: Array<RawTestId> = [...(result.testIds ?? [])]
+  let testIdsUnchanged = result.testIdsUnchanged
   let nextRef = result.nextRef
   for (const frame of frames) {
     const room = args.a11yLimit - nodes.length
-    if (room <= 0) {
-      truncated = true
-      break
-    }
+    if (wantTree && room <= 0) truncated = true
+    const treeHere = wantTree && room > 0
+    const testIdRoom = wantTestIds ? args.testIdLimit - testIds.length : 0
+    if (!treeHere && search === undefined && testIdRoom <= 0) continue
     try {
-      const ref = await frameElementRef(page, frame)
+      const owner = await frameElementOf(page, frame)
       // A frame whose element the walk did not give a ref (hidden, or past the cap) is not shown.
-      if (ref === null) continue
-      const walked = await walkFrame(page, frame, { ...args, nextRef, a11yLimit: room, wantTestIds: false, testIdLimit: 0 })
+      if (owner === null) continue
+      const walked = await walkFrame(page, frame, {
+        ...args,
+        nextRef,
+        wantA11y: treeHere,
+        a11yLimit: treeHere ? room : 0,
+        wantTestIds: testIdRoom > 0,
+        testIdLimit: Math.max(0, testIdRoom),
+        // A search shows at most what is left of the limit; a frame past it still counts its matches.
+        find: search === undefined ? undefined : { ...search, limit: Math.max(1, search.limit - shown) }
+      })
       nextRef = Math.max(nextRef, walked.nextRef)
-      if (walked.a11y === null) continue
-      const at = nodes.findIndex((node) => node.ref === ref)
-      const anchor = at === -1 ? undefined : nodes[at]
-      const depth = anchor === undefined ? 1 : (anchor.depth ?? 0) + 1
-      const prefix = anchor === undefined ? ["iframe"] : [...(anchor.path ?? []), anchor.name !== "" ? `iframe: ${anchor.name}` : "iframe"]
-      const inner = walked.a11y.nodes.map((node): RawNode => ({ ...node, depth: (node.depth ?? 0) + depth, path: [...prefix, ...(node.path ?? [])] }))
-      // Right after the frame's node (it has no children of its own), else at the end (a changes-only walk left it out).
-      let end = at === -1 ? nodes.length : at + 1
-      while (at !== -1 && end < nodes.length && (nodes[end]!.depth ?? 0) >= depth) end++
-      nodes.splice(end, 0, ...inner)
-      truncated ||= walked.a11y.truncated
-      unchanged += walked.a11y.unchanged
-      removed.push(...walked.a11y.removed)
+      if (walked.testIds !== null) {
+        testIds.push(...walked.testIds.slice(0, Math.max(0, testIdRoom)).map((item) => (owner.name === "" ? item : { ...item, frame: owner.name })))
+        testIdsUnchanged += walked.testIdsUnchanged
+      }
+      if (search !== undefined && walked.found !== undefined && walked.found.total > 0) {
+        total += walked.found.total
+        if (shown < search.limit) {
+          const base = Math.min(...walked.found.lines.map((line) => line.depth))
+          lines.push({ depth: 0, node: { ref: owner.ref, role: "iframe", name: owner.name } })
+          for (const line of walked.found.lines) lines.push({ ...line, depth: line.depth - base + 1 })
+          shown += walked.found.lines.filter((line) => line.match === true).length
+        }
+      }
+      if (treeHere && walked.a11y !== null) {
+        const at = nodes.findIndex((node) => node.ref === owner.ref)
+        const anchor = at === -1 ? undefined : nodes[at]
+        const depth = anchor === undefined ? 1 : (anchor.depth ?? 0) + 1
+        const prefix = anchor === undefined ? ["iframe"] : [...(anchor.path ?? []), anchor.name !== "" ? `iframe: ${anchor.name}` : "iframe"]
+        const inner = walked.a11y.nodes.map((node): RawNode => ({ ...node, depth: (node.depth ?? 0) + depth, path: [...prefix, ...(node.path ?? [])] }))
+        // Right after the frame's node (it has no children of its own), else at the end (a changes-only walk left it out).
+        let end = at === -1 ? nodes.length : at + 1
+        while (at !== -1 && end < nodes.length && (nodes[end]!.depth ?? 0) >= depth) end++
+        nodes.splice(end, 0, ...inner)
+        truncated ||= walked.a11y.truncated
+        unchanged += walked.a11y.unchanged
+        removed.push(...walked.a11y.removed)
+      }
     } catch {
       continue
     }
   }
-  return { ...result, nextRef, a11y: { nodes, truncated, unchanged, removed } }
+  return {
+    ...result,
+    nextRef,
+    ...(wantTree ? { a11y: { nodes, truncated, unchanged, removed } } : {}),
+    ...(search !== undefined ? { found: { lines, total } } : {}),
+    ...(wantTestIds ? { testIds, testIdsUnchanged } : {})
+  }
 }
 
 /** A ref that is not in the top document's registry, looked for in the cross-origin frames: with the frame refs to reach it. */
@@ -298,4 +366,94 @@ export const refInSeparateFrames = async (page: Page, ref: string): Promise<RefC
     }
   }
   return undefined
+}
+
+/**
+ * For a selector (a test id's) that matches nothing in the top document: the frame refs down to the
+ * first cross-origin frame where it matches, or undefined (no such frame, or the top document has it:
+ * the top document comes first, as for Playwright's own locators).
+ */
+export const selectorInSeparateFrames = async (page: Page, selector: string): Promise<ReadonlyArray<string> | undefined> => {
+  const frames = separateFrames(page)
+  if (frames.length === 0) return undefined
+  if ((await withTimeout(page.locator(selector).count())) > 0) return undefined
+  for (const frame of frames) {
+    try {
+      if ((await withTimeout(frame.locator(selector).count())) === 0) continue
+      const chain = await frameChain(page, frame)
+      if (chain !== null) return chain
+    } catch {
+      continue
+    }
+  }
+  return undefined
+}
+
+export interface FrameConsoleWatch {
+  /** A console call of a cross-origin frame's document: its type, its text, the frame's origin. */
+  readonly onMessage: (type: string, text: string, origin: string) => void
+  /** The frame's document floods its console: nothing more of it is reported until the frame navigates. */
+  readonly onFlood: (origin: string) => void
+}
+
+/** How often a frame's console arguments are let go in the frame (they are held until released). */
+const FRAME_RELEASE_EVERY_MS = 500
+
+/**
+ * Streams the console of the page's out-of-process frames to `watch`. The page's own DevTools session
+ * hears only the frames in its process; each out-of-process frame is heard through its own session (the
+ * one its walks use), opened when the frame navigates; enabling its Runtime domain also reports what the
+ * document logged before. Uncaught errors need nothing: Playwright's pageerror covers every frame.
+ */
+export const watchFrameConsoles = (page: Page, watch: FrameConsoleWatch): void => {
+  const heard = new WeakSet<CDPSession>()
+  const listen = (session: CDPSession, frame: Frame) => {
+    const origin = originOf(frame.url())
+    let release: ReturnType<typeof setTimeout> | undefined
+    let windowStart = 0
+    let inWindow = 0
+    let flooding = false
+    session.on("Runtime.consoleAPICalled", (event) => {
+      if (flooding) return
+      const now = Date.now()
+      if (now - windowStart > CONSOLE_FLOOD_WINDOW_MS) {
+        windowStart = now
+        inWindow = 0
+      }
+      if (++inWindow >= CONSOLE_FLOOD_COUNT) {
+        flooding = true
+        watch.onFlood(origin)
+        return
+      }
+      watch.onMessage(event.type, consoleText(event.args as ReadonlyArray<RemoteValue>), origin)
+      if (release === undefined) {
+        release = setTimeout(() => {
+          release = undefined
+          session.send("Runtime.releaseObjectGroup", { objectGroup: "console" }).catch(() => undefined)
+        }, FRAME_RELEASE_EVERY_MS)
+        release.unref()
+      }
+    })
+    const onNavigated = (navigated: Frame) => {
+      if (navigated !== frame) return
+      flooding = false
+      inWindow = 0
+    }
+    page.on("framenavigated", onNavigated)
+    session.once("close", () => {
+      clearTimeout(release)
+      page.off("framenavigated", onNavigated)
+    })
+  }
+  const watchFrame = (frame: Frame) => {
+    const parent = frame.parentFrame()
+    // Only a frame of another origin than its parent can be out of process.
+    if (parent === null || frame.isDetached() || inheritsOrigin(frame.url()) || originOf(frame.url()) === originOf(parent.url())) return
+    void frameChannelOf(page, frame).then((channel) => {
+      if (channel === undefined || heard.has(channel.session)) return
+      heard.add(channel.session)
+      listen(channel.session, frame)
+    })
+  }
+  page.on("framenavigated", watchFrame)
 }

@@ -9,6 +9,7 @@ import type { TabRole } from "../../domain/observation.js"
 import type { SessionInfo } from "../../services/Session.js"
 import type { ExtensionInfo } from "./launch.js"
 import { CONSOLE_FLOOD_COUNT, CONSOLE_FLOOD_WINDOW_MS, silenceDialogs, watchConsole } from "./page-eval.js"
+import { watchFrameConsoles } from "./frames.js"
 import type { ObserveResult, PageAffordances } from "./page-script.js"
 import { emptyMocks, type MockState } from "./mocks.js"
 import { emptyNetwork, watchNetwork, type NetworkLog } from "./network.js"
@@ -188,6 +189,11 @@ const trackPage = (runSync: RunSync, live: LiveSession, page: Page) => {
       runSync(addNotice(live, text))
     }
   }).catch(() => undefined)
+  // Out-of-process (cross-origin) frames log through sessions of their own; their uncaught errors come as pageerror.
+  watchFrameConsoles(page, {
+    onMessage: (type, text, origin) => log(type, `[frame ${origin}] ${text}`),
+    onFlood: (origin) => log("dropped", `A frame of ${origin} in tab ${tabId()} floods its console; it is no longer recorded until the frame navigates.`)
+  })
   page.on("pageerror", (error) => log("pageerror", error.message, error.stack))
   // "Since the last navigation" in the console starts here (a client-side route change counts too).
   page.on("framenavigated", (frame) => {

@@ -116,6 +116,8 @@ export interface RawTestId {
   tag: string
   text?: string
   visible: boolean
+  /** The name of the cross-origin iframe that holds it (set outside the page, see frames.ts). */
+  frame?: string
 }
 
 /** One line of a `find` answer: a node (a match or the structure around it) or elided siblings. */

@@ -7,7 +7,7 @@ import { describeTarget, type Locator as TargetLocator, type Target } from "../.
 import type { ActionError } from "../../services/Session.js"
 import { BrowserCallFailed, firstLine, isPlaywrightTimeout, type BrowserStateService } from "./browser.js"
 import type { TargetElement } from "../../domain/knowledge.js"
-import { refInSeparateFrames } from "./frames.js"
+import { refInSeparateFrames, selectorInSeparateFrames } from "./frames.js"
 import { describeExpression, describeInstallExpression, describeInstallKey, type DescribeAnswer, type DescribeArgs, type Described } from "./page-durable.js"
 import { evaluateAcrossNavigation, evaluateInPage, hasInstalled, noteInstalled } from "./page-eval.js"
 import { failIfStuck, knownStuck, unanswered, unresponsive } from "./responsive.js"
@@ -123,6 +123,12 @@ export const targets = (browser: BrowserStateService) => {
   const ensureRefs = (page: Page, target: Target) =>
     Effect.gen(function* () {
       const frames: Partial<Record<"locator" | "within", ReadonlyArray<string>>> = {}
+      // A test id the top document lacks may be in a cross-origin frame (the observations list those too).
+      if (target.locator.kind === "testId" && target.within === undefined) {
+        const selector = selectorOf(target.locator)
+        const chain = yield* Effect.promise(() => selectorInSeparateFrames(page, selector).catch(() => undefined))
+        if (chain !== undefined) return chain
+      }
       for (const role of ["within", "locator"] as const) {
         const locator = target[role]
         if (locator?.kind !== "a11yRef") continue

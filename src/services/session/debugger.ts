@@ -1,6 +1,6 @@
 // The JavaScript debugger of the session's tabs: attach it, set breakpoints, pause, step, and read a
 // paused frame. Every pause answers with its context (location, frames, locals, console).
-import type { Effect, Option } from "effect"
+import type { Effect, Option, Stream } from "effect"
 import type { BreakpointInfo, BreakpointSpec, EvaluatedValue, PauseContext, PauseOnExceptions } from "../../domain/debugger.js"
 import type { DebuggerFailed, DebuggerNotPaused, InvalidInput, PageClosed } from "../../domain/errors.js"
 import type { SessionGone } from "./actions.js"
@@ -34,6 +34,12 @@ export type DebuggerError = SessionGone | PageClosed | DebuggerFailed
 export interface SessionDebugger {
   /** Where the session's JavaScript is paused, if it is (the newest pause when several tabs are); cheap, never fails. */
   readonly debuggerPaused: Effect.Effect<Option.Option<PauseSummary>>
+  /**
+   * One element whenever a tab pauses or runs again (a breakpoint or `debugger;` hit by a timer or an
+   * event between calls, a resume, a step, a navigation away, a detach): the tool list may have changed.
+   * Several may come for one change (a step resumes, then pauses); readers compare the list.
+   */
+  readonly pauseChanges: Stream.Stream<void>
   readonly debuggerStatus: Effect.Effect<DebuggerStatus, SessionGone>
   /**
    * Attaches the debugger to every tab (and the tabs that open later) or detaches it (which resumes a
