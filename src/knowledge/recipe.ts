@@ -267,10 +267,10 @@ export const secretEnvName = (placeholder: string): string => `BWM_SECRET_${plac
 const ENV_HELPER = "requiredEnv"
 
 const envHelperLines = [
-  `/** A variable this test types (a secret, or a placeholder of the recorded session): missing, the test fails here. */`,
+  `/** A variable this test types (a secret, or a placeholder of the recorded session): missing or empty, the test fails here. */`,
   `const ${ENV_HELPER} = (name: string): string => {`,
   `  const value = process.env[name]`,
-  `  if (value === undefined) throw new Error(\`Set the environment variable \${name}: this test types its value (recorded by browser-workflow-mcp as a secret or placeholder).\`)`,
+  `  if (value === undefined || value === "") throw new Error(\`Set the environment variable \${name}: this test types its value (recorded by browser-workflow-mcp as a secret or placeholder).\`)`,
   `  return value`,
   `}`
 ]
@@ -331,7 +331,7 @@ export const toPlaywright = (
   const title = metadata?.goal ?? `session ${sessionId}`
   return [
     `// Recorded by browser-workflow-mcp from session ${sessionId}.`,
-    ...(variables.size > 0 ? [`// Secrets come from the environment (the test fails naming one that is not set): ${[...variables].join(", ")}.`] : []),
+    ...(variables.size > 0 ? [`// Secrets come from the environment (the test fails naming one that is not set or empty): ${[...variables].join(", ")}.`] : []),
     `// getByTestId uses Playwright's testIdAttribute (data-testid unless configured otherwise).`,
     `import { expect, test } from "@playwright/test"`,
     ``,

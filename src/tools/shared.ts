@@ -87,7 +87,7 @@ export const DialogField = Schema.optional(
 
 /**
  * The same answer, accepted but not listed: for actions that seldom open a dialog (typing, selecting,
- * hovering). A dialog they open is dismissed and meta.notices says what it asked.
+ * hovering). A dialog they open is dismissed and the answer's notices say what it asked.
  */
 export const QuietDialogField = DialogField.annotations({ [Unlisted]: true })
 

@@ -127,10 +127,11 @@ describe("recipes", () => {
     expect(code).toContain('await page.goto("http://127.0.0.1:5000/login")')
     expect(code).toContain('await page.getByTestId("username").fill("alice")')
     expect(code).toContain('await page.getByTestId("password").fill(requiredEnv("BWM_SECRET_PASSWORD"))')
-    // A variable that is not set fails the test naming it, rather than typing an empty string.
-    expect(code).toContain("// Secrets come from the environment (the test fails naming one that is not set): BWM_SECRET_PASSWORD.")
+    // A variable that is not set, or empty, fails the test naming it, rather than typing an empty string.
+    expect(code).toContain("// Secrets come from the environment (the test fails naming one that is not set or empty): BWM_SECRET_PASSWORD.")
     expect(code).toContain("const requiredEnv = (name: string): string => {")
     expect(code).toContain("throw new Error(`Set the environment variable ${name}: ")
+    expect(code).toContain('if (value === undefined || value === "") throw')
     expect(code).not.toContain("process.env.BWM_SECRET_PASSWORD")
     expect(code).toContain('await page.getByRole("button", { name: "Sign in", exact: true }).click()')
     expect(code).toContain('await expect(page.locator("#dashboard").getByTestId("welcome")).toBeVisible()')

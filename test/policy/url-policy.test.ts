@@ -205,8 +205,8 @@ describe("URL policy on Chromium", () => {
               // Both refusals land before the page settles: the image and the fetch, by origin.
               const notices = (yield* call(getState, {})).notices?.join("\n") ?? ""
               const all = `${loaded.notices?.join("\n") ?? ""}\n${notices}`
-              expect(all).toContain(`A image request to ${other.url} was refused`)
-              expect(all).toMatch(new RegExp(`A (fetch|xhr) request to ${other.url} was refused`))
+              expect(all).toContain(`An image request to ${other.url} was refused`)
+              expect(all).toMatch(new RegExp(`A fetch or XHR request to ${other.url} was refused`))
               // Nothing reached the other origin.
               expect(other.hits).toEqual([])
               expect((yield* call(cleanup, {})).ok).toBe(true)

@@ -70,7 +70,7 @@ export const make = Effect.gen(function* () {
         ? new NavigationBlocked({
             url: shortUrl(url),
             reason: "the navigation led to a URL the server's URL policy refuses (a redirect or the page itself).",
-            hint: "meta.notices names it; --allowed-origins / --blocked-origins decide."
+            hint: "The notices name it; --allowed-origins / --blocked-origins decide."
           })
         : new NavigationFailed({ url, detail: firstLine(error) })
 
@@ -87,7 +87,7 @@ export const make = Effect.gen(function* () {
         return yield* new NavigationBlocked({
           url: shortUrl(requested),
           reason: "it redirected to a URL the server's URL policy refuses.",
-          hint: "meta.notices names it; --allowed-origins / --blocked-origins decide."
+          hint: "The notices name it; --allowed-origins / --blocked-origins decide."
         })
       }
       const verdict = checkRequest(policyOf(settings, live.extension), landed)

@@ -108,11 +108,17 @@ const navigationGuard = (config: GuardConfig) => {
 export const blockedNotice = (what: string, url: string, verdict: Extract<Verdict, { allowed: false }>) =>
   `MM_NAVIGATION_BLOCKED: ${what} ${shortUrl(url)} was refused: ${verdict.reason} ${verdict.hint}`
 
+/** "An image request to", "A fetch or XHR request to": Playwright's resource type as a reader says it. */
+const requestKind = (type: string) => {
+  const kind = type === "xhr" || type === "fetch" ? "fetch or XHR" : type
+  return `${/^[aeiou]/i.test(kind) ? "An" : "A"} ${kind} request to`
+}
+
 /** A refused request's notice: a navigation by its URL, a subresource by its origin (a page's many refused requests count up as one notice). */
 const requestNotice = (url: string, type: string, navigation: boolean, redirect: boolean, verdict: Extract<Verdict, { allowed: false }>) => {
   const origin = URL.canParse(url) ? new URL(url).origin : "null"
   const target = navigation || origin === "null" ? url : origin
-  return blockedNotice(redirect ? "A redirect to" : navigation ? "A navigation to" : `A ${type} request to`, target, verdict)
+  return blockedNotice(redirect ? "A redirect to" : navigation ? "A navigation to" : requestKind(type), target, verdict)
 }
 
 /** How the policy reaches the session's requests. */
