@@ -183,7 +183,15 @@ const errorFor = (tool: AnyToolDefinition, blocked: Blocked, now: Situation): To
 
 /** The error a call of the tool gets now instead of running, if any. */
 export const toolGate = (tool: AnyToolDefinition): Effect.Effect<Option.Option<ToolError>, never, Session> =>
-  Effect.map(situation, (now) => {
+  Effect.gen(function* () {
+    const now = yield* situation
     const blocked = blockedBy(tool, now)
-    return blocked === undefined ? Option.none() : Option.fromNullable(errorFor(tool, blocked, now))
+    if (blocked === undefined) return Option.none()
+    const error = errorFor(tool, blocked, now)
+    // The first call after a pause that came between calls carries the pause's context, which no answer gave yet.
+    if (error instanceof DebuggerPaused && error.pause === undefined) {
+      const context = yield* (yield* Session).debuggerUnreportedPause
+      if (Option.isSome(context)) return Option.some<ToolError>(new DebuggerPaused({ tool: error.tool, tabId: error.tabId, at: error.at, pause: context.value }))
+    }
+    return Option.fromNullable(error)
   })

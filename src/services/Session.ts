@@ -81,6 +81,7 @@ const unimplemented: SessionService = {
   consoleCursor: Effect.succeed(0),
   consoleSince: () => Effect.succeed([]),
   debuggerPaused: Effect.succeed(Option.none()),
+  debuggerUnreportedPause: Effect.succeed(Option.none()),
   pauseChanges: Stream.empty,
   debuggerStatus: notStubbed("debuggerStatus"),
   debuggerConfigure: () => notStubbed("debuggerConfigure"),

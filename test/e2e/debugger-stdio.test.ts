@@ -120,6 +120,8 @@ describe("a pause between calls, over stdio", () => {
     const refused = await call("mm_click", { selector: "#go" })
     expect(refused.error?.code).toBe("MM_DEBUGGER_PAUSED")
     expect(refused.error?.message).toContain("tab t1 is paused in the debugger at app.js")
+    // The first answer after a pause no call caused carries its context: where, the frames, the locals.
+    expect(refused.error?.details).toMatchObject({ pause: { location: expect.anything(), frames: expect.any(Array) } })
 
     const resumedHeard = nextChange()
     const resumed = await call("mm_debugger", { action: "resume" })

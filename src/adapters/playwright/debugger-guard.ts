@@ -8,7 +8,7 @@ import type { ObserverService } from "../../services/Observer.js"
 import type { SessionService } from "../../services/Session.js"
 import { BrowserState } from "./browser.js"
 import { summaryOf } from "./debugger.js"
-import { contextOf, Debuggers, pausedScreenshot, pausedState, pausedTabs, pauseAfter, reported, type DebuggerHandle } from "./debugger-session.js"
+import { contextOf, Debuggers, pausedScreenshot, pausedState, pausedTabs, pauseAfter, reported, unreported, type DebuggerHandle } from "./debugger-session.js"
 import { newestPause, type Pause } from "./debugger-state.js"
 
 type OnPause<A, E> = (debug: DebuggerHandle, pause: Pause) => Effect.Effect<A, E>
@@ -45,11 +45,20 @@ const makeGuard = Effect.gen(function* () {
       )
     })
 
-  /** A call refused because the page is paused: where it is paused, and how to go on. */
+  /**
+   * A call refused because the page is paused: where it is paused, and how to go on. The first call
+   * after a pause that came between calls also carries the pause's context, which no call gave yet.
+   */
   const refuse =
     (tool: string): OnPause<never, DebuggerPaused> =>
-    (_debug, pause) =>
-      Effect.fail(new DebuggerPaused({ tool, ...summaryOf(pause) }))
+    (debug, pause) =>
+      Effect.flatMap(unreported(debug, pause), (first) =>
+        first
+          ? Effect.flatMap(Effect.zipLeft(contextOf(debug, pause), reported(debug, pause)), (context) =>
+              Effect.fail(new DebuggerPaused({ tool, ...summaryOf(pause), pause: context }))
+            )
+          : Effect.fail(new DebuggerPaused({ tool, ...summaryOf(pause) }))
+      )
 
   /** The call made the page pause: the pause's context, and the call's work left to the browser. */
   const interrupted =

@@ -153,6 +153,10 @@ const pauseChanged = (handle: DebuggerHandle) =>
 export const reported = (handle: DebuggerHandle, pause: Pause) =>
   Ref.update(handle.live.notices, (notices) => noticesWithout(notices, (text) => text.startsWith(noticePrefix(pause.tabId))))
 
+/** Whether no call has answered with this pause yet (it came between calls: its notice still waits). */
+export const unreported = (handle: DebuggerHandle, pause: Pause) =>
+  Effect.map(Ref.get(handle.live.notices), (notices) => notices.entries.some((entry) => entry.text.startsWith(noticePrefix(pause.tabId))))
+
 /** Lets a page that paused outside its own code (an evaluation that slipped past the ignore list) run on. */
 const letRun = (cdp: CDPSession, pauseAgain: boolean) =>
   void cdp

@@ -2,7 +2,7 @@
 // evaluate on a paused frame. Every command that lets the page run answers the pause that follows.
 import { Effect, Option, Ref, Stream } from "effect"
 import type { CDPSession } from "playwright"
-import { EVALUATE_CHARS, type BreakpointInfo, type BreakpointSpec, type EvaluatedValue, type PauseOnExceptions } from "../../domain/debugger.js"
+import { EVALUATE_CHARS, type BreakpointInfo, type BreakpointSpec, type EvaluatedValue, type PauseContext, type PauseOnExceptions } from "../../domain/debugger.js"
 import { DebuggerNotPaused, InvalidInput } from "../../domain/errors.js"
 import type { DebuggerCommand, DebuggerStatus, PauseSummary, RunOutcome, SessionDebugger } from "../../services/Session.js"
 import { BrowserState } from "./browser.js"
@@ -17,6 +17,7 @@ import {
   failed,
   pauseAfter,
   reported,
+  unreported,
   type DebuggerHandle
 } from "./debugger-session.js"
 import { atText, cut, newestPause, previewOf, type BreakpointEntry, type Pause, type RemoteValue } from "./debugger-state.js"
@@ -120,6 +121,16 @@ export const make = Effect.gen(function* () {
     const debug = yield* debuggers.find(current.value)
     if (Option.isNone(debug)) return Option.none<PauseSummary>()
     return Option.map(Option.fromNullable(yield* currentPause(debug.value)), summaryOf)
+  })
+
+  const debuggerUnreportedPause = Effect.gen(function* () {
+    const current = yield* browser.current
+    if (Option.isNone(current) || Option.isSome(yield* Ref.get(current.value.ended))) return Option.none<PauseContext>()
+    const debug = yield* debuggers.find(current.value)
+    if (Option.isNone(debug)) return Option.none<PauseContext>()
+    const pause = yield* currentPause(debug.value)
+    if (pause === undefined || !(yield* unreported(debug.value, pause))) return Option.none<PauseContext>()
+    return Option.some(yield* Effect.zipLeft(contextOf(debug.value, pause), reported(debug.value, pause)))
   })
 
   const debuggerConfigure = (change: { readonly enabled?: boolean | undefined; readonly pauseOnExceptions?: PauseOnExceptions | undefined }) =>
@@ -311,6 +322,7 @@ export const make = Effect.gen(function* () {
 
   const service: SessionDebugger = {
     debuggerPaused,
+    debuggerUnreportedPause,
     pauseChanges: Stream.fromPubSub(debuggers.pauseChanges),
     debuggerStatus: Effect.flatMap(handle, statusOf),
     debuggerConfigure: (change) => browser.refineClosed(debuggerConfigure(change)),

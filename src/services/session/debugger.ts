@@ -35,6 +35,11 @@ export interface SessionDebugger {
   /** Where the session's JavaScript is paused, if it is (the newest pause when several tabs are); cheap, never fails. */
   readonly debuggerPaused: Effect.Effect<Option.Option<PauseSummary>>
   /**
+   * The context of the newest pause when no call has answered with it yet (it came between calls), taken
+   * as reported; none otherwise. Never fails.
+   */
+  readonly debuggerUnreportedPause: Effect.Effect<Option.Option<PauseContext>>
+  /**
    * One element whenever a tab pauses or runs again (a breakpoint or `debugger;` hit by a timer or an
    * event between calls, a resume, a step, a navigation away, a detach): the tool list may have changed.
    * Several may come for one change (a step resumes, then pauses); readers compare the list.
