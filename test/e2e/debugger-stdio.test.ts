@@ -69,7 +69,7 @@ const serveHeld = async (): Promise<Held> => {
 
 const envelopeOf = (result: Awaited<ReturnType<Client["callTool"]>>) => {
   const content = result.content as Array<{ type: string; text?: string }>
-  return JSON.parse(content[0]!.text!) as { ok: boolean; result?: any; error?: { code: string; message: string } }
+  return JSON.parse(content[0]!.text!) as { ok: boolean; result?: any; error?: { code: string; message: string; details?: unknown } }
 }
 
 describe("a pause between calls, over stdio", () => {

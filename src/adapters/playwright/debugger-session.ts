@@ -473,11 +473,14 @@ const documentFacts = (tab: TabDebug | undefined) =>
 export const pausedState = (handle: DebuggerHandle, page: Page) =>
   Effect.gen(function* () {
     const facts = yield* documentFacts((yield* Ref.get(handle.tabs)).get(page))
+    // With its tab id, as the observer's state: a page that did not change is not told again after a resume.
+    const tabId = (yield* Ref.get(handle.live.tabs)).tabIds.get(page)
     const state: ScreenState = {
       isLoaded: facts.readyState === "complete",
       currentUrl: page.url(),
       title: facts.title,
       currentScreen: "unknown",
+      ...(tabId !== undefined ? { tabId } : {}),
       ...(handle.live.extension !== undefined ? { extensionId: handle.live.extension.id } : {})
     }
     return state
