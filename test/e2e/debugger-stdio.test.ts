@@ -123,9 +123,15 @@ describe("a pause between calls, over stdio", () => {
     // The first answer after a pause no call caused carries its context: where, the frames, the locals.
     expect(refused.error?.details).toMatchObject({ pause: { location: expect.anything(), frames: expect.any(Array) } })
 
+    // The page did not change since the navigation told of it: reads while paused do not tell it again.
+    const evaluated = await call("mm_evaluate_frame", { expression: "1 + 1" })
+    expect(evaluated.ok).toBe(true)
+    expect((evaluated as { page?: unknown }).page).toBeUndefined()
     const resumedHeard = nextChange()
     const resumed = await call("mm_debugger", { action: "resume" })
     expect(resumed).toMatchObject({ ok: true, result: { running: true } })
+    // The page did not change since the client was told of it: not told again.
+    expect((resumed as { page?: unknown }).page).toBeUndefined()
     await resumedHeard
     const restored = await names()
     expect(restored).toEqual(expect.arrayContaining(["mm_click", "mm_debugger"]))
