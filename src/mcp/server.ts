@@ -9,7 +9,7 @@ import {
   type CallToolResult,
   type Tool
 } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Effect, Exit, Fiber, Stream, type ManagedRuntime } from "effect"
+import { Cause, Effect, Exit, type ManagedRuntime } from "effect"
 import { envelopeSchema } from "../domain/envelope.js"
 import { INTERNAL_ERROR_CODE, toErrorInfo, UnknownTool, type ErrorInfo } from "../domain/errors.js"
 import { optInGroups, type ToolRegistry } from "../runtime/registry.js"
@@ -181,18 +181,22 @@ export const makeMcpServer = <R extends ToolServices, ER>(
     // A pause between calls (a timer or an event handler hit a breakpoint) and its end change the list
     // with no call to follow: this client is told at once. A step resumes and pauses within
     // milliseconds: the list is compared once things are quiet, so it does not flicker.
-    const pauses = runtime.runFork(
-      Effect.flatMap(Session, (session) =>
-        session.pauseChanges.pipe(
-          Stream.debounce(PAUSE_SETTLE),
-          Stream.runForEach(() => Effect.promise(() => refresh().catch(() => undefined)))
-        )
-      ) as Effect.Effect<void, never, R>
-    )
+    let settling: ReturnType<typeof setTimeout> | undefined
+    const onPause = () => {
+      clearTimeout(settling)
+      settling = setTimeout(() => void refresh().catch(() => undefined), PAUSE_SETTLE_MS)
+    }
+    let stopPauses: (() => void) | undefined
+    let closed = false
+    runtime
+      .runPromise(Effect.flatMap(Session, (session) => session.onPauseChange(onPause)) as Effect.Effect<() => void, never, R>)
+      .then((stop) => (closed ? stop() : (stopPauses = stop)), () => undefined)
     const previous = server.onclose
     server.onclose = () => {
+      closed = true
       unsubscribe()
-      Effect.runFork(Fiber.interrupt(pauses))
+      stopPauses?.()
+      clearTimeout(settling)
       previous?.()
     }
   }
@@ -257,7 +261,7 @@ export const makeMcpServer = <R extends ToolServices, ER>(
 }
 
 /** How long pause changes must be quiet before a client's tool list is compared (a step resumes, then pauses). */
-const PAUSE_SETTLE = "50 millis"
+const PAUSE_SETTLE_MS = 50
 
 /** Serves the registry over stdio until stdin closes; resolves when the connection closed. */
 export const serveStdio = async <R extends ToolServices, ER>(

@@ -1,6 +1,6 @@
 // The browser port tools require: one Session tag whose service is the sum of small ports, one per
 // concern (lifecycle, actions, interactions, navigation, screenshots, storage, tabs, extension, records, debugger, devtools) in ./session/.
-import { Context, Effect, Layer, Option, Stream } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import type { SessionActions } from "./session/actions.js"
 import type { SessionDebugger } from "./session/debugger.js"
 import type { SessionDevtools } from "./session/devtools.js"
@@ -82,7 +82,7 @@ const unimplemented: SessionService = {
   consoleSince: () => Effect.succeed([]),
   debuggerPaused: Effect.succeed(Option.none()),
   debuggerUnreportedPause: Effect.succeed(Option.none()),
-  pauseChanges: Stream.empty,
+  onPauseChange: () => Effect.succeed(() => undefined),
   debuggerStatus: notStubbed("debuggerStatus"),
   debuggerConfigure: () => notStubbed("debuggerConfigure"),
   debuggerRun: () => notStubbed("debuggerRun"),

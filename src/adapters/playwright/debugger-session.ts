@@ -2,7 +2,7 @@
 // the state that calls and DevTools events both touch (Refs, updated by callbacks through the captured
 // runtime), waiting for a pause, and reading a pause's context. One handle per browser session.
 import * as path from "node:path"
-import { Context, Deferred, Effect, Layer, Option, PubSub, Ref, Runtime, SynchronizedRef } from "effect"
+import { Context, Deferred, Effect, Layer, Option, Ref, Runtime, SynchronizedRef } from "effect"
 import type { CDPSession, Frame as PlaywrightFrame, Page } from "playwright"
 import { PAUSE_CONSOLE, type BreakpointLocation, type PauseContext } from "../../domain/debugger.js"
 import { DebuggerFailed, InvalidInput, ScreenshotFailed } from "../../domain/errors.js"
@@ -59,7 +59,13 @@ export interface DebuggerHandle {
   /** The context's listener for tabs that open while the debugger is on. */
   readonly onNewPage: Ref.Ref<((page: Page) => void) | undefined>
   /** Told whenever a tab pauses or runs again (shared by every handle of the layer). */
-  readonly pauseChanges: PubSub.PubSub<void>
+  readonly pauseChanges: PauseSignal
+}
+
+/** Listeners told that a tab paused or runs again; none once the layer closed. */
+interface PauseSignal {
+  readonly listeners: Set<() => void>
+  closed: boolean
 }
 
 type RunSync = <A>(effect: Effect.Effect<A>) => A
@@ -77,13 +83,13 @@ export interface DebuggersService {
   /** Runs an Effect from a browser callback, on the runtime captured when the layer was built. */
   readonly runSync: RunSync
   readonly runFork: <A, E>(effect: Effect.Effect<A, E>) => void
-  /** An element whenever a tab of any session pauses or runs again: what the tool list follows. */
-  readonly pauseChanges: PubSub.PubSub<void>
+  /** Calls `listener` whenever a tab of any session pauses or runs again (what the tool list follows); answers how to stop. */
+  readonly onPauseChange: (listener: () => void) => Effect.Effect<() => void>
 }
 
 export class Debuggers extends Context.Tag("browser-workflow-mcp/internal/Debuggers")<Debuggers, DebuggersService>() {}
 
-const makeHandle = (live: LiveSession, pauseChanges: PubSub.PubSub<void>) =>
+const makeHandle = (live: LiveSession, pauseChanges: PauseSignal) =>
   Effect.gen(function* () {
     const handle: DebuggerHandle = {
       live,
@@ -104,7 +110,14 @@ export const layer = Layer.scoped(
     const runtime = yield* Effect.runtime<never>()
     const slot = yield* SynchronizedRef.make(Option.none<DebuggerHandle>())
     // A signal, not a log: each reader needs only to know that something changed since it last looked.
-    const pauseChanges = yield* Effect.acquireRelease(PubSub.sliding<void>(1), PubSub.shutdown)
+    const pauseChanges = yield* Effect.acquireRelease(
+      Effect.sync((): PauseSignal => ({ listeners: new Set(), closed: false })),
+      (signal) =>
+        Effect.sync(() => {
+          signal.closed = true
+          signal.listeners.clear()
+        })
+    )
     return Debuggers.of({
       of: (live) =>
         SynchronizedRef.modifyEffect(slot, (current) =>
@@ -125,7 +138,12 @@ export const layer = Layer.scoped(
       ),
       runSync: Runtime.runSync(runtime),
       runFork: (effect) => void Runtime.runFork(runtime)(effect),
-      pauseChanges
+      onPauseChange: (listener) =>
+        Effect.sync(() => {
+          if (pauseChanges.closed) return () => undefined
+          pauseChanges.listeners.add(listener)
+          return () => void pauseChanges.listeners.delete(listener)
+        })
     })
   })
 )
@@ -147,7 +165,10 @@ const pauseNotice = (pause: Pause) => {
 /** Tells the readers of pause changes (the MCP servers, for their tool lists) that a tab paused or runs again. */
 const pauseChanged = (handle: DebuggerHandle) =>
   // Browser events still come while the layer closes (the browser going away resumes its tabs): nobody listens then.
-  Effect.flatMap(PubSub.isShutdown(handle.pauseChanges), (closed) => (closed ? Effect.void : Effect.asVoid(PubSub.publish(handle.pauseChanges, undefined))))
+  Effect.sync(() => {
+    if (handle.pauseChanges.closed) return
+    for (const listener of [...handle.pauseChanges.listeners]) listener()
+  })
 
 /** A pause the call answers with: its notice would only say it again. */
 export const reported = (handle: DebuggerHandle, pause: Pause) =>

@@ -1,6 +1,6 @@
 // The debugger port over our DevTools sessions: attach and detach, breakpoints, pause, resume, step and
 // evaluate on a paused frame. Every command that lets the page run answers the pause that follows.
-import { Effect, Option, Ref, Stream } from "effect"
+import { Effect, Option, Ref } from "effect"
 import type { CDPSession } from "playwright"
 import { EVALUATE_CHARS, type BreakpointInfo, type BreakpointSpec, type EvaluatedValue, type PauseContext, type PauseOnExceptions } from "../../domain/debugger.js"
 import { DebuggerNotPaused, InvalidInput } from "../../domain/errors.js"
@@ -323,7 +323,7 @@ export const make = Effect.gen(function* () {
   const service: SessionDebugger = {
     debuggerPaused,
     debuggerUnreportedPause,
-    pauseChanges: Stream.fromPubSub(debuggers.pauseChanges),
+    onPauseChange: (listener) => debuggers.onPauseChange(listener),
     debuggerStatus: Effect.flatMap(handle, statusOf),
     debuggerConfigure: (change) => browser.refineClosed(debuggerConfigure(change)),
     debuggerRun: (command) => browser.refineClosed(debuggerRun(command)),

@@ -1,6 +1,6 @@
 // The JavaScript debugger of the session's tabs: attach it, set breakpoints, pause, step, and read a
 // paused frame. Every pause answers with its context (location, frames, locals, console).
-import type { Effect, Option, Stream } from "effect"
+import type { Effect, Option } from "effect"
 import type { BreakpointInfo, BreakpointSpec, EvaluatedValue, PauseContext, PauseOnExceptions } from "../../domain/debugger.js"
 import type { DebuggerFailed, DebuggerNotPaused, InvalidInput, PageClosed } from "../../domain/errors.js"
 import type { SessionGone } from "./actions.js"
@@ -40,11 +40,13 @@ export interface SessionDebugger {
    */
   readonly debuggerUnreportedPause: Effect.Effect<Option.Option<PauseContext>>
   /**
-   * One element whenever a tab pauses or runs again (a breakpoint or `debugger;` hit by a timer or an
-   * event between calls, a resume, a step, a navigation away, a detach): the tool list may have changed.
-   * Several may come for one change (a step resumes, then pauses); readers compare the list.
+   * Calls `listener` whenever a tab pauses or runs again (a breakpoint or `debugger;` hit by a timer or
+   * an event between calls, a resume, a step, a navigation away, a detach): the tool list may have
+   * changed. Several calls may come for one change (a step resumes, then pauses); readers compare the
+   * list. Answers the function that stops the calls. (A plain listener, not a Stream: Effect's streams
+   * would add some 120 KB to what every spawn of the server compiles.)
    */
-  readonly pauseChanges: Stream.Stream<void>
+  readonly onPauseChange: (listener: () => void) => Effect.Effect<() => void>
   readonly debuggerStatus: Effect.Effect<DebuggerStatus, SessionGone>
   /**
    * Attaches the debugger to every tab (and the tabs that open later) or detaches it (which resumes a
