@@ -68,7 +68,10 @@ const main = async () => {
     await call("mm_type", { testId: "password", text: "correct horse" }, (e) =>
       `typed into testId:password (sensitive: ${e.result.sensitive === true}, never stored)`
     )
-    await call("mm_click", { testId: "login-submit" }, (e) => `clicked; page now "${e.page?.title}"`)
+    // The answer names the page only when it changed (url, title); the sign-in renders its dashboard in place.
+    await call("mm_click", { testId: "login-submit" }, (e) =>
+      e.page === undefined ? "clicked; same page (the answer names the page only when it changes)" : `clicked; page now ${JSON.stringify(e.page.title ?? e.page.url)}`
+    )
     await call("mm_wait_for", { testId: "welcome" }, (e) => `welcome found: ${e.result.found}`)
     await call("mm_get_text", { testId: "welcome" }, (e) => `"${e.result.text}"`)
     await call("mm_screenshot", { name: "demo-dashboard" }, (e) => `${e.result.width}x${e.result.height} at ${e.result.path}`)
