@@ -48,16 +48,25 @@ const load = (dir: string, cache: string | undefined) => {
 
 const cacheFiles = (dir: string) => fs.readdirSync(dir).filter((name) => name.endsWith(".bin"))
 
+/** Waits until a load's cache files are written (a moment after it: the timer). */
+const written = () => new Promise((resolve) => setTimeout(resolve, 2_300))
+
+/** A package loaded once with a fresh private cache directory, its cache written. */
+const cached = async () => {
+  const root = tempDir()
+  const dir = writePackage(root)
+  const cache = path.join(root, "cache")
+  fs.mkdirSync(cache, { mode: 0o700 })
+  const first = load(dir, cache)
+  await written()
+  return { dir, cache, first }
+}
+
 describe("loading with V8's code cache", () => {
   it("loads a module as Node does, writes the cache at exit of the load's work, and loads from it next time", async () => {
-    const root = tempDir()
-    const dir = writePackage(root)
-    const cache = path.join(root, "cache")
-    fs.mkdirSync(cache, { mode: 0o700 })
-    const first = load(dir, cache)
+    const { dir, cache, first } = await cached()
     expect(first).toMatchObject({ value: 42, resolved: path.join(dir, "helper.js"), paths: true, file: path.join(dir, "index.js"), dir })
     // Written a moment after the load (here: at the timer), one file per module, only the owner may read them.
-    await new Promise((resolve) => setTimeout(resolve, 2_300))
     const files = cacheFiles(cache)
     expect(files).toHaveLength(2)
     for (const name of files) expect(fs.statSync(path.join(cache, name)).mode & 0o077).toBe(0)
@@ -69,23 +78,13 @@ describe("loading with V8's code cache", () => {
   })
 
   it("a damaged cache file is rejected by V8 and the module compiles as usual", async () => {
-    const root = tempDir()
-    const dir = writePackage(root)
-    const cache = path.join(root, "cache")
-    fs.mkdirSync(cache, { mode: 0o700 })
-    load(dir, cache)
-    await new Promise((resolve) => setTimeout(resolve, 2_300))
+    const { dir, cache } = await cached()
     for (const name of cacheFiles(cache)) fs.writeFileSync(path.join(cache, name), Buffer.from("not bytecode at all"))
     expect(load(dir, cache)).toMatchObject({ value: 42 })
   })
 
   it("a changed module is not served the old module's bytecode", async () => {
-    const root = tempDir()
-    const dir = writePackage(root)
-    const cache = path.join(root, "cache")
-    fs.mkdirSync(cache, { mode: 0o700 })
-    load(dir, cache)
-    await new Promise((resolve) => setTimeout(resolve, 2_300))
+    const { dir, cache } = await cached()
     fs.writeFileSync(path.join(dir, "helper.js"), "exports.twice = (n) => n * 3\n")
     expect(load(dir, cache)).toMatchObject({ value: 63 })
   })
