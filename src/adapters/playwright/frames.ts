@@ -6,12 +6,11 @@
 // page's process has none, and its scripts run in its main world.
 import type { CDPSession, Frame, Page } from "playwright"
 import {
-  CONSOLE_FLOOD_COUNT,
-  CONSOLE_FLOOD_WINDOW_MS,
   consoleText,
   devtoolsOf,
   evaluateInPage,
   evaluateToObject,
+  floodCount,
   utilityWorldName,
   type RemoteValue
 } from "./page-eval.js"
@@ -410,18 +409,11 @@ export const watchFrameConsoles = (page: Page, watch: FrameConsoleWatch): void =
   const listen = (session: CDPSession, frame: Frame) => {
     const origin = originOf(frame.url())
     let release: ReturnType<typeof setTimeout> | undefined
-    let windowStart = 0
-    let inWindow = 0
-    let flooding = false
+    const flood = floodCount()
     session.on("Runtime.consoleAPICalled", (event) => {
-      if (flooding) return
-      const now = Date.now()
-      if (now - windowStart > CONSOLE_FLOOD_WINDOW_MS) {
-        windowStart = now
-        inWindow = 0
-      }
-      if (++inWindow >= CONSOLE_FLOOD_COUNT) {
-        flooding = true
+      const verdict = flood.seen(Date.now())
+      if (verdict === "muted") return
+      if (verdict === "flood") {
         watch.onFlood(origin)
         return
       }
@@ -436,8 +428,7 @@ export const watchFrameConsoles = (page: Page, watch: FrameConsoleWatch): void =
     })
     const onNavigated = (navigated: Frame) => {
       if (navigated !== frame) return
-      flooding = false
-      inWindow = 0
+      flood.reset()
     }
     page.on("framenavigated", onNavigated)
     session.once("close", () => {

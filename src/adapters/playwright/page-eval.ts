@@ -514,26 +514,50 @@ export const watchConsole = async (page: Page, watch: ConsoleWatch): Promise<voi
   await channelOf(page, (channel) => listenToConsole(page, channel, watch))
 }
 
+/**
+ * One document's flood count: `seen` counts a console message and answers "flood" for the one that makes
+ * CONSOLE_FLOOD_COUNT within CONSOLE_FLOOD_WINDOW_MS, "muted" after it until `reset` (a new document),
+ * else "record". Shared by the page's listener and its out-of-process frames' (frames.ts).
+ */
+export const floodCount = () => {
+  let windowStart = 0
+  let inWindow = 0
+  let flooding = false
+  return {
+    get flooding() {
+      return flooding
+    },
+    seen: (now: number): "record" | "flood" | "muted" => {
+      if (flooding) return "muted"
+      if (now - windowStart > CONSOLE_FLOOD_WINDOW_MS) {
+        windowStart = now
+        inWindow = 0
+      }
+      if (++inWindow < CONSOLE_FLOOD_COUNT) return "record"
+      flooding = true
+      return "flood"
+    },
+    reset: () => {
+      flooding = false
+      inWindow = 0
+    }
+  }
+}
+
 const listenToConsole = (page: Page, channel: Channel, watch: ConsoleWatch) => {
   const session = channel.session
   // The listener's own counters: nothing else reads them.
   let release: ReturnType<typeof setTimeout> | undefined
-  let windowStart = 0
-  let inWindow = 0
-  let flooding = false
+  const flood = floodCount()
   const releaseArguments = () => {
     release = undefined
     session.send("Runtime.releaseObjectGroup", { objectGroup: "console" }).catch(() => undefined)
   }
   session.on("Runtime.consoleAPICalled", (event) => {
-    if (flooding) return
     const now = Date.now()
-    if (now - windowStart > CONSOLE_FLOOD_WINDOW_MS) {
-      windowStart = now
-      inWindow = 0
-    }
-    if (++inWindow >= CONSOLE_FLOOD_COUNT) {
-      flooding = true
+    const verdict = flood.seen(now)
+    if (verdict === "muted") return
+    if (verdict === "flood") {
       floodedAt.set(page, now)
       // From now on the known contexts may go stale unannounced: our scripts ask for the current one by name.
       channel.runtimeOn = false
@@ -549,9 +573,8 @@ const listenToConsole = (page: Page, channel: Channel, watch: ConsoleWatch) => {
     }
   })
   page.on("framenavigated", (frame) => {
-    if (!flooding || frame !== page.mainFrame()) return
-    flooding = false
-    inWindow = 0
+    if (!flood.flooding || frame !== page.mainFrame()) return
+    flood.reset()
     enableRuntime(channel).catch(() => undefined)
   })
   session.once("close", () => clearTimeout(release))
