@@ -3,7 +3,7 @@
 // the page says whether the input reached the target. Anything uncertain before the input goes to
 // Playwright's own action; an input whose outcome is unknown fails with MM_ACTION_UNCONFIRMED and is
 // never repeated. See "Acting on an element" in docs/architecture.md.
-import { Duration, Effect, Option } from "effect"
+import { Duration, Effect, Option, Ref } from "effect"
 import type { Page, Request } from "playwright"
 import { ActionFailed, ActionUnconfirmed, PageClosed, PageUnresponsive } from "../../domain/errors.js"
 import { describeTarget, type Target } from "../../domain/target.js"
@@ -48,6 +48,10 @@ const NO_ANSWER = "no answer in time"
 
 /** How long the page may take to say what its guard saw after the input. */
 const FINISH_TIMEOUT = Duration.seconds(2)
+
+/** The longest a click that reached a file input waits for the browser to announce its chooser, and how often it looks. */
+const CHOOSER_WAIT = Duration.seconds(1)
+const CHOOSER_POLL_MS = 20
 
 /** The longest a click waits for the document it started loading to commit. */
 const COMMIT_WAIT = Duration.seconds(5)
@@ -314,9 +318,9 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
     Effect.gen(function* () {
       const verdict = yield* verdictOf(live, page, token)
       if (verdict !== undefined && verdict.seen) {
-        if (!verdict.hit) return { navigating: false, outcome: handOver(`the first ${action} event would have reached another element`) }
+        if (!verdict.hit) return { navigating: false, choosing: false, outcome: handOver(`the first ${action} event would have reached another element`) }
         if (verdict.page !== undefined) live.lastRead = { page, result: verdict.page }
-        return { navigating: verdict.navigating, outcome: { _tag: "Done" } as Outcome }
+        return { navigating: verdict.navigating, choosing: verdict.choosing === true, outcome: { _tag: "Done" } as Outcome }
       }
       const described = describeTarget(target)
       if (dispatched._tag === "Left") {
@@ -331,6 +335,18 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
             ? "the page did not say whether it reached the target (it went away or did not answer)"
             : "no event of it arrived where the target is (it may have landed in another frame)"
       })
+    })
+
+  /**
+   * The file chooser a click opened: the browser announces it a moment after the click's events. Waited
+   * for at most CHOOSER_WAIT (a page that opens none in the end only costs that).
+   */
+  const awaitChooser = (live: LiveSession, page: Page) =>
+    Effect.gen(function* () {
+      for (let waited = 0; waited < Duration.toMillis(CHOOSER_WAIT); waited += CHOOSER_POLL_MS) {
+        if ((yield* Ref.get(live.fileChooser))?.page() === page || page.isClosed()) return
+        yield* Effect.sleep(CHOOSER_POLL_MS)
+      }
     })
 
   /** Real input, with the fiber's interruption passed on. */
@@ -355,9 +371,11 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
       // A document without the describe function installs it now, before the input changes anything.
       const element = yield* targeting.describe(page, target, described)
       const dispatched = yield* input(() => page.mouse.click(x, y))
-      const { navigating, outcome } = yield* concluded(live, page, "click", target, token, dispatched)
+      const { navigating, choosing, outcome } = yield* concluded(live, page, "click", target, token, dispatched)
       // As Playwright's click: a navigation the click started has committed before the click is done.
       if (navigating) yield* awaitCommit(live, page, token, timeoutMs)
+      // A chooser the click opened is announced with the click's own answer.
+      if (choosing) yield* awaitChooser(live, page)
       return outcome._tag === "Done" ? { ...outcome, element } : { ...outcome, described }
     })
 

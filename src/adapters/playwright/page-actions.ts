@@ -61,6 +61,8 @@ export interface GuardVerdict {
   readonly hit: boolean
   /** A mouse event of the click started loading another document (in the page or one of its frames). */
   readonly navigating: boolean
+  /** The click reached a file input (itself, through a label, or by the page's own input.click()) that opens a chooser. */
+  readonly choosing?: boolean
   /** The page's state read in the same trip, right after the action. */
   readonly page?: ObserveResult
 }
@@ -101,6 +103,8 @@ export const armGuard = (element: Element, token: string, report: string, events
     destinations: [] as Array<string>,
     // Submissions the click caused whose navigation the browser has not started yet (it does so in a task of its own).
     submits: [] as Array<SubmitEvent>,
+    // Clicks on file inputs during the action (a label's or the page's own count too): a chooser opens unless prevented.
+    fileClicks: [] as Array<Event>,
     // The documents the action starts in, so that the caller can tell whether a navigation it started has committed.
     documents: frames.map((frame) => ({ frame, doc: (frame as HTMLIFrameElement).contentDocument })),
     stop: () => {}
@@ -134,6 +138,10 @@ export const armGuard = (element: Element, token: string, report: string, events
   const onSubmit = (event: Event) => {
     if (event.isTrusted) guard.submits.push(event as SubmitEvent)
   }
+  const onClick = (event: Event) => {
+    const target = event.target as Element | null
+    if (target?.localName === "input" && (target as HTMLInputElement).type === "file") guard.fileClicks.push(event)
+  }
   const timer = setTimeout(() => guard.stop(), 10_000)
   guard.stop = () => {
     for (const view of views) {
@@ -141,6 +149,7 @@ export const armGuard = (element: Element, token: string, report: string, events
       if (watchNavigation) {
         ;(view as any).navigation?.removeEventListener("navigate", onNavigate)
         view.removeEventListener("submit", onSubmit, true)
+        view.removeEventListener("click", onClick, true)
       }
     }
     clearTimeout(timer)
@@ -150,6 +159,7 @@ export const armGuard = (element: Element, token: string, report: string, events
     if (watchNavigation) {
       ;(view as any).navigation?.addEventListener("navigate", onNavigate)
       view.addEventListener("submit", onSubmit, true)
+      view.addEventListener("click", onClick, true)
     }
   }
   // Kept beside the ref registry, never in it: an action may come before any observation built the registry.
@@ -173,7 +183,8 @@ export const finishGuard = (token: string): GuardVerdict => {
     const target = submitter?.getAttribute("formtarget") ?? form.getAttribute("target") ?? form.ownerDocument.querySelector("base[target]")?.getAttribute("target") ?? ""
     return method !== "dialog" && /^(|_self|_parent|_top)$/i.test(target)
   })
-  return { seen: guard.first !== undefined, hit: guard.first === true, navigating: pending || submitting }
+  const choosing = guard.fileClicks.some((event: Event) => !event.defaultPrevented && !(event.target as HTMLInputElement).disabled)
+  return { seen: guard.first !== undefined, hit: guard.first === true, navigating: pending || submitting, ...(choosing ? { choosing } : {}) }
 }
 
 /** Runs in the page: whether every document the action with `token` started in is still the one shown. */
