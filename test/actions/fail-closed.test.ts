@@ -8,7 +8,9 @@ import { runTool } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { Observer } from "../../src/services/Observer.js"
 import { accessibilitySnapshot } from "../../src/tools/discovery.js"
-import { click, getText, waitFor } from "../../src/tools/interaction.js"
+import { expectTool } from "../../src/tools/assertions.js"
+import { setChecked } from "../../src/tools/gestures.js"
+import { click, getText, pressKey, type, waitFor } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { launch } from "../../src/tools/session.js"
 import { Session } from "../../src/services/Session.js"
@@ -108,6 +110,13 @@ const pagesFor = (second: string, sameSite: string) => ({
        }
      </script>`
   ),
+  // Inputs that count what reaches them: each click once, each field's text, each check.
+  "/counters": html(
+    "Counters",
+    `<button data-testid="up" onclick="this.textContent = String(Number(this.textContent) + 1)">0</button>
+     <input data-testid="a" aria-label="A"><input data-testid="b" aria-label="B"><input data-testid="c" aria-label="C">
+     <label><input type="checkbox" data-testid="box"> Box</label>`
+  ),
   "/visibility": html(
     "Visibility",
     `<button style="height:0;padding:0;border:0;overflow:hidden">Flat</button>
@@ -197,6 +206,29 @@ layer(Layer.merge(liveLayer(testSettings({ browserArgs: [BOTH_ORIGINS] })), Orig
           expect((yield* call(click, { selector: "#go" })).ok).toBe(true)
           expect((yield* call(getText, { testId: "log" })).result.text).toBe("clicked;clicked;")
           expect((yield* (yield* Observer).observe({ testIds: false, a11y: false })).state.title).toBe("Trap")
+        }))
+    })
+
+    describe("calls at the same time", () => {
+      it.effect("clicks, types, keys and checks sent together are each done once, each on its own target", () =>
+        Effect.gen(function* () {
+          yield* open("/counters")
+          const calls = [
+            ...Array.from({ length: 6 }, () => call(click, { testId: "up" })),
+            call(type, { testId: "a", text: "alpha" }),
+            call(type, { testId: "b", text: "bravo" }),
+            call(type, { testId: "c", text: "charlie" }),
+            call(setChecked, { testId: "box", checked: true }),
+            call(pressKey, { key: "Tab" })
+          ]
+          const answers = yield* Effect.all(calls, { concurrency: "unbounded" })
+          expect(answers.map((answer) => answer.error?.code ?? "ok")).toEqual(answers.map(() => "ok"))
+          expect((yield* call(getText, { testId: "up" })).result.text).toBe("6")
+          for (const [testId, text] of [["a", "alpha"], ["b", "bravo"], ["c", "charlie"]] as const) {
+            const value = yield* call(expectTool, { testId, condition: "value", expected: text, timeoutMs: 500 })
+            expect(value.error?.message, testId).toBeUndefined()
+          }
+          expect((yield* call(expectTool, { testId: "box", condition: "checked", expected: true, timeoutMs: 500 })).ok).toBe(true)
         }))
     })
 

@@ -88,9 +88,12 @@ export const make = Effect.gen(function* () {
   const targeting = targets(browser)
   const direct = directActions(browser, targeting)
 
-  /** Runs an action with its choice for the dialogs its page opens in force (until the next action's). */
+  /**
+   * Runs an action alone on the session's input (see `inputLock`), with its choice for the dialogs its
+   * page opens in force (until the next action's).
+   */
   const withDialogs = <A, E>(live: LiveSession, page: Page, choice: DialogChoice | undefined, action: Effect.Effect<A, E>) =>
-    Effect.zipRight(Ref.set(live.dialogChoice, choice === undefined ? undefined : { page, ...choice }), action)
+    live.inputLock.withPermits(1)(Effect.zipRight(Ref.set(live.dialogChoice, choice === undefined ? undefined : { page, ...choice }), action))
 
   /** The same for an action that starts from the active page. */
   const onActivePage = <A, E>(choice: DialogChoice | undefined, action: Effect.Effect<A, E>) =>

@@ -448,11 +448,15 @@ export const make = Effect.gen(function* () {
     }
   })
 
+  /** An input action alone on the session's input (see `inputLock`). */
+  const alone = <A, E>(action: Effect.Effect<A, E>) =>
+    Effect.flatMap(browser.activePage, ({ live }) => live.inputLock.withPermits(1)(action))
+
   const interactions: SessionInteractions = {
-    drag: (source, target, options) => browser.refineClosed(drag(source, target, options)),
-    scroll: (request, options) => browser.refineClosed(scroll(request, options)),
-    setChecked: (target, checked, options) => browser.refineClosed(setChecked(target, checked, options)),
-    uploadFiles: (target, files, options) => browser.refineClosed(uploadFiles(target, files, options)),
+    drag: (source, target, options) => browser.refineClosed(alone(drag(source, target, options))),
+    scroll: (request, options) => browser.refineClosed(alone(scroll(request, options))),
+    setChecked: (target, checked, options) => browser.refineClosed(alone(setChecked(target, checked, options))),
+    uploadFiles: (target, files, options) => browser.refineClosed(alone(uploadFiles(target, files, options))),
     waitForPage: (wait, options) => browser.refineClosed(waitForPage(wait, options)),
     expect: (assertion, options) => browser.refineClosed(expectNow(assertion, options)),
     savePdf: (name) => browser.refineClosed(savePdf(name)),

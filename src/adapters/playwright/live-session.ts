@@ -71,6 +71,12 @@ export interface LiveSession {
   nextRef: number
   readonly observeLock: Effect.Semaphore
   /**
+   * One input at a time on the session: the mouse and keyboard are one device, and a guard armed for one
+   * action would otherwise be replaced by a concurrent one's and see the other's events. Held from an
+   * action's preparation to its verdict (and, for Playwright's path, its whole action).
+   */
+  readonly inputLock: Effect.Semaphore
+  /**
    * The page's state as read by the last page script of an action (a click's finish, a wait's check),
    * so that the state read right after that action needs no second trip to the page. The next state
    * read takes it; any other use of the session drops it. A hand-off between the calls of one tool run.
@@ -119,6 +125,7 @@ export const makeLiveSession = (facts: LiveSessionFacts) =>
       },
       nextRef: 1,
       observeLock: yield* Effect.makeSemaphore(1),
+      inputLock: yield* Effect.makeSemaphore(1),
       lastRead: undefined,
       affordances: undefined,
       fileChooser: yield* Ref.make<FileChooser | undefined>(undefined)
