@@ -553,7 +553,7 @@ export const optionTable = {
     defaultText: "any",
     help: "Only these origins load, in navigations and in every request of every tab (globs: https://*.example.com, 127.0.0.1:*).",
     details:
-      "A glob with a scheme matches the origin (`https://app.example.com`, `http://127.0.0.1:8080`); one without matches the host, with or without its port, on any scheme. `*` is any run of characters except `/`. A `ws:`/`wss:` URL belongs to its `http:`/`https:` origin. `mm_navigate` to another origin answers `MM_NAVIGATION_BLOCKED`; a link, a redirect hop, a popup, a subresource, a worker's or service worker's request or a page's WebSocket to one is stopped before it leaves the browser and a notice says so (docs/security.md). The loaded extension's pages are always allowed. An allow list pauses every request for a check (a round trip); --blocked-origins alone pauses only requests naming a blocked host."
+      "A glob with a scheme matches the origin (`https://app.example.com`, `http://127.0.0.1:8080`); one without matches the host, with or without its port, on any scheme. `*` is any run of characters except `/`. A `ws:`/`wss:` URL belongs to its `http:`/`https:` origin. `mm_navigate` to another origin answers `MM_NAVIGATION_BLOCKED`; a link, a redirect hop, a popup, a subresource, a worker's or service worker's request or a page's WebSocket to one is stopped before it leaves the browser and a notice says so (docs/security.md). The loaded extension's pages are always allowed. An allow list pauses every request for a check (a round trip); --blocked-origins alone pauses only requests naming a blocked host. In a browser the server launched, other hosts also resolve to nothing (unless --browser-arg brings its own --host-resolver-rules)."
   }),
   blockedOrigins: option({
     section: "security",
@@ -562,7 +562,9 @@ export const optionTable = {
     env: "BWM_BLOCKED_ORIGINS",
     default: defaultSettings.blockedOrigins,
     defaultText: "none",
-    help: "These origins never load, in navigations and requests (globs as --allowed-origins); they win over it."
+    help: "These origins never load, in navigations and requests (globs as --allowed-origins); they win over it.",
+    details:
+      "A plain host (no scheme, no port: `ads.example.com`, `*.tracker.net`) also resolves to nothing in a browser the server launched, so not even a worker's WebSocket or a preconnect reaches it (docs/security.md)."
   }),
   allowedRoots: option({
     section: "security",

@@ -8,8 +8,9 @@ import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { checkNavigation, checkRequest, openPolicy, originMatches } from "../../src/domain/url-policy.js"
-import { click, getText } from "../../src/tools/interaction.js"
+import { checkNavigation, checkRequest, openPolicy, originMatches, type UrlPolicy } from "../../src/domain/url-policy.js"
+import { withResolverRules } from "../../src/adapters/playwright/policy.js"
+import { click, getText, waitFor } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { cleanup, launch } from "../../src/tools/session.js"
 import { listTabs } from "../../src/tools/tabs.js"
@@ -105,6 +106,34 @@ describe("URL policy (pure)", () => {
     expect(checkRequest({ ...openPolicy, allowedOrigins: ["https://app.test"] }, "wss://app.test/socket").allowed).toBe(true)
     expect(checkRequest({ ...openPolicy, allowedOrigins: ["https://app.test"] }, "ws://app.test/socket").allowed).toBe(false)
     expect(checkRequest(policy, "data:text/plain,x").allowed).toBe(true)
+  })
+})
+
+describe("URL policy in name resolution (pure)", () => {
+  const policy = (overrides: Partial<UrlPolicy>): UrlPolicy => ({ ...openPolicy, ...overrides })
+  const rules = (args: ReadonlyArray<string>) => args.filter((arg) => arg.startsWith("--host-resolver-rules=")).map((arg) => arg.slice(22))
+
+  it("puts blocked plain hosts ahead of the rules the switches had, and leaves scheme- or port-bound origins to interception", () => {
+    const args = ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"]
+    const blocked = policy({ blockedOrigins: ["ads.example.com", "*.Tracker.net/", "10.0.0.5", "https://only-https.example", "127.0.0.1:9000", "host:*"] })
+    const merged = withResolverRules(blocked, args)
+    expect(merged[0]).toBe("--no-sandbox")
+    expect(rules(merged)).toEqual(["MAP ads.example.com ~NOTFOUND , MAP *.tracker.net ~NOTFOUND , MAP 10.0.0.5 ~NOTFOUND , MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"])
+    // Nothing to add: the switches stay as they were.
+    expect(withResolverRules(policy({ blockedOrigins: ["http://127.0.0.1:9000"] }), args)).toEqual(args)
+    expect(withResolverRules(openPolicy, ["--no-sandbox"])).toEqual(["--no-sandbox"])
+  })
+
+  it("lets only the allowed hosts resolve, unless the switches bring rules of their own", () => {
+    const allowed = policy({ allowedOrigins: ["https://*.example.com", "127.0.0.1:*", "http://localhost:8080"], blockedOrigins: ["evil.example.com"] })
+    expect(rules(withResolverRules(allowed, []))).toEqual([
+      "MAP evil.example.com ~NOTFOUND , MAP * ~NOTFOUND , EXCLUDE *.example.com , EXCLUDE 127.0.0.1 , EXCLUDE localhost"
+    ])
+    const own = ["--host-resolver-rules=MAP app.test 127.0.0.1"]
+    expect(rules(withResolverRules(allowed, own))).toEqual(["MAP evil.example.com ~NOTFOUND , MAP app.test 127.0.0.1"])
+    // Any host at all, or one a pattern cannot say: name resolution stays as it is.
+    expect(withResolverRules(policy({ allowedOrigins: ["*"] }), [])).toEqual([])
+    expect(withResolverRules(policy({ allowedOrigins: ["http://[::1]:8080"] }), [])).toEqual([])
   })
 })
 
@@ -280,6 +309,61 @@ describe("URL policy on Chromium", () => {
             })
           )
         }
+      })
+    )
+  )
+
+  it.live("a blocked host resolves to nothing: a worker's WebSocket and a preconnect, which no request route sees, never connect", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        // other.test is the test's second server on 127.0.0.1, reached directly (not through the loopback proxy).
+        const connections: Array<string> = []
+        const other = yield* Effect.acquireRelease(
+          Effect.promise(async () => {
+            const server = http.createServer((request, response) => {
+              connections.push(`http ${request.url}`)
+              response.end("other")
+            })
+            server.on("connection", () => connections.push("tcp"))
+            server.on("upgrade", (request: http.IncomingMessage, socket: import("node:net").Socket) => {
+              connections.push(`ws ${request.url}`)
+              socket.destroy()
+            })
+            await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+            return server
+          }),
+          (server) => Effect.promise(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))))
+        )
+        const otherUrl = `http://other.test:${(other.address() as AddressInfo).port}`
+        const app = yield* countingServer({
+          "/": html(
+            "Sockets",
+            `<link rel="preconnect" href="${otherUrl}"><p data-testid="log"></p>
+             <script>new Worker('/worker.js').onmessage = (event) => { document.querySelector('[data-testid=log]').textContent += event.data }</script>`
+          ),
+          "/worker.js": {
+            script: `const socket = new WebSocket('${otherUrl.replace("http:", "ws:")}/worker-ws')
+              socket.onopen = () => postMessage('open; ')
+              socket.onclose = () => postMessage('closed; ')`
+          }
+        })
+        const args = [`--host-resolver-rules=MAP other.test 127.0.0.1 , MAP * ~NOTFOUND , EXCLUDE 127.0.0.1`, "--proxy-bypass-list=other.test"]
+        const reached = (blockedOrigins: ReadonlyArray<string>) =>
+          withLive(
+            testSettings({ blockedOrigins, browserArgs: args }),
+            Effect.gen(function* () {
+              connections.length = 0
+              expect((yield* call(launch, {})).ok).toBe(true)
+              expect((yield* go(`${app.url}/`)).ok).toBe(true)
+              yield* call(waitFor, { selector: "text=closed", timeoutMs: 5_000 })
+              expect(String((yield* call(getText, { testId: "log" })).result.text)).toBe("closed;")
+              expect((yield* call(cleanup, {})).ok).toBe(true)
+              return [...connections]
+            })
+          )
+        // Without the rule the worker's socket and the preconnect reach other.test; with it nothing does.
+        expect(yield* reached([])).toContain("ws /worker-ws")
+        expect(yield* reached(["other.test"])).toEqual([])
       })
     )
   )

@@ -193,6 +193,44 @@ export const interceptPatterns = (policy: UrlPolicy): ReadonlyArray<string> => {
   return [...new Set([...hosts.map((host) => `*${host}*`), "file:*"])]
 }
 
+/** The Chromium switch whose rules the browser's name resolution follows. */
+const RESOLVER_SWITCH = "--host-resolver-rules="
+
+/** A glob that is a plain host pattern (no scheme, no port, no path), as name resolution takes it. */
+const plainHost = (glob: string): string | undefined => {
+  const host = glob.trim().replace(/\/+$/, "").toLowerCase()
+  return /^[a-z0-9*._-]+$/.test(host) ? host : undefined
+}
+
+/** The host part of an origin glob, without its scheme and port. */
+const hostOf = (glob: string): string | undefined =>
+  plainHost(glob.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").replace(/\/+$/, "").replace(/:(\d+|\*)$/, ""))
+
+/**
+ * The browser's switches with the policy's host rules in its name resolution, so that nothing reaches a
+ * refused host, not even what request interception never sees: a worker's WebSocket, a preconnect, a
+ * DNS prefetch. A blocked origin given as a plain host (no scheme, no port: `ads.example.com`,
+ * `*.tracker.net`, an IP address) resolves to nothing, ahead of any rules the switches already had.
+ * An allow list makes every host but the allowed ones resolve to nothing, unless the switches bring
+ * rules of their own: rules cannot say "these, and only if theirs also allow it", so theirs govern then.
+ */
+export const withResolverRules = (policy: UrlPolicy, args: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const given = args.filter((arg) => arg.startsWith(RESOLVER_SWITCH)).at(-1)?.slice(RESOLVER_SWITCH.length).trim()
+  const rules = [...new Set(policy.blockedOrigins.flatMap((glob) => plainHost(glob) ?? []))].map((host) => `MAP ${host} ~NOTFOUND`)
+  if (given !== undefined && given !== "") {
+    if (rules.length === 0) return args
+    rules.push(given)
+  } else if (policy.allowedOrigins.length > 0) {
+    const allowed = policy.allowedOrigins.map(hostOf)
+    // A host no pattern can say, or any host at all: the allow list adds nothing to name resolution.
+    if (allowed.every((host): host is string => host !== undefined && host !== "*")) {
+      rules.push("MAP * ~NOTFOUND", ...[...new Set(allowed)].map((host) => `EXCLUDE ${host}`))
+    }
+  }
+  if (rules.length === 0) return args
+  return [...args.filter((arg) => !arg.startsWith(RESOLVER_SWITCH)), `${RESOLVER_SWITCH}${rules.join(" , ")}`]
+}
+
 /** Document requests let through lately, by network id: a refused request with one of these ids is a redirect hop. */
 const DOCUMENTS_KEPT = 64
 

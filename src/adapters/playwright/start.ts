@@ -30,7 +30,7 @@ import {
 } from "./launch.js"
 import { makeLiveSession, trackContext, trackOwnPage } from "./live-session.js"
 import { capturesNetwork } from "./network.js"
-import { installPolicy, policyOf } from "./policy.js"
+import { installPolicy, policyOf, withResolverRules } from "./policy.js"
 import { REF_ENGINE, REF_ENGINE_OPTIONS, refSelectorEngine } from "./page-script.js"
 import { withCodeCache } from "./code-cache.js"
 import { acquireProfile, persistentProfile } from "./profiles.js"
@@ -170,7 +170,8 @@ const launchBrowser = (
     if (extension !== undefined) {
       args.push(`--disable-extensions-except=${extension.dir}`, `--load-extension=${extension.dir}`)
     }
-    args.push(...settings.browserArgs)
+    // The URL policy in name resolution too: what request interception never sees reaches no refused host.
+    args.push(...withResolverRules(policyOf(settings, extension), settings.browserArgs))
     return yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () =>
