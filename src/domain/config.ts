@@ -564,7 +564,7 @@ export const optionTable = {
     defaultText: "none",
     help: "These origins never load, in navigations and requests (globs as --allowed-origins); they win over it.",
     details:
-      "A plain host (no scheme, no port: `ads.example.com`, `*.tracker.net`) also resolves to nothing in a browser the server launched, so not even a worker's WebSocket or a preconnect reaches it (docs/security.md)."
+      "In a browser the server launched, a blocked origin's host (with its port when the glob names a port or a scheme) also resolves to nothing, so not even a worker's WebSocket or a preconnect reaches it (docs/security.md)."
   }),
   allowedRoots: option({
     section: "security",

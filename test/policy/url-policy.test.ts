@@ -113,14 +113,19 @@ describe("URL policy in name resolution (pure)", () => {
   const policy = (overrides: Partial<UrlPolicy>): UrlPolicy => ({ ...openPolicy, ...overrides })
   const rules = (args: ReadonlyArray<string>) => args.filter((arg) => arg.startsWith("--host-resolver-rules=")).map((arg) => arg.slice(22))
 
-  it("puts blocked plain hosts ahead of the rules the switches had, and leaves scheme- or port-bound origins to interception", () => {
+  it("puts blocked hosts (with the port a glob names) ahead of the rules the switches had", () => {
     const args = ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"]
-    const blocked = policy({ blockedOrigins: ["ads.example.com", "*.Tracker.net/", "10.0.0.5", "https://only-https.example", "127.0.0.1:9000", "host:*"] })
+    const blocked = policy({
+      blockedOrigins: ["ads.example.com", "*.Tracker.net/", "10.0.0.5", "https://only-https.example", "http://a.example:8080", "b.example:9000", "c.example:*", "ftp://d.example", "http://[::1]:80"]
+    })
     const merged = withResolverRules(blocked, args)
     expect(merged[0]).toBe("--no-sandbox")
-    expect(rules(merged)).toEqual(["MAP ads.example.com ~NOTFOUND , MAP *.tracker.net ~NOTFOUND , MAP 10.0.0.5 ~NOTFOUND , MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"])
+    expect(rules(merged)).toEqual([
+      "MAP ads.example.com ~NOTFOUND , MAP *.tracker.net ~NOTFOUND , MAP 10.0.0.5 ~NOTFOUND , MAP only-https.example:443 ~NOTFOUND , " +
+        "MAP a.example:8080 ~NOTFOUND , MAP b.example:9000 ~NOTFOUND , MAP c.example:* ~NOTFOUND , MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"
+    ])
     // Nothing to add: the switches stay as they were.
-    expect(withResolverRules(policy({ blockedOrigins: ["http://127.0.0.1:9000"] }), args)).toEqual(args)
+    expect(withResolverRules(policy({ blockedOrigins: ["ftp://x.example"] }), args)).toEqual(args)
     expect(withResolverRules(openPolicy, ["--no-sandbox"])).toEqual(["--no-sandbox"])
   })
 
@@ -313,7 +318,7 @@ describe("URL policy on Chromium", () => {
     )
   )
 
-  it.live("a blocked host resolves to nothing: a worker's WebSocket and a preconnect, which no request route sees, never connect", () =>
+  it.live("a blocked host (or host and port) resolves to nothing: a worker's WebSocket and a preconnect, which no request route sees, never connect", () =>
     Effect.scoped(
       Effect.gen(function* () {
         // other.test is the test's second server on 127.0.0.1, reached directly (not through the loopback proxy).
@@ -364,6 +369,8 @@ describe("URL policy on Chromium", () => {
         // Without the rule the worker's socket and the preconnect reach other.test; with it nothing does.
         expect(yield* reached([])).toContain("ws /worker-ws")
         expect(yield* reached(["other.test"])).toEqual([])
+        // Named with its scheme and port: that port of the host resolves to nothing.
+        expect(yield* reached([otherUrl])).toEqual([])
       })
     )
   )

@@ -206,17 +206,36 @@ const plainHost = (glob: string): string | undefined => {
 const hostOf = (glob: string): string | undefined =>
   plainHost(glob.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").replace(/\/+$/, "").replace(/:(\d+|\*)$/, ""))
 
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: "80", ws: "80", https: "443", wss: "443" }
+
+/**
+ * What a blocked origin glob names in name resolution, where a pattern matches the host or `host:port`:
+ * a plain host as it is, one with a port or a scheme (its default port) as `host:port`. A scheme is
+ * only known by its port there: `https://h` also refuses `http://h:443`, which no one serves.
+ */
+const blockedPattern = (glob: string): string | undefined => {
+  const parts = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^:/]+)(?::(\d+|\*))?\/*$/i.exec(glob.trim())
+  if (parts === null) return undefined
+  const [, scheme, host, port] = parts
+  const named = plainHost(host!)
+  if (named === undefined) return undefined
+  const portOf = port ?? (scheme === undefined ? undefined : DEFAULT_PORTS[scheme.toLowerCase()])
+  if (scheme !== undefined && portOf === undefined) return undefined
+  return portOf === undefined ? named : `${named}:${portOf}`
+}
+
 /**
  * The browser's switches with the policy's host rules in its name resolution, so that nothing reaches a
  * refused host, not even what request interception never sees: a worker's WebSocket, a preconnect, a
- * DNS prefetch. A blocked origin given as a plain host (no scheme, no port: `ads.example.com`,
- * `*.tracker.net`, an IP address) resolves to nothing, ahead of any rules the switches already had.
+ * DNS prefetch. A blocked origin's host (`ads.example.com`, `*.tracker.net`, an IP address; with its
+ * port when the glob names a port or a scheme) resolves to nothing, ahead of any rules the switches
+ * already had (an EXCLUDE of theirs still wins for its hosts).
  * An allow list makes every host but the allowed ones resolve to nothing, unless the switches bring
  * rules of their own: rules cannot say "these, and only if theirs also allow it", so theirs govern then.
  */
 export const withResolverRules = (policy: UrlPolicy, args: ReadonlyArray<string>): ReadonlyArray<string> => {
   const given = args.filter((arg) => arg.startsWith(RESOLVER_SWITCH)).at(-1)?.slice(RESOLVER_SWITCH.length).trim()
-  const rules = [...new Set(policy.blockedOrigins.flatMap((glob) => plainHost(glob) ?? []))].map((host) => `MAP ${host} ~NOTFOUND`)
+  const rules = [...new Set(policy.blockedOrigins.flatMap((glob) => blockedPattern(glob) ?? []))].map((pattern) => `MAP ${pattern} ~NOTFOUND`)
   if (given !== undefined && given !== "") {
     if (rules.length === 0) return args
     rules.push(given)
