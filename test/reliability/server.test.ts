@@ -43,13 +43,18 @@ interface Running {
   readonly transport: StdioClientTransport
   readonly marker: string
   readonly call: (name: string, args?: Record<string, unknown>) => Promise<any>
+  /** With the probe: the server's memory right after a full collection. */
+  readonly collected: () => Promise<{ readonly heap: number; readonly external: number; readonly rss: number }>
 }
 
-const start = async (artifactsDir: string): Promise<Running> => {
+const GC_PROBE = path.resolve(import.meta.dirname, "gc-probe.cjs")
+
+const start = async (artifactsDir: string, options: { readonly probe?: boolean } = {}): Promise<Running> => {
   const marker = randomUUID()
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [
+      ...(options.probe === true ? ["--expose-gc", "--require", GC_PROBE] : []),
       serverEntry,
       "--artifacts-dir",
       artifactsDir,
@@ -65,7 +70,19 @@ const start = async (artifactsDir: string): Promise<Running> => {
     const result = await client.callTool({ name, arguments: args })
     return JSON.parse((result.content as Array<{ text: string }>)[0]!.text)
   }
-  return { client, transport, marker, call }
+  const probes: Array<(line: string) => void> = []
+  let pending = ""
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    const lines = (pending + chunk.toString("utf8")).split("\n")
+    pending = lines.pop() ?? ""
+    for (const line of lines) if (line.startsWith("bwm-gc-probe ")) probes.shift()?.(line.slice(13))
+  })
+  const collected = () =>
+    new Promise<string>((resolve) => {
+      probes.push(resolve)
+      process.kill(transport.pid!, "SIGUSR2")
+    }).then((line) => JSON.parse(line) as { heap: number; external: number; rss: number })
+  return { client, transport, marker, call, collected }
 }
 
 /** Every step file under an artifacts directory, parsed; a file that does not parse throws. */
@@ -105,7 +122,7 @@ describe("the built server under load and faults", () => {
   })
 
   it("5,000 calls: resident memory grows less than 50 MB and open files do not grow", { timeout: 400_000 }, async () => {
-    const server = await start(tempDir())
+    const server = await start(tempDir(), { probe: true })
     const pid = server.transport.pid!
     try {
       expect((await server.call("mm_launch")).ok).toBe(true)
@@ -137,7 +154,9 @@ describe("the built server under load and faults", () => {
         return failed
       }
       await rounds(0, 200)
-      // The heap grows and shrinks with the collector: what stays is the lowest resident size over a stretch of calls.
+      // The heap grows and shrinks with the collector: the resident size is the lowest over a stretch of
+      // calls, and what the server holds is what a full collection leaves (heap and buffers).
+      const kept = await server.collected()
       const samples: Array<number> = []
       const fdsBefore = fdsOf(pid)
       const started = Date.now()
@@ -147,6 +166,7 @@ describe("the built server under load and faults", () => {
         samples.push(rssMbOf(pid))
       }
       const seconds = (Date.now() - started) / 1000
+      const keptAfter = await server.collected()
       const fdsAfter = fdsOf(pid)
       const first = Math.min(...samples.slice(0, 5))
       const last = Math.min(...samples.slice(-5))
@@ -154,6 +174,10 @@ describe("the built server under load and faults", () => {
       figure(
         "5,000 calls: server RSS (lowest of the first and of the last 500 calls; peak)",
         `${first} -> ${last} MB (${last - first >= 0 ? "+" : ""}${last - first} MB), peak ${Math.max(...samples)} MB`
+      )
+      figure(
+        "5,000 calls: after a full collection (heap, external, RSS)",
+        `${kept.heap} -> ${keptAfter.heap} MB, ${kept.external} -> ${keptAfter.external} MB, ${kept.rss} -> ${keptAfter.rss} MB (${keptAfter.rss - kept.rss >= 0 ? "+" : ""}${Math.round(keptAfter.rss - kept.rss)} MB)`
       )
       figure("5,000 calls: open files", `${fdsBefore} -> ${fdsAfter}`)
       // On a loaded machine (the whole suite in parallel on two cores) a call may run out of its
@@ -163,6 +187,8 @@ describe("the built server under load and faults", () => {
       expect(unexpected, unexpected.join("\n")).toEqual([])
       expect(failures).toBeLessThanOrEqual(5)
       expect(last - first).toBeLessThan(50)
+      // The step memory of 5,000 calls is a few MB; a leak of a buffer per call is more.
+      expect(keptAfter.heap + keptAfter.external - kept.heap - kept.external).toBeLessThan(25)
       expect(fdsAfter - fdsBefore).toBeLessThanOrEqual(2)
     } finally {
       await server.client.close()
