@@ -11,25 +11,18 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { serveThirdParty } from "../demo/third-party-apps.js"
-import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
+import { LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
+import { connect as connectTo, findChromium, ourServer, out, playwrightMcp, root } from "./support.js"
 
-const here = path.dirname(fileURLToPath(import.meta.url))
-const root = path.resolve(here, "../..")
-const ourServer = path.join(root, "dist/bin/browser-workflow-mcp.js")
-const playwrightMcp = path.join(root, "node_modules/@playwright/mcp/cli.js")
 const extensionDir = path.join(root, "bench/fixtures/reader-extension")
 /** The extension's id follows from the key in its manifest (as Chromium derives it). */
 const EXTENSION_ID = "kbikjjbnmbnmbbljpjhlkdielndfmlfb"
-const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
-if (executablePath === undefined) throw new Error("no Chromium found; run npm run ensure-browser")
+const executablePath = findChromium()
 /** Target of issue 9: our bytes at most this share of Playwright MCP's cheapest way, with no more calls. */
 const BYTES_TARGET = 0.5
 
-const out = (line = "") => process.stdout.write(line + "\n")
 const verbose = process.env.BENCH_VERBOSE === "1"
 /** BENCH_FLOWS=3 (or 1,3) runs only those flows (numbered from 1); tools/list rows come with flows 1 and 3. */
 const only = process.env.BENCH_FLOWS?.split(",").map((n) => Number(n) - 1)
@@ -253,12 +246,8 @@ const flows: ReadonlyArray<Flow> = [
   }
 ]
 
-const connect = async (args: ReadonlyArray<string>, cwd: string, label: string) => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...args], stderr: "ignore", cwd })
-  const client = new Client({ name: "bench-agent", version: "1.0.0" })
-  await client.connect(transport)
-  return new Agent(client, label)
-}
+const connect = async (args: ReadonlyArray<string>, cwd: string, label: string) =>
+  new Agent(await connectTo(args, { name: "bench-agent", cwd }), label)
 
 const listBytes = async (client: Client) => Buffer.byteLength(JSON.stringify(await client.listTools()))
 

@@ -5,24 +5,11 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
+import { median, ourServer, ourServerUnbundled, out, percentile, playwrightMcp } from "./support.js"
 
-const here = path.dirname(fileURLToPath(import.meta.url))
-const root = path.resolve(here, "../..")
 const RUNS = Number(process.env.BENCH_RUNS ?? 15)
 /** The figure clients wait for, per issue 12. */
 const TARGET_MS = 300
-
-const out = (line = "") => process.stdout.write(line + "\n")
-const median = (values: ReadonlyArray<number>) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
-const percentile = (values: ReadonlyArray<number>, q: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
-}
 
 interface Contender {
   readonly name: string
@@ -90,9 +77,8 @@ const timeExit = (args: ReadonlyArray<string>) =>
   })
 
 const main = async () => {
-  const bin = path.join(root, "dist/bin/browser-workflow-mcp.js")
-  const unbundled = path.join(root, "dist/src/main.js")
-  const playwrightMcp = path.join(root, "node_modules/@playwright/mcp/cli.js")
+  const bin = ourServer
+  const unbundled = ourServerUnbundled
   for (const file of [bin, unbundled, playwrightMcp]) if (!fs.existsSync(file)) throw new Error(`${file} is missing: run npm run build`)
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-bench-startup-"))
   const contenders: ReadonlyArray<Contender> = [
