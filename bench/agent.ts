@@ -7,11 +7,10 @@
 // cheapest. Counts calls and response bytes (every content block's text or data), and tools/list bytes
 // per state. Everything stays on 127.0.0.1: both servers get the loopback flags and the system Chromium.
 import * as fs from "node:fs"
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { listenLoopback, send } from "../demo/serve.js"
 import { serveThirdParty } from "../demo/third-party-apps.js"
 import { LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
 import { connect as connectTo, findChromium, ourServer, out, playwrightMcp, root } from "./support.js"
@@ -257,11 +256,10 @@ interface Measured {
 }
 
 const main = async () => {
-  const server = http.createServer((request, response) => {
-    if (!serveThirdParty(request, response)) response.writeHead(404).end("not found")
+  const server = await listenLoopback((request, response) => {
+    if (!serveThirdParty(request, response)) send(response, 404, "text/plain", "not found")
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const app = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const app = server.url
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-bench-agent-"))
   const lists: Array<{ server: string; state: string; bytes: number }> = []
   const results: Array<{ flow: string; ours: Measured; theirs: Record<Looking, Measured> }> = []
@@ -307,7 +305,7 @@ const main = async () => {
       results.push({ flow: flow.name, ours: oursMeasured, theirs })
     }
   } finally {
-    server.close()
+    await server.close()
   }
 
   out("Agent flows on third-party apps served on 127.0.0.1: calls and response bytes (all content blocks).")

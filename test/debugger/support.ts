@@ -1,13 +1,12 @@
 // The debugger tests' world: real Chromium (loopback only) behind our MCP server, reached over the SDK
 // client (in-memory transport) so that the tool list and its list_changed notifications are what a
 // client sees; pages and scripts served on 127.0.0.1 with their content types.
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { ManagedRuntime } from "effect"
 import { afterAll, beforeAll, expect } from "vitest"
+import { servePages, type RunningServer } from "../../demo/serve.js"
 import type { Settings } from "../../src/domain/config.js"
 import { makeMcpServer } from "../../src/mcp/server.js"
 import { makeRegistry, type ToolRegistry } from "../../src/runtime/registry.js"
@@ -15,34 +14,10 @@ import { makeRunSteps } from "../../src/tools/batch.js"
 import { builtinTools } from "../../src/tools/registry.js"
 import { liveLayer, testSettings } from "../support/browser.js"
 
-export interface Served {
-  readonly url: string
-  readonly close: () => Promise<void>
-}
+export type Served = RunningServer
 
 /** Serves pages (text/html) and scripts (paths ending in .js, text/javascript) on 127.0.0.1. */
-export const serve = async (files: Readonly<Record<string, string>>): Promise<Served> => {
-  const server = http.createServer((request, response) => {
-    const pathname = new URL(request.url ?? "/", "http://127.0.0.1").pathname
-    const body = files[pathname]
-    if (body === undefined) {
-      response.writeHead(404, { "content-type": "text/plain" }).end("not found")
-      return
-    }
-    const type = pathname.endsWith(".js") ? "text/javascript" : "text/html; charset=utf-8"
-    response.writeHead(200, { "content-type": type, "cache-control": "no-store" }).end(body)
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
-  }
-}
+export const serve = servePages
 
 export interface Answer {
   readonly ok: boolean
