@@ -7,29 +7,21 @@
 // cheapest. Counts calls and response bytes (every content block's text or data), and tools/list bytes
 // per state. Everything stays on 127.0.0.1: both servers get the loopback flags and the system Chromium.
 import * as fs from "node:fs"
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { listenLoopback, send } from "../demo/serve.js"
 import { serveThirdParty } from "../demo/third-party-apps.js"
-import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
+import { LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
+import { connect as connectTo, findChromium, ourServer, out, playwrightMcp, root } from "./support.js"
 
-const here = path.dirname(fileURLToPath(import.meta.url))
-const root = path.resolve(here, "../..")
-const ourServer = path.join(root, "dist/bin/browser-workflow-mcp.js")
-const playwrightMcp = path.join(root, "node_modules/@playwright/mcp/cli.js")
 const extensionDir = path.join(root, "bench/fixtures/reader-extension")
 /** The extension's id follows from the key in its manifest (as Chromium derives it). */
 const EXTENSION_ID = "kbikjjbnmbnmbbljpjhlkdielndfmlfb"
-const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
-if (executablePath === undefined) throw new Error("no Chromium found; run npm run ensure-browser")
+const executablePath = findChromium()
 /** Target of issue 9: our bytes at most this share of Playwright MCP's cheapest way, with no more calls. */
 const BYTES_TARGET = 0.5
 
-const out = (line = "") => process.stdout.write(line + "\n")
 const verbose = process.env.BENCH_VERBOSE === "1"
 /** BENCH_FLOWS=3 (or 1,3) runs only those flows (numbered from 1); tools/list rows come with flows 1 and 3. */
 const only = process.env.BENCH_FLOWS?.split(",").map((n) => Number(n) - 1)
@@ -253,12 +245,8 @@ const flows: ReadonlyArray<Flow> = [
   }
 ]
 
-const connect = async (args: ReadonlyArray<string>, cwd: string, label: string) => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...args], stderr: "ignore", cwd })
-  const client = new Client({ name: "bench-agent", version: "1.0.0" })
-  await client.connect(transport)
-  return new Agent(client, label)
-}
+const connect = async (args: ReadonlyArray<string>, cwd: string, label: string) =>
+  new Agent(await connectTo(args, { name: "bench-agent", cwd }), label)
 
 const listBytes = async (client: Client) => Buffer.byteLength(JSON.stringify(await client.listTools()))
 
@@ -268,11 +256,10 @@ interface Measured {
 }
 
 const main = async () => {
-  const server = http.createServer((request, response) => {
-    if (!serveThirdParty(request, response)) response.writeHead(404).end("not found")
+  const server = await listenLoopback((request, response) => {
+    if (!serveThirdParty(request, response)) send(response, 404, "text/plain", "not found")
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const app = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const app = server.url
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-bench-agent-"))
   const lists: Array<{ server: string; state: string; bytes: number }> = []
   const results: Array<{ flow: string; ours: Measured; theirs: Record<Looking, Measured> }> = []
@@ -318,7 +305,7 @@ const main = async () => {
       results.push({ flow: flow.name, ours: oursMeasured, theirs })
     }
   } finally {
-    server.close()
+    await server.close()
   }
 
   out("Agent flows on third-party apps served on 127.0.0.1: calls and response bytes (all content blocks).")

@@ -5,9 +5,6 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { Effect, Layer } from "effect"
 import { servePages, type RunningServer } from "../demo/sample-app.js"
 import * as KnowledgeFiles from "../src/adapters/knowledge-files.js"
@@ -19,13 +16,11 @@ import { Config } from "../src/services/Config.js"
 import { getState } from "../src/tools/discovery.js"
 import { navigate } from "../src/tools/navigation.js"
 import { launch } from "../src/tools/session.js"
+import { ourServerUnbundled as ourServer, out, spawnClient } from "./support.js"
 
-const here = path.dirname(fileURLToPath(import.meta.url))
-const ourServer = path.resolve(here, "../..", "dist/src/main.js")
 const FLOOD_SECONDS = Number(process.env.BENCH_FLOOD_SECONDS ?? 10)
 const RATES = (process.env.BENCH_FLOOD_RATES ?? "2000,2000,2000,50000").split(",").map(Number)
 
-const out = (line = "") => process.stdout.write(line + "\n")
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Resident set size of a process in MB (Linux). */
@@ -97,13 +92,10 @@ const inProcess = async (app: RunningServer, scratch: string) => {
 const main = async () => {
   const app = await servePages({ "/flood": floodPage, "/alerts": alertPage, "/quiet": quietPage })
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-bench-flood-"))
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [ourServer, "--artifacts-dir", scratch, "--loopback-only", "--log-level", "error"],
+  const { client, transport } = await spawnClient([ourServer, "--artifacts-dir", scratch, "--loopback-only", "--log-level", "error"], {
+    name: "bench-flood",
     stderr: "inherit"
   })
-  const client = new Client({ name: "bench-flood", version: "1.0.0" })
-  await client.connect(transport)
   const pid = transport.pid
   if (pid === null) throw new Error("no server pid")
 

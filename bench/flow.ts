@@ -7,17 +7,14 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { chromium } from "playwright"
 import { loginPageWith, servePages } from "../demo/sample-app.js"
-import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
+import { LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
 import { OBSERVATION_META_KEY } from "../src/mcp/server.js"
+import { connect, findChromium, median, ourServer, out, percentile, playwrightMcp } from "./support.js"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const root = path.resolve(here, "../..")
-const ourServer = path.join(root, "dist/bin/browser-workflow-mcp.js")
-const playwrightMcp = path.join(root, "node_modules/@playwright/mcp/cli.js")
 const WARM_RUNS = Number(process.env.BENCH_RUNS ?? 15)
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 5)
 /** The cold target of issue 12: spawn, launch and flow within this factor of the cold plain script. */
@@ -26,20 +23,7 @@ const COLD_TARGET = 1.2
 const ACTION_PATH = process.env.BENCH_ACTION_PATH ? ["--action-path", process.env.BENCH_ACTION_PATH] : []
 /** Simulated sign-in round trip of the page; the same constant for every contender. */
 const LOGIN_DELAY_MS = Number(process.env.BENCH_LOGIN_DELAY_MS ?? 0)
-const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
-if (executablePath === undefined) throw new Error("no Chromium found; run npm run ensure-browser")
-
-const out = (line = "") => process.stdout.write(line + "\n")
-const median = (values: ReadonlyArray<number>) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
-
-const percentile = (values: ReadonlyArray<number>, q: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
-}
+const executablePath = findChromium()
 
 interface FlowRun {
   readonly ms: number
@@ -65,13 +49,6 @@ const textBytes = (result: Awaited<ReturnType<Client["callTool"]>>) =>
     0
   )
 
-const connect = async (command: string, args: ReadonlyArray<string>, cwd?: string) => {
-  const transport = new StdioClientTransport({ command, args: [...args], stderr: "ignore", ...(cwd ? { cwd } : {}) })
-  const client = new Client({ name: "bench", version: "1.0.0" })
-  await client.connect(transport)
-  return client
-}
-
 const ok = (result: Awaited<ReturnType<Client["callTool"]>>, what: string) => {
   if (result.isError) throw new Error(`${what} failed: ${JSON.stringify(result.content).slice(0, 400)}`)
   return result
@@ -88,7 +65,7 @@ const main = async () => {
   const ours = (name: string, mode: "default" | "none" | "batch"): Contender => ({
     name,
     start: async () => {
-      const client = await connect(process.execPath, [ourServer, "--artifacts-dir", path.join(scratch, name.slice(0, 3)), "--loopback-only", ...ACTION_PATH])
+      const client = await connect([ourServer, "--artifacts-dir", path.join(scratch, name.slice(0, 3)), "--loopback-only", ...ACTION_PATH], { name: "bench-flow" })
       ok(await client.callTool({ name: "mm_launch", arguments: {} }), "mm_launch")
       const meta = mode === "none" ? { _meta: { [OBSERVATION_META_KEY]: "none" } } : {}
       const steps = [
@@ -167,7 +144,7 @@ const main = async () => {
         outputDir: path.join(dir, "out")
       }
       fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify(config))
-      const client = await connect(process.execPath, [playwrightMcp, "--config", path.join(dir, "config.json")], dir)
+      const client = await connect([playwrightMcp, "--config", path.join(dir, "config.json")], { name: "bench-flow", cwd: dir })
       const flow = async (): Promise<FlowRun> => {
         const t0 = performance.now()
         let bytes = textBytes(ok(await client.callTool({ name: "browser_navigate", arguments: { url } }), "browser_navigate"))

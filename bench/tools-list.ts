@@ -5,10 +5,10 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { loginPage, servePages } from "../demo/sample-app.js"
+import { LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
+import { connect as connectTo, findChromium, ourServerUnbundled as ourServer, out, playwrightMcp, root } from "./support.js"
 
 /** A page that offers what every conditional tool needs: a file input, a drag source, a checkbox, room to scroll. */
 const offeringAll = `<!doctype html><html><head><title>All</title></head><body>
@@ -17,19 +17,11 @@ const offeringAll = `<!doctype html><html><head><title>All</title></head><body>
   <label><input type="checkbox"> Remember me</label>
   <div style="height: 3000px">Long content</div>
 </body></html>`
-import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
 
-const here = path.dirname(fileURLToPath(import.meta.url))
-const root = path.resolve(here, "../..")
-const ourServer = path.join(root, "dist/src/main.js")
-const playwrightMcp = path.join(root, "node_modules/@playwright/mcp/cli.js")
 const extension = path.join(root, "test/fixtures/extension-mv3")
 /** Every capability @playwright/mcp 0.0.83 has beyond its core tools. */
 const PLAYWRIGHT_CAPS = "vision,pdf,devtools,network,storage,testing,config"
-const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
-if (executablePath === undefined) throw new Error("no Chromium found; run npm run ensure-browser")
-
-const out = (line = "") => process.stdout.write(line + "\n")
+const executablePath = findChromium()
 
 interface Row {
   readonly server: string
@@ -39,12 +31,7 @@ interface Row {
   readonly instructions: number
 }
 
-const connect = async (args: ReadonlyArray<string>, cwd?: string) => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...args], stderr: "ignore", ...(cwd ? { cwd } : {}) })
-  const client = new Client({ name: "bench-tools-list", version: "1.0.0" })
-  await client.connect(transport)
-  return client
-}
+const connect = (args: ReadonlyArray<string>, cwd?: string) => connectTo(args, { name: "bench-tools-list", ...(cwd === undefined ? {} : { cwd }) })
 
 const measure = async (client: Client, server: string, state: string): Promise<Row> => {
   const listed = await client.listTools()

@@ -1,6 +1,7 @@
 // A small web app of ours, served on 127.0.0.1: a login form, a dashboard with a list, a dialog.
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
+import { servePages } from "./serve.js"
+
+export { servePages, type RunningServer } from "./serve.js"
 
 const layout = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title>
@@ -60,38 +61,6 @@ export const loginPageWith = (items: number, delayMs = 150) => layout(
   document.querySelector("[data-testid=close-settings]").addEventListener("click", () => document.getElementById("settings").close())
 </script>`
 )
-
-export interface RunningServer {
-  readonly url: string
-  readonly close: () => Promise<void>
-}
-
-/** Serves a map of path to HTML on 127.0.0.1 and an ephemeral port. */
-export const servePages = async (pages: Readonly<Record<string, string>>): Promise<RunningServer> => {
-  const server = http.createServer((request, response) => {
-    const url = new URL(request.url ?? "/", "http://127.0.0.1")
-    const page = pages[url.pathname]
-    if (page === undefined) {
-      response.writeHead(404, { "content-type": "text/plain" }).end("not found")
-      return
-    }
-    // ?delay=ms answers late, as a slow server would (tests of waiting for a navigation use it).
-    const delay = Math.min(Number(url.searchParams.get("delay") ?? 0) || 0, 10_000)
-    setTimeout(() => {
-      response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(page)
-    }, delay)
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
-  }
-}
 
 export const loginPage = loginPageWith(20)
 

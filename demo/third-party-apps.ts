@@ -4,6 +4,7 @@ import * as fs from "node:fs"
 import type * as http from "node:http"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { send } from "./serve.js"
 
 /** The package root: the nearest directory above this file (source or built) with a node_modules. */
 const root = (() => {
@@ -98,11 +99,6 @@ export const serveThirdParty = (request: http.IncomingMessage, response: http.Se
 }
 
 /** Sends a response; true, for serveThirdParty's answer. */
-export const send = (response: http.ServerResponse, status: number, type: string, body: string | Buffer): true => {
-  response.writeHead(status, { "content-type": type, "cache-control": "no-store" }).end(body)
-  return true
-}
-
 const sendFile = (response: http.ServerResponse, base: string, relative: string): true => {
   const file = path.resolve(base, "." + relative)
   if (!file.startsWith(base) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return send(response, 404, "text/plain", "not found")

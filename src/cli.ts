@@ -62,8 +62,11 @@ export const parseCli = (argv: ReadonlyArray<string>, env: Readonly<Record<strin
   }
 }
 
-/** The `browser-workflow-mcp` command. */
-export const runCli = async (argv: ReadonlyArray<string>): Promise<void> => {
+/**
+ * The `browser-workflow-mcp` command. `serving` is told when it goes on to serve MCP (not for --help,
+ * --version or a subcommand): the installed command then keeps V8's code cache of the server (src/bin.ts).
+ */
+export const runCli = async (argv: ReadonlyArray<string>, serving?: () => void): Promise<void> => {
   const subcommand = argv[0] === undefined ? undefined : subcommands[argv[0]]
   if (subcommand !== undefined && Object.hasOwn(subcommands, argv[0]!)) {
     process.exitCode = await subcommand.run(argv.slice(1), process.env)
@@ -87,5 +90,6 @@ export const runCli = async (argv: ReadonlyArray<string>): Promise<void> => {
     process.stdout.write(`${SERVER_VERSION}\n`)
     return
   }
+  serving?.()
   await serve(options.settings, options.serve)
 }

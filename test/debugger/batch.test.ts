@@ -1,8 +1,8 @@
 // The debugger's tools inside mm_run_steps: a batch sets a breakpoint, clicks into it, steps, evaluates
 // on the frame, is refused a page action while paused, resumes and reads the result; each step goes
 // through the same gate as a single call. Real Chromium, pages served on 127.0.0.1.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { connect, lineOf, serve, type Harness, type Served } from "./support.js"
+import { describe, expect, it } from "vitest"
+import { lineOf, pageForFile } from "./support.js"
 
 const app = `function handler() {
   let count = 1
@@ -17,20 +17,7 @@ const page = `<!doctype html><html><head><title>Batch</title></head><body>
 <button id="go">Go</button><p id="out">idle</p><script src="/app.js"></script>
 </body></html>`
 
-let served: Served
-let harness: Harness
-
-beforeAll(async () => {
-  served = await serve({ "/": page, "/app.js": app })
-  harness = await connect(["debugger"])
-  expect((await harness.call("mm_launch")).ok).toBe(true)
-  expect((await harness.call("mm_navigate", { screen: "url", url: `${served.url}/` })).ok).toBe(true)
-})
-
-afterAll(async () => {
-  await harness?.close()
-  await served?.close()
-})
+const harness = pageForFile({ "/": page, "/app.js": app })
 
 describe("the debugger inside mm_run_steps", () => {
   it("breakpoint, click into it, step, evaluate, a refused click, resume, read: one batch", async () => {
@@ -50,7 +37,7 @@ describe("the debugger inside mm_run_steps", () => {
     expect(batch.ok).toBe(true)
     const steps = batch.result.steps as ReadonlyArray<any>
     expect(steps.map((step) => step.ok)).toEqual([true, true, false, true, true, false, true, true])
-    expect(steps[1].result.breakpoint).toMatchObject({ id: "bp1", resolved: [{ url: `${served.url}/app.js`, line }] })
+    expect(steps[1].result.breakpoint).toMatchObject({ id: "bp1", resolved: [{ url: `${harness.url}/app.js`, line }] })
     // The click that hit the breakpoint answers with the pause's context.
     expect(steps[2].error).toMatchObject({
       code: "MM_DEBUGGER_PAUSED",

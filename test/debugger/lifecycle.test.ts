@@ -2,7 +2,7 @@
 // on a tab that is not the active one is reported; disabling leaves no listener behind. Real Chromium.
 import { afterEach, describe, expect, it } from "vitest"
 import { browserMainPids } from "../support/processes.js"
-import { connect, lineOf, serve, STEPPING_SET, type Harness, type Served } from "./support.js"
+import { lineOf, openPage, STEPPING_SET, type Harness, type OnPage } from "./support.js"
 
 const app = `function handler() {
   const clicks = 1
@@ -25,23 +25,17 @@ const files = {
   "/ticker.js": ticker
 }
 
-const opened: Array<{ readonly harness: Harness; readonly served: Served }> = []
+const opened: Array<OnPage> = []
 afterEach(async () => {
-  for (const { harness, served } of opened.splice(0)) {
-    await harness.close()
-    await served.close()
-  }
+  for (const harness of opened.splice(0)) await harness.close()
 })
 
 /** A session on the app page with the debugger on and a breakpoint in the click handler. */
 const pausedWorld = async (marker?: string) => {
-  const served = await serve(files)
-  const harness = await connect(["debugger"], marker === undefined ? {} : { browserArgs: [`--bwm-test-marker=${marker}`] })
-  opened.push({ harness, served })
-  expect((await harness.call("mm_launch")).ok).toBe(true)
-  expect((await harness.call("mm_navigate", { screen: "url", url: `${served.url}/` })).ok).toBe(true)
+  const harness = await openPage(files, ["debugger"], marker === undefined ? {} : { browserArgs: [`--bwm-test-marker=${marker}`] })
+  opened.push(harness)
   expect((await harness.call("mm_breakpoint", { action: "set", url: "app.js", line: lineOf(app, "const clicks") })).ok).toBe(true)
-  return { served, harness }
+  return harness
 }
 
 const pauseByClick = async (harness: Harness) => {
@@ -52,24 +46,24 @@ const pauseByClick = async (harness: Harness) => {
 
 describe("a pause ends cleanly", () => {
   it("navigating away from a paused page leaves the pause; the breakpoint binds again when the page comes back", async () => {
-    const { served, harness } = await pausedWorld()
+    const harness = await pausedWorld()
     await pauseByClick(harness)
     const changes = harness.changes()
-    const away = await harness.call("mm_navigate", { screen: "url", url: `${served.url}/other` })
+    const away = await harness.call("mm_navigate", { screen: "url", url: `${harness.url}/other` })
     expect(away.ok).toBe(true)
-    expect(away.page).toMatchObject({ url: `${served.url}/other`, title: "Other" })
+    expect(away.page).toMatchObject({ url: `${harness.url}/other`, title: "Other" })
     expect(harness.changes()).toBeGreaterThan(changes)
     expect(await harness.names()).toContain("mm_click")
     expect((await harness.call("mm_click", { selector: "#plain" })).ok).toBe(true)
 
-    expect((await harness.call("mm_navigate", { screen: "url", url: `${served.url}/` })).ok).toBe(true)
+    expect((await harness.call("mm_navigate", { screen: "url", url: `${harness.url}/` })).ok).toBe(true)
     const again = await harness.call("mm_click", { selector: "#go" })
     expect(again.error?.details.pause).toMatchObject({ reason: "breakpoint", breakpoint: "bp1" })
     await expect(harness.call("mm_debugger", { action: "resume" })).resolves.toMatchObject({ ok: true })
   })
 
   it("a cleanup while paused ends the session; the next session starts with the debugger off", async () => {
-    const { served, harness } = await pausedWorld()
+    const harness = await pausedWorld()
     await pauseByClick(harness)
     expect((await harness.call("mm_cleanup")).result).toEqual({ cleanedUp: true })
     const names = await harness.names()
@@ -77,13 +71,13 @@ describe("a pause ends cleanly", () => {
     expect(names).not.toContain("mm_step")
     expect((await harness.call("mm_launch")).ok).toBe(true)
     expect((await harness.call("mm_breakpoint", { action: "list" })).result).toEqual({ breakpoints: [] })
-    expect((await harness.call("mm_navigate", { screen: "url", url: `${served.url}/` })).ok).toBe(true)
+    expect((await harness.call("mm_navigate", { screen: "url", url: `${harness.url}/` })).ok).toBe(true)
     expect((await harness.call("mm_click", { selector: "#go" })).ok).toBe(true)
   })
 
   it("a browser that dies while paused ends the pause with the session: MM_BROWSER_CLOSED, then a plain launch", async () => {
     const marker = `debugger-dies-${process.pid}-${Date.now()}`
-    const { harness } = await pausedWorld(marker)
+    const harness = await pausedWorld(marker)
     await pauseByClick(harness)
     const [pid] = browserMainPids(marker)
     expect(pid).toBeDefined()
@@ -97,12 +91,12 @@ describe("a pause ends cleanly", () => {
   })
 
   it("a pause on a tab that is not the active one is reported, refuses page actions, and disable resumes it", async () => {
-    const { served, harness } = await pausedWorld()
+    const harness = await pausedWorld()
     expect((await harness.call("mm_breakpoint", { action: "remove", id: "bp1" })).ok).toBe(true)
-    expect((await harness.call("mm_navigate", { screen: "url", url: `${served.url}/ticker`, newTab: true })).ok).toBe(true)
+    expect((await harness.call("mm_navigate", { screen: "url", url: `${harness.url}/ticker`, newTab: true })).ok).toBe(true)
     expect((await harness.call("mm_switch_to_tab", { tabId: "t1" })).ok).toBe(true)
     const set = await harness.call("mm_breakpoint", { action: "set", url: "ticker.js", line: lineOf(ticker, "window.ticks") })
-    expect(set.result.breakpoint.resolved).toEqual([{ url: `${served.url}/ticker.js`, line: 2, column: 3 }])
+    expect(set.result.breakpoint.resolved).toEqual([{ url: `${harness.url}/ticker.js`, line: 2, column: 3 }])
 
     // The ticker's next tick pauses tab t2; the notices of the call during which it paused say so (the
     // set itself, when the tick comes before it answers).

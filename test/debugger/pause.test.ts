@@ -2,8 +2,8 @@
 // to the stepping set and back (the client hears list_changed both times); steps mark changed locals;
 // expressions run on a paused frame; page actions meanwhile answer MM_DEBUGGER_PAUSED. Real Chromium.
 import * as fs from "node:fs"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { connect, lineOf, serve, STEPPING_SET, type Harness, type Served } from "./support.js"
+import { describe, expect, it } from "vitest"
+import { lineOf, pageForFile, STEPPING_SET } from "./support.js"
 
 const app = `function handler() {
   console.log("handler starts", 1)
@@ -22,20 +22,7 @@ const page = `<!doctype html><html><head><title>Counter</title></head><body>
 <script src="/static/app.js"></script>
 </body></html>`
 
-let served: Served
-let harness: Harness
-
-beforeAll(async () => {
-  served = await serve({ "/": page, "/static/app.js": app })
-  harness = await connect(["debugger", "storage"])
-  expect((await harness.call("mm_launch")).ok).toBe(true)
-  expect((await harness.call("mm_navigate", { screen: "url", url: `${served.url}/` })).ok).toBe(true)
-})
-
-afterAll(async () => {
-  await harness?.close()
-  await served?.close()
-})
+const harness = pageForFile({ "/": page, "/static/app.js": app }, ["debugger", "storage"])
 
 describe("a pause answers with its context, and the tool list follows it", () => {
   it("breakpoint, click, pause context, stepping set, step with changed locals, evaluate, refused actions, resume", async () => {
@@ -47,7 +34,7 @@ describe("a pause answers with its context, and the tool list follows it", () =>
     const set = await call("mm_breakpoint", { action: "set", url: "app.js", line: breakLine })
     expect(set.ok).toBe(true)
     expect(set.result.breakpoint).toMatchObject({ id: "bp1", url: "app.js", line: breakLine })
-    expect(set.result.breakpoint.resolved).toEqual([{ url: `${served.url}/static/app.js`, line: breakLine, column: 3 }])
+    expect(set.result.breakpoint.resolved).toEqual([{ url: `${harness.url}/static/app.js`, line: breakLine, column: 3 }])
 
     const running = await names()
     expect(running).toEqual(expect.arrayContaining(["mm_click", "mm_debugger", "mm_breakpoint"]))
@@ -66,7 +53,7 @@ describe("a pause answers with its context, and the tool list follows it", () =>
       tabId: "t1",
       reason: "breakpoint",
       breakpoint: "bp1",
-      location: { url: `${served.url}/static/app.js`, line: breakLine, column: 3, function: "handler" },
+      location: { url: `${harness.url}/static/app.js`, line: breakLine, column: 3, function: "handler" },
       locals: { count: "1", label: '"clicked"' }
     })
     expect(pause.frames[0]).toBe(`handler app.js:${breakLine}:3`)
@@ -107,7 +94,7 @@ describe("a pause answers with its context, and the tool list follows it", () =>
     // The state and a screenshot still work on a paused page.
     const state = await call("mm_get_state")
     expect(state.ok).toBe(true)
-    expect(state.result.state).toMatchObject({ url: `${served.url}/`, title: "Counter" })
+    expect(state.result.state).toMatchObject({ url: `${harness.url}/`, title: "Counter" })
     expect(state.result.state.loading).toBeUndefined()
     expect(state.result.tabs.tracked).toEqual([expect.objectContaining({ tabId: "t1", title: "Counter", active: true })])
     // Chromium composites a paused page's frame most of the time; when it gives none (seen on a loaded

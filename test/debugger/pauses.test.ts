@@ -2,8 +2,8 @@
 // exception, a pause asked of an idle page, a breakpoint in a page's load script (during the navigation),
 // a conditional breakpoint, a breakpoint in an inline script; and the breakpoint tool's set, list, remove
 // and its errors. Real Chromium, pages served on 127.0.0.1.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { connect, lineOf, serve, STEPPING_SET, type Harness, type Served } from "./support.js"
+import { describe, expect, it } from "vitest"
+import { lineOf, pageForFile, STEPPING_SET } from "./support.js"
 
 const lib = `function risky(n) {
   if (n > 2) throw new Error("kaboom " + n)
@@ -53,20 +53,7 @@ function inlineWork() {
 
 const bootPage = `<!doctype html><html><head><title>Boot</title></head><body><p>boot page</p><script src="/boot.js"></script></body></html>`
 
-let served: Served
-let harness: Harness
-
-beforeAll(async () => {
-  served = await serve({ "/": inline, "/lib.js": lib, "/boot": bootPage, "/boot.js": boot })
-  harness = await connect(["debugger"])
-  expect((await harness.call("mm_launch")).ok).toBe(true)
-  expect((await harness.call("mm_navigate", { screen: "url", url: `${served.url}/` })).ok).toBe(true)
-})
-
-afterAll(async () => {
-  await harness?.close()
-  await served?.close()
-})
+const harness = pageForFile({ "/": inline, "/lib.js": lib, "/boot": bootPage, "/boot.js": boot })
 
 /** Resumes and checks the page runs again. */
 const resume = async () => expect((await harness.call("mm_debugger", { action: "resume" })).result).toEqual({ running: true })
@@ -78,11 +65,11 @@ describe("every pause answers with its context", () => {
     expect(clicked.error?.code).toBe("MM_DEBUGGER_PAUSED")
     expect(clicked.error?.details.pause).toMatchObject({
       reason: "debugger",
-      location: { url: `${served.url}/lib.js`, line: lineOf(lib, "debugger"), function: "withStatement" },
+      location: { url: `${harness.url}/lib.js`, line: lineOf(lib, "debugger"), function: "withStatement" },
       locals: { marker: '"before the statement"' }
     })
     // The inline handler that called it is the next frame, with the page's URL and its line in the document.
-    expect(clicked.error?.details.pause.frames[1]).toMatch(new RegExp(`^onclick ${served.url.replace("http://", "")}:${lineOf(inline, 'id="statement"')}:\\d+$`))
+    expect(clicked.error?.details.pause.frames[1]).toMatch(new RegExp(`^onclick ${harness.url.replace("http://", "")}:${lineOf(inline, 'id="statement"')}:\\d+$`))
     await resume()
   })
 
@@ -136,7 +123,7 @@ describe("every pause answers with its context", () => {
 
   it("a conditional breakpoint pauses only when its condition holds, with the loop's locals", async () => {
     const line = lineOf(lib, "total += i")
-    const set = await harness.call("mm_breakpoint", { action: "set", url: `${served.url}/lib.js`, line, condition: "i === 3" })
+    const set = await harness.call("mm_breakpoint", { action: "set", url: `${harness.url}/lib.js`, line, condition: "i === 3" })
     expect(set.result.breakpoint).toMatchObject({ id: expect.stringMatching(/^bp\d+$/), condition: "i === 3", resolved: [{ line }] })
     const clicked = await harness.call("mm_click", { selector: "#loop" })
     expect(clicked.error?.details.pause).toMatchObject({ reason: "breakpoint", breakpoint: set.result.breakpoint.id, locals: { i: "3", total: "3" } })
@@ -146,10 +133,10 @@ describe("every pause answers with its context", () => {
 
   it("a breakpoint in an inline script is set by the page's URL and the line in the document", async () => {
     const line = lineOf(inline, 'const where = "inline"')
-    const set = await harness.call("mm_breakpoint", { action: "set", url: `${served.url}/`, line })
-    expect(set.result.breakpoint.resolved).toEqual([{ url: `${served.url}/`, line, column: expect.any(Number) }])
+    const set = await harness.call("mm_breakpoint", { action: "set", url: `${harness.url}/`, line })
+    expect(set.result.breakpoint.resolved).toEqual([{ url: `${harness.url}/`, line, column: expect.any(Number) }])
     const clicked = await harness.call("mm_click", { selector: "#inline" })
-    expect(clicked.error?.details.pause).toMatchObject({ reason: "breakpoint", location: { url: `${served.url}/`, line, function: "inlineWork" } })
+    expect(clicked.error?.details.pause).toMatchObject({ reason: "breakpoint", location: { url: `${harness.url}/`, line, function: "inlineWork" } })
     await resume()
     expect((await harness.call("mm_breakpoint", { action: "remove", id: set.result.breakpoint.id })).ok).toBe(true)
   })
@@ -158,21 +145,21 @@ describe("every pause answers with its context", () => {
     const line = lineOf(boot, "window.booted")
     const set = await harness.call("mm_breakpoint", { action: "set", url: "boot.js", line })
     expect(set.result.breakpoint.resolved).toEqual([])
-    const navigated = await harness.call("mm_navigate", { screen: "url", url: `${served.url}/boot` })
+    const navigated = await harness.call("mm_navigate", { screen: "url", url: `${harness.url}/boot` })
     expect(navigated.error?.code).toBe("MM_DEBUGGER_PAUSED")
     expect(navigated.error?.message).toContain("during navigate")
-    expect(navigated.error?.details.pause).toMatchObject({ reason: "breakpoint", location: { url: `${served.url}/boot.js`, line, function: "(anonymous)" } })
+    expect(navigated.error?.details.pause).toMatchObject({ reason: "breakpoint", location: { url: `${harness.url}/boot.js`, line, function: "(anonymous)" } })
     expect(await harness.names()).toEqual(STEPPING_SET)
     const listed = await harness.call("mm_breakpoint", { action: "list" })
-    expect(listed.result.breakpoints).toEqual([expect.objectContaining({ id: set.result.breakpoint.id, resolved: [{ url: `${served.url}/boot.js`, line, column: 1 }] })])
+    expect(listed.result.breakpoints).toEqual([expect.objectContaining({ id: set.result.breakpoint.id, resolved: [{ url: `${harness.url}/boot.js`, line, column: 1 }] })])
     await resume()
     const state = await harness.call("mm_get_state")
-    expect(state.result.state).toMatchObject({ title: "Booted", url: `${served.url}/boot` })
+    expect(state.result.state).toMatchObject({ title: "Booted", url: `${harness.url}/boot` })
     expect((await harness.call("mm_breakpoint", { action: "remove", id: set.result.breakpoint.id })).ok).toBe(true)
   })
 
   it("bad breakpoint input says which field; an unknown id lists the ones there are", async () => {
-    expect((await harness.call("mm_navigate", { screen: "url", url: `${served.url}/` })).ok).toBe(true)
+    expect((await harness.call("mm_navigate", { screen: "url", url: `${harness.url}/` })).ok).toBe(true)
     const noLine = await harness.call("mm_breakpoint", { action: "set", url: "lib.js" })
     expect(noLine.error).toMatchObject({ code: "MM_INVALID_INPUT", details: { field: "line" } })
     const both = await harness.call("mm_breakpoint", { action: "set", url: "lib.js", urlRegex: "lib", line: 2 })
@@ -183,7 +170,7 @@ describe("every pause answers with its context", () => {
     expect(unknown.error).toMatchObject({ code: "MM_INVALID_INPUT", details: { field: "id" } })
     expect(unknown.error?.message).toContain("no breakpoint bp999; set: none")
     const regex = await harness.call("mm_breakpoint", { action: "set", urlRegex: "lib\\.js$", line: 2 })
-    expect(regex.result.breakpoint).toMatchObject({ urlRegex: "lib\\.js$", resolved: [{ url: `${served.url}/lib.js`, line: 2 }] })
+    expect(regex.result.breakpoint).toMatchObject({ urlRegex: "lib\\.js$", resolved: [{ url: `${harness.url}/lib.js`, line: 2 }] })
     // The same breakpoint twice is the one breakpoint.
     const twice = await harness.call("mm_breakpoint", { action: "set", urlRegex: "lib\\.js$", line: 2 })
     expect(twice.result.breakpoint.id).toBe(regex.result.breakpoint.id)

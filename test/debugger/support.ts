@@ -1,12 +1,12 @@
 // The debugger tests' world: real Chromium (loopback only) behind our MCP server, reached over the SDK
 // client (in-memory transport) so that the tool list and its list_changed notifications are what a
 // client sees; pages and scripts served on 127.0.0.1 with their content types.
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { ManagedRuntime } from "effect"
+import { afterAll, beforeAll, expect } from "vitest"
+import { servePages, type RunningServer } from "../../demo/serve.js"
 import type { Settings } from "../../src/domain/config.js"
 import { makeMcpServer } from "../../src/mcp/server.js"
 import { makeRegistry, type ToolRegistry } from "../../src/runtime/registry.js"
@@ -14,34 +14,10 @@ import { makeRunSteps } from "../../src/tools/batch.js"
 import { builtinTools } from "../../src/tools/registry.js"
 import { liveLayer, testSettings } from "../support/browser.js"
 
-export interface Served {
-  readonly url: string
-  readonly close: () => Promise<void>
-}
+export type Served = RunningServer
 
 /** Serves pages (text/html) and scripts (paths ending in .js, text/javascript) on 127.0.0.1. */
-export const serve = async (files: Readonly<Record<string, string>>): Promise<Served> => {
-  const server = http.createServer((request, response) => {
-    const pathname = new URL(request.url ?? "/", "http://127.0.0.1").pathname
-    const body = files[pathname]
-    if (body === undefined) {
-      response.writeHead(404, { "content-type": "text/plain" }).end("not found")
-      return
-    }
-    const type = pathname.endsWith(".js") ? "text/javascript" : "text/html; charset=utf-8"
-    response.writeHead(200, { "content-type": type, "cache-control": "no-store" }).end(body)
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
-  }
-}
+export const serve = servePages
 
 export interface Answer {
   readonly ok: boolean
@@ -93,6 +69,70 @@ export const connect = async (caps: ReadonlyArray<string> = ["debugger"], overri
       await client.close()
       await runtime.dispose()
     }
+  }
+}
+
+/** A harness whose session is open on the served files' "/" page; `url` is their origin, `close` stops both. */
+export interface OnPage extends Harness {
+  readonly url: string
+}
+
+/** Serves the files, connects with the opt-in groups, launches and opens "/" (closing everything if that fails). */
+export const openPage = async (
+  files: Readonly<Record<string, string>>,
+  caps: ReadonlyArray<string> = ["debugger"],
+  overrides: Partial<Settings> = {}
+): Promise<OnPage> => {
+  const served = await serve(files)
+  let harness: Harness | undefined
+  try {
+    harness = await connect(caps, overrides)
+    expect((await harness.call("mm_launch")).ok).toBe(true)
+    expect((await harness.call("mm_navigate", { screen: "url", url: `${served.url}/` })).ok).toBe(true)
+  } catch (error) {
+    await harness?.close()
+    await served.close()
+    throw error
+  }
+  const opened = harness
+  return {
+    ...opened,
+    url: served.url,
+    close: async () => {
+      await opened.close()
+      await served.close()
+    }
+  }
+}
+
+/**
+ * One page for a whole test file: openPage before its tests, closed after them. The answer delegates to
+ * the page opened then, so a file declares it at the top and its tests use it as a Harness.
+ */
+export const pageForFile = (files: Readonly<Record<string, string>>, caps?: ReadonlyArray<string>, overrides?: Partial<Settings>): OnPage => {
+  let opened: OnPage | undefined
+  beforeAll(async () => {
+    opened = await openPage(files, caps, overrides)
+  })
+  afterAll(async () => {
+    await opened?.close()
+  })
+  const live = () => {
+    if (opened === undefined) throw new Error("the page is not open (its beforeAll failed)")
+    return opened
+  }
+  return {
+    get settings() {
+      return live().settings
+    },
+    get url() {
+      return live().url
+    },
+    call: (name, args) => live().call(name, args),
+    names: () => live().names(),
+    listBytes: () => live().listBytes(),
+    changes: () => live().changes(),
+    close: () => live().close()
   }
 }
 

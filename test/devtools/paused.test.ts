@@ -2,8 +2,8 @@
 // while a tab is paused the captured console and requests stay readable (listed with the stepping set),
 // mm_evaluate answers MM_DEBUGGER_PAUSED at once; and a console_messages response does not repeat in
 // the envelope's `console` the errors its own result lists, while errors of other pages still come.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { connect, lineOf, serve, type Harness, type Served } from "../debugger/support.js"
+import { describe, expect, it } from "vitest"
+import { lineOf, pageForFile } from "../debugger/support.js"
 
 const app = `function handler() {
   console.error("handler failed once")
@@ -20,22 +20,9 @@ const page = `<!doctype html><html><head><title>Paused</title></head><body>
 <script src="/static/app.js"></script>
 </body></html>`
 
-let served: Served
-let harness: Harness
-
-beforeAll(async () => {
-  served = await serve({ "/": page, "/static/app.js": app, "/api/ping": "pong" })
-  const caps = ["debugger", "devtools", "evaluate"]
-  // The settings' caps too: with devtools on, requests are captured from the session's start.
-  harness = await connect(caps, { caps })
-  expect((await harness.call("mm_launch")).ok).toBe(true)
-  expect((await harness.call("mm_navigate", { screen: "url", url: `${served.url}/` })).ok).toBe(true)
-})
-
-afterAll(async () => {
-  await harness?.close()
-  await served?.close()
-})
+const caps = ["debugger", "devtools", "evaluate"]
+// The settings' caps too: with devtools on, requests are captured from the session's start.
+const harness = pageForFile({ "/": page, "/static/app.js": app, "/api/ping": "pong" }, caps, { caps })
 
 describe("devtools tools while paused, and the lean console", () => {
   it("paused: console and requests are readable and listed, evaluate is refused at once; resumed: evaluate runs", async () => {
@@ -55,7 +42,7 @@ describe("devtools tools while paused, and the lean console", () => {
     expect(messages.result.messages).toEqual([expect.objectContaining({ type: "error", text: "handler failed once", call: expect.stringContaining("mm_click") })])
     const requests = await call("mm_network_requests", { urlPattern: "**/api/ping" })
     expect(requests.ok).toBe(true)
-    expect(requests.result.requests).toEqual([expect.objectContaining({ method: "GET", url: `${served.url}/api/ping` })])
+    expect(requests.result.requests).toEqual([expect.objectContaining({ method: "GET", url: `${harness.url}/api/ping` })])
 
     const refused = await call("mm_evaluate", { expression: "document.title" })
     expect(refused.ok).toBe(false)
@@ -70,7 +57,7 @@ describe("devtools tools while paused, and the lean console", () => {
 
   it("console_messages lists the new error in its result, and the envelope's console does not repeat it", async () => {
     const { call } = harness
-    expect((await call("mm_navigate", { screen: "url", url: `${served.url}/` })).ok).toBe(true)
+    expect((await call("mm_navigate", { screen: "url", url: `${harness.url}/` })).ok).toBe(true)
     const clicked = (await call("mm_click", { selector: "#go" })) as any
     expect(clicked.ok).toBe(true)
     // The click's own response reports its error once, in the envelope.

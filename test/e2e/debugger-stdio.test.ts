@@ -2,13 +2,13 @@
 // the built server over real stdio sends tools/list_changed without waiting for a call, the list is the
 // stepping set, page actions answer MM_DEBUGGER_PAUSED, and resuming or detaching restores the list.
 import * as fs from "node:fs"
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
+import type * as http from "node:http"
 import * as path from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { answerPage, listenLoopback, pathOf, send } from "../../demo/serve.js"
 import { LOOPBACK_ARGS, tempDir } from "../support/browser.js"
 import { STEPPING_SET } from "../debugger/support.js"
 
@@ -38,32 +38,16 @@ interface Held {
 
 const serveHeld = async (): Promise<Held> => {
   const waiting: Array<http.ServerResponse> = []
-  const server = http.createServer((request, response) => {
-    const pathname = new URL(request.url ?? "/", "http://127.0.0.1").pathname
-    if (pathname === "/hold") {
-      waiting.push(response)
-      return
-    }
-    const body = pathname === "/" ? page : pathname === "/app.js" ? app : undefined
-    if (body === undefined) {
-      response.writeHead(404).end()
-      return
-    }
-    response.writeHead(200, { "content-type": pathname.endsWith(".js") ? "text/javascript" : "text/html", "cache-control": "no-store" }).end(body)
+  const server = await listenLoopback((request, response) => {
+    if (pathOf(request) === "/hold") waiting.push(response)
+    else if (!answerPage({ "/": page, "/app.js": app }, request, response)) send(response, 404, "text/plain", "not found")
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...server,
     release: async (text) => {
       while (waiting.length === 0) await new Promise((resolve) => setTimeout(resolve, 20))
-      waiting.shift()!.writeHead(200, { "content-type": "text/plain" }).end(text)
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
+      send(waiting.shift()!, 200, "text/plain", text)
+    }
   }
 }
 

@@ -1,8 +1,8 @@
 // Shared pieces of the reliability suite: a page server with a slow route, calls through runTool, and
 // measured figures printed for the report (acceptance limits are generous; the figures are the news).
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
+import type * as http from "node:http"
 import { Arbitrary, Duration, Effect, FastCheck as fc } from "effect"
+import { answerPage, listenLoopback, pathOf, send, type RunningServer } from "../../demo/serve.js"
 import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool, type RunOptions } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
@@ -21,40 +21,28 @@ export const timed = (tool: AnyToolDefinition, args: Record<string, unknown> = {
 
 export const codeOf = (envelope: Envelope<any>) => (envelope.ok ? "ok" : envelope.error?.code)
 
-export interface SlowServer {
-  readonly url: string
-  readonly close: () => Promise<void>
-}
+export type SlowServer = RunningServer
 
 /**
  * Pages on 127.0.0.1; `/slow` answers after 30 s (or when the server closes), as the issue's slow
  * server did. Everything else is a page from `pages`.
  */
-export const serveWithSlowRoute = async (pages: Readonly<Record<string, string>>): Promise<SlowServer> => {
+export const serveWithSlowRoute = (pages: Readonly<Record<string, string>>): Promise<SlowServer> => {
   const waiting = new Set<http.ServerResponse>()
-  const server = http.createServer((request, response) => {
-    const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname
-    if (path === "/slow") {
-      waiting.add(response)
-      const timer = setTimeout(() => response.writeHead(200, { "content-type": "text/html" }).end("<title>Slow</title>slow"), 30_000)
-      response.on("close", () => (clearTimeout(timer), waiting.delete(response)))
-      return
+  return listenLoopback(
+    (request, response) => {
+      if (pathOf(request) === "/slow") {
+        waiting.add(response)
+        const timer = setTimeout(() => send(response, 200, "text/html", "<title>Slow</title>slow"), 30_000)
+        response.on("close", () => (clearTimeout(timer), waiting.delete(response)))
+        return
+      }
+      if (!answerPage(pages, request, response)) send(response, 404, "text/plain", "not found")
+    },
+    () => {
+      for (const response of waiting) response.destroy()
     }
-    const page = pages[path]
-    if (page === undefined) return void response.writeHead(404).end("not found")
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(page)
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const response of waiting) response.destroy()
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
-  }
+  )
 }
 
 export const slowServer = (pages: Readonly<Record<string, string>>) =>

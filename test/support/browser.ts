@@ -13,7 +13,7 @@ import type { Envelope } from "../../src/domain/envelope.js"
 import type { Observation } from "../../src/domain/observation.js"
 import type { ToolResponse } from "../../src/runtime/runTool.js"
 import { Config } from "../../src/services/Config.js"
-import { servePages, type RunningServer } from "../../demo/sample-app.js"
+import { servePages, type RunningServer } from "../../demo/serve.js"
 
 export { LOOPBACK_ARGS }
 

@@ -67,12 +67,26 @@ const writeAtomically = (file: string, data: Buffer) => {
   }
 }
 
+/** What loadWithCodeCache loaded, and how to keep what V8 compiled for next time. */
+export interface CodeCacheLoad<A> {
+  readonly value: A
+  /**
+   * Writes the cache files of the modules that had none (or one V8 rejected), 2 s from now or at exit,
+   * whichever comes first: the bytecode of every function compiled by then goes in, so call it once the
+   * process ran what its next start will run. Calling it again does nothing.
+   */
+  readonly save: () => void
+}
+
+/** How V8 compiles a cached module's dynamic import(): as the main context would (missing on older Node 20). */
+const dynamicImport = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER === undefined ? {} : { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER }
+
 /**
- * `load()` (a synchronous require) with every CommonJS module it compiles taken from, or added to,
- * the code cache in `directory`. New cache files are written a moment later, off the caller's path.
+ * `load()` (a synchronous require) with every CommonJS module it compiles taken from the code cache in
+ * `directory`; the modules that had no cache are kept for `save`.
  */
-export const withCodeCache = <A>(load: () => A, directory: string | undefined = nodeCachesItself() ? undefined : codeCacheDirectory()): A => {
-  if (directory === undefined) return load()
+export const loadWithCodeCache = <A>(load: () => A, directory: string | undefined = nodeCachesItself() ? undefined : codeCacheDirectory()): CodeCacheLoad<A> => {
+  if (directory === undefined) return { value: load(), save: () => undefined }
   const internal = Module as unknown as InternalModule
   const original = internal.prototype._compile
   const produced: Array<{ readonly file: string; readonly script: vm.Script }> = []
@@ -93,26 +107,41 @@ export const withCodeCache = <A>(load: () => A, directory: string | undefined = 
     } catch {
       cachedData = undefined
     }
-    const script = new vm.Script(internal.wrap(content), { filename, cachedData })
+    const script = new vm.Script(internal.wrap(content), { filename, cachedData, ...dynamicImport })
     if (cachedData === undefined || script.cachedDataRejected === true) produced.push({ file, script })
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: Array<unknown>) => unknown
     return wrapper.call(this.exports, this.exports, requireFor(internal, this), this, filename, path.dirname(filename))
   }
+  let value: A
   try {
-    return load()
+    value = load()
   } finally {
     internal.prototype._compile = original
-    if (produced.length > 0) {
-      // After the load has run its code (the functions it compiled on the way are in the cache too), or
-      // at exit, whichever comes first: a server that a client closes at once still leaves its cache.
-      let written = false
-      const write = () => {
-        if (written) return
-        written = true
-        for (const { file, script } of produced) writeAtomically(file, script.createCachedData())
-      }
-      setTimeout(write, 2_000).unref()
-      process.once("exit", write)
-    }
   }
+  let scheduled = false
+  const save = () => {
+    if (scheduled || produced.length === 0) return
+    scheduled = true
+    let written = false
+    const write = () => {
+      if (written) return
+      written = true
+      for (const { file, script } of produced) writeAtomically(file, script.createCachedData())
+    }
+    // A server that a client closes at once still leaves its cache.
+    setTimeout(write, 2_000).unref()
+    process.once("exit", write)
+  }
+  return { value, save }
+}
+
+/**
+ * `load()` (a synchronous require) with every CommonJS module it compiles taken from, or added to,
+ * the code cache in `directory`. New cache files are written a moment later, off the caller's path,
+ * after the load has run its code (the functions it compiled on the way are in the cache too).
+ */
+export const withCodeCache = <A>(load: () => A, directory?: string): A => {
+  const loaded = directory === undefined ? loadWithCodeCache(load) : loadWithCodeCache(load, directory)
+  loaded.save()
+  return loaded.value
 }

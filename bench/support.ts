@@ -1,0 +1,62 @@
+// What the bench scripts share: where the contenders are, the system Chromium, printing, medians, and
+// an MCP client over stdio (the SDK Client on a spawned Node process).
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { EXECUTABLE_CANDIDATES } from "../src/adapters/playwright/launch.js"
+
+/** The checkout (the scripts run from dist/bench). */
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+/** Our command as installed: the bundle. */
+export const ourServer = path.join(root, "dist/bin/browser-workflow-mcp.js")
+/** Our command as tsc emits it (no bundle). */
+export const ourServerUnbundled = path.join(root, "dist/src/main.js")
+export const playwrightMcp = path.join(root, "node_modules/@playwright/mcp/cli.js")
+
+/** The system Chromium every contender runs; throws when there is none. */
+export const findChromium = (): string => {
+  const found = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
+  if (found === undefined) throw new Error("no Chromium found; run npm run ensure-browser")
+  return found
+}
+
+export const out = (line = "") => process.stdout.write(line + "\n")
+
+export const median = (values: ReadonlyArray<number>) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/** The value at fraction `q` (0.9 for p90) of the sorted values. */
+export const percentile = (values: ReadonlyArray<number>, q: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
+}
+
+export interface ConnectOptions {
+  /** The client's name in initialize. */
+  readonly name: string
+  readonly cwd?: string
+  /** The server's stderr: dropped unless "inherit". */
+  readonly stderr?: "ignore" | "inherit"
+}
+
+/** Spawns `node ...args` and connects an MCP client to it over stdio; the transport gives the pid. */
+export const spawnClient = async (args: ReadonlyArray<string>, options: ConnectOptions) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...args],
+    stderr: options.stderr ?? "ignore",
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd })
+  })
+  const client = new Client({ name: options.name, version: "1.0.0" })
+  await client.connect(transport)
+  return { client, transport }
+}
+
+/** Spawns `node ...args` and answers an MCP client connected to it over stdio. */
+export const connect = async (args: ReadonlyArray<string>, options: ConnectOptions): Promise<Client> =>
+  (await spawnClient(args, options)).client

@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// The installed command's entry (dist/bin, built by scripts/bundle.mjs; src/main.ts is the same command
+// unbundled, in dist/src). The server is one CommonJS bundle beside this file, required through V8's
+// code cache (src/adapters/playwright/code-cache.ts): Node 20 compiles ESM afresh at every spawn, with
+// no compile cache before 22.1, and compiling the bundle was about a third of what a client waits for
+// tools/list. The cache is kept by a process that serves, with the bytecode of everything it ran up to
+// two seconds in (or its exit), so the next spawn runs the handshake without compiling it.
+import * as module from "node:module"
+import { loadWithCodeCache } from "./adapters/playwright/code-cache.js"
+
+/** The server bundle, beside this file in dist/bin. */
+const SERVER_BUNDLE = "./browser-workflow-mcp.cjs"
+
+// On Node 22.1+ Node caches compiled code itself (and loadWithCodeCache stands aside).
+;(module as { readonly enableCompileCache?: () => unknown }).enableCompileCache?.()
+const require = module.createRequire(import.meta.url)
+const server = loadWithCodeCache(() => require(SERVER_BUNDLE) as typeof import("./cli.js"))
+void server.value.runCli(process.argv.slice(2), server.save)
