@@ -110,9 +110,10 @@ describe("a megabyte through the index, prior knowledge, recipes and the report"
     expect(restored.search({ ...input, filters: undefined })).toEqual(all)
 
     const prior = priorKnowledge(catalog, { currentSessionId: undefined, observation: steps[0]!.observation!, now: NOW })
-    expect(prior.similarSteps.map((similar) => similar.ok)).toEqual([true, false, false])
-    // A megabyte selector is never suggested for replay, and nothing in the answer is large.
-    expect(prior.suggestedNextActions).toEqual([])
+    // A megabyte selector is never suggested for replay, nor listed as a step to redo, and nothing in the answer is large.
+    expect(prior.suggestedNextActions).toBeUndefined()
+    expect(prior.similarSteps).toBeUndefined()
+    expect(prior.relatedSessions?.map((related) => related.sessionId)).toEqual(["huge"])
     expect(JSON.stringify(prior).length).toBeLessThan(10_000)
   })
 
