@@ -126,6 +126,9 @@ export interface EndPage {
   readonly title?: string
 }
 
+/** A longer URL is not checked at the end (a page can make its own URL a megabyte long). */
+const END_URL_CHARS = 2_048
+
 /** The most time a replay gives the end-of-flow URL check (the page was already there when the flow ended). */
 export const END_CHECK_MS = 5_000
 
@@ -134,7 +137,8 @@ const VOLATILE = /\d{5,}|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 /** Query keys whose values are per-run (cache busters, nonces, sessions) or secret. */
 const VOLATILE_KEYS = /^(_|t|ts|time|timestamp|nonce|state|code|sid|session(_?id)?|cb|cachebust(er)?|rand(om)?|v)$/i
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+/** A text as a regex source matching it literally (slashes stay: a RegExp's toString escapes them for a literal). */
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /**
  * A URL as an end-of-flow check: the URL itself when nothing in it looks volatile; else a regex in which
@@ -180,7 +184,7 @@ export const stableUrl = (url: string): EndPage["match"] => {
     })
     .join("")
   if (!volatile) return { exact: url }
-  return { regex: `^${escapeRegex(parsed.origin)}${segments.join("\\/")}${query}${hash}$` }
+  return { regex: `^${escapeRegex(parsed.origin)}${segments.join("/")}${query}${hash}$` }
 }
 
 /**
@@ -205,7 +209,7 @@ const endOf = (
     if (record.outcome.ok && record.observation !== undefined && (tool === undefined || replayModeOf(tool) !== "never")) seen = record
   }
   const state = seen?.observation?.state
-  if (seen === undefined || state === undefined || !LOADABLE.test(state.currentUrl) || /\[REDACTED\]|\[secret:/.test(state.currentUrl)) return undefined
+  if (seen === undefined || state === undefined || state.currentUrl.length > END_URL_CHARS || !LOADABLE.test(state.currentUrl) || /\[REDACTED\]|\[secret:/.test(state.currentUrl)) return undefined
   const match = stableUrl(state.currentUrl)
   const title = state.title
   // A title with a number in it ("(3) Inbox") or a redacted value changes between runs: the URL alone checks the page.
@@ -434,7 +438,7 @@ export const toPlaywright = (
     if (replayed?.end !== undefined) {
       const { match, title } = replayed.end
       lines.push(`// The page the flow ended on.`)
-      lines.push(`await expect(page).toHaveURL(${"exact" in match ? js(match.exact) : `/${match.regex}/`})`)
+      lines.push(`await expect(page).toHaveURL(${"exact" in match ? js(match.exact) : new RegExp(match.regex).toString()})`)
       if (title !== undefined) lines.push(`await expect(page).toHaveTitle(${js(title)})`)
       return
     }

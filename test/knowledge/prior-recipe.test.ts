@@ -106,8 +106,11 @@ describe("recipes", () => {
       ["mm_type", { text: "alice", timeoutMs: 15000, testId: "username" }],
       ["mm_type", { text: "{{password}}", timeoutMs: 15000, testId: "password" }],
       ["mm_click", { timeoutMs: 15000, selector: 'role=button[name="Sign in"s]' }],
-      ["mm_wait_for", { state: "visible", timeoutMs: 15000, testId: "welcome", within: { selector: "#dashboard" } }]
+      ["mm_wait_for", { state: "visible", timeoutMs: 15000, testId: "welcome", within: { selector: "#dashboard" } }],
+      // The page the flow ended on, as its last step saw it.
+      ["mm_wait_for", { url: "/^http://127\\.0\\.0\\.1:3000/app#/home$/", timeoutMs: 5000 }]
     ])
+    expect(recipe.steps.at(-1)?.notes).toBe("End at http://127.0.0.1:3000/app#/home")
     expect(recipe.placeholders).toEqual([{ name: "password", target: "testId:password", length: 13 }])
     expect(recipe.skipped).toEqual([
       "describe_screen: read-only",
@@ -135,6 +138,8 @@ describe("recipes", () => {
     expect(code).not.toContain("process.env.BWM_SECRET_PASSWORD")
     expect(code).toContain('await page.getByRole("button", { name: "Sign in", exact: true }).click()')
     expect(code).toContain('await expect(page.locator("#dashboard").getByTestId("welcome")).toBeVisible()')
+    // It ends with the page the flow reached: its URL and title.
+    expect(code).toContain('await expect(page).toHaveURL("http://127.0.0.1:3000/app#/home")\n  await expect(page).toHaveTitle("t")\n})')
   })
 
   it("keys, options, hover and history moves replay in a batch and in a Playwright test; a key pressed in a secret field does not", () => {
@@ -159,11 +164,12 @@ describe("recipes", () => {
       "mm_hover",
       "mm_navigate",
       "mm_click",
-      "mm_switch_to_tab"
+      "mm_switch_to_tab",
+      "mm_wait_for"
     ])
     expect(recipe.steps[6]?.args).toMatchObject({ dialog: { accept: true, promptText: "{{ask}}" } })
     expect(recipe.placeholders).toEqual([{ name: "ask", target: "the prompt opened by testId:ask" }])
-    expect(recipe.steps.at(-1)?.args).toEqual({ role: "app" })
+    expect(recipe.steps.at(-2)?.args).toEqual({ role: "app" })
     expect(recipe.skipped).toEqual([
       "press_key testId:pin: a key pressed in a secret field is not stored",
       "switch_to_tab: chose its tab by id only, which names nothing in another session"
