@@ -227,6 +227,6 @@ export const PriorKnowledge = Schema.Struct({
         confidence: Schema.Number.annotations({ description: "Best similarity of its actions to this screen, 0..1." })
       })
     )
-  ).annotations({ description: "Other recent sessions that acted on a screen like this one, most relevant first (at most 3)." })
+  ).annotations({ description: "Other recent sessions whose actions worked on a screen like this one, most relevant first (at most 3)." })
 })
 export type PriorKnowledge = typeof PriorKnowledge.Type

@@ -129,10 +129,7 @@ export const suggestionTargets = (
 
 /** Why an action is suggested, in a few words. */
 export const rationaleOf = (row: { readonly here: boolean; readonly sessions: number; readonly visible: boolean }): string =>
-  [
-    `worked ${row.here ? "on this screen" : "on a similar screen"}${row.sessions > 1 ? ` in ${row.sessions} sessions` : ""}`,
-    ...(row.visible ? ["its target is on the screen now"] : [])
-  ].join("; ")
+  [`worked ${row.here ? "here" : "on a similar screen"}${row.sessions > 1 ? ` in ${row.sessions} sessions` : ""}`, ...(row.visible ? ["target on screen"] : [])].join("; ")
 
 const SCREEN = 1
 const PLACE = 2
@@ -266,10 +263,13 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput): PriorKnowle
       const id = touched[i]!
       if (!actionable[steps.tool[id]!]) continue
       const session = steps.session[id]!
-      if (sessionStamp[session] !== call) {
-        sessionStamp[session] = call
-        sessionBest[session] = id
-      } else if (before(id, sessionBest[session]!)) sessionBest[session] = id
+      // A session is related by an action that worked and fit its target: one that only erred teaches nothing.
+      if (steps.ok[id] === 1 && fits(id)) {
+        if (sessionStamp[session] !== call) {
+          sessionStamp[session] = call
+          sessionBest[session] = id
+        } else if (before(id, sessionBest[session]!)) sessionBest[session] = id
+      }
       const target = steps.target[id]!
       if (target < 0) continue
       const key = steps.targets[target]!.descriptionId
@@ -361,7 +361,7 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput): PriorKnowle
   for (const id of others.values()) similar.offer(id)
   const screen = screenTargets(input.observation)
 
-  // Related sessions: by their most similar action, then by its time.
+  // Related sessions: by their most similar action that worked, then by its time.
   const related = topK(PRIOR_LIMITS.sessions, (a, b) => before(sessionBest[a]!, sessionBest[b]!))
   for (let session = 0; session < sessionCount; session++) if (sessionStamp[session] === call) related.offer(session)
 

@@ -47,7 +47,7 @@ describe("prior knowledge", () => {
       {
         rank: 1,
         tool: "click",
-        rationale: "worked on this screen; its target is on the screen now",
+        rationale: "worked here; target on screen",
         preferredTarget: { testId: "next" },
         confidence: 1,
         succeeded: 1
@@ -55,7 +55,7 @@ describe("prior knowledge", () => {
       {
         rank: 2,
         tool: "click",
-        rationale: "worked on this screen; its target is on the screen now",
+        rationale: "worked here; target on screen",
         preferredTarget: { testId: "max" },
         confidence: 1,
         succeeded: 1,

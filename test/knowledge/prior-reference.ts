@@ -79,7 +79,9 @@ export const referencePriorKnowledge = (catalog: ReferenceCatalog, input: PriorI
   const fits = (row: Scored) => fitsTarget(row.entry.tool, row.entry.target)
 
   const bySession = new Map<string, Array<Scored>>()
-  for (const row of actions) bySession.set(row.entry.sessionId, [...(bySession.get(row.entry.sessionId) ?? []), row])
+  for (const row of actions) {
+    if (row.entry.ok && fits(row)) bySession.set(row.entry.sessionId, [...(bySession.get(row.entry.sessionId) ?? []), row])
+  }
   const relatedSessions = [...bySession.values()].map((rows) => rows[0]!).sort(byStep).slice(0, PRIOR_LIMITS.sessions)
 
   // Per target: sessions where a fitting action on it worked, sessions where every action on it failed.

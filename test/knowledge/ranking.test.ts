@@ -85,7 +85,7 @@ describe("prior knowledge ranks what worked first", () => {
     expect(add).toEqual({
       rank: 3,
       tool: "click",
-      rationale: "worked on this screen; its target is on the screen now",
+      rationale: "worked here; target on screen",
       preferredTarget: { testId: "add-button" },
       confidence: 0.724,
       succeeded: 1,
@@ -96,7 +96,7 @@ describe("prior knowledge ranks what worked first", () => {
     expect(prior.suggestedNextActions?.[0]).toEqual({
       rank: 1,
       tool: "click",
-      rationale: "worked on this screen; its target is on the screen now",
+      rationale: "worked here; target on screen",
       preferredTarget: { selector: 'role=link[name="Completed"s]' },
       ref: "e44",
       confidence: 0.724,
@@ -117,7 +117,7 @@ describe("prior knowledge ranks what worked first", () => {
     expect(prior.avoid).toEqual([{ target: "testId:clear-completed", failures: 2, lastError: "MM_CLICK_FAILED" }])
     expect(prior.suggestedNextActions?.some((action) => action.preferredTarget.testId === "clear-completed")).toBe(false)
     const add = prior.suggestedNextActions?.find((action) => action.preferredTarget.testId === "add-button")
-    expect(add).toMatchObject({ succeeded: 2, failed: 4, rationale: "worked on this screen in 2 sessions; its target is on the screen now" })
+    expect(add).toMatchObject({ succeeded: 2, failed: 4, rationale: "worked here in 2 sessions; target on screen" })
     // More successes than failures ranks first among equally similar actions.
     expect(prior.suggestedNextActions?.map((action) => action.succeeded - (action.failed ?? 0))).toEqual([2, 2, -2])
   })
