@@ -6,8 +6,9 @@ import { labelsFor, type StepRecord, type StepTarget } from "../../src/domain/kn
 import type { A11yNode, Observation, TestIdItem } from "../../src/domain/observation.js"
 import { Catalog } from "../../src/knowledge/catalog.js"
 import { PageTracker } from "../../src/knowledge/page.js"
-import { priorKnowledge } from "../../src/knowledge/prior.js"
+import { fitsTarget, priorKnowledge } from "../../src/knowledge/prior.js"
 import { hoursAgo, NOW, session, stepKindsOf } from "./fixtures.js"
+import { ReferenceCatalog, referencePriorKnowledge } from "./prior-reference.js"
 
 const APP = "http://127.0.0.1:4100"
 const state = (path: string, title = "Todos") => ({ isLoaded: true, currentUrl: `${APP}${path}`, title, currentScreen: "unknown" })
@@ -153,5 +154,72 @@ describe("the page before a step", () => {
     expect(pages.before("s")?.names).toEqual(["todos"])
     // Saved and restored, it says the same.
     expect(PageTracker.fromState(pages.toState()).before("s")).toEqual(pages.before("s"))
+  })
+})
+
+describe("what prior knowledge trusts", () => {
+  const heading = { a11yRef: "e9", a11yHint: { role: "heading", name: "todos" }, element: { role: "heading", name: "todos", unique: ["role" as const] } }
+  const field = { a11yRef: "e1", a11yHint: { role: "textbox", name: "What needs to be done?" }, element: { role: "textbox", name: "What needs to be done?", unique: ["role" as const] } }
+
+  it("an action fits its target by the recorded role: text into fields, keys on fields and widgets, never on a heading", () => {
+    expect(fitsTarget("type", heading)).toBe(false)
+    expect(fitsTarget("press_key", heading)).toBe(false)
+    expect(fitsTarget("press_key", { testId: "x", element: { role: "paragraph", unique: [] } })).toBe(false)
+    expect(fitsTarget("type", field)).toBe(true)
+    expect(fitsTarget("press_key", field)).toBe(true)
+    expect(fitsTarget("press_key", { testId: "menu", element: { role: "button", unique: ["testId"] } })).toBe(true)
+    // Nothing recorded against it: it fits; other tools fit any target.
+    expect(fitsTarget("press_key", { testId: "q" })).toBe(true)
+    expect(fitsTarget("click", heading)).toBe(true)
+  })
+
+  it("a mistaken session's steps are never suggested, a target that mostly failed is only flagged, and lifecycle steps are never listed", () => {
+    const catalog = new Catalog()
+    const sessions = [session("wrong", { goal: "add a todo (mistaken)" }), session("right", { goal: "add a todo", flowTags: ["todo"] }), session("third")]
+    for (const metadata of sessions) catalog.addSession(metadata)
+    const page = full("/todo", todoNodes, todoIds)
+    const steps = [
+      // The mistaken session: a key on the heading "works" (nothing happens), text into it fails, Save fails twice.
+      record("wrong", "launch", changes("/", [], [], 0)),
+      record("wrong", "navigate", page),
+      record("wrong", "describe_screen", { state: state("/todo") }),
+      record("wrong", "press_key", page, { target: heading }),
+      record("wrong", "type", page, { target: heading, ok: false }),
+      record("wrong", "click", page, { target: { testId: "save" }, ok: false }),
+      record("wrong", "click", page, { target: { testId: "save" }, ok: false }),
+      record("wrong", "knowledge", page),
+      record("wrong", "cleanup", page),
+      // Another session where Save only failed, and one where it worked once.
+      record("third", "click", page, { target: { testId: "save" }, ok: false }),
+      record("right", "click", page, { target: { testId: "save" } }),
+      // The good session: type and Enter into the field; Add failed once then worked.
+      record("right", "type", page, { target: field }),
+      record("right", "press_key", page, { target: field }),
+      record("right", "click", page, { target: { testId: "add-button" }, ok: false }),
+      record("right", "click", page, { target: { testId: "add-button" } }),
+      record("right", "press_key", page),
+      record("right", "cleanup", page)
+    ]
+    for (const step of steps) catalog.addStep(step)
+    const input = { currentSessionId: undefined, observation: now, now: NOW }
+    const prior = priorKnowledge(catalog, input)
+    expect(prior).toEqual(referencePriorKnowledge(new ReferenceCatalog(sessions, steps), input))
+
+    const suggested = prior.suggestedNextActions ?? []
+    expect(suggested.map((action) => [action.tool, action.preferredTarget])).toEqual([
+      ["press_key", { selector: 'role=textbox[name="What needs to be done?"s]' }],
+      ["type", { selector: 'role=textbox[name="What needs to be done?"s]' }],
+      ["click", { testId: "add-button" }]
+    ])
+    // Add failed once and worked in the same session: a retry that worked, suggested with its failure counted.
+    expect(suggested[2]).toMatchObject({ succeeded: 1, failed: 1 })
+    // Save worked in one session and only failed in two: it mostly failed, so it is flagged (it failed twice here), not suggested.
+    expect(prior.avoid).toEqual([{ target: "testId:save", failures: 3, lastError: "MM_CLICK_FAILED" }])
+    // Nothing on the heading anywhere, and the similar steps are actions to redo (a key without a target), not lifecycle calls.
+    expect(JSON.stringify(prior)).not.toContain("heading")
+    expect(prior.similarSteps).toEqual([{ tool: "press_key", confidence: 0.724 }])
+    // Related: the session whose actions worked; the mistaken one taught nothing.
+    expect(prior.relatedSessions).toEqual([{ sessionId: "right", goal: "add a todo", flowTags: ["todo"], confidence: 0.724 }])
+    expect(Object.values(prior).every((list) => list.length > 0)).toBe(true)
   })
 })
