@@ -338,7 +338,16 @@ export const getText = defineTool({
   ...elementTool,
   stepKinds: ["discovery"],
   observation: "none",
-  onDeadline: actionDeadline("get_text"),
+  onDeadline: (input, timeoutMs) =>
+    input.expected === undefined
+      ? actionDeadline("get_text")(input, timeoutMs)
+      : new AssertionFailed({
+          condition: "text",
+          target: describeTarget(targetOf(input)),
+          expected: clip(JSON.stringify(input.expected)),
+          actual: "(the call was stopped at its deadline)",
+          timeoutMs
+        }),
   // What it read is recorded (never a password, nor a field that looks secret), so a replay and an export can check it.
   record: (input, result) => {
     const recorded = recordTargeted(input, input.all === true ? { all: true } : {})
@@ -378,8 +387,10 @@ export const getText = defineTool({
     const session = yield* Session
     const target = targetOf(input)
     const started = Date.now()
-    const read = Effect.gen(function* () {
-      const left = Math.max(100, input.timeoutMs - (Date.now() - started))
+    // A check answers its own verdict before the call's deadline (which keeps a reserve for the record).
+    const budgetMs = input.expected === undefined ? input.timeoutMs : Math.max(100, input.timeoutMs - Math.min(1_000, input.timeoutMs / 4))
+    const plainRead = Effect.gen(function* () {
+      const left = Math.max(100, budgetMs - (Date.now() - started))
       if (input.all === true) {
         const { texts, total } = yield* session.getTexts(target, { timeoutMs: left, limit: GET_TEXT_ALL.texts })
         return {
@@ -393,10 +404,24 @@ export const getText = defineTool({
     // One element: what it is, for the record (its durable forms, and whether it is a field).
     const element = input.all === true ? undefined : yield* session.describe(target)
     const expected = input.expected
+    let checkedRead: Effect.Effect<TextRead, Effect.Effect.Error<typeof plainRead> | AssertionFailed> = plainRead
+    if (expected !== undefined) {
+      // A check: an element that never shows up reads nothing, which is not what the flow read.
+      const missing = (error: { readonly message: string }) =>
+        new AssertionFailed({
+          condition: "text",
+          target: describeTarget(target),
+          expected: `${input.contains === true ? "to contain " : ""}${clip(JSON.stringify(expected))}`,
+          actual: `no element (${clip(error.message)})`,
+          timeoutMs: input.timeoutMs
+        })
+      checkedRead = plainRead.pipe(Effect.catchTags({ ActionTimeout: (error) => Effect.fail(missing(error)), TargetNotFound: (error) => Effect.fail(missing(error)) }))
+    }
+    const read = checkedRead
     let result = yield* read
     if (expected !== undefined) {
       for (let attempt = 0; !readMatches(expected, input.contains === true, result.texts ?? result.text ?? ""); attempt++) {
-        const left = input.timeoutMs - (Date.now() - started)
+        const left = budgetMs - (Date.now() - started)
         if (left <= 0) {
           const actual = result.texts ?? result.text ?? ""
           return yield* new AssertionFailed({

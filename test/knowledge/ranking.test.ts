@@ -220,6 +220,6 @@ describe("what prior knowledge trusts", () => {
     expect(prior.similarSteps).toEqual([{ tool: "press_key", confidence: 0.724 }])
     // Related: the session whose actions worked; the mistaken one taught nothing.
     expect(prior.relatedSessions).toEqual([{ sessionId: "right", goal: "add a todo", flowTags: ["todo"], confidence: 0.724 }])
-    expect(Object.values(prior).every((list) => list.length > 0)).toBe(true)
+    expect(Object.values(prior).every((list) => (list?.length ?? 0) > 0)).toBe(true)
   })
 })
