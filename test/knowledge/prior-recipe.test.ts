@@ -4,7 +4,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Catalog, scanSearch } from "../../src/knowledge/catalog.js"
 import { RefHints } from "../../src/knowledge/hints.js"
 import { confidenceOf, MAX_SIMILARITY_SCORE, priorKnowledge, similarityScore } from "../../src/knowledge/prior.js"
-import { recipeOf, toBatch, toPlaywright } from "../../src/knowledge/recipe.js"
+import { READ_LIMITS, recordRead, recordReads } from "../../src/knowledge/reads.js"
+import { recipeOf, stableUrl, toBatch, toPlaywright } from "../../src/knowledge/recipe.js"
 import { queryGroups } from "../../src/knowledge/text.js"
 import { makeRegistry } from "../../src/runtime/registry.js"
 import { builtinTools } from "../../src/tools/registry.js"
@@ -183,6 +184,75 @@ describe("recipes", () => {
     expect(code).toContain(
       'page.once("dialog", (dialog) => dialog.accept(requiredEnv("BWM_SECRET_ASK")))\n  await page.getByTestId("ask").click()\n  page.removeAllListeners("dialog")'
     )
+  })
+
+  it("reads become checks: exact, contains, values and lists; never a secret; a read-only look stays out", () => {
+    const field = { testId: "api-field", element: { testId: "api-field", role: "textbox", unique: ["testId" as const] } }
+    const reads = [
+      step({ sessionId: "g", tool: "launch", url: "http://127.0.0.1:5000/orders" }),
+      step({ sessionId: "g", tool: "type", target: field, input: { text: "[REDACTED]", timeoutMs: 15000 }, textRedacted: true, textLength: 9 }),
+      step({ sessionId: "g", tool: "get_text", target: { testId: "status" }, input: { timeoutMs: 15000, read: "Order confirmed: 2 items" } }),
+      step({ sessionId: "g", tool: "get_text", target: { testId: "terms" }, input: { timeoutMs: 15000, read: "By ordering you agree", readContains: true } }),
+      step({ sessionId: "g", tool: "get_text", target: { testId: "city", element: { testId: "city", role: "combobox", unique: ["testId"] } }, input: { timeoutMs: 15000, read: "Berlin" } }),
+      step({ sessionId: "g", tool: "get_text", target: { selector: "li" }, input: { all: true, timeoutMs: 15000, read: ["Tea", "Cake"] } }),
+      step({ sessionId: "g", tool: "get_text", target: field, input: { timeoutMs: 15000, read: "sk-123456" } }),
+      step({ sessionId: "g", tool: "get_text", target: { testId: "greeting" }, input: { timeoutMs: 15000, read: "Hello [secret:USER_TOKEN]" } }),
+      step({ sessionId: "g", tool: "get_text", target: { testId: "plain" }, input: { timeoutMs: 15000 } })
+    ]
+    const recipe = recipeOf(reads, tools)
+    expect(recipe.steps.filter((s) => s.tool === "mm_get_text").map((s) => s.args)).toEqual([
+      { timeoutMs: 15000, testId: "status", expected: "Order confirmed: 2 items" },
+      { timeoutMs: 15000, testId: "terms", expected: "By ordering you agree", contains: true },
+      { timeoutMs: 15000, testId: "city", expected: "Berlin" },
+      { all: true, timeoutMs: 15000, selector: "li", expected: ["Tea", "Cake"] }
+    ])
+    expect(recipe.steps[2]?.notes).toBe('Check that testId:status reads "Order confirmed: 2 items"')
+    expect(recipe.skipped).toEqual([
+      "get_text testId:api-field: read-only (a secret was typed there: its text is not checked)",
+      "get_text testId:greeting: read-only (its text holds a secret: not checked)",
+      "get_text testId:plain: read-only"
+    ])
+    const code = toPlaywright(recipe, reads, undefined, "g", tools)
+    expect(code).toContain('await expect(page.getByTestId("status")).toHaveText("Order confirmed: 2 items", { useInnerText: true })')
+    expect(code).toContain('await expect(page.getByTestId("terms")).toContainText("By ordering you agree", { useInnerText: true })')
+    expect(code).toContain('await expect(page.getByTestId("city")).toHaveValue("Berlin")')
+    expect(code).toContain('await expect(page.locator("li")).toHaveText(["Tea","Cake"], { useInnerText: true })')
+    expect(code).not.toContain("sk-123456")
+    expect(code).not.toContain("secret:")
+  })
+
+  it("what get_text records: short texts whole, long ones by their beginning, values as they are, nothing secret", () => {
+    expect(recordRead("  Order\n confirmed ", { testId: "status" })).toEqual({ read: "Order confirmed" })
+    const long = recordRead(`${"word ".repeat(60)}end`, { testId: "terms" })
+    expect(long.readContains).toBe(true)
+    expect((long.read as string).length).toBeLessThanOrEqual(READ_LIMITS.prefixChars)
+    expect(recordRead(" two  spaces ", { testId: "q", element: { role: "textbox", unique: [] } })).toEqual({ read: " two  spaces " })
+    expect(recordRead("hunter2", { testId: "password-field" })).toEqual({})
+    expect(recordRead("x", { a11yRef: "e4", element: { role: "textbox", name: "API key", unique: [] } })).toEqual({})
+    expect(recordRead("", { testId: "empty" })).toEqual({})
+    expect(recordReads(["Tea", "Cake"], 0, { selector: "li" })).toEqual({ read: ["Tea", "Cake"] })
+    expect(recordReads(["Tea", "Cake"], 3, { selector: "li" })).toEqual({})
+    expect(recordReads(["Tea", "x".repeat(300)], 0, { selector: "li" })).toEqual({})
+  })
+
+  it("the page a flow ended on: a literal URL, or a regex for ids, timestamps, tokens and secret-looking keys", () => {
+    expect(stableUrl("http://127.0.0.1:3000/todomvc/react/#/completed")).toEqual({ exact: "http://127.0.0.1:3000/todomvc/react/#/completed" })
+    expect(stableUrl("http://127.0.0.1:3000/welcome?user=alice%40example.com")).toEqual({ exact: "http://127.0.0.1:3000/welcome?user=alice%40example.com" })
+    const cases = [
+      ["http://127.0.0.1:3000/orders/1234567?tab=info", "http://127.0.0.1:3000/orders/7654321?tab=info", "http://127.0.0.1:3000/orders/1234567?tab=other"],
+      ["http://x/done?ts=1700000000000", "http://x/done?ts=1800000000000", "http://x/other?ts=1"],
+      ["http://x/a?id=550e8400-e29b-41d4-a716-446655440000#/x", "http://x/a?id=00000000-0000-0000-0000-000000000000#/x", "http://x/a?id=1#/y"],
+      ["http://x/cb?access_token=abc&state=q1", "http://x/cb?access_token=zzz&state=q2", "http://x/cb?access_token=abc"]
+    ] as const
+    for (const [recorded, later, elsewhere] of cases) {
+      const match = stableUrl(recorded)
+      expect("regex" in match, recorded).toBe(true)
+      const regex = new RegExp((match as { regex: string }).regex)
+      expect(regex.test(recorded), recorded).toBe(true)
+      expect(regex.test(later), later).toBe(true)
+      expect(regex.test(elsewhere), elsewhere).toBe(false)
+    }
+    expect(JSON.stringify(stableUrl("http://x/cb?access_token=abc"))).not.toContain("abc")
   })
 
   it("a ref target gets the role and name the agent saw before acting, not a renumbered ref of the next page", () => {
