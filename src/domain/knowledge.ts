@@ -194,35 +194,39 @@ export const SuggestedAction = Schema.Struct({
 export type SuggestedAction = typeof SuggestedAction.Type
 
 export const PriorKnowledge = Schema.Struct({
-  windowHours: Schema.Number.annotations({ description: "How far back other sessions were considered." }),
-  relatedSessions: Schema.Array(
-    Schema.Struct({
-      sessionId: Schema.String,
-      goal: Schema.optional(Schema.String),
-      flowTags: Schema.Array(Schema.String),
-      confidence: Schema.Number.annotations({ description: "Best similarity of its steps to this screen, 0..1." }),
-      lastStepAt: Schema.String
-    })
-  ).annotations({ description: "Other recent sessions that saw a screen like this one, most relevant first (at most 5)." }),
-  similarSteps: Schema.Array(
-    Schema.Struct({
-      sessionId: Schema.String,
-      timestamp: Schema.String,
-      tool: Schema.String,
-      target: Schema.optional(Schema.String),
-      ok: Schema.Boolean,
-      confidence: Schema.Number.annotations({ description: "score / 29: 1.0 is a perfect match." })
-    })
-  ).annotations({ description: "Steps of other sessions that started from a similar screen, successful ones first (at most 10)." }),
-  suggestedNextActions: Schema.Array(SuggestedAction).annotations({
-    description: "Actions that worked on similar screens, best first (at most 5); never a target from the avoid list."
+  suggestedNextActions: Schema.optional(Schema.Array(SuggestedAction)).annotations({
+    description:
+      "Actions that worked on similar screens and fit their target, best first (at most 5); never one that mostly failed, never a target from the avoid list."
   }),
-  avoid: Schema.Array(
-    Schema.Struct({
-      target: Schema.String,
-      failures: Schema.Number,
-      lastError: Schema.optional(Schema.String)
-    })
-  ).annotations({ description: "Targets that failed at least twice on this screen and never worked there (at most 5)." })
+  similarSteps: Schema.optional(
+    Schema.Array(
+      Schema.Struct({
+        tool: Schema.String,
+        target: Schema.optional(Schema.String),
+        confidence: Schema.Number.annotations({ description: "score / 29: 1.0 is a perfect match." })
+      })
+    )
+  ).annotations({
+    description: "Other actions that worked after a similar screen and are not among the suggestions, one per tool and target, most similar first (at most 5)."
+  }),
+  avoid: Schema.optional(
+    Schema.Array(
+      Schema.Struct({
+        target: Schema.String,
+        failures: Schema.Number,
+        lastError: Schema.optional(Schema.String)
+      })
+    )
+  ).annotations({ description: "Targets that failed at least twice on this screen and mostly failed on similar ones (at most 3)." }),
+  relatedSessions: Schema.optional(
+    Schema.Array(
+      Schema.Struct({
+        sessionId: Schema.String,
+        goal: Schema.optional(Schema.String),
+        flowTags: Schema.optional(Schema.Array(Schema.String)),
+        confidence: Schema.Number.annotations({ description: "Best similarity of its actions to this screen, 0..1." })
+      })
+    )
+  ).annotations({ description: "Other recent sessions whose actions worked on a screen like this one, most relevant first (at most 3)." })
 })
 export type PriorKnowledge = typeof PriorKnowledge.Type

@@ -1,11 +1,11 @@
 // Prior knowledge for describe_screen: what other recent sessions did on a screen like this one, scored
 // with the SPEC-07 similarity weights against the page each past step started from (the index's exact-value
 // maps, no file reads), with per-step counters in typed arrays and top-k selection instead of full sorts.
-import type { PriorKnowledge, SuggestedAction } from "../domain/knowledge.js"
+import type { PriorKnowledge, SessionMetadata, StepTarget, SuggestedAction } from "../domain/knowledge.js"
 import type { Observation } from "../domain/observation.js"
 import type { Catalog } from "./catalog.js"
 import { factsOfObservation, testIdKey } from "./page.js"
-import { growInt32, growUint8, type IdList, topK } from "./postings.js"
+import { growInt32, type IdList, topK } from "./postings.js"
 import type { TargetInfo } from "./steps-table.js"
 import { roleSelector } from "./targets.js"
 import { clipText, SHOWN_CHARS } from "./text.js"
@@ -20,7 +20,7 @@ export const MAX_SIMILARITY_SCORE =
   SIMILARITY_WEIGHTS.a11yOverlap * OVERLAP_CAPS.a11yNames +
   SIMILARITY_WEIGHTS.actionableTool
 
-export const PRIOR_LIMITS = { windowHours: 48, sessions: 5, similarSteps: 10, suggestions: 5, avoid: 5, minFailures: 2 } as const
+export const PRIOR_LIMITS = { windowHours: 48, sessions: 3, similarSteps: 5, suggestions: 5, avoid: 3, minFailures: 2 } as const
 
 /** Tools that act on the page: the ones worth suggesting, and a small bonus in similarity. */
 export const ACTIONABLE: ReadonlySet<string> = new Set([
@@ -35,6 +35,30 @@ export const ACTIONABLE: ReadonlySet<string> = new Set([
   "close_tab",
   "wait_for_notification"
 ])
+
+/** Roles that take typed text. */
+const EDITABLE_ROLES: ReadonlySet<string> = new Set(["textbox", "searchbox", "combobox", "spinbutton"])
+
+/** Roles a key press operates: the editable ones, widgets that handle keys, and the page itself. */
+const KEY_ROLES: ReadonlySet<string> = new Set([
+  ...EDITABLE_ROLES,
+  ...["button", "link", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "slider"],
+  ...["treeitem", "gridcell", "listbox", "tree", "treegrid", "grid", "menu", "menubar", "tablist", "radiogroup", "toolbar"],
+  ...["scrollbar", "dialog", "alertdialog", "application", "document", "webarea", "rootwebarea"]
+])
+
+/**
+ * Whether a recorded action fits its target, by the role the record gives it (the element as described
+ * when it ran, else the role the agent saw): text is typed into editable fields only, and keys are pressed
+ * on fields, widgets or the page, never on a heading, a paragraph or a list item. A target without a
+ * recorded role fits (the record says nothing against it); other tools fit any target.
+ */
+export const fitsTarget = (tool: string, target: StepTarget | undefined): boolean => {
+  if (tool !== "type" && tool !== "press_key") return true
+  const role = target?.element?.role ?? target?.a11yHint?.role
+  if (role === undefined || role === "") return true
+  return (tool === "type" ? EDITABLE_ROLES : KEY_ROLES).has(role.toLowerCase())
+}
 
 export interface Similarity {
   readonly sameScreen: boolean
@@ -105,10 +129,7 @@ export const suggestionTargets = (
 
 /** Why an action is suggested, in a few words. */
 export const rationaleOf = (row: { readonly here: boolean; readonly sessions: number; readonly visible: boolean }): string =>
-  [
-    `worked ${row.here ? "on this screen" : "on a similar screen"}${row.sessions > 1 ? ` in ${row.sessions} sessions` : ""}`,
-    ...(row.visible ? ["its target is on the screen now"] : [])
-  ].join("; ")
+  [`worked ${row.here ? "here" : "on a similar screen"}${row.sessions > 1 ? ` in ${row.sessions} sessions` : ""}`, ...(row.visible ? ["target on screen"] : [])].join("; ")
 
 const SCREEN = 1
 const PLACE = 2
@@ -122,11 +143,8 @@ class Counters {
   score = new Int32Array(0)
   sessionStamp = new Int32Array(0)
   sessionBest = new Int32Array(0)
-  sessionLast = new Int32Array(0)
   /** Steps met by the current call, in the order first met. */
   touched = new Int32Array(0)
-  succeeded = new Uint8Array(0)
-  avoided = new Uint8Array(0)
   private clock = 0
 
   begin(steps: number, sessions: number): number {
@@ -137,7 +155,6 @@ class Counters {
     this.score = growInt32(this.score, steps)
     this.sessionStamp = growInt32(this.sessionStamp, sessions)
     this.sessionBest = growInt32(this.sessionBest, sessions)
-    this.sessionLast = growInt32(this.sessionLast, sessions)
     this.touched = growInt32(this.touched, steps)
     if (this.clock >= 0x7ffffff0) {
       this.clock = 0
@@ -150,9 +167,14 @@ class Counters {
 
 const countersOf = new WeakMap<Catalog, Counters>()
 
-interface FailureRow {
-  count: number
-  /** The failure listed first (best by `before`) and the latest one (for its error code). */
+/** How a target fared on similar screens: per session, and its failures on this very screen. */
+interface TargetRow {
+  /** Sessions where a fitting action on it worked at least once. */
+  readonly worked: Set<number>
+  /** Sessions where every action on it failed (known once all are seen: `failedIn` less `worked`). */
+  readonly failedIn: Set<number>
+  failuresHere: number
+  /** The failure here listed first (best by `before`) and the latest one (for its error code). */
   first: number
   latest: number
 }
@@ -165,6 +187,9 @@ interface SuggestionRow {
   readonly sessions: Set<number>
 }
 
+/** True when more sessions saw every action on the target fail than saw one work: it is not suggested. */
+export const mostlyFailed = (worked: number, failed: number): boolean => failed > worked
+
 /** Prior knowledge for the screen in `observation`, from other sessions of the last 48 hours. */
 export const priorKnowledge = (catalog: Catalog, input: PriorInput): PriorKnowledge => {
   const steps = catalog.steps
@@ -173,7 +198,7 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput): PriorKnowle
   let counters = countersOf.get(catalog)
   if (counters === undefined) countersOf.set(catalog, (counters = new Counters()))
   const call = counters.begin(steps.size, sessionCount)
-  const { stamp, flags, testIds, a11y, score, sessionStamp, sessionBest, sessionLast, touched } = counters
+  const { stamp, flags, testIds, a11y, score, sessionStamp, sessionBest, touched } = counters
   const current = input.currentSessionId === undefined ? undefined : catalog.sessionIndex(input.currentSessionId)
   const time = steps.time
   const dead = steps.dead
@@ -225,79 +250,93 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput): PriorKnowle
     (score[b]! - score[a]! || time[b]! - time[a]! || compare(sessionIdOf(a), sessionIdOf(b)) || a - b) < 0
   /** Of two steps, the newer; among equal times the one listed first. */
   const later = (a: number, b: number) => time[a]! > time[b]! || (time[a] === time[b] && before(a, b))
+  /** Whether a step's action fits its target (no keys pressed on a heading), by the target's recorded role. */
+  const fits = (id: number) => {
+    const target = steps.target[id]!
+    return target < 0 || fitsTarget(steps.tools[steps.tool[id]!]!, steps.targets[target]!.target)
+  }
 
-  // What worked leads: successful steps first, each group by similarity.
-  const similar = topK(PRIOR_LIMITS.similarSteps, (a, b) => steps.ok[a]! - steps.ok[b]! > 0 || (steps.ok[a] === steps.ok[b] && before(a, b)))
-  const failures = new Map<number, FailureRow>()
-  const succeeded = (counters.succeeded = growUint8(counters.succeeded, steps.descriptionCount))
-  succeeded.fill(0, 0, steps.descriptionCount)
+  // Only actions are flows an agent can redo: sessions are related by them, targets judged by them.
+  const targetRows = new Map<number, TargetRow>()
   const rankSteps = () => {
     for (let i = 0; i < count; i++) {
       const id = touched[i]!
-      similar.offer(id)
+      if (!actionable[steps.tool[id]!]) continue
       const session = steps.session[id]!
-      if (sessionStamp[session] !== call) {
-        sessionStamp[session] = call
-        sessionBest[session] = id
-        sessionLast[session] = id
-      } else {
-        if (before(id, sessionBest[session]!)) sessionBest[session] = id
-        if (later(id, sessionLast[session]!)) sessionLast[session] = id
+      // A session is related by an action that worked and fit its target: one that only erred teaches nothing.
+      if (steps.ok[id] === 1 && fits(id)) {
+        if (sessionStamp[session] !== call) {
+          sessionStamp[session] = call
+          sessionBest[session] = id
+        } else if (before(id, sessionBest[session]!)) sessionBest[session] = id
       }
       const target = steps.target[id]!
       if (target < 0) continue
       const key = steps.targets[target]!.descriptionId
       if (key < 0) continue
+      let row = targetRows.get(key)
+      if (row === undefined) targetRows.set(key, (row = { worked: new Set(), failedIn: new Set(), failuresHere: 0, first: -1, latest: -1 }))
+      // A call that worked on a target it does not fit (a key pressed on a heading) is no evidence either way.
       if (steps.ok[id] === 1) {
-        succeeded[key] = 1
+        if (fits(id)) row.worked.add(session)
         continue
       }
+      row.failedIn.add(session)
       // Avoid: targets that failed on this very screen (same screen or same URL path).
       if (flags[id] === 0) continue
-      const row = failures.get(key)
-      if (row === undefined) failures.set(key, { count: 1, first: id, latest: id })
-      else {
-        row.count++
-        if (before(id, row.first)) row.first = id
-        if (later(id, row.latest)) row.latest = id
-      }
+      row.failuresHere++
+      if (row.first < 0 || before(id, row.first)) row.first = id
+      if (row.latest < 0 || later(id, row.latest)) row.latest = id
     }
   }
   rankSteps()
-  // A target that also worked here is not one to avoid: it is suggested, with its failures counted.
-  const failureRows = [...failures.entries()].filter(([key, row]) => row.count >= PRIOR_LIMITS.minFailures && succeeded[key] === 0)
+  /** Sessions where the target only failed, against sessions where it worked. */
+  const failing = (row: TargetRow) => {
+    let only = 0
+    for (const session of row.failedIn) if (!row.worked.has(session)) only++
+    return only
+  }
+  const judged = [...targetRows.entries()].map(([key, row]) => ({ key, row, mostlyFailed: mostlyFailed(row.worked.size, failing(row)) }))
+  const failureRows = judged.filter((item) => item.mostlyFailed && item.row.failuresHere >= PRIOR_LIMITS.minFailures)
   const worstFailures = topK(PRIOR_LIMITS.avoid, (a, b) => {
-    const x = failureRows[a]![1]
-    const y = failureRows[b]![1]
-    return (y.count - x.count || time[y.latest]! - time[x.latest]! || (before(x.first, y.first) ? -1 : 1)) < 0
+    const x = failureRows[a]!.row
+    const y = failureRows[b]!.row
+    return (y.failuresHere - x.failuresHere || time[y.latest]! - time[x.latest]! || (before(x.first, y.first) ? -1 : 1)) < 0
   })
   failureRows.forEach((_, index) => worstFailures.offer(index))
   const avoid = worstFailures.result().map((index) => {
-    const row = failureRows[index]![1]
+    const row = failureRows[index]!.row
     const lastError = steps.strings.at(steps.errorCode[row.latest]!)
-    return { target: steps.description(row.first)!, failures: row.count, ...(lastError !== undefined ? { lastError } : {}) }
+    return { target: steps.description(row.first)!, failures: row.failuresHere, ...(lastError !== undefined ? { lastError } : {}) }
   })
-  const avoided = (counters.avoided = growUint8(counters.avoided, steps.descriptionCount))
-  avoided.fill(0, 0, steps.descriptionCount)
-  for (const [key] of failureRows) avoided[key] = 1
+  /** Targets never suggested: those that mostly failed (the ones that failed here twice are listed in avoid). */
+  const distrusted = new Set(judged.filter((item) => item.mostlyFailed).map((item) => item.key))
 
-  // Suggestions: actions that worked, with a target that can be replayed, never one to avoid.
+  // Suggestions: actions that worked and fit their target, with a target that can be replayed and mostly worked.
   const toolCount = steps.tools.length
   const suggestions = new Map<number, SuggestionRow>()
+  /** Other actions that worked, best step per tool and target (key -1 - tool for none). */
+  const others = new Map<number, number>()
   const collectSuggestions = () => {
     for (let i = 0; i < count; i++) {
       const id = touched[i]!
+      if (!actionable[steps.tool[id]!]) continue
       const target = steps.target[id]!
-      if (!actionable[steps.tool[id]!] || target < 0) continue
-      const info = steps.targets[target]!
-      if (info.descriptionId < 0 || info.durable === undefined || avoided[info.descriptionId] === 1) continue
-      const key = info.descriptionId * toolCount + steps.tool[id]!
+      const info = target < 0 ? undefined : steps.targets[target]!
+      if (info !== undefined && (info.descriptionId < 0 || info.durable === undefined || distrusted.has(info.descriptionId))) continue
+      const key = info === undefined ? -1 - steps.tool[id]! : info.descriptionId * toolCount + steps.tool[id]!
+      if (steps.ok[id] === 1 && fits(id)) {
+        const known = others.get(key)
+        if (known === undefined || before(id, known)) others.set(key, id)
+      }
+      if (info === undefined) continue
       let row = suggestions.get(key)
       if (row === undefined) suggestions.set(key, (row = { key, best: -1, succeeded: 0, failed: 0, sessions: new Set() }))
       if (steps.ok[id] !== 1) {
         row.failed++
         continue
       }
+      if (!fits(id)) continue
       row.succeeded++
       row.sessions.add(steps.session[id]!)
       if (row.best < 0 || before(id, row.best)) row.best = id
@@ -316,43 +355,18 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput): PriorKnowle
     )
   })
   suggestionRows.forEach((_, index) => bestSuggestions.offer(index))
+  const chosen = bestSuggestions.result().map((index) => suggestionRows[index]!)
+  for (const row of chosen) others.delete(row.key)
+  const similar = topK(PRIOR_LIMITS.similarSteps, before)
+  for (const id of others.values()) similar.offer(id)
   const screen = screenTargets(input.observation)
 
-  // Related sessions: by their most similar step, then by their latest one.
-  const related = topK(PRIOR_LIMITS.sessions, (a, b) => {
-    const x = sessionBest[a]!
-    const y = sessionBest[b]!
-    return (score[y]! - score[x]! || time[sessionLast[b]!]! - time[sessionLast[a]!]! || compare(sessionIdOf(x), sessionIdOf(y))) < 0
-  })
+  // Related sessions: by their most similar action that worked, then by its time.
+  const related = topK(PRIOR_LIMITS.sessions, (a, b) => before(sessionBest[a]!, sessionBest[b]!))
   for (let session = 0; session < sessionCount; session++) if (sessionStamp[session] === call) related.offer(session)
 
-  return {
-    windowHours: PRIOR_LIMITS.windowHours,
-    relatedSessions: related.result().map((session) => {
-      const best = sessionBest[session]!
-      const sessionId = sessionIdOf(best)
-      const metadata = catalog.metadata(sessionId)
-      return {
-        sessionId,
-        ...(metadata?.goal !== undefined ? { goal: clipText(metadata.goal, SHOWN_CHARS.goal) } : {}),
-        flowTags: (metadata?.flowTags ?? []).map((tag) => clipText(tag, SHOWN_CHARS.tag)),
-        confidence: round(confidenceOf(score[best]!)),
-        lastStepAt: steps.timestamp(sessionLast[session]!)
-      }
-    }),
-    similarSteps: similar.result().map((id) => {
-      const target = steps.description(id)
-      return {
-        sessionId: sessionIdOf(id),
-        timestamp: steps.timestamp(id),
-        tool: steps.tools[steps.tool[id]!]!,
-        ...(target !== undefined ? { target } : {}),
-        ok: steps.ok[id] === 1,
-        confidence: round(confidenceOf(score[id]!))
-      }
-    }),
-    suggestedNextActions: bestSuggestions.result().map((index, position) => {
-      const row = suggestionRows[index]!
+  return leanPrior({
+    suggestedNextActions: chosen.map((row, position) => {
       const { visible, ...targets } = suggestionTargets(steps.targets[steps.target[row.best]!]!, screen)
       return {
         rank: position + 1,
@@ -364,8 +378,39 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput): PriorKnowle
         ...(row.failed > 0 ? { failed: row.failed } : {})
       }
     }),
-    avoid
+    similarSteps: similar.result().map((id) => {
+      const target = steps.description(id)
+      return { tool: steps.tools[steps.tool[id]!]!, ...(target !== undefined ? { target } : {}), confidence: round(confidenceOf(score[id]!)) }
+    }),
+    avoid,
+    relatedSessions: related.result().map((session) => {
+      const best = sessionBest[session]!
+      return relatedSession(sessionIdOf(best), catalog.metadata(sessionIdOf(best)), score[best]!)
+    })
+  })
+}
+
+/** A related session as listed: its goal and flow tags when it has them. */
+export const relatedSession = (sessionId: string, metadata: SessionMetadata | undefined, score: number) => {
+  const flowTags = (metadata?.flowTags ?? []).map((tag) => clipText(tag, SHOWN_CHARS.tag))
+  return {
+    sessionId,
+    ...(metadata?.goal !== undefined ? { goal: clipText(metadata.goal, SHOWN_CHARS.goal) } : {}),
+    ...(flowTags.length > 0 ? { flowTags } : {}),
+    confidence: round(confidenceOf(score))
   }
 }
+
+/** Prior knowledge without its empty lists: an agent reads only what there is. */
+export const leanPrior = (prior: {
+  readonly [K in keyof PriorKnowledge]-?: NonNullable<PriorKnowledge[K]>
+}): PriorKnowledge => {
+  const out: Record<string, unknown> = {}
+  for (const [key, list] of Object.entries(prior)) if (list.length > 0) out[key] = list
+  return out as PriorKnowledge
+}
+
+/** True when prior knowledge has anything to say. */
+export const hasPriorKnowledge = (prior: PriorKnowledge): boolean => Object.keys(prior).length > 0
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)

@@ -3,11 +3,11 @@
 // contributes (replayed or not, its note, its Playwright lines) comes from its definition.
 import type { Placeholder, Recipe, RecipeStep, SessionMetadata, StepRecord, StepTarget } from "../domain/knowledge.js"
 import { PAUSED_DURING_PREFIX } from "../domain/errors.js"
-import { REDACTED } from "../domain/redaction.js"
+import { isSensitiveKey, REDACTED } from "../domain/redaction.js"
 import { replayModeOf, type AnyToolDefinition } from "../runtime/tool.js"
 import { describeStepTarget } from "./entry.js"
 import { durableTarget, whyNotDurable } from "./targets.js"
-import { identifierWords } from "./text.js"
+import { clipText, identifierWords } from "./text.js"
 
 /** The definition of a recorded tool, by its bare name; undefined for a tool the server does not have. */
 export type ToolLookup = (name: string) => AnyToolDefinition | undefined
@@ -26,6 +26,8 @@ interface Replayed {
   readonly step: RecipeStep
   readonly record: StepRecord
   readonly tool: AnyToolDefinition | undefined
+  /** The flow's last page, for the check that ends it (see endOf). */
+  readonly end?: EndPage
 }
 
 /**
@@ -46,13 +48,26 @@ const plan = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup, prefix: stri
   const skipped: Array<string> = []
   const taken = new Set<string>()
   const served = (tool: string) => (prefix === "" ? tool : `${prefix}_${tool}`)
+  /** Fields a secret was typed into (by description and durable form): what is read there is never checked. */
+  const secretFields = new Set<string>()
+  const fieldKeys = (target: StepTarget | undefined) => {
+    const durable = durableTarget(target)
+    return [describeStepTarget(target), ...(durable === undefined ? [] : [durable.args, ...durable.fallbacks].map((form) => JSON.stringify(form)))].filter(
+      (key): key is string => key !== undefined
+    )
+  }
   for (const record of steps) {
     const name = record.tool.name
     const tool = lookup(name)
     const target = describeStepTarget(record.tool.target)
     const label = `${name}${target === undefined ? "" : ` ${target}`}`
     const mode = tool === undefined ? "step" : replayModeOf(tool)
+    if (record.tool.textRedacted === true) for (const key of fieldKeys(record.tool.target)) secretFields.add(key)
     if (mode === "never") continue
+    if (record.tool.input.read !== undefined && fieldKeys(record.tool.target).some((key) => secretFields.has(key))) {
+      skipped.push(`${label}: read-only (a secret was typed there: its text is not checked)`)
+      continue
+    }
     if (mode === "read-only") {
       skipped.push(`${label}: read-only`)
       continue
@@ -99,7 +114,117 @@ const plan = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup, prefix: stri
     out.push({ step: { tool: served(name), args, notes }, record, tool })
   }
   const start = startOf(steps, out, lookup, served)
-  return { out: start === undefined ? out : [start, ...out], placeholders, skipped }
+  const end = endOf(steps, out, lookup, served)
+  return { out: [...(start === undefined ? [] : [start]), ...out, ...(end === undefined ? [] : [end])], placeholders, skipped }
+}
+
+/** The page a flow ended on: its URL as a check that survives volatile parts, and its title when stable. */
+export interface EndPage {
+  readonly url: string
+  /** A literal URL, or a regex source when parts of it change from run to run. */
+  readonly match: { readonly exact: string } | { readonly regex: string }
+  readonly title?: string
+}
+
+/** A longer URL is not checked at the end (a page can make its own URL a megabyte long). */
+const END_URL_CHARS = 2_048
+
+/** The most time a replay gives the end-of-flow URL check (the page was already there when the flow ended). */
+export const END_CHECK_MS = 5_000
+
+/** A value that changes from run to run: a long number (an id, a timestamp), a UUID, a long hex or token. */
+const VOLATILE = /\d{5,}|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$|^[0-9a-f]{16,}$|^(?=.*\d)(?=.*[a-z])[\w-]{24,}$/i
+/** Query keys whose values are per-run (cache busters, nonces, sessions) or secret. */
+const VOLATILE_KEYS = /^(_|t|ts|time|timestamp|nonce|state|code|sid|session(_?id)?|cb|cachebust(er)?|rand(om)?|v)$/i
+
+/** A text as a regex source matching it literally (slashes stay: a RegExp's toString escapes them for a literal). */
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/**
+ * A URL as an end-of-flow check: the URL itself when nothing in it looks volatile; else a regex in which
+ * each volatile path segment or query value (ids, timestamps, tokens, secret-looking keys) matches anything.
+ */
+export const stableUrl = (url: string): EndPage["match"] => {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return { exact: url }
+  }
+  let volatile = false
+  const segments = parsed.pathname.split("/").map((segment) => {
+    if (!VOLATILE.test(decodeURIComponent(segment))) return escapeRegex(segment)
+    volatile = true
+    return "[^/?#]*"
+  })
+  const query = parsed.search === "" ? "" : `\\?${parsed.search
+    .slice(1)
+    .split("&")
+    .map((pair) => {
+      const equals = pair.indexOf("=")
+      const key = equals < 0 ? pair : pair.slice(0, equals)
+      const value = equals < 0 ? "" : pair.slice(equals + 1)
+      let decoded = value
+      try {
+        decoded = decodeURIComponent(value.replace(/\+/g, " "))
+      } catch {
+        // A malformed escape: judged as written.
+      }
+      if (equals < 0 || !(VOLATILE_KEYS.test(key) || isSensitiveKey(key) || VOLATILE.test(decoded))) return escapeRegex(pair)
+      volatile = true
+      return `${escapeRegex(key)}=[^&#]*`
+    })
+    .join("&")}`
+  const hash = parsed.hash
+    .split(/([/?&=#])/)
+    .map((part) => {
+      if (!VOLATILE.test(part)) return escapeRegex(part)
+      volatile = true
+      return "[^/?&=#]*"
+    })
+    .join("")
+  if (!volatile) return { exact: url }
+  return { regex: `^${escapeRegex(parsed.origin)}${segments.join("/")}${query}${hash}$` }
+}
+
+/**
+ * The flow ends where its last recorded page was: the observation of the session's last step that ran
+ * (an action, a wait, a look at the page), when it came after the last replayed step. The replay checks the
+ * URL (a wait_for that the page already satisfies), the Playwright test its URL and title. None when the
+ * page is not known, not loadable, or holds a redacted value.
+ */
+const endOf = (
+  steps: ReadonlyArray<StepRecord>,
+  out: ReadonlyArray<Replayed>,
+  lookup: ToolLookup,
+  served: (tool: string) => string
+): Replayed | undefined => {
+  const last = out.at(-1)
+  if (last === undefined) return undefined
+  const from = steps.indexOf(last.record)
+  let seen: StepRecord | undefined
+  for (let index = steps.length - 1; index >= from && seen === undefined; index--) {
+    const record = steps[index]!
+    const tool = lookup(record.tool.name)
+    if (record.outcome.ok && record.observation !== undefined && (tool === undefined || replayModeOf(tool) !== "never")) seen = record
+  }
+  const state = seen?.observation?.state
+  if (seen === undefined || state === undefined || state.currentUrl.length > END_URL_CHARS || !LOADABLE.test(state.currentUrl) || /\[REDACTED\]|\[secret:/.test(state.currentUrl)) return undefined
+  const match = stableUrl(state.currentUrl)
+  const title = state.title
+  // A title with a number in it ("(3) Inbox") or a redacted value changes between runs: the URL alone checks the page.
+  const end: EndPage = {
+    url: state.currentUrl,
+    match,
+    ...(title !== undefined && title !== "" && !/\d|\[REDACTED\]|\[secret:/.test(title) ? { title } : {})
+  }
+  const pattern = "exact" in match ? `/^${escapeRegex(match.exact)}$/` : `/${match.regex}/`
+  return {
+    step: { tool: served("wait_for"), args: { url: pattern, timeoutMs: END_CHECK_MS }, notes: `End at ${clipText(state.currentUrl, 300)}` },
+    record: seen,
+    tool: lookup("wait_for"),
+    end
+  }
 }
 
 /** Pages a replay can load again: not about:blank, chrome:// and the like. */
@@ -310,6 +435,13 @@ export const toPlaywright = (
   const { env, text: textExpression, variables } = expressions()
   recipe.steps.forEach((step, index) => {
     const replayed = out[index]
+    if (replayed?.end !== undefined) {
+      const { match, title } = replayed.end
+      lines.push(`// The page the flow ended on.`)
+      lines.push(`await expect(page).toHaveURL(${"exact" in match ? js(match.exact) : new RegExp(match.regex).toString()})`)
+      if (title !== undefined) lines.push(`await expect(page).toHaveTitle(${js(title)})`)
+      return
+    }
     const locator = locatorOf(step.args)
     const written =
       replayed === undefined

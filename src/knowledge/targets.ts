@@ -54,8 +54,10 @@ export const durableTarget = (target: StepTarget | undefined): Durable | undefin
     if (target.testId !== undefined) own.push({ testId: target.testId })
     if (target.selector !== undefined) own.push({ selector: target.selector })
   }
+  // A generated `internal:role=...` selector and the role selector say the same: one of them is kept.
+  const key = (form: DurableArgs) => JSON.stringify(typeof form.selector === "string" ? { ...form, selector: form.selector.replace(/^internal:role=/, "role=") } : form)
   const forms: Array<DurableArgs> = []
-  for (const form of [...pageWide, ...own]) if (!forms.some((known) => JSON.stringify(known) === JSON.stringify(form))) forms.push(form)
+  for (const form of [...pageWide, ...own]) if (!forms.some((known) => key(known) === key(form))) forms.push(form)
   const [first, ...rest] = forms
   if (first === undefined) return undefined
   const scopeDropped = scope === "lost" && pageWide.length === 0 && !(element?.unique.includes("selector") ?? false)

@@ -4,7 +4,7 @@ import { StateView } from "../domain/envelope.js"
 import { ExtensionSummary, Tabs, TestIdItem } from "../domain/observation.js"
 import { renderNodes } from "../domain/snapshot-text.js"
 import { PriorKnowledge } from "../domain/knowledge.js"
-import { priorKnowledge } from "../knowledge/prior.js"
+import { hasPriorKnowledge, priorKnowledge } from "../knowledge/prior.js"
 import { defineTool, Unlisted } from "../runtime/tool.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
@@ -82,7 +82,7 @@ const DescribeScreenOutput = Schema.Struct({
   truncated: Schema.optional(Schema.Boolean).annotations({ description: "True when the page had more nodes than the snapshot shows." }),
   screenshot: Schema.optional(ScreenshotResult).annotations({ description: "The screenshot, when one was asked for." }),
   priorKnowledge: Schema.optional(PriorKnowledge).annotations({
-    description: "What other sessions of the last 48 h did on a similar screen: suggestions, targets to avoid, related sessions."
+    description: "What other sessions of the last 48 h did on a similar screen: actions that worked, targets to avoid, related sessions."
   })
 })
 
@@ -144,7 +144,7 @@ export const describeScreen = defineTool({
       ),
       Effect.catchTag("KnowledgeError", (error) => Effect.logWarning("prior knowledge skipped", error.message).pipe(Effect.as(undefined)))
     )
-    const hasPrior = prior !== undefined && (prior.similarSteps.length > 0 || prior.avoid.length > 0)
+    const hasPrior = prior !== undefined && hasPriorKnowledge(prior)
     const rendered = renderNodes(observation.a11y?.nodes ?? [])
     return {
       ...(hasPrior ? { priorKnowledge: prior } : {}),

@@ -2,10 +2,11 @@
 // targeted by ref, test id or selector.
 import { Effect, Option, Schema } from "effect"
 import { looksSensitive, REDACTED } from "../domain/redaction.js"
-import { InvalidInput, WaitTimeout } from "../domain/errors.js"
+import { AssertionFailed, clip, InvalidInput, WaitTimeout } from "../domain/errors.js"
 import { SECRET_NAME } from "../domain/secrets.js"
 import { looksLikeRegex, regexOf } from "../domain/url-pattern.js"
-import { targetOf, validateTarget } from "../domain/target.js"
+import { describeTarget, targetOf, validateTarget } from "../domain/target.js"
+import { collapse, holdsSecret, readAssertion, readMatches, recordRead, recordReads } from "../knowledge/reads.js"
 import { defineTool, Unlisted, type Replay } from "../runtime/tool.js"
 import { Secrets } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
@@ -291,7 +292,15 @@ export const waitFor = defineTool({
 })
 
 const GetTextInput = targetInput({
-  all: Schema.optional(Schema.Boolean).annotations({ description: "Every match." })
+  all: Schema.optional(Schema.Boolean).annotations({ description: "Every match." }),
+  // A replay's check of what the recorded flow read (see docs/knowledge.md, "Reads become checks"): not listed.
+  expected: Schema.optional(
+    Schema.Union(Schema.String.pipe(Schema.maxLength(10_000)), Schema.Array(Schema.String.pipe(Schema.maxLength(10_000))).pipe(Schema.maxItems(100)))
+  ).annotations({
+    description: "Retry until the text (with all: the texts, in order) reads this, whitespace collapsed; else MM_ASSERTION_FAILED.",
+    [Unlisted]: true
+  }),
+  contains: Schema.optional(Schema.Boolean).annotations({ description: "With expected: the text contains it.", [Unlisted]: true })
 })
 
 /** How many texts get_text reads with `all`, and how long each may be. */
@@ -299,6 +308,16 @@ export const GET_TEXT_ALL = { texts: 100, chars: 500 } as const
 
 const cutText = (text: string) =>
   text.length > GET_TEXT_ALL.chars ? `${text.slice(0, GET_TEXT_ALL.chars)}…[${text.length - GET_TEXT_ALL.chars} more chars]` : text
+
+interface TextRead {
+  readonly text?: string
+  readonly texts?: ReadonlyArray<string>
+  readonly more?: number
+  readonly redacted?: boolean
+}
+
+/** How often a check of get_text reads again while the text is not yet the expected one. */
+const READ_POLL_MS = [50, 100, 250, 500] as const
 
 export const getText = defineTool({
   name: "get_text",
@@ -311,27 +330,113 @@ export const getText = defineTool({
       description: `With all: the text of each match in page order (at most ${GET_TEXT_ALL.texts}, each cut at ${GET_TEXT_ALL.chars} characters).`
     }),
     more: Schema.optional(Schema.Number).annotations({ description: "With all: how many matches were left out." }),
-    redacted: Schema.optional(Schema.Boolean).annotations({ description: "True when the field is a password field." })
+    redacted: Schema.optional(Schema.Boolean).annotations({ description: "True when the field is a password field." }),
+    element: ElementField
   }),
   annotations: readAnnotations,
   concurrencySafe: true,
   ...elementTool,
   stepKinds: ["discovery"],
   observation: "none",
-  onDeadline: actionDeadline("get_text"),
-  record: (input) => recordTargeted(input, input.all === true ? { all: true } : {}),
+  onDeadline: (input, timeoutMs) =>
+    input.expected === undefined
+      ? actionDeadline("get_text")(input, timeoutMs)
+      : new AssertionFailed({
+          condition: "text",
+          target: describeTarget(targetOf(input)),
+          expected: clip(JSON.stringify(input.expected)),
+          actual: "(the call was stopped at its deadline)",
+          timeoutMs
+        }),
+  // What it read is recorded (never a password, nor a field that looks secret), so a replay and an export can check it.
+  record: (input, result) => {
+    const recorded = recordTargeted(input, input.all === true ? { all: true } : {})
+    const target = withElement(recorded.target, result)
+    const read = Option.match(result, {
+      onNone: () => ({}),
+      onSome: (value) =>
+        value.redacted === true
+          ? {}
+          : value.texts !== undefined
+            ? recordReads(value.texts, value.more ?? 0, target)
+            : value.text !== undefined
+              ? recordRead(value.text, target)
+              : {}
+    })
+    return { input: { ...recorded.input, ...read }, target }
+  },
+  // What the flow read replays as a check of the same text, and exports as an expect(...) line.
+  replay: {
+    mode: "step",
+    note: (args, target) =>
+      args.read === undefined
+        ? `Read${at(target)}`
+        : `Check that${at(target)} ${args.readContains === true ? "contains" : "reads"} ${JSON.stringify(args.read).slice(0, 80)}`,
+    args: (args) => {
+      const { read, readContains, ...rest } = args
+      if (read === undefined) return { skip: "read-only" }
+      if (holdsSecret(JSON.stringify(read))) return { skip: "read-only (its text holds a secret: not checked)" }
+      return { args: { ...rest, expected: read, ...(readContains === true ? { contains: true } : {}) } }
+    },
+    playwright: (args, context) =>
+      context.locator === undefined || args.expected === undefined
+        ? undefined
+        : [readAssertion(context.locator, args.expected as string | ReadonlyArray<string>, args.contains === true, context.record.tool.target)]
+  },
   run: Effect.fn("tool.get_text")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
-    if (input.all === true) {
-      const { texts, total } = yield* session.getTexts(target, { timeoutMs: input.timeoutMs, limit: GET_TEXT_ALL.texts })
-      return {
-        texts: texts.map((text) => (text === null ? REDACTED : cutText(text.trim()))),
-        ...(total > texts.length ? { more: total - texts.length } : {})
+    const started = Date.now()
+    // A check answers its own verdict before the call's deadline (which keeps a reserve for the record).
+    const budgetMs = input.expected === undefined ? input.timeoutMs : Math.max(100, input.timeoutMs - Math.min(1_000, input.timeoutMs / 4))
+    const plainRead = Effect.gen(function* () {
+      const left = Math.max(100, budgetMs - (Date.now() - started))
+      if (input.all === true) {
+        const { texts, total } = yield* session.getTexts(target, { timeoutMs: left, limit: GET_TEXT_ALL.texts })
+        return {
+          texts: texts.map((text) => (text === null ? REDACTED : cutText(text.trim()))),
+          ...(total > texts.length ? { more: total - texts.length } : {})
+        }
+      }
+      const text = yield* session.getText(target, { timeoutMs: left })
+      return text === null ? { text: REDACTED, redacted: true } : { text }
+    }).pipe(Effect.map((value): TextRead => value))
+    // One element: what it is, for the record (its durable forms, and whether it is a field).
+    const element = input.all === true ? undefined : yield* session.describe(target)
+    const expected = input.expected
+    let checkedRead: Effect.Effect<TextRead, Effect.Effect.Error<typeof plainRead> | AssertionFailed> = plainRead
+    if (expected !== undefined) {
+      // A check: an element that never shows up reads nothing, which is not what the flow read.
+      const missing = (error: { readonly message: string }) =>
+        new AssertionFailed({
+          condition: "text",
+          target: describeTarget(target),
+          expected: `${input.contains === true ? "to contain " : ""}${clip(JSON.stringify(expected))}`,
+          actual: `no element (${clip(error.message)})`,
+          timeoutMs: input.timeoutMs
+        })
+      checkedRead = plainRead.pipe(Effect.catchTags({ ActionTimeout: (error) => Effect.fail(missing(error)), TargetNotFound: (error) => Effect.fail(missing(error)) }))
+    }
+    const read = checkedRead
+    let result = yield* read
+    if (expected !== undefined) {
+      for (let attempt = 0; !readMatches(expected, input.contains === true, result.texts ?? result.text ?? ""); attempt++) {
+        const left = budgetMs - (Date.now() - started)
+        if (left <= 0) {
+          const actual = result.texts ?? result.text ?? ""
+          return yield* new AssertionFailed({
+            condition: "text",
+            target: describeTarget(target),
+            expected: `${input.contains === true ? "to contain " : ""}${clip(JSON.stringify(expected))}`,
+            actual: clip(JSON.stringify(typeof actual === "string" ? collapse(actual) : actual.map(collapse))),
+            timeoutMs: input.timeoutMs
+          })
+        }
+        yield* Effect.sleep(Math.min(left, READ_POLL_MS[Math.min(attempt, READ_POLL_MS.length - 1)]!))
+        result = yield* read
       }
     }
-    const text = yield* session.getText(target, { timeoutMs: input.timeoutMs })
-    return text === null ? { text: REDACTED, redacted: true } : { text }
+    return { ...result, ...described(element) }
   })
 })
 

@@ -65,8 +65,8 @@ const whyNot = (recipe: Recipe, steps: ReadonlyArray<StepRecord>, lookup: ToolLo
   !acts(recipe) ? "no step to replay" : noDurable(recipe) ? "a step without a durable target" : !flowSucceeded(steps, lookup) ? "its last action failed" : "?"
 
 
-/** Recipe steps that act (not the start page alone). */
-const acts = (recipe: Recipe) => recipe.steps.some((step) => !step.notes.startsWith("Start at "))
+/** Recipe steps that act (not the start page or the end-of-flow check alone). */
+const acts = (recipe: Recipe) => recipe.steps.some((step) => !step.notes.startsWith("Start at ") && !step.notes.startsWith("End at "))
 
 const noDurable = (recipe: Recipe) => recipe.skipped.some((reason) => /: (only a ref|no durable form|the element had no|its locator was scoped)/.test(reason))
 

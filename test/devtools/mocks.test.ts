@@ -176,7 +176,8 @@ describe("mm_mock_network in real Chromium", () => {
           tool: "mm_mock_network",
           args: { action: "add", url: "**/api/items", method: "GET", headers: { "x-mock": "1" }, json: [{ name: "exported" }] }
         })
-        expect(batch.steps.map((step: any) => step.tool)).toEqual(["mm_mock_network", "mm_navigate"])
+        // The last step checks the page the flow ended on.
+        expect(batch.steps.map((step: any) => step.tool)).toEqual(["mm_mock_network", "mm_navigate", "mm_wait_for"])
 
         const exported = yield* call(knowledgeExport, { format: "playwright" })
         const content: string = exported.result.content
@@ -184,7 +185,9 @@ describe("mm_mock_network in real Chromium", () => {
           `await page.context().route("**/api/items", (route) => route.request().method() === "GET" ? route.fulfill({ status: 200, headers: {"x-mock":"1"}, contentType: "application/json", body: "[{\\"name\\":\\"exported\\"}]" }) : route.fallback())`
         )
         // @playwright/test is not installed here: the test's body runs as a plain Playwright script.
-        const body = content.slice(content.indexOf("async ({ page }) => {") + "async ({ page }) => {".length, content.lastIndexOf("})"))
+        // Up to the end-of-flow check, whose expect(page) lines need the test runner.
+        expect(content).toContain("await expect(page).toHaveURL(")
+        const body = content.slice(content.indexOf("async ({ page }) => {") + "async ({ page }) => {".length, content.indexOf("// The page the flow ended on."))
         const shown = yield* Effect.promise(async () => {
           const browser = await launchPlain()
           try {

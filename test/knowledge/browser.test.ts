@@ -137,12 +137,14 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       expect(playwright.result.content).toContain('page.getByTestId("login-submit").click()')
       const exported = yield* ok("mm_knowledge", { session: sessionId, export: "batch" })
       const batch = JSON.parse(exported.result.content.replace("{{password}}", "correct horse"))
-      expect(batch.steps.map((step: any) => step.tool)).toEqual(["mm_navigate", "mm_type", "mm_type", "mm_click", "mm_wait_for"])
+      expect(batch.steps.map((step: any) => step.tool)).toEqual(["mm_navigate", "mm_type", "mm_type", "mm_click", "mm_wait_for", "mm_wait_for"])
+      // The last one checks the page the flow ended on (the sign-in shows its welcome in place).
+      expect(batch.steps.at(-1).args).toEqual({ url: `/^${url("/login").replace(/\./g, "\\.")}$/`, timeoutMs: 5000 })
 
       // A fresh session replays the export on the same page.
       yield* ok("mm_launch", { force: true, goal: "replay" })
       const replay = yield* ok("mm_run_steps", batch)
-      expect(replay.result.summary).toMatchObject({ ok: true, succeeded: 5 })
+      expect(replay.result.summary).toMatchObject({ ok: true, succeeded: 6 })
       expect((yield* ok("mm_get_text", { testId: "welcome" })).result.text).toBe("Welcome, alice")
 
       // Back on the login screen, describe_screen brings what the first session learned.

@@ -37,13 +37,18 @@ describe("export subcommand", () => {
       "browser-workflow-mcp export: left out click a11yRef:e9: only a ref was recorded: the page did not describe the element (no test id, role and name, or selector)\n"
     )
     expect(JSON.parse(batch.out)).toEqual({
-      steps: [{ tool: "mm_click", args: { timeoutMs: 15000, testId: "open-settings" } }],
+      steps: [
+        { tool: "mm_click", args: { timeoutMs: 15000, testId: "open-settings" } },
+        // The flow ends where its last step saw the page: the replay checks that it got there.
+        { tool: "mm_wait_for", args: { url: "/^http://127\\.0\\.0\\.1:3000/app#/home$/", timeoutMs: 5000 } }
+      ],
       stopOnError: true,
       includeObservations: "failures"
     })
     const playwright = await captured(() => runExport(["mm-cli", "--format=playwright", `--artifacts-dir=${dir}`], {}))
     expect(playwright.out).toContain('test("open settings", async ({ page }) => {')
     expect(playwright.out).toContain('await page.getByTestId("open-settings").click()')
+    expect(playwright.out).toContain('await expect(page).toHaveURL("http://127.0.0.1:3000/app#/home")')
     const missing = await captured(() => runExport(["nope", "--artifacts-dir", dir], {}))
     expect(missing.code).toBe(1)
     expect(missing.err).toContain("mm_knowledge {sessions: true}")

@@ -43,10 +43,10 @@ describe("prior knowledge from the index equals the first implementation", () =>
     expect(compared).toBe(20)
     const send = priorKnowledge(catalog, { currentSessionId: undefined, observation: observations[0]!, now: NOW })
     // The comparison is not vacuous: every list has content on a screen the store knows well.
-    expect(send.relatedSessions).toHaveLength(5)
-    expect(send.similarSteps).toHaveLength(10)
-    expect(send.suggestedNextActions.length).toBeGreaterThan(0)
-    expect(send.avoid.length).toBeGreaterThan(0)
+    expect(send.relatedSessions).toHaveLength(3)
+    expect(send.similarSteps).toHaveLength(5)
+    expect(send.suggestedNextActions?.length).toBeGreaterThan(0)
+    expect(send.avoid?.length).toBeGreaterThan(0)
   })
 })
 

@@ -4,7 +4,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Catalog, scanSearch } from "../../src/knowledge/catalog.js"
 import { RefHints } from "../../src/knowledge/hints.js"
 import { confidenceOf, MAX_SIMILARITY_SCORE, priorKnowledge, similarityScore } from "../../src/knowledge/prior.js"
-import { recipeOf, toBatch, toPlaywright } from "../../src/knowledge/recipe.js"
+import { READ_LIMITS, recordRead, recordReads } from "../../src/knowledge/reads.js"
+import { recipeOf, stableUrl, toBatch, toPlaywright } from "../../src/knowledge/recipe.js"
 import { queryGroups } from "../../src/knowledge/text.js"
 import { makeRegistry } from "../../src/runtime/registry.js"
 import { builtinTools } from "../../src/tools/registry.js"
@@ -47,7 +48,7 @@ describe("prior knowledge", () => {
       {
         rank: 1,
         tool: "click",
-        rationale: "worked on this screen; its target is on the screen now",
+        rationale: "worked here; target on screen",
         preferredTarget: { testId: "next" },
         confidence: 1,
         succeeded: 1
@@ -55,7 +56,7 @@ describe("prior knowledge", () => {
       {
         rank: 2,
         tool: "click",
-        rationale: "worked on this screen; its target is on the screen now",
+        rationale: "worked here; target on screen",
         preferredTarget: { testId: "max" },
         confidence: 1,
         succeeded: 1,
@@ -63,17 +64,16 @@ describe("prior knowledge", () => {
       }
     ])
     expect(prior.avoid).toEqual([{ target: "testId:broken", failures: 2, lastError: "MM_TARGET_NOT_FOUND" }])
-    expect(prior.relatedSessions.map((related) => related.sessionId)).toEqual(["other"])
-    expect(prior.similarSteps.every((similar) => similar.sessionId === "other")).toBe(true)
-    // Successful steps come first, then the failures.
-    expect(prior.similarSteps.map((similar) => similar.ok)).toEqual([true, true, false, false, false, false])
+    expect(prior.relatedSessions?.map((related) => related.sessionId)).toEqual(["other"])
+    // Every action that worked is a suggestion: nothing is said twice, and failures are no steps to redo.
+    expect(prior.similarSteps).toBeUndefined()
   })
 
   it("regression: empty accessible names never make two steps similar", () => {
     const catalog = new Catalog()
     catalog.addStep(step({ sessionId: "x", tool: "click", target: { testId: "t" }, names: ["", "  "], at: hoursAgo(1) }))
     const prior = priorKnowledge(catalog, { currentSessionId: undefined, observation: { state: { ...here.state, currentScreen: "unknown", currentUrl: "about:blank" }, a11y: { nodes: [{ ref: "e1", role: "generic", name: "" }] } }, now: NOW })
-    expect(prior.similarSteps).toEqual([])
+    expect(prior).toEqual({})
   })
 
   it("related sessions are ranked by relevance, then recency, not by storage order", () => {
@@ -82,7 +82,8 @@ describe("prior knowledge", () => {
     catalog.addStep(step({ sessionId: "b-strong", tool: "click", target: { testId: "next" }, ...onSend, at: hoursAgo(5) }))
     catalog.addStep(step({ sessionId: "c-strong-newer", tool: "click", target: { testId: "next" }, ...onSend, at: hoursAgo(3) }))
     const prior = priorKnowledge(catalog, { currentSessionId: undefined, observation: here, now: NOW })
-    expect(prior.relatedSessions.map((related) => related.sessionId)).toEqual(["c-strong-newer", "b-strong", "a-weak"])
+    // Sessions are related by their actions: a session that only read the page is not one to learn from.
+    expect(prior.relatedSessions?.map((related) => related.sessionId)).toEqual(["c-strong-newer", "b-strong"])
   })
 })
 
@@ -106,8 +107,11 @@ describe("recipes", () => {
       ["mm_type", { text: "alice", timeoutMs: 15000, testId: "username" }],
       ["mm_type", { text: "{{password}}", timeoutMs: 15000, testId: "password" }],
       ["mm_click", { timeoutMs: 15000, selector: 'role=button[name="Sign in"s]' }],
-      ["mm_wait_for", { state: "visible", timeoutMs: 15000, testId: "welcome", within: { selector: "#dashboard" } }]
+      ["mm_wait_for", { state: "visible", timeoutMs: 15000, testId: "welcome", within: { selector: "#dashboard" } }],
+      // The page the flow ended on, as its last step saw it.
+      ["mm_wait_for", { url: "/^http://127\\.0\\.0\\.1:3000/app#/home$/", timeoutMs: 5000 }]
     ])
+    expect(recipe.steps.at(-1)?.notes).toBe("End at http://127.0.0.1:3000/app#/home")
     expect(recipe.placeholders).toEqual([{ name: "password", target: "testId:password", length: 13 }])
     expect(recipe.skipped).toEqual([
       "describe_screen: read-only",
@@ -135,6 +139,8 @@ describe("recipes", () => {
     expect(code).not.toContain("process.env.BWM_SECRET_PASSWORD")
     expect(code).toContain('await page.getByRole("button", { name: "Sign in", exact: true }).click()')
     expect(code).toContain('await expect(page.locator("#dashboard").getByTestId("welcome")).toBeVisible()')
+    // It ends with the page the flow reached: its URL and title.
+    expect(code).toContain('await expect(page).toHaveURL("http://127.0.0.1:3000/app#/home")\n  await expect(page).toHaveTitle("t")\n})')
   })
 
   it("keys, options, hover and history moves replay in a batch and in a Playwright test; a key pressed in a secret field does not", () => {
@@ -159,11 +165,12 @@ describe("recipes", () => {
       "mm_hover",
       "mm_navigate",
       "mm_click",
-      "mm_switch_to_tab"
+      "mm_switch_to_tab",
+      "mm_wait_for"
     ])
     expect(recipe.steps[6]?.args).toMatchObject({ dialog: { accept: true, promptText: "{{ask}}" } })
     expect(recipe.placeholders).toEqual([{ name: "ask", target: "the prompt opened by testId:ask" }])
-    expect(recipe.steps.at(-1)?.args).toEqual({ role: "app" })
+    expect(recipe.steps.at(-2)?.args).toEqual({ role: "app" })
     expect(recipe.skipped).toEqual([
       "press_key testId:pin: a key pressed in a secret field is not stored",
       "switch_to_tab: chose its tab by id only, which names nothing in another session"
@@ -177,6 +184,75 @@ describe("recipes", () => {
     expect(code).toContain(
       'page.once("dialog", (dialog) => dialog.accept(requiredEnv("BWM_SECRET_ASK")))\n  await page.getByTestId("ask").click()\n  page.removeAllListeners("dialog")'
     )
+  })
+
+  it("reads become checks: exact, contains, values and lists; never a secret; a read-only look stays out", () => {
+    const field = { testId: "api-field", element: { testId: "api-field", role: "textbox", unique: ["testId" as const] } }
+    const reads = [
+      step({ sessionId: "g", tool: "launch", url: "http://127.0.0.1:5000/orders" }),
+      step({ sessionId: "g", tool: "type", target: field, input: { text: "[REDACTED]", timeoutMs: 15000 }, textRedacted: true, textLength: 9 }),
+      step({ sessionId: "g", tool: "get_text", target: { testId: "status" }, input: { timeoutMs: 15000, read: "Order confirmed: 2 items" } }),
+      step({ sessionId: "g", tool: "get_text", target: { testId: "terms" }, input: { timeoutMs: 15000, read: "By ordering you agree", readContains: true } }),
+      step({ sessionId: "g", tool: "get_text", target: { testId: "city", element: { testId: "city", role: "combobox", unique: ["testId"] } }, input: { timeoutMs: 15000, read: "Berlin" } }),
+      step({ sessionId: "g", tool: "get_text", target: { selector: "li" }, input: { all: true, timeoutMs: 15000, read: ["Tea", "Cake"] } }),
+      step({ sessionId: "g", tool: "get_text", target: field, input: { timeoutMs: 15000, read: "sk-123456" } }),
+      step({ sessionId: "g", tool: "get_text", target: { testId: "greeting" }, input: { timeoutMs: 15000, read: "Hello [secret:USER_TOKEN]" } }),
+      step({ sessionId: "g", tool: "get_text", target: { testId: "plain" }, input: { timeoutMs: 15000 } })
+    ]
+    const recipe = recipeOf(reads, tools)
+    expect(recipe.steps.filter((s) => s.tool === "mm_get_text").map((s) => s.args)).toEqual([
+      { timeoutMs: 15000, testId: "status", expected: "Order confirmed: 2 items" },
+      { timeoutMs: 15000, testId: "terms", expected: "By ordering you agree", contains: true },
+      { timeoutMs: 15000, testId: "city", expected: "Berlin" },
+      { all: true, timeoutMs: 15000, selector: "li", expected: ["Tea", "Cake"] }
+    ])
+    expect(recipe.steps[2]?.notes).toBe('Check that testId:status reads "Order confirmed: 2 items"')
+    expect(recipe.skipped).toEqual([
+      "get_text testId:api-field: read-only (a secret was typed there: its text is not checked)",
+      "get_text testId:greeting: read-only (its text holds a secret: not checked)",
+      "get_text testId:plain: read-only"
+    ])
+    const code = toPlaywright(recipe, reads, undefined, "g", tools)
+    expect(code).toContain('await expect(page.getByTestId("status")).toHaveText("Order confirmed: 2 items", { useInnerText: true })')
+    expect(code).toContain('await expect(page.getByTestId("terms")).toContainText("By ordering you agree", { useInnerText: true })')
+    expect(code).toContain('await expect(page.getByTestId("city")).toHaveValue("Berlin")')
+    expect(code).toContain('await expect(page.locator("li")).toHaveText(["Tea","Cake"], { useInnerText: true })')
+    expect(code).not.toContain("sk-123456")
+    expect(code).not.toContain("secret:")
+  })
+
+  it("what get_text records: short texts whole, long ones by their beginning, values as they are, nothing secret", () => {
+    expect(recordRead("  Order\n confirmed ", { testId: "status" })).toEqual({ read: "Order confirmed" })
+    const long = recordRead(`${"word ".repeat(60)}end`, { testId: "terms" })
+    expect(long.readContains).toBe(true)
+    expect((long.read as string).length).toBeLessThanOrEqual(READ_LIMITS.prefixChars)
+    expect(recordRead(" two  spaces ", { testId: "q", element: { role: "textbox", unique: [] } })).toEqual({ read: " two  spaces " })
+    expect(recordRead("hunter2", { testId: "password-field" })).toEqual({})
+    expect(recordRead("x", { a11yRef: "e4", element: { role: "textbox", name: "API key", unique: [] } })).toEqual({})
+    expect(recordRead("", { testId: "empty" })).toEqual({})
+    expect(recordReads(["Tea", "Cake"], 0, { selector: "li" })).toEqual({ read: ["Tea", "Cake"] })
+    expect(recordReads(["Tea", "Cake"], 3, { selector: "li" })).toEqual({})
+    expect(recordReads(["Tea", "x".repeat(300)], 0, { selector: "li" })).toEqual({})
+  })
+
+  it("the page a flow ended on: a literal URL, or a regex for ids, timestamps, tokens and secret-looking keys", () => {
+    expect(stableUrl("http://127.0.0.1:3000/todomvc/react/#/completed")).toEqual({ exact: "http://127.0.0.1:3000/todomvc/react/#/completed" })
+    expect(stableUrl("http://127.0.0.1:3000/welcome?user=alice%40example.com")).toEqual({ exact: "http://127.0.0.1:3000/welcome?user=alice%40example.com" })
+    const cases = [
+      ["http://127.0.0.1:3000/orders/1234567?tab=info", "http://127.0.0.1:3000/orders/7654321?tab=info", "http://127.0.0.1:3000/orders/1234567?tab=other"],
+      ["http://x/done?ts=1700000000000", "http://x/done?ts=1800000000000", "http://x/other?ts=1"],
+      ["http://x/a?id=550e8400-e29b-41d4-a716-446655440000#/x", "http://x/a?id=00000000-0000-0000-0000-000000000000#/x", "http://x/a?id=1#/y"],
+      ["http://x/cb?access_token=abc&state=q1", "http://x/cb?access_token=zzz&state=q2", "http://x/cb?access_token=abc"]
+    ] as const
+    for (const [recorded, later, elsewhere] of cases) {
+      const match = stableUrl(recorded)
+      expect("regex" in match, recorded).toBe(true)
+      const regex = new RegExp((match as { regex: string }).regex)
+      expect(regex.test(recorded), recorded).toBe(true)
+      expect(regex.test(later), later).toBe(true)
+      expect(regex.test(elsewhere), elsewhere).toBe(false)
+    }
+    expect(JSON.stringify(stableUrl("http://x/cb?access_token=abc"))).not.toContain("abc")
   })
 
   it("a ref target gets the role and name the agent saw before acting, not a renumbered ref of the next page", () => {

@@ -8,7 +8,11 @@ import {
   ACTIONABLE,
   confidenceOf,
   PRIOR_LIMITS,
+  fitsTarget,
+  leanPrior,
+  mostlyFailed,
   rationaleOf,
+  relatedSession,
   round,
   screenTargets,
   similarityScore,
@@ -16,7 +20,6 @@ import {
   type PriorInput
 } from "../../src/knowledge/prior.js"
 import { durableTarget } from "../../src/knowledge/targets.js"
-import { clipText, SHOWN_CHARS } from "../../src/knowledge/text.js"
 
 /** Entries in the order they were added, each with the page the agent saw before it. */
 export class ReferenceCatalog {
@@ -71,70 +74,70 @@ export const referencePriorKnowledge = (catalog: ReferenceCatalog, input: PriorI
   scored.sort(byStep)
   const latest = (rows: ReadonlyArray<Scored>) => rows.reduce((a, b) => (b.entry.time > a.entry.time ? b : a))
 
-  const similarSteps = [...scored.filter((row) => row.entry.ok), ...scored.filter((row) => !row.entry.ok)].slice(0, PRIOR_LIMITS.similarSteps)
+  // Only actions are flows an agent can redo: sessions are related by them, targets judged by them.
+  const actions = scored.filter((row) => ACTIONABLE.has(row.entry.tool))
+  const fits = (row: Scored) => fitsTarget(row.entry.tool, row.entry.target)
 
   const bySession = new Map<string, Array<Scored>>()
-  for (const row of scored) bySession.set(row.entry.sessionId, [...(bySession.get(row.entry.sessionId) ?? []), row])
-  const relatedSessions = [...bySession.values()]
-    .map((rows) => ({ best: rows[0]!, last: latest(rows) }))
-    .sort((a, b) => b.best.score - a.best.score || b.last.entry.time - a.last.entry.time || (a.best.entry.sessionId < b.best.entry.sessionId ? -1 : 1))
-    .slice(0, PRIOR_LIMITS.sessions)
-
-  const worked = new Set(scored.filter((row) => row.entry.ok).map((row) => describeStepTarget(row.entry.target)))
-  const failures = new Map<string, Array<Scored>>()
-  for (const row of scored) {
-    const key = describeStepTarget(row.entry.target)
-    if (row.entry.ok || !row.here || key === undefined) continue
-    failures.set(key, [...(failures.get(key) ?? []), row])
+  for (const row of actions) {
+    if (row.entry.ok && fits(row)) bySession.set(row.entry.sessionId, [...(bySession.get(row.entry.sessionId) ?? []), row])
   }
-  const avoidRows = [...failures]
-    .filter(([key, rows]) => rows.length >= PRIOR_LIMITS.minFailures && !worked.has(key))
-    .map(([key, rows]) => ({ key, rows, last: latest(rows) }))
-    .sort((a, b) => b.rows.length - a.rows.length || b.last.entry.time - a.last.entry.time || byStep(a.rows[0]!, b.rows[0]!))
-  const avoided = new Set(avoidRows.map((row) => row.key))
+  const relatedSessions = [...bySession.values()].map((rows) => rows[0]!).sort(byStep).slice(0, PRIOR_LIMITS.sessions)
 
-  const groups = new Map<string, { ok: Array<Scored>; failed: number }>()
-  for (const row of scored) {
+  // Per target: sessions where a fitting action on it worked, sessions where every action on it failed.
+  const judged = new Map<string, { worked: Set<string>; failedIn: Set<string>; here: Array<Scored> }>()
+  for (const row of actions) {
     const key = describeStepTarget(row.entry.target)
-    if (!ACTIONABLE.has(row.entry.tool) || key === undefined || avoided.has(key) || durableTarget(row.entry.target) === undefined) continue
-    const group = groups.get(`${row.entry.tool} ${key}`) ?? { ok: [], failed: 0 }
-    if (row.entry.ok) group.ok.push(row)
-    else group.failed++
-    groups.set(`${row.entry.tool} ${key}`, group)
+    if (key === undefined) continue
+    const item = judged.get(key) ?? { worked: new Set<string>(), failedIn: new Set<string>(), here: [] }
+    judged.set(key, item)
+    if (row.entry.ok) {
+      if (fits(row)) item.worked.add(row.entry.sessionId)
+      continue
+    }
+    item.failedIn.add(row.entry.sessionId)
+    if (row.here) item.here.push(row)
+  }
+  const distrusted = new Set(
+    [...judged].filter(([, item]) => mostlyFailed(item.worked.size, [...item.failedIn].filter((session) => !item.worked.has(session)).length)).map(([key]) => key)
+  )
+  const avoidRows = [...judged]
+    .filter(([key, item]) => distrusted.has(key) && item.here.length >= PRIOR_LIMITS.minFailures)
+    .map(([key, item]) => ({ key, rows: item.here, last: latest(item.here) }))
+    .sort((a, b) => b.rows.length - a.rows.length || b.last.entry.time - a.last.entry.time || byStep(a.rows[0]!, b.rows[0]!))
+
+  const replayable = (row: Scored) => {
+    const key = describeStepTarget(row.entry.target)
+    return row.entry.target === undefined || (key !== undefined && !distrusted.has(key) && durableTarget(row.entry.target) !== undefined)
+  }
+  const groups = new Map<string, { ok: Array<Scored>; failed: number }>()
+  for (const row of actions) {
+    if (row.entry.target === undefined || !replayable(row)) continue
+    const key = `${row.entry.tool} ${describeStepTarget(row.entry.target)}`
+    const group = groups.get(key) ?? { ok: [], failed: 0 }
+    groups.set(key, group)
+    if (!row.entry.ok) group.failed++
+    else if (fits(row)) group.ok.push(row)
   }
   const screen = screenTargets(input.observation)
-  const suggestions = [...groups.values()]
-    .filter((group) => group.ok.length > 0)
+  const suggestions = [...groups]
+    .filter(([, group]) => group.ok.length > 0)
     .sort(
-      (a, b) =>
+      ([, a], [, b]) =>
         b.ok[0]!.score - a.ok[0]!.score || b.ok.length - b.failed - (a.ok.length - a.failed) || b.ok.length - a.ok.length || byStep(a.ok[0]!, b.ok[0]!)
     )
     .slice(0, PRIOR_LIMITS.suggestions)
+  const suggested = new Set(suggestions.map(([key]) => key))
+  const others = new Map<string, Scored>()
+  for (const row of actions) {
+    const key = `${row.entry.tool} ${describeStepTarget(row.entry.target) ?? ""}`
+    if (!row.entry.ok || !fits(row) || !replayable(row) || suggested.has(key) || others.has(key)) continue
+    others.set(key, row)
+  }
+  const similarSteps = [...others.values()].sort(byStep).slice(0, PRIOR_LIMITS.similarSteps)
 
-  return {
-    windowHours: PRIOR_LIMITS.windowHours,
-    relatedSessions: relatedSessions.map(({ best, last }) => {
-      const metadata = catalog.metadata(best.entry.sessionId)
-      return {
-        sessionId: best.entry.sessionId,
-        ...(metadata?.goal !== undefined ? { goal: clipText(metadata.goal, SHOWN_CHARS.goal) } : {}),
-        flowTags: (metadata?.flowTags ?? []).map((tag) => clipText(tag, SHOWN_CHARS.tag)),
-        confidence: round(confidenceOf(best.score)),
-        lastStepAt: last.entry.timestamp
-      }
-    }),
-    similarSteps: similarSteps.map(({ entry, score }) => {
-      const target = describeStepTarget(entry.target)
-      return {
-        sessionId: entry.sessionId,
-        timestamp: entry.timestamp,
-        tool: entry.tool,
-        ...(target !== undefined ? { target } : {}),
-        ok: entry.ok,
-        confidence: round(confidenceOf(score))
-      }
-    }),
-    suggestedNextActions: suggestions.map((group, index) => {
+  return leanPrior({
+    suggestedNextActions: suggestions.map(([, group], index) => {
       const best = group.ok[0]!
       const target = best.entry.target!
       const { visible, ...targets } = suggestionTargets(
@@ -151,10 +154,15 @@ export const referencePriorKnowledge = (catalog: ReferenceCatalog, input: PriorI
         ...(group.failed > 0 ? { failed: group.failed } : {})
       }
     }),
+    similarSteps: similarSteps.map(({ entry, score }) => {
+      const target = describeStepTarget(entry.target)
+      return { tool: entry.tool, ...(target !== undefined ? { target } : {}), confidence: round(confidenceOf(score)) }
+    }),
     avoid: avoidRows.slice(0, PRIOR_LIMITS.avoid).map(({ key, rows, last }) => ({
       target: key,
       failures: rows.length,
       ...(last.entry.errorCode !== undefined ? { lastError: last.entry.errorCode } : {})
-    }))
-  }
+    })),
+    relatedSessions: relatedSessions.map((best) => relatedSession(best.entry.sessionId, catalog.metadata(best.entry.sessionId), best.score))
+  })
 }

@@ -6,8 +6,9 @@ import { labelsFor, type StepRecord, type StepTarget } from "../../src/domain/kn
 import type { A11yNode, Observation, TestIdItem } from "../../src/domain/observation.js"
 import { Catalog } from "../../src/knowledge/catalog.js"
 import { PageTracker } from "../../src/knowledge/page.js"
-import { priorKnowledge } from "../../src/knowledge/prior.js"
+import { fitsTarget, priorKnowledge } from "../../src/knowledge/prior.js"
 import { hoursAgo, NOW, session, stepKindsOf } from "./fixtures.js"
+import { ReferenceCatalog, referencePriorKnowledge } from "./prior-reference.js"
 
 const APP = "http://127.0.0.1:4100"
 const state = (path: string, title = "Todos") => ({ isLoaded: true, currentUrl: `${APP}${path}`, title, currentScreen: "unknown" })
@@ -73,21 +74,19 @@ describe("prior knowledge ranks what worked first", () => {
     for (const step of pastSession("past")) catalog.addStep(step)
     const prior = priorKnowledge(catalog, { currentSessionId: "me", observation: now, now: NOW })
 
-    const clicks = prior.similarSteps.filter((similar) => similar.tool === "click" && similar.target === "testId:add-button")
-    expect(clicks.map((similar) => similar.ok)).toEqual([true, false, false])
     // Judged on the page the agent saw before each click: the same page, so the same confidence (no screen
-    // rule matches here, so the most is 21 of 29: same path, three test ids, two names, an action).
-    expect(new Set(clicks.map((similar) => similar.confidence))).toEqual(new Set([0.724]))
-    // Every successful step is listed before any failure.
-    const outcomes = prior.similarSteps.map((similar) => similar.ok)
-    expect(outcomes).toEqual([...outcomes].sort((a, b) => Number(b) - Number(a)))
+    // rule matches here, so the most is 21 of 29: same path, three test ids, two names, an action). Every
+    // action that worked is suggested, so no similar step repeats one; launch and describe_screen are no
+    // steps to redo.
+    expect(prior.similarSteps).toBeUndefined()
+    expect(prior.suggestedNextActions?.map((action) => action.tool)).toEqual(["click", "type", "click"])
 
-    const add = prior.suggestedNextActions.find((action) => action.preferredTarget.testId === "add-button")
+    const add = prior.suggestedNextActions?.find((action) => action.preferredTarget.testId === "add-button")
     // After the two actions that never failed (typing the todo, the Completed filter).
     expect(add).toEqual({
       rank: 3,
       tool: "click",
-      rationale: "worked on this screen; its target is on the screen now",
+      rationale: "worked here; target on screen",
       preferredTarget: { testId: "add-button" },
       confidence: 0.724,
       succeeded: 1,
@@ -95,18 +94,18 @@ describe("prior knowledge ranks what worked first", () => {
     })
     // A ref target is suggested by role and name, with the ref the same element has on this screen now; as
     // similar as Add, it never failed, so it ranks first.
-    expect(prior.suggestedNextActions[0]).toEqual({
+    expect(prior.suggestedNextActions?.[0]).toEqual({
       rank: 1,
       tool: "click",
-      rationale: "worked on this screen; its target is on the screen now",
+      rationale: "worked here; target on screen",
       preferredTarget: { selector: 'role=link[name="Completed"s]' },
       ref: "e44",
       confidence: 0.724,
       succeeded: 1
     })
-    expect(prior.suggestedNextActions.map((action) => action.rank)).toEqual(prior.suggestedNextActions.map((_, index) => index + 1))
-    // It failed twice but worked: not a target to avoid.
-    expect(prior.avoid).toEqual([])
+    expect(prior.suggestedNextActions?.map((action) => action.rank)).toEqual([1, 2, 3])
+    // It failed twice but then worked in the same session: not a target to avoid.
+    expect(prior.avoid).toBeUndefined()
   })
 
   it("a target that only ever failed here is avoided and never suggested; more successes rank a target higher", () => {
@@ -117,11 +116,11 @@ describe("prior knowledge ranks what worked first", () => {
     for (const step of steps) catalog.addStep(step)
     const prior = priorKnowledge(catalog, { currentSessionId: undefined, observation: now, now: NOW })
     expect(prior.avoid).toEqual([{ target: "testId:clear-completed", failures: 2, lastError: "MM_CLICK_FAILED" }])
-    expect(prior.suggestedNextActions.some((action) => action.preferredTarget.testId === "clear-completed")).toBe(false)
-    const add = prior.suggestedNextActions.find((action) => action.preferredTarget.testId === "add-button")
-    expect(add).toMatchObject({ succeeded: 2, failed: 4, rationale: "worked on this screen in 2 sessions; its target is on the screen now" })
+    expect(prior.suggestedNextActions?.some((action) => action.preferredTarget.testId === "clear-completed")).toBe(false)
+    const add = prior.suggestedNextActions?.find((action) => action.preferredTarget.testId === "add-button")
+    expect(add).toMatchObject({ succeeded: 2, failed: 4, rationale: "worked here in 2 sessions; target on screen" })
     // More successes than failures ranks first among equally similar actions.
-    expect(prior.suggestedNextActions.map((action) => action.succeeded - (action.failed ?? 0))).toEqual([2, 2, -2])
+    expect(prior.suggestedNextActions?.map((action) => action.succeeded - (action.failed ?? 0))).toEqual([2, 2, -2])
   })
 
   it("without the page before it, a changes-only step would look unlike the screen it was taken on", () => {
@@ -130,7 +129,7 @@ describe("prior knowledge ranks what worked first", () => {
     const success = record("solo", "click", changes("/other", [node("e6", "checkbox", "Buy milk")], ids("todo-item"), 5), { target: { testId: "add-button" } })
     catalog.addStep(success)
     const alone = priorKnowledge(catalog, { currentSessionId: undefined, observation: now, now: NOW })
-    expect(alone.similarSteps).toEqual([])
+    expect(alone).toEqual({})
   })
 })
 
@@ -155,5 +154,72 @@ describe("the page before a step", () => {
     expect(pages.before("s")?.names).toEqual(["todos"])
     // Saved and restored, it says the same.
     expect(PageTracker.fromState(pages.toState()).before("s")).toEqual(pages.before("s"))
+  })
+})
+
+describe("what prior knowledge trusts", () => {
+  const heading = { a11yRef: "e9", a11yHint: { role: "heading", name: "todos" }, element: { role: "heading", name: "todos", unique: ["role" as const] } }
+  const field = { a11yRef: "e1", a11yHint: { role: "textbox", name: "What needs to be done?" }, element: { role: "textbox", name: "What needs to be done?", unique: ["role" as const] } }
+
+  it("an action fits its target by the recorded role: text into fields, keys on fields and widgets, never on a heading", () => {
+    expect(fitsTarget("type", heading)).toBe(false)
+    expect(fitsTarget("press_key", heading)).toBe(false)
+    expect(fitsTarget("press_key", { testId: "x", element: { role: "paragraph", unique: [] } })).toBe(false)
+    expect(fitsTarget("type", field)).toBe(true)
+    expect(fitsTarget("press_key", field)).toBe(true)
+    expect(fitsTarget("press_key", { testId: "menu", element: { role: "button", unique: ["testId"] } })).toBe(true)
+    // Nothing recorded against it: it fits; other tools fit any target.
+    expect(fitsTarget("press_key", { testId: "q" })).toBe(true)
+    expect(fitsTarget("click", heading)).toBe(true)
+  })
+
+  it("a mistaken session's steps are never suggested, a target that mostly failed is only flagged, and lifecycle steps are never listed", () => {
+    const catalog = new Catalog()
+    const sessions = [session("wrong", { goal: "add a todo (mistaken)" }), session("right", { goal: "add a todo", flowTags: ["todo"] }), session("third")]
+    for (const metadata of sessions) catalog.addSession(metadata)
+    const page = full("/todo", todoNodes, todoIds)
+    const steps = [
+      // The mistaken session: a key on the heading "works" (nothing happens), text into it fails, Save fails twice.
+      record("wrong", "launch", changes("/", [], [], 0)),
+      record("wrong", "navigate", page),
+      record("wrong", "describe_screen", { state: state("/todo") }),
+      record("wrong", "press_key", page, { target: heading }),
+      record("wrong", "type", page, { target: heading, ok: false }),
+      record("wrong", "click", page, { target: { testId: "save" }, ok: false }),
+      record("wrong", "click", page, { target: { testId: "save" }, ok: false }),
+      record("wrong", "knowledge", page),
+      record("wrong", "cleanup", page),
+      // Another session where Save only failed, and one where it worked once.
+      record("third", "click", page, { target: { testId: "save" }, ok: false }),
+      record("right", "click", page, { target: { testId: "save" } }),
+      // The good session: type and Enter into the field; Add failed once then worked.
+      record("right", "type", page, { target: field }),
+      record("right", "press_key", page, { target: field }),
+      record("right", "click", page, { target: { testId: "add-button" }, ok: false }),
+      record("right", "click", page, { target: { testId: "add-button" } }),
+      record("right", "press_key", page),
+      record("right", "cleanup", page)
+    ]
+    for (const step of steps) catalog.addStep(step)
+    const input = { currentSessionId: undefined, observation: now, now: NOW }
+    const prior = priorKnowledge(catalog, input)
+    expect(prior).toEqual(referencePriorKnowledge(new ReferenceCatalog(sessions, steps), input))
+
+    const suggested = prior.suggestedNextActions ?? []
+    expect(suggested.map((action) => [action.tool, action.preferredTarget])).toEqual([
+      ["press_key", { selector: 'role=textbox[name="What needs to be done?"s]' }],
+      ["type", { selector: 'role=textbox[name="What needs to be done?"s]' }],
+      ["click", { testId: "add-button" }]
+    ])
+    // Add failed once and worked in the same session: a retry that worked, suggested with its failure counted.
+    expect(suggested[2]).toMatchObject({ succeeded: 1, failed: 1 })
+    // Save worked in one session and only failed in two: it mostly failed, so it is flagged (it failed twice here), not suggested.
+    expect(prior.avoid).toEqual([{ target: "testId:save", failures: 3, lastError: "MM_CLICK_FAILED" }])
+    // Nothing on the heading anywhere, and the similar steps are actions to redo (a key without a target), not lifecycle calls.
+    expect(JSON.stringify(prior)).not.toContain("heading")
+    expect(prior.similarSteps).toEqual([{ tool: "press_key", confidence: 0.724 }])
+    // Related: the session whose actions worked; the mistaken one taught nothing.
+    expect(prior.relatedSessions).toEqual([{ sessionId: "right", goal: "add a todo", flowTags: ["todo"], confidence: 0.724 }])
+    expect(Object.values(prior).every((list) => (list?.length ?? 0) > 0)).toBe(true)
   })
 })

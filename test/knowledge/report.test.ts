@@ -112,7 +112,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
         expect(seen.text).not.toContain(SECRET)
         expect(seen.scripts).toBe(0)
         // The recipe: the successful actions with durable targets, the secret as a placeholder.
-        expect(seen.recipe.map((row) => row.split("\t")[1])).toEqual(["mm_navigate", "mm_type", "mm_type", "mm_click", "mm_wait_for"])
+        expect(seen.recipe.map((row) => row.split("\t")[1])).toEqual(["mm_navigate", "mm_type", "mm_type", "mm_click", "mm_wait_for", "mm_wait_for"])
         expect(seen.text).toContain("{{password}}")
 
         // The subcommand writes the same page where it is told to.

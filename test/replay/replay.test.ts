@@ -87,7 +87,32 @@ const board = html(
    <p id="moved">Nothing moved</p>`
 )
 
-const pages: Record<string, string> = { "/login-plain": loginPlain, "/welcome": welcome, "/editor": editor("Save"), "/board": board }
+/** A checkout that moves on to a page whose URL carries a timestamp, and shows what it did there. */
+const checkout = html(
+  "Checkout",
+  `<h1>Checkout</h1>
+   <p>2 items</p>
+   <button>Place order</button>
+   <script>
+     document.querySelector("button").addEventListener("click", () => setTimeout(() => (location.href = "/orders/done?ts=" + Date.now()), 100))
+   </script>`
+)
+const orderDone = (status: string, items: ReadonlyArray<string> = ["Tea", "Cake"]) =>
+  html(
+    "Thank you",
+    `<h1>Thank you</h1>
+     <p>${status}</p>
+     <ul aria-label="Items">${items.map((item) => `<li>${item}</li>`).join("")}</ul>`
+  )
+
+const pages: Record<string, string> = {
+  "/login-plain": loginPlain,
+  "/welcome": welcome,
+  "/editor": editor("Save"),
+  "/board": board,
+  "/checkout": checkout,
+  "/orders/done": orderDone("Order confirmed: 2 items")
+}
 
 class Corpus extends Context.Tag("test/ReplayCorpus")<Corpus, { readonly url: (path: string) => string }>() {}
 const CorpusLive = Layer.scoped(Corpus, Effect.map(corpusServer(pages), (server) => ({ url: (p: string) => `${server.url}${p}` })))
@@ -304,6 +329,65 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         expect(spec.content).toContain('.dragTo(page.getByRole("region", { name: "Done column", exact: true }))')
       }))
 
+    it.effect("what the agent read replays as a check and exports as expect lines, and the test ends on the page the flow reached", () =>
+      Effect.gen(function* () {
+        const { url } = yield* Corpus
+        const launched = yield* ok("mm_launch", { goal: "place an order", flowTags: ["replay-order"], force: true })
+        const sessionId = launched.result.sessionId as string
+        yield* ok("mm_navigate", { screen: "url", url: url("/checkout") })
+        const screen = (yield* ok("mm_describe_screen")).result.snapshot as string
+        yield* ok("mm_click", { a11yRef: textRef(screen, "button", "Place order") })
+        const arrived = yield* ok("mm_wait_for", { selector: "role=heading[name=\"Thank you\"]" })
+        // The status paragraph has no name: its ref comes from a search for its text.
+        const found = (yield* ok("mm_find", { text: "Order confirmed" })).result.matches as string
+        const status = /paragraph \[(e\d+)\]/.exec(found.replace(/▶ /g, ""))?.[1]
+        expect(status, found).toBeDefined()
+        // A short wait, recorded: a replay whose status never shows fails after it.
+        const read = yield* ok("mm_get_text", { a11yRef: status, timeoutMs: 3_000 })
+        expect(read.result.text).toBe("Order confirmed: 2 items")
+        yield* ok("mm_get_text", { selector: "role=list[name=\"Items\"] >> role=listitem", all: true, timeoutMs: 3_000 })
+        expect(arrived.ok).toBe(true)
+        // What it read is in the step memory, with a durable form of the unnamed paragraph.
+        const steps: ReadonlyArray<StepRecord> = yield* (yield* KnowledgeStore).steps(sessionId)
+        const reads = steps.filter((step) => step.tool.name === "get_text")
+        expect(reads.map((step) => step.tool.input.read)).toEqual(["Order confirmed: 2 items", ["Tea", "Cake"]])
+        expect(reads[0]!.tool.target?.element?.unique.length).toBeGreaterThan(0)
+        yield* ok("mm_cleanup")
+
+        // The batch checks the texts and the page the flow ended on (its timestamp matches any).
+        const batch = JSON.parse((yield* ok("mm_knowledge", { session: sessionId, export: "batch" })).result.content)
+        const checks = batch.steps.filter((step: { tool: string }) => step.tool === "mm_get_text")
+        expect(checks.map((step: { args: Record<string, unknown> }) => step.args.expected)).toEqual(["Order confirmed: 2 items", ["Tea", "Cake"]])
+        expect(batch.steps.at(-1)).toEqual({ tool: "mm_wait_for", args: { url: expect.stringMatching(/\/orders\/done\\\?ts=\[\^&#\]\*\$\/$/), timeoutMs: 5000 } })
+
+        const spec = yield* exportSpec(sessionId, "order.spec.ts")
+        expect(spec.content).toMatch(/await expect\(page\.[^\n]+\)\.toHaveText\("Order confirmed: 2 items", \{ useInnerText: true \}\)/)
+        expect(spec.content).toContain('.toHaveText(["Tea","Cake"], { useInnerText: true })')
+        expect(spec.content).toMatch(/await expect\(page\)\.toHaveURL\(\/\^http:\\\/\\\/127\\\.0\\\.0\\\.1:\d+\\\/orders\\\/done\\\?ts=\[\^&#\]\*\$\/\)/)
+        expect(spec.content).toContain('await expect(page).toHaveTitle("Thank you")')
+
+        // The replay checks them too: it passes on the same app, and fails at the read when the text changed.
+        const replayed = yield* ok("mm_replay", { sessionId })
+        expect(replayed.result.summary).toMatchObject({ ok: true })
+        yield* ok("mm_cleanup")
+        // The list shows other items: the check of the list fails, saying what it read.
+        pages["/orders/done"] = orderDone("Order confirmed: 2 items", ["Tea", "Coffee"])
+        const wrongItems = yield* ok("mm_replay", { sessionId })
+        expect(wrongItems.result.summary).toMatchObject({ ok: false, failed: 1 })
+        const failedItems = (wrongItems.result.steps as ReadonlyArray<any>).find((step) => step.ok === false && step.skipped !== true)
+        expect(failedItems.error.code).toBe("MM_ASSERTION_FAILED")
+        expect(failedItems.error.message).toContain('["Tea","Coffee"]')
+        yield* ok("mm_cleanup")
+        // The status changed: the paragraph was named by its text, so no element reads it; the same code, at that step.
+        pages["/orders/done"] = orderDone("Order failed: card declined")
+        const wrongStatus = yield* ok("mm_replay", { sessionId })
+        const failedStatus = (wrongStatus.result.steps as ReadonlyArray<any>).find((step) => step.ok === false && step.skipped !== true)
+        expect(failedStatus.error.code).toBe("MM_ASSERTION_FAILED")
+        expect(failedStatus.error.message).toContain("Order confirmed: 2 items")
+        yield* ok("mm_cleanup")
+        pages["/orders/done"] = orderDone("Order confirmed: 2 items")
+      }).pipe(Effect.ensuring(Effect.sync(() => (pages["/orders/done"] = orderDone("Order confirmed: 2 items"))))))
+
     it.effect("the exported tests pass under npx playwright test (one runner for all of them)", () =>
       Effect.gen(function* () {
         const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
@@ -343,7 +427,14 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
           )
         const run = yield* runner([], { BWM_SECRET_PASSWORD: PASSWORD })
         expect(run.status, run.output).toBe(0)
-        expect(run.output).toMatch(/4 passed/)
+        expect(run.output).toMatch(/5 passed/)
+        // The order's test checks what the agent read: with other items on the page it fails there, showing them.
+        pages["/orders/done"] = orderDone("Order confirmed: 2 items", ["Tea", "Coffee"])
+        const changed = yield* runner(["order.spec.ts"], {}).pipe(Effect.ensuring(Effect.sync(() => (pages["/orders/done"] = orderDone("Order confirmed: 2 items")))))
+        expect(changed.status, changed.output).not.toBe(0)
+        expect(changed.output).toContain("toHaveText")
+        expect(changed.output).toContain('"Coffee"')
+        expect(changed.output).toMatch(/1 failed/)
         // Without the password's variable the test fails at once, naming it, instead of typing "".
         const unset = yield* runner(["login.spec.ts"], {})
         expect(unset.status, unset.output).not.toBe(0)
@@ -368,9 +459,9 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
       pages["/editor"] = editor("Store")
       const replayed = yield* ok("mm_replay", { sessionId })
       const steps = replayed.result.steps as ReadonlyArray<any>
-      // launch, start page, type, click Save, click Publish
-      expect(steps).toHaveLength(5)
-      expect(replayed.result.summary).toMatchObject({ ok: false, failed: 1, skipped: 1 })
+      // launch, start page, type, click Save, click Publish, the end page's check
+      expect(steps).toHaveLength(6)
+      expect(replayed.result.summary).toMatchObject({ ok: false, failed: 1, skipped: 2 })
       const failed = steps[3]
       expect(failed.error.code).toBe("MM_TARGET_NOT_FOUND")
       expect(failed.error.message).toContain("Save")
