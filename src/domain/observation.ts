@@ -108,7 +108,10 @@ export const A11yNode = Schema.Struct({
       refs: Schema.Array(Schema.String).annotations({ description: 'Their refs and their descendants\' refs, as ranges ("e12..e40").' }),
       examples: Schema.Array(Schema.String).annotations({ description: "The texts of a few of them." })
     })
-  ).annotations({ description: "A run of siblings like the one before it, shown as one node; every ref in it can be acted on." })
+  ).annotations({ description: "A run of siblings like the one before it, shown as one node; every ref in it can be acted on." }),
+  under: Schema.optional(Schema.String).annotations({
+    description: "Changes-only: the ref of the nearest enclosing node the same observation shows; absent when it shows none."
+  })
 })
 export type A11yNode = typeof A11yNode.Type
 
