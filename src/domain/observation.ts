@@ -36,7 +36,7 @@ export type ExtensionSummary = typeof ExtensionSummary.Type
 
 /** A tab's id for the session: given when the tab is first seen, never reused. */
 export const TabId = Schema.String.pipe(
-  Schema.pattern(/^t[0-9]+$/, { message: () => 'tabId must look like "t3" (from mm_list_tabs or mm_get_state)' })
+  Schema.pattern(/^t[0-9]+$/, { message: () => 'tabId must look like "t3" (from mm_tabs or mm_get_state)' })
 ).annotations({ description: 'Id of the tab for this session, e.g. "t3"; it stays the same while the tab is open.' })
 
 export const TabInfo = Schema.Struct({

@@ -28,6 +28,8 @@ export const listTestIds = defineTool({
   name: "list_testids",
   title: "List test ids",
   description: "Visible elements with a test id, with tag and text. Returns {items}.",
+  // describe_screen answers the test ids with the page: an old name, callable, not listed.
+  unlisted: true,
   input: Schema.Struct({
     limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 500)), { default: () => 150 }).annotations({
       description: "Max items (default 150)."
@@ -70,13 +72,15 @@ export const accessibilitySnapshot = defineTool({
   name: "accessibility_snapshot",
   title: "Accessibility snapshot",
   description:
-    "The active tab as text: structure, text, and elements with role, name, state and ref. mm_find is cheaper for one thing. Returns the page text, {truncated?}.",
+    "The active tab (or the part under rootSelector) as text with refs; mm_find is cheaper for one thing.",
   input: Schema.Struct({
     rootSelector: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
       description: "CSS selector of a part."
     }),
+    // The text budget cuts a long page with a marker anyway: accepted, not listed.
     limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 2_000)), { default: () => 400 }).annotations({
-      description: "Max nodes (default 400)."
+      description: "Max nodes (default 400).",
+      [Unlisted]: true
     })
   }),
   output: Schema.Struct({

@@ -9,12 +9,12 @@ const Needle = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
 
 const FindInput = Schema.Struct({
   text: Schema.optional(Needle).annotations({
-    description: "Text shown or name (substring, any case)."
+    description: "Part of the shown text or name, any case."
   }),
   role: Schema.optional(Schema.String.pipe(Schema.pattern(/^[a-z]+$/), Schema.maxLength(40))).annotations({
     description: 'ARIA role, e.g. "button", "listitem".'
   }),
-  name: Schema.optional(Needle).annotations({ description: "Accessible name (substring, any case)." }),
+  name: Schema.optional(Needle).annotations({ description: "Part of the accessible name, any case." }),
   limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 50)), { default: () => 10 }).annotations({
     description: "Max matches (default 10)."
   })
@@ -30,7 +30,7 @@ export const find = defineTool({
   name: "find",
   title: "Find on the page",
   description:
-    'Search the active tab by text, role and/or name: matches marked "▶" with their ancestors and children, as text. Cheaper than a snapshot. Returns {found}.',
+    'Search the active tab by text, role and/or name: matches ("▶") as text, with their ancestors and children. Returns {found}.',
   input: FindInput,
   output: Schema.Struct({
     // Sent as the text block after the JSON (pageText), never inside it.
