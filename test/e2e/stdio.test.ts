@@ -219,7 +219,7 @@ describe("the built server over stdio", () => {
     try {
       expect(client.getServerCapabilities()?.tools?.listChanged).toBe(false)
       const before = (await client.listTools()).tools.map((tool) => tool.name)
-      expect(before).toEqual(expect.arrayContaining(["mm_launch", "mm_click", "mm_list_tabs", "mm_extension_storage"]))
+      expect(before).toEqual(expect.arrayContaining(["mm_launch", "mm_click", "mm_tabs", "mm_extension_storage"]))
       const early = envelopeOf(await client.callTool({ name: "mm_click", arguments: { testId: "login-submit" } }))
       expect(early.error.message).toBe("mm_click needs a running session: call mm_launch first.")
       envelopeOf(await client.callTool({ name: "mm_launch", arguments: {} }))

@@ -155,9 +155,10 @@ describe("lean responses", () => {
     // Another tab: its id is news.
     const opened = await call("mm_navigate", { url: `${app.url}/about`, newTab: true })
     expect(opened.envelope.page).toMatchObject({ url: `${app.url}/about`, title: "About", tab: expect.stringMatching(/^t\d+$/) })
-    const switched = await call("mm_switch_to_tab", { url: `${app.url}/` })
+    expect((await call("mm_tabs", { action: "list" })).envelope.result.tabs).toMatch(/^Found 2 tabs\n/)
+    const switched = await call("mm_tabs", { action: "switch", url: `${app.url}/` })
     expect(switched.envelope.ok).toBe(true)
-    expect((await call("mm_close_tab", { url: `${app.url}/about` })).envelope.ok).toBe(true)
+    expect((await call("mm_tabs", { action: "close", url: `${app.url}/about` })).envelope.ok).toBe(true)
 
     // The rest of the page tools, for the emptiness check below.
     const snapshot = await call("mm_accessibility_snapshot")
