@@ -17,6 +17,8 @@ interface Envelope {
   readonly result?: any
   readonly error?: { readonly code: string; readonly message: string }
   readonly page?: { readonly url: string; readonly title: string }
+  /** The page as text: the text block after the JSON. */
+  readonly snapshot?: string
 }
 
 const main = async () => {
