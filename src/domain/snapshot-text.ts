@@ -14,8 +14,8 @@ export interface RenderOptions {
   /**
    * The nodes are what changed (a changes-only observation): each is indented under the nearest
    * enclosing node shown (its `under`), and starts a line of its own at the left when none is shown,
-   * so no line ever reads as the child of a node that does not hold it. Rows are not put on one line
-   * and names are not left out, since the nodes below are only the ones that changed.
+   * so no line ever reads as the child of a node that does not hold it. A row goes on one line only
+   * when the cells below are all of it (their names make up its name).
    */
   readonly changesOnly?: boolean | undefined
 }
@@ -63,6 +63,8 @@ export const nodeLine = (node: A11yNode, options: { readonly omitName?: boolean;
 
 const depthOf = (node: A11yNode) => node.depth ?? 0
 
+const squeeze = (text: string) => text.replace(/\s+/g, " ").trim()
+
 /**
  * Nodes in document order (with their depths) as indented lines. Depths are made relative to the
  * shallowest node and never jump more than one level, so a partial list (changes only, a search)
@@ -84,16 +86,18 @@ export const renderNodes = (given: ReadonlyArray<A11yNode>, options: RenderOptio
     let end = i + 1
     while (end < nodes.length && depthOf(nodes[end]!) > depthOf(node)) end++
     const children = nodes.slice(i + 1, end).filter((child) => depthOf(child) === depthOf(node) + 1)
+    const cells = children.map((cell) => cell.name || cell.text || "")
     const plainCells =
-      !changesOnly &&
       node.role === "row" &&
       node.collapsed === undefined &&
       children.length > 0 &&
       end - i - 1 === children.length &&
-      children.every((child) => CELL_ROLES.has(child.role) && child.collapsed === undefined)
+      children.every((child) => CELL_ROLES.has(child.role) && child.collapsed === undefined) &&
+      // Changes only: the cells below may be some of the row's; one line only when they are all of it.
+      (!changesOnly || squeeze(cells.join(" ")) === squeeze(node.name))
     const line = plainCells
-      ? nodeLine(node, { omitName: true, inline: children.map((cell) => cell.name || cell.text || "").join(" | ") })
-      : nodeLine(node, { omitName: !changesOnly && NAME_REPEATS_CHILDREN.has(node.role) && children.length > 0 })
+      ? nodeLine(node, { omitName: true, inline: cells.join(" | ") })
+      : nodeLine(node, { omitName: NAME_REPEATS_CHILDREN.has(node.role) && children.length > 0 })
     const indented = `${"  ".repeat(Math.max(0, depth))}${line}`
     if (used + indented.length + 1 > budget && lines.length > 0) {
       lines.push(`… cut at ${budget} characters: ${nodes.length - i} more nodes (narrow it with rootSelector, or search with find)`)

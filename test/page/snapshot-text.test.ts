@@ -108,12 +108,18 @@ describe("changes-only text: every line under the node that holds it, or at the 
     ])
   })
 
-  it("a changed row shows its name and its changed cells below it, never as the whole row's cells", () => {
+  it("a changed row with some of its cells: the changed cells below it, never as the whole row; all of them: one line", () => {
     const text = changes([
       { ref: "e5", role: "row", name: "Mars 4", depth: 2 },
       { ref: "e7", role: "cell", name: "4", depth: 3, under: "e5" }
     ])
-    expect(text.split("\n").slice(0, 2)).toEqual(['row "Mars 4" [e5]', '  cell "4" [e7]'])
+    expect(text.split("\n").slice(0, 2)).toEqual(["row [e5]", '  cell "4" [e7]'])
+    const whole = changes([
+      { ref: "e5", role: "row", name: "Mars 4", depth: 2 },
+      { ref: "e6", role: "cell", name: "Mars", depth: 3, under: "e5" },
+      { ref: "e7", role: "cell", name: "4", depth: 3, under: "e5" }
+    ])
+    expect(whole.split("\n")[0]).toBe("row [e5]: Mars | 4")
   })
 
   it("removed nodes are listed as gone, and what is left keeps its place", () => {
