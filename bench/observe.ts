@@ -166,8 +166,9 @@ const describeScreenTool: Measure = {
       if (!envelope.ok || envelope.result === undefined) {
         return yield* new BenchFailed({ step: "describe_screen", cause: envelope.error })
       }
-      const { snapshot, testIds, truncated } = envelope.result
-      return observed(snapshot.split("\n").length, testIds?.items.length ?? 0, truncated ?? false)
+      const { testIds, truncated } = envelope.result
+      // The page text travels as the envelope's snapshot (the text block after the JSON).
+      return observed((envelope.snapshot ?? "").split("\n").length, testIds?.items.length ?? 0, truncated ?? false)
     })
 }
 

@@ -1,6 +1,7 @@
 // tools/list benchmark: what a client puts into the model's context before the first call, in each
-// state of our server (before launch, with a session on a page of ours, with an MV3 extension, with
-// every opt-in group and the build capability, the fixed list) against @playwright/mcp (default and
+// state of our server (before launch, with a session on a page of ours, with an MV3 extension, each with
+// a page offering every conditional tool and with a second tab open, with every opt-in group and the
+// build capability, the fixed list) against @playwright/mcp (default and
 // with every capability), over stdio with the SDK Client. Everything stays on 127.0.0.1.
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -75,6 +76,8 @@ const main = async () => {
       rows.push(await measure(client, "ours", "with a session (web page)"))
       await call(client, "mm_navigate", { url: `${app.url}/all` })
       rows.push(await measure(client, "ours", "session, page offering all conditional tools"))
+      await call(client, "mm_navigate", { url: `${app.url}/all`, newTab: true })
+      rows.push(await measure(client, "ours", "session, 2 tabs, all conditional tools"))
       await call(client, "mm_cleanup")
       await client.close()
     }
@@ -84,6 +87,9 @@ const main = async () => {
       rows.push(await measure(client, "ours", "with an MV3 extension"))
       await call(client, "mm_navigate", { url: `${app.url}/all` })
       rows.push(await measure(client, "ours", "extension + all conditional tools"))
+      // The largest default state: the extension, a second tab (the tab tool), every conditional tool.
+      await call(client, "mm_navigate", { url: `${app.url}/all`, newTab: true })
+      rows.push(await measure(client, "ours", "extension + 2 tabs + all conditional tools"))
       await call(client, "mm_cleanup")
       await client.close()
     }

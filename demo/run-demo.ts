@@ -17,6 +17,8 @@ interface Envelope {
   readonly result?: any
   readonly error?: { readonly code: string; readonly message: string }
   readonly page?: { readonly url: string; readonly title: string }
+  /** The page as text: the text block after the JSON. */
+  readonly snapshot?: string
 }
 
 const main = async () => {
@@ -44,7 +46,8 @@ const main = async () => {
     // The envelope as JSON, then (after actions) the page as text: what changed.
     const texts = (response.content as Array<{ type: string; text?: string }>).flatMap((block) => (block.type === "text" ? [block.text ?? ""] : []))
     const text = texts.join("\n")
-    const envelope = JSON.parse(texts[0] ?? "{}") as Envelope
+    // The JSON envelope, then the page as text in the next block (the envelope's snapshot).
+    const envelope = { ...(JSON.parse(texts[0] ?? "{}") as Envelope), ...(texts[1] !== undefined ? { snapshot: texts[1] } : {}) }
     const summary = envelope.ok ? summarize(envelope) : `ERROR ${envelope.error?.code}: ${envelope.error?.message}`
     if (!envelope.ok) failures++
     out(`${String(step).padEnd(3)}${name.padEnd(24)}${ms.toFixed(0).padStart(7)}${String(text.length).padStart(8)}  ${summary}`)
@@ -54,14 +57,14 @@ const main = async () => {
   try {
     const launched = await call("mm_launch", { goal: "sign in to the sample app", flowTags: ["login"] }, (e) => `session ${e.result.sessionId} on ${e.result.state.url}`)
     const screen = await call("mm_describe_screen", {}, (e) =>
-      `${e.result.testIds?.items.length ?? 0} test ids, a snapshot of ${e.result.snapshot.split("\n").length} lines (${e.result.snapshot
+      `${e.result.testIds?.items.length ?? 0} test ids, a snapshot of ${(e.snapshot ?? "").split("\n").length} lines (${(e.snapshot ?? "")
         .split("\n")
         .slice(0, 3)
         .map((line: string) => line.trim())
         .join("; ")}; ...)`
     )
     // The snapshot is text: `textbox "Username" [e5]` carries the ref to act on.
-    const usernameRef = /textbox "Username" \[(e\d+)\]/.exec(screen.result?.snapshot ?? "")?.[1]
+    const usernameRef = /textbox "Username" \[(e\d+)\]/.exec(screen.snapshot ?? "")?.[1]
     await call("mm_type", usernameRef ? { a11yRef: usernameRef, text: "alice" } : { testId: "username", text: "alice" }, (e) =>
       `typed into ${usernameRef ?? "testId:username"}: ${JSON.stringify(e.result)}`
     )

@@ -1,5 +1,6 @@
 // Tabs in real Chromium with the MV3 test extension and a web app on 127.0.0.1: the notification round
-// trip, switching, closing (never the extension home), list_tabs, the popup as a tab and extension storage.
+// trip, mm_tabs (list, switch, close; never the extension home), its old names (list_tabs, switch_to_tab,
+// close_tab, still callable), the popup as a tab and extension storage.
 import { realpathSync } from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -13,7 +14,7 @@ import { extensionStorage } from "../src/tools/extension.js"
 import { click } from "../src/tools/interaction.js"
 import { navigate } from "../src/tools/navigation.js"
 import { launch } from "../src/tools/session.js"
-import { closeTab, listTabs, switchToTab, waitForNotification } from "../src/tools/tabs.js"
+import { closeTab, listTabs, switchToTab, tabs, waitForNotification } from "../src/tools/tabs.js"
 import { html, liveLayer, pageServer, TAB_ID, testSettings, readable } from "./support/browser.js"
 
 const MV3_EXTENSION = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "extension-mv3")
@@ -88,6 +89,48 @@ describe("tabs with the test extension and a web app", () => {
       const outOfRange = yield* call(waitForNotification, { timeoutMs: 500 })
       expect(outOfRange.error?.code).toBe("MM_INVALID_INPUT")
     }).pipe(Effect.provide(extensionSession)))
+
+  it.live("mm_tabs lists, switches and closes with one tool: lines to read, the tab switched to with its page, the tab closed", () =>
+    Effect.gen(function* () {
+      const app = yield* pageServer(appPages)
+      yield* ok(launch)
+      yield* ok(navigate, { screen: "url", url: `${app.url}/docs`, newTab: true })
+      yield* ok(navigate, { screen: "url", url: `${app.url}/about`, newTab: true })
+
+      const listed = yield* ok(tabs, { action: "list" })
+      const lines = (listed.result.tabs as string).split("\n")
+      expect(lines[0]).toBe("Found 3 tabs")
+      expect(lines[1]).toMatch(new RegExp(`^- t\\d+ \\[extension\\] BWM Test Extension Popup ${homeUrl}$`))
+      expect(lines[3]).toMatch(new RegExp(`^\\* (t\\d+) \\[app\\] About us ${app.url}/about$`))
+      // Nothing said twice: the lines only.
+      expect(Object.keys(listed.result)).toEqual(["tabs"])
+      const docsId = /^- (t\d+) \[app\] Docs/.exec(lines[2]!)![1]!
+
+      // A switch answers the tab and observes its page.
+      const switched = yield* ok(tabs, { action: "switch", tabId: docsId })
+      expect(switched.result).toEqual({ tab: { tabId: docsId, role: "app", url: `${app.url}/docs`, title: "Docs", active: true } })
+      expect(switched.observation?.state.currentUrl).toBe(`${app.url}/docs`)
+      // Its page was observed when it opened: what changed since (nothing), refs as they were.
+      expect(switched.snapshot).toBe("(no change on the page)")
+      expect((yield* ok(tabs, { action: "switch", role: "dapp" })).result.tab).toMatchObject({ url: `${app.url}/about` })
+
+      const closed = yield* ok(tabs, { action: "close", url: `${app.url}/about` })
+      expect(closed.result).toEqual({
+        closed: { tabId: TAB_ID, role: "app", url: `${app.url}/about`, title: "About us", active: false },
+        active: { tabId: TAB_ID, role: "extension", url: homeUrl }
+      })
+      const home = yield* call(tabs, { action: "close", role: "extension" })
+      expect(home.error?.message).toContain("extension home, which is never closed")
+
+      // Bad combinations name the field.
+      expect((yield* call(tabs, { action: "switch" })).error).toMatchObject({ code: "MM_INVALID_INPUT", details: { field: "tabId" } })
+      expect((yield* call(tabs, { action: "list", role: "app" })).error).toMatchObject({ code: "MM_INVALID_INPUT", details: { field: "action" } })
+      expect((yield* call(tabs, { action: "close", url: "x", filter: "y" })).error?.code).toBe("MM_INVALID_INPUT")
+      expect((yield* call(tabs, { action: "open" })).error).toMatchObject({ code: "MM_INVALID_INPUT", details: { field: "action" } })
+      // list takes list_tabs' options.
+      const grouped = yield* ok(tabs, { action: "list", groupBy: "role", filter: "docs" })
+      expect(grouped.result.tabs).toContain("## app (1)")
+    }).pipe(Effect.scoped, Effect.provide(extensionSession)))
 
   it.live("switch_to_tab by role (dapp alias) or URL prefix, close_tab by either, and the extension home is never closed", () =>
     Effect.gen(function* () {

@@ -365,7 +365,7 @@ export class NotificationTimeout extends Schema.TaggedError<NotificationTimeout>
   }
   override get message() {
     const tabs = this.openTabs.map((tab) => `${tab.url} (${tab.role})`).join(", ")
-    return `No notification page appeared within ${this.timeoutMs} ms. Open tabs: ${tabs === "" ? "(none)" : tabs}. Trigger the request again, raise timeoutMs, or call mm_switch_to_tab.`
+    return `No notification page appeared within ${this.timeoutMs} ms. Open tabs: ${tabs === "" ? "(none)" : tabs}. Trigger the request again, raise timeoutMs, or switch with mm_tabs {action: "switch"}.`
   }
   get details() {
     return { timeoutMs: this.timeoutMs, openTabs: this.openTabs }

@@ -36,7 +36,7 @@ export type ExtensionSummary = typeof ExtensionSummary.Type
 
 /** A tab's id for the session: given when the tab is first seen, never reused. */
 export const TabId = Schema.String.pipe(
-  Schema.pattern(/^t[0-9]+$/, { message: () => 'tabId must look like "t3" (from mm_list_tabs or mm_get_state)' })
+  Schema.pattern(/^t[0-9]+$/, { message: () => 'tabId must look like "t3" (from mm_tabs or mm_get_state)' })
 ).annotations({ description: 'Id of the tab for this session, e.g. "t3"; it stays the same while the tab is open.' })
 
 export const TabInfo = Schema.Struct({
@@ -108,7 +108,10 @@ export const A11yNode = Schema.Struct({
       refs: Schema.Array(Schema.String).annotations({ description: 'Their refs and their descendants\' refs, as ranges ("e12..e40").' }),
       examples: Schema.Array(Schema.String).annotations({ description: "The texts of a few of them." })
     })
-  ).annotations({ description: "A run of siblings like the one before it, shown as one node; every ref in it can be acted on." })
+  ).annotations({ description: "A run of siblings like the one before it, shown as one node; every ref in it can be acted on." }),
+  under: Schema.optional(Schema.String).annotations({
+    description: "Changes-only: the ref of the nearest enclosing node the same observation shows; absent when it shows none."
+  })
 })
 export type A11yNode = typeof A11yNode.Type
 

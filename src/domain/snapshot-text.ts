@@ -11,6 +11,13 @@ export const DEFAULT_SNAPSHOT_CHARS = 24_000
 export interface RenderOptions {
   /** Characters the text may take; past them it ends with a line saying how much was left out. */
   readonly maxChars?: number | undefined
+  /**
+   * The nodes are what changed (a changes-only observation): each is indented under the nearest
+   * enclosing node shown (its `under`), and starts a line of its own at the left when none is shown,
+   * so no line ever reads as the child of a node that does not hold it. A row goes on one line only
+   * when the cells below are all of it (their names make up its name).
+   */
+  readonly changesOnly?: boolean | undefined
 }
 
 export interface RenderedSnapshot {
@@ -56,13 +63,17 @@ export const nodeLine = (node: A11yNode, options: { readonly omitName?: boolean;
 
 const depthOf = (node: A11yNode) => node.depth ?? 0
 
+const squeeze = (text: string) => text.replace(/\s+/g, " ").trim()
+
 /**
  * Nodes in document order (with their depths) as indented lines. Depths are made relative to the
  * shallowest node and never jump more than one level, so a partial list (changes only, a search)
  * still reads as a tree.
  */
-export const renderNodes = (nodes: ReadonlyArray<A11yNode>, options: RenderOptions = {}): RenderedSnapshot => {
+export const renderNodes = (given: ReadonlyArray<A11yNode>, options: RenderOptions = {}): RenderedSnapshot => {
   const budget = options.maxChars ?? DEFAULT_SNAPSHOT_CHARS
+  const changesOnly = options.changesOnly === true
+  const nodes = changesOnly ? nestedByUnder(given) : given
   const base = nodes.reduce((min, node) => Math.min(min, depthOf(node)), Number.POSITIVE_INFINITY)
   const lines: Array<string> = []
   let used = 0
@@ -75,14 +86,17 @@ export const renderNodes = (nodes: ReadonlyArray<A11yNode>, options: RenderOptio
     let end = i + 1
     while (end < nodes.length && depthOf(nodes[end]!) > depthOf(node)) end++
     const children = nodes.slice(i + 1, end).filter((child) => depthOf(child) === depthOf(node) + 1)
+    const cells = children.map((cell) => cell.name || cell.text || "")
     const plainCells =
       node.role === "row" &&
       node.collapsed === undefined &&
       children.length > 0 &&
       end - i - 1 === children.length &&
-      children.every((child) => CELL_ROLES.has(child.role) && child.collapsed === undefined)
+      children.every((child) => CELL_ROLES.has(child.role) && child.collapsed === undefined) &&
+      // Changes only: the cells below may be some of the row's; one line only when they are all of it.
+      (!changesOnly || squeeze(cells.join(" ")) === squeeze(node.name))
     const line = plainCells
-      ? nodeLine(node, { omitName: true, inline: children.map((cell) => cell.name || cell.text || "").join(" | ") })
+      ? nodeLine(node, { omitName: true, inline: cells.join(" | ") })
       : nodeLine(node, { omitName: NAME_REPEATS_CHILDREN.has(node.role) && children.length > 0 })
     const indented = `${"  ".repeat(Math.max(0, depth))}${line}`
     if (used + indented.length + 1 > budget && lines.length > 0) {
@@ -97,9 +111,23 @@ export const renderNodes = (nodes: ReadonlyArray<A11yNode>, options: RenderOptio
   return { text: lines.join("\n"), cut: false }
 }
 
+/**
+ * Changed nodes with depths that follow what is shown: one level below the nearest enclosing node shown
+ * (`under`), else 0. A node whose `under` is not among the nodes before it (not shown) starts at 0.
+ */
+const nestedByUnder = (nodes: ReadonlyArray<A11yNode>): ReadonlyArray<A11yNode> => {
+  const levels = new Map<string, number>()
+  return nodes.map((node) => {
+    const parent = node.under === undefined ? undefined : levels.get(node.under)
+    const depth = parent === undefined ? 0 : parent + 1
+    levels.set(node.ref, depth)
+    return depth === depthOf(node) ? node : { ...node, depth }
+  })
+}
+
 /** An observation's nodes as text, with what a changes-only observation says about the rest. */
 export const renderA11y = (a11y: NonNullable<Observation["a11y"]>, options: RenderOptions = {}): RenderedSnapshot => {
-  const rendered = renderNodes(a11y.nodes, options)
+  const rendered = renderNodes(a11y.nodes, { ...options, changesOnly: options.changesOnly ?? a11y.changesOnly === true })
   const notes: Array<string> = []
   if (a11y.truncated === true && !rendered.cut) notes.push("… more nodes than the limit; narrow it with rootSelector, or search with find")
   if (a11y.changesOnly === true) {

@@ -168,7 +168,8 @@ export const runTool =
         outcome: { readonly ok: true; readonly result: OE } | { readonly ok: false; readonly error: ErrorInfo },
         sessionId: string | undefined,
         observation: Observation | undefined,
-        stateInResult = false
+        stateInResult = false,
+        pageText = ""
       ) =>
         Effect.gen(function* () {
           const notices = [...(yield* session.takeNotices), ...lateNotices]
@@ -191,11 +192,12 @@ export const runTool =
               yield* Ref.set(memory.value.told, { sessionId: current, page: now ?? known?.page, consoleCursor: Math.max(cursor, from) })
             }
           }
-          const snapshot = observation === undefined ? "" : observationText(observation)
+          // A result's own page text (a snapshot, a search) is the page this call shows; else the observation's.
+          const snapshot = pageText !== "" ? pageText : observation === undefined ? "" : observationText(observation)
           const finishedAt = yield* Clock.currentTimeMillis
           const envelope: Envelope<OE> = {
             ok: outcome.ok,
-            ...(outcome.ok ? { result: outcome.result } : { error: leanError(outcome.error, snapshot !== "") }),
+            ...(outcome.ok ? (isEmptyObject(outcome.result) ? {} : { result: outcome.result }) : { error: leanError(outcome.error, snapshot !== "") }),
             ...(page !== undefined ? { page } : {}),
             ...(consoleErrors.length > 0 ? { console: consoleErrors } : {}),
             ...(notices.length > 0 ? { notices } : {}),
@@ -243,12 +245,18 @@ export const runTool =
 
       let outcome: { readonly ok: true; readonly result: OE } | { readonly ok: false; readonly error: ErrorInfo }
       let attachments: ReadonlyArray<Attachment> = []
+      let pageText = ""
       let observation: Observation | undefined
       let stateInResult = false
       let recordedResult: Option.Option<O> = Option.none()
 
       if (Exit.isSuccess(exit)) {
         let value = exit.value
+        if (definition.pageText) {
+          const split = definition.pageText(value)
+          value = split.result
+          pageText = split.text
+        }
         if (definition.attachments) {
           const split = definition.attachments(input, value)
           value = split.result
@@ -329,7 +337,7 @@ export const runTool =
         yield* budget.settle(definition.name, store.recordStep(secrets.redact(step)))
       }
 
-      const envelope = yield* finish(outcome, sessionId, observation, stateInResult)
+      const envelope = yield* finish(outcome, sessionId, observation, stateInResult, outcome.ok ? pageText : "")
       // The blocks beside the envelope (a batch's page text, get_text's text) and the observation handed to library users are scrubbed as the envelope is.
       const redactedAttachments = attachments.map((attachment) =>
         attachment.type === "text" ? { ...attachment, text: secrets.redactText(attachment.text) } : attachment
@@ -340,6 +348,10 @@ export const runTool =
         attachments: redactedAttachments
       }
     })
+
+/** A result with nothing in it (all its fields were optional and absent, or moved to the page text): left out of the envelope. */
+const isEmptyObject = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0
 
 const sessionIdOf = (info: Option.Option<{ readonly sessionId: string }>): string | undefined =>
   Option.isSome(info) ? info.value.sessionId : undefined

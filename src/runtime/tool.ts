@@ -159,6 +159,12 @@ export interface ToolDefinition<I, IE, O, OE, R> {
   readonly consoleInResult?: (result: OE) => (message: { readonly type: string; readonly text: string; readonly url: string }) => boolean
   /** The observation, for tools whose policy is "custom". */
   readonly observe?: (result: O) => Observation | undefined
+  /**
+   * The page as text that a result carries (a snapshot, a search's matches): taken out of the result, it
+   * goes as the envelope's `snapshot`, the plain text block after the JSON, as an action's page text does
+   * (never JSON-escaped, never twice). Its field in the output schema is optional and `Unlisted`.
+   */
+  readonly pageText?: (result: O) => { readonly result: O; readonly text: string }
   /** Moves bulky data out of the result into content blocks (e.g. an image). */
   readonly attachments?: (input: I, result: O) => { readonly result: O; readonly attachments: ReadonlyArray<Attachment> }
   readonly run: (input: I) => Effect.Effect<O, ToolError, R>

@@ -134,7 +134,8 @@ const listed = (blocked: Blocked | undefined, now: Situation) =>
 
 /** The tools to list now, in registry order. */
 export const visibleTools = (tools: ReadonlyArray<AnyToolDefinition>): Effect.Effect<ReadonlyArray<AnyToolDefinition>, never, Session> =>
-  Effect.map(situation, (now) => tools.filter((tool) => listed(blockedBy(tool, now), now)))
+  // An old name is never listed, not even in the fixed list while it waits for a session.
+  Effect.map(situation, (now) => tools.filter((tool) => tool.unlisted !== true && listed(blockedBy(tool, now), now)))
 
 const servedIn = (view: Option.Option<ToolViewService>) => (name: string) =>
   Option.isSome(view) ? (view.value.registry.prefix === "" ? name : `${view.value.registry.prefix}_${name}`) : `mm_${name}`

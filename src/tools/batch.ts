@@ -296,14 +296,18 @@ export const makeRunSteps = (registry: () => ToolRegistry, limits: BatchLimits =
             expectation?.includeConsole === true
               ? consoleLines(yield* session.consoleSince(consoleCursor), envelope.page?.url, { all: true, lines: STEP_CONSOLE_LINES })
               : []
-          const keepSnapshot = input.includeObservations === "all" || (input.includeObservations === "failures" && !envelope.ok)
+          // A step whose result is page text (a snapshot, describe_screen, find) keeps it whatever the observations.
+          const keepSnapshot =
+            input.includeObservations === "all" ||
+            (input.includeObservations === "failures" && !envelope.ok) ||
+            (envelope.ok && tool.pageText !== undefined)
           const text = Option.isSome(snapshot) ? snapshot.value : keepSnapshot ? envelope.snapshot : undefined
           const consoleShown = allConsole.length > 0 ? allConsole : envelope.console
           const now = yield* Clock.currentTimeMillis
           stepResult = {
             ...(step.label !== undefined ? { label: step.label } : {}),
             ok: envelope.ok,
-            ...(envelope.ok ? { result: envelope.result } : {}),
+            ...(envelope.ok && envelope.result !== undefined ? { result: envelope.result } : {}),
             ...(envelope.error !== undefined ? { error: envelope.error } : {}),
             ...(envelope.page !== undefined ? { page: envelope.page } : {}),
             ...(consoleShown !== undefined && consoleShown.length > 0 ? { console: consoleShown } : {}),

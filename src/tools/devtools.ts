@@ -143,7 +143,7 @@ export const consoleMessages = defineTool({
   name: "console_messages",
   title: "Console messages",
   description:
-    "A tab's console and uncaught errors (stacks) since it navigated, each with the call it came in. Returns {tabId, url, messages?}.",
+    "A tab's console and uncaught errors (stacks) since it navigated. Returns {tabId, url, messages?}.",
   input: Schema.Struct({
     // The least severe level shown, default info (all but debug).
     level: Schema.optionalWith(Schema.Literal("error", "warning", "info", "debug", "all"), { default: () => "info" as const }).annotations({

@@ -28,6 +28,8 @@ export const listTestIds = defineTool({
   name: "list_testids",
   title: "List test ids",
   description: "Visible elements with a test id, with tag and text. Returns {items}.",
+  // describe_screen answers the test ids with the page: an old name, callable, not listed.
+  unlisted: true,
   input: Schema.Struct({
     limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 500)), { default: () => 150 }).annotations({
       description: "Max items (default 150)."
@@ -42,31 +44,52 @@ export const listTestIds = defineTool({
   })
 })
 
-/** The snapshot's text, as every discovery tool answers it; the format is explained once, here. */
+/**
+ * The snapshot's text, as every discovery tool answers it; the format is explained once, here. It leaves
+ * the result for the text block after the JSON (`pageText` below), so the field is not listed.
+ */
 export const SnapshotText = Schema.String.annotations({
   description:
     'The page as indented lines, one per node: role "name" [states] [ref]: text. Pass a ref (e.g. e12) as a11yRef to act on that element; refs stay the same while the element stays in the page. "role ×N [e12..e40]: a | b | … | z" stands for N siblings like the line before it, every ref in the range usable. Rows of plain cells read "row [e5]: a | b | c". A line starting with "…" says what a limit left out.'
 })
 
+/** The result's field for that text: filled by the tool, emptied by `snapshotAsPageText`, so not listed. */
+const SnapshotField = Schema.optional(SnapshotText).annotations({ [Unlisted]: true })
+
+/** What a page with no node at all reads as (an empty text block would say nothing). */
+export const EMPTY_PAGE = "(nothing on the page)"
+
+/**
+ * Moves a result's page text out of the JSON: it goes as the envelope's snapshot, the text block after
+ * the JSON, as an action's page text does.
+ */
+export const snapshotAsPageText = <O extends { readonly snapshot?: string | undefined }>(result: O): { readonly result: O; readonly text: string } => {
+  const { snapshot, ...rest } = result
+  return { result: rest as unknown as O, text: snapshot === undefined || snapshot === "" ? EMPTY_PAGE : snapshot }
+}
+
 export const accessibilitySnapshot = defineTool({
   name: "accessibility_snapshot",
   title: "Accessibility snapshot",
   description:
-    "The active tab as text: structure, text, and elements with role, name, state and ref. mm_find is cheaper for one thing. Returns {snapshot, truncated?}.",
+    "The active tab (or the part under rootSelector) as text with refs; mm_find is cheaper for one thing.",
   input: Schema.Struct({
     rootSelector: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
       description: "CSS selector of a part."
     }),
+    // The text budget cuts a long page with a marker anyway: accepted, not listed.
     limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 2_000)), { default: () => 400 }).annotations({
-      description: "Max nodes (default 400)."
+      description: "Max nodes (default 400).",
+      [Unlisted]: true
     })
   }),
   output: Schema.Struct({
-    snapshot: SnapshotText,
+    snapshot: SnapshotField,
     truncated: Schema.optional(Schema.Boolean).annotations({ description: "True when the page had more than the limit or the text budget allowed." })
   }),
   ...looking,
   observation: "none",
+  pageText: snapshotAsPageText,
   run: Effect.fn("tool.accessibility_snapshot")(function* (input) {
     const observer = yield* Observer
     const { nodes, truncated } = yield* observer.accessibility({ rootSelector: input.rootSelector, limit: input.limit })
@@ -78,7 +101,7 @@ export const accessibilitySnapshot = defineTool({
 const DescribeScreenOutput = Schema.Struct({
   state: StateView,
   testIds: Schema.optional(Schema.Struct({ items: Schema.Array(TestIdItem) })).annotations({ description: "Visible test ids; absent when none." }),
-  snapshot: SnapshotText,
+  snapshot: SnapshotField,
   truncated: Schema.optional(Schema.Boolean).annotations({ description: "True when the page had more nodes than the snapshot shows." }),
   screenshot: Schema.optional(ScreenshotResult).annotations({ description: "The screenshot, when one was asked for." }),
   priorKnowledge: Schema.optional(PriorKnowledge).annotations({
@@ -90,7 +113,7 @@ export const describeScreen = defineTool({
   name: "describe_screen",
   title: "Describe the screen",
   description:
-    "The active tab's state, test ids, the page as text with refs, and hints from earlier sessions on this screen.",
+    "The active tab's state, test ids and hints from earlier sessions on this screen, then the page as text with refs.",
   input: Schema.Struct({
     // The screenshot options are upstream's; mm_screenshot is the listed way to take one.
     includeScreenshot: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
@@ -115,6 +138,7 @@ export const describeScreen = defineTool({
   ...looking,
   observation: "custom",
   observe: (result) => ({ state: result.state }),
+  pageText: snapshotAsPageText,
   attachments: (input, result) => {
     if (result.screenshot === undefined) return { result, attachments: [] }
     const { keepBase64, attachments } = imageAttachment(input.includeImage, input.includeScreenshotBase64, result.screenshot)

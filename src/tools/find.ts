@@ -2,19 +2,19 @@
 // structure around them to act (their ancestors, their children, elided siblings), refs as in snapshots.
 import { Effect, Schema } from "effect"
 import { renderFind } from "../domain/snapshot-text.js"
-import { defineTool } from "../runtime/tool.js"
+import { defineTool, Unlisted } from "../runtime/tool.js"
 import { Observer } from "../services/Observer.js"
 
 const Needle = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
 
 const FindInput = Schema.Struct({
   text: Schema.optional(Needle).annotations({
-    description: "Text shown or name (substring, any case)."
+    description: "Part of the shown text or name, any case."
   }),
   role: Schema.optional(Schema.String.pipe(Schema.pattern(/^[a-z]+$/), Schema.maxLength(40))).annotations({
     description: 'ARIA role, e.g. "button", "listitem".'
   }),
-  name: Schema.optional(Needle).annotations({ description: "Accessible name (substring, any case)." }),
+  name: Schema.optional(Needle).annotations({ description: "Part of the accessible name, any case." }),
   limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 50)), { default: () => 10 }).annotations({
     description: "Max matches (default 10)."
   })
@@ -30,10 +30,11 @@ export const find = defineTool({
   name: "find",
   title: "Find on the page",
   description:
-    'Search the active tab by text, role and/or name: matches marked "▶" with their ancestors and children. Cheaper than a snapshot. Returns {matches, found}.',
+    'Search the active tab by text, role and/or name: matches ("▶") as text, with their ancestors and children. Returns {found}.',
   input: FindInput,
   output: Schema.Struct({
-    matches: Schema.String.annotations({ description: "The matches in their context, one node per line; empty when nothing matched." }),
+    // Sent as the text block after the JSON (pageText), never inside it.
+    matches: Schema.optional(Schema.String).annotations({ description: "The matches in their context, one node per line.", [Unlisted]: true }),
     found: Schema.Number.annotations({ description: "How many nodes matched in all (more than shown when over the limit)." })
   }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
@@ -43,6 +44,7 @@ export const find = defineTool({
   whilePaused: "blocked",
   stepKinds: ["discovery"],
   observation: "none",
+  pageText: ({ matches, ...rest }) => ({ result: rest, text: matches ?? "" }),
   run: Effect.fn("tool.find")(function* (input) {
     const observer = yield* Observer
     const result = yield* observer.find({ text: input.text, role: input.role, name: input.name, limit: input.limit })

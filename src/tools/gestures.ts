@@ -107,7 +107,7 @@ export const scroll = defineTool({
   name: "scroll",
   title: "Scroll",
   description:
-    "Scroll an element into view, or the page or a container to top/bottom or by pixels (infinite lists load more). Returns {moved, top, height, atBottom}.",
+    "Scroll an element into view, or the page or a container to an end or by pixels. Returns {moved, top, height, atBottom}.",
   input: ScrollInput,
   output: Schema.Struct({
     moved: Schema.Boolean.annotations({ description: "The position changed, or the element came into view." }),

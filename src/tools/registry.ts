@@ -20,7 +20,7 @@ import { getContractAddress, listContracts, seedContract, seedContracts } from "
 import { hideTools, showTools } from "./meta.js"
 import { consoleMessages, mockNetwork, networkRequest, networkRequests } from "./devtools.js"
 import { evaluate } from "./evaluate.js"
-import { closeTab, listTabs, switchToTab, waitForNotification } from "./tabs.js"
+import { closeTab, listTabs, switchToTab, tabs, waitForNotification } from "./tabs.js"
 
 export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   launch,
@@ -47,6 +47,8 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   saveStorageState,
   getState,
   ...debuggerTools,
+  tabs,
+  // Old names of mm_tabs' actions: callable, not listed.
   listTabs,
   switchToTab,
   closeTab,

@@ -1,8 +1,10 @@
-// Tabs across a flow: wait for the extension's notification, switch, close and list tabs by role or URL.
+// Tabs across a flow: wait for the extension's notification; list, switch to and close tabs by id, role
+// or URL with one tool (mm_tabs {action}), as Playwright MCP's browser_tabs does; the three tools it
+// replaced stay callable under their old names (unlisted) for clients and recordings that use them.
 import { Effect, Order, Schema } from "effect"
 import { NotificationTimeout } from "../domain/errors.js"
 import { TabId, TabInfo, TabRole, TabRoleInput, Tabs, type TabInfo as TabInfoType } from "../domain/observation.js"
-import { defineTool, type ListingState, type Replay } from "../runtime/tool.js"
+import { defineTool, ListedAs, Unlisted, type ListingState, type Replay } from "../runtime/tool.js"
 import { Session, type TabSelector } from "../services/Session.js"
 import { DEADLINE_SLACK_MS, timeoutField } from "./shared.js"
 
@@ -71,6 +73,8 @@ export const switchToTab = defineTool({
   name: "switch_to_tab",
   title: "Switch tab",
   description: "Make a tab the one tools act on (the newest match). Returns {switched, tab}.",
+  // mm_tabs {action: "switch"} does this.
+  unlisted: true,
   input: Schema.Struct(SelectorFields).pipe(Schema.filter(needsSelector)),
   output: Schema.Struct({
     switched: Schema.Boolean.annotations({ description: "Always true on success." }),
@@ -92,6 +96,8 @@ export const closeTab = defineTool({
   name: "close_tab",
   title: "Close tab",
   description: "Close a tab (the newest match; never the extension home). Returns {closed, active}.",
+  // mm_tabs {action: "close"} does this.
+  unlisted: true,
   input: Schema.Struct(SelectorFields).pipe(Schema.filter(needsSelector)),
   output: Schema.Struct({
     closed: Schema.Boolean.annotations({ description: "Always true on success." }),
@@ -211,6 +217,8 @@ export const listTabs = defineTool({
   name: "list_tabs",
   title: "List tabs",
   description: "Open tabs: id, role, url, title. Returns {total, groups, text}.",
+  // mm_tabs {action: "list"} does this.
+  unlisted: true,
   input: Schema.Struct({
     filter: Schema.optional(RegexSource).annotations({
       description: "Regex on url or title."
@@ -239,6 +247,74 @@ export const listTabs = defineTool({
       total: groups.reduce((sum, group) => sum + group.tabs.length, 0),
       groups,
       text: renderTabs(groups, input.groupBy)
+    }
+  })
+})
+
+const TabAction = Schema.Literal("list", "switch", "close")
+
+const TabsInput = Schema.Struct({
+  action: TabAction.annotations({ description: "switch: tools then act on it." }),
+  // The tab to switch to or close: listed as in the old tools, with shorter words.
+  tabId: Schema.optional(TabId).annotations({ description: 'E.g. "t3".' }),
+  // "dapp" (an alias of app) is accepted, not listed.
+  role: Schema.optional(TabRoleInput).annotations({
+    description: "Tab role.",
+    [ListedAs]: { type: "string", enum: ["extension", "notification", "app", "other"] }
+  }),
+  url: SelectorFields.url,
+  // list_tabs' options, accepted for list; an agent reads the few tabs there are.
+  filter: Schema.optional(RegexSource).annotations({ description: "list: regex on url or title.", [Unlisted]: true }),
+  groupBy: Schema.optional(TabGroupBy).annotations({ description: "list: group by.", [Unlisted]: true }),
+  orderBy: Schema.optional(TabOrderBy).annotations({ description: "list: order by.", [Unlisted]: true })
+}).pipe(
+  Schema.filter((input) =>
+    input.action === "list"
+      ? input.tabId === undefined && input.role === undefined && input.url === undefined
+        ? true
+        : { path: ["action"], message: "list takes no tabId, role or url (use filter to narrow it)" }
+      : input.filter !== undefined || input.groupBy !== undefined || input.orderBy !== undefined
+        ? { path: ["action"], message: `${input.action} takes tabId, role or url, not filter, groupBy or orderBy` }
+        : needsSelector(input)
+  )
+)
+
+export const tabs = defineTool({
+  name: "tabs",
+  title: "Tabs",
+  description:
+    "List tabs, or switch to or close the newest one matching tabId, role and url. Returns {tabs}, {tab} or {closed, active}.",
+  input: TabsInput,
+  output: Schema.Struct({
+    tabs: Schema.optional(Schema.String).annotations({ description: 'list: one line per tab, "* " for the active one: id [role] title url.' }),
+    tab: Schema.optional(TabInfo).annotations({ description: "switch: the tab now active." }),
+    closed: Schema.optional(TabInfo).annotations({ description: "close: the tab closed." }),
+    active: Schema.optional(Schema.Struct({ tabId: TabId, role: TabRole, url: Schema.String })).annotations({
+      description: "close: the tab tools act on now, if any."
+    })
+  }),
+  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  ...tabTool,
+  stepKinds: ["navigation"],
+  replay: {
+    args: (args) => (args.action === "list" ? { skip: "read-only" } : (tabReplay.args?.(args) ?? { args }))
+  },
+  // A switch shows the page it made active (what changed since this client last saw it).
+  observation: "default",
+  run: Effect.fn("tool.tabs")(function* (input) {
+    const session = yield* Session
+    switch (input.action) {
+      case "list": {
+        const { tracked } = yield* session.tabs
+        const groupBy = input.groupBy ?? "none"
+        return { tabs: renderTabs(arrangeTabs(tracked, { filter: input.filter, groupBy, orderBy: input.orderBy }), groupBy) }
+      }
+      case "switch":
+        return { tab: yield* session.switchTab(selectorOf(input)) }
+      case "close": {
+        const { closed, active } = yield* session.closeTab(selectorOf(input))
+        return active === null ? { closed } : { closed, active }
+      }
     }
   })
 })

@@ -201,7 +201,7 @@ layer(Layer.merge(liveLayer(testSettings({ browserArgs: [BOTH_ORIGINS] })), Orig
         Effect.gen(function* () {
           yield* open("/trap")
           const snapshot = yield* call(accessibilitySnapshot, {})
-          const ref = (snapshot.result.snapshot as string).match(/button "Go" \[(e\d+)\]/)![1]!
+          const ref = (snapshot.snapshot as string).match(/button "Go" \[(e\d+)\]/)![1]!
           expect((yield* call(click, { a11yRef: ref })).ok).toBe(true)
           expect((yield* call(click, { selector: "#go" })).ok).toBe(true)
           expect((yield* call(getText, { testId: "log" })).result.text).toBe("clicked;clicked;")

@@ -236,7 +236,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           const observer = yield* Observer
           const snapshot = yield* call(accessibilitySnapshot, {})
           // The frame is a node of the text, with its content below it.
-          expect(snapshot.result.snapshot).toMatch(/\niframe "Payment" \[e\d+\]\n(  .*\n)*  button "Pay now" \[e\d+\]/)
+          expect(snapshot.snapshot).toMatch(/\niframe "Payment" \[e\d+\]\n(  .*\n)*  button "Pay now" \[e\d+\]/)
           const nodes = (yield* observer.accessibility({})).nodes
           const byName = (name: string) => nodes.find((node) => node.name === name)!
           expect(byName("Pay now")).toMatchObject({ role: "button", path: ["iframe: Payment"] })

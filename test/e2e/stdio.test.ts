@@ -127,6 +127,44 @@ describe("the built server over stdio", () => {
     expect(pid).not.toBeNull()
   })
 
+  it("page text comes as its own text block with real newlines, never inside the JSON: describe_screen, accessibility_snapshot, find, an action", async () => {
+    const marker = randomUUID()
+    const { client } = await connect(app, marker)
+    try {
+      expect(envelopeOf(await client.callTool({ name: "mm_launch", arguments: {} })).ok).toBe(true)
+      const blocksOf = async (name: string, args: Record<string, unknown> = {}) => {
+        const result = await client.callTool({ name, arguments: args })
+        const blocks = result.content as Array<{ type: string; text?: string }>
+        expect(blocks.map((block) => block.type), name).toEqual(["text", "text"])
+        return { json: blocks[0]!.text!, envelope: envelopeOf(result), page: blocks[1]!.text! }
+      }
+      for (const [name, args, line] of [
+        ["mm_describe_screen", {}, /^\s*button "Sign in" \[e\d+\]$/m],
+        ["mm_accessibility_snapshot", {}, /^\s*button "Sign in" \[e\d+\]$/m],
+        ["mm_find", { role: "button", name: "Sign in" }, /^\s*▶ button "Sign in" \[e\d+\]$/m]
+      ] as const) {
+        const { json, envelope, page } = await blocksOf(name, args)
+        expect(envelope.ok, name).toBe(true)
+        // Plain text with real newlines: one node per line, quotes as they are.
+        expect(page, name).toMatch(line)
+        expect(page.split("\n").length, name).toBeGreaterThan(1)
+        expect(page, name).not.toContain("\\n")
+        // The JSON says nothing twice: no copy of the page, no field for it.
+        expect(json, name).not.toMatch(/\[e\d+\]|button \\"Sign in/)
+        expect(JSON.stringify(envelope), name).not.toMatch(/"(snapshot|matches)"/)
+      }
+      const described = await blocksOf("mm_describe_screen")
+      expect(described.envelope.result.state.url).toBe(`${app.url}/`)
+      expect((await blocksOf("mm_find", { text: "Sign in" })).envelope.result.found).toBeGreaterThan(0)
+      // An action sends its page text the same way.
+      const typed = await blocksOf("mm_type", { testId: "username", text: "bob" })
+      expect(typed.envelope.result).toEqual({ typed: true })
+      expect(typed.page).toMatch(/textbox "Username" \[e\d+\]: bob/)
+    } finally {
+      await client.close()
+    }
+  })
+
   it("a cancelled call stops the browser action: the click never lands when its button appears later", async () => {
     const marker = randomUUID()
     const { client } = await connect(app, marker)
@@ -181,7 +219,7 @@ describe("the built server over stdio", () => {
     try {
       expect(client.getServerCapabilities()?.tools?.listChanged).toBe(false)
       const before = (await client.listTools()).tools.map((tool) => tool.name)
-      expect(before).toEqual(expect.arrayContaining(["mm_launch", "mm_click", "mm_list_tabs", "mm_extension_storage"]))
+      expect(before).toEqual(expect.arrayContaining(["mm_launch", "mm_click", "mm_tabs", "mm_extension_storage"]))
       const early = envelopeOf(await client.callTool({ name: "mm_click", arguments: { testId: "login-submit" } }))
       expect(early.error.message).toBe("mm_click needs a running session: call mm_launch first.")
       envelopeOf(await client.callTool({ name: "mm_launch", arguments: {} }))

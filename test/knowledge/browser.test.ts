@@ -51,7 +51,7 @@ const allArtifacts = () =>
     .join("\n")
 
 const refOf = (envelope: Envelope<any>, role: string, name: string): string =>
-  linesNamed(envelope.result.snapshot, role, name)[0]!.ref!
+  linesNamed(envelope.snapshot ?? "", role, name)[0]!.ref!
 
 layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTestServices: true })("step memory in real Chromium", (it) => {
   describe("query tools", () => {

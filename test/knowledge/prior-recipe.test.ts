@@ -143,6 +143,22 @@ describe("recipes", () => {
     expect(code).toContain('await expect(page).toHaveURL("http://127.0.0.1:3000/app#/home")\n  await expect(page).toHaveTitle("t")\n})')
   })
 
+  it("mm_tabs steps replay as recorded, without tab ids; a list is read-only and a switch by id only names nothing", () => {
+    const tabSteps = [
+      step({ sessionId: "t", tool: "launch", url: "http://127.0.0.1:5000/shop" }),
+      step({ sessionId: "t", tool: "tabs", input: { action: "list" } }),
+      step({ sessionId: "t", tool: "tabs", input: { action: "switch", tabId: "t2" } }),
+      step({ sessionId: "t", tool: "tabs", input: { action: "switch", tabId: "t1", role: "app" } }),
+      step({ sessionId: "t", tool: "tabs", input: { action: "close", url: "http://127.0.0.1:5000/help" } })
+    ]
+    const recipe = recipeOf(tabSteps, tools)
+    expect(recipe.steps.slice(1)).toMatchObject([
+      { tool: "mm_tabs", args: { action: "switch", role: "app" } },
+      { tool: "mm_tabs", args: { action: "close", url: "http://127.0.0.1:5000/help" } }
+    ])
+    expect(recipe.skipped).toEqual(["tabs: read-only", "tabs: chose its tab by id only, which names nothing in another session"])
+  })
+
   it("keys, options, hover and history moves replay in a batch and in a Playwright test; a key pressed in a secret field does not", () => {
     const more = [
       step({ sessionId: "k", tool: "launch", url: "http://127.0.0.1:5000/shop" }),

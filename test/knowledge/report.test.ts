@@ -73,7 +73,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
         const sessionId = launched.result.sessionId as string
         yield* ok("mm_navigate", { screen: "url", url: url("/login") })
         const screen = yield* ok("mm_describe_screen")
-        const ref = (role: string, name: string) => linesNamed(screen.result.snapshot, role, name)[0]!.ref!
+        const ref = (role: string, name: string) => linesNamed(screen.snapshot ?? "", role, name)[0]!.ref!
         yield* ok("mm_type", { a11yRef: ref("textbox", "Username"), text: "alice" })
         yield* ok("mm_type", { testId: "password", text: SECRET })
         const missing = yield* call("mm_click", { testId: "no-such-button", timeoutMs: 500 })

@@ -155,14 +155,17 @@ describe("lean responses", () => {
     // Another tab: its id is news.
     const opened = await call("mm_navigate", { url: `${app.url}/about`, newTab: true })
     expect(opened.envelope.page).toMatchObject({ url: `${app.url}/about`, title: "About", tab: expect.stringMatching(/^t\d+$/) })
-    const switched = await call("mm_switch_to_tab", { url: `${app.url}/` })
+    expect((await call("mm_tabs", { action: "list" })).envelope.result.tabs).toMatch(/^Found 2 tabs\n/)
+    const switched = await call("mm_tabs", { action: "switch", url: `${app.url}/` })
     expect(switched.envelope.ok).toBe(true)
-    expect((await call("mm_close_tab", { url: `${app.url}/about` })).envelope.ok).toBe(true)
+    expect((await call("mm_tabs", { action: "close", url: `${app.url}/about` })).envelope.ok).toBe(true)
 
     // The rest of the page tools, for the emptiness check below.
     const snapshot = await call("mm_accessibility_snapshot")
-    const addRef = refOf(snapshot.envelope.result.snapshot, /button "Add to cart"/)
-    expect((await call("mm_find", { text: "Pears" })).envelope.result.found).toBe(1)
+    const addRef = refOf(snapshot.text, /button "Add to cart"/)
+    const found = await call("mm_find", { text: "Pears" })
+    expect(found.envelope.result).toEqual({ found: 1 })
+    expect(found.text).toContain("▶")
     expect((await call("mm_click", { a11yRef: addRef })).envelope.ok).toBe(true)
     expect((await call("mm_list_testids")).envelope.result.items.length).toBeGreaterThan(3)
     expect((await call("mm_screenshot", { name: "lean" })).envelope.ok).toBe(true)
@@ -199,9 +202,46 @@ describe("lean responses", () => {
     expect(described.envelope.result.state).toMatchObject({ url: `${app.url}/about`, title: "About" })
     const everything = described.blocks.map((block) => block.text ?? "").join("\n")
     expect(everything.split(`${app.url}/about`).length - 1).toBe(1)
-    // The page as text comes once too: in the result, not again as a second block.
-    expect(described.envelope.result.snapshot).toContain('heading "About us"')
-    expect(described.blocks.filter((block) => block.type === "text")).toHaveLength(1)
+    // The page as text comes once too: as the text block after the JSON, as an action's, not inside the result.
+    expect(described.envelope.result.snapshot).toBeUndefined()
+    expect(described.blocks.filter((block) => block.type === "text")).toHaveLength(2)
+    expect(described.text).toContain('heading "About us"')
+    expect(described.blocks[0]!.text).not.toMatch(/heading|\[e\d+\]/)
     expect(emptyPaths(described.envelope)).toEqual([])
+  }, 60_000)
+
+  it("with structured output, the page text is the envelope's snapshot and every result matches its output schema", async () => {
+    // A second client on the same browser, asking for output schemas: the SDK client checks each
+    // structuredContent against the tool's outputSchema and throws when one does not match.
+    const server = makeMcpServer(registryFor(testSettings({ appUrl: `${app.url}/` })), runtime, { structuredOutput: true })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    const structured = new Client({ name: "lean-structured", version: "1.0.0" })
+    await server.connect(serverSide)
+    await structured.connect(clientSide)
+    try {
+      const listed = await structured.listTools()
+      for (const name of ["mm_describe_screen", "mm_accessibility_snapshot", "mm_find"]) {
+        const schema = listed.tools.find((candidate) => candidate.name === name)!.outputSchema as any
+        // The page text is not a field of the result: the envelope's snapshot carries it.
+        expect(Object.keys(schema.properties.result.properties), name).not.toContain("snapshot")
+        expect(Object.keys(schema.properties.result.properties), name).not.toContain("matches")
+        expect(schema.properties.snapshot.type, name).toBe("string")
+      }
+      for (const [name, args] of [
+        ["mm_describe_screen", {}],
+        ["mm_accessibility_snapshot", {}],
+        ["mm_find", { text: "About" }]
+      ] as const) {
+        const result = await structured.callTool({ name, arguments: args })
+        const content = result.structuredContent as { ok: boolean; result?: Record<string, unknown>; snapshot?: string }
+        expect(content.ok, name).toBe(true)
+        expect(content.snapshot, name).toContain("About us")
+        expect(content.result?.snapshot, name).toBeUndefined()
+        const blocks = result.content as Array<{ type: string; text?: string }>
+        expect(blocks[1]?.text, name).toBe(content.snapshot)
+      }
+    } finally {
+      await structured.close()
+    }
   }, 60_000)
 })

@@ -121,13 +121,14 @@ const PAGE_TOOLS = [
   "mm_hover",
   "mm_wait_for",
   "mm_get_text",
-  "mm_list_testids",
   "mm_accessibility_snapshot",
   "mm_screenshot",
   "mm_get_state"
 ]
 
-const TAB_TOOLS = ["mm_list_tabs", "mm_switch_to_tab", "mm_close_tab"]
+const TAB_TOOLS = ["mm_tabs"]
+/** Old names of what a listed tool now does: callable, never listed (not even in the fixed list). */
+const OLD_NAMES = ["mm_list_tabs", "mm_switch_to_tab", "mm_close_tab", "mm_list_testids"]
 const EXTENSION_TOOLS = ["mm_wait_for_notification", "mm_extension_storage"]
 
 describe("the tool list follows the session", () => {
@@ -184,7 +185,10 @@ describe("the tool list follows the session", () => {
     await Effect.runPromise(Ref.set(world.tabs, 2))
     await call("mm_click", { testId: "opens-a-popup" })
     expect(changes()).toBe(2)
-    expect(await names()).toEqual(expect.arrayContaining(TAB_TOOLS))
+    const withTabs = await names()
+    expect(withTabs).toEqual(expect.arrayContaining(TAB_TOOLS))
+    // One tool for the tabs, as Playwright MCP's browser_tabs: the three it replaced stay callable, unlisted.
+    for (const old of OLD_NAMES) expect(withTabs).not.toContain(old)
   })
 
   it("capability tools are listed only when the capability is provided; called without it they say how to provide it", async () => {
@@ -307,6 +311,7 @@ describe("--static-tools", () => {
     expect(fixed).toEqual(expect.arrayContaining(["mm_launch", ...PAGE_TOOLS, ...TAB_TOOLS, ...EXTENSION_TOOLS, "mm_debugger_probe"]))
     expect(fixed).not.toContain("mm_hide_tools")
     expect(fixed).not.toContain("mm_build")
+    for (const old of OLD_NAMES) expect(fixed).not.toContain(old)
     expect((await call("mm_click", { testId: "x" })).error?.code).toBe("MM_NO_ACTIVE_SESSION")
     await call("mm_launch")
     expect(await names()).toEqual(fixed)

@@ -95,8 +95,8 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         expect(a11y?.unchanged).toBeGreaterThan(8)
         // The whole page, asked for, shows the same refs.
         const snapshot = yield* call(accessibilitySnapshot)
-        expect(snapshot.result.snapshot).toContain(`[${deletes.Pears}]`)
-        expect(snapshot.result.snapshot).toContain(`[${same[1]}]`)
+        expect(snapshot.snapshot).toContain(`[${deletes.Pears}]`)
+        expect(snapshot.snapshot).toContain(`[${same[1]}]`)
 
         expect((yield* call(click, { a11yRef: deletes.Pears })).ok).toBe(true)
         expect(yield* outText).toBe("clicked delete Pears")

@@ -9,8 +9,9 @@ export interface ParsedLine {
   readonly line: string
 }
 
-export const parseSnapshot = (snapshot: string): Array<ParsedLine> =>
-  snapshot
+/** The lines of a page text (the envelope's snapshot; none when it is absent). */
+export const parseSnapshot = (snapshot: string | undefined): Array<ParsedLine> =>
+  (snapshot ?? "")
     .split("\n")
     .filter((line) => line.trim() !== "" && !line.trim().startsWith("…") && !line.trim().startsWith("("))
     .map((line) => {
@@ -37,5 +38,5 @@ export const parseSnapshot = (snapshot: string): Array<ParsedLine> =>
     })
 
 /** The nodes of a snapshot text with this role and name. */
-export const linesNamed = (snapshot: string, role: string, name: string) =>
+export const linesNamed = (snapshot: string | undefined, role: string, name: string) =>
   parseSnapshot(snapshot).filter((line) => line.role === role && line.name === name)

@@ -66,3 +66,68 @@ describe("renderA11y and renderFind", () => {
     expect(text).toBe("list [e2]\n  … 4 more\n  ▶ listitem [e9]: Walk the dog\n    checkbox [e10]")
   })
 })
+
+describe("changes-only text: every line under the node that holds it, or at the left", () => {
+  const changes = (nodes: ReadonlyArray<A11yNode>, removed: ReadonlyArray<string> = []) =>
+    renderA11y({ nodes, changesOnly: true, unchanged: 9, ...(removed.length > 0 ? { removed } : {}) }).text
+
+  it("a changed item and a change inside its next sibling: the sibling's node is not indented under the item", () => {
+    // listitem e3 changed; e7 is the button of the next listitem (e6, unchanged, not shown).
+    const text = changes([
+      { ref: "e3", role: "listitem", name: "", depth: 3, text: "Alpha changed" },
+      { ref: "e7", role: "button", name: "B", depth: 4, pressed: true }
+    ])
+    expect(text).toBe('listitem [e3]: Alpha changed\nbutton "B" [pressed] [e7]\n(9 nodes unchanged, their refs still valid)')
+  })
+
+  it("a change inside the previous sibling, then a changed item: both at the left, neither under the other", () => {
+    const text = changes([
+      { ref: "e4", role: "checkbox", name: "Buy milk", depth: 4, checked: true },
+      { ref: "e6", role: "listitem", name: "", depth: 3, text: "Walk the dog" }
+    ])
+    expect(text.split("\n").slice(0, 2)).toEqual(['checkbox "Buy milk" [checked] [e4]', "listitem [e6]: Walk the dog"])
+  })
+
+  it("nested changes keep their nesting, skipped levels included, and a later sibling goes back to its parent's level", () => {
+    const text = changes([
+      { ref: "e14", role: "listitem", name: "", depth: 1, text: "Two" },
+      { ref: "e30", role: "list", name: "", depth: 2, under: "e14" },
+      { ref: "e31", role: "listitem", name: "", depth: 3, text: "nested a", under: "e30" },
+      // Its parent (a group at depth 4) did not change: still under e31.
+      { ref: "e33", role: "button", name: "Open", depth: 5, under: "e31" },
+      { ref: "e34", role: "listitem", name: "", depth: 3, text: "nested b", under: "e30" },
+      { ref: "e40", role: "button", name: "Save", depth: 2 }
+    ])
+    expect(text.split("\n").slice(0, 6)).toEqual([
+      "listitem [e14]: Two",
+      "  list [e30]",
+      "    listitem [e31]: nested a",
+      '      button "Open" [e33]',
+      "    listitem [e34]: nested b",
+      'button "Save" [e40]'
+    ])
+  })
+
+  it("a changed row with some of its cells: the changed cells below it, never as the whole row; all of them: one line", () => {
+    const text = changes([
+      { ref: "e5", role: "row", name: "Mars 4", depth: 2 },
+      { ref: "e7", role: "cell", name: "4", depth: 3, under: "e5" }
+    ])
+    expect(text.split("\n").slice(0, 2)).toEqual(["row [e5]", '  cell "4" [e7]'])
+    const whole = changes([
+      { ref: "e5", role: "row", name: "Mars 4", depth: 2 },
+      { ref: "e6", role: "cell", name: "Mars", depth: 3, under: "e5" },
+      { ref: "e7", role: "cell", name: "4", depth: 3, under: "e5" }
+    ])
+    expect(whole.split("\n")[0]).toBe("row [e5]: Mars | 4")
+  })
+
+  it("removed nodes are listed as gone, and what is left keeps its place", () => {
+    const text = changes([{ ref: "e13", role: "listitem", name: "", depth: 1, text: "One" }], ["e14", "e15"])
+    expect(text).toBe("listitem [e13]: One\n(9 nodes unchanged, their refs still valid)\n(gone: e14 e15)")
+  })
+
+  it("a whole snapshot still follows depths (no under): rows on one line", () => {
+    expect(renderA11y({ nodes }).text.split("\n")).toContain("  row [e91]: Planet | Moons")
+  })
+})

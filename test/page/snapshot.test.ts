@@ -73,7 +73,7 @@ const open = (p: string) =>
     return envelope
   })
 
-const snapshotOf = Effect.map(call(accessibilitySnapshot), (envelope) => envelope.result.snapshot as string)
+const snapshotOf = Effect.map(call(accessibilitySnapshot), (envelope) => envelope.snapshot as string)
 
 layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, excludeTestServices: true })("pages with their text", (it) => {
   describe("snapshots", () => {
@@ -82,7 +82,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         yield* open("/reading")
         const screen = yield* call(describeScreen)
         expect(screen.result.a11y).toBeUndefined()
-        const text: string = screen.result.snapshot
+        const text: string = screen.snapshot ?? ""
         const lines = parseSnapshot(text)
         const milk = lines.findIndex((line) => line.role === "listitem" && line.text === "Buy milk")
         expect(milk).toBeGreaterThan(-1)
@@ -120,7 +120,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         // find hands out the same ref for it.
         const found = yield* call(find, { text: "Item 57" })
         expect(found.result.found).toBe(1)
-        expect(found.result.matches).toContain(`button "Open" [${ref57}]`)
+        expect(found.snapshot).toContain(`button "Open" [${ref57}]`)
       }))
 
     it.effect("cut a node's long text and a long page at their budgets with a marker, keeping the refs before it", () =>
@@ -135,7 +135,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         yield* open("/wide")
         const wide = yield* call(accessibilitySnapshot, { limit: 2_000 })
         expect(wide.result.truncated).toBe(true)
-        const text: string = wide.result.snapshot
+        const text: string = wide.snapshot ?? ""
         expect(text.length).toBeLessThan(25_000)
         expect(text.split("\n").pop()).toMatch(/^… cut at 24000 characters: \d+ more nodes/)
         expect(text).toMatch(/^button "Action number 0" \[e\d+\]/)
@@ -148,15 +148,17 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         yield* open("/many")
         const found = yield* call(find, { text: "item 120" })
         expect(found.ok).toBe(true)
-        const matches: string = found.result.matches
+        const matches: string = found.snapshot ?? ""
         expect(matches.split("\n")[0]).toMatch(/^list "Catalog" \[e\d+\]$/)
         expect(matches).toMatch(/… 119 more\n  ▶ listitem \[e\d+\]: Item 120\n    button "Open" \[e\d+\]\n  … 80 more/)
         expect(Buffer.byteLength(matches)).toBeLessThan(300)
         const byRole = yield* call(find, { role: "button", limit: 3 })
         expect(byRole.result.found).toBe(200)
-        expect(byRole.result.matches.match(/▶/g)).toHaveLength(3)
+        expect(byRole.snapshot?.match(/▶/g)).toHaveLength(3)
         const nothing = yield* call(find, { name: "no such thing" })
-        expect(nothing.result).toEqual({ matches: "", found: 0 })
+        // Nothing matched: the count, and no text block.
+        expect(nothing.result).toEqual({ found: 0 })
+        expect(nothing.snapshot).toBeUndefined()
         const invalid = yield* call(find, {})
         expect(invalid.error?.code).toBe("MM_INVALID_INPUT")
         expect(invalid.error?.details?.field).toBe("text")

@@ -94,7 +94,7 @@ layer(TestLayer, { timeout: 120_000, excludeTestServices: true })("cross-origin 
       expect(ownSession).toBe(true)
       yield* openHost
       const snapshot = yield* call("accessibility_snapshot")
-      expect(linesNamed(snapshot.result.snapshot, "button", "Pay now")).toHaveLength(1)
+      expect(linesNamed(snapshot.snapshot, "button", "Pay now")).toHaveLength(1)
     }))
 
   it.effect("find searches inside the frame: its matches come under the frame's node, and their refs click", () =>
@@ -103,18 +103,18 @@ layer(TestLayer, { timeout: 120_000, excludeTestServices: true })("cross-origin 
       const found = yield* call("find", { text: "Pay now" })
       expect(found.ok).toBe(true)
       expect(found.result.found).toBe(1)
-      const matches = found.result.matches as string
+      const matches = found.snapshot as string
       expect(matches).toContain("Payments")
       const [button] = linesNamed(matches.replace(/▶ /g, ""), "button", "Pay now")
       expect(button?.ref).toMatch(/^e\d+$/)
 
       const buttons = yield* call("find", { role: "button" })
       expect(buttons.result.found).toBe(2)
-      expect(buttons.result.matches).toContain("Top")
-      expect(buttons.result.matches).toContain("Pay now")
+      expect(buttons.snapshot).toContain("Top")
+      expect(buttons.snapshot).toContain("Pay now")
       const one = yield* call("find", { role: "button", limit: 1 })
       expect(one.result.found).toBe(2)
-      expect(one.result.matches).not.toContain("Pay now")
+      expect(one.snapshot).not.toContain("Pay now")
 
       const clicked = yield* call("click", { a11yRef: button!.ref })
       expect(clicked.ok).toBe(true)

@@ -187,7 +187,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 400_000, excludeTe
       }
 
       // Valid calls act on the page: keep the session (no launch, cleanup or tool hiding) and let each tool have its share of time.
-      yield* fuzzEveryTool("session", new Set(["launch", "cleanup", "hide_tools", "show_tools", "run_steps", "close_tab"]), 2_500)
+      yield* fuzzEveryTool("session", new Set(["launch", "cleanup", "hide_tools", "show_tools", "run_steps", "close_tab", "tabs"]), 2_500)
       expect(codeOf(yield* call(getState))).toBe("ok")
       expect(codeOf(yield* call(cleanup))).toBe("ok")
     }), 240_000)

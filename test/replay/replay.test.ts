@@ -187,7 +187,7 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         const launched = yield* ok("mm_launch", { goal: "sign in and open the profile", flowTags: ["replay-login"], force: true })
         const sessionId = launched.result.sessionId as string
         yield* ok("mm_navigate", { screen: "url", url: url("/login-plain") })
-        const screen = (yield* ok("mm_describe_screen")).result.snapshot as string
+        const screen = (yield* ok("mm_describe_screen")).snapshot as string
         yield* ok("mm_type", { a11yRef: textRef(screen, "textbox", "Email"), text: "alice@example.com" })
         yield* ok("mm_type", { a11yRef: textRef(screen, "textbox", "Password"), text: PASSWORD })
         yield* ok("mm_click", { a11yRef: textRef(screen, "button", "Sign in") })
@@ -214,7 +214,7 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         expect(replayed.result.replayed).toBe(sessionId)
         expect(replayed.result.summary).toMatchObject({ ok: true })
         const end = yield* ok("mm_find", { text: "Profile of alice@example.com" })
-        expect(end.result.matches).toContain("Profile of alice@example.com")
+        expect(end.snapshot).toContain("Profile of alice@example.com")
         // The replay is recorded as a session of its own, without the secret.
         const replaySession = yield* currentSessionId
         expect(replaySession).not.toBe(sessionId)
@@ -234,19 +234,19 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         const launched = yield* ok("mm_launch", { goal: "todo list", flowTags: ["replay-todo"], force: true })
         const sessionId = launched.result.sessionId as string
         yield* ok("mm_navigate", { screen: "url", url: url("/todomvc/react/") })
-        const snapshot = (yield* ok("mm_accessibility_snapshot")).result.snapshot as string
+        const snapshot = (yield* ok("mm_accessibility_snapshot")).snapshot as string
         const input = textRef(snapshot, "textbox", "What needs to be done?")
         for (const todo of ["Buy milk", "Walk the dog"]) {
           yield* ok("mm_type", { a11yRef: input, text: todo })
           yield* ok("mm_press_key", { a11yRef: input, key: "Enter" })
         }
         // Each item's checkbox has no name: the refs come from a search for the item's text.
-        const found = (yield* ok("mm_find", { text: "Buy milk" })).result.matches as string
+        const found = (yield* ok("mm_find", { text: "Buy milk" })).snapshot as string
         const lines = found.replace(/▶ /g, "").split("\n")
         const itemLine = lines.findIndex((line) => /listitem \[e\d+\]: Buy milk/.test(line))
         const checkbox = /checkbox \[(e\d+)/.exec(lines.slice(itemLine + 1).join("\n"))![1]!
         const completed = yield* ok("mm_click", { a11yRef: checkbox })
-        const filter = (yield* ok("mm_find", { role: "link", name: "Completed" })).result.matches as string
+        const filter = (yield* ok("mm_find", { role: "link", name: "Completed" })).snapshot as string
         yield* ok("mm_click", { a11yRef: textRef(filter, "link", "Completed") })
         expect(completed.ok).toBe(true)
         const actions = yield* expectRefDriven(sessionId, ["type", "press_key", "click"])
@@ -262,7 +262,7 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         expect(replayed.result.summary).toMatchObject({ ok: true })
         const state = yield* ok("mm_get_state")
         expect(state.result.state.url).toMatch(/#\/completed$/)
-        const list = (yield* ok("mm_find", { role: "listitem" })).result.matches as string
+        const list = (yield* ok("mm_find", { role: "listitem" })).snapshot as string
         expect(list).toContain("Buy milk")
         expect(list).not.toContain("Walk the dog")
         yield* ok("mm_cleanup")
@@ -278,11 +278,11 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         const sessionId = launched.result.sessionId as string
         yield* ok("mm_navigate", { screen: "url", url: url("/swagger/") })
         yield* ok("mm_wait_for", { selector: "text=Get all planets" })
-        const summary = (yield* ok("mm_find", { role: "button", name: "GET /planets Get all planets" })).result.matches as string
+        const summary = (yield* ok("mm_find", { role: "button", name: "GET /planets Get all planets" })).snapshot as string
         const expanded = yield* ok("mm_click", { a11yRef: textRef(summary, "button", "GET /planets Get all planets") })
         const tried = yield* ok("mm_click", { a11yRef: observedRef(expanded, "button", "Try it out") })
         yield* ok("mm_type", { a11yRef: observedRef(tried, "textbox", "limit"), text: "2" })
-        const execute = (yield* ok("mm_find", { role: "button", name: "Execute" })).result.matches as string
+        const execute = (yield* ok("mm_find", { role: "button", name: "Execute" })).snapshot as string
         yield* ok("mm_click", { a11yRef: textRef(execute, "button", "Execute") })
         yield* expectRefDriven(sessionId, ["type", "click"])
         yield* ok("mm_cleanup")
@@ -290,7 +290,7 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         const replayed = yield* ok("mm_replay", { sessionId })
         expect(replayed.result.summary).toMatchObject({ ok: true })
         yield* ok("mm_wait_for", { selector: ".live-responses-table" })
-        const body = (yield* ok("mm_find", { text: "Venus" })).result.matches as string
+        const body = (yield* ok("mm_find", { text: "Venus" })).snapshot as string
         expect(body).toContain("Venus")
         expect(body).not.toContain("Earth")
         yield* ok("mm_cleanup")
@@ -305,7 +305,7 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         const launched = yield* ok("mm_launch", { goal: "move a card", flowTags: ["replay-drag"], force: true })
         const sessionId = launched.result.sessionId as string
         yield* ok("mm_navigate", { screen: "url", url: url("/board") })
-        const screen = (yield* ok("mm_describe_screen")).result.snapshot as string
+        const screen = (yield* ok("mm_describe_screen")).snapshot as string
         yield* ok("mm_drag", { a11yRef: textRef(screen, "button", "Card 1"), to: { a11yRef: textRef(screen, "region", "Done column") } })
         yield* ok("mm_wait_for", { selector: "text=Moved: card-1" })
         const [drag] = yield* expectRefDriven(sessionId, ["drag"])
@@ -450,7 +450,7 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
       const launched = yield* ok("mm_launch", { goal: "save and publish", force: true })
       const sessionId = launched.result.sessionId as string
       yield* ok("mm_navigate", { screen: "url", url: url("/editor") })
-      const screen = (yield* ok("mm_describe_screen")).result.snapshot as string
+      const screen = (yield* ok("mm_describe_screen")).snapshot as string
       yield* ok("mm_type", { a11yRef: textRef(screen, "textbox", "Title"), text: "Hello" })
       yield* ok("mm_click", { a11yRef: textRef(screen, "button", "Save"), timeoutMs: 2_000 })
       yield* ok("mm_click", { a11yRef: textRef(screen, "button", "Publish") })

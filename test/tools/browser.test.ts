@@ -80,7 +80,7 @@ const open = (p: string) =>
     return envelope
   })
 
-const nodeNamed = (envelope: Envelope<any>, role: string, name: string) => linesNamed(envelope.result.snapshot, role, name)
+const nodeNamed = (envelope: Envelope<any>, role: string, name: string) => linesNamed(envelope.snapshot, role, name)
 
 layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTestServices: true })("core tools in real Chromium", (it) => {
   it.effect("a tool that needs a session answers MM_NO_ACTIVE_SESSION before launch", () =>
@@ -135,7 +135,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       expect(copies).toHaveLength(2)
       expect(copies[0]!.ref).not.toBe(copies[1]!.ref)
       // Each button sits inside its own region.
-      const lines = parseSnapshot(snapshot.result.snapshot)
+      const lines = parseSnapshot(snapshot.snapshot)
       const regionAbove = (ref: string) => {
         const index = lines.findIndex((line) => line.ref === ref)
         return lines.slice(0, index).reverse().find((line) => line.role === "region" && line.depth < lines[index]!.depth)?.name
@@ -154,13 +154,13 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       yield* open("/copies")
       const whole = yield* call(accessibilitySnapshot)
       const scoped = yield* call(accessibilitySnapshot, { rootSelector: "#second" })
-      const scopedLines = parseSnapshot(scoped.result.snapshot)
+      const scopedLines = parseSnapshot(scoped.snapshot)
       expect(scopedLines.map((line) => line.name).filter((name) => name !== "")).toEqual(["Second", "Copy"])
-      const [inside] = linesNamed(scoped.result.snapshot, "button", "Copy")
+      const [inside] = linesNamed(scoped.snapshot, "button", "Copy")
       // Same element, same ref, whichever snapshot handed it out.
       expect(nodeNamed(whole, "button", "Copy")[1]!.ref).toBe(inside!.ref)
       const again = yield* call(accessibilitySnapshot)
-      expect(parseSnapshot(again.result.snapshot).map((line) => line.ref)).toEqual(parseSnapshot(whole.result.snapshot).map((line) => line.ref))
+      expect(parseSnapshot(again.snapshot).map((line) => line.ref)).toEqual(parseSnapshot(whole.snapshot).map((line) => line.ref))
       // Scoping the ref to the other section cannot find it there.
       const outside = yield* call(click, { a11yRef: inside!.ref, within: { selector: "#first" }, timeoutMs: 500 })
       expect(outside.error?.code).toBe("MM_TARGET_NOT_FOUND")

@@ -187,7 +187,7 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
         expect((yield* call("type", { selector: ".new-todo, #new-todo", text: "Walk the dog" })).ok).toBe(true)
         expect((yield* call("press_key", { selector: ".new-todo, #new-todo", key: "Enter" })).ok).toBe(true)
         const snapshot = yield* call("accessibility_snapshot")
-        const label = linesNamed(snapshot.result.snapshot, "generic", "Walk the dog")[0] ?? undefined
+        const label = linesNamed(snapshot.snapshot, "generic", "Walk the dog")[0] ?? undefined
         const target = label !== undefined ? { a11yRef: label.ref } : { selector: "li label" }
         const clicked = yield* call("click", { ...target, count: 2 })
         expect(clicked.ok).toBe(true)
@@ -283,13 +283,13 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
     Effect.gen(function* () {
       yield* open("/framed")
       const snapshot = yield* call("accessibility_snapshot")
-      const [pay] = linesNamed(snapshot.result.snapshot, "button", "Pay now")
+      const [pay] = linesNamed(snapshot.snapshot, "button", "Pay now")
       expect(pay?.ref).toMatch(/^e\d+$/)
-      expect(snapshot.result.snapshot).toContain("iframe")
+      expect(snapshot.snapshot).toContain("iframe")
       const clicked = yield* call("click", { a11yRef: pay!.ref })
       expect(clicked.ok).toBe(true)
       const after = yield* call("accessibility_snapshot")
-      expect(linesNamed(after.result.snapshot, "button", "Paid")).toHaveLength(1)
+      expect(linesNamed(after.snapshot, "button", "Paid")).toHaveLength(1)
     }))
 
   it.effect("save_pdf prints the page under the artifacts directory", () =>

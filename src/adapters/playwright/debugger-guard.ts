@@ -108,8 +108,9 @@ export const session = Effect.map(
             (debug) => pausedScreenshotOf(debug, options)
           ),
         tabs: guard(service.tabs, pausedTabs, pausedTabs),
-        switchTab: action("switch_to_tab", service.switchTab),
-        closeTab: action("close_tab", service.closeTab),
+        // mm_tabs {action: "switch" | "close"} (and its old names).
+        switchTab: (selector) => guard(service.switchTab(selector), refuse("mm_tabs"), interrupted("tab switch")),
+        closeTab: (selector) => guard(service.closeTab(selector), refuse("mm_tabs"), interrupted("tab close")),
         waitForNotification: action("wait_for_notification", service.waitForNotification),
         // Reading localStorage runs script in each page, which a paused page never answers.
         saveStorageState: action("save_storage_state", service.saveStorageState),

@@ -329,7 +329,11 @@ export const withSeparateFrames = async (page: Page, result: ObserveResult, args
         const anchor = at === -1 ? undefined : nodes[at]
         const depth = anchor === undefined ? 1 : (anchor.depth ?? 0) + 1
         const prefix = anchor === undefined ? ["iframe"] : [...(anchor.path ?? []), anchor.name !== "" ? `iframe: ${anchor.name}` : "iframe"]
-        const inner = walked.a11y.nodes.map((node): RawNode => ({ ...node, depth: (node.depth ?? 0) + depth, path: [...prefix, ...(node.path ?? [])] }))
+        // Changes-only: the frame's own top nodes are under the frame's node when this answer shows it.
+        const under = args.changesOnly && anchor !== undefined ? { under: anchor.ref } : {}
+        const inner = walked.a11y.nodes.map(
+          (node): RawNode => ({ ...under, ...node, depth: (node.depth ?? 0) + depth, path: [...prefix, ...(node.path ?? [])] })
+        )
         // Right after the frame's node (it has no children of its own), else at the end (a changes-only walk left it out).
         let end = at === -1 ? nodes.length : at + 1
         while (at !== -1 && end < nodes.length && (nodes[end]!.depth ?? 0) >= depth) end++

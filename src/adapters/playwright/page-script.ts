@@ -109,6 +109,8 @@ export interface RawNode {
   text?: string
   /** A run of like siblings shown as one node: how many, their refs as ranges, a few of their texts. */
   collapsed?: { count: number; refs: Array<string>; examples: Array<string> }
+  /** Changes-only: the ref of the nearest enclosing node that the same answer shows (none: no enclosing node is shown). */
+  under?: string
 }
 
 export interface RawTestId {
@@ -1704,8 +1706,15 @@ export const observePage = (
         }
         for (const item of items) mark(item)
       }
+      // Changes-only: the enclosing nodes of the current one (by depth, document order), and which of them
+      // this answer shows, so that each node shown names its nearest shown ancestor (`under`).
+      const enclosing: Array<{ readonly depth: number; readonly ref: string; shown: boolean }> = []
       for (const item of output) {
         const key = item.covered !== undefined ? `${item.raw.ref}*` : item.raw.ref
+        const depth = item.raw.depth ?? 0
+        while (enclosing.length > 0 && enclosing[enclosing.length - 1]!.depth >= depth) enclosing.pop()
+        const place = { depth, ref: item.raw.ref, shown: false }
+        enclosing.push(place)
         if (!args.changesOnly) {
           if (nodes.length >= args.a11yLimit) {
             truncated = true
@@ -1723,7 +1732,10 @@ export const observePage = (
         else if (nodes.length < args.a11yLimit) {
           tell(key, signature)
           registry.passed.delete(key)
-          nodes.push(item.raw)
+          place.shown = true
+          let under: string | undefined
+          for (let k = enclosing.length - 2; k >= 0 && under === undefined; k--) if (enclosing[k]!.shown) under = enclosing[k]!.ref
+          nodes.push(under === undefined ? item.raw : { ...item.raw, under })
         } else {
           registry.passed.set(key, signature)
           truncated = true

@@ -1,0 +1,84 @@
+// Changes-only page text on a real page: after an action, only what changed, and every line either
+// indented under the node that really holds it or at the left when that node is not shown. A changed
+// item never takes a sibling's node under it.
+import { describe, expect, layer } from "@effect/vitest"
+import { Context, Effect, Layer } from "effect"
+import { runTool } from "../../src/runtime/runTool.js"
+import type { AnyToolDefinition } from "../../src/runtime/tool.js"
+import { click } from "../../src/tools/interaction.js"
+import { navigate } from "../../src/tools/navigation.js"
+import { launch } from "../../src/tools/session.js"
+import { html, liveLayer, pageServer, readable, testSettings } from "../support/browser.js"
+
+const page = html(
+  "Changes",
+  `<h1>Changes</h1>
+   <ul aria-label="Tasks">
+     <li>Alpha <button aria-pressed="false">A</button></li>
+     <li>Beta <button aria-pressed="false">B</button></li>
+     <li>Gamma <button aria-pressed="false">C</button></li>
+   </ul>
+   <ol aria-label="Steps"><li>One</li><li id="two">Two</li><li>Three</li></ol>
+   <button id="after" onclick="const l = document.querySelectorAll('ul li'); l[0].firstChild.textContent = 'Alpha changed '; l[1].querySelector('button').setAttribute('aria-pressed', 'true')">Item, then inside the next</button>
+   <button id="before" onclick="const l = document.querySelectorAll('ul li'); l[0].querySelector('button').setAttribute('aria-pressed', 'true'); l[1].firstChild.textContent = 'Beta changed '">Inside an item, then the next</button>
+   <button id="one" onclick="document.getElementById('two').textContent = 'Two changed'">One item</button>
+   <button id="nest" onclick="document.getElementById('two').innerHTML = 'Two <ul><li>nested a <button>Open</button></li><li>nested b</li></ul>'">Nest</button>
+   <button id="remove" onclick="document.getElementById('two').remove()">Remove</button>`
+)
+
+class Pages extends Context.Tag("test/ChangesPages")<Pages, { readonly url: string }>() {}
+const PagesLive = Layer.scoped(
+  Pages,
+  Effect.map(pageServer({ "/": page }), (server) => ({ url: `${server.url}/` }))
+)
+
+const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) => Effect.map(runTool(tool)(args), (response) => readable(response))
+
+/** The page text's node lines (not the notes in parentheses), refs replaced by "e#". */
+const linesOf = (text: string | undefined) =>
+  (text ?? "")
+    .split("\n")
+    .filter((line) => !line.startsWith("("))
+    .map((line) => line.replace(/\[e\d+\]/g, "[e#]"))
+
+layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, excludeTestServices: true })("changes-only text", (it) => {
+  describe("after a click", () => {
+    it.effect("keeps every line at its true place: siblings before and after, nested changes, removed nodes", () =>
+      Effect.gen(function* () {
+        const { url } = yield* Pages
+        expect((yield* call(launch, {})).ok).toBe(true)
+        const opened = yield* call(navigate, { url })
+        expect(opened.ok).toBe(true)
+
+        // An item changed, and the button inside its next sibling: the button is not the item's child.
+        const after = yield* call(click, { selector: "#after" })
+        expect(linesOf(after.snapshot)).toEqual(["listitem [e#]: Alpha changed", 'button "B" [pressed] [e#]'])
+
+        // A button inside an item, then the next item: neither under the other.
+        const before = yield* call(click, { selector: "#before" })
+        expect(linesOf(before.snapshot)).toEqual(['button "A" [pressed] [e#]', "listitem [e#]: Beta changed"])
+
+        // One item of a list changes, its next sibling stays: that item alone.
+        const one = yield* call(click, { selector: "#one" })
+        expect(linesOf(one.snapshot)).toEqual(["listitem [e#]: Two changed"])
+
+        // Nested: the new list under its item, its items under it, a button under its item.
+        const nested = yield* call(click, { selector: "#nest" })
+        expect(linesOf(nested.snapshot)).toEqual([
+          "listitem [e#]: Two",
+          "  list [e#]",
+          "    listitem [e#]: nested a",
+          '      button "Open" [e#]',
+          "    listitem [e#]: nested b"
+        ])
+        const refs = [...(nested.snapshot ?? "").matchAll(/\[(e\d+)\]/g)].map((match) => match[1]!)
+
+        // Removed: every ref that left is listed as gone, and nothing else is shown.
+        const removed = yield* call(click, { selector: "#remove" })
+        const gone = /\(gone: ([^)]*)\)/.exec(removed.snapshot ?? "")?.[1]?.split(" ") ?? []
+        expect([...gone].sort()).toEqual([...refs].sort())
+        expect(linesOf(removed.snapshot)).toEqual([])
+      })
+    )
+  })
+})
