@@ -31,6 +31,7 @@ export const ACTIONABLE: ReadonlySet<string> = new Set([
   "hover",
   "navigate",
   "wait_for",
+  "tabs",
   "switch_to_tab",
   "close_tab",
   "wait_for_notification"
