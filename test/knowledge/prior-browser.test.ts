@@ -48,7 +48,7 @@ layer(Layer.merge(liveLayer(testSettings()), CorpusLive), { timeout: 120_000, ex
         // The mistaken session: keys and text on the heading, a button that is not there (twice).
         yield* ok("mm_launch", { goal: "add a todo (mistaken)", force: true })
         yield* ok("mm_navigate", { screen: "url", url: app })
-        const seen = (yield* ok("mm_describe_screen")).result.snapshot as string
+        const seen = (yield* ok("mm_describe_screen")).snapshot as string
         const heading = refIn(seen, "heading", "todos")
         yield* call("mm_press_key", { a11yRef: heading, key: "Enter" })
         const typed = yield* call("mm_type", { a11yRef: heading, text: "Buy milk", timeoutMs: 1_000 })
@@ -60,7 +60,7 @@ layer(Layer.merge(liveLayer(testSettings()), CorpusLive), { timeout: 120_000, ex
         // The good session: type into the field, Enter, complete the item.
         yield* ok("mm_launch", { goal: "add a todo", flowTags: ["todo"], force: true })
         yield* ok("mm_navigate", { screen: "url", url: app })
-        const page = (yield* ok("mm_describe_screen")).result.snapshot as string
+        const page = (yield* ok("mm_describe_screen")).snapshot as string
         const field = refIn(page, "textbox", "What needs to be done?")
         yield* ok("mm_type", { a11yRef: field, text: "Buy milk" })
         yield* ok("mm_press_key", { a11yRef: field, key: "Enter" })

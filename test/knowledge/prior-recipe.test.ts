@@ -152,9 +152,11 @@ describe("recipes", () => {
       step({ sessionId: "t", tool: "tabs", input: { action: "close", url: "http://127.0.0.1:5000/help" } })
     ]
     const recipe = recipeOf(tabSteps, tools)
+    // Then the check of the page the flow ended on.
     expect(recipe.steps.slice(1)).toMatchObject([
       { tool: "mm_tabs", args: { action: "switch", role: "app" } },
-      { tool: "mm_tabs", args: { action: "close", url: "http://127.0.0.1:5000/help" } }
+      { tool: "mm_tabs", args: { action: "close", url: "http://127.0.0.1:5000/help" } },
+      { tool: "mm_wait_for" }
     ])
     expect(recipe.skipped).toEqual(["tabs: read-only", "tabs: chose its tab by id only, which names nothing in another session"])
   })

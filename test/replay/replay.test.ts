@@ -335,11 +335,11 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         const launched = yield* ok("mm_launch", { goal: "place an order", flowTags: ["replay-order"], force: true })
         const sessionId = launched.result.sessionId as string
         yield* ok("mm_navigate", { screen: "url", url: url("/checkout") })
-        const screen = (yield* ok("mm_describe_screen")).result.snapshot as string
+        const screen = (yield* ok("mm_describe_screen")).snapshot as string
         yield* ok("mm_click", { a11yRef: textRef(screen, "button", "Place order") })
         const arrived = yield* ok("mm_wait_for", { selector: "role=heading[name=\"Thank you\"]" })
         // The status paragraph has no name: its ref comes from a search for its text.
-        const found = (yield* ok("mm_find", { text: "Order confirmed" })).result.matches as string
+        const found = (yield* ok("mm_find", { text: "Order confirmed" })).snapshot as string
         const status = /paragraph \[(e\d+)\]/.exec(found.replace(/▶ /g, ""))?.[1]
         expect(status, found).toBeDefined()
         // A short wait, recorded: a replay whose status never shows fails after it.
