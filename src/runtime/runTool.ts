@@ -1,6 +1,7 @@
 // runTool: from a tool definition to an Effect that never fails and yields the response envelope.
 // Decode, session gate, deadline, observation by policy, recording, and error-to-code mapping live here once.
 import { Cause, Clock, Effect, Exit, Option, ParseResult, Ref, Schema } from "effect"
+import { programDeadline } from "../services/Deadline.js"
 import type { ParseError } from "effect/ParseResult"
 import { consoleLines, observationText, pageChange, pageOf, slowMs, type Envelope, type PageState } from "../domain/envelope.js"
 import {
@@ -229,6 +230,9 @@ export const runTool =
       const budget = callBudget(startedAt, deadline)
       const programMs = deadline < ownDeadline ? deadline : ownDeadline - finishReserveMs(ownDeadline)
       const exit = yield* definition.run(input).pipe(
+        // Waits inside the program end in time for their own answer; under a tighter deadline from outside,
+        // the caller's (a batch's), running out is the caller's answer.
+        Effect.locally(programDeadline, deadline < ownDeadline ? undefined : startedAt + programMs),
         Effect.timeoutFail({
           duration: Math.max(0, programMs - ((yield* Clock.currentTimeMillis) - startedAt)),
           onTimeout: (): ToolError =>

@@ -4,7 +4,7 @@ import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Fiber, Layer } from "effect"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { describeScreen, getState } from "../../src/tools/discovery.js"
-import { click, getText, type, waitFor } from "../../src/tools/interaction.js"
+import { click, getText, pressKey, type, waitFor } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { cleanup, launch } from "../../src/tools/session.js"
 import { html, liveLayer, testSettings } from "../support/browser.js"
@@ -31,6 +31,28 @@ const PagesLive = Layer.scoped(
 const settings = testSettings()
 
 layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 180_000, excludeTestServices: true })("every call keeps its deadline", (it) => {
+  it.effect("a target that matches nothing is MM_TARGET_NOT_FOUND within timeoutMs, however long it is, not a timeout of a found element", () =>
+    Effect.gen(function* () {
+      const { url } = yield* Pages
+      expect(codeOf(yield* call(launch, { force: true }))).toBe("ok")
+      expect(codeOf(yield* call(navigate, { screen: "url", url: url("/ok") }))).toBe("ok")
+      const attempts = [
+        [click, { testId: "nope", timeoutMs: 3_000 }],
+        [click, { selector: "#nope", timeoutMs: 5_000 }],
+        [type, { testId: "nope", text: "x", timeoutMs: 3_000 }],
+        [getText, { selector: "#nope", timeoutMs: 3_000 }],
+        [pressKey, { testId: "nope", key: "Enter", timeoutMs: 3_000 }]
+      ] as const
+      for (const [tool, args] of attempts) {
+        const answered = yield* call(tool, args)
+        expect(answered.error?.code, `${tool.name} ${JSON.stringify(args)}`).toBe("MM_TARGET_NOT_FOUND")
+        const waited = Number(/waited (\d+) ms/.exec(answered.error?.message ?? "")?.[1])
+        expect(waited, answered.error?.message).toBeLessThanOrEqual(args.timeoutMs)
+        expect(waited, answered.error?.message).toBeGreaterThan(args.timeoutMs / 2)
+      }
+      expect(codeOf(yield* call(cleanup))).toBe("ok")
+    }))
+
   it.effect("a click on a link to a server that answers after 30 s, and a navigation there, answer within their timeoutMs", () =>
     Effect.gen(function* () {
       const { url } = yield* Pages

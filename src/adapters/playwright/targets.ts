@@ -4,6 +4,7 @@ import { Duration, Effect, Option } from "effect"
 import type { FrameLocator, Locator, Page } from "playwright"
 import { ActionFailed, ActionTimeout, PageClosed, PageUnresponsive, TargetAmbiguous, TargetNotFound } from "../../domain/errors.js"
 import { describeTarget, type Locator as TargetLocator, type Target } from "../../domain/target.js"
+import { waitWithin } from "../../services/Deadline.js"
 import type { ActionError } from "../../services/Session.js"
 import { BrowserCallFailed, firstLine, isPlaywrightTimeout, type BrowserStateService } from "./browser.js"
 import type { TargetElement } from "../../domain/knowledge.js"
@@ -25,6 +26,9 @@ const cssString = (value: string) => JSON.stringify(value)
 /** How long a check of the page (a ref, a count, a visibility) may take. */
 const CHECK_TIMEOUT_MS = 3_000
 const CHECK_TIMEOUT = Duration.millis(CHECK_TIMEOUT_MS)
+
+/** Kept from an action's wait to find out why it failed (a count, a visibility check) before the call's deadline. */
+const CLASSIFY_RESERVE_MS = 400
 
 export type Targets = ReturnType<typeof targets>
 
@@ -203,13 +207,15 @@ export const targets = (browser: BrowserStateService) => {
       yield* failIfStuck(page, `${action} on ${describeTarget(target)} could not start`)
       const frames = yield* ensureRefs(page, target)
       const locator = locate(page, target, frames)
+      // Within what the call has left, with time to say what went wrong.
+      const waitMs = yield* waitWithin(timeoutMs, CLASSIFY_RESERVE_MS)
       return yield* Effect.tryPromise({
-        try: (signal) => run(locator, { timeout: timeoutMs, signal }),
+        try: (signal) => run(locator, { timeout: waitMs, signal }),
         catch: (cause) => new BrowserCallFailed({ cause })
       }).pipe(
         Effect.map((value) => ({ page, value, locator })),
         Effect.catchTag("BrowserCallFailed", (error) =>
-          Effect.flatMap(classify(action, page, locator, target, timeoutMs, error.cause), (classified) =>
+          Effect.flatMap(classify(action, page, locator, target, waitMs, error.cause), (classified) =>
             // A page that closed because the whole browser went away ends the session, not just the action.
             browser.refineClosed(Effect.fail<ActionError | PageClosed>(classified))
           )
