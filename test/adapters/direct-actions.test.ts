@@ -84,6 +84,7 @@ const pages = {
      <label>Country <select data-testid="country"><option value="fr">France</option><option value="de">Germany</option></select></label>
      <label>Toppings <select data-testid="toppings" multiple><option value="ham">Ham</option><option value="egg">Egg</option><option value="kale">Kale</option></select></label>
      <label>Secret <input type="password" data-testid="secret"></label>
+     <p data-testid="note">A note</p>
      <div id="menu-root" style="display:inline-block"><button data-testid="menu">Menu</button>
        <ul id="menu" hidden><li><a href="#settings" data-testid="menu-settings">Settings</a></li></ul></div>
      <script>
@@ -274,6 +275,11 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           expect(yield* log).toBe("submitted:shoes=1")
           expect((yield* call(pressKey, { testId: "q", key: "Enter" })).result).toEqual({ pressed: true })
           expect(yield* log).toBe("submitted:shoes=2")
+          // A paragraph cannot take the focus: the key is refused rather than sent to the field that has it.
+          const onNote = yield* call(pressKey, { testId: "note", key: "a", timeoutMs: 1_000 })
+          expect(onNote.error?.code).toBe("MM_PRESS_KEY_FAILED")
+          expect(onNote.error?.message).toContain("cannot take the keyboard focus")
+          expect((yield* call(getText, { testId: "q" })).result.text).toBe("shoes")
 
           expect((yield* call(selectOption, { testId: "country", values: ["Germany"] })).result.selected).toEqual(["de"])
           expect((yield* call(getText, { testId: "country" })).result.text).toBe("de")

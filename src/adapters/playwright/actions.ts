@@ -1,7 +1,7 @@
 // Session actions over Playwright: click, type, keys, select, hover, text and waits on the active
 // page, each with its dialog choice in force. A direct path first (direct.ts), else Playwright's own.
 import { Effect, Ref } from "effect"
-import type { Page } from "playwright"
+import type { Locator, Page } from "playwright"
 import { ActionFailed, PageClosed, TargetNotFound, WaitTimeout, type ActionTimeout } from "../../domain/errors.js"
 import type { TargetElement } from "../../domain/knowledge.js"
 import { describeTarget, type Target } from "../../domain/target.js"
@@ -80,6 +80,30 @@ const missingOptions = (browser: BrowserStateService, targeting: Targets, target
     })
   })
 
+/** Whether the focus is on the element or inside it (down through shadow roots). Runs in the page. */
+const holdsFocus = (element: Element): boolean => {
+  let active: Element | null = element.ownerDocument.activeElement
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement
+  for (let node: Node | null = active; node !== null; node = node.parentNode ?? (node as ShadowRoot).host ?? null) {
+    if (node === element) return true
+  }
+  return false
+}
+
+/**
+ * A key pressed on a target, as Playwright's press (focus, then the key), but only once the target holds
+ * the focus: an element that cannot take it would send the key to whatever has it.
+ */
+const pressOn = async (field: Locator, key: string, options: { timeout: number; signal: AbortSignal }) => {
+  await field.focus({ timeout: options.timeout })
+  if (!(await field.evaluate(holdsFocus, undefined, { timeout: options.timeout }))) {
+    throw new Error(
+      "the target cannot take the keyboard focus, so the key would go to the element that has it; press the key on a field or control, or with no target to send it to the focused element"
+    )
+  }
+  await field.press(key, options)
+}
+
 /** The element field of an action's answer: only when the page could describe the target. */
 const described = (element: TargetElement | undefined): { readonly element?: TargetElement } => (element !== undefined ? { element } : {})
 
@@ -143,7 +167,7 @@ export const make = Effect.gen(function* () {
       // A key typed into a secret field is part of the secret: where the focus is before and after the key both count.
       let sensitive = target === undefined ? yield* focusIsSecret(page) : false
       if (target !== undefined) {
-        const { locator } = yield* targeting.act("press_key", target, options.timeoutMs, (field, opts) => field.press(key, opts), page)
+        const { locator } = yield* targeting.act("press_key", target, options.timeoutMs, (field, opts) => pressOn(field, key, opts), page)
         sensitive = yield* Effect.promise(() => locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true))
       } else {
         yield* Effect.tryPromise({

@@ -179,7 +179,8 @@ const launchBrowser = (
             ...page.contextOptions,
             executablePath,
             headless: settings.headless,
-            args,
+            // A switch given twice (ours and --browser-arg's) once.
+            args: [...new Set(args)],
             slowMo: page.slowMo,
             timeout: BROWSER_START_TIMEOUT_MS,
             handleSIGINT: false,
