@@ -84,17 +84,33 @@ layer(Layer.merge(liveLayer(testSettings()), CorpusLive), { timeout: 120_000, ex
           ])
         )
         expect(suggested.every((action) => action.ref !== undefined || action.tool === "click")).toBe(true)
-        expect(text).not.toContain("todos")
-        expect(text).not.toContain("heading")
+        // The heading is never suggested nor offered as a step to redo.
+        const offered = JSON.stringify([suggested, prior.similarSteps ?? [], prior.relatedSessions ?? []])
+        expect(offered).not.toContain("todos")
+        expect(offered).not.toContain("heading")
         expect(suggested.some((action) => JSON.stringify(action.preferredTarget).includes("add-todo"))).toBe(false)
-        // The target that failed twice on this screen is flagged, briefly.
-        expect(prior.avoid).toEqual([{ target: "testId:add-todo", failures: 2, lastError: "MM_TARGET_NOT_FOUND" }])
+        // The targets that failed twice on this screen are flagged, briefly: the missing button, and the heading
+        // (the key and the text the mistaken session sent it were both refused).
+        expect(prior.avoid).toEqual(
+          expect.arrayContaining([
+            { target: "testId:add-todo", failures: 2, lastError: "MM_TARGET_NOT_FOUND" },
+            { target: 'role:heading "todos"', failures: 2, lastError: "MM_TYPE_FAILED" }
+          ])
+        )
+        expect(prior.avoid).toHaveLength(2)
         // Steps to redo only: never launch, cleanup, the memory's queries or a look at the page.
         for (const similar of prior.similarSteps ?? []) expect(["launch", "cleanup", "knowledge", "describe_screen"]).not.toContain(similar.tool)
         // Related by what they did: the good session first.
         expect(prior.relatedSessions?.[0]).toMatchObject({ goal: "add a todo", flowTags: ["todo"] })
         // Lean: no empty list, nothing large.
-        expect(text).not.toMatch(/\[\]|\{\}|""/)
+        const empties: Array<string> = []
+        const walk = (value: unknown, at: string): void => {
+          if (value === "" || value === null || (Array.isArray(value) && value.length === 0)) empties.push(at)
+          else if (typeof value === "object" && Object.keys(value).length === 0) empties.push(at)
+          else if (typeof value === "object") for (const [key, inner] of Object.entries(value)) walk(inner, `${at}.${key}`)
+        }
+        walk(prior, "priorKnowledge")
+        expect(empties).toEqual([])
         expect(Buffer.byteLength(text)).toBeLessThanOrEqual(PRIOR_BYTES_BOUND)
         yield* ok("mm_cleanup")
       }))

@@ -220,7 +220,7 @@ describe("the built server under load and faults", () => {
         while (Date.now() < until) {
           const started = Date.now()
           const state = await server.call("mm_get_state")
-          if (!state.ok) figure(`console flood at ${rate}/s: get_state after ${Date.now() - started} ms`, state.error.code)
+          if (!state.ok) figure(`console flood at ${rate}/s: get_state after ${Date.now() - started} ms`, `${state.error.code}: ${state.error.message}`)
           // A page saturated by a 50k/s flood on a loaded machine may answer MM_PAGE_UNRESPONSIVE: an answer all the same.
           expect(state.ok ? "ok" : state.error.code).toMatch(rate > 2_000 ? /^(ok|MM_PAGE_UNRESPONSIVE)$/ : /^ok$/)
           slowest = Math.max(slowest, Date.now() - started)

@@ -120,9 +120,17 @@ export const make = Effect.gen(function* () {
           : yield* observeOnce(null, readTimeoutMs).pipe(
               Effect.catchIf(
                 (error) => error instanceof BrowserCallFailed && unanswered(error.cause),
-                (error) =>
+                () =>
                   Effect.flatMap(unresponsive(page, "the page could not be read"), (stuck) =>
-                    Effect.fail(Option.isSome(stuck) ? stuck.value : error)
+                    Option.isSome(stuck)
+                      ? Effect.fail(stuck.value)
+                      : // It answers, slowly (a flood of its own, a loaded machine): once more, then it counts as busy.
+                        observeOnce(null, readTimeoutMs).pipe(
+                          Effect.catchIf(
+                            (again) => again instanceof BrowserCallFailed && unanswered(again.cause),
+                            () => Effect.fail(new PageUnresponsive({ detail: `the page could not be read within ${readTimeoutMs} ms, twice` }))
+                          )
+                        )
                   )
               )
             )
