@@ -372,18 +372,23 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         yield* ok("mm_cleanup")
         // The list shows other items: the check of the list fails, saying what it read.
         pages["/orders/done"] = orderDone("Order confirmed: 2 items", ["Tea", "Coffee"])
-        const wrongItems = yield* ok("mm_replay", { sessionId })
-        expect(wrongItems.result.summary).toMatchObject({ ok: false, failed: 1 })
-        const failedItems = (wrongItems.result.steps as ReadonlyArray<any>).find((step) => step.ok === false && step.skipped !== true)
-        expect(failedItems.error.code).toBe("MM_ASSERTION_FAILED")
-        expect(failedItems.error.message).toContain('["Tea","Coffee"]')
+        // A replay that failed is an error (not ok with a failed summary), naming the step and why.
+        const wrongItems = yield* call("mm_replay", { sessionId })
+        expect(wrongItems.ok).toBe(false)
+        expect(wrongItems.result).toBeUndefined()
+        expect(wrongItems.error?.code).toBe("MM_REPLAY_FAILED")
+        expect(wrongItems.error?.details).toMatchObject({ replayed: sessionId, summary: { failed: 1 }, failed: { tool: "mm_get_text", code: "MM_ASSERTION_FAILED" } })
+        expect(wrongItems.error?.details?.summary).not.toHaveProperty("ok")
+        expect(wrongItems.error?.message).toContain('["Tea","Coffee"]')
         yield* ok("mm_cleanup")
         // The status changed: the paragraph was named by its text, so no element reads it; the same code, at that step.
         pages["/orders/done"] = orderDone("Order failed: card declined")
-        const wrongStatus = yield* ok("mm_replay", { sessionId })
-        const failedStatus = (wrongStatus.result.steps as ReadonlyArray<any>).find((step) => step.ok === false && step.skipped !== true)
-        expect(failedStatus.error.code).toBe("MM_ASSERTION_FAILED")
-        expect(failedStatus.error.message).toContain("Order confirmed: 2 items")
+        const wrongStatus = yield* call("mm_replay", { sessionId })
+        expect(wrongStatus.error?.code).toBe("MM_REPLAY_FAILED")
+        expect(wrongStatus.error?.details).toMatchObject({ failed: { tool: "mm_get_text", code: "MM_ASSERTION_FAILED" } })
+        expect(wrongStatus.error?.message).toContain("Order confirmed: 2 items")
+        // The step's own message is whole, not cut mid-sentence.
+        expect(wrongStatus.error?.message).not.toMatch(/\.\.\. \(\d+ characters\)/)
         yield* ok("mm_cleanup")
         pages["/orders/done"] = orderDone("Order confirmed: 2 items")
       }).pipe(Effect.ensuring(Effect.sync(() => (pages["/orders/done"] = orderDone("Order confirmed: 2 items"))))))
@@ -457,21 +462,18 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
       yield* ok("mm_cleanup")
 
       pages["/editor"] = editor("Store")
-      const replayed = yield* ok("mm_replay", { sessionId })
-      const steps = replayed.result.steps as ReadonlyArray<any>
-      // launch, start page, type, click Save, click Publish, the end page's check
-      expect(steps).toHaveLength(6)
-      expect(replayed.result.summary).toMatchObject({ ok: false, failed: 1, skipped: 2 })
-      const failed = steps[3]
-      expect(failed.error.code).toBe("MM_TARGET_NOT_FOUND")
-      expect(failed.error.message).toContain("Save")
-      // The failing step brings the page back as text, under its "## step 4" heading.
-      const pageText = replayed.text
-      expect(pageText).toMatch(/^## step 3 mm_click$/m)
-      expect(linesNamed(pageText, "button", "Store")).toHaveLength(1)
-      expect(steps[4]).toMatchObject({ ok: false, skipped: true, error: { code: "MM_BATCH_STOPPED" } })
-      // Only the failing step brings the page back.
-      expect(pageText.match(/^## step /gm)).toHaveLength(1)
+      const replayed = yield* call("mm_replay", { sessionId })
+      // launch, start page, type, click Save (fails), click Publish and the end page's check (not run)
+      expect(replayed.ok).toBe(false)
+      expect(replayed.error).toMatchObject({
+        code: "MM_REPLAY_FAILED",
+        details: { replayed: sessionId, summary: { total: 6, succeeded: 3, failed: 1, skipped: 2 }, failed: { index: 3, tool: "mm_click", code: "MM_TARGET_NOT_FOUND" } }
+      })
+      // The failed step's message, whole: where to look next included.
+      expect(replayed.error?.message).toMatch(/^The replay of \S+ failed at step 3 \(mm_click, MM_TARGET_NOT_FOUND\): .*Save.*mm_describe_screen[^]*3 of 6 steps succeeded, 2 not run\.$/)
+      expect(replayed.error?.message).not.toMatch(/\.\.\. \(\d+ characters\)/)
+      // The error brings the page the flow stopped on, as text.
+      expect(linesNamed(replayed.snapshot as string, "button", "Store")).toHaveLength(1)
       yield* ok("mm_cleanup")
 
       // Back to the old name, the same flow replays, also as a step of a batch.
