@@ -97,12 +97,13 @@ const checkout = html(
      document.querySelector("button").addEventListener("click", () => setTimeout(() => (location.href = "/orders/done?ts=" + Date.now()), 100))
    </script>`
 )
-const orderDone = (status: string, items: ReadonlyArray<string> = ["Tea", "Cake"]) =>
+const orderDone = (status: string, items: ReadonlyArray<string> = ["Tea", "Cake"], count = "2 items left") =>
   html(
     "Thank you",
     `<h1>Thank you</h1>
      <p>${status}</p>
-     <ul aria-label="Items">${items.map((item) => `<li>${item}</li>`).join("")}</ul>`
+     <ul aria-label="Items">${items.map((item) => `<li>${item}</li>`).join("")}</ul>
+     <span id="todo-count">${count}</span>`
   )
 
 const pages: Record<string, string> = {
@@ -346,29 +347,42 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         const read = yield* ok("mm_get_text", { a11yRef: status, timeoutMs: 3_000 })
         expect(read.result.text).toBe("Order confirmed: 2 items")
         yield* ok("mm_get_text", { selector: "role=list[name=\"Items\"] >> role=listitem", all: true, timeoutMs: 3_000 })
+        // A read by a unique selector: the check of its text is located by that selector, never by the text.
+        yield* ok("mm_get_text", { selector: "#todo-count", timeoutMs: 3_000 })
         expect(arrived.ok).toBe(true)
         // What it read is in the step memory, with a durable form of the unnamed paragraph.
         const steps: ReadonlyArray<StepRecord> = yield* (yield* KnowledgeStore).steps(sessionId)
         const reads = steps.filter((step) => step.tool.name === "get_text")
-        expect(reads.map((step) => step.tool.input.read)).toEqual(["Order confirmed: 2 items", ["Tea", "Cake"]])
+        expect(reads.map((step) => step.tool.input.read)).toEqual(["Order confirmed: 2 items", ["Tea", "Cake"], "2 items left"])
         expect(reads[0]!.tool.target?.element?.unique.length).toBeGreaterThan(0)
         yield* ok("mm_cleanup")
 
         // The batch checks the texts and the page the flow ended on (its timestamp matches any).
         const batch = JSON.parse((yield* ok("mm_knowledge", { session: sessionId, export: "batch" })).result.content)
         const checks = batch.steps.filter((step: { tool: string }) => step.tool === "mm_get_text")
-        expect(checks.map((step: { args: Record<string, unknown> }) => step.args.expected)).toEqual(["Order confirmed: 2 items", ["Tea", "Cake"]])
+        expect(checks.map((step: { args: Record<string, unknown> }) => step.args.expected)).toEqual(["Order confirmed: 2 items", ["Tea", "Cake"], "2 items left"])
+        expect(checks[2].args).toMatchObject({ selector: "#todo-count" })
+        // The status paragraph has no other name than its text (it was read by ref): only there is a check located by it.
+        expect(checks[0].args.selector).toContain("Order confirmed")
         expect(batch.steps.at(-1)).toEqual({ tool: "mm_wait_for", args: { url: expect.stringMatching(/\/orders\/done\\\?ts=\[\^&#\]\*\$\/$/), timeoutMs: 5000 } })
 
         const spec = yield* exportSpec(sessionId, "order.spec.ts")
         expect(spec.content).toMatch(/await expect\(page\.[^\n]+\)\.toHaveText\("Order confirmed: 2 items", \{ useInnerText: true \}\)/)
         expect(spec.content).toContain('.toHaveText(["Tea","Cake"], { useInnerText: true })')
+        expect(spec.content).toContain('await expect(page.locator("#todo-count")).toHaveText("2 items left", { useInnerText: true })')
+        expect(spec.content).not.toContain('getByText("2 items left"')
         expect(spec.content).toMatch(/await expect\(page\)\.toHaveURL\(\/\^http:\\\/\\\/127\\\.0\\\.0\\\.1:\d+\\\/orders\\\/done\\\?ts=\[\^&#\]\*\$\/\)/)
         expect(spec.content).toContain('await expect(page).toHaveTitle("Thank you")')
 
         // The replay checks them too: it passes on the same app, and fails at the read when the text changed.
         const replayed = yield* ok("mm_replay", { sessionId })
         expect(replayed.result.summary).toMatchObject({ ok: true })
+        yield* ok("mm_cleanup")
+        // The count changed: the check finds its element and says what it reads now.
+        pages["/orders/done"] = orderDone("Order confirmed: 2 items", ["Tea", "Cake"], "1 item left")
+        const wrongCount = yield* call("mm_replay", { sessionId })
+        expect(wrongCount.error?.details).toMatchObject({ failed: { tool: "mm_get_text", code: "MM_ASSERTION_FAILED" } })
+        expect(wrongCount.error?.message).toContain('expected "2 items left", got "1 item left"')
         yield* ok("mm_cleanup")
         // The list shows other items: the check of the list fails, saying what it read.
         pages["/orders/done"] = orderDone("Order confirmed: 2 items", ["Tea", "Coffee"])
@@ -440,6 +454,14 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         expect(changed.output).toContain("toHaveText")
         expect(changed.output).toContain('"Coffee"')
         expect(changed.output).toMatch(/1 failed/)
+        // A changed count fails as a text that differs (expected and received), not as an element not found.
+        pages["/orders/done"] = orderDone("Order confirmed: 2 items", ["Tea", "Cake"], "1 item left")
+        const recount = yield* runner(["order.spec.ts"], {}).pipe(Effect.ensuring(Effect.sync(() => (pages["/orders/done"] = orderDone("Order confirmed: 2 items")))))
+        expect(recount.status, recount.output).not.toBe(0)
+        expect(recount.output).toContain('locator(\'#todo-count\')')
+        expect(recount.output).toMatch(/Expected[^\n]*"2 items left"/)
+        expect(recount.output).toMatch(/Received[^\n]*"1 item left"/)
+        expect(recount.output).not.toContain("element(s) not found")
         // Without the password's variable the test fails at once, naming it, instead of typing "".
         const unset = yield* runner(["login.spec.ts"], {})
         expect(unset.status, unset.output).not.toBe(0)
