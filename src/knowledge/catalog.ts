@@ -12,7 +12,8 @@ import {
   scoreEntry,
   SESSION_WEIGHT,
   sessionWords,
-  type StepEntry
+  type StepEntry,
+  stepLabels
 } from "./entry.js"
 import { PageTracker, type PageTrackerState, placeOf } from "./page.js"
 import { growInt32, IdList, packLists, pushTo, topK, unpackLists, Vocabulary } from "./postings.js"
@@ -388,7 +389,7 @@ export class Catalog {
     steps.screen[id] = steps.strings.id(facts.screen)
     steps.url[id] = steps.strings.id(facts.url)
     steps.errorCode[id] = steps.strings.id(step.outcome.error?.code)
-    steps.labels[id] = steps.labelSet(step.labels)
+    steps.labels[id] = steps.labelSet(stepLabels(step))
     steps.size = id + 1
     slot.ids.push(id)
 

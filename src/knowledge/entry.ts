@@ -48,6 +48,20 @@ export interface StepFacts {
 
 const indexed = (value: string | undefined) => (value === undefined ? undefined : indexedText(value))
 
+/** The label of a click that clicked more than once (its `count`): a double click is not a plain click. */
+const MULTI_CLICK: Readonly<Record<number, string>> = { 2: "double-click", 3: "triple-click" }
+
+/** A step's labels as the index keeps them: the recorded ones, and `double-click` / `triple-click` for a click with a count. */
+export const stepLabels = (step: StepRecord): ReadonlyArray<string> => {
+  const count = step.tool.name === "click" ? step.tool.input.count : undefined
+  const label = typeof count === "number" ? MULTI_CLICK[count] : undefined
+  return label === undefined || step.labels.includes(label) ? step.labels : [...step.labels, label]
+}
+
+/** How many times a step's click clicked, from its labels (undefined for one). */
+export const clickCountOf = (labels: ReadonlyArray<string>): number | undefined =>
+  labels.includes("double-click") ? 2 : labels.includes("triple-click") ? 3 : undefined
+
 export const factsOf = (step: StepRecord, place?: PlaceOf): StepFacts => {
   const state = step.observation?.state
   const page = factsOfObservation(step.observation, place)
@@ -61,7 +75,7 @@ export const factsOf = (step: StepRecord, place?: PlaceOf): StepFacts => {
       tool: [indexed(step.tool.name)],
       screen: [page.screen, page.place],
       target: [target?.testId, target?.selector, target?.within, target?.a11yHint?.role, target?.a11yHint?.name].map(indexed),
-      label: step.labels.map(indexedText),
+      label: stepLabels(step).map(indexedText),
       testId: page.testIds,
       a11y: [...page.names, ...new Set(nodes.map((node) => indexedText(node.role)))]
     }
@@ -82,7 +96,7 @@ export const entryOf = (step: StepRecord, before?: PageFacts): StepEntry => {
     target: step.tool.target,
     ok: step.outcome.ok,
     errorCode: step.outcome.error?.code,
-    labels: step.labels,
+    labels: stepLabels(step),
     similar: before ?? facts.page,
     words: {
       tool: words("tool"),

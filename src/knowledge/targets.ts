@@ -4,6 +4,7 @@
 // gave (a test id or a selector), else, for steps recorded before elements were described, the role and
 // name the ref pointed at on the page the agent saw.
 import type { StepTarget } from "../domain/knowledge.js"
+import { describeStepTarget } from "./entry.js"
 
 export type DurableArgs = Readonly<Record<string, unknown>>
 
@@ -114,3 +115,19 @@ export const whyNotDurable = (target: StepTarget): string => {
     : `no durable form named it alone: ${shared.join(", ")} matched other elements too`
 }
 
+/**
+ * How a target is named to an agent of another session: its description, except for a target given as a
+ * ref alone (a page-local number), which is named by the durable form recorded for its element, or not at
+ * all when there is none.
+ */
+export const shownTargetOf = (target: StepTarget, description: string | undefined, durable: Durable | undefined): string | undefined => {
+  if (target.testId !== undefined || target.selector !== undefined || target.a11yHint !== undefined) return description
+  if (durable === undefined) return undefined
+  const { testId, selector, within } = durable.args
+  const scope = typeof within === "object" && within !== null ? Object.entries(within)[0] : undefined
+  return describeStepTarget({
+    ...(typeof testId === "string" ? { testId } : {}),
+    ...(typeof selector === "string" ? { selector } : {}),
+    ...(scope !== undefined && typeof scope[1] === "string" ? { within: `${scope[0]}:${scope[1]}` } : {})
+  })
+}
