@@ -7,7 +7,7 @@ import { crc32 } from "node:zlib"
 import { Catalog, type CatalogArray, type CatalogJson } from "../knowledge/catalog.js"
 
 /**
- * Bump whenever what the index holds or means changes (tokenizer, fields, similarity facts, the labels of a step: 3 adds double-click and triple-click): an index
+ * Bump whenever what the index holds or means changes (tokenizer, fields, similarity facts, labels: 3 adds the url field and the double-click and triple-click labels): an index
  * of another format is rebuilt, never misread.
  */
 export const INDEX_FORMAT = 3
