@@ -16,6 +16,17 @@ export const URL_LIMIT = 2_048
 export const clip = (value: string, limit = ECHO_LIMIT): string =>
   value.length <= limit ? value : `${value.slice(0, limit)}... (${value.length} characters)`
 
+/**
+ * A message as another answer quotes it: whole (messages are short sentences), and only a genuinely huge
+ * one cut at a word boundary before `limit` characters.
+ */
+export const clipMessage = (value: string, limit = 500): string => {
+  if (value.length <= limit) return value
+  const cut = value.slice(0, limit)
+  const space = cut.lastIndexOf(" ")
+  return `${(space > limit / 2 ? cut.slice(0, space) : cut).trimEnd()}… (${value.length} characters)`
+}
+
 /** A page's URL as an answer shows it: whole up to URL_LIMIT characters. */
 export const shownUrl = (url: string): string => clip(url, URL_LIMIT)
 
@@ -673,6 +684,32 @@ export class ActionUnconfirmed extends Schema.TaggedError<ActionUnconfirmed>()("
   }
 }
 
+/** A replay ran and one of its steps failed: the flow did not happen again. */
+export class ReplayFailed extends Schema.TaggedError<ReplayFailed>()("ReplayFailed", {
+  replayed: Schema.String,
+  summary: Schema.Struct({
+    total: Schema.Number,
+    succeeded: Schema.Number,
+    failed: Schema.optional(Schema.Number),
+    skipped: Schema.optional(Schema.Number)
+  }),
+  /** The first step that failed (its index in the batch, counting a launch the replay added). */
+  failed: Schema.Struct({ index: Schema.Number, tool: Schema.String, code: Schema.String, message: Schema.String })
+}) {
+  get code() {
+    return "MM_REPLAY_FAILED" as const
+  }
+  override get message() {
+    const { failed, summary } = this
+    const notRun = summary.skipped !== undefined && summary.skipped > 0 ? `, ${summary.skipped} not run` : ""
+    return `The replay of ${this.replayed} failed at step ${failed.index} (${failed.tool}, ${failed.code}): ${clipMessage(failed.message)} ${summary.succeeded} of ${summary.total} steps succeeded${notRun}.`
+  }
+  get details() {
+    const { message: _message, ...failed } = this.failed
+    return { replayed: this.replayed, summary: this.summary, failed }
+  }
+}
+
 /** Every error a tool program may fail with. */
 export type ToolError =
   | InvalidInput
@@ -715,6 +752,7 @@ export type ToolError =
   | EvaluateFailed
   | RequestNotFound
   | MockNotFound
+  | ReplayFailed
 
 export const ToolError = Schema.Union(
   InvalidInput,
@@ -756,7 +794,8 @@ export const ToolError = Schema.Union(
   PageUnresponsive,
   EvaluateFailed,
   RequestNotFound,
-  MockNotFound
+  MockNotFound,
+  ReplayFailed
 )
 
 const toolErrorTags: ReadonlySet<string> = new Set(ToolError.members.map((member) => member.identifier))

@@ -183,6 +183,7 @@ export const DurableTarget = Schema.Record({ key: Schema.String, value: Schema.U
 export const SuggestedAction = Schema.Struct({
   rank: Schema.Number.annotations({ description: "1 for the best suggestion." }),
   tool: Schema.String.annotations({ description: 'Tool name without prefix, e.g. "click".' }),
+  count: Schema.optional(Schema.Number).annotations({ description: "A click's count: 2 for a double click." }),
   rationale: Schema.String.annotations({ description: "Why it is suggested, in a few words." }),
   preferredTarget: DurableTarget.annotations({ description: "Target arguments to use: the durable form found on the screen now, when one is." }),
   fallbackTargets: Schema.optional(Schema.Array(DurableTarget)).annotations({ description: "Other durable forms of the same target." }),
@@ -202,7 +203,8 @@ export const PriorKnowledge = Schema.Struct({
     Schema.Array(
       Schema.Struct({
         tool: Schema.String,
-        target: Schema.optional(Schema.String),
+        count: Schema.optional(Schema.Number),
+        target: Schema.String,
         confidence: Schema.Number.annotations({ description: "score / 29: 1.0 is a perfect match." })
       })
     )

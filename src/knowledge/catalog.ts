@@ -12,7 +12,8 @@ import {
   scoreEntry,
   SESSION_WEIGHT,
   sessionWords,
-  type StepEntry
+  type StepEntry,
+  stepLabels
 } from "./entry.js"
 import { PageTracker, type PageTrackerState, placeOf } from "./page.js"
 import { growInt32, IdList, packLists, pushTo, topK, unpackLists, Vocabulary } from "./postings.js"
@@ -109,13 +110,17 @@ interface Ranked {
   readonly matchedFields: ReadonlyArray<string>
 }
 
-/** Relevance first; among equals the newer step; then a fixed order so index and scan agree exactly. */
+/** Steps that worked first (they show how to do it), then relevance; among equals the newer step; then a fixed order so index and scan agree exactly. */
 const byRank = (a: Ranked, b: Ranked) =>
+  Number(b.entry.ok) - Number(a.entry.ok) ||
   b.score - a.score ||
   b.entry.time - a.entry.time ||
   (a.entry.sessionId < b.entry.sessionId ? -1 : a.entry.sessionId > b.entry.sessionId ? 1 : 0) ||
   (a.entry.tool < b.entry.tool ? -1 : a.entry.tool > b.entry.tool ? 1 : 0) ||
   (describeStepTarget(a.entry.target) ?? "").localeCompare(describeStepTarget(b.entry.target) ?? "")
+
+/** Above any score: a step that worked ranks above every step that failed. */
+const RANK_TIER = 1 << 24
 
 const inSessions = (sessions: SessionSet, sessionId: string) => sessions === "all" || sessions.has(sessionId)
 
@@ -388,7 +393,7 @@ export class Catalog {
     steps.screen[id] = steps.strings.id(facts.screen)
     steps.url[id] = steps.strings.id(facts.url)
     steps.errorCode[id] = steps.strings.id(step.outcome.error?.code)
-    steps.labels[id] = steps.labelSet(step.labels)
+    steps.labels[id] = steps.labelSet(stepLabels(step))
     steps.size = id + 1
     slot.ids.push(id)
 
@@ -414,10 +419,11 @@ export class Catalog {
     return true
   }
 
-  /** Relevance first; among equals the newer step; then the same fixed order as `byRank`, then insertion order. */
+  /** Steps that worked first, then relevance; among equals the newer step; then the same fixed order as `byRank`, then insertion order. */
   private ranksBefore(score: Int32Array, a: number, b: number): boolean {
     const steps = this.steps
     const order =
+      steps.ok[b]! - steps.ok[a]! ||
       score[b]! - score[a]! ||
       steps.time[b]! - steps.time[a]! ||
       compareStrings(this.sessionOf(a).sessionId, this.sessionOf(b).sessionId) ||
@@ -469,19 +475,21 @@ export class Catalog {
     const bonus = Array.from({ length: groups.length + 1 }, (_, matched) => Math.floor((matched / groups.length) * COVERAGE_BONUS))
     const best = topK(input.limit, (a, b) => this.ranksBefore(score, a, b))
     const groupCount = scores.groups
-    // Once the heap is full, a lower score than its worst can never get in: most steps stop at one comparison.
+    // Once the heap is full, a lower rank than its worst can never get in: most steps stop at one comparison.
+    // The rank: whether the step worked, then its score (below RANK_TIER).
+    const ok = steps.ok
     let floor = -1
     for (let i = 0; i < scores.count; i++) {
       const id = touched[i]!
       const total = score[id]! + bonus[groupCount[id]!]!
       score[id] = total
-      if (total < floor || dead[id] === 1) continue
+      if (ok[id]! * RANK_TIER + total < floor || dead[id] === 1) continue
       if (!allowed[steps.session[id]!]) continue
       if (screen !== undefined && steps.screen[id] !== screen) continue
       if (since !== undefined && !(steps.time[id]! >= since)) continue
       best.offer(id)
       const worst = best.worst()
-      if (worst !== undefined) floor = score[worst]!
+      if (worst !== undefined) floor = ok[worst]! * RANK_TIER + score[worst]!
     }
     return best.result().map((id) => {
       const matchedFields: Array<string> = []

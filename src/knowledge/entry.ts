@@ -5,7 +5,12 @@ import { factsOfObservation, type PageFacts, type PlaceOf } from "./page.js"
 import { clipText, identifierWords, indexedText, tokenize, wordMatches } from "./text.js"
 
 /** Fields a query word can match, with their weights (upstream's, plus a small one for the session's own words). */
-export const FIELD_WEIGHTS = { tool: 10, screen: 8, target: 6, label: 5, testId: 3, a11y: 2 } as const
+/**
+ * Per field, what a query word found there adds. The URL path (the page the step ended on) adds nothing of
+ * its own, only coverage: an app whose path holds a word (`/todomvc`) would else make every step of it match
+ * that word above the steps that act on it.
+ */
+export const FIELD_WEIGHTS = { tool: 10, screen: 8, target: 6, label: 5, testId: 3, a11y: 2, url: 0 } as const
 export type Field = keyof typeof FIELD_WEIGHTS
 export const FIELDS = Object.keys(FIELD_WEIGHTS) as ReadonlyArray<Field>
 /** Goal, flow tags and tags of the step's session: enough to find a flow's steps, never more than a content match. */
@@ -48,6 +53,20 @@ export interface StepFacts {
 
 const indexed = (value: string | undefined) => (value === undefined ? undefined : indexedText(value))
 
+/** The label of a click that clicked more than once (its `count`): a double click is not a plain click. */
+const MULTI_CLICK: Readonly<Record<number, string>> = { 2: "double-click", 3: "triple-click" }
+
+/** A step's labels as the index keeps them: the recorded ones, and `double-click` / `triple-click` for a click with a count. */
+export const stepLabels = (step: StepRecord): ReadonlyArray<string> => {
+  const count = step.tool.name === "click" ? step.tool.input.count : undefined
+  const label = typeof count === "number" ? MULTI_CLICK[count] : undefined
+  return label === undefined || step.labels.includes(label) ? step.labels : [...step.labels, label]
+}
+
+/** How many times a step's click clicked, from its labels (undefined for one). */
+export const clickCountOf = (labels: ReadonlyArray<string>): number | undefined =>
+  labels.includes("double-click") ? 2 : labels.includes("triple-click") ? 3 : undefined
+
 export const factsOf = (step: StepRecord, place?: PlaceOf): StepFacts => {
   const state = step.observation?.state
   const page = factsOfObservation(step.observation, place)
@@ -59,9 +78,10 @@ export const factsOf = (step: StepRecord, place?: PlaceOf): StepFacts => {
     page,
     values: {
       tool: [indexed(step.tool.name)],
-      screen: [page.screen, page.place],
+      screen: [page.screen],
+      url: [page.place],
       target: [target?.testId, target?.selector, target?.within, target?.a11yHint?.role, target?.a11yHint?.name].map(indexed),
-      label: step.labels.map(indexedText),
+      label: stepLabels(step).map(indexedText),
       testId: page.testIds,
       a11y: [...page.names, ...new Set(nodes.map((node) => indexedText(node.role)))]
     }
@@ -82,7 +102,7 @@ export const entryOf = (step: StepRecord, before?: PageFacts): StepEntry => {
     target: step.tool.target,
     ok: step.outcome.ok,
     errorCode: step.outcome.error?.code,
-    labels: step.labels,
+    labels: stepLabels(step),
     similar: before ?? facts.page,
     words: {
       tool: words("tool"),
@@ -90,7 +110,8 @@ export const entryOf = (step: StepRecord, before?: PageFacts): StepEntry => {
       target: words("target"),
       label: words("label"),
       testId: words("testId"),
-      a11y: words("a11y")
+      a11y: words("a11y"),
+      url: words("url")
     }
   }
 }
@@ -137,7 +158,7 @@ export const scoreEntry = (
     }
     if (hit) matchedGroups++
   }
-  if (score === 0) return { score: 0, matchedFields: [] }
+  if (matchedGroups === 0) return { score: 0, matchedFields: [] }
   return { score: score + Math.floor((matchedGroups / groups.length) * COVERAGE_BONUS), matchedFields: [...matched] }
 }
 

@@ -4,6 +4,7 @@
 import type { PriorKnowledge, SessionMetadata, StepTarget, SuggestedAction } from "../domain/knowledge.js"
 import type { Observation } from "../domain/observation.js"
 import type { Catalog } from "./catalog.js"
+import { clickCountOf } from "./entry.js"
 import { factsOfObservation, testIdKey } from "./page.js"
 import { growInt32, type IdList, topK } from "./postings.js"
 import type { TargetInfo } from "./steps-table.js"
@@ -273,7 +274,7 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput): PriorKnowle
       }
       const target = steps.target[id]!
       if (target < 0) continue
-      const key = steps.targets[target]!.descriptionId
+      const key = steps.targets[target]!.shownId
       if (key < 0) continue
       let row = targetRows.get(key)
       if (row === undefined) targetRows.set(key, (row = { worked: new Set(), failedIn: new Set(), failuresHere: 0, first: -1, latest: -1 }))
@@ -308,29 +309,33 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput): PriorKnowle
   const avoid = worstFailures.result().map((index) => {
     const row = failureRows[index]!.row
     const lastError = steps.strings.at(steps.errorCode[row.latest]!)
-    return { target: steps.description(row.first)!, failures: row.failuresHere, ...(lastError !== undefined ? { lastError } : {}) }
+    return { target: steps.targets[steps.target[row.first]!]!.shown!, failures: row.failuresHere, ...(lastError !== undefined ? { lastError } : {}) }
   })
   /** Targets never suggested: those that mostly failed (the ones that failed here twice are listed in avoid). */
   const distrusted = new Set(judged.filter((item) => item.mostlyFailed).map((item) => item.key))
 
   // Suggestions: actions that worked and fit their target, with a target that can be replayed and mostly worked.
+  // A step without a target, or with a ref alone and no durable form, tells an agent of another session nothing.
   const toolCount = steps.tools.length
+  /** Clicks per click of each label set (a double click is its own action). */
+  const clicks = steps.labelSets.map(clickCountOf)
+  const clicksOf = (id: number) => clicks[steps.labels[id]!]
   const suggestions = new Map<number, SuggestionRow>()
-  /** Other actions that worked, best step per tool and target (key -1 - tool for none). */
+  /** Other actions that worked, best step per tool and target. */
   const others = new Map<number, number>()
   const collectSuggestions = () => {
     for (let i = 0; i < count; i++) {
       const id = touched[i]!
       if (!actionable[steps.tool[id]!]) continue
       const target = steps.target[id]!
-      const info = target < 0 ? undefined : steps.targets[target]!
-      if (info !== undefined && (info.descriptionId < 0 || info.durable === undefined || distrusted.has(info.descriptionId))) continue
-      const key = info === undefined ? -1 - steps.tool[id]! : info.descriptionId * toolCount + steps.tool[id]!
+      if (target < 0) continue
+      const info = steps.targets[target]!
+      if (info.shownId < 0 || info.durable === undefined || distrusted.has(info.shownId)) continue
+      const key = (info.shownId * toolCount + steps.tool[id]!) * 4 + (clicksOf(id) ?? 1)
       if (steps.ok[id] === 1 && fits(id)) {
         const known = others.get(key)
         if (known === undefined || before(id, known)) others.set(key, id)
       }
-      if (info === undefined) continue
       let row = suggestions.get(key)
       if (row === undefined) suggestions.set(key, (row = { key, best: -1, succeeded: 0, failed: 0, sessions: new Set() }))
       if (steps.ok[id] !== 1) {
@@ -369,9 +374,11 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput): PriorKnowle
   return leanPrior({
     suggestedNextActions: chosen.map((row, position) => {
       const { visible, ...targets } = suggestionTargets(steps.targets[steps.target[row.best]!]!, screen)
+      const count = clicksOf(row.best)
       return {
         rank: position + 1,
         tool: steps.tools[steps.tool[row.best]!]!,
+        ...(count !== undefined ? { count } : {}),
         rationale: rationaleOf({ here: flags[row.best] !== 0, sessions: row.sessions.size, visible }),
         ...targets,
         confidence: round(confidenceOf(score[row.best]!)),
@@ -380,8 +387,13 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput): PriorKnowle
       }
     }),
     similarSteps: similar.result().map((id) => {
-      const target = steps.description(id)
-      return { tool: steps.tools[steps.tool[id]!]!, ...(target !== undefined ? { target } : {}), confidence: round(confidenceOf(score[id]!)) }
+      const count = clicksOf(id)
+      return {
+        tool: steps.tools[steps.tool[id]!]!,
+        ...(count !== undefined ? { count } : {}),
+        target: steps.targets[steps.target[id]!]!.shown!,
+        confidence: round(confidenceOf(score[id]!))
+      }
     }),
     avoid,
     relatedSessions: related.result().map((session) => {

@@ -77,8 +77,11 @@ const plan = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup, prefix: stri
       continue
     }
     let args: Record<string, unknown> = { ...record.tool.input }
+    // A read replays as a check of its text: it is never located by that text.
+    const read = record.tool.input.read
+    const reads = typeof read === "string" ? [read] : Array.isArray(read) ? read.filter((text): text is string => typeof text === "string") : []
     if (record.tool.target !== undefined) {
-      const durable = durableTarget(record.tool.target)
+      const durable = durableTarget(record.tool.target, reads)
       if (durable === undefined) {
         skipped.push(`${label}: ${whyNotDurable(record.tool.target)}`)
         continue
@@ -110,7 +113,7 @@ const plan = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup, prefix: stri
       args.dialog = { ...dialog, promptText: `{{${placeholder}}}` }
       notes += ` (answer the prompt with {{${placeholder}}})`
     }
-    if (record.tool.target !== undefined && durableTarget(record.tool.target)?.scopeDropped) notes += " (its ref scope was dropped)"
+    if (record.tool.target !== undefined && durableTarget(record.tool.target, reads)?.scopeDropped) notes += " (its ref scope was dropped)"
     out.push({ step: { tool: served(name), args, notes }, record, tool })
   }
   const start = startOf(steps, out, lookup, served)

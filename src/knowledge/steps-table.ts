@@ -3,7 +3,7 @@
 import type { StepTarget } from "../domain/knowledge.js"
 import { describeStepTarget } from "./entry.js"
 import { growFloat64, growInt32, growUint8 } from "./postings.js"
-import { type Durable, durableTarget } from "./targets.js"
+import { type Durable, durableTarget, shownTargetOf } from "./targets.js"
 
 /** A distinct step target, with what queries derive from it computed once. */
 export interface TargetInfo {
@@ -13,6 +13,14 @@ export interface TargetInfo {
   /** Small integer per distinct description (-1 for none): targets that read the same are the same key. */
   readonly descriptionId: number
   readonly durable: Durable | undefined
+  /**
+   * How prior knowledge names the target to an agent: its description, but for a target the agent gave as a
+   * ref alone (page-local, meaningless in another session) the durable form recorded for its element, and
+   * undefined when it has none.
+   */
+  readonly shown: string | undefined
+  /** Small integer per distinct `shown` (-1 for none). */
+  readonly shownId: number
 }
 
 /** Strings stored once, each with a small integer id; -1 stands for "none". */
@@ -80,6 +88,7 @@ export class StepTable {
   private readonly toolIds: Map<string, number>
   private readonly targetIds = new Map<string, number>()
   private readonly descriptionIds = new Map<string, number>()
+  private readonly shownIds = new Map<string, number>()
   private readonly labelSetIds: Map<string, number>
 
   constructor(
@@ -118,8 +127,15 @@ export class StepTable {
         descriptionId = this.descriptionIds.get(description) ?? this.descriptionIds.size
         this.descriptionIds.set(description, descriptionId)
       }
+      const durable = targetTooLong(target) ? undefined : durableTarget(target)
+      const shown = shownTargetOf(target, description, durable)
+      let shownId = -1
+      if (shown !== undefined) {
+        shownId = this.shownIds.get(shown) ?? this.shownIds.size
+        this.shownIds.set(shown, shownId)
+      }
       this.targetIds.set(key, id)
-      this.targets.push({ target, description, descriptionId, durable: targetTooLong(target) ? undefined : durableTarget(target) })
+      this.targets.push({ target, description, descriptionId, durable, shown, shownId })
     }
     return id
   }

@@ -4,6 +4,7 @@
 // gave (a test id or a selector), else, for steps recorded before elements were described, the role and
 // name the ref pointed at on the page the agent saw.
 import type { StepTarget } from "../domain/knowledge.js"
+import { describeStepTarget } from "./entry.js"
 
 export type DurableArgs = Readonly<Record<string, unknown>>
 
@@ -28,8 +29,28 @@ export interface Durable {
   readonly scopeDropped: boolean
 }
 
-/** The replayable form of a target, or undefined when no durable form was recorded (see `whyNotDurable`). */
-export const durableTarget = (target: StepTarget | undefined): Durable | undefined => {
+/** Lower case, whitespace collapsed: how a read text and a name or selector are compared. */
+const folded = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase()
+
+/**
+ * True when a form names the element by a text that was read from it: a check located that way is
+ * circular (a changed text fails as "no element" instead of showing the text found).
+ */
+const namedByRead = (value: string, reads: ReadonlyArray<string>): boolean => {
+  const name = folded(value)
+  return reads.some((read) => {
+    const text = folded(read)
+    if (text === "") return false
+    return name.includes(text) || name.includes(folded(JSON.stringify(read).slice(1, -1))) || (name.length >= 3 && text.includes(name))
+  })
+}
+
+/**
+ * The replayable form of a target, or undefined when no durable form was recorded (see `whyNotDurable`).
+ * `reads`: the texts a check of the element compares (a get_text replayed as a check): forms that name the
+ * element by those texts come last, and the locator the agent gave comes before a generated selector.
+ */
+export const durableTarget = (target: StepTarget | undefined, reads: ReadonlyArray<string> = []): Durable | undefined => {
   if (target === undefined) return undefined
   const element = target.element
   const scope = scopeArgs(target.within)
@@ -37,15 +58,28 @@ export const durableTarget = (target: StepTarget | undefined): Durable | undefin
   // Forms that were unique in the whole page name the element without any scope.
   const pageWide: Array<DurableArgs> = []
   const own: Array<DurableArgs> = []
+  // Forms that name the element by what a check reads of it: only when nothing else names it.
+  const circular: Array<DurableArgs> = []
   if (element !== undefined) {
     if (element.testId !== undefined && element.unique.includes("testId")) pageWide.push({ testId: element.testId })
     if (element.role !== undefined && element.name !== undefined && element.unique.includes("role")) {
-      pageWide.push({ selector: roleSelector(element.role, element.name) })
+      const form = { selector: roleSelector(element.role, element.name) }
+      if (namedByRead(element.name, reads)) circular.push(form)
+      else pageWide.push(form)
     }
   }
   if (target.testId !== undefined && scope !== "lost") own.push(scoped({ testId: target.testId }))
-  if (element?.selector !== undefined && element.unique.includes("selector")) own.push({ selector: element.selector })
-  if (target.selector !== undefined && scope !== "lost") own.push(scoped({ selector: target.selector }))
+  const generated = element?.selector !== undefined && element.unique.includes("selector") ? element.selector : undefined
+  const agents = target.selector !== undefined && scope !== "lost" ? scoped({ selector: target.selector }) : undefined
+  if (reads.length === 0) {
+    if (generated !== undefined) own.push({ selector: generated })
+    if (agents !== undefined) own.push(agents)
+  } else {
+    // A check: the agent's own locator, then a generated one that does not name the element by its text.
+    if (agents !== undefined) own.push(agents)
+    if (generated !== undefined && namedByRead(generated, reads)) circular.push({ selector: generated })
+    else if (generated !== undefined) own.push({ selector: generated })
+  }
   // Recorded before elements were described: the role and name a ref pointed at, the locator with its scope dropped.
   if (element === undefined && target.a11yHint !== undefined && target.a11yHint.name !== "") {
     own.push(scoped({ selector: roleSelector(target.a11yHint.role, target.a11yHint.name) }))
@@ -57,7 +91,7 @@ export const durableTarget = (target: StepTarget | undefined): Durable | undefin
   // A generated `internal:role=...` selector and the role selector say the same: one of them is kept.
   const key = (form: DurableArgs) => JSON.stringify(typeof form.selector === "string" ? { ...form, selector: form.selector.replace(/^internal:role=/, "role=") } : form)
   const forms: Array<DurableArgs> = []
-  for (const form of [...pageWide, ...own]) if (!forms.some((known) => key(known) === key(form))) forms.push(form)
+  for (const form of [...pageWide, ...own, ...circular]) if (!forms.some((known) => key(known) === key(form))) forms.push(form)
   const [first, ...rest] = forms
   if (first === undefined) return undefined
   const scopeDropped = scope === "lost" && pageWide.length === 0 && !(element?.unique.includes("selector") ?? false)
@@ -79,4 +113,21 @@ export const whyNotDurable = (target: StepTarget): string => {
   return shared.length === 0
     ? "the element had no test id, no accessible name and no selector that names it alone"
     : `no durable form named it alone: ${shared.join(", ")} matched other elements too`
+}
+
+/**
+ * How a target is named to an agent of another session: its description, except for a target given as a
+ * ref alone (a page-local number), which is named by the durable form recorded for its element, or not at
+ * all when there is none.
+ */
+export const shownTargetOf = (target: StepTarget, description: string | undefined, durable: Durable | undefined): string | undefined => {
+  if (target.testId !== undefined || target.selector !== undefined || target.a11yHint !== undefined) return description
+  if (durable === undefined) return undefined
+  const { testId, selector, within } = durable.args
+  const scope = typeof within === "object" && within !== null ? Object.entries(within)[0] : undefined
+  return describeStepTarget({
+    ...(typeof testId === "string" ? { testId } : {}),
+    ...(typeof selector === "string" ? { selector } : {}),
+    ...(scope !== undefined && typeof scope[1] === "string" ? { within: `${scope[0]}:${scope[1]}` } : {})
+  })
 }

@@ -2,7 +2,7 @@
 // targeted by ref, test id or selector.
 import { Effect, Option, Schema } from "effect"
 import { looksSensitive, REDACTED } from "../domain/redaction.js"
-import { AssertionFailed, clip, InvalidInput, WaitTimeout } from "../domain/errors.js"
+import { AssertionFailed, clip, clipMessage, InvalidInput, WaitTimeout } from "../domain/errors.js"
 import { SECRET_NAME } from "../domain/secrets.js"
 import { looksLikeRegex, regexOf } from "../domain/url-pattern.js"
 import { describeTarget, targetOf, validateTarget } from "../domain/target.js"
@@ -412,7 +412,7 @@ export const getText = defineTool({
           condition: "text",
           target: describeTarget(target),
           expected: `${input.contains === true ? "to contain " : ""}${clip(JSON.stringify(expected))}`,
-          actual: `no element (${clip(error.message)})`,
+          actual: `no element (${clipMessage(error.message, 380)})`,
           timeoutMs: input.timeoutMs
         })
       checkedRead = plainRead.pipe(Effect.catchTags({ ActionTimeout: (error) => Effect.fail(missing(error)), TargetNotFound: (error) => Effect.fail(missing(error)) }))

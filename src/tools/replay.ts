@@ -10,7 +10,7 @@
 // for the load; and the recorded flow's own wait_for steps replay as they were. An inserted wait would
 // cost one more round trip per step and wait for nothing more.
 import { Clock, Effect, Option, Schema, SchemaAST } from "effect"
-import { InvalidInput, KnowledgeError } from "../domain/errors.js"
+import { InvalidInput, KnowledgeError, ReplayFailed } from "../domain/errors.js"
 import type { Placeholder, Recipe, StepRecord } from "../domain/knowledge.js"
 import { recipeOf, toBatch, type ToolLookup } from "../knowledge/recipe.js"
 import { decodeInput } from "../runtime/runTool.js"
@@ -108,6 +108,12 @@ const chooseSession = (input: typeof ReplayInput.Type, lookup: ToolLookup, prefi
     })
   })
 
+/** The step that failed: the first one that ran and failed, else the first one not run (a batch deadline). */
+const firstFailure = (steps: ReadonlyArray<{ readonly ok: boolean; readonly skipped?: boolean | undefined }>): number => {
+  const ran = steps.findIndex((step) => !step.ok && step.skipped !== true)
+  return ran >= 0 ? ran : steps.findIndex((step) => !step.ok)
+}
+
 /** A placeholder's use in the recipe, for messages. */
 const describePlaceholder = (placeholder: Placeholder) =>
   `${placeholder.target}${placeholder.length !== undefined ? `, ${placeholder.length} characters` : ""}`
@@ -174,7 +180,7 @@ export const replay = defineTool({
   name: "replay",
   title: "Replay a recorded flow",
   description:
-    "Redo a recorded flow in one batch (launches if needed), stopping at the first failing step. Returns {replayed, steps, summary}.",
+    "Redo a recorded flow in one batch (launches if needed), stopping at the first failing step (then MM_REPLAY_FAILED). Returns {replayed, steps, summary}.",
   input: ReplayInput,
   output: Schema.Struct({
     replayed: Schema.String.annotations({ description: "The session whose flow ran." }),
@@ -190,7 +196,8 @@ export const replay = defineTool({
   // time, it then runs in the running session.
   listedWhen: (state) => !state.session,
   replay: { mode: "never" },
-  observation: "none",
+  // A failed replay shows the page it stopped on (the batch stops there) beside its error.
+  observation: "failures",
   // The batch keeps its own deadline (batch.defaultTimeoutMs) and answers with what ran; this is a backstop.
   deadlineMs: () => 310_000,
   // Only the names of the params: their values may be secrets, whatever they are called.
@@ -226,8 +233,24 @@ export const replay = defineTool({
         ]
     const batchTool = (registry.lookup(BATCH_TOOL_NAME) ?? makeRunSteps(() => registry)) as ToolDefinition<unknown, unknown, unknown, unknown, ToolServices>
     const batchSteps = [...launch, ...steps]
-    const batchInput = yield* decodeInput(batchTool.input, { steps: batchSteps, stopOnError: true, includeObservations: "failures" })
+    const batchInput = yield* decodeInput(batchTool.input, { steps: batchSteps, stopOnError: true, includeObservations: "none" })
     const result = (yield* batchTool.run(batchInput)) as typeof RunStepsOutput.Type
+    if (!result.summary.ok) {
+      // The flow did not happen again: an error, naming the step that failed and why.
+      const index = Math.max(0, firstFailure(result.steps))
+      const error = result.steps[index]?.error
+      const { ok: _ok, warnings: _warnings, ...summary } = result.summary
+      return yield* new ReplayFailed({
+        replayed: chosen.sessionId,
+        summary,
+        failed: {
+          index,
+          tool: batchSteps[index]?.tool ?? "?",
+          code: error?.code ?? "MM_INTERNAL_ERROR",
+          message: error?.message ?? "the step failed without an error"
+        }
+      })
+    }
     const leftOut = chosen.recipe.skipped.filter((reason) => !reason.endsWith(": read-only"))
     return {
       replayed: chosen.sessionId,

@@ -2,7 +2,8 @@
 // version in src/knowledge/prior.ts must equal on every store. Both take the page before each step from
 // the same PageTracker: what that page is, is defined once in src/knowledge/page.ts.
 import type { PriorKnowledge, SessionMetadata, StepRecord } from "../../src/domain/knowledge.js"
-import { describeStepTarget, entryOf, type StepEntry } from "../../src/knowledge/entry.js"
+import type { StepTarget } from "../../src/domain/knowledge.js"
+import { clickCountOf, describeStepTarget, entryOf, type StepEntry } from "../../src/knowledge/entry.js"
 import { factsOfObservation, PageTracker } from "../../src/knowledge/page.js"
 import {
   ACTIONABLE,
@@ -19,7 +20,10 @@ import {
   suggestionTargets,
   type PriorInput
 } from "../../src/knowledge/prior.js"
-import { durableTarget } from "../../src/knowledge/targets.js"
+import { durableTarget, shownTargetOf } from "../../src/knowledge/targets.js"
+
+/** How prior knowledge names a target: a ref alone by its element's durable form, or not at all. */
+const shown = (target: StepTarget | undefined) => (target === undefined ? undefined : shownTargetOf(target, describeStepTarget(target), durableTarget(target)))
 
 /** Entries in the order they were added, each with the page the agent saw before it. */
 export class ReferenceCatalog {
@@ -87,7 +91,7 @@ export const referencePriorKnowledge = (catalog: ReferenceCatalog, input: PriorI
   // Per target: sessions where a fitting action on it worked, sessions where every action on it failed.
   const judged = new Map<string, { worked: Set<string>; failedIn: Set<string>; here: Array<Scored> }>()
   for (const row of actions) {
-    const key = describeStepTarget(row.entry.target)
+    const key = shown(row.entry.target)
     if (key === undefined) continue
     const item = judged.get(key) ?? { worked: new Set<string>(), failedIn: new Set<string>(), here: [] }
     judged.set(key, item)
@@ -106,14 +110,16 @@ export const referencePriorKnowledge = (catalog: ReferenceCatalog, input: PriorI
     .map(([key, item]) => ({ key, rows: item.here, last: latest(item.here) }))
     .sort((a, b) => b.rows.length - a.rows.length || b.last.entry.time - a.last.entry.time || byStep(a.rows[0]!, b.rows[0]!))
 
+  // Only a target named durably: a step without one tells an agent of another session nothing.
   const replayable = (row: Scored) => {
-    const key = describeStepTarget(row.entry.target)
-    return row.entry.target === undefined || (key !== undefined && !distrusted.has(key) && durableTarget(row.entry.target) !== undefined)
+    const key = shown(row.entry.target)
+    return key !== undefined && !distrusted.has(key) && durableTarget(row.entry.target) !== undefined
   }
+  const clicks = (row: Scored) => clickCountOf(row.entry.labels)
   const groups = new Map<string, { ok: Array<Scored>; failed: number }>()
   for (const row of actions) {
-    if (row.entry.target === undefined || !replayable(row)) continue
-    const key = `${row.entry.tool} ${describeStepTarget(row.entry.target)}`
+    if (!replayable(row)) continue
+    const key = `${row.entry.tool} ${clicks(row) ?? 1} ${shown(row.entry.target)}`
     const group = groups.get(key) ?? { ok: [], failed: 0 }
     groups.set(key, group)
     if (!row.entry.ok) group.failed++
@@ -130,7 +136,7 @@ export const referencePriorKnowledge = (catalog: ReferenceCatalog, input: PriorI
   const suggested = new Set(suggestions.map(([key]) => key))
   const others = new Map<string, Scored>()
   for (const row of actions) {
-    const key = `${row.entry.tool} ${describeStepTarget(row.entry.target) ?? ""}`
+    const key = `${row.entry.tool} ${clicks(row) ?? 1} ${shown(row.entry.target)}`
     if (!row.entry.ok || !fits(row) || !replayable(row) || suggested.has(key) || others.has(key)) continue
     others.set(key, row)
   }
@@ -141,12 +147,14 @@ export const referencePriorKnowledge = (catalog: ReferenceCatalog, input: PriorI
       const best = group.ok[0]!
       const target = best.entry.target!
       const { visible, ...targets } = suggestionTargets(
-        { target, description: describeStepTarget(target), descriptionId: 0, durable: durableTarget(target) },
+        { target, description: describeStepTarget(target), descriptionId: 0, durable: durableTarget(target), shown: shown(target), shownId: 0 },
         screen
       )
+      const count = clicks(best)
       return {
         rank: index + 1,
         tool: best.entry.tool,
+        ...(count !== undefined ? { count } : {}),
         rationale: rationaleOf({ here: best.here, sessions: new Set(group.ok.map((row) => row.entry.sessionId)).size, visible }),
         ...targets,
         confidence: round(confidenceOf(best.score)),
@@ -154,9 +162,9 @@ export const referencePriorKnowledge = (catalog: ReferenceCatalog, input: PriorI
         ...(group.failed > 0 ? { failed: group.failed } : {})
       }
     }),
-    similarSteps: similarSteps.map(({ entry, score }) => {
-      const target = describeStepTarget(entry.target)
-      return { tool: entry.tool, ...(target !== undefined ? { target } : {}), confidence: round(confidenceOf(score)) }
+    similarSteps: similarSteps.map((row) => {
+      const count = clicks(row)
+      return { tool: row.entry.tool, ...(count !== undefined ? { count } : {}), target: shown(row.entry.target)!, confidence: round(confidenceOf(row.score)) }
     }),
     avoid: avoidRows.slice(0, PRIOR_LIMITS.avoid).map(({ key, rows, last }) => ({
       target: key,

@@ -143,6 +143,46 @@ describe("search", () => {
   })
 })
 
+describe("search on one app whose URL holds the query's word", () => {
+  // TodoMVC at /todomvc/: "todo" is a prefix of a word of every step's URL path.
+  const url = "http://127.0.0.1:4100/todomvc/#/"
+  const sessions = [session("t", { goal: "add todos" })]
+  const failures = Array.from({ length: 20 }, (_, index) =>
+    step({ sessionId: "t", tool: "click", target: { selector: `.filters li:nth-child(${index})` }, ok: false, url, at: hoursAgo(0.1 + index / 100) })
+  )
+  const steps = [
+    step({ sessionId: "t", tool: "navigate", url, at: hoursAgo(3) }),
+    step({ sessionId: "t", tool: "type", target: { selector: ".new-todo" }, url, at: hoursAgo(2.9) }),
+    step({ sessionId: "t", tool: "press_key", target: { selector: ".new-todo" }, input: { key: "Enter" }, url, at: hoursAgo(2.8) }),
+    step({ sessionId: "t", tool: "click", target: { testId: "add-todo-button" }, ok: false, url, at: hoursAgo(2.7) }),
+    ...failures
+  ]
+
+  it("ranks the steps that worked first, content matches above a match in the URL alone", () => {
+    const catalog = catalogOf(sessions, steps)
+    const matches = search(catalog, "add todo")
+    expect(matches).toHaveLength(20)
+    // The steps that add a todo (into .new-todo) come first, then the navigation that matched by its URL only.
+    // (equal scores: the newer first)
+    expect(matches.slice(0, 3).map((match) => [match.tool, match.ok])).toEqual([
+      ["press_key", true],
+      ["type", true],
+      ["navigate", true]
+    ])
+    expect(matches[0]!.matchedFields).toContain("target")
+    expect(matches[2]!.matchedFields).not.toContain("target")
+    // Among the failures, the one whose target says "add todo" comes before those matched by the URL alone.
+    expect(matches[3]).toMatchObject({ tool: "click", ok: false, target: "testId:add-todo-button" })
+    // A word in the URL path adds only coverage: the session's goal counts more.
+    const navigate = entryOf(steps[0]!)
+    expect(scoreEntry(navigate, [], queryGroups("todomvc")).score).toBe(5)
+    expect(scoreEntry(navigate, ["todomvc"], queryGroups("todomvc")).score).toBe(6)
+    // The index and the full scan agree.
+    const input = { groups: queryGroups("add todo"), limit: 20, sessions: "all" as const, filters: undefined, now: NOW }
+    expect(catalog.search(input)).toEqual(scanSearch(sessions, steps, input))
+  })
+})
+
 describe("typed text in errors", () => {
   it.effect("regression: text rejected by the type tool's schema is not echoed in the error", () =>
     Effect.gen(function* () {

@@ -35,14 +35,19 @@ const changes = (path: string, nodes: Array<A11yNode>, testIds: Array<TestIdItem
 })
 
 let clock = 0
-const record = (sessionId: string, tool: string, observation: Observation | undefined, options: { target?: StepTarget; ok?: boolean } = {}): StepRecord => {
+const record = (
+  sessionId: string,
+  tool: string,
+  observation: Observation | undefined,
+  options: { target?: StepTarget; ok?: boolean; input?: Record<string, unknown> } = {}
+): StepRecord => {
   const ok = options.ok ?? true
   clock++
   return {
     schemaVersion: 1,
     timestamp: new Date(Date.parse(hoursAgo(2)) + clock * 1_000).toISOString(),
     sessionId,
-    tool: { name: tool, input: {}, ...(options.target ? { target: options.target } : {}) },
+    tool: { name: tool, input: options.input ?? {}, ...(options.target ? { target: options.target } : {}) },
     timing: { durationMs: 20 },
     outcome: ok ? { ok: true } : { ok: false, error: { code: "MM_CLICK_FAILED", message: "Element is covered" } },
     ...(observation ? { observation } : {}),
@@ -215,11 +220,51 @@ describe("what prior knowledge trusts", () => {
     expect(suggested[2]).toMatchObject({ succeeded: 1, failed: 1 })
     // Save worked in one session and only failed in two: it mostly failed, so it is flagged (it failed twice here), not suggested.
     expect(prior.avoid).toEqual([{ target: "testId:save", failures: 3, lastError: "MM_CLICK_FAILED" }])
-    // Nothing on the heading anywhere, and the similar steps are actions to redo (a key without a target), not lifecycle calls.
+    // Nothing on the heading anywhere; a key pressed without a target tells nothing, nor do lifecycle calls.
     expect(JSON.stringify(prior)).not.toContain("heading")
-    expect(prior.similarSteps).toEqual([{ tool: "press_key", confidence: 0.724 }])
+    expect(prior.similarSteps).toBeUndefined()
     // Related: the session whose actions worked; the mistaken one taught nothing.
     expect(prior.relatedSessions).toEqual([{ sessionId: "right", goal: "add a todo", flowTags: ["todo"], confidence: 0.724 }])
     expect(Object.values(prior).every((list) => (list?.length ?? 0) > 0)).toBe(true)
+  })
+})
+
+describe("prior knowledge names targets an agent of another session can use", () => {
+  it("leaves out refs without a durable form and steps without a target, names a described ref by its durable form, and keeps a double click apart", () => {
+    const catalog = new Catalog()
+    const sessions = [session("past", { goal: "edit todos" })]
+    for (const item of sessions) catalog.addSession(item)
+    const page = full("/todo", todoNodes, todoIds)
+    const described: StepTarget = {
+      a11yRef: "e31",
+      element: { testId: "todo-label", role: "generic", unique: ["testId"] }
+    }
+    const steps = [
+      record("past", "navigate", page),
+      // A ref alone, the element not described: meaningless in another session.
+      record("past", "click", page, { target: { a11yRef: "e22" } }),
+      record("past", "press_key", page),
+      record("past", "tabs", page),
+      // A ref whose element was described: named by its test id.
+      record("past", "click", page, { target: described }),
+      record("past", "click", page, { target: described, input: { count: 2 } }),
+      record("past", "click", page, { target: { testId: "filter-all" }, input: { count: 2 } })
+    ]
+    for (const step of steps) catalog.addStep(step)
+    const input = { currentSessionId: undefined, observation: now, now: NOW }
+    const prior = priorKnowledge(catalog, input)
+    expect(prior).toEqual(referencePriorKnowledge(new ReferenceCatalog(sessions, steps), input))
+    const text = JSON.stringify(prior)
+    expect(text).not.toContain("a11yRef")
+    expect(text).not.toContain("e22")
+    const listed = [...(prior.suggestedNextActions ?? []), ...(prior.similarSteps ?? [])]
+    expect(listed.length).toBeGreaterThan(0)
+    // Every entry names a target; none is a key, a tab or a navigation without one.
+    for (const entry of prior.similarSteps ?? []) expect(entry.target).toMatch(/^(testId|selector|role):/)
+    expect(listed.map((entry) => entry.tool).filter((tool) => tool !== "click")).toEqual([])
+    // The double click and the plain click on the same element are two actions, the double one saying so.
+    const onLabel = (prior.suggestedNextActions ?? []).filter((action) => action.preferredTarget.testId === "todo-label")
+    expect(onLabel.map((action) => action.count ?? 1).sort()).toEqual([1, 2])
+    expect((prior.suggestedNextActions ?? []).find((action) => action.preferredTarget.testId === "filter-all")).toMatchObject({ count: 2 })
   })
 })

@@ -97,12 +97,13 @@ const checkout = html(
      document.querySelector("button").addEventListener("click", () => setTimeout(() => (location.href = "/orders/done?ts=" + Date.now()), 100))
    </script>`
 )
-const orderDone = (status: string, items: ReadonlyArray<string> = ["Tea", "Cake"]) =>
+const orderDone = (status: string, items: ReadonlyArray<string> = ["Tea", "Cake"], count = "2 items left") =>
   html(
     "Thank you",
     `<h1>Thank you</h1>
      <p>${status}</p>
-     <ul aria-label="Items">${items.map((item) => `<li>${item}</li>`).join("")}</ul>`
+     <ul aria-label="Items">${items.map((item) => `<li>${item}</li>`).join("")}</ul>
+     <span id="todo-count">${count}</span>`
   )
 
 const pages: Record<string, string> = {
@@ -346,23 +347,30 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         const read = yield* ok("mm_get_text", { a11yRef: status, timeoutMs: 3_000 })
         expect(read.result.text).toBe("Order confirmed: 2 items")
         yield* ok("mm_get_text", { selector: "role=list[name=\"Items\"] >> role=listitem", all: true, timeoutMs: 3_000 })
+        // A read by a unique selector: the check of its text is located by that selector, never by the text.
+        yield* ok("mm_get_text", { selector: "#todo-count", timeoutMs: 3_000 })
         expect(arrived.ok).toBe(true)
         // What it read is in the step memory, with a durable form of the unnamed paragraph.
         const steps: ReadonlyArray<StepRecord> = yield* (yield* KnowledgeStore).steps(sessionId)
         const reads = steps.filter((step) => step.tool.name === "get_text")
-        expect(reads.map((step) => step.tool.input.read)).toEqual(["Order confirmed: 2 items", ["Tea", "Cake"]])
+        expect(reads.map((step) => step.tool.input.read)).toEqual(["Order confirmed: 2 items", ["Tea", "Cake"], "2 items left"])
         expect(reads[0]!.tool.target?.element?.unique.length).toBeGreaterThan(0)
         yield* ok("mm_cleanup")
 
         // The batch checks the texts and the page the flow ended on (its timestamp matches any).
         const batch = JSON.parse((yield* ok("mm_knowledge", { session: sessionId, export: "batch" })).result.content)
         const checks = batch.steps.filter((step: { tool: string }) => step.tool === "mm_get_text")
-        expect(checks.map((step: { args: Record<string, unknown> }) => step.args.expected)).toEqual(["Order confirmed: 2 items", ["Tea", "Cake"]])
+        expect(checks.map((step: { args: Record<string, unknown> }) => step.args.expected)).toEqual(["Order confirmed: 2 items", ["Tea", "Cake"], "2 items left"])
+        expect(checks[2].args).toMatchObject({ selector: "#todo-count" })
+        // The status paragraph has no other name than its text (it was read by ref): only there is a check located by it.
+        expect(checks[0].args.selector).toContain("Order confirmed")
         expect(batch.steps.at(-1)).toEqual({ tool: "mm_wait_for", args: { url: expect.stringMatching(/\/orders\/done\\\?ts=\[\^&#\]\*\$\/$/), timeoutMs: 5000 } })
 
         const spec = yield* exportSpec(sessionId, "order.spec.ts")
         expect(spec.content).toMatch(/await expect\(page\.[^\n]+\)\.toHaveText\("Order confirmed: 2 items", \{ useInnerText: true \}\)/)
         expect(spec.content).toContain('.toHaveText(["Tea","Cake"], { useInnerText: true })')
+        expect(spec.content).toContain('await expect(page.locator("#todo-count")).toHaveText("2 items left", { useInnerText: true })')
+        expect(spec.content).not.toContain('getByText("2 items left"')
         expect(spec.content).toMatch(/await expect\(page\)\.toHaveURL\(\/\^http:\\\/\\\/127\\\.0\\\.0\\\.1:\d+\\\/orders\\\/done\\\?ts=\[\^&#\]\*\$\/\)/)
         expect(spec.content).toContain('await expect(page).toHaveTitle("Thank you")')
 
@@ -370,20 +378,31 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         const replayed = yield* ok("mm_replay", { sessionId })
         expect(replayed.result.summary).toMatchObject({ ok: true })
         yield* ok("mm_cleanup")
+        // The count changed: the check finds its element and says what it reads now.
+        pages["/orders/done"] = orderDone("Order confirmed: 2 items", ["Tea", "Cake"], "1 item left")
+        const wrongCount = yield* call("mm_replay", { sessionId })
+        expect(wrongCount.error?.details).toMatchObject({ failed: { tool: "mm_get_text", code: "MM_ASSERTION_FAILED" } })
+        expect(wrongCount.error?.message).toContain('expected "2 items left", got "1 item left"')
+        yield* ok("mm_cleanup")
         // The list shows other items: the check of the list fails, saying what it read.
         pages["/orders/done"] = orderDone("Order confirmed: 2 items", ["Tea", "Coffee"])
-        const wrongItems = yield* ok("mm_replay", { sessionId })
-        expect(wrongItems.result.summary).toMatchObject({ ok: false, failed: 1 })
-        const failedItems = (wrongItems.result.steps as ReadonlyArray<any>).find((step) => step.ok === false && step.skipped !== true)
-        expect(failedItems.error.code).toBe("MM_ASSERTION_FAILED")
-        expect(failedItems.error.message).toContain('["Tea","Coffee"]')
+        // A replay that failed is an error (not ok with a failed summary), naming the step and why.
+        const wrongItems = yield* call("mm_replay", { sessionId })
+        expect(wrongItems.ok).toBe(false)
+        expect(wrongItems.result).toBeUndefined()
+        expect(wrongItems.error?.code).toBe("MM_REPLAY_FAILED")
+        expect(wrongItems.error?.details).toMatchObject({ replayed: sessionId, summary: { failed: 1 }, failed: { tool: "mm_get_text", code: "MM_ASSERTION_FAILED" } })
+        expect(wrongItems.error?.details?.summary).not.toHaveProperty("ok")
+        expect(wrongItems.error?.message).toContain('["Tea","Coffee"]')
         yield* ok("mm_cleanup")
         // The status changed: the paragraph was named by its text, so no element reads it; the same code, at that step.
         pages["/orders/done"] = orderDone("Order failed: card declined")
-        const wrongStatus = yield* ok("mm_replay", { sessionId })
-        const failedStatus = (wrongStatus.result.steps as ReadonlyArray<any>).find((step) => step.ok === false && step.skipped !== true)
-        expect(failedStatus.error.code).toBe("MM_ASSERTION_FAILED")
-        expect(failedStatus.error.message).toContain("Order confirmed: 2 items")
+        const wrongStatus = yield* call("mm_replay", { sessionId })
+        expect(wrongStatus.error?.code).toBe("MM_REPLAY_FAILED")
+        expect(wrongStatus.error?.details).toMatchObject({ failed: { tool: "mm_get_text", code: "MM_ASSERTION_FAILED" } })
+        expect(wrongStatus.error?.message).toContain("Order confirmed: 2 items")
+        // The step's own message is whole, not cut mid-sentence.
+        expect(wrongStatus.error?.message).not.toMatch(/\.\.\. \(\d+ characters\)/)
         yield* ok("mm_cleanup")
         pages["/orders/done"] = orderDone("Order confirmed: 2 items")
       }).pipe(Effect.ensuring(Effect.sync(() => (pages["/orders/done"] = orderDone("Order confirmed: 2 items"))))))
@@ -435,6 +454,14 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         expect(changed.output).toContain("toHaveText")
         expect(changed.output).toContain('"Coffee"')
         expect(changed.output).toMatch(/1 failed/)
+        // A changed count fails as a text that differs (expected and received), not as an element not found.
+        pages["/orders/done"] = orderDone("Order confirmed: 2 items", ["Tea", "Cake"], "1 item left")
+        const recount = yield* runner(["order.spec.ts"], {}).pipe(Effect.ensuring(Effect.sync(() => (pages["/orders/done"] = orderDone("Order confirmed: 2 items")))))
+        expect(recount.status, recount.output).not.toBe(0)
+        expect(recount.output).toContain('locator(\'#todo-count\')')
+        expect(recount.output).toMatch(/Expected[^\n]*"2 items left"/)
+        expect(recount.output).toMatch(/Received[^\n]*"1 item left"/)
+        expect(recount.output).not.toContain("element(s) not found")
         // Without the password's variable the test fails at once, naming it, instead of typing "".
         const unset = yield* runner(["login.spec.ts"], {})
         expect(unset.status, unset.output).not.toBe(0)
@@ -457,21 +484,18 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
       yield* ok("mm_cleanup")
 
       pages["/editor"] = editor("Store")
-      const replayed = yield* ok("mm_replay", { sessionId })
-      const steps = replayed.result.steps as ReadonlyArray<any>
-      // launch, start page, type, click Save, click Publish, the end page's check
-      expect(steps).toHaveLength(6)
-      expect(replayed.result.summary).toMatchObject({ ok: false, failed: 1, skipped: 2 })
-      const failed = steps[3]
-      expect(failed.error.code).toBe("MM_TARGET_NOT_FOUND")
-      expect(failed.error.message).toContain("Save")
-      // The failing step brings the page back as text, under its "## step 4" heading.
-      const pageText = replayed.text
-      expect(pageText).toMatch(/^## step 3 mm_click$/m)
-      expect(linesNamed(pageText, "button", "Store")).toHaveLength(1)
-      expect(steps[4]).toMatchObject({ ok: false, skipped: true, error: { code: "MM_BATCH_STOPPED" } })
-      // Only the failing step brings the page back.
-      expect(pageText.match(/^## step /gm)).toHaveLength(1)
+      const replayed = yield* call("mm_replay", { sessionId })
+      // launch, start page, type, click Save (fails), click Publish and the end page's check (not run)
+      expect(replayed.ok).toBe(false)
+      expect(replayed.error).toMatchObject({
+        code: "MM_REPLAY_FAILED",
+        details: { replayed: sessionId, summary: { total: 6, succeeded: 3, failed: 1, skipped: 2 }, failed: { index: 3, tool: "mm_click", code: "MM_TARGET_NOT_FOUND" } }
+      })
+      // The failed step's message, whole: where to look next included.
+      expect(replayed.error?.message).toMatch(/^The replay of \S+ failed at step 3 \(mm_click, MM_TARGET_NOT_FOUND\): .*Save.*mm_describe_screen[^]*3 of 6 steps succeeded, 2 not run\.$/)
+      expect(replayed.error?.message).not.toMatch(/\.\.\. \(\d+ characters\)/)
+      // The error brings the page the flow stopped on, as text.
+      expect(linesNamed(replayed.snapshot as string, "button", "Store")).toHaveLength(1)
       yield* ok("mm_cleanup")
 
       // Back to the old name, the same flow replays, also as a step of a batch.
