@@ -72,6 +72,10 @@ describe("call", () => {
     const unknown = await call(["mm_fly", "--server", server.url, "--auth-token", TOKEN])
     expect(unknown.code).toBe(1)
     expect(JSON.parse(unknown.stdout).error.code).toBe("MM_UNKNOWN_TOOL")
+    // A batch whose step failed answers ok (with every step's result), and a script reads it as a failure.
+    const batch = await call(["mm_run_steps", '{"steps":[{"tool":"get_state"}]}', "--server", server.url, "--auth-token", TOKEN])
+    expect(JSON.parse(batch.stdout.split("\n")[0]!).result.summary.ok).toBe(false)
+    expect(batch.code).toBe(1)
   })
 
   it("exits 2 on usage errors, with one line on stderr and nothing on stdout", async () => {

@@ -18,8 +18,8 @@ Each call is its own MCP session: a browser it launches closes when it ends unle
 with --shared-browser. To drive a flow from a script, start the server with --shared-browser, or
 send the steps in one mm_run_steps call.
 
-Exit code: 0 when the envelope is ok, 1 when it is an error, 2 for a usage error, 3 when the server
-cannot be reached.
+Exit code: 0 when the envelope is ok, 1 when it is an error (or an mm_run_steps batch with a failed
+step), 2 for a usage error, 3 when the server cannot be reached.
 `
 
 const fail = (message: string) => {
@@ -84,7 +84,18 @@ export const runCall = async (argv: ReadonlyArray<string>, env: Readonly<Record<
   }
   process.stdout.write(result.text + "\n")
   if (result.attachments > 0) process.stderr.write(`browser-workflow-mcp call: ${result.attachments} image block(s) not printed\n`)
-  return result.ok ? 0 : 1
+  return result.ok && !batchFailed(result.text) ? 0 : 1
+}
+
+/** Whether the answer is a batch (mm_run_steps) with a step that failed: a script reads that as a failure too. */
+const batchFailed = (text: string): boolean => {
+  const envelope = text.split("\n", 1)[0] ?? ""
+  if (!envelope.includes('"summary"')) return false
+  try {
+    return (JSON.parse(envelope) as { result?: { summary?: { ok?: unknown } } }).result?.summary?.ok === false
+  } catch {
+    return false
+  }
 }
 
 const parse = (argv: ReadonlyArray<string>) =>
