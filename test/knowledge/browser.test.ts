@@ -6,13 +6,9 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { loginPage } from "../../demo/sample-app.js"
 import type { Envelope } from "../../src/domain/envelope.js"
-import { makeRegistry } from "../../src/runtime/registry.js"
-import { runTool } from "../../src/runtime/runTool.js"
-import type { AnyToolDefinition } from "../../src/runtime/tool.js"
-import { makeRunSteps } from "../../src/tools/batch.js"
-import { builtinTools } from "../../src/tools/registry.js"
 import { linesNamed } from "../page/parse.js"
 import { html, liveLayer, pageServer, testSettings } from "../support/browser.js"
+import { call, ok } from "../support/calls.js"
 
 const pages = {
   "/login": loginPage,
@@ -31,16 +27,7 @@ class Pages extends Context.Tag("test/KnowledgePages")<Pages, { readonly url: (p
 const PagesLive = Layer.scoped(Pages, Effect.map(pageServer(pages), (server) => ({ url: (p: string) => `${server.url}${p}` })))
 
 const settings = testSettings({ screenRules: [{ screen: "login", testId: "login-form" }] })
-const registry = makeRegistry([...builtinTools, makeRunSteps(() => registry)], "mm")
 
-const call = (name: string, args: Record<string, unknown> = {}) => {
-  const tool: AnyToolDefinition | undefined = registry.lookup(name)
-  if (tool === undefined) throw new Error(`no tool ${name}`)
-  return Effect.map(runTool(tool)(args), (response) => response.envelope as Envelope<any>)
-}
-
-const ok = (name: string, args: Record<string, unknown> = {}) =>
-  Effect.tap(call(name, args), (envelope) => Effect.sync(() => expect(envelope.error, `${name} ${JSON.stringify(args)}`).toBeUndefined()))
 
 const allArtifacts = () =>
   fs

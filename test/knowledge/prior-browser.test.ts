@@ -5,15 +5,11 @@
 // the whole priorKnowledge stays small (its bytes are printed as `[prior] bytes: N`).
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import type { Envelope } from "../../src/domain/envelope.js"
 import type { PriorKnowledge } from "../../src/domain/knowledge.js"
-import { makeRegistry } from "../../src/runtime/registry.js"
-import { runTool } from "../../src/runtime/runTool.js"
-import type { AnyToolDefinition } from "../../src/runtime/tool.js"
-import { builtinTools } from "../../src/tools/registry.js"
 import { corpusServer } from "../page/corpus.js"
 import { linesNamed } from "../page/parse.js"
 import { liveLayer, testSettings } from "../support/browser.js"
+import { call, ok } from "../support/calls.js"
 
 /** The most bytes priorKnowledge may take here: 819 now; main before this change answered 3,061, suggesting a key on the heading (docs/knowledge.md). */
 const PRIOR_BYTES_BOUND = 900
@@ -21,16 +17,7 @@ const PRIOR_BYTES_BOUND = 900
 class Corpus extends Context.Tag("test/PriorCorpus")<Corpus, { readonly url: (path: string) => string }>() {}
 const CorpusLive = Layer.scoped(Corpus, Effect.map(corpusServer(), (server) => ({ url: (p: string) => `${server.url}${p}` })))
 
-const registry = makeRegistry(builtinTools, "mm")
 
-const call = (name: string, args: Record<string, unknown> = {}) => {
-  const tool: AnyToolDefinition | undefined = registry.lookup(name)
-  if (tool === undefined) throw new Error(`no tool ${name}`)
-  return Effect.map(runTool(tool)(args), (response) => response.envelope as Envelope<any>)
-}
-
-const ok = (name: string, args: Record<string, unknown> = {}) =>
-  Effect.tap(call(name, args), (envelope) => Effect.sync(() => expect(envelope.error, `${name} ${JSON.stringify(args)}`).toBeUndefined()))
 
 const refIn = (snapshot: string, role: string, name: string): string => {
   const line = linesNamed(snapshot.replace(/▶ /g, ""), role, name)[0]

@@ -8,29 +8,16 @@ import { Context, Effect, Layer } from "effect"
 import { chromium } from "playwright"
 import { loginPage } from "../../demo/sample-app.js"
 import { resolveExecutable } from "../../src/adapters/playwright/launch.js"
-import type { Envelope } from "../../src/domain/envelope.js"
 import { runReport } from "../../src/cli/report.js"
-import { makeRegistry } from "../../src/runtime/registry.js"
-import { runTool } from "../../src/runtime/runTool.js"
-import type { AnyToolDefinition } from "../../src/runtime/tool.js"
-import { makeRunSteps } from "../../src/tools/batch.js"
-import { builtinTools } from "../../src/tools/registry.js"
 import { LOOPBACK_ARGS, liveLayer, pageServer, tempDir, testSettings } from "../support/browser.js"
+import { call, ok } from "../support/calls.js"
 import { linesNamed } from "../page/parse.js"
 
 class Pages extends Context.Tag("test/ReportPages")<Pages, { readonly url: (path: string) => string }>() {}
 const PagesLive = Layer.scoped(Pages, Effect.map(pageServer({ "/login": loginPage }), (server) => ({ url: (p: string) => `${server.url}${p}` })))
 
 const settings = testSettings({ screenRules: [{ screen: "login", testId: "login-form" }] })
-const registry = makeRegistry([...builtinTools, makeRunSteps(() => registry)], "mm")
 
-const call = (name: string, args: Record<string, unknown> = {}) => {
-  const tool: AnyToolDefinition | undefined = registry.lookup(name)
-  if (tool === undefined) throw new Error(`no tool ${name}`)
-  return Effect.map(runTool(tool)(args), (response) => response.envelope as Envelope<any>)
-}
-const ok = (name: string, args: Record<string, unknown> = {}) =>
-  Effect.tap(call(name, args), (envelope) => Effect.sync(() => expect(envelope.error, `${name} ${JSON.stringify(args)}`).toBeUndefined()))
 
 // The sample app signs in with this password: it must appear nowhere in a report.
 const SECRET = "correct horse"
