@@ -48,7 +48,10 @@ export const runExport = async (argv: ReadonlyArray<string>, env: Readonly<Recor
   if (Exit.isSuccess(exit)) {
     process.stdout.write(exit.value.content)
     // What the file leaves out goes to stderr, so that stdout stays the file.
-    for (const skipped of exit.value.skipped) process.stderr.write(`browser-workflow-mcp export: left out ${skipped}\n`)
+    // The same reason once, with how many steps it left out (every look at the page says "read-only").
+    const counts = new Map<string, number>()
+    for (const skipped of exit.value.skipped) counts.set(skipped, (counts.get(skipped) ?? 0) + 1)
+    for (const [skipped, count] of counts) process.stderr.write(`browser-workflow-mcp export: left out ${skipped}${count > 1 ? ` (${count} steps)` : ""}\n`)
     if (exit.value.placeholders.length > 0) {
       const names = exit.value.placeholders.map((placeholder) => placeholder.name)
       process.stderr.write(

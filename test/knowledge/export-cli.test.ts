@@ -28,13 +28,17 @@ describe("export subcommand", () => {
         yield* store.startSession(session("mm-cli", { goal: "open settings" }))
         yield* store.recordStep(step({ sessionId: "mm-cli", tool: "click", target: { testId: "open-settings" }, input: { timeoutMs: 15000 } }))
         yield* store.recordStep(step({ sessionId: "mm-cli", tool: "click", target: { a11yRef: "e9" }, input: { timeoutMs: 15000 } }))
+        yield* store.recordStep(step({ sessionId: "mm-cli", tool: "describe_screen" }))
+        yield* store.recordStep(step({ sessionId: "mm-cli", tool: "describe_screen" }))
       })
     )
     const batch = await captured(() => runExport(["mm-cli", "--artifacts-dir", dir], {}))
     expect(batch.code).toBe(0)
     // What the file leaves out, and why, goes to stderr; stdout stays the file.
+    // A reason shared by several steps is said once, with their count.
     expect(batch.err).toBe(
-      "browser-workflow-mcp export: left out click a11yRef:e9: only a ref was recorded: the page did not describe the element (no test id, role and name, or selector)\n"
+      "browser-workflow-mcp export: left out click a11yRef:e9: only a ref was recorded: the page did not describe the element (no test id, role and name, or selector)\n" +
+        "browser-workflow-mcp export: left out describe_screen: read-only (2 steps)\n"
     )
     expect(JSON.parse(batch.out)).toEqual({
       steps: [
