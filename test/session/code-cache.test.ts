@@ -83,10 +83,16 @@ describe("loading with V8's code cache", () => {
     expect(load(dir, cache)).toMatchObject({ value: 42 })
   })
 
-  it("a changed module is not served the old module's bytecode", async () => {
+  it("a changed module is not served the old module's bytecode, and its new cache file replaces the old one", async () => {
     const { dir, cache } = await cached()
+    const before = cacheFiles(cache)
     fs.writeFileSync(path.join(dir, "helper.js"), "exports.twice = (n) => n * 3\n")
     expect(load(dir, cache)).toMatchObject({ value: 63 })
+    await written()
+    // Two files still: index.js's, and helper.js's new one in place of its old one (upgrades do not pile up).
+    const after = cacheFiles(cache)
+    expect(after).toHaveLength(2)
+    expect(after.filter((name) => before.includes(name))).toHaveLength(1)
   })
 
   it("the cache directory is private to this user, or not used at all", () => {

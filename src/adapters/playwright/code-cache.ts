@@ -67,6 +67,28 @@ const writeAtomically = (file: string, data: Buffer) => {
   }
 }
 
+/**
+ * Removes the cache files of earlier versions of the modules just written (same module prefix, another
+ * version), so that rebuilds and upgrades do not pile files up; files of the old unprefixed naming go too.
+ */
+const removeOlderVersions = (written: ReadonlyArray<string>) => {
+  if (written.length === 0) return
+  const directory = path.dirname(written[0]!)
+  const kept = new Set(written.map((file) => path.basename(file)))
+  const prefixes = new Set([...kept].map((name) => name.slice(0, name.indexOf("-") + 1)))
+  let names: Array<string>
+  try {
+    names = fs.readdirSync(directory)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    if (kept.has(name) || !name.endsWith(".bin")) continue
+    const dash = name.indexOf("-")
+    if (dash === -1 ? /^[0-9a-f]{40}\.bin$/.test(name) : prefixes.has(name.slice(0, dash + 1))) fs.rmSync(path.join(directory, name), { force: true })
+  }
+}
+
 /** What loadWithCodeCache loaded, and how to keep what V8 compiled for next time. */
 export interface CodeCacheLoad<A> {
   readonly value: A
@@ -100,7 +122,9 @@ export const loadWithCodeCache = <A>(load: () => A, directory: string | undefine
     } catch {
       return original.call(this, content, filename)
     }
-    const file = path.join(directory, `${createHash("sha256").update(`${filename}\0${content.length}\0${stamp}`).digest("hex").slice(0, 40)}.bin`)
+    // The module's own prefix, then its version: a newer version's file replaces the older ones.
+    const prefix = `${createHash("sha256").update(filename).digest("hex").slice(0, 16)}-`
+    const file = path.join(directory, `${prefix}${createHash("sha256").update(`${filename}\0${content.length}\0${stamp}`).digest("hex").slice(0, 24)}.bin`)
     let cachedData: Buffer | undefined
     try {
       cachedData = fs.readFileSync(file)
@@ -127,6 +151,7 @@ export const loadWithCodeCache = <A>(load: () => A, directory: string | undefine
       if (written) return
       written = true
       for (const { file, script } of produced) writeAtomically(file, script.createCachedData())
+      removeOlderVersions(produced.map(({ file }) => file))
     }
     // A server that a client closes at once still leaves its cache.
     setTimeout(write, 2_000).unref()
