@@ -2,6 +2,7 @@
 // and a message that tells the agent how to recover.
 import { Schema } from "effect"
 import { PauseContext } from "./debugger.js"
+import { cutAtWord } from "./text.js"
 
 /** At most this many characters of a value an agent or a page gave appear in a message. */
 export const ECHO_LIMIT = 120
@@ -21,10 +22,7 @@ export const clip = (value: string, limit = ECHO_LIMIT): string =>
  * one cut at a word boundary before `limit` characters.
  */
 export const clipMessage = (value: string, limit = 500): string => {
-  if (value.length <= limit) return value
-  const cut = value.slice(0, limit)
-  const space = cut.lastIndexOf(" ")
-  return `${(space > limit / 2 ? cut.slice(0, space) : cut).trimEnd()}… (${value.length} characters)`
+  return value.length <= limit ? value : `${cutAtWord(value, limit).trimEnd()}… (${value.length} characters)`
 }
 
 /** A page's URL as an answer shows it: whole up to URL_LIMIT characters. */

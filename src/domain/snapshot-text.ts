@@ -4,6 +4,7 @@
 // rows of plain cells on one line, and a marker where a budget cut the text. Pure: it only formats
 // the structured nodes, which stay the stored form of an observation.
 import type { A11yNode, FindLine, Observation } from "./observation.js"
+import { collapseWhitespace } from "./text.js"
 
 /** Characters a snapshot may take before it is cut with a marker. */
 export const DEFAULT_SNAPSHOT_CHARS = 24_000
@@ -63,8 +64,6 @@ export const nodeLine = (node: A11yNode, options: { readonly omitName?: boolean;
 
 const depthOf = (node: A11yNode) => node.depth ?? 0
 
-const squeeze = (text: string) => text.replace(/\s+/g, " ").trim()
-
 /**
  * Nodes in document order (with their depths) as indented lines. Depths are made relative to the
  * shallowest node and never jump more than one level, so a partial list (changes only, a search)
@@ -94,7 +93,7 @@ export const renderNodes = (given: ReadonlyArray<A11yNode>, options: RenderOptio
       end - i - 1 === children.length &&
       children.every((child) => CELL_ROLES.has(child.role) && child.collapsed === undefined) &&
       // Changes only: the cells below may be some of the row's; one line only when they are all of it.
-      (!changesOnly || squeeze(cells.join(" ")) === squeeze(node.name))
+      (!changesOnly || collapseWhitespace(cells.join(" ")) === collapseWhitespace(node.name))
     const line = plainCells
       ? nodeLine(node, { omitName: true, inline: cells.join(" | ") })
       : nodeLine(node, { omitName: NAME_REPEATS_CHILDREN.has(node.role) && children.length > 0 })

@@ -5,6 +5,7 @@
 // a secret is kept: a password field's value is never read, and a field that looks secret is not recorded.
 import type { StepTarget } from "../domain/knowledge.js"
 import { looksSensitive, REDACTED } from "../domain/redaction.js"
+import { collapseWhitespace, cutAtWord } from "../domain/text.js"
 
 export const READ_LIMITS = {
   /** A text up to this long (whitespace collapsed) is kept whole and checked exactly. */
@@ -17,9 +18,6 @@ export const READ_LIMITS = {
 
 /** Roles whose get_text reads a field's value (an input, text area or select), checked with toHaveValue. */
 const VALUE_ROLES: ReadonlySet<string> = new Set(["textbox", "searchbox", "spinbutton", "combobox", "listbox", "slider"])
-
-/** Whitespace collapsed and trimmed, as Playwright compares text. */
-export const collapse = (text: string): string => text.replace(/\s+/g, " ").trim()
 
 /** The recorded fields of a read: `read` (a text or the texts), `readContains` when only its beginning was kept. */
 export interface RecordedRead {
@@ -45,18 +43,16 @@ export const readsValue = (target: StepTarget | undefined): boolean => {
 export const recordRead = (text: string, target: StepTarget | undefined): RecordedRead => {
   if (targetLooksSecret(target) || holdsSecret(text)) return {}
   if (readsValue(target)) return text === "" || text.length > READ_LIMITS.exactChars ? {} : { read: text }
-  const collapsed = collapse(text)
+  const collapsed = collapseWhitespace(text)
   if (collapsed === "") return {}
   if (collapsed.length <= READ_LIMITS.exactChars) return { read: collapsed }
-  const head = collapsed.slice(0, READ_LIMITS.prefixChars)
-  const space = head.lastIndexOf(" ")
-  return { read: space > READ_LIMITS.prefixChars / 2 ? head.slice(0, space) : head, readContains: true }
+  return { read: cutAtWord(collapsed, READ_LIMITS.prefixChars), readContains: true }
 }
 
 /** What to record of the texts of every match (`all`): all of them whole, or nothing. */
 export const recordReads = (texts: ReadonlyArray<string>, more: number, target: StepTarget | undefined): RecordedRead => {
   if (targetLooksSecret(target) || more > 0 || texts.length === 0 || texts.length > READ_LIMITS.texts) return {}
-  const collapsed = texts.map(collapse)
+  const collapsed = texts.map(collapseWhitespace)
   if (collapsed.some((text) => holdsSecret(text) || text.length > READ_LIMITS.exactChars)) return {}
   return { read: collapsed }
 }
@@ -65,11 +61,11 @@ export const recordReads = (texts: ReadonlyArray<string>, more: number, target: 
 export const readMatches = (expected: string | ReadonlyArray<string>, contains: boolean, actual: string | ReadonlyArray<string>): boolean => {
   if (typeof expected === "string") {
     if (typeof actual !== "string") return false
-    const now = collapse(actual)
-    return contains ? now.includes(collapse(expected)) : now === collapse(expected)
+    const now = collapseWhitespace(actual)
+    return contains ? now.includes(collapseWhitespace(expected)) : now === collapseWhitespace(expected)
   }
   if (typeof actual === "string" || actual.length !== expected.length) return false
-  return expected.every((text, index) => collapse(actual[index]!) === collapse(text))
+  return expected.every((text, index) => collapseWhitespace(actual[index]!) === collapseWhitespace(text))
 }
 
 /**

@@ -4,6 +4,7 @@
 // gave (a test id or a selector), else, for steps recorded before elements were described, the role and
 // name the ref pointed at on the page the agent saw.
 import type { StepTarget } from "../domain/knowledge.js"
+import { collapseWhitespace } from "../domain/text.js"
 import { describeStepTarget } from "./entry.js"
 
 export type DurableArgs = Readonly<Record<string, unknown>>
@@ -30,7 +31,7 @@ export interface Durable {
 }
 
 /** Lower case, whitespace collapsed: how a read text and a name or selector are compared. */
-const folded = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase()
+const folded = (text: string) => collapseWhitespace(text).toLowerCase()
 
 /**
  * True when a form names the element by a text that was read from it: a check located that way is

@@ -4,9 +4,10 @@ import { Effect, Option, Schema } from "effect"
 import { looksSensitive, REDACTED } from "../domain/redaction.js"
 import { AssertionFailed, clip, clipMessage, InvalidInput, WaitTimeout } from "../domain/errors.js"
 import { SECRET_NAME } from "../domain/secrets.js"
+import { collapseWhitespace } from "../domain/text.js"
 import { looksLikeRegex, regexOf } from "../domain/url-pattern.js"
 import { describeTarget, targetOf, validateTarget } from "../domain/target.js"
-import { collapse, holdsSecret, readAssertion, readMatches, recordRead, recordReads } from "../knowledge/reads.js"
+import { holdsSecret, readAssertion, readMatches, recordRead, recordReads } from "../knowledge/reads.js"
 import { defineTool, Unlisted, type Replay } from "../runtime/tool.js"
 import { Secrets } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
@@ -428,7 +429,7 @@ export const getText = defineTool({
             condition: "text",
             target: describeTarget(target),
             expected: `${input.contains === true ? "to contain " : ""}${clip(JSON.stringify(expected))}`,
-            actual: clip(JSON.stringify(typeof actual === "string" ? collapse(actual) : actual.map(collapse))),
+            actual: clip(JSON.stringify(typeof actual === "string" ? collapseWhitespace(actual) : actual.map(collapseWhitespace))),
             timeoutMs: input.timeoutMs
           })
         }

@@ -14,6 +14,7 @@ import {
   WaitTimeout
 } from "../../domain/errors.js"
 import { describeTarget, type Target } from "../../domain/target.js"
+import { collapseWhitespace } from "../../domain/text.js"
 import { regexOf } from "../../domain/url-pattern.js"
 import type { Assertion, PageAffordances, PageWait, ScrollRequest, ScrollResult, SessionInteractions } from "../../services/Session.js"
 import { writeFileAtomic } from "../files.js"
@@ -25,12 +26,10 @@ import { isSensitiveField } from "./page-script.js"
 import { noticesWithout } from "./session-state.js"
 import { targets } from "./targets.js"
 
-const collapse = (text: string) => text.replace(/\s+/g, " ").trim()
-
 /** Text, value, URL and title matching: a regex tests, a string matches whole after whitespace is collapsed. */
 const textMatches = (expected: string, actual: string) => {
   const regex = regexOf(expected)
-  return regex !== undefined ? regex.test(actual) : collapse(actual) === collapse(expected)
+  return regex !== undefined ? regex.test(actual) : collapseWhitespace(actual) === collapseWhitespace(expected)
 }
 
 /** A value as an assertion failure shows it: quoted, at most 200 characters. */
@@ -366,7 +365,7 @@ export const make = Effect.gen(function* () {
         case "hidden":
           return { pass: !facts.visible, actual: facts.visible ? "visible" : "hidden", sensitive: false }
         case "text":
-          return { pass: textMatches(String(expected ?? ""), facts.text), actual: quoted(collapse(facts.text)), sensitive: false }
+          return { pass: textMatches(String(expected ?? ""), facts.text), actual: quoted(collapseWhitespace(facts.text)), sensitive: false }
         case "value": {
           if (facts.sensitive) {
             // A secret field: compared in the page, never brought back.
