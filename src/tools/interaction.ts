@@ -320,6 +320,16 @@ interface TextRead {
 /** How often a check of get_text reads again while the text is not yet the expected one. */
 const READ_POLL_MS = [50, 100, 250, 500] as const
 
+/** A get_text check (a replayed read) that did not read what the flow read: `actual` says what it found. */
+const readCheckFailed = (input: typeof GetTextInput.Type, actual: string, timeoutMs: number) =>
+  new AssertionFailed({
+    condition: "text",
+    target: describeTarget(targetOf(input)),
+    expected: `${input.contains === true ? "to contain " : ""}${clip(JSON.stringify(input.expected))}`,
+    actual,
+    timeoutMs
+  })
+
 export const getText = defineTool({
   name: "get_text",
   title: "Read an element's text",
@@ -342,13 +352,7 @@ export const getText = defineTool({
   onDeadline: (input, timeoutMs) =>
     input.expected === undefined
       ? actionDeadline("get_text")(input, timeoutMs)
-      : new AssertionFailed({
-          condition: "text",
-          target: describeTarget(targetOf(input)),
-          expected: clip(JSON.stringify(input.expected)),
-          actual: "(the call was stopped at its deadline)",
-          timeoutMs
-        }),
+      : readCheckFailed(input, "(the call was stopped at its deadline)", timeoutMs),
   // What it read is recorded (never a password, nor a field that looks secret), so a replay and an export can check it.
   record: (input, result) => {
     const recorded = recordTargeted(input, input.all === true ? { all: true } : {})
@@ -405,37 +409,24 @@ export const getText = defineTool({
     // One element: what it is, for the record (its durable forms, and whether it is a field).
     const element = input.all === true ? undefined : yield* session.describe(target)
     const expected = input.expected
-    let checkedRead: Effect.Effect<TextRead, Effect.Effect.Error<typeof plainRead> | AssertionFailed> = plainRead
-    if (expected !== undefined) {
-      // A check: an element that never shows up reads nothing, which is not what the flow read.
-      const missing = (error: { readonly message: string }) =>
-        new AssertionFailed({
-          condition: "text",
-          target: describeTarget(target),
-          expected: `${input.contains === true ? "to contain " : ""}${clip(JSON.stringify(expected))}`,
-          actual: `no element (${clipMessage(error.message, 380)})`,
-          timeoutMs: input.timeoutMs
-        })
-      checkedRead = plainRead.pipe(Effect.catchTags({ ActionTimeout: (error) => Effect.fail(missing(error)), TargetNotFound: (error) => Effect.fail(missing(error)) }))
-    }
-    const read = checkedRead
+    if (expected === undefined) return { ...(yield* plainRead), ...described(element) }
+    // A check: an element that never shows up reads nothing, which is not what the flow read.
+    const missing = (error: { readonly message: string }) => Effect.fail(readCheckFailed(input, `no element (${clipMessage(error.message, 380)})`, input.timeoutMs))
+    const read = plainRead.pipe(Effect.catchTags({ ActionTimeout: missing, TargetNotFound: missing }))
     let result = yield* read
-    if (expected !== undefined) {
-      for (let attempt = 0; !readMatches(expected, input.contains === true, result.texts ?? result.text ?? ""); attempt++) {
-        const left = budgetMs - (Date.now() - started)
-        if (left <= 0) {
-          const actual = result.texts ?? result.text ?? ""
-          return yield* new AssertionFailed({
-            condition: "text",
-            target: describeTarget(target),
-            expected: `${input.contains === true ? "to contain " : ""}${clip(JSON.stringify(expected))}`,
-            actual: clip(JSON.stringify(typeof actual === "string" ? collapseWhitespace(actual) : actual.map(collapseWhitespace))),
-            timeoutMs: input.timeoutMs
-          })
-        }
-        yield* Effect.sleep(Math.min(left, READ_POLL_MS[Math.min(attempt, READ_POLL_MS.length - 1)]!))
-        result = yield* read
+    const readOf = (value: TextRead) => value.texts ?? value.text ?? ""
+    for (let attempt = 0; !readMatches(expected, input.contains === true, readOf(result)); attempt++) {
+      const left = budgetMs - (Date.now() - started)
+      if (left <= 0) {
+        const actual = readOf(result)
+        return yield* readCheckFailed(
+          input,
+          clip(JSON.stringify(typeof actual === "string" ? collapseWhitespace(actual) : actual.map(collapseWhitespace))),
+          input.timeoutMs
+        )
       }
+      yield* Effect.sleep(Math.min(left, READ_POLL_MS[Math.min(attempt, READ_POLL_MS.length - 1)]!))
+      result = yield* read
     }
     return { ...result, ...described(element) }
   })
