@@ -202,11 +202,19 @@ const plainHost = (glob: string): string | undefined => {
   return /^[a-z0-9*._-]+$/.test(host) ? host : undefined
 }
 
-/** The host part of an origin glob, without its scheme and port. */
-const hostOf = (glob: string): string | undefined =>
-  plainHost(glob.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").replace(/\/+$/, "").replace(/:(\d+|\*)$/, ""))
+/** An origin glob's scheme, host and port (`https://*.example.com`, `127.0.0.1:*`); none for a path or an IPv6 host. */
+const originParts = (glob: string) => {
+  const parts = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^:/]+)(?::(\d+|\*))?\/*$/i.exec(glob.trim())
+  return parts === null ? undefined : { scheme: parts[1]?.toLowerCase(), host: parts[2]!, port: parts[3] }
+}
 
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: "80", ws: "80", https: "443", wss: "443" }
+
+/** The host of an origin glob as name resolution takes it, without its scheme and port. */
+const hostOf = (glob: string): string | undefined => {
+  const parts = originParts(glob)
+  return parts === undefined ? undefined : plainHost(parts.host)
+}
 
 /**
  * What a blocked origin glob names in name resolution, where a pattern matches the host or `host:port`:
@@ -214,14 +222,12 @@ const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: "80", ws: "80", 
  * only known by its port there: `https://h` also refuses `http://h:443`, which no one serves.
  */
 const blockedPattern = (glob: string): string | undefined => {
-  const parts = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^:/]+)(?::(\d+|\*))?\/*$/i.exec(glob.trim())
-  if (parts === null) return undefined
-  const [, scheme, host, port] = parts
-  const named = plainHost(host!)
-  if (named === undefined) return undefined
-  const portOf = port ?? (scheme === undefined ? undefined : DEFAULT_PORTS[scheme.toLowerCase()])
-  if (scheme !== undefined && portOf === undefined) return undefined
-  return portOf === undefined ? named : `${named}:${portOf}`
+  const parts = originParts(glob)
+  const named = parts === undefined ? undefined : plainHost(parts.host)
+  if (parts === undefined || named === undefined) return undefined
+  const port = parts.port ?? (parts.scheme === undefined ? undefined : DEFAULT_PORTS[parts.scheme])
+  if (parts.scheme !== undefined && port === undefined) return undefined
+  return port === undefined ? named : `${named}:${port}`
 }
 
 /**
