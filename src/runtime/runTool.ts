@@ -228,15 +228,16 @@ export const runTool =
       // observation and the record. A tighter deadline from outside (a batch's) is the program's own: its
       // caller answers for what follows, and the observation gets only what that deadline leaves.
       const budget = callBudget(startedAt, deadline)
-      const programMs = deadline < ownDeadline ? deadline : ownDeadline - finishReserveMs(ownDeadline)
+      const fromOutside = deadline < ownDeadline
+      const programMs = fromOutside ? deadline : ownDeadline - finishReserveMs(ownDeadline)
       const exit = yield* definition.run(input).pipe(
         // Waits inside the program end in time for their own answer; under a tighter deadline from outside,
         // the caller's (a batch's), running out is the caller's answer.
-        Effect.locally(programDeadline, deadline < ownDeadline ? undefined : startedAt + programMs),
+        Effect.locally(programDeadline, fromOutside ? undefined : startedAt + programMs),
         Effect.timeoutFail({
           duration: Math.max(0, programMs - ((yield* Clock.currentTimeMillis) - startedAt)),
           onTimeout: (): ToolError =>
-            (options.onDeadline !== undefined && deadline < ownDeadline ? options.onDeadline(deadline) : undefined) ??
+            (options.onDeadline !== undefined && fromOutside ? options.onDeadline(deadline) : undefined) ??
             definition.onDeadline?.(input, deadline) ??
             new DeadlineExceeded({ tool: definition.name, timeoutMs: deadline })
         }),

@@ -48,6 +48,9 @@ const networkQuiet = (page: Page) =>
     }
     return waited
   })
+/** A page read the page never answered (rather than one that failed in the page). */
+const unansweredRead = (error: unknown): boolean => error instanceof BrowserCallFailed && unanswered(error.cause)
+
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
   const settings = browser.settings
@@ -110,7 +113,7 @@ export const make = Effect.gen(function* () {
           ? yield* observeOnce(remaining, remaining.capMs + SETTLE_SLACK_MS).pipe(
               Effect.map(Option.some),
               Effect.catchIf(
-                (error) => error instanceof BrowserCallFailed && unanswered(error.cause),
+                unansweredRead,
                 () => Effect.flatMap(unresponsive(page, "the page could not be read"), (stuck) => (Option.isSome(stuck) ? Effect.fail(stuck.value) : Effect.succeedNone))
               )
             )
@@ -119,7 +122,7 @@ export const make = Effect.gen(function* () {
           ? settled.value
           : yield* observeOnce(null, readTimeoutMs).pipe(
               Effect.catchIf(
-                (error) => error instanceof BrowserCallFailed && unanswered(error.cause),
+                unansweredRead,
                 () =>
                   Effect.flatMap(unresponsive(page, "the page could not be read"), (stuck) =>
                     Option.isSome(stuck)
@@ -127,7 +130,7 @@ export const make = Effect.gen(function* () {
                       : // It answers, slowly (a flood of its own, a loaded machine): once more, then it counts as busy.
                         observeOnce(null, readTimeoutMs).pipe(
                           Effect.catchIf(
-                            (again) => again instanceof BrowserCallFailed && unanswered(again.cause),
+                            unansweredRead,
                             () => Effect.fail(new PageUnresponsive({ detail: `the page could not be read within ${readTimeoutMs} ms, twice` }))
                           )
                         )
