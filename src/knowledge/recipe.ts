@@ -121,6 +121,13 @@ const plan = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup, prefix: stri
   return { out: [...(start === undefined ? [] : [start]), ...out, ...(end === undefined ? [] : [end])], placeholders, skipped }
 }
 
+/** How the steps a recipe adds around the recorded ones begin their notes: the start page's load, the end-of-flow check. */
+const START_NOTE = "Start at "
+const END_NOTE = "End at "
+
+/** Whether a recipe step is one the recipe added around the flow (its start page, its end check) rather than one the flow did. */
+export const framesTheFlow = (step: RecipeStep): boolean => step.notes.startsWith(START_NOTE) || step.notes.startsWith(END_NOTE)
+
 /** The page a flow ended on: its URL as a check that survives volatile parts, and its title when stable. */
 export interface EndPage {
   readonly url: string
@@ -223,7 +230,7 @@ const endOf = (
   }
   const pattern = "exact" in match ? `/^${escapeRegex(match.exact)}$/` : `/${match.regex}/`
   return {
-    step: { tool: served("wait_for"), args: { url: pattern, timeoutMs: END_CHECK_MS }, notes: `End at ${clipText(state.currentUrl, 300)}` },
+    step: { tool: served("wait_for"), args: { url: pattern, timeoutMs: END_CHECK_MS }, notes: `${END_NOTE}${clipText(state.currentUrl, 300)}` },
     record: seen,
     tool: lookup("wait_for"),
     end
@@ -254,7 +261,7 @@ const startOf = (
   const url = seen?.observation?.state.currentUrl
   if (seen === undefined || url === undefined || !LOADABLE.test(url)) return undefined
   return {
-    step: { tool: served("navigate"), args: { screen: "url", url }, notes: `Start at ${url}` },
+    step: { tool: served("navigate"), args: { screen: "url", url }, notes: `${START_NOTE}${url}` },
     record: seen,
     tool: lookup("navigate")
   }

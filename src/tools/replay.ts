@@ -12,7 +12,7 @@
 import { Clock, Effect, Option, Schema, SchemaAST } from "effect"
 import { InvalidInput, KnowledgeError, ReplayFailed } from "../domain/errors.js"
 import type { Placeholder, Recipe, StepRecord } from "../domain/knowledge.js"
-import { recipeOf, toBatch, type ToolLookup } from "../knowledge/recipe.js"
+import { framesTheFlow, recipeOf, toBatch, type ToolLookup } from "../knowledge/recipe.js"
 import { decodeInput } from "../runtime/runTool.js"
 import { defineTool, replayModeOf, type AnyToolDefinition, type ToolDefinition, type ToolServices } from "../runtime/tool.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
@@ -66,7 +66,7 @@ const whyNot = (recipe: Recipe, steps: ReadonlyArray<StepRecord>, lookup: ToolLo
 
 
 /** Recipe steps that act (not the start page or the end-of-flow check alone). */
-const acts = (recipe: Recipe) => recipe.steps.some((step) => !step.notes.startsWith("Start at ") && !step.notes.startsWith("End at "))
+const acts = (recipe: Recipe) => recipe.steps.some((step) => !framesTheFlow(step))
 
 const noDurable = (recipe: Recipe) => recipe.skipped.some((reason) => /: (only a ref|no durable form|the element had no|its locator was scoped)/.test(reason))
 
