@@ -23,8 +23,8 @@ export const serveCorpus = (pages: Readonly<Record<string, string>> = {}, header
   })
 
 /** The corpus for the scope of a test. */
-export const corpusServer = (pages: Readonly<Record<string, string>> = {}) =>
+export const corpusServer = (pages: Readonly<Record<string, string>> = {}, headers: Readonly<Record<string, string>> = {}) =>
   Effect.acquireRelease(
-    Effect.promise(() => serveCorpus(pages)),
+    Effect.promise(() => serveCorpus(pages, headers)),
     (server) => Effect.promise(() => server.close())
   )

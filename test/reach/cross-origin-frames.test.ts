@@ -13,7 +13,7 @@ import { ToolView } from "../../src/runtime/visibility.js"
 import { Session } from "../../src/services/Session.js"
 import { chromium } from "playwright"
 import { EXECUTABLE_CANDIDATES } from "../../src/adapters/playwright/launch.js"
-import { ORIGIN_KEYED, serveCorpus } from "../page/corpus.js"
+import { corpusServer, ORIGIN_KEYED } from "../page/corpus.js"
 import { linesNamed } from "../page/parse.js"
 import { html, liveLayer, testSettings } from "../support/browser.js"
 
@@ -38,14 +38,8 @@ class Pages extends Context.Tag("test/CrossOriginPages")<
 
 const TestLayer = Layer.unwrapScoped(
   Effect.gen(function* () {
-    const frameServer = yield* Effect.acquireRelease(
-      Effect.promise(() => serveCorpus({ "/pay": pay }, ORIGIN_KEYED)),
-      (server) => Effect.promise(() => server.close())
-    )
-    const main = yield* Effect.acquireRelease(
-      Effect.promise(() => serveCorpus({ "/host": host(frameServer.url) })),
-      (server) => Effect.promise(() => server.close())
-    )
+    const frameServer = yield* corpusServer({ "/pay": pay }, ORIGIN_KEYED)
+    const main = yield* corpusServer({ "/host": host(frameServer.url) })
     const settings = testSettings()
     return Layer.mergeAll(
       liveLayer(settings),

@@ -14,7 +14,7 @@ import { runTool } from "../../src/runtime/runTool.js"
 import { visibleTools, ToolView } from "../../src/runtime/visibility.js"
 import { Session } from "../../src/services/Session.js"
 import { exportSession } from "../../src/tools/knowledge.js"
-import { ORIGIN_KEYED, serveCorpus } from "../page/corpus.js"
+import { corpusServer, ORIGIN_KEYED } from "../page/corpus.js"
 import { linesNamed } from "../page/parse.js"
 import { html, liveLayer, testSettings } from "../support/browser.js"
 
@@ -82,14 +82,8 @@ const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(c
 /** Two servers (the second is another origin, isolated in a process of its own) and a session layer over them. */
 const TestLayer = Layer.unwrapScoped(
   Effect.gen(function* () {
-    const frameServer = yield* Effect.acquireRelease(
-      Effect.promise(() => serveCorpus({ "/pay": payPage }, ORIGIN_KEYED)),
-      (server) => Effect.promise(() => server.close())
-    )
-    const main = yield* Effect.acquireRelease(
-      Effect.promise(() => serveCorpus(pages(frameServer.url))),
-      (server) => Effect.promise(() => server.close())
-    )
+    const frameServer = yield* corpusServer({ "/pay": payPage }, ORIGIN_KEYED)
+    const main = yield* corpusServer(pages(frameServer.url))
     // Same site on another port would share the process (--isolate-origins does not split it); an
     // origin-keyed agent cluster makes the frame out-of-process.
     const settings = testSettings({ caps: ["testing", "pdf"] })
