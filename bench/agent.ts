@@ -12,7 +12,7 @@ import * as path from "node:path"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { listenLoopback, send } from "../demo/serve.js"
 import { serveThirdParty } from "../demo/third-party-apps.js"
-import { LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
+import { LOOPBACK_ARGS } from "../src/adapters/playwright/lifecycle/launch.js"
 import { connect as connectTo, findChromium, ourServer, out, playwrightMcp, root } from "./support.js"
 
 const extensionDir = path.join(root, "bench/fixtures/reader-extension")

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { chromium } from "playwright"
 import { loginPageWith, servePages } from "../demo/sample-app.js"
-import { LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
+import { LOOPBACK_ARGS } from "../src/adapters/playwright/lifecycle/launch.js"
 import { OBSERVATION_META_KEY } from "../src/mcp/server.js"
 import { connect, findChromium, median, ourServer, out, percentile, playwrightMcp } from "./support.js"
 

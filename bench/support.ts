@@ -5,7 +5,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { EXECUTABLE_CANDIDATES } from "../src/adapters/playwright/launch.js"
+import { EXECUTABLE_CANDIDATES } from "../src/adapters/playwright/lifecycle/launch.js"
 
 /** The checkout (the scripts run from dist/bench). */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")

@@ -8,7 +8,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { loginPage, servePages } from "../demo/sample-app.js"
-import { LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
+import { LOOPBACK_ARGS } from "../src/adapters/playwright/lifecycle/launch.js"
 import { connect as connectTo, findChromium, ourServerUnbundled as ourServer, out, playwrightMcp, root } from "./support.js"
 
 /** A page that offers what every conditional tool needs: a file input, a drag source, a checkbox, room to scroll. */

@@ -6,7 +6,7 @@
 // tools/list. The cache is kept by a process that serves, with the bytecode of everything it ran up to
 // two seconds in (or its exit), so the next spawn runs the handshake without compiling it.
 import * as module from "node:module"
-import { loadWithCodeCache } from "./adapters/playwright/code-cache.js"
+import { loadWithCodeCache } from "./adapters/playwright/lifecycle/code-cache.js"
 
 /** The server bundle, beside this file in dist/bin. */
 const SERVER_BUNDLE = "./browser-workflow-mcp.cjs"

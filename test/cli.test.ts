@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest"
 import { CliError, HELP, parseCli } from "../src/cli.js"
 import { withOptionsTable } from "../src/cli/help.js"
 import { ConfigFile, optionTable } from "../src/domain/config.js"
-import { LOOPBACK_ARGS } from "../src/adapters/playwright/launch.js"
+import { LOOPBACK_ARGS } from "../src/adapters/playwright/lifecycle/launch.js"
 import { tempDir } from "./support/browser.js"
 
 const root = path.resolve(import.meta.dirname, "..")

@@ -5,7 +5,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
 import { Either, ParseResult, Schema } from "effect"
-import { LOOPBACK_ARGS, settingsConflict } from "../adapters/playwright/launch.js"
+import { LOOPBACK_ARGS, settingsConflict } from "../adapters/playwright/lifecycle/launch.js"
 import type * as StderrLogger from "../adapters/logger.js"
 import {
   defaultBatchLimits,

@@ -1,7 +1,7 @@
 // The direct click's point from content quads: Playwright's (the middle of the first quad that keeps an
 // area inside the viewport, cut to hundredths), and the whole page pixel the browser's hit test looks at.
 import { describe, expect, it } from "vitest"
-import { clickPointOf } from "../../src/adapters/playwright/direct.js"
+import { clickPointOf } from "../../src/adapters/playwright/session/direct.js"
 
 const viewport = { width: 1280, height: 800, scrollX: 0, scrollY: 0 }
 

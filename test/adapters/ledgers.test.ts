@@ -2,7 +2,7 @@
 // sequence (otherwise the copy is dropped and nothing is carried from it), carries come from the most
 // recent document at the URL, and only a few earlier documents are kept.
 import { describe, expect, it } from "vitest"
-import { applyLedger, carryFor, EARLIER_KEPT, emptyLedgers, ledgerArgs } from "../../src/adapters/playwright/ledgers.js"
+import { applyLedger, carryFor, EARLIER_KEPT, emptyLedgers, ledgerArgs } from "../../src/adapters/playwright/observer/ledgers.js"
 
 describe("tab ledgers", () => {
   it("follow a document's changes in sequence and hand its refs to the next document at its URL", () => {

@@ -17,7 +17,7 @@ import {
   type CallFrame,
   type PausedEvent,
   type ScriptFacts
-} from "../../src/adapters/playwright/debugger-state.js"
+} from "../../src/adapters/playwright/devtools/debugger-state.js"
 
 const page = {} as Page
 const otherPage = {} as Page

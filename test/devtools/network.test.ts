@@ -9,7 +9,7 @@ import { networkRequest, networkRequests } from "../../src/tools/devtools.js"
 import { click } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { launch } from "../../src/tools/session.js"
-import { NETWORK_PER_TAB } from "../../src/adapters/playwright/network.js"
+import { NETWORK_PER_TAB } from "../../src/adapters/playwright/devtools/network.js"
 import { liveLayer, testSettings } from "../support/browser.js"
 import { call, closedPort, htmlPage, json, serveRoutes, type Served } from "./support.js"
 

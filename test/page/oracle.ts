@@ -2,7 +2,7 @@
 // getByRole(role, {name, exact: true}) (with its states), and Playwright's ariaSnapshot gives the size to compare.
 import * as fs from "node:fs"
 import { chromium, type Browser, type Page } from "playwright"
-import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../../src/adapters/playwright/launch.js"
+import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../../src/adapters/playwright/lifecycle/launch.js"
 import { observeExpression, type ObserveArgs, type ObserveResult } from "../../src/adapters/playwright/page-script.js"
 import type { A11yNode } from "../../src/domain/observation.js"
 

@@ -13,7 +13,7 @@ import {
   shownEndpoint,
   withoutSecrets,
   type DeviceDescriptor
-} from "../../src/adapters/playwright/launch.js"
+} from "../../src/adapters/playwright/lifecycle/launch.js"
 import { defaultSettings } from "../../src/domain/config.js"
 import { tempDir } from "../support/browser.js"
 

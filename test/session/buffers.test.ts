@@ -3,7 +3,7 @@
 // flood the answers with notices.
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Schedule } from "effect"
-import { CONSOLE_PER_TAB, MAX_NOTICES } from "../../src/adapters/playwright/session-state.js"
+import { CONSOLE_PER_TAB, MAX_NOTICES } from "../../src/adapters/playwright/lifecycle/session-state.js"
 import { runTool, type RunOptions } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { Session } from "../../src/services/Session.js"

@@ -6,7 +6,7 @@ import { createRequire } from "node:module"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { codeCacheDirectory, withCodeCache } from "../../src/adapters/playwright/code-cache.js"
+import { codeCacheDirectory, withCodeCache } from "../../src/adapters/playwright/lifecycle/code-cache.js"
 
 const scratch: Array<string> = []
 const tempDir = () => {

@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { OWNER_FILE, PROFILE_PREFIX, removeStaleProfiles } from "../../src/adapters/playwright/profiles.js"
+import { OWNER_FILE, PROFILE_PREFIX, removeStaleProfiles } from "../../src/adapters/playwright/lifecycle/profiles.js"
 import { LOOPBACK_ARGS, tempDir } from "../support/browser.js"
 import { browserPids, profileDirs, waitUntil } from "../support/processes.js"
 

@@ -27,7 +27,7 @@ import {
   type DialogRate,
   type Notices,
   type TabState
-} from "../../src/adapters/playwright/session-state.js"
+} from "../../src/adapters/playwright/lifecycle/session-state.js"
 
 /** A stand-in page: only its URL matters to these functions. */
 const fakePage = (url: string) => ({ url: () => url }) as unknown as Page

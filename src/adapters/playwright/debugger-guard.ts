@@ -6,10 +6,10 @@ import { Effect, Option, Ref } from "effect"
 import { DebuggerPaused, DiscoveryFailed } from "../../domain/errors.js"
 import type { ObserverService } from "../../services/Observer.js"
 import type { SessionService } from "../../services/Session.js"
-import { BrowserState } from "./browser.js"
-import { summaryOf } from "./debugger.js"
-import { contextOf, Debuggers, pausedScreenshot, pausedState, pausedTabs, pauseAfter, reported, unreported, type DebuggerHandle } from "./debugger-session.js"
-import { newestPause, type Pause } from "./debugger-state.js"
+import { BrowserState } from "./lifecycle/browser.js"
+import { summaryOf } from "./devtools/debugger.js"
+import { contextOf, Debuggers, pausedScreenshot, pausedState, pausedTabs, pauseAfter, reported, unreported, type DebuggerHandle } from "./devtools/debugger-session.js"
+import { newestPause, type Pause } from "./devtools/debugger-state.js"
 
 type OnPause<A, E> = (debug: DebuggerHandle, pause: Pause) => Effect.Effect<A, E>
 

@@ -1,11 +1,11 @@
 // The live browser: Session and Observer over one shared Playwright state.
 import { Effect, Layer } from "effect"
 import { Observer } from "../../services/Observer.js"
-import * as Browser from "./browser.js"
+import * as Browser from "./lifecycle/browser.js"
 import * as DebuggerGuard from "./debugger-guard.js"
-import * as DebuggerSession from "./debugger-session.js"
-import * as ObserverAdapter from "./observer.js"
-import * as SessionAdapter from "./session.js"
+import * as DebuggerSession from "./devtools/debugger-session.js"
+import * as ObserverAdapter from "./observer/observer.js"
+import * as SessionAdapter from "./session/session.js"
 
 /** The Observer, answering from what a paused page can still tell while its JavaScript is paused in the debugger. */
 const observer = Layer.effect(Observer, Effect.flatMap(ObserverAdapter.make, DebuggerGuard.observer))

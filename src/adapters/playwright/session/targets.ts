@@ -2,17 +2,17 @@
 // from Playwright's error classes and the page's structure (how many elements match, are they visible).
 import { Duration, Effect, Option } from "effect"
 import type { FrameLocator, Locator, Page } from "playwright"
-import { ActionFailed, ActionTimeout, PageClosed, PageUnresponsive, TargetAmbiguous, TargetNotFound } from "../../domain/errors.js"
-import { describeTarget, type Locator as TargetLocator, type Target } from "../../domain/target.js"
-import { waitWithin } from "../../services/Deadline.js"
-import type { ActionError } from "../../services/Session.js"
-import { BrowserCallFailed, firstLine, isPlaywrightTimeout, type BrowserStateService } from "./browser.js"
-import type { TargetElement } from "../../domain/knowledge.js"
+import { ActionFailed, ActionTimeout, PageClosed, PageUnresponsive, TargetAmbiguous, TargetNotFound } from "../../../domain/errors.js"
+import { describeTarget, type Locator as TargetLocator, type Target } from "../../../domain/target.js"
+import { waitWithin } from "../../../services/Deadline.js"
+import type { ActionError } from "../../../services/Session.js"
+import { BrowserCallFailed, firstLine, isPlaywrightTimeout, type BrowserStateService } from "../lifecycle/browser.js"
+import type { TargetElement } from "../../../domain/knowledge.js"
 import { refInSeparateFrames, selectorInSeparateFrames } from "./frames.js"
-import { describeExpression, describeInstallExpression, describeInstallKey, type DescribeAnswer, type DescribeArgs, type Described } from "./page-durable.js"
-import { evaluateAcrossNavigation, evaluateInPage, hasInstalled, noteInstalled } from "./page-eval.js"
+import { describeExpression, describeInstallExpression, describeInstallKey, type DescribeAnswer, type DescribeArgs, type Described } from "../page-durable.js"
+import { evaluateAcrossNavigation, evaluateInPage, hasInstalled, noteInstalled } from "../page-eval.js"
 import { failIfStuck, knownStuck, unanswered, unresponsive } from "./responsive.js"
-import { checkRefExpression, REF_ENGINE, walkInstallKey, type RefCheck } from "./page-script.js"
+import { checkRefExpression, REF_ENGINE, walkInstallKey, type RefCheck } from "../page-script.js"
 
 /** How long describing a target may take before the action goes ahead without it. */
 const DESCRIBE_TIMEOUT_MS = 1_000

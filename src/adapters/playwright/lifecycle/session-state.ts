@@ -2,7 +2,7 @@
 // (open pages, the active one, ids, roles), the notices for the agent (bounded, coalesced), the
 // console of every tab (a ring per tab with a count of what it let go) and the dialog-loop guard.
 import type { Page } from "playwright"
-import type { TabRole } from "../../domain/observation.js"
+import type { TabRole } from "../../../domain/observation.js"
 
 // ---- tabs -------------------------------------------------------------------------------------
 

@@ -5,9 +5,9 @@ import { existsSync } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { Effect } from "effect"
-import type { Settings } from "../../domain/config.js"
-import { InvalidConfig, LaunchFailed } from "../../domain/errors.js"
-import { editDistance } from "../../domain/edit-distance.js"
+import type { Settings } from "../../../domain/config.js"
+import { InvalidConfig, LaunchFailed } from "../../../domain/errors.js"
+import { editDistance } from "../../../domain/edit-distance.js"
 
 /** System browsers we look for, in order, when no executable path is configured. */
 export const EXECUTABLE_CANDIDATES: ReadonlyArray<string> = [

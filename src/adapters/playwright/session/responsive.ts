@@ -3,8 +3,8 @@
 // slow answer from a page that cannot answer at all, which is MM_PAGE_UNRESPONSIVE.
 import { Effect, Option } from "effect"
 import type { Page } from "playwright"
-import { PageUnresponsive } from "../../domain/errors.js"
-import { PageDidNotAnswer, pageAnswers } from "./page-eval.js"
+import { PageUnresponsive } from "../../../domain/errors.js"
+import { PageDidNotAnswer, pageAnswers } from "../page-eval.js"
 
 /** Pages found not answering, until they answer again: later calls ask them once, briefly, before anything else. */
 const stuck = new WeakSet<Page>()

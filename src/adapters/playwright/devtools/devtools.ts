@@ -2,16 +2,16 @@
 // requests read from the session's rings, one request's details read from the browser on demand, the
 // network mocks (mocks.ts) and mm_evaluate (evaluate.ts).
 import { Effect, Ref, Runtime } from "effect"
-import { DeadlineExceeded, EvaluateFailed, PageClosed, RequestNotFound, shownUrl, TabNotFound } from "../../domain/errors.js"
-import type { ConsoleLevel, ConsoleQuery, EvaluateOptions, ConsoleReading, NetworkQuery, NetworkReading, SessionDevtools } from "../../services/session/devtools.js"
-import { BrowserState } from "./browser.js"
+import { DeadlineExceeded, EvaluateFailed, PageClosed, RequestNotFound, shownUrl, TabNotFound } from "../../../domain/errors.js"
+import type { ConsoleLevel, ConsoleQuery, EvaluateOptions, ConsoleReading, NetworkQuery, NetworkReading, SessionDevtools } from "../../../services/session/devtools.js"
+import { BrowserState } from "../lifecycle/browser.js"
 import { evaluateExpression } from "./evaluate.js"
-import type { LiveSession } from "./live-session.js"
+import type { LiveSession } from "../lifecycle/live-session.js"
 import * as Mocks from "./mocks.js"
 import { findRequest, requestDetails, requestMatches, summaryOf, watchNetwork, NETWORK_PER_TAB } from "./network.js"
-import { consoleOfTab, tabIdIn, type ConsoleEntry } from "./session-state.js"
-import { checkRequest } from "../../domain/url-policy.js"
-import { policyOf } from "./policy.js"
+import { consoleOfTab, tabIdIn, type ConsoleEntry } from "../lifecycle/session-state.js"
+import { checkRequest } from "../../../domain/url-policy.js"
+import { policyOf } from "../lifecycle/policy.js"
 
 /** How severe a console type is: 0 error, 1 warning, 2 info, 3 debug. */
 export const severityOf = (type: string): number => {

@@ -2,10 +2,10 @@
 // evaluate on a paused frame. Every command that lets the page run answers the pause that follows.
 import { Effect, Option, Ref } from "effect"
 import type { CDPSession } from "playwright"
-import { EVALUATE_CHARS, type BreakpointInfo, type BreakpointSpec, type EvaluatedValue, type PauseContext, type PauseOnExceptions } from "../../domain/debugger.js"
-import { DebuggerNotPaused, InvalidInput } from "../../domain/errors.js"
-import type { DebuggerCommand, DebuggerStatus, PauseSummary, RunOutcome, SessionDebugger } from "../../services/Session.js"
-import { BrowserState } from "./browser.js"
+import { EVALUATE_CHARS, type BreakpointInfo, type BreakpointSpec, type EvaluatedValue, type PauseContext, type PauseOnExceptions } from "../../../domain/debugger.js"
+import { DebuggerNotPaused, InvalidInput } from "../../../domain/errors.js"
+import type { DebuggerCommand, DebuggerStatus, PauseSummary, RunOutcome, SessionDebugger } from "../../../services/Session.js"
+import { BrowserState } from "../lifecycle/browser.js"
 import {
   attachAll,
   attachTab,

@@ -2,15 +2,15 @@
 // page, each with its dialog choice in force. A direct path first (direct.ts), else Playwright's own.
 import { Effect, Ref } from "effect"
 import type { Locator, Page } from "playwright"
-import { ActionFailed, PageClosed, TargetNotFound, WaitTimeout, type ActionTimeout } from "../../domain/errors.js"
-import type { TargetElement } from "../../domain/knowledge.js"
-import { describeTarget, type Target } from "../../domain/target.js"
-import type { ActionOptions, ClickOptions, DialogChoice, SessionActions } from "../../services/Session.js"
-import { BrowserCallFailed, BrowserState, firstLine, type BrowserStateService } from "./browser.js"
+import { ActionFailed, PageClosed, TargetNotFound, WaitTimeout, type ActionTimeout } from "../../../domain/errors.js"
+import type { TargetElement } from "../../../domain/knowledge.js"
+import { describeTarget, type Target } from "../../../domain/target.js"
+import type { ActionOptions, ClickOptions, DialogChoice, SessionActions } from "../../../services/Session.js"
+import { BrowserCallFailed, BrowserState, firstLine, type BrowserStateService } from "../lifecycle/browser.js"
 import { directActions } from "./direct.js"
-import type { LiveSession } from "./live-session.js"
-import { evaluateInPage } from "./page-eval.js"
-import { isSensitiveField, readText } from "./page-script.js"
+import type { LiveSession } from "../lifecycle/live-session.js"
+import { evaluateInPage } from "../page-eval.js"
+import { isSensitiveField, readText } from "../page-script.js"
 import { targets, type Targets } from "./targets.js"
 
 /**

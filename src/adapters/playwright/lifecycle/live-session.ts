@@ -4,15 +4,15 @@
 // ever touch their own session's Refs (a late callback of a closed session changes nothing that counts).
 import { Effect, Option, Ref, Runtime } from "effect"
 import type { BrowserContext, Dialog, FileChooser, Page, Request } from "playwright"
-import { shownUrl } from "../../domain/errors.js"
-import type { TabRole } from "../../domain/observation.js"
-import type { SessionInfo } from "../../services/Session.js"
+import { shownUrl } from "../../../domain/errors.js"
+import type { TabRole } from "../../../domain/observation.js"
+import type { SessionInfo } from "../../../services/Session.js"
 import type { ExtensionInfo } from "./launch.js"
-import { CONSOLE_FLOOD_COUNT, CONSOLE_FLOOD_WINDOW_MS, silenceDialogs, watchConsole } from "./page-eval.js"
-import { watchFrameConsoles } from "./frames.js"
-import type { ObserveResult, PageAffordances } from "./page-script.js"
-import { emptyMocks, type MockState } from "./mocks.js"
-import { emptyNetwork, watchNetwork, type NetworkLog } from "./network.js"
+import { CONSOLE_FLOOD_COUNT, CONSOLE_FLOOD_WINDOW_MS, silenceDialogs, watchConsole } from "../page-eval.js"
+import { watchFrameConsoles } from "../session/frames.js"
+import type { ObserveResult, PageAffordances } from "../page-script.js"
+import { emptyMocks, type MockState } from "../devtools/mocks.js"
+import { emptyNetwork, watchNetwork, type NetworkLog } from "../devtools/network.js"
 import {
   consoleLogged,
   consoleNavigated,

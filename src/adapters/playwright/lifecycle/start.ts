@@ -8,10 +8,10 @@ import { createRequire } from "node:module"
 import * as fs from "node:fs/promises"
 import { Effect, Either, Option, ParseResult, Ref, Schema } from "effect"
 import type { BrowserContext } from "playwright"
-import { Fixture, fromEntries as fixturesFromEntries, type FixtureService } from "../../capabilities/Fixture.js"
-import { StorageState, type Settings } from "../../domain/config.js"
-import { InvalidConfig, LaunchFailed } from "../../domain/errors.js"
-import type { LaunchOptions } from "../../services/Session.js"
+import { Fixture, fromEntries as fixturesFromEntries, type FixtureService } from "../../../capabilities/Fixture.js"
+import { StorageState, type Settings } from "../../../domain/config.js"
+import { InvalidConfig, LaunchFailed } from "../../../domain/errors.js"
+import type { LaunchOptions } from "../../../services/Session.js"
 import {
   baseBrowserArgs,
   browserSourceOf,
@@ -29,9 +29,9 @@ import {
   type ExtensionInfo
 } from "./launch.js"
 import { makeLiveSession, trackContext, trackOwnPage } from "./live-session.js"
-import { capturesNetwork } from "./network.js"
+import { capturesNetwork } from "../devtools/network.js"
 import { installPolicy, policyOf, withResolverRules } from "./policy.js"
-import { REF_ENGINE, REF_ENGINE_OPTIONS, refSelectorEngine } from "./page-script.js"
+import { REF_ENGINE, REF_ENGINE_OPTIONS, refSelectorEngine } from "../page-script.js"
 import { withCodeCache } from "./code-cache.js"
 import { acquireProfile, persistentProfile } from "./profiles.js"
 import { noNotices } from "./session-state.js"

@@ -2,7 +2,7 @@
 // agent holds with their durable identities, and what it was told of each node. A new document at the
 // URL of one of them (a reload, a navigation to the same URL, back, forward) gets it as its `carry`, so
 // its elements keep their refs and a changes-only observation reports only what changed.
-import type { Carry, Ledger, ObserveArgs } from "./page-script.js"
+import type { Carry, Ledger, ObserveArgs } from "../page-script.js"
 
 /** One document's ledger as the server last heard it. */
 export interface DocLedger {

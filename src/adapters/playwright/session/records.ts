@@ -1,9 +1,9 @@
 // What the session noticed on its own, over the session's Refs: notices for the agent (taken once)
 // and the console rings of every tab (read from a cursor, with the count of what the rings let go).
 import { Effect, Option, Ref } from "effect"
-import type { ConsoleMessage, SessionRecords } from "../../services/Session.js"
-import { BrowserState } from "./browser.js"
-import { consoleAfter, CONSOLE_PER_TAB, noNotices, renderNotices } from "./session-state.js"
+import type { ConsoleMessage, SessionRecords } from "../../../services/Session.js"
+import { BrowserState } from "../lifecycle/browser.js"
+import { consoleAfter, CONSOLE_PER_TAB, noNotices, renderNotices } from "../lifecycle/session-state.js"
 
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState

@@ -5,7 +5,7 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { Effect } from "effect"
-import { LaunchFailed } from "../../domain/errors.js"
+import { LaunchFailed } from "../../../domain/errors.js"
 
 export const PROFILE_PREFIX = "bwm-profile-"
 

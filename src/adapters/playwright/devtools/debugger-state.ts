@@ -11,7 +11,7 @@ import {
   type PauseContext,
   type PauseOnExceptions,
   type SourceLocation
-} from "../../domain/debugger.js"
+} from "../../../domain/debugger.js"
 
 // ---- what DevTools sends (the parts we read) ---------------------------------------------------
 

@@ -2,15 +2,15 @@
 // the active tab's history.
 import { Effect, Ref } from "effect"
 import type { Page } from "playwright"
-import { InvalidConfig, NavigationBlocked, NavigationFailed, PageClosed, shownUrl } from "../../domain/errors.js"
-import { checkNavigation, checkRequest, shortUrl } from "../../domain/url-policy.js"
-import type { Destination, SessionNavigation } from "../../services/Session.js"
-import { BrowserState, firstLine, isPlaywrightTimeout } from "./browser.js"
-import { resolveScreenUrl } from "./launch.js"
-import { dropNewTabNotices, type LiveSession } from "./live-session.js"
-import { rescuePage, silenceDialogs } from "./page-eval.js"
-import { policyOf } from "./policy.js"
-import { DIALOG_RECENT_MS, tabOpened, withNotification } from "./session-state.js"
+import { InvalidConfig, NavigationBlocked, NavigationFailed, PageClosed, shownUrl } from "../../../domain/errors.js"
+import { checkNavigation, checkRequest, shortUrl } from "../../../domain/url-policy.js"
+import type { Destination, SessionNavigation } from "../../../services/Session.js"
+import { BrowserState, firstLine, isPlaywrightTimeout } from "../lifecycle/browser.js"
+import { resolveScreenUrl } from "../lifecycle/launch.js"
+import { dropNewTabNotices, type LiveSession } from "../lifecycle/live-session.js"
+import { rescuePage, silenceDialogs } from "../page-eval.js"
+import { policyOf } from "../lifecycle/policy.js"
+import { DIALOG_RECENT_MS, tabOpened, withNotification } from "../lifecycle/session-state.js"
 
 type HistoryMove = Extract<Destination, { readonly screen: "back" | "forward" | "reload" }>
 const isHistoryMove = (destination: Destination): destination is HistoryMove =>

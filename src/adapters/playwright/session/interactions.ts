@@ -12,18 +12,18 @@ import {
   TargetAmbiguous,
   TargetNotFound,
   WaitTimeout
-} from "../../domain/errors.js"
-import { describeTarget, type Target } from "../../domain/target.js"
-import { collapseWhitespace } from "../../domain/text.js"
-import { regexOf } from "../../domain/url-pattern.js"
-import type { Assertion, PageAffordances, PageWait, ScrollRequest, ScrollResult, SessionInteractions } from "../../services/Session.js"
-import { writeFileAtomic } from "../files.js"
-import { checkUploadPaths, uploadRootsOf } from "../upload-roots.js"
-import { BrowserCallFailed, BrowserState, firstLine, isPlaywrightTimeout } from "./browser.js"
-import type { LiveSession } from "./live-session.js"
-import { evaluateInPage } from "./page-eval.js"
-import { isSensitiveField } from "./page-script.js"
-import { noticesWithout } from "./session-state.js"
+} from "../../../domain/errors.js"
+import { describeTarget, type Target } from "../../../domain/target.js"
+import { collapseWhitespace } from "../../../domain/text.js"
+import { regexOf } from "../../../domain/url-pattern.js"
+import type { Assertion, PageAffordances, PageWait, ScrollRequest, ScrollResult, SessionInteractions } from "../../../services/Session.js"
+import { writeFileAtomic } from "../../files.js"
+import { checkUploadPaths, uploadRootsOf } from "../../upload-roots.js"
+import { BrowserCallFailed, BrowserState, firstLine, isPlaywrightTimeout } from "../lifecycle/browser.js"
+import type { LiveSession } from "../lifecycle/live-session.js"
+import { evaluateInPage } from "../page-eval.js"
+import { isSensitiveField } from "../page-script.js"
+import { noticesWithout } from "../lifecycle/session-state.js"
 import { targets } from "./targets.js"
 
 /** Text, value, URL and title matching: a regex tests, a string matches whole after whitespace is collapsed. */

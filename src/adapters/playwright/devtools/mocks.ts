@@ -9,10 +9,10 @@
 // answers a request the policy would not let through.
 import { Effect, Ref } from "effect"
 import type { Request, Route } from "playwright"
-import { InvalidInput, MockNotFound } from "../../domain/errors.js"
-import type { MockLogEntry, MockReading, MockRule, MockRuleInfo } from "../../services/session/devtools.js"
-import { firstLine } from "./browser.js"
-import type { LiveSession } from "./live-session.js"
+import { InvalidInput, MockNotFound } from "../../../domain/errors.js"
+import type { MockLogEntry, MockReading, MockRule, MockRuleInfo } from "../../../services/session/devtools.js"
+import { firstLine } from "../lifecycle/browser.js"
+import type { LiveSession } from "../lifecycle/live-session.js"
 import { markMocked, requestIdOf, URL_LIMIT } from "./network.js"
 
 /** How many hits and misses the log keeps (the newest). */

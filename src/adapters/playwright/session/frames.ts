@@ -13,7 +13,7 @@ import {
   floodCount,
   utilityWorldName,
   type RemoteValue
-} from "./page-eval.js"
+} from "../page-eval.js"
 import {
   checkRefExpression,
   REF_ENGINE,
@@ -25,7 +25,7 @@ import {
   type RawNode,
   type RawTestId,
   type RefCheck
-} from "./page-script.js"
+} from "../page-script.js"
 
 /** How long one frame may take to answer before the observation goes on without it. */
 const FRAME_TIMEOUT_MS = 2_000

@@ -2,17 +2,17 @@
 // numbering stays unique across the session's tabs.
 import { Effect, Layer, Option, Ref } from "effect"
 import type { Page } from "playwright"
-import { DiscoveryFailed, PageClosed, PageUnresponsive, shownUrl, StateFailed } from "../../domain/errors.js"
-import type { A11yNode, FindResult, Observation, ScreenState, TestIdItem } from "../../domain/observation.js"
-import { StateSnapshot, type PageProbe } from "../../capabilities/StateSnapshot.js"
-import { Observer, type FindOptions, type ObserveOptions } from "../../services/Observer.js"
-import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "./browser.js"
-import { withSeparateFrames } from "./frames.js"
-import { requestsInFlight } from "./live-session.js"
+import { DiscoveryFailed, PageClosed, PageUnresponsive, shownUrl, StateFailed } from "../../../domain/errors.js"
+import type { A11yNode, FindResult, Observation, ScreenState, TestIdItem } from "../../../domain/observation.js"
+import { StateSnapshot, type PageProbe } from "../../../capabilities/StateSnapshot.js"
+import { Observer, type FindOptions, type ObserveOptions } from "../../../services/Observer.js"
+import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "../lifecycle/browser.js"
+import { withSeparateFrames } from "../session/frames.js"
+import { requestsInFlight } from "../lifecycle/live-session.js"
 import { applyLedger, carryFor, emptyLedgers, ledgerArgs, type TabLedgers } from "./ledgers.js"
-import { evaluateAcrossNavigation, hasInstalled, noteInstalled } from "./page-eval.js"
-import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
-import { installedCallExpression, installedObserveExpression, walkInstallKey, type ObserveArgs, type ObserveResult, type SettleArgs } from "./page-script.js"
+import { evaluateAcrossNavigation, hasInstalled, noteInstalled } from "../page-eval.js"
+import { failIfStuck, unanswered, unresponsive } from "../session/responsive.js"
+import { installedCallExpression, installedObserveExpression, walkInstallKey, type ObserveArgs, type ObserveResult, type SettleArgs } from "../page-script.js"
 
 const DEFAULT_TEST_ID_LIMIT = 150
 const DEFAULT_A11Y_LIMIT = 400

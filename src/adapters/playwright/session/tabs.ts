@@ -2,12 +2,12 @@
 // extension's notification window. Every answer is read from one snapshot of the session's tabs.
 import { Effect, Option, Ref } from "effect"
 import type { Page } from "playwright"
-import { NotificationTimeout, shownUrl, TabNotFound } from "../../domain/errors.js"
-import type { TabInfo, Tabs } from "../../domain/observation.js"
-import type { SessionTabs, TabSelector } from "../../services/Session.js"
-import { BrowserState } from "./browser.js"
-import { dropNewTabNotices, type LiveSession } from "./live-session.js"
-import { roleIn, tabIdIn, type TabState } from "./session-state.js"
+import { NotificationTimeout, shownUrl, TabNotFound } from "../../../domain/errors.js"
+import type { TabInfo, Tabs } from "../../../domain/observation.js"
+import type { SessionTabs, TabSelector } from "../../../services/Session.js"
+import { BrowserState } from "../lifecycle/browser.js"
+import { dropNewTabNotices, type LiveSession } from "../lifecycle/live-session.js"
+import { roleIn, tabIdIn, type TabState } from "../lifecycle/session-state.js"
 
 const openPages = (tabs: TabState) => tabs.pages.filter((page) => !page.isClosed())
 

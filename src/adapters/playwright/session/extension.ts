@@ -1,9 +1,9 @@
 // The session's extension over Playwright: what is loaded, and its chrome.storage read through its
 // service worker (or one of its open pages when the worker sleeps).
 import { Effect, Option, Ref } from "effect"
-import { InvalidConfig, StateFailed } from "../../domain/errors.js"
-import type { SessionExtension, StorageArea } from "../../services/Session.js"
-import { BrowserState, firstLine } from "./browser.js"
+import { InvalidConfig, StateFailed } from "../../../domain/errors.js"
+import type { SessionExtension, StorageArea } from "../../../services/Session.js"
+import { BrowserState, firstLine } from "../lifecycle/browser.js"
 
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState

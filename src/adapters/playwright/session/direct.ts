@@ -5,10 +5,10 @@
 // never repeated. See "Acting on an element" in docs/architecture.md.
 import { Duration, Effect, Option, Ref } from "effect"
 import type { Page, Request } from "playwright"
-import { ActionFailed, ActionUnconfirmed, PageClosed, PageUnresponsive } from "../../domain/errors.js"
-import { describeTarget, type Target } from "../../domain/target.js"
-import { BrowserCallFailed, firstLine, type BrowserStateService } from "./browser.js"
-import { addNotice, type LiveSession } from "./live-session.js"
+import { ActionFailed, ActionUnconfirmed, PageClosed, PageUnresponsive } from "../../../domain/errors.js"
+import { describeTarget, type Target } from "../../../domain/target.js"
+import { BrowserCallFailed, firstLine, type BrowserStateService } from "../lifecycle/browser.js"
+import { addNotice, type LiveSession } from "../lifecycle/live-session.js"
 import {
   finishGuardScript,
   measuredElement,
@@ -21,7 +21,7 @@ import {
   type DirectResult,
   type GuardVerdict,
   type Viewport
-} from "./page-actions.js"
+} from "../page-actions.js"
 import {
   callExpression,
   callOnObject,
@@ -34,11 +34,11 @@ import {
   REPORT_BINDING,
   resolveNodeInWorld,
   takeReport
-} from "./page-eval.js"
-import { stateReadArgs } from "./page-script.js"
+} from "../page-eval.js"
+import { stateReadArgs } from "../page-script.js"
 import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
-import type { TargetElement } from "../../domain/knowledge.js"
-import type { DescribeAnswer } from "./page-durable.js"
+import type { TargetElement } from "../../../domain/knowledge.js"
+import type { DescribeAnswer } from "../page-durable.js"
 import type { Targets } from "./targets.js"
 
 /** How long the page may take to say whether a target is ready before Playwright's path takes over. */

@@ -3,8 +3,8 @@
 // turned into JSON inside the page within caps of depth, items, string length and total size, so that
 // a huge or cyclic value never crosses the wire whole. A thrown exception is an EvaluateFailed.
 import type { CDPSession, Page } from "playwright"
-import { DeadlineExceeded, EvaluateFailed } from "../../domain/errors.js"
-import type { EvaluateOptions, EvaluateResult } from "../../services/session/devtools.js"
+import { DeadlineExceeded, EvaluateFailed } from "../../../domain/errors.js"
+import type { EvaluateOptions, EvaluateResult } from "../../../services/session/devtools.js"
 
 /** Caps of the JSON result. `maxChars` comes from the call. */
 export const EVALUATE_LIMITS = { maxDepth: 6, maxItems: 100, maxString: 2_000 } as const

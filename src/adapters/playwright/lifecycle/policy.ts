@@ -4,9 +4,9 @@
 // internal pages), which no request route sees. Each refusal leaves a notice for the next response.
 import { Effect } from "effect"
 import type { Browser, BrowserContext, Page, Route } from "playwright"
-import { LaunchFailed } from "../../domain/errors.js"
-import type { Settings } from "../../domain/config.js"
-import { checkNavigation, checkRequest, routesRequests, shortUrl, type UrlPolicy, type Verdict } from "../../domain/url-policy.js"
+import { LaunchFailed } from "../../../domain/errors.js"
+import type { Settings } from "../../../domain/config.js"
+import { checkNavigation, checkRequest, routesRequests, shortUrl, type UrlPolicy, type Verdict } from "../../../domain/url-policy.js"
 import { firstLine } from "./browser.js"
 import type { ExtensionInfo } from "./launch.js"
 import { addNotice, type LiveSession, type RunSync } from "./live-session.js"

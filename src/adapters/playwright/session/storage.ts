@@ -2,10 +2,10 @@
 // replacing a file unless asked, and never shown or logged (it holds the session's cookies).
 import * as path from "node:path"
 import { Effect } from "effect"
-import { InvalidInput, StorageStateFailed } from "../../domain/errors.js"
-import type { SessionStorage } from "../../services/Session.js"
-import { createFileAtomic, writeFileAtomic } from "../files.js"
-import { BrowserState, firstLine } from "./browser.js"
+import { InvalidInput, StorageStateFailed } from "../../../domain/errors.js"
+import type { SessionStorage } from "../../../services/Session.js"
+import { createFileAtomic, writeFileAtomic } from "../../files.js"
+import { BrowserState, firstLine } from "../lifecycle/browser.js"
 
 /** A storage-state file name: a plain name, never a path (no separators, no leading dot). */
 export const STORAGE_STATE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/

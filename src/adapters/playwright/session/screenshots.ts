@@ -3,10 +3,10 @@
 import * as path from "node:path"
 import { Effect } from "effect"
 import type { Locator, Page } from "playwright"
-import { InvalidInput, PageClosed, ScreenshotFailed, TargetNotFound } from "../../domain/errors.js"
-import type { ScreenshotOptions, SessionScreenshots } from "../../services/Session.js"
-import { writeFileAtomic } from "../files.js"
-import { BrowserState, firstLine, isPlaywrightTimeout } from "./browser.js"
+import { InvalidInput, PageClosed, ScreenshotFailed, TargetNotFound } from "../../../domain/errors.js"
+import type { ScreenshotOptions, SessionScreenshots } from "../../../services/Session.js"
+import { writeFileAtomic } from "../../files.js"
+import { BrowserState, firstLine, isPlaywrightTimeout } from "../lifecycle/browser.js"
 
 /**
  * A screenshot's name: a plain file name, never a path, so that two different names are two different

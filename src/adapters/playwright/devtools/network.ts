@@ -4,10 +4,10 @@
 // Playwright request object is kept per request: bodies stay in the browser until asked for.
 import { Effect, Ref } from "effect"
 import type { Page, Request, Response } from "playwright"
-import type { Settings } from "../../domain/config.js"
-import { isSensitiveKey, REDACTED, redactDeep } from "../../domain/redaction.js"
-import { devtoolsEnabled, type RequestDetails, type RequestSummary, type RequestTiming } from "../../services/session/devtools.js"
-import type { LiveSession } from "./live-session.js"
+import type { Settings } from "../../../domain/config.js"
+import { isSensitiveKey, REDACTED, redactDeep } from "../../../domain/redaction.js"
+import { devtoolsEnabled, type RequestDetails, type RequestSummary, type RequestTiming } from "../../../services/session/devtools.js"
+import type { LiveSession } from "../lifecycle/live-session.js"
 
 // ---- the capture's state: pure transitions --------------------------------------------------------
 
