@@ -1,0 +1,197 @@
+// Errors of a call as such: its input, its deadline, the tool it names, the server's configuration, the
+// step memory and replays.
+import { Schema } from "effect"
+import { clip, clipMessage } from "./clip.js"
+
+export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInput", {
+  field: Schema.String,
+  problem: Schema.String,
+  issues: Schema.optional(Schema.Array(Schema.Struct({ field: Schema.String, problem: Schema.String })))
+}) {
+  get code() {
+    return "MM_INVALID_INPUT" as const
+  }
+  override get message() {
+    return this.field === ""
+      ? `Invalid input: ${clip(this.problem, 300)}`
+      : `Invalid input at "${clip(this.field)}": ${clip(this.problem, 300)}`
+  }
+  get details() {
+    return { field: this.field, ...(this.issues && this.issues.length > 1 ? { issues: this.issues } : {}) }
+  }
+}
+
+export class InvalidConfig extends Schema.TaggedError<InvalidConfig>()("InvalidConfig", {
+  source: Schema.String,
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_INVALID_CONFIG" as const
+  }
+  override get message() {
+    return `Invalid configuration in ${this.source}: ${this.detail}`
+  }
+}
+
+export class DeadlineExceeded extends Schema.TaggedError<DeadlineExceeded>()("DeadlineExceeded", {
+  tool: Schema.String,
+  timeoutMs: Schema.Number
+}) {
+  get code() {
+    return "MM_TIMEOUT" as const
+  }
+  override get message() {
+    return `${this.tool} did not finish within ${this.timeoutMs} ms and was stopped. Raise timeoutMs or check the page with mm_describe_screen.`
+  }
+  get details() {
+    return { timeoutMs: this.timeoutMs }
+  }
+}
+
+export class UnknownTool extends Schema.TaggedError<UnknownTool>()("UnknownTool", {
+  tool: Schema.String,
+  available: Schema.Array(Schema.String)
+}) {
+  get code() {
+    return "MM_UNKNOWN_TOOL" as const
+  }
+  override get message() {
+    return `Unknown tool: ${clip(this.tool)}. Available tools: ${this.available.join(", ")}`
+  }
+  get details() {
+    return { tool: this.tool }
+  }
+}
+
+/** A tool that is not available now (an opt-in group that is off, hidden by hide_tools, no extension loaded). */
+export class ToolUnavailable extends Schema.TaggedError<ToolUnavailable>()("ToolUnavailable", {
+  tool: Schema.String,
+  reason: Schema.Literal("group", "hidden", "extension", "static"),
+  /** Why, and what makes it available, e.g. "is in group debugger, which is off: start the server with --caps debugger". */
+  hint: Schema.String
+}) {
+  get code() {
+    return "MM_TOOL_UNAVAILABLE" as const
+  }
+  override get message() {
+    return `${this.tool} ${this.hint}`
+  }
+  get details() {
+    return { tool: this.tool, reason: this.reason }
+  }
+}
+
+export class CapabilityNotAvailable extends Schema.TaggedError<CapabilityNotAvailable>()("CapabilityNotAvailable", {
+  capability: Schema.String,
+  hint: Schema.String
+}) {
+  get code() {
+    return "MM_CAPABILITY_NOT_AVAILABLE" as const
+  }
+  override get message() {
+    return `The ${this.capability} capability is not available. ${this.hint}`
+  }
+  get details() {
+    return { capability: this.capability }
+  }
+}
+
+export class BatchTimeout extends Schema.TaggedError<BatchTimeout>()("BatchTimeout", {
+  batchTimeoutMs: Schema.Number,
+  started: Schema.Boolean
+}) {
+  get code() {
+    return "MM_BATCH_TIMEOUT" as const
+  }
+  override get message() {
+    return this.started
+      ? `The batch deadline (${this.batchTimeoutMs} ms) passed while this step ran; it was stopped. Raise batchTimeoutMs or split the batch.`
+      : `Not run: the batch deadline (${this.batchTimeoutMs} ms) had passed. Raise batchTimeoutMs or split the batch.`
+  }
+  get details() {
+    return { batchTimeoutMs: this.batchTimeoutMs }
+  }
+}
+
+export class KnowledgeError extends Schema.TaggedError<KnowledgeError>()("KnowledgeError", {
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_KNOWLEDGE_ERROR" as const
+  }
+  override get message() {
+    return `Knowledge store error: ${this.detail}`
+  }
+}
+
+/** A replay ran and one of its steps failed: the flow did not happen again. */
+export class ReplayFailed extends Schema.TaggedError<ReplayFailed>()("ReplayFailed", {
+  replayed: Schema.String,
+  summary: Schema.Struct({
+    total: Schema.Number,
+    succeeded: Schema.Number,
+    failed: Schema.optional(Schema.Number),
+    skipped: Schema.optional(Schema.Number)
+  }),
+  /** The first step that failed (its index in the batch, counting a launch the replay added). */
+  failed: Schema.Struct({ index: Schema.Number, tool: Schema.String, code: Schema.String, message: Schema.String })
+}) {
+  get code() {
+    return "MM_REPLAY_FAILED" as const
+  }
+  override get message() {
+    const { failed, summary } = this
+    const notRun = summary.skipped !== undefined && summary.skipped > 0 ? `, ${summary.skipped} not run` : ""
+    return `The replay of ${this.replayed} failed at step ${failed.index} (${failed.tool}, ${failed.code}): ${clipMessage(failed.message)} ${summary.succeeded} of ${summary.total} steps succeeded${notRun}.`
+  }
+  get details() {
+    const { message: _message, ...failed } = this.failed
+    return { replayed: this.replayed, summary: this.summary, failed }
+  }
+}
+
+export class BuildFailed extends Schema.TaggedError<BuildFailed>()("BuildFailed", {
+  reason: Schema.Literal("ExitCode", "Timeout", "StartFailed", "Failed"),
+  detail: Schema.String,
+  outputTail: Schema.optional(Schema.String)
+}) {
+  get code() {
+    return "MM_BUILD_FAILED" as const
+  }
+  override get message() {
+    return `Build failed (${this.reason}): ${this.detail}${this.outputTail ? `\nLast output:\n${this.outputTail}` : ""}`
+  }
+  get details() {
+    return { reason: this.reason, ...(this.outputTail !== undefined ? { outputTail: this.outputTail } : {}) }
+  }
+}
+
+export class SeedFailed extends Schema.TaggedError<SeedFailed>()("SeedFailed", {
+  contract: Schema.String,
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_SEED_FAILED" as const
+  }
+  override get message() {
+    return `Deploying ${this.contract} failed: ${this.detail}. Call mm_list_contracts to see what is deployed and which contracts are known.`
+  }
+  get details() {
+    return { contract: this.contract }
+  }
+}
+
+export class ContractNotFound extends Schema.TaggedError<ContractNotFound>()("ContractNotFound", {
+  contract: Schema.String,
+  available: Schema.Array(Schema.String)
+}) {
+  get code() {
+    return "MM_CONTRACT_NOT_FOUND" as const
+  }
+  override get message() {
+    return `No contract named ${this.contract}. Known: ${this.available.length === 0 ? "(none)" : this.available.join(", ")}. Deploy it with mm_seed_contract first.`
+  }
+  get details() {
+    return { contract: this.contract, available: this.available }
+  }
+}

@@ -1,0 +1,26 @@
+// How much of a value an agent or a page gave may appear in a message: messages quote short prefixes only.
+import { cutAtWord } from "../text.js"
+
+/** At most this many characters of a value an agent or a page gave appear in a message. */
+export const ECHO_LIMIT = 120
+
+/** The longest page URL an answer shows (a page can make its own URL a megabyte long). */
+export const URL_LIMIT = 2_048
+
+/**
+ * A value as it may appear in a message: whole when short, else its first `limit` characters and how
+ * long it was. A message never carries more than a short prefix of what an agent or a page sent.
+ */
+export const clip = (value: string, limit = ECHO_LIMIT): string =>
+  value.length <= limit ? value : `${value.slice(0, limit)}... (${value.length} characters)`
+
+/**
+ * A message as another answer quotes it: whole (messages are short sentences), and only a genuinely huge
+ * one cut at a word boundary before `limit` characters.
+ */
+export const clipMessage = (value: string, limit = 500): string => {
+  return value.length <= limit ? value : `${cutAtWord(value, limit).trimEnd()}… (${value.length} characters)`
+}
+
+/** A page's URL as an answer shows it: whole up to URL_LIMIT characters. */
+export const shownUrl = (url: string): string => clip(url, URL_LIMIT)

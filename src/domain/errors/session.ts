@@ -1,0 +1,129 @@
+// Errors of the browser session: none running, one already running, a launch that failed, the browser
+// gone or in use, tabs, notification pages, saved storage state.
+import { Schema } from "effect"
+
+export class NoActiveSession extends Schema.TaggedError<NoActiveSession>()("NoActiveSession", {
+  /** The served name of the tool that needs the session, when the gate (not the tool) refused it. */
+  tool: Schema.optional(Schema.String),
+  /** The served name of the launch tool, for the hint. */
+  launch: Schema.optional(Schema.String)
+}) {
+  get code() {
+    return "MM_NO_ACTIVE_SESSION" as const
+  }
+  override get message() {
+    const launch = this.launch ?? "mm_launch"
+    return this.tool === undefined ? `No active session. Call ${launch} first.` : `${this.tool} needs a running session: call ${launch} first.`
+  }
+}
+
+export class SessionAlreadyRunning extends Schema.TaggedError<SessionAlreadyRunning>()("SessionAlreadyRunning", {
+  sessionId: Schema.String
+}) {
+  get code() {
+    return "MM_SESSION_ALREADY_RUNNING" as const
+  }
+  override get message() {
+    return `Session ${this.sessionId} is already running. Call mm_cleanup first, or mm_launch with force: true to replace it.`
+  }
+  get details() {
+    return { sessionId: this.sessionId }
+  }
+}
+
+export class LaunchFailed extends Schema.TaggedError<LaunchFailed>()("LaunchFailed", {
+  reason: Schema.Literal(
+    "ExecutableNotFound",
+    "ExtensionNotFound",
+    "UnsupportedManifest",
+    "InvalidManifest",
+    "FixtureNotFound",
+    "BrowserStartFailed",
+    "AppUnreachable",
+    "ConnectFailed",
+    "ProfileInUse"
+  ),
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_LAUNCH_FAILED" as const
+  }
+  override get message() {
+    return `Launch failed (${this.reason}): ${this.detail}`
+  }
+  get details() {
+    return { reason: this.reason }
+  }
+}
+
+export class BrowserClosed extends Schema.TaggedError<BrowserClosed>()("BrowserClosed", {
+  sessionId: Schema.String,
+  /** What ended it, e.g. "the browser process exited" (crashed, killed or disconnected). */
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_BROWSER_CLOSED" as const
+  }
+  override get message() {
+    return `The browser of session ${this.sessionId} closed (${this.detail}); the session ended and its recorded steps are kept. Call mm_launch to start a new session.`
+  }
+  get details() {
+    return { sessionId: this.sessionId }
+  }
+}
+
+/** Over Streamable HTTP: the one browser belongs to another client's session (see docs/configuration.md, --shared-browser). */
+export class BrowserInUse extends Schema.TaggedError<BrowserInUse>()("BrowserInUse", {
+  sessionId: Schema.String
+}) {
+  get code() {
+    return "MM_BROWSER_IN_USE" as const
+  }
+  override get message() {
+    return `The browser is in use by another client (session ${this.sessionId}). Try again after that client calls mm_cleanup or disconnects; knowledge tools work meanwhile.`
+  }
+  get details() {
+    return { sessionId: this.sessionId }
+  }
+}
+
+export class TabNotFound extends Schema.TaggedError<TabNotFound>()("TabNotFound", {
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_TAB_NOT_FOUND" as const
+  }
+  override get message() {
+    return `${this.detail} Call mm_get_state to list the open tabs.`
+  }
+}
+
+const OpenTab = Schema.Struct({ role: Schema.String, url: Schema.String })
+
+export class NotificationTimeout extends Schema.TaggedError<NotificationTimeout>()("NotificationTimeout", {
+  timeoutMs: Schema.Number,
+  openTabs: Schema.Array(OpenTab)
+}) {
+  get code() {
+    return "MM_NOTIFICATION_TIMEOUT" as const
+  }
+  override get message() {
+    const tabs = this.openTabs.map((tab) => `${tab.url} (${tab.role})`).join(", ")
+    return `No notification page appeared within ${this.timeoutMs} ms. Open tabs: ${tabs === "" ? "(none)" : tabs}. Trigger the request again, raise timeoutMs, or switch with mm_tabs {action: "switch"}.`
+  }
+  get details() {
+    return { timeoutMs: this.timeoutMs, openTabs: this.openTabs }
+  }
+}
+
+/** The session's storage state could not be read from the browser or written to its file. */
+export class StorageStateFailed extends Schema.TaggedError<StorageStateFailed>()("StorageStateFailed", {
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_STORAGE_STATE_FAILED" as const
+  }
+  override get message() {
+    return `Could not save the storage state: ${this.detail}`
+  }
+}
