@@ -95,6 +95,13 @@ export const A11yNode = Schema.Struct({
   level: Schema.optional(Schema.Finite).annotations({ description: "Heading level." }),
   selected: Schema.optional(Schema.Boolean).annotations({ description: "Selected option, tab or row." }),
   pressed: Schema.optional(Schema.Union(Schema.Boolean, Schema.Literal("mixed"))).annotations({ description: "Pressed toggle button." }),
+  sort: Schema.optional(Schema.Literal("ascending", "descending", "other")).annotations({ description: "Sort order of a column or row header." }),
+  current: Schema.optional(Schema.String).annotations({
+    description: 'The current item of a set (aria-current): "true", or its kind ("page", "step", "date", ...).'
+  }),
+  invalid: Schema.optional(Schema.Boolean).annotations({ description: "The field is marked invalid." }),
+  required: Schema.optional(Schema.Boolean).annotations({ description: "The field is required." }),
+  readonly: Schema.optional(Schema.Boolean).annotations({ description: "The field cannot be edited." }),
   path: Schema.optional(Schema.Array(Schema.String)).annotations({
     description: 'Enclosing containers, outermost first, e.g. ["dialog: Confirm"].'
   }),

@@ -39,10 +39,28 @@ const states = (node: A11yNode): Array<string> => {
   if (node.selected === true) out.push("selected")
   if (node.pressed === true) out.push("pressed")
   else if (node.pressed === "mixed") out.push("pressed=mixed")
+  if (node.sort !== undefined) out.push(node.sort === "other" ? "sort=other" : node.sort)
+  if (node.current !== undefined) out.push(node.current === "true" ? "current" : `current=${node.current}`)
   if (node.expanded === true) out.push("expanded")
   else if (node.expanded === false) out.push("collapsed")
   if (node.disabled === true) out.push("disabled")
+  if (node.invalid === true) out.push("invalid")
+  if (node.required === true) out.push("required")
+  if (node.readonly === true) out.push("readonly")
   return out
+}
+
+const squashed = (text: string) => text.replace(/\s+/g, "").toLowerCase()
+
+/**
+ * Whether a node named by its content (a row, a cell) only repeats the names or texts of the child lines
+ * shown under it, so its line can leave the name out. A header named "ID" above a filter field does not.
+ */
+const nameRepeats = (node: A11yNode, children: ReadonlyArray<A11yNode>): boolean => {
+  if (!NAME_REPEATS_CHILDREN.has(node.role) || children.length === 0) return false
+  const shown = squashed(children.map((child) => child.name || child.text || "").join(""))
+  const name = squashed(node.name)
+  return name.endsWith("…") ? shown.startsWith(name.slice(0, -1)) : shown === name
 }
 
 /** One node as a line, without indentation; `inline` replaces its text (a row's cells). */
@@ -94,9 +112,9 @@ export const renderNodes = (given: ReadonlyArray<A11yNode>, options: RenderOptio
       children.every((child) => CELL_ROLES.has(child.role) && child.collapsed === undefined) &&
       // Changes only: the cells below may be some of the row's; one line only when they are all of it.
       (!changesOnly || collapseWhitespace(cells.join(" ")) === collapseWhitespace(node.name))
-    const line = plainCells
-      ? nodeLine(node, { omitName: true, inline: cells.join(" | ") })
-      : nodeLine(node, { omitName: NAME_REPEATS_CHILDREN.has(node.role) && children.length > 0 })
+    // Changes only: the cells below may be some of the row's, and the agent knows the rest.
+    const omitName = changesOnly ? NAME_REPEATS_CHILDREN.has(node.role) && children.length > 0 : nameRepeats(node, children)
+    const line = plainCells ? nodeLine(node, { omitName: true, inline: cells.join(" | ") }) : nodeLine(node, { omitName })
     const indented = `${"  ".repeat(Math.max(0, depth))}${line}`
     if (used + indented.length + 1 > budget && lines.length > 0) {
       lines.push(`… cut at ${budget} characters: ${nodes.length - i} more nodes (narrow it with rootSelector, or search with find)`)
@@ -142,13 +160,23 @@ export const renderA11y = (a11y: NonNullable<Observation["a11y"]>, options: Rend
 /** A search answer: matches marked with "▶", their ancestors and children, elided siblings as "…". */
 export const renderFind = (lines: ReadonlyArray<FindLine>): string => {
   const base = lines.reduce((min, line) => Math.min(min, line.depth), Number.POSITIVE_INFINITY)
+  /** The lines right below line i, or none when some of its children were left out (their names are not all shown). */
+  const shownChildren = (i: number): ReadonlyArray<A11yNode> => {
+    const depth = lines[i]!.depth
+    const children: Array<A11yNode> = []
+    for (let j = i + 1; j < lines.length && lines[j]!.depth > depth; j++) {
+      if (lines[j]!.depth !== depth + 1) continue
+      const node = lines[j]!.node
+      if (node === undefined) return []
+      children.push(node)
+    }
+    return children
+  }
   return lines
-    .map((line) => {
+    .map((line, i) => {
       const indent = "  ".repeat(Math.max(0, line.depth - base))
       if (line.node === undefined) return `${indent}… ${line.elided ?? 0} more`
-      return `${indent}${line.match === true ? "▶ " : ""}${nodeLine(line.node, {
-        omitName: NAME_REPEATS_CHILDREN.has(line.node.role) && line.match !== true
-      })}`
+      return `${indent}${line.match === true ? "▶ " : ""}${nodeLine(line.node, { omitName: nameRepeats(line.node, shownChildren(i)) })}`
     })
     .join("\n")
 }

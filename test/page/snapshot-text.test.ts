@@ -65,6 +65,47 @@ describe("renderA11y and renderFind", () => {
     ])
     expect(text).toBe("list [e2]\n  … 4 more\n  ▶ listitem [e9]: Walk the dog\n    checkbox [e10]")
   })
+
+  it("answers a matched row with its cells named, and names a row whose cells are not all shown", () => {
+    const row = { ref: "e63", role: "row", name: "2 Bob 27", selected: true, depth: 1 }
+    const cells = ["2", "Bob", "27"].map((name, i) => ({ ref: `e${64 + i}`, role: "gridcell", name, depth: 2 }))
+    const grid = { ref: "e52", role: "grid", name: "People" }
+    expect(renderFind([{ depth: 0, node: grid }, { depth: 1, node: row, match: true }, ...cells.map((node) => ({ depth: 2, node }))])).toBe(
+      ['grid "People" [e52]', "  ▶ row [selected] [e63]", '    gridcell "2" [e64]', '    gridcell "Bob" [e65]', '    gridcell "27" [e66]'].join("\n")
+    )
+    expect(renderFind([{ depth: 1, node: row }, { depth: 2, elided: 1 }, { depth: 2, node: cells[1]!, match: true }, { depth: 2, elided: 1 }])).toBe(
+      ['row "2 Bob 27" [selected] [e63]', "  … 1 more", '  ▶ gridcell "Bob" [e65]', "  … 1 more"].join("\n")
+    )
+  })
+})
+
+describe("names and states of widgets", () => {
+  it("a header holding a filter field keeps its name; one whose child only repeats it does not", () => {
+    const text = renderNodes([
+      { ref: "e1", role: "row", name: "ID Name" },
+      { ref: "e2", role: "columnheader", name: "ID", depth: 1, sort: "ascending" },
+      { ref: "e3", role: "textbox", name: "ID filter", depth: 2 },
+      { ref: "e4", role: "columnheader", name: "Name", depth: 1 },
+      { ref: "e5", role: "link", name: "Name", depth: 2 }
+    ]).text
+    expect(text.split("\n")).toEqual([
+      "row [e1]",
+      '  columnheader "ID" [ascending] [e2]',
+      '    textbox "ID filter" [e3]',
+      "  columnheader [e4]",
+      '    link "Name" [e5]'
+    ])
+  })
+
+  it("shows sort, current, invalid, required and read-only compactly, and nothing when unset", () => {
+    const line = (node: Partial<A11yNode>) => renderNodes([{ ref: "e1", role: "textbox", name: "x", ...node }]).text
+    expect(line({})).toBe('textbox "x" [e1]')
+    expect(line({ invalid: true, required: true, readonly: true })).toBe('textbox "x" [invalid, required, readonly] [e1]')
+    expect(line({ role: "columnheader", sort: "descending" })).toBe('columnheader "x" [descending] [e1]')
+    expect(line({ role: "columnheader", sort: "other" })).toBe('columnheader "x" [sort=other] [e1]')
+    expect(line({ role: "link", current: "page" })).toBe('link "x" [current=page] [e1]')
+    expect(line({ role: "link", current: "true" })).toBe('link "x" [current] [e1]')
+  })
 })
 
 describe("changes-only text: every line under the node that holds it, or at the left", () => {
