@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // The page code is bundled into a generated module first (scripts/bundle-page.mjs).
+    globalSetup: ["test/support/page-bundle.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Two cores: keep browser-heavy files from starving each other.

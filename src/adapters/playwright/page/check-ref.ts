@@ -1,0 +1,34 @@
+// Whether a ref still names an element, and the refs worth suggesting when it does not.
+import type { RefCheck } from "./types.js"
+import { isLiveElement as isLive } from "./visibility.js"
+
+/** Whether a ref is still bound to an element in this page, plus the refs that are. */
+export const checkRef = (ref: string): RefCheck => {
+  const registry = (window as any)[Symbol.for("browser-workflow-mcp")]
+  const current: Array<{ ref: string; role: string; name: string }> = []
+  if (!registry) return { exists: false, current, frames: [] }
+  let exists = false
+  const STRUCTURE = new Set([
+    "iframe", "generic", "paragraph", "list", "listitem", "table", "row", "cell", "columnheader", "rowheader", "code",
+    "group", "figure", "blockquote", "article", "main", "banner", "contentinfo", "complementary", "navigation", "region",
+    "form", "search", "note", "status", "log", "term", "definition", "img"
+  ])
+  for (const [key, element] of registry.byRef as Map<string, Element>) {
+    if (!isLive(element)) continue
+    if (key === ref) exists = true
+    const info = registry.info.get(key)
+    // The refs worth suggesting: elements one acts on, not the structure and text around them.
+    if (current.length < 40 && info !== undefined && !STRUCTURE.has(info.role)) current.push({ ref: key, role: info.role, name: info.name })
+  }
+  // The refs of the iframes around the element, outermost first (empty in the top document).
+  const frames: Array<string> = []
+  let doc: Document | null = exists ? (registry.byRef.get(ref) as Element).ownerDocument : null
+  while (doc !== null && doc !== document) {
+    const frame: Element | null | undefined = doc.defaultView?.frameElement
+    const frameRef = frame ? registry.byEl.get(frame) : undefined
+    if (!frame || frameRef === undefined) return { exists: false, current, frames: [] }
+    frames.unshift(frameRef)
+    doc = frame.ownerDocument
+  }
+  return { exists, current, frames }
+}

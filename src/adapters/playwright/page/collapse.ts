@@ -1,0 +1,111 @@
+// Runs of like siblings (same role and shape) shown as one node with a count, their refs as ranges and
+// a few of their texts: a product grid or a long list costs a few lines instead of hundreds.
+import { normalize } from "./text.js"
+import type { TreeNode } from "./tree.js"
+import type { RawNode } from "./types.js"
+
+/** Runs of like siblings at least this long collapse: items with children, and single nodes (buttons, options). */
+const COLLAPSE_MIN = 5
+const COLLAPSE_MIN_LEAF = 10
+
+const labelOf = (node: TreeNode): string => {
+  const raw = node.raw!
+  if (raw.name !== "") return raw.name
+  if (raw.text !== undefined) return raw.text
+  for (const child of node.children) {
+    const label = labelOf(child)
+    if (label !== "") return label
+  }
+  return ""
+}
+const refRanges = (nodes: Array<TreeNode>): Array<string> => {
+  const numbers: Array<number> = []
+  const collect = (node: TreeNode) => {
+    numbers.push(Number(node.raw!.ref.slice(1)))
+    for (const child of node.children) collect(child)
+  }
+  for (const node of nodes) collect(node)
+  const ranges: Array<string> = []
+  let start = numbers[0]!
+  let previous = start
+  for (let i = 1; i <= numbers.length; i++) {
+    const current = numbers[i]
+    if (current === previous + 1) {
+      previous = current
+      continue
+    }
+    ranges.push(start === previous ? `e${start}` : `e${start}..e${previous}`)
+    if (current === undefined) break
+    start = previous = current
+  }
+  return ranges
+}
+
+export interface OutputItem {
+  readonly node: TreeNode
+  readonly raw: RawNode
+  /** The refs a collapsed run covers (to mark them seen). */
+  readonly covered?: Array<TreeNode>
+}
+
+/** The finished tree in document order as output lines, runs of like siblings collapsed. */
+export const flattenTree = (top: TreeNode): Array<OutputItem> => {
+  const shapes = new Map<TreeNode, string>()
+  const shapeOf = (node: TreeNode): string => {
+    let shape = shapes.get(node)
+    if (shape === undefined) {
+      shape = node.role
+      if (node.children.length > 0) {
+        shape += "("
+        for (const child of node.children) {
+          shape += shapeOf(child) + ","
+          if (shape.length > 300) break
+        }
+        shape += ")"
+      }
+      shapes.set(node, shape)
+    }
+    return shape
+  }
+  const output: Array<OutputItem> = []
+  const flatten = (node: TreeNode) => {
+    const children = node.children
+    let i = 0
+    while (i < children.length) {
+      const child = children[i]!
+      let end = i + 1
+      const shape = shapeOf(child)
+      while (end < children.length && shapeOf(children[end]!) === shape) end++
+      emit(child)
+      if (end - i >= (child.children.length > 0 ? COLLAPSE_MIN : COLLAPSE_MIN_LEAF)) {
+        const rest = children.slice(i + 1, end)
+        const first = rest[0]!.raw!
+        const picks = rest.length <= 4 ? rest : [rest[0]!, rest[1]!, rest[2]!, rest[rest.length - 1]!]
+        const raw: RawNode = {
+          ref: first.ref,
+          role: first.role,
+          name: first.name,
+          collapsed: {
+            count: rest.length,
+            refs: refRanges(rest).slice(0, 20),
+            examples: picks.map((pick) => normalize(labelOf(pick), 40))
+          }
+        }
+        if (rest[0]!.depth > 0) raw.depth = rest[0]!.depth
+        if (first.path !== undefined) raw.path = first.path
+        output.push({ node: rest[0]!, raw, covered: rest })
+      } else {
+        for (let j = i + 1; j < end; j++) emit(children[j]!)
+      }
+      i = end
+    }
+  }
+  const emit = (node: TreeNode) => {
+    const raw = node.raw!
+    if (node.depth > 0) raw.depth = node.depth
+    output.push({ node, raw })
+    flatten(node)
+  }
+  flatten(top)
+  return output
+}

@@ -1,0 +1,34 @@
+// DOM helpers the walk's parts share: the composed parent (across shadow roots), computed styles read
+// once per walk, and id references (aria-labelledby, aria-owns, list).
+
+/** The parent element, or the host of the shadow root the element sits in. */
+export const parentOf = (element: Element): Element | null =>
+  element.parentElement ?? ((element.parentNode as ShadowRoot | null)?.host as Element | undefined) ?? null
+
+export type StyleOf = (element: Element) => CSSStyleDeclaration | null
+
+/** Computed styles, each read once per walk (a read can force a style recalculation). */
+export const makeStyleOf = (): StyleOf => {
+  const styles = new Map<Element, CSSStyleDeclaration | null>()
+  return (element) => {
+    let style = styles.get(element)
+    if (style === undefined) {
+      style = element.ownerDocument.defaultView?.getComputedStyle(element) ?? null
+      styles.set(element, style)
+    }
+    return style
+  }
+}
+
+/** The elements an id-list attribute names, in its scope (document or shadow root), each once. */
+export const idRefs = (element: Element, value: string | null): Array<Element> => {
+  if (!value) return []
+  const scope = element.getRootNode() as Document | ShadowRoot
+  const result: Array<Element> = []
+  for (const id of value.split(" ")) {
+    if (!id) continue
+    const found = scope.getElementById?.(id) ?? null
+    if (found !== null && !result.includes(found)) result.push(found)
+  }
+  return result
+}

@@ -1,0 +1,85 @@
+// One observation: page state, screen by rules, test ids and the page's tree with refs (or the matches
+// of a search), in one walk of the DOM. The stages: open the document's ledger (carry), build the tree
+// (walk.ts), finish it (refs.ts), then list it (collapse.ts, listing.ts) or search it (find.ts).
+import { makeAria } from "./aria.js"
+import { flattenTree } from "./collapse.js"
+import { findIn } from "./find.js"
+import { listNodes } from "./listing.js"
+import { finishTree } from "./refs.js"
+import { ledgerAnswer, openDocument, registryOf, watchAndPrune, type LedgerChanges } from "./registry.js"
+import { readPageState } from "./state.js"
+import { makeInAriaDisabled } from "./states.js"
+import { collectTestIds } from "./test-ids.js"
+import type { Walk } from "./tree.js"
+import type { AriaTests, ObserveArgs, ObserveResult, RawTestId } from "./types.js"
+import { buildTree } from "./walk.js"
+
+/** The element at the root selector (null when there is none), or the document's. */
+const rootOf = (args: ObserveArgs): Element | null => {
+  if (args.rootSelector === null) return document.documentElement
+  try {
+    return document.querySelector(args.rootSelector)
+  } catch {
+    return null
+  }
+}
+
+export const observePage = (args: ObserveArgs): ObserveResult => {
+  const registry = registryOf()
+  const wantTree = args.wantA11y || args.find !== undefined
+  const changes: LedgerChanges = { told: new Set(), refs: new Set() }
+  const here = location.href.split("#")[0]!
+
+  if (wantTree && !registry.opened && openDocument(registry, args, here)) {
+    return { ...readPageState(args), rootFound: true, testIds: null, testIdsUnchanged: 0, a11y: null, nextRef: args.nextRef, carryWanted: here }
+  }
+  if (wantTree) watchAndPrune(registry, changes)
+
+  const root = rootOf(args)
+  const rootFound = args.rootSelector === null || root !== null
+  let testIds: Array<RawTestId> | null = null
+  let testIdsUnchanged = 0
+  if (args.wantTestIds) {
+    const collected = collectTestIds(args, registry, root)
+    testIds = collected.testIds
+    testIdsUnchanged = collected.unchanged
+  }
+
+  let nextRef = args.nextRef
+  let a11y: ObserveResult["a11y"] = null
+  let found: ObserveResult["found"]
+  if (wantTree || args.aria === true) {
+    const aria = makeAria()
+    if (args.aria === true) {
+      const tests: AriaTests = { roleOf: aria.roleOf, nameOf: aria.nameOf, hidden: aria.hidden }
+      return tests as unknown as ObserveResult
+    }
+    const walk: Walk = {
+      args,
+      aria,
+      registry,
+      changes,
+      textCap: Math.max(20, args.textLimit ?? 300),
+      // The snapshot shows far fewer nodes once runs collapse; a search looks further.
+      treeCap: args.find !== undefined ? 10_000 : 2_000,
+      whole: args.rootSelector === null,
+      inAriaDisabled: makeInAriaDisabled(),
+      nextRef,
+      emitted: 0,
+      cut: false
+    }
+    const top = buildTree(walk, root)
+    finishTree(walk, top)
+    if (args.find !== undefined) found = findIn(top, args.find)
+    else a11y = listNodes(walk, flattenTree(top))
+    nextRef = walk.nextRef
+  }
+
+  const result: ObserveResult = { ...readPageState(args), rootFound, testIds, testIdsUnchanged, a11y, nextRef }
+  if (found !== undefined) result.found = found
+  if (wantTree) {
+    const ledger = ledgerAnswer(registry, args, here, changes)
+    if (ledger !== undefined) result.ledger = ledger
+  }
+  return result
+}

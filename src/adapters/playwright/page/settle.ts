@@ -1,0 +1,54 @@
+// Giving the page time to settle before it is read, so an observation right after an action sees the re-render.
+import type { SettleArgs } from "./types.js"
+
+/**
+ * Runs in the page before an observation: waits while the page is visibly busy, so that an
+ * observation taken right after an action does not miss a re-render. The wait is entered only on a
+ * sign of activity: the DOM changed during one task turn (a render scheduled by the action), changed
+ * within the last `quietMs` (a render in progress), the URL differs from the last observation of this
+ * document (a single-page app changing route), or the document is still loading. Then it waits until
+ * the DOM has been quiet for `quietMs`, at most `capMs`. A page where nothing happens pays one task turn.
+ * Changes of `style` attributes alone (JavaScript animations) do not count as activity.
+ */
+export const settlePage = async (settle: SettleArgs): Promise<number> => {
+  const start = performance.now()
+  const watch: { last: number; href: string } | undefined = (window as any)[Symbol.for("browser-workflow-mcp")]?.watch
+  let last = -Infinity
+  const relevant = (records: Array<MutationRecord>) =>
+    records.some((record) => record.type !== "attributes" || record.attributeName !== "style")
+  const observer = new MutationObserver((records) => {
+    if (relevant(records)) last = performance.now()
+  })
+  observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true })
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+  // One task turn (a message, which fake clocks leave alone and which does not wait for a timer's minimum).
+  const turn = () =>
+    new Promise<void>((resolve) => {
+      const channel = new MessageChannel()
+      channel.port1.onmessage = () => {
+        channel.port1.close()
+        resolve()
+      }
+      channel.port2.postMessage(null)
+    })
+  try {
+    await turn()
+    if (relevant(observer.takeRecords())) last = performance.now()
+    const lastBefore = watch !== undefined ? watch.last : -Infinity
+    const busy =
+      last > -Infinity ||
+      start - lastBefore < settle.quietMs ||
+      (watch !== undefined && watch.href !== location.href) ||
+      document.readyState !== "complete"
+    if (!busy) return performance.now() - start
+    for (;;) {
+      if (relevant(observer.takeRecords())) last = performance.now()
+      const now = performance.now()
+      const quietSince = Math.max(last, lastBefore, start)
+      if (now - quietSince >= settle.quietMs || now - start >= settle.capMs) return now - start
+      await sleep(Math.max(5, Math.min(settle.quietMs - (now - quietSince), settle.capMs - (now - start))))
+    }
+  } finally {
+    observer.disconnect()
+  }
+}

@@ -1,0 +1,35 @@
+// The visible elements with a test id (the configured attribute), in document order; changes-only
+// leaves out those the agent was already told of unchanged.
+import type { Registry } from "./registry.js"
+import { normalize } from "./text.js"
+import type { ObserveArgs, RawTestId } from "./types.js"
+import { isVisibleElement as isVisible } from "./visibility.js"
+
+export const collectTestIds = (
+  args: ObserveArgs,
+  registry: Registry,
+  root: Element | null
+): { readonly testIds: Array<RawTestId>; readonly unchanged: number } => {
+  const testIds: Array<RawTestId> = []
+  let unchanged = 0
+  if (root) {
+    const all = root.querySelectorAll(`[${args.testIdAttribute}]`)
+    for (let i = 0; i < all.length && testIds.length < args.testIdLimit; i++) {
+      const element = all[i]!
+      if (!isVisible(element)) continue
+      const tag = element.localName
+      const isField = tag === "input" || tag === "textarea" || tag === "select"
+      const text = isField ? "" : normalize(element.textContent, 100)
+      const item: RawTestId = { testId: element.getAttribute(args.testIdAttribute) ?? "", tag, visible: true }
+      if (text !== "") item.text = text
+      const signature = `${item.testId}|${tag}|${text}`
+      if (args.changesOnly && registry.reportedTestIds.get(element) === signature) {
+        unchanged++
+        continue
+      }
+      registry.reportedTestIds.set(element, signature)
+      testIds.push(item)
+    }
+  }
+  return { testIds, unchanged }
+}

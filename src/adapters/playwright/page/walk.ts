@@ -1,0 +1,163 @@
+// The walk: one pass over the DOM (shadow roots, slots and same-origin frames included) that builds the
+// tree of nodes a reader would see (roles that are nodes, text attached to the nodes around it).
+import { isVisibleElement as isVisible } from "./visibility.js"
+import { NAME_FROM_CONTENT } from "./roles.js"
+import { newNode, type TreeNode, type Walk } from "./tree.js"
+
+/** Roles that are nodes of the tree; other roles (text-level ones) let their text flow into the node around them. */
+const EMITTED = new Set([
+  "alert", "alertdialog", "article", "banner", "blockquote", "button", "cell", "checkbox", "columnheader", "combobox",
+  "complementary", "contentinfo", "definition", "dialog", "feed", "figure", "form", "grid", "gridcell", "group", "heading",
+  "img", "link", "list", "listbox", "listitem", "log", "main", "marquee", "math", "menu", "menubar", "menuitem",
+  "menuitemcheckbox", "menuitemradio", "meter", "navigation", "note", "option", "paragraph", "progressbar", "radio",
+  "radiogroup", "region", "row", "rowheader", "scrollbar", "search", "searchbox", "slider", "spinbutton", "status",
+  "switch", "tab", "table", "tablist", "tabpanel", "term", "textbox", "timer", "toolbar", "tooltip", "tree", "treegrid",
+  "treeitem", "code"
+])
+/** Nodes whose content is their name: a code block inside them stays part of it. */
+const INLINE_OWNERS = new Set([...NAME_FROM_CONTENT].filter((role) => !["cell", "gridcell", "columnheader", "rowheader", "row"].includes(role)))
+const SKIP_TAGS = new Set(["script", "style", "template", "noscript", "head", "meta", "link", "title", "base"])
+
+const isBlockStyle = (style: CSSStyleDeclaration) => style.display !== "inline" && style.display !== "contents"
+
+const addText = (targets: Array<TreeNode>, text: string) => {
+  for (const target of targets) {
+    target.total += text.length
+    const room = (target.cap - target.taken) * 2 + 16
+    if (room <= 0) continue
+    const piece = text.length > room ? text.slice(0, room) : text
+    target.parts.push(piece)
+    target.taken += piece.length
+  }
+}
+const addBreak = (targets: Array<TreeNode>) => {
+  for (const target of targets) {
+    const last = target.parts[target.parts.length - 1]
+    if (last !== undefined && last !== " ") target.parts.push(" ")
+  }
+}
+
+/** Texts that name something else (a label, a caption, a legend) are not repeated as text of the node around them. */
+const namesSomethingElse = (element: Element): boolean => {
+  const tag = element.localName
+  if (tag === "label") return (element as HTMLLabelElement).control !== null
+  if (tag === "caption" || tag === "figcaption") return true
+  if (tag === "legend") return element.parentElement?.localName === "fieldset"
+  return false
+}
+
+const visitChildren = (walk: Walk, parent: Element, owner: TreeNode, targets: Array<TreeNode>, visibleText: boolean) => {
+  if (parent.localName === "slot") {
+    const assigned = (parent as HTMLSlotElement).assignedNodes()
+    if (assigned.length > 0) {
+      for (const node of assigned) visitNode(walk, node, owner, targets, visibleText)
+      return
+    }
+  }
+  const container: Node = (parent as HTMLElement).shadowRoot ?? parent
+  for (let node = container.firstChild; node; node = node.nextSibling) {
+    if (walk.cut) return
+    visitNode(walk, node, owner, targets, visibleText)
+  }
+}
+
+const visitNode = (walk: Walk, node: Node, owner: TreeNode, targets: Array<TreeNode>, visibleText: boolean) => {
+  if (node.nodeType === 3) {
+    if (visibleText && targets.length > 0) addText(targets, node.nodeValue ?? "")
+    return
+  }
+  if (node.nodeType === 1) visitElement(walk, node as Element, owner, targets)
+}
+
+const visitElement = (walk: Walk, element: Element, owner: TreeNode, targets: Array<TreeNode>) => {
+  const tag = element.localName
+  if (SKIP_TAGS.has(tag)) return
+  if (element.getAttribute("aria-hidden")?.toLowerCase() === "true" || element.hasAttribute("inert")) return
+  const style = walk.aria.styleOf(element)
+  if (style === null || style.display === "none") return
+  const visibleText = style.visibility === "visible"
+  const block = isBlockStyle(style) || tag === "br"
+  const role = walk.aria.roleOf(element)
+  let emitRole: string | null = null
+  if (visibleText) {
+    if (role !== null && EMITTED.has(role)) {
+      if (role === "code" && !block) emitRole = null
+      else if (role === "img") emitRole = walk.aria.nameOf(element, role) !== "" ? role : null
+      else if (role === "group" && tag !== "details") emitRole = walk.aria.nameOf(element, role) !== "" ? role : null
+      else emitRole = role
+    } else if ((role === null || role === "generic") && !namesSomethingElse(element)) {
+      // A block of text inside a container is a node of its own; one without text dissolves later.
+      // A code block is a node of its own unless it is part of a control's or heading's name.
+      if (tag === "summary" || (tag === "pre" && !INLINE_OWNERS.has(owner.role)) || (owner.container && block && tag !== "br")) emitRole = "generic"
+    }
+    // One rule for refs and actions: a node an action would not accept as visible gets no ref.
+    if (emitRole !== null && !isVisible(element, style)) emitRole = null
+  }
+  if (block) addBreak(targets)
+  let nextOwner = owner
+  let nextTargets = targets
+  if (emitRole !== null) {
+    if (walk.emitted >= walk.treeCap) {
+      walk.cut = true
+      return
+    }
+    walk.emitted++
+    const treeNode = newNode(walk, element, emitRole)
+    owner.children.push(treeNode)
+    nextOwner = treeNode
+    // A link inside running text is also part of that text.
+    nextTargets = emitRole === "link" && !block && !owner.container ? [treeNode, ...targets] : [treeNode]
+  } else if (namesSomethingElse(element)) {
+    nextTargets = []
+  }
+  if (tag === "iframe" || tag === "frame") visitFrame(walk, element as HTMLIFrameElement, owner)
+  else if (tag === "details" && !(element as HTMLDetailsElement).open) {
+    // A closed details element shows its summary only.
+    const summary = Array.from(element.children).find((child) => child.localName === "summary")
+    if (summary !== undefined) visitElement(walk, summary, nextOwner, nextTargets)
+  } else if (tag !== "textarea" && tag !== "select" && tag !== "input") visitChildren(walk, element, nextOwner, nextTargets, visibleText)
+  if (block) addBreak(targets)
+}
+
+/**
+ * A same-origin frame is a node whose children are its document's; their paths carry "iframe: name".
+ * A cross-origin frame is a node without children here: the server walks its document in its own
+ * process and puts its nodes under this one.
+ */
+const visitFrame = (walk: Walk, frame: HTMLIFrameElement, owner: TreeNode) => {
+  let inner: Document | null = null
+  try {
+    inner = frame.contentDocument
+  } catch {
+    inner = null
+  }
+  if ((inner !== null && inner.documentElement === null) || !isVisible(frame)) return
+  if (walk.emitted >= walk.treeCap) {
+    walk.cut = true
+    return
+  }
+  walk.emitted++
+  // The frame element has a ref too, so that the server can enter the frame by ref.
+  const framed = newNode(walk, frame, "iframe")
+  owner.children.push(framed)
+  if (inner !== null && inner.documentElement !== null) visitChildren(walk, inner.documentElement, framed, [], true)
+}
+
+/** The tree of the document (or of the element at the root selector) under a node without element. */
+export const buildTree = (walk: Walk, root: Element | null): TreeNode => {
+  const top = newNode(walk, null, "")
+  if (root) {
+    if (walk.args.rootSelector !== null) visitElement(walk, root, top, [])
+    else {
+      // The body is no node: its children are the top of the tree, and text directly in it gets a node of its own.
+      const body = document.body
+      const bodyStyle = body === null ? null : walk.aria.styleOf(body)
+      if (body !== null && bodyStyle !== null && bodyStyle.display !== "none" && body.getAttribute("aria-hidden") !== "true") {
+        const holder = newNode(walk, body, "generic")
+        top.children.push(holder)
+        visitChildren(walk, body, top, [holder], bodyStyle.visibility === "visible")
+      }
+    }
+  }
+  return top
+}
