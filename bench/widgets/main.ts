@@ -1,0 +1,223 @@
+// Widget benchmark (issue 19): real widget libraries from their npm builds served on 127.0.0.1, one or
+// two tasks each, done by a scripted single-call agent (agent.ts) with our server and with
+// @playwright/mcp 0.0.83, interleaved per task, each contender on a fresh server and browser per task.
+// A task succeeds when the state the page reported through the widget's own API is right after the
+// agent's one attempt; an attempt whose actions all answered success with a wrong end state is a false
+// "ok". Counts calls, bytes (each request's name and arguments plus every content block of the answer)
+// and wall time. Every call has a deadline, every task too, the whole run too; browsers are closed on
+// every path (the server is closed, then any browser process carrying this run's marker switch is killed).
+//
+// npm run bench:widgets        BENCH_TASKS=quill-type,ag-grid-sort  BENCH_VERBOSE=1 (answers on stderr)
+import { execFileSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { LOOPBACK_ARGS } from "../../src/adapters/playwright/launch.js"
+import { findChromium, ourServer, out, playwrightMcp, root, spawnClient } from "../support.js"
+import { ours, SingleCallAgent, theirs, type Adapter, type Attempt } from "./agent.js"
+import { serveWidgetCorpus, type WidgetCorpus } from "./corpus.js"
+import { pages, tasks, type Task } from "./tasks.js"
+
+const CALL_DEADLINE_MS = 30_000
+const TASK_DEADLINE_MS = 150_000
+const RUN_DEADLINE_MS = 25 * 60_000
+/** How long the page has after the attempt to settle (debounces, frames) before its reported state is judged. */
+const SETTLE_MS = 1_500
+
+const executablePath = findChromium()
+const verbose = process.env.BENCH_VERBOSE === "1"
+const only = process.env.BENCH_TASKS?.split(",")
+/** Every browser this run starts carries this switch, so none outlives it. */
+const MARKER = `--bwm-widgets-bench=${process.pid}-${Date.now()}`
+const log = (line: string) => {
+  if (verbose) process.stderr.write(line + "\n")
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const withDeadline = <A>(promise: Promise<A>, ms: number, what: string): Promise<A> => {
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no result within ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
+}
+
+/** Kills the browser processes of this run still alive (found by the marker switch), by pid. */
+const sweepBrowsers = () => {
+  let listing = ""
+  try {
+    listing = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" })
+  } catch {
+    return
+  }
+  for (const line of listing.split("\n")) {
+    if (!line.includes(MARKER) || line.includes("ps -eo")) continue
+    const pid = Number(line.trim().split(/\s+/)[0])
+    if (pid > 0 && pid !== process.pid) {
+      try {
+        process.kill(pid, "SIGKILL")
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+}
+
+interface Contender {
+  readonly adapter: Adapter
+  readonly spawn: (url: string, dir: string) => ReadonlyArray<string>
+}
+
+const contenders: ReadonlyArray<Contender> = [
+  {
+    adapter: ours,
+    spawn: (url, dir) => [
+      ourServer, "--artifacts-dir", dir, "--loopback-only", "--headless", "--executable-path", executablePath, "--app-url", url, "--browser-arg", MARKER
+    ]
+  },
+  {
+    adapter: theirs,
+    spawn: (_url, dir) => {
+      const config = path.join(dir, "config.json")
+      fs.writeFileSync(config, JSON.stringify({ browser: { isolated: true, launchOptions: { args: [...LOOPBACK_ARGS, MARKER] } }, outputDir: path.join(dir, "out") }))
+      return [playwrightMcp, "--headless", "--executable-path", executablePath, "--config", config]
+    }
+  }
+]
+
+interface Outcome {
+  readonly right: boolean
+  readonly attempt: Attempt
+  readonly falseOk: boolean
+  readonly state: string
+}
+
+/** One contender's attempt at one task on a fresh server; the server and its browser are gone when it resolves. */
+const runOne = async (corpus: WidgetCorpus, task: Task, contender: Contender, scratch: string, index: number): Promise<Outcome> => {
+  const run = `${task.id}-${contender.adapter.label}-${index}`
+  const url = `${corpus.url}${task.path}${task.path.includes("?") ? "&" : "?"}run=${run}&other=${encodeURIComponent(corpus.otherUrl)}`
+  const dir = path.join(scratch, run)
+  fs.mkdirSync(dir)
+  let client: Client | undefined
+  let pid: number | undefined
+  try {
+    const connected = await withDeadline(spawnClient(contender.spawn(url, dir), { name: "bench-widgets", cwd: dir }), CALL_DEADLINE_MS, "connect")
+    client = connected.client
+    pid = connected.transport.pid ?? undefined
+    const agent = new SingleCallAgent(client, contender.adapter, CALL_DEADLINE_MS, log)
+    const attempt = await withDeadline(agent.attempt(url, task.steps), TASK_DEADLINE_MS, `${task.id} (${contender.adapter.label})`).catch(
+      (error: unknown): Attempt => ({ calls: 0, bytes: 0, errors: 1, allOk: false, stopped: String(error), ms: TASK_DEADLINE_MS, answers: [] })
+    )
+    await sleep(SETTLE_MS)
+    const reported = { main: corpus.reportOf(run, "main")?.state, frame: corpus.reportOf(run, "frame")?.state }
+    const right = task.done(reported)
+    return { right, attempt, falseOk: attempt.allOk && !right, state: JSON.stringify(reported).slice(0, 300) }
+  } finally {
+    await withDeadline(client?.close() ?? Promise.resolve(), 10_000, "close").catch(() => undefined)
+    if (pid !== undefined) {
+      try {
+        process.kill(pid, "SIGKILL")
+      } catch {
+        // Exited already.
+      }
+    }
+    sweepBrowsers()
+  }
+}
+
+const versionOf = (library: string) => {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(root, "node_modules", library, "package.json"), "utf8")).version as string
+  } catch {
+    return "-"
+  }
+}
+
+const kb = (bytes: number) => (bytes / 1000).toFixed(1)
+const secs = (ms: number) => (ms / 1000).toFixed(1)
+
+const main = async () => {
+  const corpus = await serveWidgetCorpus(pages)
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-bench-widgets-"))
+  const results: Array<{ task: Task; outcomes: Record<string, Outcome> }> = []
+  const chosen = tasks.filter((task) => only === undefined || only.includes(task.id))
+  try {
+    for (const [index, task] of chosen.entries()) {
+      // Interleaved: who goes first alternates per task.
+      const order = index % 2 === 0 ? contenders : [...contenders].reverse()
+      const outcomes: Record<string, Outcome> = {}
+      for (const contender of order) {
+        outcomes[contender.adapter.label] = await runOne(corpus, task, contender, scratch, index)
+        const o = outcomes[contender.adapter.label]!
+        process.stderr.write(`${task.id} ${contender.adapter.label}: ${o.right ? "right" : "WRONG"} ${o.attempt.calls} calls ${o.attempt.errors} errors ${o.attempt.ms} ms${o.attempt.stopped ? ` (${o.attempt.stopped})` : ""}\n`)
+      }
+      results.push({ task, outcomes })
+    }
+  } finally {
+    await corpus.close()
+    sweepBrowsers()
+  }
+
+  out("Widget tasks on real libraries served on 127.0.0.1 from their npm builds; a single-call scripted agent, one attempt per task.")
+  out("ok: the widget's own state was right after the attempt; err: error answers; false ok: every action answered success, state wrong.")
+  out()
+  out("| task | library | ours ok | ours err | ours calls | ours KB | ours s | PW ok | PW err | PW calls | PW KB | PW s |")
+  out("| --- | --- | :-: | --: | --: | --: | --: | :-: | --: | --: | --: | --: |")
+  const total = { ours: { ok: 0, err: 0, calls: 0, bytes: 0, ms: 0, falseOk: 0 }, theirs: { ok: 0, err: 0, calls: 0, bytes: 0, ms: 0, falseOk: 0 } }
+  for (const { task, outcomes } of results) {
+    const row = [task.id, task.library.startsWith("(") ? task.library : `${task.library} ${versionOf(task.library)}`]
+    for (const [key, label] of [["ours", "ours"], ["theirs", "playwright-mcp"]] as const) {
+      const o = outcomes[label]!
+      const t = total[key]
+      t.ok += o.right ? 1 : 0
+      t.err += o.attempt.errors
+      t.calls += o.attempt.calls
+      t.bytes += o.attempt.bytes
+      t.ms += o.attempt.ms
+      t.falseOk += o.falseOk ? 1 : 0
+      row.push(o.right ? "yes" : o.falseOk ? "FALSE OK" : "no", String(o.attempt.errors), String(o.attempt.calls), kb(o.attempt.bytes), secs(o.attempt.ms))
+    }
+    out(`| ${row.join(" | ")} |`)
+  }
+  const n = results.length
+  out(
+    `| **total** (${n} tasks) | | **${total.ours.ok}/${n}** | ${total.ours.err} | ${total.ours.calls} | ${kb(total.ours.bytes)} | ${secs(total.ours.ms)} | **${total.theirs.ok}/${n}** | ${total.theirs.err} | ${total.theirs.calls} | ${kb(total.theirs.bytes)} | ${secs(total.theirs.ms)} |`
+  )
+  out()
+  const ratio = (a: number, b: number) => (b === 0 ? "-" : `${(a / b).toFixed(2)}x`)
+  out(
+    `ours/theirs: right first time ${total.ours.ok}/${total.theirs.ok}; error answers ${total.ours.err}/${total.theirs.err}; false ok ${total.ours.falseOk}/${total.theirs.falseOk}; ` +
+      `calls ${ratio(total.ours.calls, total.theirs.calls)}; bytes ${ratio(total.ours.bytes, total.theirs.bytes)}; wall time ${ratio(total.ours.ms, total.theirs.ms)}`
+  )
+  out()
+  out("What went wrong (the answer that stopped the agent, or the state it left):")
+  for (const { task, outcomes } of results) {
+    for (const label of ["ours", "playwright-mcp"]) {
+      const o = outcomes[label]!
+      if (o.right && o.attempt.errors === 0) continue
+      out(`- ${task.id} (${label}): ${o.right ? "right, but " : ""}${o.attempt.stopped ?? (o.falseOk ? "FALSE OK" : "all answers ok")}; state ${o.state}`)
+    }
+  }
+}
+
+const stop = (code: number) => {
+  sweepBrowsers()
+  process.exit(code)
+}
+// The bench stops by itself: a run past its deadline, or a signal, closes what it started.
+setTimeout(() => {
+  process.stderr.write(`bench:widgets: stopped after ${RUN_DEADLINE_MS / 60_000} minutes\n`)
+  stop(2)
+}, RUN_DEADLINE_MS).unref()
+process.once("SIGINT", () => stop(130))
+process.once("SIGTERM", () => stop(143))
+
+main().then(
+  () => stop(0),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
+    stop(1)
+  }
+)
