@@ -135,7 +135,7 @@ export interface Adapter {
   readonly open: (url: string) => ReadonlyArray<Call>
   /** The calls that look for a target when no answer showed it: a search, then the whole page. */
   readonly look: (target: Target) => ReadonlyArray<Call>
-  readonly act: (step: Step, ref: string, to?: string) => Call
+  readonly act: (step: Step, ref: string | undefined, to?: string) => Call
 }
 
 export const ours: Adapter = {
@@ -155,7 +155,7 @@ export const ours: Adapter = {
       case "type":
         return { tool: "mm_type", args: { a11yRef: ref, text: step.text, ...(step.submit === true ? { submit: true } : {}) } }
       case "press":
-        return { tool: "mm_press_key", args: { a11yRef: ref, key: step.key } }
+        return { tool: "mm_press_key", args: { key: step.key } }
       case "drag":
         return { tool: "mm_drag", args: { a11yRef: ref, to: { a11yRef: to } } }
     }
@@ -173,7 +173,7 @@ export const theirs: Adapter = {
     { tool: "browser_snapshot", args: {} }
   ],
   act: (step, ref, to) => {
-    const element = describe(step.target)
+    const element = step.do === "press" ? "" : describe(step.target)
     switch (step.do) {
       case "click":
       case "check":
@@ -299,8 +299,8 @@ export class SingleCallAgent {
       if (answer.isError) return finish(false, `opening failed: ${firstLine(answer.text)}`)
     }
     for (const step of steps) {
-      const ref = await this.locate(step.target)
-      if (ref === undefined) return finish(false, `could not see ${describe(step.target)}`)
+      const ref = step.do === "press" ? undefined : await this.locate(step.target)
+      if (step.do !== "press" && ref === undefined) return finish(false, `could not see ${describe(step.target)}`)
       let to: string | undefined
       if (step.do === "drag") {
         to = await this.locate(step.to)
@@ -308,7 +308,7 @@ export class SingleCallAgent {
       }
       if (this.adapter.actionResetsView) this.viewStart = this.answers.length
       const answer = await this.call(this.adapter.act(step, ref, to))
-      if (answer.isError) return finish(false, `${answer.tool} on ${describe(step.target)}: ${firstLine(answer.text)}`)
+      if (answer.isError) return finish(false, `${answer.tool}${step.do === "press" ? "" : ` on ${describe(step.target)}`}: ${firstLine(answer.text)}`)
     }
     return finish(true)
   }

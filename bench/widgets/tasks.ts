@@ -21,7 +21,8 @@ export type Step =
   | { readonly do: "click"; readonly target: Target }
   | { readonly do: "check"; readonly target: Target }
   | { readonly do: "type"; readonly target: Target; readonly text: string; readonly submit?: boolean }
-  | { readonly do: "press"; readonly key: string; readonly target: Target }
+  /** A key on the focused element (no target to find). */
+  | { readonly do: "press"; readonly key: string }
   | { readonly do: "drag"; readonly target: Target; readonly to: Target }
 
 /** The states the page reported: its own ("main") and its framed form's ("frame"). */
@@ -330,7 +331,7 @@ export const tasks: ReadonlyArray<Task> = [
     path: "/quill",
     steps: [
       { do: "type", target: EDITOR, text: "hello" },
-      { do: "press", key: "Control+a", target: EDITOR },
+      { do: "press", key: "Control+a" },
       { do: "click", target: { role: ["button"], name: "bold" } }
     ],
     done: (s) => s.main?.ops?.length === 2 && s.main.ops[0].insert === "hello" && s.main.ops[0].attributes?.bold === true && s.main.ops[1].insert === "\n"
