@@ -1,8 +1,10 @@
-// Agent benchmark (issue 9): three flows on real third-party apps served on 127.0.0.1 — TodoMVC (the
+// Agent benchmark (issues 9, 19): three flows on real third-party apps served on 127.0.0.1 — TodoMVC (the
 // todomvc package's React example), Swagger UI (swagger-ui-dist) over a local OpenAPI spec and API, and
 // the options page of an MV3 extension bundled in bench/fixtures — each done by a scripted agent that
 // finds every target in what the server answered (refs parsed from snapshot or find text, never
-// hard-coded), with our server and with @playwright/mcp 0.0.83. Playwright MCP is measured two ways per
+// hard-coded), with our server and with @playwright/mcp 0.0.83. Ours runs two agents: one that reads its
+// targets in the answers to its actions, and a single-call agent (one call per step, the app opened by
+// mm_launch, targets from the answers read or else from mm_find). Playwright MCP is measured two ways per
 // flow (looking with browser_snapshot, or with browser_find where a search does) and compared at its
 // cheapest. Counts calls and response bytes (every content block's text or data), and tools/list bytes
 // per state. Everything stays on 127.0.0.1: both servers get the loopback flags and the system Chromium.
@@ -38,6 +40,8 @@ class Agent {
    * keeps the lines it was told, as our docs describe.
    */
   readonly view = new Map<string, string>()
+  /** Every answer read, oldest first (the single-call agent looks for its targets in them). */
+  readonly answers: Array<string> = []
   constructor(
     readonly client: Client,
     readonly label: string
@@ -51,6 +55,7 @@ class Agent {
     this.calls++
     this.bytes += size
     const text = content.map((block) => block.text ?? "").join("\n")
+    this.answers.push(text)
     if (verbose) process.stderr.write(`[${this.label}] ${name} ${JSON.stringify(args)} -> ${size} B\n${text}\n\n`)
     if (result.isError === true) throw new Error(`${this.label}: ${name} failed: ${text.slice(0, 600)}`)
     for (const line of text.split("\n")) {
@@ -136,10 +141,57 @@ class TheirAgent extends Agent {
   }
 }
 
+/**
+ * Our single-call agent, as most agents work: one tool call per step (no mm_run_steps), the app's page
+ * opened by mm_launch (--app-url, or the extension's configured home), no model of the page kept. It
+ * takes a target from the answers it has read, newest first (refs stay valid until an answer says
+ * "(gone: …)"), and looks with mm_find when none of them shows it; it reads a result the same way.
+ */
+class SingleAgent extends Agent {
+  constructor(client: Client) {
+    super(client, "ours/single-call")
+  }
+  /** The newest answer that passes `test`, with refs the page has not dropped since. */
+  private inAnswers<A>(test: (text: string) => A): A | undefined {
+    for (let i = this.answers.length - 1; i >= 0; i--) {
+      try {
+        const found = test(this.answers[i]!)
+        if (typeof found !== "string" || !/^e\d+$/.test(found) || this.view.has(found)) return found
+      } catch {
+        // Not in this answer.
+      }
+    }
+    return undefined
+  }
+  /** The ref on a line matching `line`: from an answer read, else from mm_find {text: query}. */
+  async seek(query: string, line: RegExp, what: string): Promise<string> {
+    return this.inAnswers((text) => refIn(text, line, what)) ?? refIn(await this.call("mm_find", { text: query }), line, what)
+  }
+  /** As refNear, in the answers read, else in what mm_find {text: anchor} answers. */
+  async seekNear(anchor: string, container: RegExp, child: RegExp, what: string): Promise<string> {
+    return (
+      this.inAnswers((text) => refNear(text, anchor, container, child, what)) ??
+      refNear(await this.call("mm_find", { text: anchor }), anchor, container, child, what)
+    )
+  }
+  /** Reads `pattern` in the last answer, else in what mm_find {text: query} answers. */
+  async read(query: string, pattern: RegExp, what: string): Promise<string> {
+    const last = this.answers[this.answers.length - 1] ?? ""
+    if (pattern.test(last)) return last
+    const found = await this.call("mm_find", { text: query })
+    expectIn(found, pattern, what)
+    return found
+  }
+}
+
 interface Flow {
   readonly name: string
   readonly ours: (agent: Agent, app: string) => Promise<void>
   readonly theirs: (agent: TheirAgent, app: string) => Promise<void>
+  /** The page mm_launch opens for the single-call agent (an extension's: its path in the extension). */
+  readonly home: (app: string) => string
+  /** The single-call agent, after mm_launch opened `home`. */
+  readonly single: (agent: SingleAgent) => Promise<void>
 }
 
 const ITEMS = ["Buy milk", "Walk the dog", "Read a book"]
@@ -174,6 +226,18 @@ const flows: ReadonlyArray<Flow> = [
       const list = await agent.snap()
       expectIn(list, /Buy milk[\s\S]*Read a book/, "the active items")
       if (/listitem[^\n]*Walk the dog|text: Walk the dog/.test(list.split("- list")[1] ?? "")) throw new Error("Walk the dog still listed")
+    },
+    home: (app) => `${app}/todomvc/react/`,
+    single: async (agent) => {
+      const input = await agent.seek("What needs to be done", /textbox "What needs to be done\?"/, "the new-todo field")
+      for (const item of ITEMS) await agent.call("mm_type", { a11yRef: input, text: item, submit: true })
+      const checkbox = await agent.seekNear("Walk the dog", /listitem/, /checkbox/, "the checkbox of Walk the dog")
+      const active = await agent.seek("Active", /link "Active"/, "the Active filter")
+      await agent.call("mm_click", { a11yRef: checkbox })
+      await agent.call("mm_click", { a11yRef: active })
+      const lists = await agent.call("mm_find", { role: "list" })
+      expectIn(lists, /listitem \[e\d+\]: Buy milk[\s\S]*listitem \[e\d+\]: Read a book/, "the active items")
+      if (lists.includes("Walk the dog")) throw new Error("Walk the dog still listed")
     }
   },
   {
@@ -206,6 +270,19 @@ const flows: ReadonlyArray<Flow> = [
       const response = await agent.look("Response body")
       expectIn(response, /Venus/, "the body")
       expectIn(response, /cell "200"/, "the status")
+    },
+    home: (app) => `${app}/swagger/`,
+    single: async (agent) => {
+      const operation = await agent.seek("GET /planets", /button "GET \/planets/, "the GET /planets operation")
+      await agent.call("mm_click", { a11yRef: operation })
+      const tryIt = await agent.seek("Try it out", /button "Try it out"/, "Try it out")
+      await agent.call("mm_click", { a11yRef: tryIt })
+      const limit = await agent.seek("limit", /textbox "limit"/, "the limit field")
+      const execute = await agent.seek("Execute", /button "Execute"/, "Execute")
+      await agent.call("mm_type", { a11yRef: limit, text: "2" })
+      await agent.call("mm_click", { a11yRef: execute })
+      await agent.read("Response body", /"name": "Venus"/, "the body")
+      await agent.read("200", /\b200\b/, "the status")
     }
   },
   {
@@ -241,6 +318,19 @@ const flows: ReadonlyArray<Flow> = [
       expectIn(after, /option "Dark" \[selected\]/, "the theme after reload")
       const sizeAfter = agent.looking === "snapshot" ? after : await agent.look("Font size")
       expectIn(sizeAfter, /spinbutton "Font size \(px\)"[^\n]*: "22"/, "the font size after reload")
+    },
+    home: () => "options.html",
+    single: async (agent) => {
+      const theme = await agent.seek("Theme", /combobox "Theme"/, "the theme select")
+      const size = await agent.seek("Font size", /spinbutton "Font size/, "the font size field")
+      const save = await agent.seek("Save", /button "Save"/, "Save")
+      await agent.call("mm_select_option", { a11yRef: theme, values: ["Dark"] })
+      await agent.call("mm_type", { a11yRef: size, text: "22" })
+      await agent.call("mm_click", { a11yRef: save })
+      await agent.read("Options saved", /Options saved/, "the saved status")
+      await agent.call("mm_navigate", { screen: "reload" })
+      await agent.read("Theme", /combobox "Theme" \[e\d+\]: Dark/, "the theme after reload")
+      await agent.read("Font size", /spinbutton "Font size \(px\)" \[e\d+\]: 22/, "the font size after reload")
     }
   }
 ]
@@ -262,7 +352,7 @@ const main = async () => {
   const app = server.url
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-bench-agent-"))
   const lists: Array<{ server: string; state: string; bytes: number }> = []
-  const results: Array<{ flow: string; ours: Measured; theirs: Record<Looking, Measured> }> = []
+  const results: Array<{ flow: string; ours: Measured; single: Measured; theirs: Record<Looking, Measured> }> = []
   try {
     for (const [index, flow] of flows.entries()) {
       if (only !== undefined && !only.includes(index)) continue
@@ -284,6 +374,26 @@ const main = async () => {
       await ours.client.callTool({ name: "mm_cleanup", arguments: {} })
       await ours.client.close()
 
+      // Ours, single-call: mm_launch opens the app (its home page), then one call per step.
+      const singleDir = path.join(scratch, `single-${index}`)
+      fs.mkdirSync(singleDir)
+      const singleConfig = path.join(singleDir, "config.json")
+      fs.writeFileSync(singleConfig, JSON.stringify(extension ? { screens: { home: flow.home(app) } } : { appUrl: flow.home(app) }))
+      const single = new SingleAgent(
+        (
+          await connect(
+            [ourServer, "--config", singleConfig, "--artifacts-dir", singleDir, "--loopback-only", "--headless", "--executable-path", executablePath, ...(extension ? ["--extension", extensionDir] : [])],
+            singleDir,
+            "single"
+          )
+        ).client
+      )
+      await single.call("mm_launch")
+      await flow.single(single)
+      const singleMeasured = { calls: single.calls, bytes: single.bytes }
+      await single.client.callTool({ name: "mm_cleanup", arguments: {} })
+      await single.client.close()
+
       const theirs = {} as Record<Looking, Measured>
       for (const looking of ["snapshot", "find"] as const) {
         const theirDir = path.join(scratch, `theirs-${index}-${looking}`)
@@ -302,32 +412,35 @@ const main = async () => {
         theirs[looking] = { calls: agent.calls, bytes: agent.bytes }
         await agent.client.close()
       }
-      results.push({ flow: flow.name, ours: oursMeasured, theirs })
+      results.push({ flow: flow.name, ours: oursMeasured, single: singleMeasured, theirs })
     }
   } finally {
     await server.close()
   }
 
   out("Agent flows on third-party apps served on 127.0.0.1: calls and response bytes (all content blocks).")
-  out("Playwright MCP looking with browser_snapshot, or with browser_find; ratio against its cheaper way.")
+  out("Ours: the agent that reads its targets in the answers to its actions, after mm_navigate; single-call: mm_launch opens")
+  out("the app, one call per step, a target from the answers read or else from mm_find. Playwright MCP looking with")
+  out("browser_snapshot, or with browser_find; ratios against its cheaper way (by bytes).")
   out()
-  out("| flow | ours calls | ours bytes | PW snapshot calls | PW snapshot bytes | PW find calls | PW find bytes | bytes ours/theirs (cheapest) | calls ours/theirs |")
-  out("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+  out("| flow | ours calls, bytes | single-call calls, bytes | PW snapshot calls, bytes | PW find calls, bytes | ours / PW cheapest | single-call / PW cheapest |")
+  out("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
   let met = true
-  for (const { flow, ours, theirs } of results) {
+  const figure = (measured: Measured) => `${measured.calls}, ${measured.bytes.toLocaleString("en-US")}`
+  for (const { flow, ours, single, theirs } of results) {
     const cheapest = theirs.snapshot.bytes <= theirs.find.bytes ? theirs.snapshot : theirs.find
-    const ratio = ours.bytes / cheapest.bytes
-    met &&= ratio <= BYTES_TARGET && ours.calls <= cheapest.calls
-    out(
-      `| ${flow} | ${ours.calls} | ${ours.bytes.toLocaleString("en-US")} | ${theirs.snapshot.calls} | ${theirs.snapshot.bytes.toLocaleString("en-US")} | ${theirs.find.calls} | ${theirs.find.bytes.toLocaleString("en-US")} | ${ratio.toFixed(3)}x | ${ours.calls}/${cheapest.calls} |`
-    )
+    const against = (measured: Measured) => {
+      met &&= measured.bytes / cheapest.bytes <= BYTES_TARGET && measured.calls <= cheapest.calls
+      return `${(measured.bytes / cheapest.bytes).toFixed(3)}x bytes, ${measured.calls}/${cheapest.calls} calls`
+    }
+    out(`| ${flow} | ${figure(ours)} | ${figure(single)} | ${figure(theirs.snapshot)} | ${figure(theirs.find)} | ${against(ours)} | ${against(single)} |`)
   }
   out()
   out("| server | state | tools/list bytes |")
   out("| --- | --- | ---: |")
   for (const row of lists) out(`| ${row.server} | ${row.state} | ${row.bytes.toLocaleString("en-US")} |`)
   out()
-  out(`Target (issue 9): on every flow our bytes at most ${BYTES_TARGET}x of Playwright MCP's cheapest way, with no more calls: ${met ? "met" : "NOT met"}.`)
+  out(`Target (issues 9, 19): on every flow, for both our agents, bytes at most ${BYTES_TARGET}x of Playwright MCP's cheapest way, with no more calls: ${met ? "met" : "NOT met"}.`)
 }
 
 main().then(
