@@ -17,6 +17,7 @@ import { ClientMemory } from "../runtime/client-memory.js"
 import { runTool, type ToolResponse } from "../runtime/runTool.js"
 import type { AnyToolDefinition, ToolServices } from "../runtime/tool.js"
 import { ALL_CAPS, ToolView, visibleTools } from "../runtime/visibility.js"
+import { ObservingClient } from "../services/Observer.js"
 import { Progress } from "../services/Progress.js"
 import { Session } from "../services/Session.js"
 import { inputJsonSchema, jsonSchemaOf } from "./json-schema.js"
@@ -35,7 +36,7 @@ export const instructions = (prefix: string, secretNames: ReadonlyArray<string> 
     "Drive a real Chromium browser (a web app or an MV3 extension) and remember what worked.",
     `Start with ${p}launch: tools appear as they apply, the page tools once a session runs.`,
     "Name an element by exactly one of a11yRef (a ref like e12 from the page text), testId (its test id) or selector (CSS or Playwright).",
-    "A response is JSON {ok, result | error: {code, message}, page? (when it changed), console? (new errors), notices?}, then the page as text: after an action only what changed (other refs stay valid), after a failure all of it.",
+    "A response is JSON {ok, result | error: {code, message}, page? (when it changed), console? (new errors), notices?}, then the page as text: after an action only what changed since you last looked (a ${p}find counts; other refs stay valid), after a failure all of it.",
     `Send known steps together with ${p}run_steps; ${p}knowledge finds what earlier sessions did, ${p}replay redoes one. An error's message says how to recover.`,
     ...secrets
   ].join(" ")
@@ -132,7 +133,7 @@ export const makeMcpServer = <R extends ToolServices, ER>(
     { capabilities: { tools: { listChanged: !staticTools }, logging: {} }, instructions: instructions(registry.prefix, options.secretNames) }
   )
   const view = ToolView.make(registry, { caps: options.caps, staticTools })
-  // What this client was last told (the page, the console read so far): responses say only what changed.
+  // What this client was last told (the page, the console read so far) and its id in the pages it looks at: responses say only what changed.
   const memory = ClientMemory.make()
   // A misspelt group would otherwise leave its tools off without a word.
   const groups = new Set(optInGroups(registry.tools))
@@ -221,7 +222,8 @@ export const makeMcpServer = <R extends ToolServices, ER>(
     const policy = isPolicy(requested) ? requested : defaultPolicy
     const call = runTool(tool)(request.params.arguments ?? {}, { policy }).pipe(
       Effect.provideService(ToolView, view),
-      Effect.provideService(ClientMemory, memory)
+      Effect.provideService(ClientMemory, memory),
+      Effect.locally(ObservingClient, memory.viewer)
     ) as Effect.Effect<
       ToolResponse,
       never,

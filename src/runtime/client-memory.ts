@@ -14,7 +14,11 @@ export interface Told {
 
 export interface ClientMemoryService {
   readonly told: Ref.Ref<Told | undefined>
+  /** This client's id in the pages it observes (see `ObservingClient`): changes-only answers are per client. */
+  readonly viewer: string
 }
+
+let clients = 0
 
 /**
  * Provided per client by the MCP server (each client reads its own responses). Without it, as for a
@@ -22,7 +26,7 @@ export interface ClientMemoryService {
  * console errors are those raised during the call.
  */
 export class ClientMemory extends Context.Tag("browser-workflow-mcp/ClientMemory")<ClientMemory, ClientMemoryService>() {
-  static readonly make = (): ClientMemoryService => ({ told: Ref.unsafeMake<Told | undefined>(undefined) })
+  static readonly make = (): ClientMemoryService => ({ told: Ref.unsafeMake<Told | undefined>(undefined), viewer: `c${++clients}` })
 }
 
 /** The memory of the client this call answers, if it has one. */

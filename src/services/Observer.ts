@@ -1,5 +1,5 @@
 // What the active page looks like now: state, visible test ids, accessibility nodes with refs.
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, FiberRef, Layer } from "effect"
 import type { BrowserClosed, DiscoveryFailed, NoActiveSession, PageClosed, PageUnresponsive, StateFailed } from "../domain/errors.js"
 import type { A11yNode, FindResult, Observation, ScreenState, TestIdItem } from "../domain/observation.js"
 
@@ -31,6 +31,13 @@ export interface FindOptions {
   readonly name?: string | undefined
   readonly limit: number
 }
+
+/**
+ * The client the running call observes for (its id; "" for a caller without one, such as a library call
+ * of runTool). The page keeps what each client was told and saw (a search counts), so a changes-only
+ * observation answers each client what changed since it last looked. Set by the MCP server per call.
+ */
+export const ObservingClient = FiberRef.unsafeMake<string>("")
 
 export type ObserveError = NoActiveSession | BrowserClosed | PageClosed | PageUnresponsive | DiscoveryFailed | StateFailed
 

@@ -5,6 +5,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { runTool } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
+import { find } from "../../src/tools/find.js"
 import { click } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { launch } from "../../src/tools/session.js"
@@ -78,6 +79,33 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         const gone = /\(gone: ([^)]*)\)/.exec(removed.snapshot ?? "")?.[1]?.split(" ") ?? []
         expect([...gone].sort()).toEqual([...refs].sort())
         expect(linesOf(removed.snapshot)).toEqual([])
+      })
+    )
+  })
+
+  describe("after a search", () => {
+    it.effect("a search counts as looking: the next action answers what changed since, and a node that left before it is still told gone", () =>
+      Effect.gen(function* () {
+        const { url } = yield* Pages
+        // A page the client has not seen: the navigation answers nothing of it.
+        const opened = yield* Effect.map(runTool(navigate)({ url: `${url}?searched` }, { policy: "none" }), readable)
+        expect(opened.ok).toBe(true)
+        expect(opened.snapshot).toBeUndefined()
+
+        // It looks for one button, then clicks it: the answer is the change, not the page it never read.
+        const found = yield* call(find, { text: "One item" })
+        const button = /button "One item" \[(e\d+)\]/.exec(found.snapshot ?? "")?.[1]
+        expect(button).toBeDefined()
+        const one = yield* call(click, { a11yRef: button })
+        expect(linesOf(one.snapshot)).toEqual(["listitem [e#]: Two changed"])
+        const two = /\[(e\d+)\]/.exec(one.snapshot ?? "")![1]!
+
+        // The item leaves in a call that answers nothing; a search follows; the next answer still says it left.
+        expect((yield* Effect.map(runTool(click)({ selector: "#remove" }, { policy: "none" }), readable)).ok).toBe(true)
+        expect((yield* call(find, { text: "Alpha" })).ok).toBe(true)
+        const after = yield* call(click, { selector: "#after" })
+        expect(linesOf(after.snapshot)).toEqual(["listitem [e#]: Alpha changed", 'button "B" [pressed] [e#]'])
+        expect(after.snapshot).toContain(`(gone: ${two})`)
       })
     )
   })

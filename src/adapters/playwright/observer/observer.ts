@@ -1,11 +1,11 @@
 // Observer over Playwright: one in-page walk per observation; refs are handed out under a lock so
 // numbering stays unique across the session's tabs.
-import { Effect, Layer, Option, Ref } from "effect"
+import { Effect, FiberRef, Layer, Option, Ref } from "effect"
 import type { Page } from "playwright"
 import { DiscoveryFailed, PageClosed, PageUnresponsive, shownUrl, StateFailed } from "../../../domain/errors.js"
 import type { A11yNode, FindResult, Observation, ScreenState, TestIdItem } from "../../../domain/observation.js"
 import { StateSnapshot, type PageProbe } from "../../../capabilities/StateSnapshot.js"
-import { Observer, type FindOptions, type ObserveOptions } from "../../../services/Observer.js"
+import { Observer, ObservingClient, type FindOptions, type ObserveOptions } from "../../../services/Observer.js"
 import { BrowserCallFailed, BrowserState, firstLine, type LiveSession } from "../lifecycle/browser.js"
 import { withSeparateFrames } from "../session/frames.js"
 import { requestsInFlight } from "../lifecycle/live-session.js"
@@ -29,7 +29,7 @@ const SETTLE_SLACK_MS = 1_000
 const STATE_TIMEOUT_MS = 3_000
 const WALK_TIMEOUT_MS = 10_000
 
-type WalkArgs = Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules" | "ledgerOf" | "carryFrom" | "carry">
+type WalkArgs = Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules" | "ledgerOf" | "carryFrom" | "carry" | "viewer">
 
 /** How often the settling looks again at the page's requests in flight. */
 const NETWORK_POLL_MS = 20
@@ -62,11 +62,14 @@ export const make = Effect.gen(function* () {
   const evaluate = (live: LiveSession, page: Page, args: WalkArgs, settle: boolean) =>
     live.observeLock.withPermits(1)(
       Effect.gen(function* () {
+        // Changes-only answers and searches are per client: the page keeps each one's record.
+        const viewer = yield* FiberRef.get(ObservingClient)
         const base: ObserveArgs = {
           ...args,
           nextRef: live.nextRef,
           testIdAttribute: settings.testIdAttribute,
-          screenRules: settings.screenRules
+          screenRules: settings.screenRules,
+          ...(viewer !== "" ? { viewer } : {})
         }
         const tab = ledgers.get(page) ?? emptyLedgers()
         ledgers.set(page, tab)

@@ -1,5 +1,6 @@
-// The snapshot's list of nodes: all of them, or (changes-only) those new or changed since the agent
-// was last told, each naming its nearest shown ancestor, with the refs that left.
+// The snapshot's list of nodes: all of them, or (changes-only) those new or changed since the client
+// last looked, each naming its nearest shown ancestor, with the refs that left; and what a search of the
+// whole page records as seen.
 import type { OutputItem } from "./collapse.js"
 import { tell, untell } from "./registry.js"
 import { hash } from "./text.js"
@@ -12,25 +13,46 @@ const signatureOf = (node: RawNode) =>
   hash(`${node.role}|${node.name}|${node.disabled ?? ""}|${node.checked ?? ""}|${node.expanded ?? ""}|${node.level ?? ""}|${node.selected ?? ""}|${node.pressed ?? ""}|${node.depth ?? 0}|${node.text ?? ""}|${node.collapsed === undefined ? "" : `${node.collapsed.count}:${node.collapsed.refs.join(",")}:${node.collapsed.examples.join("|")}`}|${(node.path ?? []).join("/")}`)
 
 /** The nodes of the snapshot (see the file comment); `output` is the flattened tree. */
+/** Tells the client every node of a collapsed run (each one's own signature), noting them seen. */
+const markCovered = (walk: Walk, seen: Set<string>, items: Array<TreeNode>) => {
+  const mark = (node: TreeNode) => {
+    seen.add(node.raw!.ref)
+    tell(walk.view, walk.changes, node.raw!.ref, signatureOf(node.raw!))
+    for (const child of node.children) mark(child)
+  }
+  for (const item of items) mark(item)
+}
+
+/** The key of an output item in the client's record: a collapsed run's summary has its first ref and "*". */
+const keyOf = (item: OutputItem) => (item.covered !== undefined ? `${item.raw.ref}*` : item.raw.ref)
+
+/**
+ * A search of the whole page looked at all of it for the client: every node it walked goes into the
+ * client's record as seen, so the next changes-only walk answers what changed since, not the nodes the
+ * search did not show. A node the client was told of that is gone stays in the record, so that walk
+ * still says it left.
+ */
+export const recordSeen = (walk: Walk, output: Array<OutputItem>): void => {
+  const seen = new Set<string>()
+  for (const item of output) {
+    const key = keyOf(item)
+    tell(walk.view, walk.changes, key, signatureOf(item.raw))
+    walk.view.passed.delete(key)
+    if (item.covered !== undefined) markCovered(walk, seen, item.covered)
+  }
+}
+
 export const listNodes = (walk: Walk, output: Array<OutputItem>): NonNullable<ObserveResult["a11y"]> => {
-  const { args, registry, changes } = walk
+  const { args, view, changes } = walk
   const nodes: Array<RawNode> = []
   let truncated = walk.cut
   let unchanged = 0
   const seen = new Set<string>()
-  const markCovered = (items: Array<TreeNode>) => {
-    const mark = (node: TreeNode) => {
-      seen.add(node.raw!.ref)
-      tell(registry, changes, node.raw!.ref, signatureOf(node.raw!))
-      for (const child of node.children) mark(child)
-    }
-    for (const item of items) mark(item)
-  }
   // Changes-only: the enclosing nodes of the current one (by depth, document order), and which of them
   // this answer shows, so that each node shown names its nearest shown ancestor (`under`).
   const enclosing: Array<{ readonly depth: number; readonly ref: string; shown: boolean }> = []
   for (const item of output) {
-    const key = item.covered !== undefined ? `${item.raw.ref}*` : item.raw.ref
+    const key = keyOf(item)
     const depth = item.raw.depth ?? 0
     while (enclosing.length > 0 && enclosing[enclosing.length - 1]!.depth >= depth) enclosing.pop()
     const place = { depth, ref: item.raw.ref, shown: false }
@@ -41,23 +63,23 @@ export const listNodes = (walk: Walk, output: Array<OutputItem>): NonNullable<Ob
         break
       }
       nodes.push(item.raw)
-      tell(registry, changes, key, signatureOf(item.raw))
-      if (item.covered !== undefined) markCovered(item.covered)
+      tell(view, changes, key, signatureOf(item.raw))
+      if (item.covered !== undefined) markCovered(walk, seen, item.covered)
       continue
     }
     const signature = signatureOf(item.raw)
     seen.add(key)
-    if (item.covered !== undefined) markCovered(item.covered)
-    if (registry.reported.get(key) === signature || registry.passed.get(key) === signature) unchanged++
+    if (item.covered !== undefined) markCovered(walk, seen, item.covered)
+    if (view.reported.get(key) === signature || view.passed.get(key) === signature) unchanged++
     else if (nodes.length < args.a11yLimit) {
-      tell(registry, changes, key, signature)
-      registry.passed.delete(key)
+      tell(view, changes, key, signature)
+      view.passed.delete(key)
       place.shown = true
       let under: string | undefined
       for (let k = enclosing.length - 2; k >= 0 && under === undefined; k--) if (enclosing[k]!.shown) under = enclosing[k]!.ref
       nodes.push(under === undefined ? item.raw : { ...item.raw, under })
     } else {
-      registry.passed.set(key, signature)
+      view.passed.set(key, signature)
       truncated = true
     }
   }
@@ -65,17 +87,17 @@ export const listNodes = (walk: Walk, output: Array<OutputItem>): NonNullable<Ob
   return { nodes, truncated, unchanged, removed }
 }
 
-/** A ref the agent was told about and that is gone (or, after a full walk, no longer shown); forgotten as told. */
+/** A ref the client was told about and that is gone (or, after a full walk, no longer shown); forgotten as told. */
 const removedRefs = (walk: Walk, seen: Set<string>): Array<string> => {
-  const { registry, changes } = walk
+  const { registry, view, changes } = walk
   const removed: Array<string> = []
-  for (const key of registry.reported.keys()) {
+  for (const key of view.reported.keys()) {
     const summary = key.endsWith("*")
     const element = registry.byRef.get(summary ? key.slice(0, -1) : key)
     const gone = element === undefined || !isLive(element) || (!walk.cut && !seen.has(key))
     if (gone) {
       if (!summary && !seen.has(key)) removed.push(key)
-      untell(registry, changes, key)
+      untell(view, changes, key)
     }
   }
   return removed

@@ -4,9 +4,9 @@
 import { makeAria } from "./aria.js"
 import { flattenTree } from "./collapse.js"
 import { findIn } from "./find.js"
-import { listNodes } from "./listing.js"
+import { listNodes, recordSeen } from "./listing.js"
 import { finishTree } from "./refs.js"
-import { ledgerAnswer, openDocument, registryOf, watchAndPrune, type LedgerChanges } from "./registry.js"
+import { ledgerAnswer, openDocument, registryOf, viewFor, watchAndPrune, type LedgerChanges } from "./registry.js"
 import { readPageState } from "./state.js"
 import { makeInAriaDisabled } from "./states.js"
 import { collectTestIds } from "./test-ids.js"
@@ -24,6 +24,9 @@ const rootOf = (args: ObserveArgs): Element | null => {
   }
 }
 
+/** Test ids a search records as seen (the observation after an action lists 50). */
+const SEARCHED_TEST_IDS = 150
+
 export const observePage = (args: ObserveArgs): ObserveResult => {
   const registry = registryOf()
   const wantTree = args.wantA11y || args.find !== undefined
@@ -37,12 +40,17 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
 
   const root = rootOf(args)
   const rootFound = args.rootSelector === null || root !== null
+  // What the client observing was told and saw; a search of the whole page counts as looking at it.
+  const view = viewFor(registry, args, changes)
+  const searched = args.find !== undefined && args.rootSelector === null
   let testIds: Array<RawTestId> | null = null
   let testIdsUnchanged = 0
   if (args.wantTestIds) {
-    const collected = collectTestIds(args, registry, root)
+    const collected = collectTestIds(args, view, root, args.testIdLimit)
     testIds = collected.testIds
     testIdsUnchanged = collected.unchanged
+  } else if (searched) {
+    collectTestIds(args, view, root, SEARCHED_TEST_IDS)
   }
 
   let nextRef = args.nextRef
@@ -59,6 +67,7 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
       aria,
       registry,
       changes,
+      view,
       textCap: Math.max(20, args.textLimit ?? 300),
       // The snapshot shows far fewer nodes once runs collapse; a search looks further.
       treeCap: args.find !== undefined ? 10_000 : 2_000,
@@ -70,8 +79,10 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
     }
     const top = buildTree(walk, root)
     finishTree(walk, top)
-    if (args.find !== undefined) found = findIn(top, args.find)
-    else a11y = listNodes(walk, flattenTree(top))
+    if (args.find !== undefined) {
+      found = findIn(top, args.find)
+      if (searched) recordSeen(walk, flattenTree(top))
+    } else a11y = listNodes(walk, flattenTree(top))
     nextRef = walk.nextRef
   }
 

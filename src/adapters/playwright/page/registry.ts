@@ -1,4 +1,4 @@
-// The page's ref registry (refs to elements, what the agent was told of each) and its ledger (each
+// The page's ref registry (refs to elements, what each client was told of each) and its ledger (each
 // bound ref's durable identity), kept in our isolated world under one symbol; the ref engine, checkRef,
 // actions and describeTarget read it there. See `Ledger` and `Carry` in types.ts.
 import type { Carry, Ledger, ObserveArgs } from "./types.js"
@@ -8,14 +8,8 @@ export interface Registry {
   byRef: Map<string, Element>
   byEl: WeakMap<Element, string>
   info: Map<string, { role: string; name: string }>
-  /** What the agent was last told about each ref (a signature of the node), for changes-only observations. */
-  reported: Map<string, string>
-  /**
-   * Nodes a changes-only walk saw past its output limit: left out of that observation (it said
-   * truncated), so they are not news in the next one unless they change.
-   */
-  passed: Map<string, string>
-  reportedTestIds: WeakMap<Element, string>
+  /** Per client (by viewer id, the least recently observing first): what it was told and saw (see `View`). */
+  views: Map<string, View>
   /** When the DOM last changed and the URL at the last full observation, for settling (see settlePage). */
   watch?: { last: number; href: string }
   /** This document's id and its ledger: each bound ref's durable identity (see `Ledger`). */
@@ -38,32 +32,85 @@ export const registryOf = (): Registry => {
       byRef: new Map(),
       byEl: new WeakMap(),
       info: new Map(),
-      reported: new Map(),
-      passed: new Map(),
-      reportedTestIds: new WeakMap(),
+      views: new Map(),
       doc: `${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`,
       seq: 0,
       durable: new Map(),
       opened: false
     })
   Object.defineProperty(w, KEY, { enumerable: false })
+  // A registry an earlier version of this code made in this document keeps no records per client.
+  registry.views ??= new Map()
   return registry
 }
 
-/** What changed in the ledger during one walk (keys of `reported`, refs of `durable`). */
+/**
+ * One client's record in this document (see `ObserveArgs.viewer`): what it was last told of each ref (a
+ * signature of the node) or saw of it in a search, which a changes-only walk compares with; nodes a
+ * changes-only walk saw past its output limit (left out of that observation, which said truncated, so
+ * not news in the next one unless they change); the test ids it was told or saw.
+ */
+export interface View {
+  readonly viewer: string
+  readonly reported: Map<string, string>
+  readonly passed: Map<string, string>
+  readonly reportedTestIds: WeakMap<Element, string>
+}
+
+/** Clients whose records a document keeps; past them the least recent one's goes (it is answered in full again). */
+export const VIEWS_KEPT = 8
+
+/** What changed in the ledger during one walk (keys of the views' `reported` as `toldKey` writes them, refs of `durable`). */
 export interface LedgerChanges {
   readonly told: Set<string>
   readonly refs: Set<string>
 }
 
-export const tell = (registry: Registry, changes: LedgerChanges, key: string, signature: string): void => {
-  if (registry.reported.get(key) === signature) return
-  registry.reported.set(key, signature)
-  changes.told.add(key)
+/** A key of the ledger's `told`: the default client's keys as they are, another's prefixed with its id. */
+const toldKey = (viewer: string, key: string) => (viewer === "" ? key : `${viewer}\u0001${key}`)
+const fromToldKey = (told: string): readonly [string, string] => {
+  const at = told.indexOf("\u0001")
+  return at < 0 ? ["", told] : [told.slice(0, at), told.slice(at + 1)]
 }
 
-export const untell = (registry: Registry, changes: LedgerChanges, key: string): void => {
-  if (registry.reported.delete(key)) changes.told.add(key)
+const viewOf = (registry: Registry, viewer: string): View => {
+  let view = registry.views.get(viewer)
+  if (view === undefined) {
+    view = { viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap() }
+    registry.views.set(viewer, view)
+  }
+  return view
+}
+
+/**
+ * The record of the client this walk observes for. A walk that looks (the tree, the test ids) makes it
+ * the most recent; past VIEWS_KEPT clients the least recent one's record goes (its keys leave the
+ * ledger). Any other read leaves the records as they are.
+ */
+export const viewFor = (registry: Registry, args: ObserveArgs, changes: LedgerChanges): View => {
+  const viewer = args.viewer ?? ""
+  if (!(args.wantA11y || args.wantTestIds || args.find !== undefined)) {
+    return registry.views.get(viewer) ?? { viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap() }
+  }
+  const view = viewOf(registry, viewer)
+  registry.views.delete(viewer)
+  registry.views.set(viewer, view)
+  for (const [oldest, record] of registry.views) {
+    if (registry.views.size <= VIEWS_KEPT) break
+    registry.views.delete(oldest)
+    for (const key of record.reported.keys()) changes.told.add(toldKey(oldest, key))
+  }
+  return view
+}
+
+export const tell = (view: View, changes: LedgerChanges, key: string, signature: string): void => {
+  if (view.reported.get(key) === signature) return
+  view.reported.set(key, signature)
+  changes.told.add(toldKey(view.viewer, key))
+}
+
+export const untell = (view: View, changes: LedgerChanges, key: string): void => {
+  if (view.reported.delete(key)) changes.told.add(toldKey(view.viewer, key))
 }
 
 /**
@@ -82,7 +129,10 @@ export const openDocument = (registry: Registry, args: ObserveArgs, here: string
     // Two refs with one identity: neither is carried (fail closed).
     for (const durable of ambiguous) byDurable.delete(durable)
     registry.carry = byDurable
-    for (const [key, signature] of carry.told) registry.reported.set(key, signature)
+    for (const [told, signature] of carry.told) {
+      const [viewer, key] = fromToldKey(told)
+      viewOf(registry, viewer).reported.set(key, signature)
+    }
   } else if (carry === undefined && args.carryFrom !== undefined && args.carryFrom.includes(here)) {
     return true
   }
@@ -112,7 +162,7 @@ export const watchAndPrune = (registry: Registry, changes: LedgerChanges): void 
     if (!isLive(element)) {
       registry.byRef.delete(ref)
       registry.info.delete(ref)
-      registry.passed.delete(ref)
+      for (const view of registry.views.values()) view.passed.delete(ref)
       if (registry.durable.delete(ref)) changes.refs.add(ref)
     }
   }
@@ -124,12 +174,22 @@ export const ledgerAnswer = (registry: Registry, args: ObserveArgs, here: string
   if (!full && changes.told.size === 0 && changes.refs.size === 0) return undefined
   registry.seq++
   return full
-    ? { doc: registry.doc, url: here, seq: registry.seq, full: true, refs: [...registry.durable], told: [...registry.reported] }
+    ? {
+        doc: registry.doc,
+        url: here,
+        seq: registry.seq,
+        full: true,
+        refs: [...registry.durable],
+        told: Array.from(registry.views.values()).flatMap((view) => Array.from(view.reported, ([key, signature]): [string, string] => [toldKey(view.viewer, key), signature]))
+      }
     : {
         doc: registry.doc,
         url: here,
         seq: registry.seq,
         refs: Array.from(changes.refs, (ref) => [ref, registry.durable.get(ref) ?? null]),
-        told: Array.from(changes.told, (key) => [key, registry.reported.get(key) ?? null])
+        told: Array.from(changes.told, (told) => {
+          const [viewer, key] = fromToldKey(told)
+          return [told, registry.views.get(viewer)?.reported.get(key) ?? null]
+        })
       }
 }

@@ -1,7 +1,7 @@
 // The state of one walk of the tree and the nodes it builds, shared by the walk's stages
 // (walk.ts builds, refs.ts finishes, collapse.ts flattens, listing.ts and find.ts answer).
 import type { Aria } from "./aria.js"
-import type { LedgerChanges, Registry } from "./registry.js"
+import type { LedgerChanges, Registry, View } from "./registry.js"
 import type { ObserveArgs, RawNode } from "./types.js"
 
 export interface TreeNode {
@@ -24,6 +24,8 @@ export interface Walk {
   readonly aria: Aria
   readonly registry: Registry
   readonly changes: LedgerChanges
+  /** The record of the client the walk observes for (see `View`). */
+  readonly view: View
   /** Characters of text kept per node (code blocks get four times as many). */
   readonly textCap: number
   /** Nodes the walk builds before it stops (and says truncated). */

@@ -26,7 +26,7 @@ export interface ObserveArgs {
   readonly wantTestIds: boolean
   readonly wantA11y: boolean
   /**
-   * Report only nodes and test ids that are new or changed since this page last reported them;
+   * Report only nodes and test ids that are new or changed since the client (`viewer`) last looked;
    * the rest are counted (their refs stay valid) and refs that left are listed.
    */
   readonly changesOnly: boolean
@@ -51,6 +51,11 @@ export interface ObserveArgs {
   readonly carryFrom?: ReadonlyArray<string> | undefined
   /** What the agent knew of the earlier document at this URL: refs to carry over and what it was told. */
   readonly carry?: Carry | undefined
+  /**
+   * The client the walk observes for (see `ObservingClient`): each client has its own record of what it
+   * was told and saw (a search counts), so a changes-only walk answers what changed since it last looked.
+   */
+  readonly viewer?: string | undefined
 }
 
 /**
