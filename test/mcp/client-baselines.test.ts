@@ -115,6 +115,20 @@ describe("changes since this client last looked", () => {
     const failed = await first("mm_click", { a11yRef: "e9999" })
     expect(failed.envelope.ok).toBe(false)
     for (const line of UNCHANGED) expect(failed.text).toMatch(line)
+
+    // A reload makes a new document: each client's record carries over to it, so neither is answered the
+    // whole page again. The first is told what the reload reset (the cart, the note) and nothing else.
+    const reloaded = await first("mm_navigate", { screen: "reload" })
+    expect(reloaded.envelope.ok).toBe(true)
+    expect(reloaded.text).toMatch(/Cart: 0/)
+    expect(reloaded.text).toMatch(/No note/)
+    for (const line of UNCHANGED) expect(reloaded.text).not.toMatch(line)
+    // The second client's record came along too: its action answers its change and what it had not seen.
+    const afterReload = await second("mm_click", { a11yRef: add })
+    expect(afterReload.envelope.ok).toBe(true)
+    expect(afterReload.text).toMatch(/Cart: 1/)
+    expect(afterReload.text).toMatch(/No note/)
+    for (const line of UNCHANGED) expect(afterReload.text).not.toMatch(line)
   }, 120_000)
 
   it("an accessibility snapshot counts as looking: the next action answers only what changed", async () => {
