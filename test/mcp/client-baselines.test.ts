@@ -2,7 +2,7 @@
 // with mm_find and acts; the action's answer shows what changed since that search, not the whole page
 // the client never read (issue 19). A client that never looked at the page gets all of it; a failure
 // answers the whole page; each client of one server (Streamable HTTP, one shared browser) has its own
-// record of what it saw.
+// record of what it saw, carried over a reload, and a page keeps the records of its 8 most recent clients.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { ManagedRuntime } from "effect"
@@ -129,6 +129,19 @@ describe("changes since this client last looked", () => {
     expect(afterReload.text).toMatch(/Cart: 1/)
     expect(afterReload.text).toMatch(/No note/)
     for (const line of UNCHANGED) expect(afterReload.text).not.toMatch(line)
+  }, 120_000)
+
+  it("a page keeps the records of its 8 most recent clients: one whose record went is answered the whole page again", async () => {
+    const calls = await Promise.all(Array.from({ length: 9 }, () => connect()))
+    // Each looks, the first one first: nine records, one too many.
+    for (const call of calls) expect((await call("mm_find", { text: "Add to cart" })).envelope.ok).toBe(true)
+    const [oldest, ...rest] = calls
+    const kept = await rest[0]!("mm_click", { testId: "add" })
+    for (const line of UNCHANGED) expect(kept.text).not.toMatch(line)
+    // The first client's record went: it gets what it needs, the whole page.
+    const evicted = await oldest!("mm_click", { testId: "add" })
+    expect(evicted.envelope.ok).toBe(true)
+    for (const line of UNCHANGED) expect(evicted.text).toMatch(line)
   }, 120_000)
 
   it("an accessibility snapshot counts as looking: the next action answers only what changed", async () => {
