@@ -113,7 +113,7 @@ const runOne = async (corpus: WidgetCorpus, task: Task, contender: Contender, sc
     await sleep(SETTLE_MS)
     const reported = { main: corpus.reportOf(run, "main")?.state, frame: corpus.reportOf(run, "frame")?.state }
     const right = task.done(reported)
-    return { right, attempt, falseOk: attempt.allOk && !right, state: JSON.stringify(reported).slice(0, 300) }
+    return { right, attempt, falseOk: attempt.allOk && !right, state: JSON.stringify(reported).slice(0, 160) }
   } finally {
     await withDeadline(client?.close() ?? Promise.resolve(), 10_000, "close").catch(() => undefined)
     if (pid !== undefined) {
@@ -133,6 +133,13 @@ const versionOf = (library: string) => {
   } catch {
     return "-"
   }
+}
+
+/** An answer on one line: its lines joined, the envelope's JSON head dropped, at most 400 characters. */
+const gist = (text: string) => {
+  const lines = text.split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("```"))
+  const joined = lines.join(" / ")
+  return joined.length > 400 ? joined.slice(0, 400) + "…" : joined
 }
 
 const kb = (bytes: number) => (bytes / 1000).toFixed(1)
@@ -198,6 +205,7 @@ const main = async () => {
       const o = outcomes[label]!
       if (o.right && o.attempt.errors === 0) continue
       out(`- ${task.id} (${label}): ${o.right ? "right, but " : ""}${o.attempt.stopped ?? (o.falseOk ? "FALSE OK" : "all answers ok")}; state ${o.state}`)
+      out(`  last answer (${o.attempt.answers.at(-1)?.tool ?? "none"}): ${gist(o.attempt.answers.at(-1)?.text ?? "")}`)
     }
   }
 }
