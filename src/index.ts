@@ -44,7 +44,7 @@ export {
   type Attachment
 } from "./runtime/tool.js"
 export { runTool, decodeInput, type RunOptions, type ToolResponse } from "./runtime/runTool.js"
-export { makeRegistry, optInGroups, type ToolRegistry } from "./runtime/registry.js"
+export { makeRegistry, optInGroups, toolLookup, ToolRegistry, type ToolRegistryService } from "./runtime/registry.js"
 export {
   ToolView,
   visibleTools,
@@ -57,8 +57,8 @@ export {
   type Blocked
 } from "./runtime/visibility.js"
 
-export * as Tools from "./tools/registry.js"
-export { builtinTools } from "./tools/registry.js"
+export { Tools, builtinTools, servedRegistry, layer as toolRegistryLayer } from "./tools/registry.js"
+// The older per-tool exports, kept for the tools that had them; new tools are in `Tools` only.
 export { click, type, waitFor, getText, pressKey, selectOption, hover, Key } from "./tools/interaction.js"
 export { drag, scroll, setChecked, uploadFile } from "./tools/gestures.js"
 export { expectTool, savePdf } from "./tools/assertions.js"

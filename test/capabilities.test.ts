@@ -23,9 +23,11 @@ import { getContractAddress, listContracts, seedContract, seedContracts } from "
 import { getState } from "../src/tools/discovery.js"
 import { launch } from "../src/tools/session.js"
 import { html, pageServer, tempDir, testSettings, readable } from "./support/browser.js"
+import { defaultSettings } from "../src/domain/config.js"
+import * as BuiltinTools from "../src/tools/registry.js"
 
 /** No session, no page: capability tools must not need either. */
-const core = Layer.mergeAll(Session.layerTest({}), Observer.layerTest({}), KnowledgeStore.layerMemory)
+const core = Layer.mergeAll(Session.layerTest({}), Observer.layerTest({}), KnowledgeStore.layerMemory, BuiltinTools.layer(defaultSettings))
 
 const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
   Effect.map(

@@ -8,6 +8,7 @@ import { secretEnvName } from "../knowledge/recipe.js"
 import { exportSession } from "../tools/knowledge.js"
 import { parseSubcommandArgs } from "./args.js"
 import { CliError } from "./options.js"
+import * as BuiltinTools from "../tools/registry.js"
 
 export const EXPORT_USAGE = "export <sessionId> [--format batch|playwright] [--artifacts-dir DIR]"
 
@@ -42,7 +43,9 @@ export const runExport = async (argv: ReadonlyArray<string>, env: Readonly<Recor
   const artifactsDir = path.resolve(args.values["artifacts-dir"] ?? env.BWM_ARTIFACTS_DIR ?? defaultSettings.artifactsDir)
   const exit = await Effect.runPromiseExit(
     exportSession(sessionId, format).pipe(
-      Effect.provide(Layer.provideMerge(KnowledgeFiles.layerFileSystem(artifactsDir), StderrLogger.layer("warning")))
+      Effect.provide(
+        Layer.mergeAll(BuiltinTools.layer(defaultSettings), Layer.provideMerge(KnowledgeFiles.layerFileSystem(artifactsDir), StderrLogger.layer("warning")))
+      )
     )
   )
   if (Exit.isSuccess(exit)) {

@@ -9,6 +9,7 @@ import { defaultSettings } from "../domain/config.js"
 import { KnowledgeError } from "../domain/errors.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { buildReport } from "../tools/report.js"
+import * as BuiltinTools from "../tools/registry.js"
 
 export const REPORT_USAGE = "report <sessionId> [--artifacts-dir DIR] [--out FILE]"
 
@@ -69,7 +70,12 @@ export const runReport = async (argv: ReadonlyArray<string>, env: Readonly<Recor
   })
   const exit = await Effect.runPromiseExit(
     program.pipe(
-      Effect.provide(Layer.provideMerge(KnowledgeFiles.layerFileSystem(path.resolve(artifactsDir)), StderrLogger.layer("warning")))
+      Effect.provide(
+        Layer.mergeAll(
+          BuiltinTools.layer(defaultSettings),
+          Layer.provideMerge(KnowledgeFiles.layerFileSystem(path.resolve(artifactsDir)), StderrLogger.layer("warning"))
+        )
+      )
     )
   )
   if (Exit.isSuccess(exit)) {

@@ -7,19 +7,15 @@ import { readSecretsFile } from "../adapters/secrets-file.js"
 import * as Capabilities from "../capabilities/index.js"
 import type { Settings } from "../domain/config.js"
 import { serveStdio, type McpServerOptions } from "../mcp/server.js"
-import { makeRegistry, type ToolRegistry } from "../runtime/registry.js"
+import { ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
 import type { AnyToolDefinition } from "../runtime/tool.js"
 import { Config } from "../services/Config.js"
 import { Secrets } from "../services/Secrets.js"
-import { makeRunSteps } from "../tools/batch.js"
-import { builtinTools } from "../tools/registry.js"
+import { builtinTools, servedRegistry } from "../tools/registry.js"
 import { parseOptions, toServeOptions, toSettings, type ServeOptions } from "./options.js"
 
-/** The served tools: the given ones plus mm_run_steps over all of them. */
-export const registryFor = (settings: Settings, tools: ReadonlyArray<AnyToolDefinition> = builtinTools): ToolRegistry => {
-  const registry: ToolRegistry = makeRegistry([...tools, makeRunSteps(() => registry, settings.batch)], settings.toolPrefix)
-  return registry
-}
+/** The served registry (its older name). */
+export const registryFor = servedRegistry
 
 /**
  * Capability layers: any layer that needs at most Config. Their outputs are typed `never` on purpose: tools
@@ -32,13 +28,15 @@ export const configCapabilities = (settings: Settings): CapabilityLayer =>
   settings.build === undefined ? Layer.empty : Capabilities.buildLayerCommand(settings.build, settings.configDir)
 
 /**
- * Everything the built-in tools need, live: Chromium, JSON-file step memory, stderr logs, plus the
- * capabilities of the config file and the given ones (later layers win over earlier ones for the same tag).
+ * Everything the built-in tools need, live: Chromium, JSON-file step memory, stderr logs, the served tool
+ * registry, plus the capabilities of the config file and the given ones (later layers win over earlier
+ * ones for the same tag).
  */
 export const appLayer = (
   settings: Settings,
   logLevel: StderrLogger.LevelName = "info",
-  capabilities: ReadonlyArray<CapabilityLayer> = []
+  capabilities: ReadonlyArray<CapabilityLayer> = [],
+  registry: ToolRegistryService = servedRegistry(settings)
 ) => {
   const provided = [configCapabilities(settings), ...capabilities].reduce<CapabilityLayer>(
     (all, next) => Layer.merge(all, next),
@@ -46,7 +44,7 @@ export const appLayer = (
   )
   const secrets = secretsOf(settings)
   // Capabilities feed the Playwright layer (Fixture, StateSnapshot) and stay visible to tools (Build, ContractSeeding...).
-  return Layer.mergeAll(Playwright.layer, KnowledgeFiles.layerFileSystem(settings.artifactsDir)).pipe(
+  return Layer.mergeAll(Playwright.layer, KnowledgeFiles.layerFileSystem(settings.artifactsDir), ToolRegistry.layer(registry)).pipe(
     Layer.provideMerge(provided),
     Layer.provideMerge(Layer.merge(Config.layer(settings), Layer.succeed(Secrets, secrets))),
     Layer.provideMerge(StderrLogger.layer(logLevel, secrets.redactText))
@@ -76,7 +74,8 @@ export const serve = async (
   capabilities: ReadonlyArray<CapabilityLayer> = []
 ): Promise<void> => {
   const options = typeof serveOptions === "string" ? { ...defaultServeOptions, logLevel: serveOptions } : serveOptions
-  const runtime = ManagedRuntime.make(appLayer(settings, options.logLevel, capabilities))
+  const registry = servedRegistry(settings, tools)
+  const runtime = ManagedRuntime.make(appLayer(settings, options.logLevel, capabilities, registry))
   // Build the layers now rather than at the first call: the browser's layer removes the temporary
   // profiles a killed server left behind when this one starts (a failure shows at the first call).
   void runtime.runtime().catch(() => undefined)
@@ -103,7 +102,6 @@ export const serve = async (
   process.once("SIGINT", () => void stop(130))
   process.once("SIGTERM", () => void stop(143))
   process.once("SIGHUP", () => void stop(129))
-  const registry = registryFor(settings, tools)
   if (options.http === undefined) {
     await serveStdio(registry, runtime, serverOptions)
     await stop(0)
@@ -155,7 +153,7 @@ export const makeServer = (options: MakeServerOptions = {}): BrowserWorkflowServ
   return {
     settings,
     tools,
-    layer: appLayer(settings, serveOptions.logLevel, layers),
+    layer: appLayer(settings, serveOptions.logLevel, layers, servedRegistry(settings, tools)),
     serveStdio: () => serve(settings, { ...serveOptions, http: undefined }, tools, {}, layers),
     serve: () => serve(settings, serveOptions, tools, {}, layers)
   }

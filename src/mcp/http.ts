@@ -7,7 +7,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, type ManagedRuntime, Option } from "effect"
 import { BrowserInUse, toErrorInfo } from "../domain/errors.js"
-import type { ToolRegistry } from "../runtime/registry.js"
+import type { ToolRegistryService } from "../runtime/registry.js"
 import type { ToolServices } from "../runtime/tool.js"
 import { Session } from "../services/Session.js"
 import { makeMcpServer, toCallToolResult, type McpServerOptions } from "./server.js"
@@ -121,7 +121,7 @@ const isResponse = (message: JSONRPCMessage): message is Extract<JSONRPCMessage,
  * and it closes when its client's session ends (DELETE, idle timeout).
  */
 export const serveHttp = async <ER>(
-  registry: ToolRegistry,
+  registry: ToolRegistryService,
   runtime: ManagedRuntime.ManagedRuntime<ToolServices, ER>,
   options: HttpOptions
 ): Promise<HttpServer> => {

@@ -12,7 +12,7 @@ import {
 import { Cause, Effect, Exit, type ManagedRuntime } from "effect"
 import { envelopeSchema } from "../domain/envelope.js"
 import { INTERNAL_ERROR_CODE, toErrorInfo, UnknownTool, type ErrorInfo } from "../domain/errors.js"
-import { optInGroups, type ToolRegistry } from "../runtime/registry.js"
+import { optInGroups, ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
 import { ClientMemory } from "../runtime/client-memory.js"
 import { runTool, type ToolResponse } from "../runtime/runTool.js"
 import type { AnyToolDefinition, ToolServices } from "../runtime/tool.js"
@@ -55,7 +55,7 @@ export interface DescribeOptions {
 }
 
 /** The tools/list entry of a tool: name, description, compact input schema, the hints that differ from the defaults. */
-export const describeTool = (registry: ToolRegistry, tool: AnyToolDefinition, options: DescribeOptions = {}): Tool => {
+export const describeTool = (registry: ToolRegistryService, tool: AnyToolDefinition, options: DescribeOptions = {}): Tool => {
   const annotations = hintsOf(tool.annotations)
   return {
     name: registry.servedName(tool),
@@ -121,7 +121,7 @@ export interface McpServerOptions {
  * client: each server keeps its client's hide/show rules and tells its client when its list changed.
  */
 export const makeMcpServer = <R extends ToolServices, ER>(
-  registry: ToolRegistry,
+  registry: ToolRegistryService,
   runtime: ManagedRuntime.ManagedRuntime<R, ER>,
   options: McpServerOptions = {}
 ): Server => {
@@ -222,6 +222,8 @@ export const makeMcpServer = <R extends ToolServices, ER>(
     const policy = isPolicy(requested) ? requested : defaultPolicy
     const call = runTool(tool)(request.params.arguments ?? {}, { policy }).pipe(
       Effect.provideService(ToolView, view),
+      // The registry this server serves is the one its calls (a batch, a replay, an export) see.
+      Effect.provideService(ToolRegistry, registry),
       Effect.provideService(ClientMemory, memory),
       Effect.locally(ObservingClient, memory.viewer)
     ) as Effect.Effect<
@@ -267,7 +269,7 @@ const PAUSE_SETTLE_MS = 50
 
 /** Serves the registry over stdio until stdin closes; resolves when the connection closed. */
 export const serveStdio = async <R extends ToolServices, ER>(
-  registry: ToolRegistry,
+  registry: ToolRegistryService,
   runtime: ManagedRuntime.ManagedRuntime<R, ER>,
   options: McpServerOptions = {}
 ): Promise<void> => {

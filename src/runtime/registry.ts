@@ -1,7 +1,9 @@
-// Tool lookup by served name: names are accepted with or without the prefix.
+// The tool registry: the served tools by name (accepted with or without the prefix), a service every
+// consumer reads (the MCP server, batches, replays, exports, the CLI), provided by one layer.
+import { Context, Effect, Layer } from "effect"
 import { groupOf, type AnyToolDefinition } from "./tool.js"
 
-export interface ToolRegistry {
+export interface ToolRegistryService {
   readonly prefix: string
   readonly tools: ReadonlyArray<AnyToolDefinition>
   /** The served name of a tool, e.g. "mm_click". */
@@ -11,7 +13,7 @@ export interface ToolRegistry {
 }
 
 /** A registry over the tools; throws on two tools of one name, or a group that is opt-in for some tools only. */
-export const makeRegistry = (tools: ReadonlyArray<AnyToolDefinition>, prefix: string): ToolRegistry => {
+export const makeRegistry = (tools: ReadonlyArray<AnyToolDefinition>, prefix: string): ToolRegistryService => {
   const servedName = (tool: AnyToolDefinition) => (prefix === "" ? tool.name : `${prefix}_${tool.name}`)
   const byName = new Map<string, AnyToolDefinition>()
   const optInByGroup = new Map<string, boolean>()
@@ -31,6 +33,15 @@ export const makeRegistry = (tools: ReadonlyArray<AnyToolDefinition>, prefix: st
   }
   return { prefix, tools, servedName, lookup }
 }
+
+/** The served tools. The MCP server provides the registry it serves to every call it runs. */
+export class ToolRegistry extends Context.Tag("browser-workflow-mcp/ToolRegistry")<ToolRegistry, ToolRegistryService>() {
+  static readonly make = makeRegistry
+  static readonly layer = (registry: ToolRegistryService): Layer.Layer<ToolRegistry> => Layer.succeed(ToolRegistry, registry)
+}
+
+/** The definition of a served tool by name, for recipes and exports. */
+export const toolLookup: Effect.Effect<ToolRegistryService["lookup"], never, ToolRegistry> = Effect.map(ToolRegistry, (registry) => registry.lookup)
 
 /** The opt-in groups of a tool set, in order of first appearance. */
 export const optInGroups = (tools: ReadonlyArray<AnyToolDefinition>): ReadonlyArray<string> => [

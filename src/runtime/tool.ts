@@ -8,9 +8,10 @@ import type { Observation, ObservationPolicy } from "../domain/observation.js"
 import type { KnowledgeStore } from "../services/KnowledgeStore.js"
 import type { Observer } from "../services/Observer.js"
 import type { PageAffordances, Session } from "../services/Session.js"
+import type { ToolRegistry } from "./registry.js"
 
 /** The services every tool program may use. */
-export type ToolServices = Session | Observer | KnowledgeStore
+export type ToolServices = Session | Observer | KnowledgeStore | ToolRegistry
 
 export interface ToolAnnotations {
   /** Reads only: never changes the page or the store. */

@@ -4,7 +4,7 @@
 import { Context, Effect, Option, Ref } from "effect"
 import { DebuggerPaused, NoActiveSession, ToolUnavailable, type ToolError } from "../domain/errors.js"
 import { Session, type PauseSummary, type SessionInfo } from "../services/Session.js"
-import type { ToolRegistry } from "./registry.js"
+import type { ToolRegistryService } from "./registry.js"
 import { groupOf, type AnyToolDefinition, type ListingState } from "./tool.js"
 
 /** The group of hide_tools and show_tools: never hidden, and not served with a fixed list. */
@@ -24,7 +24,7 @@ export interface VisibilityRule {
 
 /** The served tools as one client sees them. */
 export interface ToolViewService {
-  readonly registry: ToolRegistry
+  readonly registry: ToolRegistryService
   /** Opt-in groups enabled for this server (`all` enables every one). */
   readonly caps: ReadonlySet<string>
   /** One fixed list: every group on, every tool listed whatever the session (--static-tools). */
@@ -35,7 +35,7 @@ export interface ToolViewService {
 
 export class ToolView extends Context.Tag("browser-workflow-mcp/ToolView")<ToolView, ToolViewService>() {
   static readonly make = (
-    registry: ToolRegistry,
+    registry: ToolRegistryService,
     options: { readonly caps?: ReadonlyArray<string> | undefined; readonly staticTools?: boolean | undefined } = {}
   ): ToolViewService => ({
     registry,
@@ -53,13 +53,13 @@ export const globMatcher = (pattern: string): RegExp => {
 }
 
 /** True when the pattern names the tool, bare ("click") or served ("mm_click"). */
-export const patternMatches = (pattern: string, tool: AnyToolDefinition, registry: ToolRegistry): boolean => {
+export const patternMatches = (pattern: string, tool: AnyToolDefinition, registry: ToolRegistryService): boolean => {
   const matcher = globMatcher(pattern)
   return matcher.test(tool.name) || matcher.test(registry.servedName(tool))
 }
 
 /** True when the client's rules hide the tool; meta tools are never hidden, so show_tools stays reachable. */
-export const hiddenByRules = (rules: ReadonlyArray<VisibilityRule>, tool: AnyToolDefinition, registry: ToolRegistry): boolean => {
+export const hiddenByRules = (rules: ReadonlyArray<VisibilityRule>, tool: AnyToolDefinition, registry: ToolRegistryService): boolean => {
   if (groupOf(tool) === META_GROUP) return false
   for (let index = rules.length - 1; index >= 0; index--) {
     const rule = rules[index]!

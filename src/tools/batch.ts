@@ -6,7 +6,7 @@ import { defaultBatchLimits, type BatchLimits } from "../domain/config.js"
 import { consoleLines, ErrorObject, PageState, slowMs } from "../domain/envelope.js"
 import { BatchTimeout, InvalidInput, toErrorInfo, UnknownTool, type ErrorInfo } from "../domain/errors.js"
 import { renderNodes } from "../domain/snapshot-text.js"
-import type { ToolRegistry } from "../runtime/registry.js"
+import { ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
 import { decodeInput, runTool } from "../runtime/runTool.js"
 import { defineTool, ListedAs, Unlisted, type AnyToolDefinition, type Attachment, type ToolDefinition, type ToolServices } from "../runtime/tool.js"
 import { Observer } from "../services/Observer.js"
@@ -139,35 +139,29 @@ const makeInput = (limits: BatchLimits) =>
   })
 
 /**
- * The batch tool over a registry. The registry is read when the batch runs, so it may include this
- * tool itself (which a batch refuses to call).
+ * The batch tool, with the configured limits. It runs its steps' tools from the served registry (which
+ * includes this tool itself, which a batch refuses to call).
  */
-export const makeRunSteps = (registry: () => ToolRegistry, limits: BatchLimits = defaultBatchLimits) => {
+export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
   const Input = makeInput(limits)
   type Input = typeof Input.Type
 
-  const servedBatchName = () => {
-    const prefix = registry().prefix
-    return prefix === "" ? BATCH_TOOL_NAME : `${prefix}_${BATCH_TOOL_NAME}`
-  }
 
   /** Finds the step's tool or says why it cannot run in a batch. */
-  const resolve = (step: StepInput): Either.Either<AnyToolDefinition, ErrorInfo> => {
-    const tool = registry().lookup(step.tool)
+  const resolve = (registry: ToolRegistryService, step: StepInput): Either.Either<AnyToolDefinition, ErrorInfo> => {
+    const tool = registry.lookup(step.tool)
     if (tool === undefined) {
-      return Either.left(toErrorInfo(new UnknownTool({ tool: step.tool, available: registry().tools.map(registry().servedName) })))
+      return Either.left(toErrorInfo(new UnknownTool({ tool: step.tool, available: registry.tools.map(registry.servedName) })))
     }
     if (tool.name === BATCH_TOOL_NAME) {
-      return Either.left(
-        toErrorInfo(new InvalidInput({ field: "tool", problem: `${servedBatchName()} cannot run inside a batch` }))
-      )
+      return Either.left(toErrorInfo(new InvalidInput({ field: "tool", problem: `${registry.servedName(tool)} cannot run inside a batch` })))
     }
     return Either.right(tool)
   }
 
-  const validate = (steps: ReadonlyArray<StepInput>) =>
+  const validate = (registry: ToolRegistryService, steps: ReadonlyArray<StepInput>) =>
     Effect.forEach(steps, (step, index) =>
-      Either.match(resolve(step), {
+      Either.match(resolve(registry, step), {
         onLeft: (error) => Effect.succeed(Option.some({ index, tool: step.tool, error })),
         onRight: (tool) =>
           decodeInput(tool.input, step.args ?? {}).pipe(
@@ -180,10 +174,10 @@ export const makeRunSteps = (registry: () => ToolRegistry, limits: BatchLimits =
     ).pipe(Effect.map((results) => results.flatMap(Option.toArray)))
 
   /** Checks the batch against the configured per-tool limits and the parallel-mode rule. */
-  const checkShape = (input: Input): Option.Option<InvalidInput> => {
+  const checkShape = (registry: ToolRegistryService, input: Input): Option.Option<InvalidInput> => {
     const counts = new Map<string, number>()
     for (const [index, step] of input.steps.entries()) {
-      const tool = registry().lookup(step.tool)
+      const tool = registry.lookup(step.tool)
       if (tool === undefined) continue
       const count = (counts.get(tool.name) ?? 0) + 1
       counts.set(tool.name, count)
@@ -208,12 +202,13 @@ export const makeRunSteps = (registry: () => ToolRegistry, limits: BatchLimits =
   const program = Effect.fn("tool.run_steps")(function* (input: Input) {
     const startedAt = yield* Clock.currentTimeMillis
     const batchId = `batch-${startedAt.toString(36)}-${randomBytes(3).toString("hex")}`
-    const shapeError = checkShape(input)
+    const registry = yield* ToolRegistry
+    const shapeError = checkShape(registry, input)
     if (Option.isSome(shapeError)) return yield* shapeError.value
 
     const total = input.steps.length
     if (input.validateFirst) {
-      const invalid = yield* validate(input.steps)
+      const invalid = yield* validate(registry, input.steps)
       if (invalid.length > 0) {
         const output: RunStepsOutput = {
           steps: [],
@@ -257,7 +252,7 @@ export const makeRunSteps = (registry: () => ToolRegistry, limits: BatchLimits =
         if (remaining <= 0) {
           return skippedResult(step, toErrorInfo(new BatchTimeout({ batchTimeoutMs, started: false })))
         }
-        const resolved = resolve(step)
+        const resolved = resolve(registry, step)
         let stepResult: StepResult
         if (Either.isLeft(resolved)) {
           stepResult = { ...(step.label !== undefined ? { label: step.label } : {}), ok: false, error: resolved.left }

@@ -7,7 +7,7 @@ import { TabId } from "../domain/observation.js"
 import { isSensitiveKey, REDACTED } from "../domain/redaction.js"
 import { describeStepTarget } from "../knowledge/entry.js"
 import { defineTool, ListedAs, Unlisted, type ReplayArgs } from "../runtime/tool.js"
-import { ToolView } from "../runtime/visibility.js"
+import { ToolRegistry } from "../runtime/registry.js"
 import { BATCH_TOOL_NAME } from "./batch.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Session } from "../services/Session.js"
@@ -94,22 +94,14 @@ export const callAt = (spans: ReadonlyArray<CallSpan>, time: number, served: (to
   return after === undefined ? undefined : `after ${name(after)}`
 }
 
-/** The served name of a recorded tool: with the prefix this server uses ("mm" when none serves the call). */
-const servedNames = Effect.map(Effect.serviceOption(ToolView), (view) => {
-  const prefix = Option.match(view, { onNone: () => "mm", onSome: (value) => value.registry.prefix })
-  return (tool: string) => (prefix === "" ? tool : `${prefix}_${tool}`)
-})
+/** The served name of a recorded tool, with the prefix this server uses. */
+const servedNames = Effect.map(ToolRegistry, (registry) => (tool: string) => (registry.prefix === "" ? tool : `${registry.prefix}_${tool}`))
 
-/** Which recorded tools only read, as the served registry defines them; without one (a bare runTool) none is known to. */
-const readOnlyTools = Effect.map(Effect.serviceOption(ToolView), (view) =>
-  Option.match(view, {
-    onNone: () => () => false,
-    onSome: (value) => {
-      const readOnly = new Set(value.registry.tools.filter((tool) => tool.annotations.readOnly).map((tool) => tool.name))
-      return (tool: string) => readOnly.has(tool)
-    }
-  })
-)
+/** Which recorded tools only read, as the served registry defines them. */
+const readOnlyTools = Effect.map(ToolRegistry, (registry) => {
+  const readOnly = new Set(registry.tools.filter((tool) => tool.annotations.readOnly).map((tool) => tool.name))
+  return (tool: string) => readOnly.has(tool)
+})
 
 /** The spans of the session's recorded calls; none when the step memory cannot be read (the messages still come). */
 const callSpans = Effect.gen(function* () {

@@ -19,7 +19,7 @@ import { expandedWords, queryGroups } from "../knowledge/text.js"
 import { defineTool, ListedAs } from "../runtime/tool.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Session } from "../services/Session.js"
-import { toolLookup } from "./lookup.js"
+import { toolLookup } from "../runtime/registry.js"
 import { writeReport } from "./report.js"
 
 export { toolLookup }

@@ -1,7 +1,12 @@
-// Every built-in tool, in the order tools/list shows them. A tool's metadata (group, visibility, step
-// kinds, replay) lives on its definition: adding a tool is its file plus one line here.
+// Every built-in tool, in the order tools/list shows them, and the layer that serves them. A tool's
+// metadata (group, visibility, step kinds, replay) lives on its definition: adding a tool is its file
+// plus one line here.
+import { Layer } from "effect"
+import type { Settings } from "../domain/config.js"
+import { makeRegistry, ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
 import type { AnyToolDefinition } from "../runtime/tool.js"
-import { debuggerTools } from "./debugger.js"
+import { makeRunSteps } from "./batch.js"
+import { breakpoint, debuggerControl, evaluateFrame, step } from "./debugger.js"
 import { accessibilitySnapshot, describeScreen, getState, listTestIds } from "./discovery.js"
 import { click, getText, hover, pressKey, selectOption, type, waitFor } from "./interaction.js"
 import { drag, scroll, setChecked, uploadFile } from "./gestures.js"
@@ -22,7 +27,8 @@ import { consoleMessages, mockNetwork, networkRequest, networkRequests } from ".
 import { evaluate } from "./evaluate.js"
 import { closeTab, listTabs, switchToTab, tabs, waitForNotification } from "./tabs.js"
 
-export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
+/** The built-in tools by name, in tools/list order: the library's `Tools` namespace. */
+export const Tools = {
   launch,
   cleanup,
   describeScreen,
@@ -46,7 +52,10 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   savePdf,
   saveStorageState,
   getState,
-  ...debuggerTools,
+  debuggerControl,
+  breakpoint,
+  step,
+  evaluateFrame,
   tabs,
   // Old names of mm_tabs' actions: callable, not listed.
   listTabs,
@@ -74,4 +83,16 @@ export const builtinTools: ReadonlyArray<AnyToolDefinition> = [
   report,
   hideTools,
   showTools
-]
+} as const
+
+export const builtinTools: ReadonlyArray<AnyToolDefinition> = Object.values(Tools)
+
+/** The served registry: the tools (the built-in ones by default) and the batch tool over them, with the settings' prefix and batch limits. */
+export const servedRegistry = (
+  settings: Pick<Settings, "toolPrefix" | "batch">,
+  tools: ReadonlyArray<AnyToolDefinition> = builtinTools
+): ToolRegistryService => makeRegistry([...tools, makeRunSteps(settings.batch)], settings.toolPrefix)
+
+/** The ToolRegistry service over the served registry. */
+export const layer = (settings: Pick<Settings, "toolPrefix" | "batch">, tools: ReadonlyArray<AnyToolDefinition> = builtinTools): Layer.Layer<ToolRegistry> =>
+  ToolRegistry.layer(servedRegistry(settings, tools))

@@ -13,6 +13,7 @@ import { Clock, Effect, Option, Schema, SchemaAST } from "effect"
 import { InvalidInput, KnowledgeError, ReplayFailed } from "../domain/errors.js"
 import type { Placeholder, Recipe, StepRecord } from "../domain/knowledge.js"
 import { framesTheFlow, recipeOf, toBatch, type ToolLookup } from "../knowledge/recipe.js"
+import { ToolRegistry } from "../runtime/registry.js"
 import { decodeInput } from "../runtime/runTool.js"
 import { defineTool, replayModeOf, type AnyToolDefinition, type ToolDefinition, type ToolServices } from "../runtime/tool.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
@@ -20,7 +21,7 @@ import { Secrets } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import { BATCH_TOOL_NAME, makeRunSteps, RunStepsOutput, stepSnapshots } from "./batch.js"
 import { sessionSteps } from "./knowledge.js"
-import { servedRegistry } from "./lookup.js"
+import { launch } from "./session.js"
 import { RecordOnly } from "./shared.js"
 
 const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
@@ -214,16 +215,15 @@ export const replay = defineTool({
     }
   }),
   run: Effect.fn("tool.replay")(function* (input) {
-    const registry = yield* servedRegistry
+    const registry = yield* ToolRegistry
     const chosen = yield* chooseSession(input, registry.lookup, registry.prefix)
     const steps = yield* fillPlaceholders(chosen.recipe, input.params ?? {}, registry.lookup)
-    const served = (name: string) => (registry.prefix === "" ? name : `${registry.prefix}_${name}`)
     const running = Option.isSome(yield* (yield* Session).current)
-    const launch = running
+    const launchStep = running
       ? []
       : [
           {
-            tool: served("launch"),
+            tool: registry.servedName(launch),
             args: {
               goal: chosen.metadata?.goal ?? `replay of ${chosen.sessionId}`,
               flowTags: [...(chosen.metadata?.flowTags ?? [])],
@@ -231,8 +231,8 @@ export const replay = defineTool({
             }
           }
         ]
-    const batchTool = (registry.lookup(BATCH_TOOL_NAME) ?? makeRunSteps(() => registry)) as ToolDefinition<unknown, unknown, unknown, unknown, ToolServices>
-    const batchSteps = [...launch, ...steps]
+    const batchTool = (registry.lookup(BATCH_TOOL_NAME) ?? makeRunSteps()) as ToolDefinition<unknown, unknown, unknown, unknown, ToolServices>
+    const batchSteps = [...launchStep, ...steps]
     const batchInput = yield* decodeInput(batchTool.input, { steps: batchSteps, stopOnError: true, includeObservations: "none" })
     const result = (yield* batchTool.run(batchInput)) as typeof RunStepsOutput.Type
     if (!result.summary.ok) {

@@ -9,7 +9,7 @@ import { renderReport } from "../knowledge/report.js"
 import { defineTool } from "../runtime/tool.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Session } from "../services/Session.js"
-import { toolLookup } from "./lookup.js"
+import { toolLookup } from "../runtime/registry.js"
 
 const IMAGE_TYPES: Readonly<Record<string, string>> = { ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png" }
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect } from "vitest"
 import { servePages, type RunningServer } from "../../demo/serve.js"
 import type { Settings } from "../../src/domain/config.js"
 import { makeMcpServer } from "../../src/mcp/server.js"
-import { makeRegistry, type ToolRegistry } from "../../src/runtime/registry.js"
+import { makeRegistry } from "../../src/runtime/registry.js"
 import { makeRunSteps } from "../../src/tools/batch.js"
 import { builtinTools } from "../../src/tools/registry.js"
 import { liveLayer, testSettings } from "../support/browser.js"
@@ -45,7 +45,7 @@ export interface Harness {
 export const connect = async (caps: ReadonlyArray<string> = ["debugger"], overrides: Partial<Settings> = {}): Promise<Harness> => {
   const settings = testSettings(overrides)
   const runtime = ManagedRuntime.make(liveLayer(settings))
-  const registry: ToolRegistry = makeRegistry([...builtinTools, makeRunSteps(() => registry)], "mm")
+  const registry = makeRegistry([...builtinTools, makeRunSteps()], "mm")
   const server = makeMcpServer(registry, runtime, { caps })
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   const client = new Client({ name: "debugger-test", version: "1.0.0" })

@@ -11,6 +11,8 @@ import { Session } from "../../src/services/Session.js"
 import { knowledge } from "../../src/tools/knowledge.js"
 import { replay } from "../../src/tools/replay.js"
 import { session, step } from "./fixtures.js"
+import { defaultSettings } from "../../src/domain/config.js"
+import * as BuiltinTools from "../../src/tools/registry.js"
 
 const running = { sessionId: "now", startedAt: "2026-11-22T11:00:00.000Z", flowTags: [], tags: [] }
 
@@ -35,7 +37,8 @@ const world = (withSession: boolean) =>
   Layer.mergeAll(
     Session.layerTest({ current: Effect.succeed(withSession ? Option.some(running) : Option.none()) }),
     Observer.layerTest({ state: Effect.succeed({ isLoaded: true, currentUrl: "http://127.0.0.1:5000/", title: "t", currentScreen: "unknown" }) }),
-    KnowledgeStore.layerMemory
+    KnowledgeStore.layerMemory,
+    BuiltinTools.layer(defaultSettings)
   )
 
 const call = (tool: AnyToolDefinition, args: Record<string, unknown>) =>

@@ -8,7 +8,7 @@ import { Effect, Layer, ManagedRuntime, Option, Ref, Schema } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { Build } from "../../src/capabilities/Build.js"
 import { makeMcpServer, type McpServerOptions } from "../../src/mcp/server.js"
-import { makeRegistry, type ToolRegistry } from "../../src/runtime/registry.js"
+import { makeRegistry } from "../../src/runtime/registry.js"
 import { defineTool, type AnyToolDefinition } from "../../src/runtime/tool.js"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Observer } from "../../src/services/Observer.js"
@@ -33,10 +33,7 @@ const debuggerProbe = defineTool({
   run: () => Effect.succeed({ probed: true })
 })
 
-const registryOf = (tools: ReadonlyArray<AnyToolDefinition>): ToolRegistry => {
-  const registry: ToolRegistry = makeRegistry([...tools, makeRunSteps(() => registry)], "mm")
-  return registry
-}
+const registryOf = (tools: ReadonlyArray<AnyToolDefinition>) => makeRegistry([...tools, makeRunSteps()], "mm")
 
 /** A browser that only keeps what the tool list follows: the session, its extension, the open tabs; and counts clicks. */
 const mockWorld = () => {

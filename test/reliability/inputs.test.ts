@@ -7,7 +7,7 @@ import { expect, layer } from "@effect/vitest"
 import { Context, Effect, FastCheck as fc, Layer } from "effect"
 import type { Envelope } from "../../src/domain/envelope.js"
 import { inputJsonSchema } from "../../src/mcp/json-schema.js"
-import { makeRegistry, type ToolRegistry } from "../../src/runtime/registry.js"
+import { makeRegistry } from "../../src/runtime/registry.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { makeRunSteps } from "../../src/tools/batch.js"
 import { getState } from "../../src/tools/discovery.js"
@@ -18,7 +18,7 @@ import { cleanup, launch } from "../../src/tools/session.js"
 import { html, liveLayer, pageServer, testSettings } from "../support/browser.js"
 import { argumentsFor, call, codeOf, figure, timed } from "./support.js"
 
-const registry: ToolRegistry = makeRegistry([...builtinTools, makeRunSteps(() => registry)], "mm")
+const registry = makeRegistry([...builtinTools, makeRunSteps()], "mm")
 const tools = registry.tools
 
 const MEGABYTE = "A".repeat(1_000_000)

@@ -13,7 +13,7 @@ import { makeFileStore } from "../../src/adapters/knowledge-files.js"
 import { StepRecord } from "../../src/domain/knowledge.js"
 import { Observation } from "../../src/domain/observation.js"
 import { encodeStep } from "../../src/knowledge/record.js"
-import { makeRegistry, type ToolRegistry } from "../../src/runtime/registry.js"
+import { makeRegistry } from "../../src/runtime/registry.js"
 import { decodeInput, runTool } from "../../src/runtime/runTool.js"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Observer } from "../../src/services/Observer.js"
@@ -23,7 +23,7 @@ import { builtinTools } from "../../src/tools/registry.js"
 import { tempDir } from "../support/browser.js"
 import { argumentsFor, figure } from "./support.js"
 
-const registry: ToolRegistry = makeRegistry([...builtinTools, makeRunSteps(() => registry)], "mm")
+const registry = makeRegistry([...builtinTools, makeRunSteps()], "mm")
 
 /** Codes of the refusals that come before a call runs (its gate); such calls are not recorded. */
 const GATE_CODES = new Set(["MM_TOOL_UNAVAILABLE", "MM_CAPABILITY_NOT_AVAILABLE", "MM_NO_ACTIVE_SESSION"])

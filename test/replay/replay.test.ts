@@ -13,13 +13,11 @@ import { Context, Effect, Layer, Option } from "effect"
 import { EXECUTABLE_CANDIDATES } from "../../src/adapters/playwright/lifecycle/launch.js"
 import type { Envelope } from "../../src/domain/envelope.js"
 import type { StepRecord } from "../../src/domain/knowledge.js"
-import { makeRegistry } from "../../src/runtime/registry.js"
 import { runTool } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Session } from "../../src/services/Session.js"
-import { makeRunSteps } from "../../src/tools/batch.js"
-import { builtinTools } from "../../src/tools/registry.js"
+import { servedRegistry } from "../../src/tools/registry.js"
 import { corpusServer } from "../page/corpus.js"
 import { linesNamed } from "../page/parse.js"
 import { html, LOOPBACK_ARGS, liveLayer, testSettings } from "../support/browser.js"
@@ -119,7 +117,7 @@ class Corpus extends Context.Tag("test/ReplayCorpus")<Corpus, { readonly url: (p
 const CorpusLive = Layer.scoped(Corpus, Effect.map(corpusServer(pages), (server) => ({ url: (p: string) => `${server.url}${p}` })))
 
 const settings = testSettings()
-const registry = makeRegistry([...builtinTools, makeRunSteps(() => registry)], "mm")
+const registry = servedRegistry(settings)
 
 const call = (name: string, args: Record<string, unknown> = {}) => {
   const tool: AnyToolDefinition | undefined = registry.lookup(name)

@@ -14,6 +14,7 @@ import type { Observation } from "../../src/domain/observation.js"
 import type { ToolResponse } from "../../src/runtime/runTool.js"
 import { Config } from "../../src/services/Config.js"
 import { servePages, type RunningServer } from "../../demo/serve.js"
+import * as BuiltinTools from "../../src/tools/registry.js"
 
 export { LOOPBACK_ARGS }
 
@@ -30,7 +31,7 @@ export const testSettings = (overrides: Partial<Settings> = {}): Settings => ({
 
 /** Session + Observer over real Chromium and the JSON-file knowledge store. */
 export const liveLayer = (settings: Settings) =>
-  Layer.mergeAll(Playwright.layer, KnowledgeFiles.layerFileSystem(settings.artifactsDir)).pipe(
+  Layer.mergeAll(Playwright.layer, KnowledgeFiles.layerFileSystem(settings.artifactsDir), BuiltinTools.layer(settings)).pipe(
     Layer.provideMerge(Config.layer(settings)),
     Layer.provideMerge(StderrLogger.layer("warning"))
   )

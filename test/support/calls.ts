@@ -3,14 +3,13 @@
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import type { Envelope } from "../../src/domain/envelope.js"
-import { makeRegistry } from "../../src/runtime/registry.js"
 import { runTool } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
-import { makeRunSteps } from "../../src/tools/batch.js"
-import { builtinTools } from "../../src/tools/registry.js"
+import { defaultSettings } from "../../src/domain/config.js"
+import { servedRegistry } from "../../src/tools/registry.js"
 
-/** Every built-in tool and mm_run_steps, by name. */
-export const registry = makeRegistry([...builtinTools, makeRunSteps(() => registry)], "mm")
+/** Every built-in tool and mm_run_steps, by name (the registry test/support/browser.ts's liveLayer provides). */
+export const registry = servedRegistry(defaultSettings)
 
 export const call = (name: string, args: Record<string, unknown> = {}) => {
   const tool: AnyToolDefinition | undefined = registry.lookup(name)

@@ -4,7 +4,7 @@ import { Effect, Fiber, Layer, Option, Ref, Schema, TestClock } from "effect"
 import { defaultBatchLimits, type BatchLimits } from "../../src/domain/config.js"
 import { TargetNotFound } from "../../src/domain/errors.js"
 import type { StepRecord } from "../../src/domain/knowledge.js"
-import { makeRegistry, type ToolRegistry } from "../../src/runtime/registry.js"
+import { makeRegistry, ToolRegistry, type ToolRegistryService } from "../../src/runtime/registry.js"
 import { runTool } from "../../src/runtime/runTool.js"
 import { defineTool } from "../../src/runtime/tool.js"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
@@ -75,10 +75,8 @@ const tools = (w: World) => {
   return [echo, fail, hang, read]
 }
 
-const registryOf = (w: World, limits: BatchLimits = defaultBatchLimits): ToolRegistry => {
-  const registry: ToolRegistry = makeRegistry([...tools(w), makeRunSteps(() => registry, limits)], "mm")
-  return registry
-}
+const registryOf = (w: World, limits: BatchLimits = defaultBatchLimits): ToolRegistryService =>
+  makeRegistry([...tools(w), makeRunSteps(limits)], "mm")
 
 const layers = (w: World, progress?: Ref.Ref<ReadonlyArray<number>>) =>
   Layer.mergeAll(
@@ -102,8 +100,9 @@ const layers = (w: World, progress?: Ref.Ref<ReadonlyArray<number>>) =>
   )
 
 /** The batch's envelope, and the text block with its steps' page texts ("" when none). */
-const batch = (w: World, args: Record<string, unknown>, limits?: BatchLimits) =>
-  (runTool(registryOf(w, limits).lookup("run_steps")!)(args) as Effect.Effect<
+const batch = (w: World, args: Record<string, unknown>, limits?: BatchLimits) => {
+  const registry = registryOf(w, limits)
+  return (runTool(registry.lookup("run_steps")!)(args).pipe(Effect.provideService(ToolRegistry, registry)) as Effect.Effect<
     { readonly envelope: unknown; readonly attachments: ReadonlyArray<{ readonly type: string; readonly text?: string }> },
     never,
     Session | Observer | KnowledgeStore | Progress
@@ -113,6 +112,7 @@ const batch = (w: World, args: Record<string, unknown>, limits?: BatchLimits) =>
       text: attachments.find((block) => block.type === "text")?.text ?? ""
     }))
   )
+}
 
 const echo = (text: string) => ({ tool: "mm_echo", args: { text } })
 
