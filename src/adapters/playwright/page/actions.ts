@@ -4,168 +4,21 @@
 // to Playwright's own action, which waits, retries and explains; so this path is only ever faster.
 import { isSensitiveField as isSensitive } from "./fields.js"
 import { armGuard as arm, GUARDED_EVENTS as events } from "./guard.js"
-import type { DirectArgs, DirectLocator, DirectResult } from "./types.js"
+import { findTargets, notReady, within } from "./locate.js"
+import type { DirectArgs, DirectResult } from "./types.js"
 import { isLiveElement as isLive, isVisibleElement as isVisible } from "./visibility.js"
 
+/** Past this moment (the caller's clock, same machine) the caller has given up: no side effects any more. */
+const late = (args: DirectArgs) => Date.now() > args.notAfter
+
 /**
- * Runs in the page. Resolves the target the way Playwright would for the simple cases (a ref, a
- * test id, a plain CSS selector, an unquoted `text=` selector for waits) and answers "not ready"
- * for anything else, so that the caller hands it to Playwright.
+ * Runs in the page. Finds the target (see locate.ts), checks it as Playwright's actionability checks
+ * would (visible, enabled; for a click also in view, still and what the pointer hits) and prepares it.
  */
 export const prepareAction = async (args: DirectArgs): Promise<DirectResult> => {
-  const KEY = Symbol.for("browser-workflow-mcp")
-  const w = window as any
-  const notReady = (why: string, staleRef = false): DirectResult => (staleRef ? { ready: false, why, staleRef } : { ready: false, why })
-
-  /** Past this moment (the caller's clock, same machine) the caller has given up: no side effects any more. */
-  const late = () => Date.now() > args.notAfter
-
-  /** Open shadow roots of a document, nested ones too. */
-  const shadowCache = new Map<Document, Array<ShadowRoot>>()
-  const openShadowRoots = (doc: Document): Array<ShadowRoot> => {
-    let roots = shadowCache.get(doc)
-    if (roots === undefined) {
-      roots = []
-      const pending: Array<Document | ShadowRoot> = [doc]
-      while (pending.length > 0) {
-        for (const element of pending.pop()!.querySelectorAll("*")) {
-          if (element.shadowRoot) {
-            roots.push(element.shadowRoot)
-            pending.push(element.shadowRoot)
-          }
-        }
-      }
-      shadowCache.set(doc, roots)
-    }
-    return roots
-  }
-
-  /** Composed ancestry inside one document: whether `inner` is `outer` or lies inside it, crossing shadow roots upwards. */
-  const within = (inner: Node, outer: Node): boolean => {
-    let node: Node | null = inner
-    while (node) {
-      if (node === outer) return true
-      node = node.parentNode ?? ((node as ShadowRoot).host as Node | undefined) ?? null
-    }
-    return false
-  }
-
-  const isValidCss = (css: string): boolean => {
-    try {
-      document.createDocumentFragment().querySelector(css)
-      return true
-    } catch {
-      return false
-    }
-  }
-
-  const SKIP_TEXT = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE"])
-  const textCache = new Map<Element, string>()
-  const elementText = (element: Element): string => {
-    const cached = textCache.get(element)
-    if (cached !== undefined) return cached
-    let text = ""
-    for (let child = element.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === Node.TEXT_NODE) text += child.nodeValue ?? ""
-      else if (child.nodeType === Node.ELEMENT_NODE && !SKIP_TEXT.has(child.nodeName)) text += elementText(child as Element)
-    }
-    textCache.set(element, text)
-    return text
-  }
-  // As Playwright's: zero-width spaces and soft hyphens do not count, whitespace runs are one space.
-  const normalize = (text: string) =>
-    text
-      .replace(/[\u200b\u00ad]/g, "")
-      .replace(/\s+/g, " ")
-      .trim()
-      .toLowerCase()
-
-  /** Playwright's lax text engine: the deepest elements whose text contains the needle. */
-  const byText = (needle: string): Array<Element> => {
-    const found: Array<Element> = []
-    const visit = (element: Element) => {
-      if (SKIP_TEXT.has(element.nodeName) || element.nodeName === "INPUT") return
-      if (!normalize(elementText(element)).includes(needle)) return
-      let childMatched = false
-      for (const child of element.children) {
-        if (SKIP_TEXT.has(child.nodeName)) continue
-        if (normalize(elementText(child)).includes(needle)) childMatched = true
-        visit(child)
-      }
-      if (!childMatched) found.push(element)
-    }
-    if (document.body) visit(document.body)
-    return found
-  }
-
-  const refElement = (value: string): Element | undefined => {
-    const element: Element | undefined = w[KEY]?.byRef.get(value)
-    return element !== undefined && isLive(element) ? element : undefined
-  }
-
-  /** The elements a test id, selector or text names inside the scopes (all in `doc`), or why this path cannot tell. */
-  const resolve = (locator: DirectLocator, doc: Document, scopes: ReadonlyArray<ParentNode>): Array<Element> | DirectResult => {
-    if (locator.kind === "selector" && locator.value.startsWith("text=")) {
-      const body = locator.value.slice(5).trim()
-      // Quoted, regular-expression and chained text selectors mean more than a substring: Playwright's.
-      if (body === "" || /^["'/]/.test(body) || body.includes(">>") || scopes.length !== 1 || scopes[0] !== document) {
-        return notReady("text selector")
-      }
-      if (openShadowRoots(document).length > 0) return notReady("shadow roots")
-      const needle = normalize(body)
-      // Playwright also matches submit, reset and button inputs by their value.
-      for (const input of document.querySelectorAll("input[type=submit i], input[type=reset i], input[type=button i]")) {
-        if (normalize((input as HTMLInputElement).value).includes(needle)) return notReady("button value")
-      }
-      return byText(needle)
-    }
-    const css =
-      locator.kind === "testId"
-        ? `[${args.testIdAttribute}="${locator.value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`
-        : locator.value
-    if (!isValidCss(css)) return notReady("not plain CSS")
-    const shadows = openShadowRoots(doc)
-    // Playwright's CSS crosses open shadow roots, combinators included: only a lone attribute is safe to repeat per root.
-    if (shadows.length > 0 && locator.kind !== "testId") return notReady("shadow roots")
-    // A scoped query with combinators may match through ancestors outside the scope in CSS, not in Playwright.
-    if (scopes[0] !== doc && /[\s>+~]/.test(css) && locator.kind !== "testId") return notReady("scoped combinator")
-    const found = new Set<Element>()
-    for (const scope of scopes) {
-      for (const element of scope.querySelectorAll(css)) found.add(element)
-      for (const root of shadows) {
-        if (!within(root, scope)) continue
-        for (const element of root.querySelectorAll(css)) found.add(element)
-      }
-    }
-    return [...found]
-  }
-
-  // Refs first: a ref names its element wherever it is, and the rest of the target is resolved in its document.
-  const targetByRef = args.locator.kind === "a11yRef" ? refElement(args.locator.value) : undefined
-  if (args.locator.kind === "a11yRef" && targetByRef === undefined) return notReady("stale ref", true)
-  const scopeByRef = args.within?.kind === "a11yRef" ? refElement(args.within.value) : undefined
-  if (args.within?.kind === "a11yRef" && scopeByRef === undefined) return notReady("stale ref", true)
-  if (targetByRef !== undefined && scopeByRef !== undefined && targetByRef.ownerDocument !== scopeByRef.ownerDocument) {
-    return notReady("the target and its scope are in different frames")
-  }
-  const doc = (targetByRef ?? scopeByRef)?.ownerDocument ?? document
-
-  const isText = args.locator.kind === "selector" && args.locator.value.startsWith("text=")
-  let scopes: ReadonlyArray<ParentNode> = [doc]
-  if (args.within !== null) {
-    const parents = scopeByRef !== undefined ? [scopeByRef] : resolve(args.within, doc, scopes)
-    if (!Array.isArray(parents)) return parents
-    if (parents.length === 0) return notReady("no scope")
-    scopes = parents
-  }
-  const matches =
-    targetByRef !== undefined
-      ? scopes.some((scope) => within(targetByRef, scope))
-        ? [targetByRef]
-        : []
-      : resolve(args.locator, doc, scopes)
+  const matches = findTargets(args)
   if (!Array.isArray(matches)) return matches
-
+  const isText = args.locator.kind === "selector" && args.locator.value.startsWith("text=")
   if (args.action === "hidden") {
     // No match is hidden, except for text, where Playwright also reads button values this path does not.
     if (matches.length === 0) return isText ? notReady("text may match a button value") : { ready: true }
@@ -196,35 +49,40 @@ export const prepareAction = async (args: DirectArgs): Promise<DirectResult> => 
     return false
   }
   if (isDisabled(element)) return notReady("disabled")
+  if (args.action === "type") return prepareType(args, element)
+  return prepareClick(args, element, frames)
+}
 
-  if (args.action === "type") {
-    const TEXT_TYPES = new Set(["", "text", "password", "search", "email", "tel", "url"])
-    const tag = element.localName
-    const isInput = tag === "input" && TEXT_TYPES.has((element.getAttribute("type") ?? "").toLowerCase())
-    if (!isInput && tag !== "textarea") return notReady("not a text field")
-    const field = element as HTMLInputElement | HTMLTextAreaElement
-    if (field.readOnly || element.getAttribute("aria-readonly") === "true") return notReady("read-only")
-    if (late()) return notReady("late")
-    // As Playwright's fill: select everything, focus, then the caller inserts the text.
-    if (tag === "input") (field as HTMLInputElement).select()
-    else field.setSelectionRange(0, field.value.length)
-    field.focus()
-    // The focused element, down through shadow roots and frames.
-    let active: Element | null = document.activeElement
-    for (;;) {
-      const inner: Element | null | undefined =
-        active?.shadowRoot?.activeElement ??
-        (active?.localName === "iframe" || active?.localName === "frame" ? (active as HTMLIFrameElement).contentDocument?.activeElement : null)
-      if (!inner || inner === active) break
-      active = inner
-    }
-    if (active !== element) return notReady("cannot focus")
-    if (late()) return notReady("late")
-    arm(element, args.token, args.report, events.type, false)
-    return { ready: true, sensitive: isSensitive(element) }
+/** A type target: a text field that is not read-only, selected and focused, with the guard armed. */
+const prepareType = (args: DirectArgs, element: Element): DirectResult => {
+  const TEXT_TYPES = new Set(["", "text", "password", "search", "email", "tel", "url"])
+  const tag = element.localName
+  const isInput = tag === "input" && TEXT_TYPES.has((element.getAttribute("type") ?? "").toLowerCase())
+  if (!isInput && tag !== "textarea") return notReady("not a text field")
+  const field = element as HTMLInputElement | HTMLTextAreaElement
+  if (field.readOnly || element.getAttribute("aria-readonly") === "true") return notReady("read-only")
+  if (late(args)) return notReady("late")
+  // As Playwright's fill: select everything, focus, then the caller inserts the text.
+  if (tag === "input") (field as HTMLInputElement).select()
+  else field.setSelectionRange(0, field.value.length)
+  field.focus()
+  // The focused element, down through shadow roots and frames.
+  let active: Element | null = document.activeElement
+  for (;;) {
+    const inner: Element | null | undefined =
+      active?.shadowRoot?.activeElement ??
+      (active?.localName === "iframe" || active?.localName === "frame" ? (active as HTMLIFrameElement).contentDocument?.activeElement : null)
+    if (!inner || inner === active) break
+    active = inner
   }
+  if (active !== element) return notReady("cannot focus")
+  if (late(args)) return notReady("late")
+  arm(element, args.token, args.report, events.type, false)
+  return { ready: true, sensitive: isSensitive(element) }
+}
 
-  // click: in view, still for a frame, and (here, or through the browser's geometry) the element is what the pointer hits.
+/** A click target: in view, still for a frame, and (here, or through the browser's geometry) what the pointer hits. */
+const prepareClick = async (args: DirectArgs, element: Element, frames: Array<HTMLIFrameElement>): Promise<DirectResult> => {
   // Pinch zoom moves the visual viewport against the one page coordinates live in: Playwright's.
   const visual = window.visualViewport
   if (visual && (visual.scale !== 1 || visual.offsetLeft !== 0 || visual.offsetTop !== 0)) return notReady("pinch zoom")
@@ -268,8 +126,8 @@ export const prepareAction = async (args: DirectArgs): Promise<DirectResult> => 
   const cut = after[0]!.left < 0 || after[0]!.top < 0 || after[0]!.right > innerWidth || after[0]!.bottom > innerHeight
   if (frames.length > 0 || !single || cut || transformed()) {
     // The page cannot map its own coordinates through frames, nor tell an inline element's first piece: the browser measures.
-    if (late()) return notReady("late")
-    Object.defineProperty(w, Symbol.for("browser-workflow-mcp/measure"), {
+    if (late(args)) return notReady("late")
+    Object.defineProperty(window, Symbol.for("browser-workflow-mcp/measure"), {
       value: { token: args.token, element, boxes: after.map((box) => [box.left, box.top, box.width, box.height]) },
       enumerable: false,
       configurable: true,
@@ -293,7 +151,7 @@ export const prepareAction = async (args: DirectArgs): Promise<DirectResult> => 
   if (!hit || !within(hit, element)) return notReady("covered")
   // A frame under the point takes the events into its own document, where the guard cannot see them: Playwright's.
   if (/^(iframe|frame|object|embed)$/.test(hit.localName)) return notReady("a frame under the point")
-  if (late()) return notReady("late")
+  if (late(args)) return notReady("late")
   arm(element, args.token, args.report, events.click, true)
   return { ready: true, x, y }
 }
