@@ -32,7 +32,7 @@ await build({
   entryPoints: { "browser-workflow-mcp": source("cli.ts") },
   format: "cjs",
   outExtension: { ".js": ".cjs" },
-  // import.meta.url (Playwright's require in start.ts) is this file's URL, as in ESM.
+  // import.meta.url (Playwright's require in adapters/playwright/calls.ts) is this file's URL, as in ESM.
   define: { "import.meta.url": "__bwmImportMetaUrl" },
   banner: { js: 'const __bwmImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' }
 })

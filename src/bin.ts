@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The installed command's entry (dist/bin, built by scripts/bundle.mjs; src/main.ts is the same command
 // unbundled, in dist/src). The server is one CommonJS bundle beside this file, required through V8's
-// code cache (src/adapters/playwright/code-cache.ts): Node 20 compiles ESM afresh at every spawn, with
+// code cache (src/adapters/playwright/lifecycle/code-cache.ts): Node 20 compiles ESM afresh at every spawn, with
 // no compile cache before 22.1, and compiling the bundle was about a third of what a client waits for
 // tools/list. The cache is kept by a process that serves, with the bytecode of everything it ran up to
 // two seconds in (or its exit), so the next spawn runs the handshake without compiling it.

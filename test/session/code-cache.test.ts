@@ -1,4 +1,4 @@
-// Playwright's load through V8's code cache (src/adapters/playwright/code-cache.ts): modules load and
+// Playwright's load through V8's code cache (src/adapters/playwright/lifecycle/code-cache.ts): modules load and
 // behave as Node loads them, the cache is written atomically into a private directory and used the
 // next time, and any doubt (a directory others may write to, a damaged cache file) compiles as Node would.
 import * as fs from "node:fs"

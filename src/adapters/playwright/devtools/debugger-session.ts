@@ -9,7 +9,7 @@ import { DebuggerFailed, InvalidInput, ScreenshotFailed } from "../../../domain/
 import type { ScreenState, TabInfo, Tabs } from "../../../domain/observation.js"
 import type { ScreenshotFile, ScreenshotOptions } from "../../../services/Session.js"
 import { writeFileAtomic } from "../../files.js"
-import { firstLine } from "../lifecycle/browser.js"
+import { firstLine } from "../calls.js"
 import { addNotice, type LiveSession } from "../lifecycle/live-session.js"
 import { markDebuggerPaused } from "../page-eval.js"
 import { screenshotFile } from "../session/screenshots.js"

@@ -8,11 +8,10 @@
 // passed on with `route.fallback()` untouched, and the policy's own route then blocks it. A mock never
 // answers a request the policy would not let through.
 import { Effect, Ref } from "effect"
-import type { Request, Route } from "playwright"
+import type { BrowserContext, Request, Route } from "playwright"
 import { InvalidInput, MockNotFound } from "../../../domain/errors.js"
 import type { MockLogEntry, MockReading, MockRule, MockRuleInfo } from "../../../services/session/devtools.js"
-import { firstLine } from "../lifecycle/browser.js"
-import type { LiveSession } from "../lifecycle/live-session.js"
+import { firstLine } from "../calls.js"
 import { markMocked, requestIdOf, URL_LIMIT } from "./network.js"
 
 /** How many hits and misses the log keeps (the newest). */
@@ -41,6 +40,12 @@ export interface MockState {
 }
 
 export const emptyMocks: MockState = { catchAll: undefined, nextId: 1, rules: [], log: [], dropped: 0 }
+
+/** What the mocks need of a session (a LiveSession has it; named here so this file needs nothing of the lifecycle). */
+interface MockedSession {
+  readonly context: BrowserContext
+  readonly mocks: Ref.Ref<MockState>
+}
 
 // ---- pure transitions ---------------------------------------------------------------------------------
 
@@ -97,10 +102,10 @@ const quietly = (promise: Promise<void>) => promise.catch(() => undefined)
 export const make = (runSync: RunSync, gate: MockGate) => {
   const lock = Effect.unsafeMakeSemaphore(1)
 
-  const log = (live: LiveSession, entry: MockLogEntry) => runSync(Ref.update(live.mocks, (state) => mockLogged(state, entry)))
+  const log = (live: MockedSession, entry: MockLogEntry) => runSync(Ref.update(live.mocks, (state) => mockLogged(state, entry)))
 
   const catchAllFor =
-    (live: LiveSession): Handler =>
+    (live: MockedSession): Handler =>
     (route) => {
       const request = route.request()
       if (!passedOn.has(request)) log(live, logEntry(request, {}))
@@ -108,7 +113,7 @@ export const make = (runSync: RunSync, gate: MockGate) => {
     }
 
   const handlerFor =
-    (live: LiveSession, id: string, rule: MockRule): Handler =>
+    (live: MockedSession, id: string, rule: MockRule): Handler =>
     (route) => {
       const request = route.request()
       if (rule.method !== undefined && request.method() !== rule.method) return quietly(route.fallback())
@@ -136,7 +141,7 @@ export const make = (runSync: RunSync, gate: MockGate) => {
       catch: (error) => new InvalidInput({ field: "url", problem: `${what}: ${firstLine(error).slice(0, 300)}` })
     })
 
-  const add = (live: LiveSession, rule: MockRule) =>
+  const add = (live: MockedSession, rule: MockRule) =>
     lock.withPermits(1)(
       Effect.gen(function* () {
         const state = yield* Ref.get(live.mocks)
@@ -158,11 +163,11 @@ export const make = (runSync: RunSync, gate: MockGate) => {
       })
     )
 
-  const unroute = (live: LiveSession, url: string, handler: Handler) =>
+  const unroute = (live: MockedSession, url: string, handler: Handler) =>
     Effect.promise(() => live.context.unroute(url, handler).catch(() => undefined))
 
   /** Without rules the catch-all goes too: nothing is intercepted any more (and the browser's cache is used again). */
-  const dropCatchAllWhenEmpty = (live: LiveSession) =>
+  const dropCatchAllWhenEmpty = (live: MockedSession) =>
     Effect.gen(function* () {
       const state = yield* Ref.get(live.mocks)
       if (state.rules.length > 0 || state.catchAll === undefined) return
@@ -170,7 +175,7 @@ export const make = (runSync: RunSync, gate: MockGate) => {
       yield* Ref.update(live.mocks, (current) => ({ ...current, catchAll: undefined }))
     })
 
-  const remove = (live: LiveSession, id: string) =>
+  const remove = (live: MockedSession, id: string) =>
     lock.withPermits(1)(
       Effect.gen(function* () {
         const state = yield* Ref.get(live.mocks)
@@ -183,7 +188,7 @@ export const make = (runSync: RunSync, gate: MockGate) => {
       })
     )
 
-  const clear = (live: LiveSession) =>
+  const clear = (live: MockedSession) =>
     lock.withPermits(1)(
       Effect.gen(function* () {
         const state = yield* Ref.get(live.mocks)
@@ -194,7 +199,7 @@ export const make = (runSync: RunSync, gate: MockGate) => {
       })
     )
 
-  const read = (live: LiveSession, limit: number) =>
+  const read = (live: MockedSession, limit: number) =>
     Effect.map(Ref.get(live.mocks), (state): MockReading => {
       const shown = state.log.slice(Math.max(0, state.log.length - limit))
       return { rules: state.rules.map(infoOf), log: shown, dropped: state.dropped, more: state.log.length - shown.length }

@@ -3,11 +3,10 @@
 // redacted, bodies of text types cut to a size, timing, the failure. Nothing but a summary and the
 // Playwright request object is kept per request: bodies stay in the browser until asked for.
 import { Effect, Ref } from "effect"
-import type { Page, Request, Response } from "playwright"
+import type { BrowserContext, Page, Request, Response } from "playwright"
 import type { Settings } from "../../../domain/config.js"
 import { isSensitiveKey, REDACTED, redactDeep } from "../../../domain/redaction.js"
 import { devtoolsEnabled, type RequestDetails, type RequestSummary, type RequestTiming } from "../../../services/session/devtools.js"
-import type { LiveSession } from "../lifecycle/live-session.js"
 
 // ---- the capture's state: pure transitions --------------------------------------------------------
 
@@ -178,7 +177,13 @@ const pageOf = (request: Request): Page | undefined => {
  * Starts capturing the context's requests (once per session; later calls do nothing). Requests without
  * a tracked page (a service worker's, a popup's first) are not captured.
  */
-export const watchNetwork = (runSync: RunSync, live: LiveSession): void => {
+/** What the capture needs of a session (a LiveSession has it; named here so this file needs nothing of the lifecycle). */
+interface NetworkCapture {
+  readonly context: BrowserContext
+  readonly network: Ref.Ref<NetworkLog>
+}
+
+export const watchNetwork = (runSync: RunSync, live: NetworkCapture): void => {
   const started = runSync(
     Ref.modify(live.network, (log): [boolean, NetworkLog] => (log.since !== undefined ? [false, log] : [true, { ...log, since: Date.now() }]))
   )

@@ -1,6 +1,6 @@
 // The live browser state shared by the Playwright Session and Observer: the session's lifecycle
 // (launch and close, one at a time, interruption-safe) and access to the running session.
-import { Context, Data, Effect, Exit, Layer, Option, Ref, Runtime, Scope } from "effect"
+import { Context, Effect, Exit, Layer, Option, Ref, Runtime, Scope } from "effect"
 import type { Page } from "playwright"
 import type { Settings } from "../../../domain/config.js"
 import { BrowserClosed, InvalidConfig, LaunchFailed, NoActiveSession, PageClosed, SessionAlreadyRunning } from "../../../domain/errors.js"
@@ -10,10 +10,10 @@ import type { LaunchOptions, LaunchResult } from "../../../services/Session.js"
 import { roleOfNow, type LiveSession } from "./live-session.js"
 import { removeStaleProfiles } from "./profiles.js"
 import { tabIdIn } from "./session-state.js"
-import { firstLine, fixturesFor, isPlaywrightTimeout, newSessionId, PRELOAD_DELAY_MS, preloadPlaywright, startSession } from "./start.js"
+import { PRELOAD_DELAY_MS, preloadPlaywright } from "../calls.js"
+import { fixturesFor, newSessionId, startSession } from "./start.js"
 
 export type { LiveSession } from "./live-session.js"
-export { firstLine, isPlaywrightTimeout }
 
 /**
  * Where the session is in its life. Only launch and close change it, one at a time under the
@@ -168,6 +168,3 @@ export const make = Effect.gen(function* () {
 })
 
 export const layer = Layer.scoped(BrowserState, make)
-
-/** A rejected Playwright call, kept whole until it is classified into one of our tagged errors. */
-export class BrowserCallFailed extends Data.TaggedError("BrowserCallFailed")<{ readonly cause: unknown }> {}

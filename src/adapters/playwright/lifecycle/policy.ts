@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page, Route } from "playwright"
 import { LaunchFailed } from "../../../domain/errors.js"
 import type { Settings } from "../../../domain/config.js"
 import { checkNavigation, checkRequest, routesRequests, shortUrl, type UrlPolicy, type Verdict } from "../../../domain/url-policy.js"
-import { firstLine } from "./browser.js"
+import { firstLine } from "../calls.js"
 import type { ExtensionInfo } from "./launch.js"
 import { addNotice, type LiveSession, type RunSync } from "./live-session.js"
 

@@ -4,7 +4,6 @@
 // the extension's worker, the home page). Whatever fails or is interrupted, closing the scope releases
 // all that was started; on success the scope lives as long as the session.
 import { randomBytes } from "node:crypto"
-import { createRequire } from "node:module"
 import * as fs from "node:fs/promises"
 import { Effect, Either, Option, ParseResult, Ref, Schema } from "effect"
 import type { BrowserContext } from "playwright"
@@ -12,6 +11,7 @@ import { Fixture, fromEntries as fixturesFromEntries, type FixtureService } from
 import { StorageState, type Settings } from "../../../domain/config.js"
 import { InvalidConfig, LaunchFailed } from "../../../domain/errors.js"
 import type { LaunchOptions } from "../../../services/Session.js"
+import { firstLine, loadPlaywright, type PlaywrightModule } from "../calls.js"
 import {
   baseBrowserArgs,
   browserSourceOf,
@@ -32,45 +32,8 @@ import { makeLiveSession, trackContext, trackOwnPage } from "./live-session.js"
 import { capturesNetwork } from "../devtools/network.js"
 import { installPolicy, policyOf, withResolverRules } from "./policy.js"
 import { REF_ENGINE, REF_ENGINE_OPTIONS, refSelectorEngine } from "../page-script.js"
-import { withCodeCache } from "./code-cache.js"
 import { acquireProfile, persistentProfile } from "./profiles.js"
 import { noNotices } from "./session-state.js"
-
-type PlaywrightModule = typeof import("playwright")
-
-let playwrightModule: PlaywrightModule | undefined
-let timeoutErrorClass: PlaywrightModule["errors"]["TimeoutError"] | undefined
-
-/**
- * Playwright is loaded on the first launch, not at server start: it is most of the start-up time,
- * and tools/list should answer before a browser is ever needed. It is required, not imported:
- * importing its CommonJS entry from ESM makes Node scan its 3.5 MB bundle for export names first
- * (0.1-0.25 s of a cold launch on a 2-core machine).
- */
-const loadPlaywright = () =>
-  Effect.sync(() => {
-    if (playwrightModule === undefined) {
-      const require = createRequire(import.meta.url)
-      playwrightModule = withCodeCache(() => require("playwright") as PlaywrightModule)
-      timeoutErrorClass = playwrightModule.errors.TimeoutError
-    }
-    return playwrightModule
-  })
-
-/**
- * How long after the server starts Playwright is loaded in the background: after a client's
- * handshake and tools/list (answered in well under a second), usually before its first mm_launch
- * (a model's turn later), which then does not wait the 0.3-0.5 s the load takes. A launch that comes
- * sooner loads it itself.
- */
-export const PRELOAD_DELAY_MS = 1_500
-
-/** Loads Playwright now, if no launch did yet; never fails (a broken install shows at the launch). */
-export const preloadPlaywright = Effect.asVoid(Effect.exit(loadPlaywright()))
-
-/** True for Playwright's timeout error class (structure, not message text). */
-export const isPlaywrightTimeout = (error: unknown): boolean =>
-  timeoutErrorClass !== undefined && error instanceof timeoutErrorClass
 
 let refEngineRegistered: Promise<void> | undefined
 
@@ -85,8 +48,6 @@ const registerRefEngine = (playwright: PlaywrightModule) =>
 const BROWSER_START_TIMEOUT_MS = 30_000
 
 export const newSessionId = () => `mm-${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`
-
-export const firstLine = (error: unknown) => String(error instanceof Error ? error.message : error).split("\n")[0] ?? ""
 
 /** The state a launch starts from: inline, a named preset of the Fixture capability, or none. */
 const loadFixture = (fixtures: FixtureService, options: LaunchOptions) =>

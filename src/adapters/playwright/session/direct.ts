@@ -7,7 +7,8 @@ import { Duration, Effect, Option, Ref } from "effect"
 import type { Page, Request } from "playwright"
 import { ActionFailed, ActionUnconfirmed, PageClosed, PageUnresponsive } from "../../../domain/errors.js"
 import { describeTarget, type Target } from "../../../domain/target.js"
-import { BrowserCallFailed, firstLine, type BrowserStateService } from "../lifecycle/browser.js"
+import { type BrowserStateService } from "../lifecycle/browser.js"
+import { BrowserCallFailed, firstLine } from "../calls.js"
 import { addNotice, type LiveSession } from "../lifecycle/live-session.js"
 import {
   finishGuardScript,

@@ -3,7 +3,8 @@
 import { Effect, Option, Ref } from "effect"
 import { InvalidConfig, StateFailed } from "../../../domain/errors.js"
 import type { SessionExtension, StorageArea } from "../../../services/Session.js"
-import { BrowserState, firstLine } from "../lifecycle/browser.js"
+import { BrowserState } from "../lifecycle/browser.js"
+import { firstLine } from "../calls.js"
 
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState

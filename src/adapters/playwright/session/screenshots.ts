@@ -6,7 +6,8 @@ import type { Locator, Page } from "playwright"
 import { InvalidInput, PageClosed, ScreenshotFailed, TargetNotFound } from "../../../domain/errors.js"
 import type { ScreenshotOptions, SessionScreenshots } from "../../../services/Session.js"
 import { writeFileAtomic } from "../../files.js"
-import { BrowserState, firstLine, isPlaywrightTimeout } from "../lifecycle/browser.js"
+import { BrowserState } from "../lifecycle/browser.js"
+import { firstLine, isPlaywrightTimeout } from "../calls.js"
 
 /**
  * A screenshot's name: a plain file name, never a path, so that two different names are two different

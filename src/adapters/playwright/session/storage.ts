@@ -5,7 +5,8 @@ import { Effect } from "effect"
 import { InvalidInput, StorageStateFailed } from "../../../domain/errors.js"
 import type { SessionStorage } from "../../../services/Session.js"
 import { createFileAtomic, writeFileAtomic } from "../../files.js"
-import { BrowserState, firstLine } from "../lifecycle/browser.js"
+import { BrowserState } from "../lifecycle/browser.js"
+import { firstLine } from "../calls.js"
 
 /** A storage-state file name: a plain name, never a path (no separators, no leading dot). */
 export const STORAGE_STATE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/
