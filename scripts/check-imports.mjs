@@ -1,0 +1,211 @@
+// Checks the shape of src/: no import circle, no import that runs up the layers, no file over 600
+// lines. Run by `npm test` (before vitest) and as `npm run check:imports`; prints each problem, exits 1.
+//
+// Every import counts: `import`, `import type`, `export ... from` and `import()`. A type-only import
+// is erased at run time, but it is still a dependency a reader must follow, and a dynamic import is
+// a static dependency hidden from the compiler; neither may close a circle or run up the layers.
+// The imports are read with TypeScript's own pre-processor (`ts.preProcessFile`), not a regex, so
+// comments, strings and multi-line import lists cannot fool it.
+import fs from "node:fs"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import ts from "typescript"
+
+/**
+ * What each part of src/ may import besides itself (a folder, or a file at the top). The order is the
+ * layering: domain is pure; knowledge is pure step-memory logic over domain; services are the ports;
+ * runtime runs tools; tools are programs over the ports (never adapters); mcp is the wire; adapters
+ * implement ports against the world; cli and the entry files wire everything. A part missing here
+ * may import nothing of ours.
+ */
+export const LAYERS = {
+  "domain/": [],
+  "knowledge/": ["domain/"],
+  "capabilities/": ["domain/"],
+  "services/": ["domain/", "knowledge/"],
+  "runtime/": ["domain/", "knowledge/", "services/"],
+  "tools/": ["domain/", "knowledge/", "services/", "capabilities/", "runtime/"],
+  "mcp/": ["domain/", "services/", "runtime/"],
+  "adapters/": ["domain/", "knowledge/", "services/", "capabilities/"],
+  "cli/": ["domain/", "knowledge/", "services/", "capabilities/", "runtime/", "tools/", "mcp/", "adapters/"],
+  "cli.ts": ["cli/", "domain/", "knowledge/", "services/", "capabilities/", "runtime/", "tools/", "mcp/", "adapters/"],
+  "index.ts": "*",
+  "main.ts": ["cli.ts"],
+  "bin.ts": ["cli.ts", "adapters/"]
+}
+
+/**
+ * Known violations, each an import (`from -> to`, paths under src/) that is left out of both checks
+ * until its owner removes it. Each line names who removes it; an entry that no longer occurs is an
+ * error, so whoever fixes one deletes its line here in the same commit. Keep this list shrinking.
+ */
+export const ALLOWED_IMPORTS = {
+  // helper `registry`: recipe.ts (pure step memory) reads tool definitions from runtime/.
+  "knowledge/recipe.ts -> runtime/tool.ts": "registry",
+  // helper `registry`: a type-only circle, tool.ts's ToolServices names the ToolRegistry tag while
+  // registry.ts holds tool definitions (e.g. the tag's service type could move beside ToolServices).
+  "runtime/tool.ts -> runtime/registry.ts": "registry"
+}
+
+/** Files over MAX_LINES today, with the helper that splits them. Same rule: delete the line when done. */
+export const MAX_LINES = 600
+export const ALLOWED_LONG_FILES = {
+  "domain/config.ts": "rooms",
+  "knowledge/catalog.ts": "registry"
+}
+
+const sourceFiles = (root) => {
+  const found = []
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name)
+      if (entry.isDirectory()) walk(full)
+      else if (/\.(ts|mts|cts)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) found.push(full)
+    }
+  }
+  walk(root)
+  return found.sort()
+}
+
+const posix = (relative) => relative.split(path.sep).join("/")
+
+/** The file an import specifier names (`./x.js` is written for `./x.ts`), or undefined for a package. */
+const resolveImport = (from, specifier) => {
+  if (!specifier.startsWith(".")) return undefined
+  const base = path.resolve(path.dirname(from), specifier)
+  const candidates = [base.replace(/\.(m|c)?js$/, ".$1ts"), base, `${base}.ts`, path.join(base, "index.ts")]
+  return candidates.find((candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile()) ?? base
+}
+
+/** `domain/x.ts` -> `domain/`, `cli.ts` -> `cli.ts`: the part of src/ a file belongs to. */
+const partOf = (file) => (file.includes("/") ? `${file.split("/")[0]}/` : file)
+
+/** The import graph of root: file (relative, posix) -> the files of ours it imports. */
+export const importGraph = (root) => {
+  const graph = new Map()
+  for (const file of sourceFiles(root)) {
+    const text = fs.readFileSync(file, "utf8")
+    const { importedFiles } = ts.preProcessFile(text, true, true)
+    const targets = new Set()
+    for (const { fileName } of importedFiles) {
+      const target = resolveImport(file, fileName)
+      if (target !== undefined) targets.add(posix(path.relative(root, target)))
+    }
+    const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0)
+    graph.set(posix(path.relative(root, file)), { imports: [...targets].sort(), lines })
+  }
+  return graph
+}
+
+/** The import circles of a graph, each as a path that starts and ends at the same file (Tarjan's SCCs). */
+const circles = (edges) => {
+  const index = new Map()
+  const low = new Map()
+  const stack = []
+  const onStack = new Set()
+  const found = []
+  let next = 0
+  const visit = (node) => {
+    index.set(node, next)
+    low.set(node, next)
+    next++
+    stack.push(node)
+    onStack.add(node)
+    for (const target of edges.get(node) ?? []) {
+      if (!index.has(target)) {
+        visit(target)
+        low.set(node, Math.min(low.get(node), low.get(target)))
+      } else if (onStack.has(target)) low.set(node, Math.min(low.get(node), index.get(target)))
+    }
+    if (low.get(node) !== index.get(node)) return
+    const component = new Set()
+    let member
+    do {
+      member = stack.pop()
+      onStack.delete(member)
+      component.add(member)
+    } while (member !== node)
+    if (component.size > 1 || (edges.get(node) ?? []).includes(node)) {
+      found.push({ circle: shortestCircle(edges, node, component), files: [...component].sort() })
+    }
+  }
+  for (const node of [...edges.keys()].sort()) if (!index.has(node)) visit(node)
+  return found
+}
+
+/** One shortest way from start back to start inside its component (breadth first), to print. */
+const shortestCircle = (edges, start, component) => {
+  const previous = new Map()
+  const queue = [start]
+  while (queue.length > 0) {
+    const node = queue.shift()
+    for (const target of edges.get(node) ?? []) {
+      if (!component.has(target)) continue
+      if (target === start) {
+        const way = [node]
+        while (way[0] !== start) way.unshift(previous.get(way[0]))
+        return [...way, start]
+      }
+      if (!previous.has(target)) {
+        previous.set(target, node)
+        queue.push(target)
+      }
+    }
+  }
+  return [start, start]
+}
+
+/** Every problem of the tree at root, as lines to print; empty when the tree is in shape. */
+export const checkImports = (
+  root,
+  { layers = LAYERS, allowedImports = ALLOWED_IMPORTS, allowedLongFiles = ALLOWED_LONG_FILES, maxLines = MAX_LINES } = {}
+) => {
+  const graph = importGraph(root)
+  const problems = []
+  const used = new Set()
+  const edges = new Map()
+  for (const [file, { imports, lines }] of graph) {
+    const kept = []
+    for (const target of imports) {
+      const edge = `${file} -> ${target}`
+      if (edge in allowedImports) {
+        used.add(edge)
+        continue
+      }
+      kept.push(target)
+      const from = partOf(file)
+      const to = partOf(target)
+      const may = layers[from] ?? []
+      if (from !== to && may !== "*" && !may.includes(to)) {
+        problems.push(`upward import: ${edge} (${from} may import ${may.length === 0 ? "nothing of ours" : may.join(", ")})`)
+      }
+    }
+    edges.set(file, kept)
+    if (lines > maxLines && !(file in allowedLongFiles)) problems.push(`long file: ${file} has ${lines} lines (at most ${maxLines})`)
+    if (lines <= maxLines && file in allowedLongFiles) {
+      problems.push(`allow-list: ${file} has ${lines} lines now; remove it from ALLOWED_LONG_FILES in scripts/check-imports.mjs`)
+    }
+  }
+  for (const { circle, files } of circles(edges)) {
+    const more = files.length > circle.length - 1 ? ` (one of the circles among ${files.join(", ")})` : ""
+    problems.push(`import circle: ${circle.join(" -> ")}${more}`)
+  }
+  for (const edge of Object.keys(allowedImports)) {
+    if (!used.has(edge)) problems.push(`allow-list: ${edge} no longer occurs; remove it from ALLOWED_IMPORTS in scripts/check-imports.mjs`)
+  }
+  for (const file of Object.keys(allowedLongFiles)) {
+    if (!graph.has(file)) problems.push(`allow-list: ${file} no longer exists; remove it from ALLOWED_LONG_FILES in scripts/check-imports.mjs`)
+  }
+  return problems
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "src"))
+  const problems = checkImports(root)
+  for (const problem of problems) process.stderr.write(`${problem}\n`)
+  if (problems.length > 0) {
+    process.stderr.write(`check-imports: ${problems.length} problem(s) in ${root}\n`)
+    process.exit(1)
+  }
+  process.stdout.write(`check-imports: ${root} has no import circle, no upward import, no file over ${MAX_LINES} lines\n`)
+}
