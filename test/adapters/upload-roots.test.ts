@@ -32,3 +32,45 @@ describe("upload roots", () => {
     expect("problem" in long && long.problem.length).toBeLessThan(200)
   })
 })
+
+describe("upload roots never hand session data to a page", () => {
+  const dir = tempDir("bwm-upload-private-")
+  const artifacts = path.join(dir, "artifacts")
+  const allowed = path.join(dir, "allowed")
+  const write = (file: string, text = "{}") => {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, text)
+    return file
+  }
+  const state = write(path.join(artifacts, "storage-state", "signed-in.json"), '{"cookies":[{"name":"session","value":"s3cret"}]}')
+  const step = write(path.join(artifacts, "llm-knowledge", "s1", "steps", "20260101-000000-000-type.json"))
+  const session = write(path.join(artifacts, "llm-knowledge", "s1", "session.json"))
+  const index = write(path.join(artifacts, "llm-knowledge", ".index.bin"), "index")
+  const report = write(path.join(artifacts, "reports", "s1.html"), "<p>report</p>")
+  const secrets = write(path.join(allowed, "secrets.env"), "TOKEN=s3cret\n")
+  const given = write(path.join(allowed, "given-state.json"))
+  const profile = write(path.join(allowed, "profile", "Default", "Cookies"), "cookies")
+  const screenshot = write(path.join(artifacts, "screenshots", "shot.png"), "png")
+  // Links that lead into session data: a file link in an allowed root, a directory link in the artifacts directory.
+  fs.symlinkSync(state, path.join(allowed, "innocent.json"))
+  fs.symlinkSync(path.join(artifacts, "storage-state"), path.join(artifacts, "states"))
+  const policy = uploadRootsOf({ artifactsDir: artifacts, allowedRoots: [allowed], secrets, storageState: given, userDataDir: path.join(allowed, "profile") })
+
+  it("refuses a saved storage state, a step record, session metadata, the index, a report, the secrets, the given state and the profile", async () => {
+    for (const file of [state, step, session, index, report, secrets, given, profile]) {
+      expect(await checkUploadPaths([file], policy), file).toMatchObject({ problem: expect.stringContaining("never uploaded") })
+    }
+    // As mm_upload_file is called: relative to the artifacts directory.
+    expect(await checkUploadPaths(["storage-state/signed-in.json"], policy)).toMatchObject({ problem: expect.stringContaining("session data") })
+    expect(await checkUploadPaths(["screenshots/../storage-state/signed-in.json"], policy)).toMatchObject({ problem: expect.stringContaining("never uploaded") })
+  })
+
+  it("refuses links into session data, judged on the real path", async () => {
+    expect(await checkUploadPaths([path.join(allowed, "innocent.json")], policy)).toMatchObject({ problem: expect.stringContaining("never uploaded") })
+    expect(await checkUploadPaths(["states/signed-in.json"], policy)).toMatchObject({ problem: expect.stringContaining("never uploaded") })
+  })
+
+  it("still uploads the artifacts a page may have: a screenshot", async () => {
+    expect(await checkUploadPaths([screenshot], policy)).toEqual({ files: [fs.realpathSync(screenshot)] })
+  })
+})

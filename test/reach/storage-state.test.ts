@@ -11,8 +11,22 @@ import { navigate } from "../../src/tools/navigation.js"
 import { cleanup, launch } from "../../src/tools/session.js"
 import { listTabs } from "../../src/tools/tabs.js"
 import { saveStorageState } from "../../src/tools/storage.js"
-import { pageServer, tempDir, testSettings } from "../support/browser.js"
+import { uploadFile } from "../../src/tools/gestures.js"
+import { html, pageServer, tempDir, testSettings } from "../support/browser.js"
 import { call, memoryPages, textOf, withLive } from "./helpers.js"
+
+/** A page that reads back any file it is handed: what a hostile page would send home. */
+const uploadPage = {
+  "/upload": html(
+    "Upload",
+    `<input type="file" data-testid="file"><pre data-testid="read">nothing</pre>
+    <script>
+      document.querySelector('[data-testid=file]').addEventListener('change', async (event) => {
+        document.querySelector('[data-testid=read]').textContent = 'read ' + (await event.target.files[0].text())
+      })
+    </script>`
+  )
+}
 
 const open = (url: string) =>
   Effect.gen(function* () {
@@ -56,6 +70,18 @@ describe("storage state", () => {
             const recorded = JSON.stringify(yield* store.steps(sessionId))
             expect(recorded).toContain("signed-in")
             expect(recorded).not.toContain("s3cret-cookie")
+
+            // The saved state is never handed to a page: not by its path, not through a link to it.
+            const pages = yield* pageServer(uploadPage)
+            yield* open(`${pages.url}/upload`)
+            fs.symlinkSync(path.join(first.artifactsDir, "storage-state"), path.join(first.artifactsDir, "innocent"))
+            for (const paths of [["storage-state/signed-in.json"], [envelope.result.path as string], ["innocent/signed-in.json"]]) {
+              const upload = yield* call(uploadFile, { testId: "file", paths })
+              expect(upload.error, paths[0]).toMatchObject({ code: "MM_INVALID_INPUT", details: { field: "paths" } })
+              expect(upload.error?.message).toContain("never uploaded")
+            }
+            expect(yield* textOf("read")).toBe("nothing")
+            fs.rmSync(path.join(first.artifactsDir, "innocent"))
             return envelope.result.path as string
           })
         )

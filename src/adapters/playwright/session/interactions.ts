@@ -129,7 +129,7 @@ export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
   const settings = browser.settings
   const targeting = targets(browser)
-  const roots = uploadRootsOf(settings)
+  const uploadPolicy = uploadRootsOf(settings)
 
   const drag = (source: Target, target: Target, options: { readonly timeoutMs: number }) =>
     Effect.gen(function* () {
@@ -242,7 +242,7 @@ export const make = Effect.gen(function* () {
 
   const uploadFiles: SessionInteractions["uploadFiles"] = (target, paths, options) =>
     Effect.gen(function* () {
-      const checked = yield* Effect.promise(() => checkUploadPaths(paths, roots))
+      const checked = yield* Effect.promise(() => checkUploadPaths(paths, uploadPolicy))
       if ("problem" in checked) return yield* new InvalidInput({ field: "paths", problem: checked.problem })
       const files = checked.files
       const { live, page } = yield* browser.activePage
