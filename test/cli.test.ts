@@ -123,8 +123,26 @@ describe("parseCli", () => {
       allowedHosts: ["a.test", "b.test"],
       authToken: "s3cret",
       sharedBrowser: false,
-      idleTimeoutMs: 60_000
+      idleTimeoutMs: 60_000,
+      maxSessions: 64
     })
+  })
+
+  it("--host beyond loopback without --auth-token and --allowed-hosts refuses to start, saying what to add", () => {
+    for (const host of ["0.0.0.0", "::", "[::]", "192.168.1.5", "example.test"]) {
+      expect(() => parseCli(["--port", "0", "--host", host], {}), host).toThrow(CliError)
+      expect(() => parseCli(["--port", "0", "--host", host], {}), host).toThrow(/--auth-token TOKEN .* and --allowed-hosts NAMES/)
+      expect(() => parseCli(["--port", "0", "--host", host, "--auth-token", "t0ken"], {}), host).toThrow(/add --allowed-hosts/)
+      expect(() => parseCli(["--port", "0", "--host", host, "--allowed-hosts", "box.test"], {}), host).toThrow(/add --auth-token/)
+      expect(parseCli(["--port", "0", "--host", host, "--auth-token", "t0ken", "--allowed-hosts", "box.test"], {}).serve.http?.host).toBe(host)
+    }
+    // From the environment too; loopback addresses need neither.
+    expect(() => parseCli([], { BWM_PORT: "0", BWM_HOST: "0.0.0.0" })).toThrow(/--auth-token/)
+    for (const host of ["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]", "::ffff:127.0.0.1"]) {
+      expect(parseCli(["--port", "0", "--host", host], {}).serve.http?.host, host).toBe(host)
+    }
+    // stdio ignores --host.
+    expect(parseCli(["--host", "0.0.0.0"], {}).serve.http).toBeUndefined()
   })
 
   it("rejects bad flags and values in one line that names the flag", () => {

@@ -5,8 +5,10 @@ import * as fs from "node:fs"
 import * as http from "node:http"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { spawnSync } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loginPage, servePages, type RunningServer } from "../demo/sample-app.js"
+import { tempDir } from "./support/browser.js"
 import { binEntry, browserPids, startHttpServer, waitUntil, type RunningHttpServer } from "./support/http-server.js"
 
 const TOKEN = "test-token-1234"
@@ -74,6 +76,23 @@ describe("Streamable HTTP", () => {
 
   it("listens on 127.0.0.1 at /mcp", () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/)
+  })
+
+  it("--host 0.0.0.0 without --auth-token and --allowed-hosts exits 2 at start; with them, stderr names the address really bound", async () => {
+    const refused = spawnSync(process.execPath, [binEntry, "--port", "0", "--host", "0.0.0.0", "--artifacts-dir", tempDir()], {
+      encoding: "utf8",
+      timeout: 30_000
+    })
+    expect(refused.status).toBe(2)
+    expect(refused.stderr).toContain("--host 0.0.0.0 listens beyond this machine")
+    expect(refused.stderr).toContain("--auth-token")
+    expect(refused.stderr).not.toContain("listening on")
+    const exposed = await startHttpServer(["--host", "0.0.0.0", "--auth-token", TOKEN, "--allowed-hosts", "localhost,127.0.0.1"], marker)
+    try {
+      expect(exposed.stderr()).toMatch(/listening on http:\/\/0\.0\.0\.0:(\d+)\/mcp \(this machine: http:\/\/127\.0\.0\.1:\1\/mcp\)/)
+    } finally {
+      await exposed.stop()
+    }
   })
 
   it("refuses a request without the bearer token, or with a wrong one, with 401", async () => {
@@ -233,6 +252,28 @@ describe("Streamable HTTP idle sessions", () => {
     } finally {
       await server.stop()
       await app.close()
+    }
+  })
+})
+
+describe("Streamable HTTP session limit", () => {
+  it("--max-sessions: an initialize beyond the limit gets 503 saying so; a closed session frees its place", async () => {
+    const server = await startHttpServer(["--max-sessions", "2"], randomUUID())
+    try {
+      const first = await connect(server.url, null)
+      const second = await connect(server.url, null)
+      const over = await rawInitialize(server.url, { host: new URL(server.url).host })
+      expect(over.status).toBe(503)
+      expect(JSON.parse(over.body).error.message).toContain("Too many sessions: this server holds at most 2 at once (--max-sessions)")
+      // The sessions already open still work.
+      expect((await second.client.listTools()).tools.length).toBeGreaterThan(0)
+      await first.transport.terminateSession()
+      await first.client.close()
+      const third = await connect(server.url, null)
+      expect((await third.client.listTools()).tools.length).toBeGreaterThan(0)
+      await Promise.all([second.client.close(), third.client.close()])
+    } finally {
+      await server.stop()
     }
   })
 })

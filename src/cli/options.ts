@@ -264,11 +264,40 @@ export interface ServeOptions {
         readonly authToken: string | undefined
         readonly sharedBrowser: boolean
         readonly idleTimeoutMs: number
+        readonly maxSessions: number
       }
     | undefined
 }
 
-export const toServeOptions = (values: OptionValues): ServeOptions => ({
+/** Whether an address to bind stays on this machine: localhost, 127.0.0.0/8, ::1 (bracketed or mapped). */
+export const isLoopbackHost = (host: string): boolean => {
+  const bare = host.toLowerCase().replace(/^\[(.*)\]$/, "$1")
+  return bare === "localhost" || bare === "::1" || /^(?:::ffff:)?127(?:\.\d{1,3}){3}$/.test(bare)
+}
+
+/**
+ * Beyond loopback anyone on the network can send any Host header: the server listens there only when
+ * every request must carry the token and the host names clients use are named (fail closed).
+ */
+const exposedWithoutGuards = (values: OptionValues): string | undefined => {
+  if (values.port === undefined || isLoopbackHost(values.host)) return undefined
+  const missing = [
+    ...(values.authToken === undefined ? ["--auth-token TOKEN (every client must send Authorization: Bearer TOKEN)"] : []),
+    ...(values.allowedHosts === undefined ? ["--allowed-hosts NAMES (the host names clients reach this server by)"] : [])
+  ]
+  return missing.length === 0
+    ? undefined
+    : `--host ${values.host} listens beyond this machine, where any program can send any Host header: add ${missing.join(" and ")}, or bind --host 127.0.0.1`
+}
+
+/** How the server is reached; throws CliError for an HTTP server that would listen beyond loopback unguarded. */
+export const toServeOptions = (values: OptionValues): ServeOptions => {
+  const exposed = exposedWithoutGuards(values)
+  if (exposed !== undefined) throw new CliError(exposed)
+  return serveOptionsOf(values)
+}
+
+const serveOptionsOf = (values: OptionValues): ServeOptions => ({
   logLevel: values.logLevel,
   observation: values.observation === "tool" ? undefined : values.observation,
   http:
@@ -280,6 +309,7 @@ export const toServeOptions = (values: OptionValues): ServeOptions => ({
           allowedHosts: values.allowedHosts,
           authToken: values.authToken,
           sharedBrowser: values.sharedBrowser,
-          idleTimeoutMs: values.idleTimeout * 1000
+          idleTimeoutMs: values.idleTimeout * 1000,
+          maxSessions: values.maxSessions
         }
 })

@@ -115,7 +115,8 @@ export const serve = async (
   })
   if (server === undefined) return
   closeHttp = server.close
-  process.stderr.write(`browser-workflow-mcp: listening on ${server.url}\n`)
+  // The address really bound first (0.0.0.0 is every address of the machine, not 127.0.0.1).
+  process.stderr.write(`browser-workflow-mcp: listening on ${server.bound}${server.bound === server.url ? "" : ` (this machine: ${server.url})`}\n`)
 }
 
 export interface MakeServerOptions {

@@ -684,7 +684,9 @@ export const optionTable = {
     flag: "host",
     env: "BWM_HOST",
     default: "127.0.0.1",
-    help: "Address the HTTP server binds to."
+    help: "Address the HTTP server binds to.",
+    details:
+      "Beyond loopback (not localhost, 127.x.x.x or ::1) the server starts only with both --auth-token and --allowed-hosts (else it exits with code 2 saying what to add): anyone on the network can send any Host header. stderr names the address really bound (`listening on http://0.0.0.0:PORT/mcp (this machine: http://127.0.0.1:PORT/mcp)`)."
   }),
   allowedHosts: option({
     section: "http",
@@ -722,6 +724,15 @@ export const optionTable = {
     env: "BWM_IDLE_TIMEOUT",
     default: 1800,
     help: "Seconds after which an HTTP session that sent nothing is closed (with its browser); 0 never."
+  }),
+  maxSessions: option({
+    section: "http",
+    type: OptionTypes.integer(1, 10_000),
+    flag: "max-sessions",
+    env: "BWM_MAX_SESSIONS",
+    default: 64,
+    help: "At most this many HTTP sessions at once; closed ones (DELETE, --idle-timeout) do not count.",
+    details: "An initialize beyond it gets 503 with a JSON-RPC error saying so, and no session."
   }),
   screens: option({
     section: "file",

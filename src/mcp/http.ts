@@ -26,11 +26,17 @@ export interface HttpOptions extends McpServerOptions {
   readonly sharedBrowser?: boolean | undefined
   /** A client session that sent nothing for this long is closed (0: never). */
   readonly idleTimeoutMs?: number | undefined
+  /** At most this many client sessions at once (closed ones do not count); a new one beyond gets 503. Default 64. */
+  readonly maxSessions?: number | undefined
 }
 
+export const DEFAULT_MAX_SESSIONS = 64
+
 export interface HttpServer {
-  /** The MCP endpoint, e.g. http://127.0.0.1:8931/mcp. */
+  /** The MCP endpoint, e.g. http://127.0.0.1:8931/mcp (on this machine, for a server bound to every address). */
   readonly url: string
+  /** The address really bound, e.g. http://0.0.0.0:8931/mcp. */
+  readonly bound: string
   /** Closes every client session and the listener (the browser is the runtime's to close). */
   readonly close: () => Promise<void>
 }
@@ -130,6 +136,9 @@ export const serveHttp = async <ER>(
   )
   const expectedToken = options.authToken === undefined ? undefined : digest(`Bearer ${options.authToken}`)
   const clients = new Map<string, Client>()
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS
+  /** Initialize requests being answered: sessions about to exist, counted against the limit. */
+  let opening = 0
   /** Browser session id to the client that owns it. */
   const owners = new Map<string, string>()
   const serialized = makeLock()
@@ -287,8 +296,21 @@ export const serveHttp = async <ER>(
       return client.transport.handleRequest(request, response, body)
     }
     if (request.method === "POST" && isInitializeRequest(body)) {
-      const client = await newClient()
-      return client.transport.handleRequest(request, response, body)
+      if (clients.size + opening >= maxSessions) {
+        return sendJsonRpcError(
+          response,
+          503,
+          `Too many sessions: this server holds at most ${maxSessions} at once (--max-sessions); end a session (HTTP DELETE) or wait until an idle one closes (--idle-timeout), then initialize again`,
+          { "retry-after": "5" }
+        )
+      }
+      opening += 1
+      try {
+        const client = await newClient()
+        return await client.transport.handleRequest(request, response, body)
+      } finally {
+        opening -= 1
+      }
     }
     return sendJsonRpcError(response, 400, "Bad request: send initialize first, then the Mcp-Session-Id it returns")
   }
@@ -327,6 +349,7 @@ export const serveHttp = async <ER>(
   const address = server.address() as AddressInfo
   return {
     url: `http://${bracketed(options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host)}:${address.port}${MCP_PATH}`,
+    bound: `http://${bracketed(address.address)}:${address.port}${MCP_PATH}`,
     close: async () => {
       closing = true
       if (sweep !== undefined) clearInterval(sweep)
