@@ -74,30 +74,229 @@ export const parseDotenv = (text: string): DotenvResult => {
 /** What stands in for a secret's value wherever it would have appeared. */
 export const secretMarker = (name: string) => `[secret:${name}]`
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")
+
+/** A hexadecimal number matched in either case: "2f" as [2][fF]. */
+const hexPattern = (value: number, width = 2) =>
+  [...value.toString(16).toUpperCase().padStart(width, "0")].map((digit) => (/[A-F]/.test(digit) ? `[${digit}${digit.toLowerCase()}]` : digit)).join("")
+
+const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '\\\\"', "\\": "\\\\\\\\", "/": "\\\\/", "\n": "\\\\n", "\r": "\\\\r", "\t": "\\\\t", "\b": "\\\\b", "\f": "\\\\f" }
+const HTML_NAMED: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;", "\u00a0": "&nbsp;" }
+
 /**
- * A function that replaces every secret value in a text by its marker: as typed, URL-encoded (a form or
- * query string), form-encoded and JSON-escaped (a value inside logged JSON). Longer values first, so a
- * value that contains another is replaced whole.
+ * One character as every reversible text form can write it, one character at a time, so mixed forms
+ * match too (encodeURI leaves some characters as they are, a browser's URL escapes others): as is;
+ * percent-encoded (its UTF-8 bytes, either case, once or twice: %2520), %uXXXX; "+" for a space (form
+ * encoding); an HTML character reference (named, decimal, hexadecimal); a JSON or JavaScript escape.
+ */
+const characterForms = (character: string): string => {
+  const code = character.codePointAt(0)!
+  const bytes = [...new TextEncoder().encode(character)]
+  const units = Array.from({ length: character.length }, (_, at) => character.charCodeAt(at))
+  const forms = [
+    escapeRegExp(character),
+    bytes.map((byte) => `%(?:25)?${hexPattern(byte)}`).join(""),
+    units.map((unit) => `%[uU]${hexPattern(unit, 4)}`).join(""),
+    units.map((unit) => `\\\\u${hexPattern(unit, 4)}`).join(""),
+    `&#0*${code};`,
+    `&#[xX]0*${hexPattern(code, 1)};`,
+    ...(character === " " ? ["\\+"] : []),
+    ...(JSON_ESCAPES[character] !== undefined ? [JSON_ESCAPES[character]!] : []),
+    ...(HTML_NAMED[character] !== undefined ? [escapeRegExp(HTML_NAMED[character]!), ...(character === "'" ? ["&#39;"] : [])] : []),
+    ...(code < 0x100 && bytes.length === 1 ? [`\\\\x${hexPattern(code)}`] : []),
+    // A browser's URL parser turns a backslash into a slash in a path.
+    ...(character === "\\" ? ["/"] : [])
+  ]
+  // ...and drops tabs and line breaks.
+  return `(?:${forms.join("|")})${/[\t\n\r]/.test(character) ? "?" : ""}`
+}
+
+/**
+ * The value one character at a time. Whitespace at either end may be missing: a browser trims it from a
+ * URL (and trimmed text is common), unless what is left would be too short to look for.
+ */
+const valuePattern = (value: string): string => {
+  const characters = [...value]
+  const core = value.trim()
+  if (core.length < MIN_SECRET_LENGTH || core.length === value.length) return characters.map(characterForms).join("")
+  const lead = [...value.slice(0, value.indexOf(core))]
+  const trail = [...value.slice(value.indexOf(core) + core.length)]
+  const optional = (run: ReadonlyArray<string>) => (run.length === 0 ? "" : `(?:${run.map(characterForms).join("")})?`)
+  return `${optional(lead)}${[...core].map(characterForms).join("")}${optional(trail)}`
+}
+
+const base64 = (bytes: ReadonlyArray<number>) => btoa(String.fromCharCode(...bytes))
+const urlSafe = (text: string) => text.replace(/\+/g, "-").replace(/\//g, "_")
+
+/**
+ * The value's bytes as base64 wherever they sit in the encoded data: for each of the three alignments,
+ * the characters its bytes alone decide (plus the whole encoding of the value alone, padding and all),
+ * standard and URL-safe; and as hexadecimal in either case.
+ */
+const binaryForms = (value: string): ReadonlyArray<string> => {
+  const bytes = [...new TextEncoder().encode(value)]
+  const forms: Array<string> = []
+  const whole = base64(bytes)
+  forms.push(whole, whole.replace(/=+$/, ""))
+  for (const offset of [0, 1, 2]) {
+    const encoded = base64([...Array<number>(offset).fill(0), ...bytes])
+    forms.push(encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6)))
+  }
+  const hex = bytes.map((byte) => byte.toString(16).padStart(2, "0")).join("")
+  forms.push(...forms.map(urlSafe), hex, hex.toUpperCase())
+  // Short binary forms would match ordinary words.
+  return [...new Set(forms)].filter((form) => form.length >= MIN_ENCODED_LENGTH)
+}
+
+/** Binary forms shorter than this are not looked for (a 3-character value is 4 base64 characters). */
+const MIN_ENCODED_LENGTH = 4
+
+/** The value written whole in the common encodings: what a cut may leave the beginning of. */
+const literalForms = (value: string): ReadonlyArray<string> => [
+  ...new Set([
+    value,
+    encodeURIComponent(value),
+    encodeURI(value),
+    new URLSearchParams({ v: value }).toString().slice(2),
+    JSON.stringify(value).slice(1, -1),
+    value.replace(/[&<>"']/g, (character) => (character === "'" ? "&#39;" : HTML_NAMED[character]!))
+  ])
+]
+
+/** Where a cut ends what it kept: our "…" and "...", and the page's own. */
+const CUT_MARK = /…|\.\.\./g
+
+interface Prefixes {
+  readonly marker: string
+  readonly form: string
+  /** For each character, the lengths of this form's beginnings that end with it, longest first. */
+  readonly endingWith: ReadonlyMap<string, ReadonlyArray<number>>
+  readonly shortest: number
+}
+
+const prefixesOf = (form: string, marker: string, shortest: number): Prefixes => {
+  const endingWith = new Map<string, Array<number>>()
+  for (let length = form.length - 1; length >= shortest; length--) {
+    const last = form[length - 1]!
+    const lengths = endingWith.get(last)
+    if (lengths === undefined) endingWith.set(last, [length])
+    else lengths.push(length)
+  }
+  return { marker, form, endingWith, shortest }
+}
+
+/** The longest beginning of a secret's form that ends right at `end` of the text, as its marker and length. */
+const cutSecretAt = (
+  text: string,
+  end: number,
+  minimum: number,
+  prefixes: ReadonlyArray<Prefixes>
+): { readonly marker: string; readonly length: number } | undefined => {
+  const last = text[end - 1]
+  if (last === undefined) return undefined
+  let best: { marker: string; length: number } | undefined
+  for (const prefix of prefixes) {
+    for (const length of prefix.endingWith.get(last) ?? []) {
+      if (length > end || length < minimum || (best !== undefined && length <= best.length)) continue
+      if (text.startsWith(prefix.form.slice(0, length), end - length)) {
+        best = { marker: prefix.marker, length }
+        break
+      }
+    }
+  }
+  return best
+}
+
+/**
+ * A function that replaces every secret value in a text by its marker, in every reversible form a page
+ * or a tool can give it: as typed; URL-encoded in any mix (encodeURIComponent, encodeURI, a browser's
+ * own escaping of a raw value, form encoding, twice-encoded); HTML character references; JSON and
+ * JavaScript escapes; base64 (standard and URL-safe, at any alignment) and hexadecimal of its UTF-8
+ * bytes. And the beginning of a value that a cut ("…", "...") ended, so a cut never shows part of one.
+ * Longer values first, so a value that contains another is replaced whole. The patterns are built once.
  */
 export const makeTextRedactor = (entries: ReadonlyMap<string, string>): ((text: string) => string) => {
-  const forms: Array<readonly [string, string]> = []
-  for (const [name, value] of entries) {
-    const marker = secretMarker(name)
-    const variants = new Set([
-      value,
-      encodeURIComponent(value),
-      new URLSearchParams({ v: value }).toString().slice(2),
-      JSON.stringify(value).slice(1, -1)
-    ])
-    for (const variant of variants) if (variant.length >= MIN_SECRET_LENGTH) forms.push([variant, marker])
+  const secrets = [...entries].sort((a, b) => b[1].length - a[1].length)
+  if (secrets.length === 0) return (text) => text
+  const markers = secrets.map(([name]) => secretMarker(name))
+  // Every form starts with one of a few characters: the engine checks that class before trying them.
+  const starts = new Set(["%", "&", "\\", "+", "/"])
+  for (const [, value] of secrets) {
+    for (const character of value.trim().slice(0, 1) + value.slice(0, 1)) starts.add(character)
+    for (const form of binaryForms(value)) starts.add(form[0]!)
   }
-  if (forms.length === 0) return (text) => text
-  forms.sort((a, b) => b[0].length - a[0].length)
+  const pattern = new RegExp(
+    `(?=[${[...starts].map((character) => character.replace(/[\]\\^-]/g, "\\$&")).join("")}])(?:` +
+    secrets
+      .map(([, value]) => {
+        const characters = valuePattern(value)
+        const binary = [...binaryForms(value)].sort((a, b) => b.length - a.length).map(escapeRegExp)
+        return `(${[characters, ...binary].join("|")})`
+      })
+      .join("|") + ")",
+    "g"
+  )
+  const prefixes = secrets.flatMap(([, value], index) => [
+    ...literalForms(value).map((form) => prefixesOf(form, markers[index]!, 1)),
+    ...binaryForms(value).map((form) => prefixesOf(form, markers[index]!, MIN_ENCODED_LENGTH))
+  ])
+  const replaceCutSecrets = (text: string): string => {
+    let out = ""
+    let from = 0
+    for (const mark of text.matchAll(CUT_MARK)) {
+      // "..." is common in ordinary text: only a beginning of three characters or more counts before it.
+      const found = cutSecretAt(text, mark.index, mark[0] === "…" ? 1 : 3, prefixes)
+      if (found === undefined || mark.index - found.length < from) continue
+      out += text.slice(from, mark.index - found.length) + found.marker
+      from = mark.index
+    }
+    return from === 0 ? text : out + text.slice(from)
+  }
   return (text) => {
-    let out = text
-    for (const [variant, marker] of forms) if (out.includes(variant)) out = out.split(variant).join(marker)
-    return out
+    pattern.lastIndex = 0
+    const whole = text.replace(pattern, (...groups: Array<unknown>) => {
+      for (let index = 0; index < markers.length; index++) if (groups[index + 1] !== undefined) return markers[index]!
+      return String(groups[0])
+    })
+    return whole.includes("…") || whole.includes("...") ? replaceCutSecrets(whole) : whole
   }
+}
+
+/**
+ * How far past a cut a secret's form can reach: redacting the first `limit` + reach characters of a text
+ * redacts every form that starts before `limit` (no form writes a character in more than 32).
+ */
+export const redactionReach = (entries: ReadonlyMap<string, string>): number =>
+  32 * Math.max(0, ...[...entries.values()].map((value) => value.length))
+
+/**
+ * The first `limit` characters of `text` with the secrets' values out of them, then cut, never inside a
+ * marker: only as much of a long text is redacted as the cut can keep. The kept text and the length cut off.
+ */
+export const redactThenCut = (
+  text: string,
+  limit: number,
+  redact: (text: string) => string,
+  reach: number
+): { readonly kept: string; readonly more: number } => {
+  const redacted = redact(text.length > limit + reach ? text.slice(0, limit + reach) : text)
+  if (redacted.length <= limit && text.length <= limit + reach) return { kept: redacted, more: 0 }
+  const kept = cutRedacted(redacted, limit)
+  return { kept, more: Math.max(1, text.length - kept.length) }
+}
+
+/**
+ * The first `limit` characters of an already redacted text, never ending inside a secret's marker: a
+ * cut that would fall inside "[secret:NAME]" falls before it. Cut after redacting, never before.
+ */
+export const cutRedacted = (text: string, limit: number): string => {
+  if (text.length <= limit) return text
+  const open = text.lastIndexOf("[secret:", limit - 1)
+  if (open >= 0 && open + "[secret:".length < text.length) {
+    const close = text.indexOf("]", open)
+    if (close >= limit) return text.slice(0, open)
+  }
+  return text.slice(0, limit)
 }
 
 /** A copy of a JSON-like value with every string (and key) scrubbed by `redactText`. */

@@ -1,7 +1,7 @@
 // Secrets by name (--secrets FILE): tools look a value up by its name, and everything the server
 // answers, records or logs goes through `redact`, which replaces each value by [secret:NAME].
 import { Context, Layer, Option } from "effect"
-import { makeTextRedactor, redactValue } from "../domain/secrets.js"
+import { makeTextRedactor, redactionReach, redactValue } from "../domain/secrets.js"
 
 export interface SecretsService {
   /** The names, for error messages (never the values). */
@@ -10,6 +10,8 @@ export interface SecretsService {
   readonly lookup: (name: string) => Option.Option<string>
   /** A text with every secret value replaced by its marker. */
   readonly redactText: (text: string) => string
+  /** How many characters past a cut a secret's form may reach (redactThenCut). */
+  readonly reach: number
   /** A JSON-like value with every string scrubbed as redactText does. */
   readonly redact: <A>(value: A) => A
 }
@@ -21,6 +23,7 @@ export class Secrets extends Context.Tag("browser-workflow-mcp/Secrets")<Secrets
       names: [...entries.keys()],
       lookup: (name) => (entries.has(name) ? Option.some(entries.get(name)!) : Option.none()),
       redactText,
+      reach: redactionReach(entries),
       redact: <A>(value: A) => (entries.size === 0 ? value : (redactValue(redactText, value) as A))
     }
   }

@@ -3,13 +3,13 @@
 import { Effect, Option, Schema } from "effect"
 import { looksSensitive, REDACTED } from "../domain/redaction.js"
 import { AssertionFailed, clip, clipMessage, InvalidInput, WaitTimeout } from "../domain/errors.js"
-import { SECRET_NAME } from "../domain/secrets.js"
+import { redactThenCut, SECRET_NAME } from "../domain/secrets.js"
 import { collapseWhitespace } from "../domain/text.js"
 import { looksLikeRegex, regexOf } from "../domain/url-pattern.js"
 import { describeTarget, targetOf, validateTarget } from "../domain/target.js"
 import { holdsSecret, readAssertion, readMatches, recordRead, recordReads } from "../knowledge/reads.js"
 import { defineTool, Unlisted, type Replay } from "../runtime/tool.js"
-import { Secrets } from "../services/Secrets.js"
+import { Secrets, type SecretsService } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import {
   actionDeadline,
@@ -307,8 +307,11 @@ const GetTextInput = targetInput({
 /** How many texts get_text reads with `all`, and how long each may be. */
 export const GET_TEXT_ALL = { texts: 100, chars: 500 } as const
 
-const cutText = (text: string) =>
-  text.length > GET_TEXT_ALL.chars ? `${text.slice(0, GET_TEXT_ALL.chars)}…[${text.length - GET_TEXT_ALL.chars} more chars]` : text
+/** A text cut for `all`, after the secrets' values are out of it: a cut never shows part of one. */
+const cutText = (text: string, secrets: SecretsService) => {
+  const { kept, more } = redactThenCut(text, GET_TEXT_ALL.chars, secrets.redactText, secrets.reach)
+  return more === 0 ? kept : `${kept}…[${more} more chars]`
+}
 
 interface TextRead {
   readonly text?: string
@@ -390,6 +393,7 @@ export const getText = defineTool({
   },
   run: Effect.fn("tool.get_text")(function* (input) {
     const session = yield* Session
+    const secrets = Option.getOrElse(yield* Effect.serviceOption(Secrets), () => Secrets.none)
     const target = targetOf(input)
     const started = Date.now()
     // A check answers its own verdict before the call's deadline (which keeps a reserve for the record).
@@ -399,7 +403,7 @@ export const getText = defineTool({
       if (input.all === true) {
         const { texts, total } = yield* session.getTexts(target, { timeoutMs: left, limit: GET_TEXT_ALL.texts })
         return {
-          texts: texts.map((text) => (text === null ? REDACTED : cutText(text.trim()))),
+          texts: texts.map((text) => (text === null ? REDACTED : cutText(text.trim(), secrets))),
           ...(total > texts.length ? { more: total - texts.length } : {})
         }
       }

@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { servePages, type RunningServer } from "../../demo/sample-app.js"
-import { makeTextRedactor, parseDotenv } from "../../src/domain/secrets.js"
+import { cutRedacted, makeTextRedactor, parseDotenv } from "../../src/domain/secrets.js"
 import { parseCli } from "../../src/cli.js"
 import { html, LOOPBACK_ARGS, tempDir } from "../support/browser.js"
 
@@ -67,6 +67,124 @@ describe("dotenv parser", () => {
     expect(redact(`q=${encodeURIComponent('p@ss w/"rd')}`)).toBe("q=[secret:A]")
     expect(redact(`q=${new URLSearchParams({ v: 'p@ss w/"rd' }).toString().slice(2)}`)).toBe("q=[secret:A]")
     expect(redact(JSON.stringify({ v: 'p@ss w/"rd' }))).toBe('{"v":"[secret:A]"}')
+  })
+})
+
+/** The forms a page can put a value in, each as the page would write it (the redactor is never told which). */
+const encodings = (value: string): Record<string, string> => {
+  const bytes = Buffer.from(value, "utf8")
+  /**
+   * What a browser makes of a URL the page built with the raw value (its escaping, ? and # as they fall);
+   * "" when the parser rewrote what came before it (a value starting with "../" climbs out of /p/).
+   */
+  const browser = (before: string) => {
+    const href = new URL(`${before}${value}`).href
+    return href.startsWith(before) ? href.slice(before.length) : ""
+  }
+  const html = value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
+  const forms: Record<string, string> = {
+    raw: value,
+    encodeURIComponent: encodeURIComponent(value),
+    encodeURI: encodeURI(value),
+    form: new URLSearchParams({ v: value }).toString().slice(2),
+    twice: encodeURIComponent(encodeURIComponent(value)),
+    "browser path": browser("http://app.test/p/"),
+    "browser query": browser("http://app.test/p?q="),
+    "browser fragment": browser("http://app.test/p#"),
+    json: JSON.stringify(value).slice(1, -1),
+    "json ascii": JSON.stringify(value).slice(1, -1).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+    html,
+    "html numeric": [...value].map((c) => `&#${c.codePointAt(0)};`).join(""),
+    "html hex": [...value].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join(""),
+    base64: bytes.toString("base64"),
+    "base64url": bytes.toString("base64url"),
+    hex: bytes.toString("hex"),
+    HEX: bytes.toString("hex").toUpperCase()
+  }
+  return Object.fromEntries(Object.entries(forms).filter(([, text]) => text.trim().length >= 3))
+}
+
+/** Where a value's bytes may sit inside encoded data: after 0, 1 or 2 other bytes, before others. */
+const embeddedBinary = (value: string): Record<string, string> =>
+  Object.fromEntries(
+    [0, 1, 2].flatMap((offset) => {
+      const data = Buffer.concat([Buffer.from("xyz".slice(0, offset)), Buffer.from(value, "utf8"), Buffer.from("-tail")])
+      return [
+        [`base64 at ${offset}`, data.toString("base64")],
+        [`base64url at ${offset}`, data.toString("base64url")],
+        [`hex at ${offset}`, data.toString("hex")]
+      ]
+    })
+  )
+
+/** A random value of 3 to 24 characters drawn from the characters encodings treat differently. */
+const HOSTILE = [..."aZ09 %&<>\"'+/=?#;:@!*()~._-\\\n\té€😀\u00a0[]{}|^`$,"]
+const randomSecret = (random: () => number) =>
+  Array.from({ length: 3 + Math.floor(random() * 22) }, () => HOSTILE[Math.floor(random() * HOSTILE.length)]!).join("")
+
+/** A small seeded generator: every run tries the same values, and a failure names its seed. */
+const seeded = (seed: number) => () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+  return seed / 2_147_483_648
+}
+
+describe("the redactor knows every reversible form", () => {
+  it("replaces a hostile value in each form a page can write it, whole, with its marker", () => {
+    const value = 'p@ss w/"rd%20&<é>+=\'#?'
+    const redact = makeTextRedactor(new Map([["PW", value]]))
+    for (const [form, text] of Object.entries(encodings(value))) {
+      expect(redact(`before ${text} after`), form).toBe("before [secret:PW] after")
+    }
+  })
+
+  it("finds a value's base64 (standard, URL-safe) and hex inside longer data, at every alignment", () => {
+    const value = "hunter2QZXsecret7"
+    const redact = makeTextRedactor(new Map([["PW", value]]))
+    for (const [form, text] of Object.entries(embeddedBinary(value))) {
+      const redacted = redact(text)
+      expect(redacted, form).toContain("[secret:PW]")
+      // What is left decodes to nothing of the value but at most one byte at each edge.
+      const left = redacted.split("[secret:PW]").join("")
+      expect(left.length, form).toBeLessThan(text.length - value.length)
+    }
+  })
+
+  it("random hostile values: no form of any survives, and text around them is kept", () => {
+    for (let seed = 1; seed <= 150; seed++) {
+      const random = seeded(seed)
+      const value = randomSecret(random)
+      if (value.trim().length < 3) continue
+      const redact = makeTextRedactor(new Map([["S", value]]))
+      // A value of fewer than 4 bytes decides too few base64 characters inside other data to look for.
+      const binary = Buffer.byteLength(value) >= 4 ? embeddedBinary(value) : {}
+      for (const [form, text] of Object.entries({ ...encodings(value), ...binary })) {
+        const redacted = redact(`<<${text}>>`)
+        expect(redacted.includes("[secret:S]"), `seed ${seed} ${form} ${JSON.stringify(value)}`).toBe(true)
+        if (!form.includes(" at ")) expect(redacted.includes(text), `seed ${seed} ${form}`).toBe(false)
+      }
+    }
+  })
+
+  it("a cut never shows the beginning of a value: whatever is left before '…' or '...' of it is its marker", () => {
+    const value = "hunter2QZXsecret7"
+    const redact = makeTextRedactor(new Map([["PW", value]]))
+    for (let length = 1; length < value.length; length++) {
+      expect(redact(`{"v":"${value.slice(0, length)}…[cut: 9 more characters]`)).toBe('{"v":"[secret:PW]…[cut: 9 more characters]')
+      expect(redact(`${encodeURIComponent(value).slice(0, length)}…`)).toBe("[secret:PW]…")
+    }
+    for (let length = 3; length < value.length; length++) expect(redact(`q=${value.slice(0, length)}...`)).toBe("q=[secret:PW]...")
+    // Ordinary ellipses stay as they are.
+    expect(redact("Loading... more…")).toBe("Loading... more…")
+  })
+
+  it("cutRedacted never cuts inside a marker", () => {
+    const redacted = makeTextRedactor(new Map([["PW", "hunter2QZXsecret7"]]))('{"v":"hunter2QZXsecret7"}')
+    expect(redacted).toBe('{"v":"[secret:PW]"}')
+    for (let limit = 1; limit < redacted.length; limit++) {
+      const kept = cutRedacted(redacted, limit)
+      expect(kept.length).toBeLessThanOrEqual(limit)
+      expect(kept.includes("[secret:") ? kept.includes("[secret:PW]") : true, kept).toBe(true)
+    }
   })
 })
 
@@ -211,5 +329,99 @@ describe("secrets over the built server", () => {
     expect(written.some((file) => file.includes(`${path.sep}steps${path.sep}`))).toBe(true)
     expect(written.some((file) => file.endsWith(".html"))).toBe(true)
     for (const file of written) expect(leaks(fs.readFileSync(file, "utf8")), file).toEqual([])
+  })
+})
+
+/** A value with every character the encodings treat differently: space, %, quotes, &, <, +, /, é. */
+const HOSTILE_SECRET = 'hunter2 QZX%41<b>"&+/é\'sec'
+
+/** A page that writes the typed value back in every form: its URL (raw), text, title, console and a request. */
+const echoPage = html(
+  "Echo",
+  `<input data-testid="token" name="q"><pre data-testid="echo"></pre>
+   <script>
+     const hex = (text) => [...new TextEncoder().encode(text)].map((b) => b.toString(16).padStart(2, '0')).join('')
+     const b64 = (text) => btoa(String.fromCharCode(...new TextEncoder().encode(text)))
+     const html = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+     document.querySelector('[data-testid=token]').addEventListener('change', (event) => {
+       const v = event.target.value
+       const forms = [v, encodeURI(v), encodeURIComponent(v), html(v), b64(v), b64('x' + v), b64('xy' + v).replace(/[+]/g, '-').replace(/[/]/g, '_'), hex(v), JSON.stringify(v)]
+       document.querySelector('[data-testid=echo]').textContent = forms.join('\\n')
+       document.title = 'Echo ' + encodeURI(v)
+       history.replaceState(null, '', '/echo/' + v + '?raw=' + v + '#' + v)
+       for (const form of forms) console.error('form', form)
+       fetch('/collect', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ v, html: html(v) }) })
+     })
+   </script>`
+)
+
+describe("secrets in forms a page chose, over the built server", () => {
+  let app: RunningServer
+  beforeAll(async () => {
+    app = await servePages({ "/": echoPage, "/collect": "ok" })
+  })
+  afterAll(async () => {
+    await app.close()
+  })
+
+  it("a value echoed raw in the URL, encodeURI'd, HTML-escaped, as base64 and hex, and cut anywhere in a body, is in no answer, record or log", { timeout: 120_000 }, async () => {
+    const dir = tempDir("bwm-secret-forms-")
+    const artifacts = path.join(dir, "artifacts")
+    const secretsFile = path.join(dir, "secrets.env")
+    fs.writeFileSync(secretsFile, `TOKEN=${JSON.stringify(HOSTILE_SECRET)}\n`, { mode: 0o600 })
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [serverEntry, "--artifacts-dir", artifacts, "--secrets", secretsFile, "--caps", "devtools", "--log-level", "debug", ...LOOPBACK_ARGS.map((arg) => `--browser-arg=${arg}`)],
+      stderr: "pipe"
+    })
+    let stderr = ""
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
+    const client = new Client({ name: "secret-forms", version: "1.0.0" })
+    await client.connect(transport)
+    const answers: Array<string> = []
+    const call = async (name: string, args: Record<string, unknown> = {}) => {
+      const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })
+      const text = (result.content as Array<{ text: string }>).map((block) => block.text).join("\n")
+      answers.push(text)
+      return JSON.parse((result.content as Array<{ text: string }>)[0]!.text)
+    }
+    try {
+      expect((await call("mm_launch")).ok).toBe(true)
+      expect((await call("mm_navigate", { screen: "url", url: `${app.url}/` })).ok).toBe(true)
+      const typed = await call("mm_type", { testId: "token", secret: "TOKEN", submit: true })
+      expect(typed.ok, JSON.stringify(typed)).toBe(true)
+      const echo = await call("mm_get_text", { testId: "echo" })
+      expect(echo.result.text.split("\n").every((line: string) => line.includes("[secret:TOKEN]")), echo.result.text).toBe(true)
+      const state = await call("mm_get_state")
+      expect(JSON.stringify(state)).toContain("/echo/[secret:TOKEN]?raw=[secret:TOKEN]#[secret:TOKEN]")
+      await call("mm_describe_screen")
+      await call("mm_console_messages", { level: "all" })
+      const requests = await call("mm_network_requests", {})
+      const collect = JSON.stringify(requests).match(/"id":"(r\d+)"[^}]*\/collect/)
+      expect(collect, JSON.stringify(requests)).not.toBeNull()
+      // Every cut, from inside the value's first character to past its end: none shows a part of it.
+      for (let bodyChars = 1; bodyChars <= 40; bodyChars++) {
+        const details = await call("mm_network_request", { id: collect![1], bodyChars })
+        expect(details.ok).toBe(true)
+      }
+      expect((await call("mm_cleanup")).ok).toBe(true)
+    } finally {
+      await client.close()
+    }
+    const forms = Object.values(encodings(HOSTILE_SECRET))
+    /** Any form of the value, or a beginning of 4 characters or more of its raw or JSON form. */
+    const leaked = (text: string) => [
+      ...forms.filter((form) => text.includes(form)),
+      ...[HOSTILE_SECRET, JSON.stringify(HOSTILE_SECRET).slice(1, -1)].flatMap((form) =>
+        Array.from({ length: form.length - 3 }, (_, at) => form.slice(0, at + 4)).filter((prefix) => text.includes(prefix))
+      )
+    ]
+    for (const answer of answers) expect(leaked(answer), answer.slice(0, 300)).toEqual([])
+    expect(leaked(stderr)).toEqual([])
+    const written = filesUnder(artifacts).filter((file) => !/\.(png|jpg)$/.test(file))
+    expect(written.some((file) => file.includes(`${path.sep}steps${path.sep}`))).toBe(true)
+    for (const file of written) expect(leaked(fs.readFileSync(file, "utf8")), file).toEqual([])
   })
 })

@@ -1,9 +1,10 @@
 // The devtools port over Playwright: one tab's console (with uncaught errors and their stacks) and
 // requests read from the session's rings, one request's details read from the browser on demand, the
 // network mocks (mocks.ts) and mm_evaluate (evaluate.ts).
-import { Effect, Ref, Runtime } from "effect"
+import { Effect, Option, Ref, Runtime } from "effect"
 import { DeadlineExceeded, EvaluateFailed, PageClosed, RequestNotFound, shownUrl, TabNotFound } from "../../../domain/errors.js"
 import type { ConsoleLevel, ConsoleQuery, EvaluateOptions, ConsoleReading, NetworkQuery, NetworkReading, SessionDevtools } from "../../../services/session/devtools.js"
+import { Secrets } from "../../../services/Secrets.js"
 import { BrowserState } from "../lifecycle/browser.js"
 import { evaluateExpression } from "./evaluate.js"
 import type { LiveSession } from "../lifecycle/live-session.js"
@@ -41,6 +42,8 @@ const newest = <A>(entries: ReadonlyArray<A>, passes: (entry: A) => boolean, lim
 
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
+  // Bodies are cut here: the secrets' values go before the cut, so it never shows part of one.
+  const secrets = Option.getOrElse(yield* Effect.serviceOption(Secrets), () => Secrets.none)
   const runSync = Runtime.runSync(yield* Effect.runtime<never>())
   // The URL policy (--allowed-origins, --blocked-origins) narrows what a mock may answer (see mocks.ts on
   // the order of routes); the extension's own origin only matters for chrome-extension: URLs, never mocked.
@@ -119,7 +122,7 @@ export const make = Effect.gen(function* () {
       }
       const tabId = tabIdIn(yield* Ref.get(live.tabs), entry.page)
       return yield* Effect.tryPromise({
-        try: () => requestDetails(entry, tabId, options.bodyChars),
+        try: () => requestDetails(entry, tabId, options.bodyChars, secrets),
         catch: (error) => new RequestNotFound({ id, detail: `the browser no longer has it (${String(error).split("\n")[0]?.slice(0, 200)}).` })
       })
     })

@@ -6,7 +6,16 @@ import { Effect, Ref } from "effect"
 import type { BrowserContext, Page, Request, Response } from "playwright"
 import type { Settings } from "../../../domain/config.js"
 import { isSensitiveKey, REDACTED, redactDeep } from "../../../domain/redaction.js"
+import { redactThenCut } from "../../../domain/secrets.js"
 import { devtoolsEnabled, type RequestDetails, type RequestSummary, type RequestTiming } from "../../../services/session/devtools.js"
+
+/** What a cut needs of the secrets: their redaction and how far past the cut a form reaches. */
+export interface SecretsRedaction {
+  readonly redactText: (text: string) => string
+  readonly reach: number
+}
+
+const NO_SECRETS: SecretsRedaction = { redactText: (text) => text, reach: 0 }
 
 // ---- the capture's state: pure transitions --------------------------------------------------------
 
@@ -252,8 +261,12 @@ export const isTextType = (contentType: string | undefined): boolean =>
     contentType.trim()
   )
 
-/** A body as text with the values of sensitive keys redacted (JSON at any depth, form fields), cut to `limit` characters. */
-export const bodyText = (text: string, contentType: string | undefined, limit: number): string => {
+/**
+ * A body as text with the values of sensitive keys redacted (JSON at any depth, form fields) and the
+ * secrets' values by `redactSecrets`, then cut to `limit` characters: redacted first, so a cut never
+ * shows part of a secret.
+ */
+export const bodyText = (text: string, contentType: string | undefined, limit: number, secrets: SecretsRedaction = NO_SECRETS): string => {
   let shown = text
   if (contentType !== undefined && /json/i.test(contentType)) {
     try {
@@ -266,7 +279,8 @@ export const bodyText = (text: string, contentType: string | undefined, limit: n
     for (const key of new Set(form.keys())) if (isSensitiveKey(key)) form.set(key, REDACTED)
     shown = form.toString()
   }
-  return shown.length <= limit ? shown : `${shown.slice(0, limit)}…[cut: ${shown.length - limit} more characters]`
+  const { kept, more } = redactThenCut(shown, limit, secrets.redactText, secrets.reach)
+  return more === 0 ? kept : `${kept}…[cut: ${more} more characters]`
 }
 
 /** Bodies larger than this are not fetched from the browser at all. */
@@ -292,7 +306,12 @@ const settle = <A>(promise: Promise<A>, ms: number): Promise<A | undefined> =>
   Promise.race([promise.catch(() => undefined), new Promise<undefined>((resolve) => globalThis.setTimeout(resolve, ms))])
 
 /** The request's details: what the browser still has of it. Never fails; what it could not read is said in `notes`. */
-export const requestDetails = async (entry: RequestEntry, tabId: string, bodyChars: number): Promise<RequestDetails> => {
+export const requestDetails = async (
+  entry: RequestEntry,
+  tabId: string,
+  bodyChars: number,
+  secrets: SecretsRedaction = NO_SECRETS
+): Promise<RequestDetails> => {
   const request = entry.request
   const notes: Array<string> = []
   const requestHeaders = (await settle(request.allHeaders(), 2_000)) ?? request.headers()
@@ -303,7 +322,7 @@ export const requestDetails = async (entry: RequestEntry, tabId: string, bodyCha
   const postData = request.postDataBuffer()
   if (postData !== null && postData.length > 0) {
     const type = requestHeaders["content-type"]
-    if (isTextType(type)) requestBody = bodyText(postData.toString("utf8"), type, bodyChars)
+    if (isTextType(type)) requestBody = bodyText(postData.toString("utf8"), type, bodyChars, secrets)
     else notes.push(`request body: ${postData.length} bytes of ${type ?? "an unknown type"}, not shown (not text)`)
   }
 
@@ -327,7 +346,7 @@ export const requestDetails = async (entry: RequestEntry, tabId: string, bodyCha
             : "response body: not complete yet (the page has not read all of it)"
         )
       } else if (body.length > 0) {
-        responseBody = bodyText(body.toString("utf8"), type, bodyChars)
+        responseBody = bodyText(body.toString("utf8"), type, bodyChars, secrets)
       }
     }
   }

@@ -177,7 +177,8 @@ export const consoleLogged = (log: ConsoleLog, tabId: string, message: Omit<Cons
   const entry: ConsoleEntry = {
     seq,
     ...message,
-    text: message.text.slice(0, CONSOLE_TEXT_LIMIT),
+    // A cut ends in "…": the redaction knows where a secret's beginning may have been left.
+    text: message.text.length > CONSOLE_TEXT_LIMIT ? `${message.text.slice(0, CONSOLE_TEXT_LIMIT - 1)}…` : message.text,
     ...(message.stack !== undefined ? { stack: boundedStack(message.stack) } : {})
   }
   const ring: ConsoleRing = log.rings.get(tabId) ?? { messages: [], dropped: 0 }
@@ -218,7 +219,8 @@ export const boundedStack = (stack: string): string => {
   const frames = (firstFrame < 0 ? lines : lines.slice(firstFrame)).map((line) => line.trim()).filter((line) => line !== "")
   const kept = frames.slice(0, STACK_FRAMES)
   const more = frames.length - kept.length
-  const text = kept.join("\n").slice(0, STACK_TEXT_LIMIT)
+  const joined = kept.join("\n")
+  const text = joined.length > STACK_TEXT_LIMIT ? `${joined.slice(0, STACK_TEXT_LIMIT - 1)}…` : joined
   return more > 0 ? `${text}\n… ${more} more frame${more === 1 ? "" : "s"}` : text
 }
 
