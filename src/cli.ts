@@ -1,5 +1,5 @@
 // The browser-workflow-mcp command: options from flags, environment and config file (src/cli/options.ts,
-// by the one table in domain/config.ts), then MCP over stdio or Streamable HTTP (src/cli/serve.ts), or
+// by the one table in cli/option-table.ts), then MCP over stdio or Streamable HTTP (src/cli/serve.ts), or
 // a subcommand from the table below (the MCP client code of `call` loads only when it runs).
 import type * as StderrLogger from "./adapters/logger.js"
 import type { Settings } from "./domain/config.js"

@@ -7,6 +7,8 @@ export * from "./domain/snapshot-text.js"
 export * from "./domain/envelope.js"
 export * from "./domain/knowledge.js"
 export * from "./domain/config.js"
+export * from "./cli/option-table.js"
+export * from "./cli/option-types.js"
 export * from "./domain/debugger.js"
 export { redactDeep, REDACTED } from "./domain/redaction.js"
 

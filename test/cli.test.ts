@@ -5,7 +5,7 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { CliError, HELP, parseCli } from "../src/cli.js"
 import { withOptionsTable } from "../src/cli/help.js"
-import { ConfigFile, optionTable } from "../src/domain/config.js"
+import { ConfigFile, optionTable } from "../src/cli/option-table.js"
 import { LOOPBACK_ARGS } from "../src/adapters/playwright/lifecycle/launch.js"
 import { tempDir } from "./support/browser.js"
 

@@ -1,5 +1,5 @@
 // --help and the options table of docs/configuration.md, both written from the one option table.
-import { optionTable, type OptionSection, type OptionSpec } from "../domain/config.js"
+import { optionTable, type OptionSection, type OptionSpec } from "./option-table.js"
 import { commandFlags, isBooleanOption } from "./options.js"
 
 type AnySpec = OptionSpec<unknown, unknown>
@@ -104,7 +104,7 @@ export const optionsMarkdown = () => {
   return rows.join("\n") + "\n"
 }
 
-export const DOCS_BEGIN = "<!-- options:begin: generated from src/domain/config.ts by `npm run docs:options`; do not edit -->"
+export const DOCS_BEGIN = "<!-- options:begin: generated from src/cli/option-table.ts by `npm run docs:options`; do not edit -->"
 export const DOCS_END = "<!-- options:end -->"
 
 /** The docs file with its options table replaced by the current one. */

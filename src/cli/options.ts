@@ -1,4 +1,4 @@
-// Flags, environment variables and the config file to option values, by the one table in domain/config.ts:
+// Flags, environment variables and the config file to option values, by the one table in cli/option-table.ts:
 // flags win over the environment, which wins over the file, which wins over the defaults. Every
 // problem is one line naming the flag, variable or key.
 import * as fs from "node:fs"
@@ -7,17 +7,10 @@ import { parseArgs } from "node:util"
 import { Either, ParseResult, Schema } from "effect"
 import { LOOPBACK_ARGS, settingsConflict } from "../adapters/playwright/lifecycle/launch.js"
 import type * as StderrLogger from "../adapters/logger.js"
-import {
-  defaultBatchLimits,
-  defaultSettings,
-  OptionTypes,
-  optionTable,
-  type OptionName,
-  type OptionSpec,
-  type OptionValues,
-  type Settings
-} from "../domain/config.js"
+import { defaultBatchLimits, defaultSettings, type Settings } from "../domain/config.js"
 import { editDistance } from "../domain/edit-distance.js"
+import { optionTable, type OptionName, type OptionSpec, type OptionValues } from "./option-table.js"
+import { OptionTypes } from "./option-types.js"
 
 /** A problem with the command line, the environment or the config file; the message is one line for the user. */
 export class CliError extends Error {}
