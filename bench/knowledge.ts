@@ -16,7 +16,7 @@ import type { Observation } from "../src/domain/observation.js"
 import { type Catalog, scanSearch, type SearchInput } from "../src/knowledge/catalog.js"
 import { priorKnowledge } from "../src/knowledge/prior.js"
 import { queryGroups } from "../src/knowledge/text.js"
-import { step, writeSyntheticStore } from "../test/knowledge/fixtures.js"
+import { step, writeSyntheticStore, priorActions } from "../test/knowledge/fixtures.js"
 
 const QUERIES = ["send", "confirm transaction", "unlock wallet", "approve", "password input", "swap tokens", "max amount", "xyzzy", "network settings", "reject"]
 const SIZES = [
@@ -150,7 +150,7 @@ const run = async (size: (typeof SIZES)[number]): Promise<Row> => {
   }
   const prior: Array<number> = []
   for (let i = 0; i < 100; i++) {
-    prior.push(await time(async () => priorKnowledge(await Effect.runPromise(store.catalog!), { currentSessionId: undefined, observation, now })))
+    prior.push(await time(async () => priorKnowledge(await Effect.runPromise(store.catalog!), { currentSessionId: undefined, observation, now }, priorActions)))
   }
   const record: Array<number> = []
   for (let i = 0; i < 200; i++) {

@@ -22,6 +22,8 @@ import { Observer } from "../src/services/Observer.js"
 import { Session } from "../src/services/Session.js"
 import { describeScreen } from "../src/tools/discovery.js"
 import { generatedPage } from "./generated-page.js"
+import * as BuiltinTools from "../src/tools/registry.js"
+import type { ToolRegistry } from "../src/runtime/registry.js"
 
 const SIZES = [
   { elements: 1_000, repetitions: 7 },
@@ -60,7 +62,7 @@ const artifactsDir = Effect.acquireRelease(
 const benchLayer = Layer.unwrapScoped(
   Effect.map(artifactsDir, (dir) => {
     const settings: Settings = { ...defaultSettings, artifactsDir: dir, browserArgs: [...LOOPBACK_ARGS] }
-    return Layer.mergeAll(browserLayer, KnowledgeFiles.layerFileSystem(dir)).pipe(
+    return Layer.mergeAll(browserLayer, KnowledgeFiles.layerFileSystem(dir), BuiltinTools.layer(settings)).pipe(
       Layer.provide(Config.layer(settings)),
       Layer.provideMerge(StderrLogger.layer("warning"))
     )
@@ -128,7 +130,7 @@ interface Measure {
   readonly name: string
   /** Untimed work before each call. */
   readonly prepare?: (page: Page) => Effect.Effect<void, BenchFailed>
-  readonly run: (page: Page) => Effect.Effect<Returned, BenchFailed, Observer | Session | KnowledgeStore>
+  readonly run: (page: Page) => Effect.Effect<Returned, BenchFailed, Observer | Session | KnowledgeStore | ToolRegistry>
 }
 
 const ariaEntries = (snapshot: string) => snapshot.split("\n").filter((line) => /^\s*- /.test(line)).length

@@ -53,7 +53,14 @@ export const StepRecord = Schema.Struct({
   timing: Schema.Struct({ durationMs: Schema.Finite }),
   outcome: Schema.Struct({
     ok: Schema.Boolean,
-    error: Schema.optional(Schema.Struct({ code: Schema.String, message: Schema.String }))
+    error: Schema.optional(
+      Schema.Struct({
+        code: Schema.String,
+        message: Schema.String,
+        /** The action reached the page before the error (a click whose handler paused in the debugger): the flow has it. */
+        delivered: Schema.optional(Schema.Literal(true))
+      })
+    )
   }),
   observation: Schema.optional(Observation),
   artifacts: Schema.optional(Schema.Struct({ screenshot: Schema.optional(Schema.String) })),
@@ -81,7 +88,18 @@ export const SessionMetadata = Schema.Struct({
 export type SessionMetadata = typeof SessionMetadata.Type
 
 /** What kind of step a tool call is; each tool's definition names its kinds (stepKinds). */
-export type StepKind = "discovery" | "navigation" | "interaction"
+/**
+ * A tool whose recorded calls are actions prior knowledge suggests again (describe_screen's advice from
+ * earlier sessions), which also weigh a little in similarity. `fits`: the recorded targets it suits, by
+ * their role: "text" (typed text goes into editable fields only), "keys" (fields, widgets or the page,
+ * never static text); any target when absent.
+ */
+export interface PriorAction {
+  readonly fits?: "text" | "keys"
+}
+
+/** What kind of step a call is. `memory`: a call that asks or replays the step memory, recorded but not a step of a flow. */
+export type StepKind = "discovery" | "navigation" | "interaction" | "memory"
 
 const CONFIRMATION = /confirm|approve|submit/i
 
@@ -93,6 +111,9 @@ export const labelsFor = (kinds: ReadonlyArray<StepKind>, target: StepTarget | u
   if (!ok) labels.push("error-recovery")
   return labels
 }
+
+/** A call of the step memory itself (mm_knowledge, its report, a replay): recorded, never indexed nor summarized as a step of a flow. */
+export const isMemoryStep = (step: StepRecord): boolean => step.labels.includes("memory")
 
 /** Which steps a query looks at. */
 export const KnowledgeScope = Schema.Union(

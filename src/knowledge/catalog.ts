@@ -1,7 +1,7 @@
 // The in-memory inverted index over step memory, and the queries that use it. `scanSearch`, the full
 // scan, runs the reference scoring of entry.ts on every step; the index must answer exactly the same.
 // `toParts` / `fromParts` give it as JSON plus typed arrays, the form the saved index file keeps.
-import type { KnowledgeFilters, SessionMetadata, SessionSummary, StepRecord, StepSummary, StepTarget } from "../domain/knowledge.js"
+import { isMemoryStep, type KnowledgeFilters, type SessionMetadata, type SessionSummary, type StepRecord, type StepSummary, type StepTarget } from "../domain/knowledge.js"
 import {
   COVERAGE_BONUS,
   describeStepTarget,
@@ -20,11 +20,6 @@ import { growInt32, IdList, packLists, pushTo, topK, unpackLists, Vocabulary } f
 import { StepTable } from "./steps-table.js"
 import { clipText, SHOWN_CHARS, tokenizeIdentifier } from "./text.js"
 
-/**
- * The tools that ask or replay the step memory (mm_knowledge and its older names, mm_report, mm_replay):
- * their calls are recorded but are not steps of a flow. A replay's own steps are recorded one by one.
- */
-export const isMemoryTool = (name: string): boolean => /^(knowledge(_[a-z]+)?|report|replay)$/.test(name)
 
 const HOUR_MS = 3_600_000
 
@@ -371,9 +366,9 @@ export class Catalog {
     return words
   }
 
-  /** Indexes a step; the memory's own calls (knowledge, report, replay) are not steps of a flow and are left out. */
+  /** Indexes a step; the memory's own calls (labelled `memory` by their definitions) are not steps of a flow and are left out. A replay's own steps are recorded one by one. */
   addStep(step: StepRecord): boolean {
-    if (isMemoryTool(step.tool.name)) return false
+    if (isMemoryStep(step)) return false
     const facts = factsOf(step, this.placeOfUrl)
     const before = this.pages.before(step.sessionId)
     this.pages.apply(step.sessionId, step.observation, this.placeOfUrl)
@@ -728,7 +723,7 @@ export const scanSearch = (
   const words = new Map(sessions.map((session) => [session.sessionId, sessionWords(session)]))
   const ranked: Array<Ranked> = []
   for (const step of steps) {
-    if (!inSessions(input.sessions, step.sessionId) || isMemoryTool(step.tool.name)) continue
+    if (!inSessions(input.sessions, step.sessionId) || isMemoryStep(step)) continue
     const entry = entryOf(step)
     if (!passesFilters(entry, metadata.get(step.sessionId), input.filters, input.now)) continue
     const scored = scoreEntry(entry, words.get(step.sessionId) ?? [], input.groups)

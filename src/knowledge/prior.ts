@@ -1,7 +1,7 @@
 // Prior knowledge for describe_screen: what other recent sessions did on a screen like this one, scored
 // with the SPEC-07 similarity weights against the page each past step started from (the index's exact-value
 // maps, no file reads), with per-step counters in typed arrays and top-k selection instead of full sorts.
-import type { PriorKnowledge, SessionMetadata, StepTarget, SuggestedAction } from "../domain/knowledge.js"
+import type { PriorAction, PriorKnowledge, SessionMetadata, StepTarget, SuggestedAction } from "../domain/knowledge.js"
 import type { Observation } from "../domain/observation.js"
 import type { Catalog } from "./catalog.js"
 import { clickCountOf } from "./entry.js"
@@ -23,20 +23,8 @@ export const MAX_SIMILARITY_SCORE =
 
 export const PRIOR_LIMITS = { windowHours: 48, sessions: 3, similarSteps: 5, suggestions: 5, avoid: 3, minFailures: 2 } as const
 
-/** Tools that act on the page: the ones worth suggesting, and a small bonus in similarity. */
-export const ACTIONABLE: ReadonlySet<string> = new Set([
-  "click",
-  "type",
-  "press_key",
-  "select_option",
-  "hover",
-  "navigate",
-  "wait_for",
-  "tabs",
-  "switch_to_tab",
-  "close_tab",
-  "wait_for_notification"
-])
+/** What prior knowledge makes of a recorded tool, by its definition's `prior`: undefined for a tool that is no action to suggest. */
+export type PriorActions = (tool: string) => PriorAction | undefined
 
 /** Roles that take typed text. */
 const EDITABLE_ROLES: ReadonlySet<string> = new Set(["textbox", "searchbox", "combobox", "spinbutton"])
@@ -53,13 +41,13 @@ const KEY_ROLES: ReadonlySet<string> = new Set([
  * Whether a recorded action fits its target, by the role the record gives it (the element as described
  * when it ran, else the role the agent saw): text is typed into editable fields only, and keys are pressed
  * on fields, widgets or the page, never on a heading, a paragraph or a list item. A target without a
- * recorded role fits (the record says nothing against it); other tools fit any target.
+ * recorded role fits (the record says nothing against it); other actions fit any target.
  */
-export const fitsTarget = (tool: string, target: StepTarget | undefined): boolean => {
-  if (tool !== "type" && tool !== "press_key") return true
+export const fitsTarget = (action: PriorAction | undefined, target: StepTarget | undefined): boolean => {
+  if (action?.fits === undefined) return true
   const role = target?.element?.role ?? target?.a11yHint?.role
   if (role === undefined || role === "") return true
-  return (tool === "type" ? EDITABLE_ROLES : KEY_ROLES).has(role.toLowerCase())
+  return (action.fits === "text" ? EDITABLE_ROLES : KEY_ROLES).has(role.toLowerCase())
 }
 
 export interface Similarity {
@@ -193,7 +181,7 @@ interface SuggestionRow {
 export const mostlyFailed = (worked: number, failed: number): boolean => failed > worked
 
 /** Prior knowledge for the screen in `observation`, from other sessions of the last 48 hours. */
-export const priorKnowledge = (catalog: Catalog, input: PriorInput): PriorKnowledge => {
+export const priorKnowledge = (catalog: Catalog, input: PriorInput, actions: PriorActions): PriorKnowledge => {
   const steps = catalog.steps
   const since = input.now - PRIOR_LIMITS.windowHours * 3_600_000
   const sessionCount = catalog.sessionIds().length
@@ -231,7 +219,7 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput): PriorKnowle
   for (const testId of here.testIds) visit(catalog.byTestId.get(testId), "testId")
   for (const name of here.names) visit(catalog.byA11yName.get(name), "a11y")
 
-  const actionable = steps.tools.map((tool) => ACTIONABLE.has(tool))
+  const actionable = steps.tools.map((tool) => actions(tool) !== undefined)
   // Each loop is its own function: V8 optimizes them one by one instead of deoptimizing one large function.
   const scoreSteps = () => {
     for (let i = 0; i < count; i++) {
@@ -255,7 +243,7 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput): PriorKnowle
   /** Whether a step's action fits its target (no keys pressed on a heading), by the target's recorded role. */
   const fits = (id: number) => {
     const target = steps.target[id]!
-    return target < 0 || fitsTarget(steps.tools[steps.tool[id]!]!, steps.targets[target]!.target)
+    return target < 0 || fitsTarget(actions(steps.tools[steps.tool[id]!]!), steps.targets[target]!.target)
   }
 
   // Only actions are flows an agent can redo: sessions are related by them, targets judged by them.

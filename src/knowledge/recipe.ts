@@ -2,15 +2,14 @@
 // Playwright test. Targets are made durable, redacted text becomes a named placeholder; what each tool
 // contributes (replayed or not, its note, its Playwright lines) comes from its definition.
 import type { Placeholder, Recipe, RecipeStep, SessionMetadata, StepRecord, StepTarget } from "../domain/knowledge.js"
-import { PAUSED_DURING_PREFIX } from "../domain/errors.js"
 import { isSensitiveKey, REDACTED } from "../domain/redaction.js"
-import { replayModeOf, type AnyToolDefinition } from "../runtime/tool.js"
+import { replayModeOf, type ReplayableTool } from "../domain/replay.js"
 import { describeStepTarget } from "./entry.js"
 import { durableTarget, whyNotDurable } from "./targets.js"
 import { clipText, identifierWords } from "./text.js"
 
 /** The definition of a recorded tool, by its bare name; undefined for a tool the server does not have. */
-export type ToolLookup = (name: string) => AnyToolDefinition | undefined
+export type ToolLookup = (name: string) => ReplayableTool | undefined
 
 const placeholderName = (target: StepTarget | undefined, taken: Set<string>): string => {
   const words = identifierWords([target?.testId ?? target?.a11yHint?.name ?? target?.selector ?? "secret"])
@@ -25,7 +24,7 @@ const placeholderName = (target: StepTarget | undefined, taken: Set<string>): st
 interface Replayed {
   readonly step: RecipeStep
   readonly record: StepRecord
-  readonly tool: AnyToolDefinition | undefined
+  readonly tool: ReplayableTool | undefined
   /** The flow's last page, for the check that ends it (see endOf). */
   readonly end?: EndPage
 }
@@ -35,8 +34,7 @@ interface Replayed {
  * delivered and finished once the page ran again, so the flow has it; a replay (without the debugger's
  * steps, which never replay) runs it through.
  */
-const deliveredThenPaused = (record: StepRecord) =>
-  record.outcome.error?.code === "MM_DEBUGGER_PAUSED" && record.outcome.error.message.startsWith(PAUSED_DURING_PREFIX)
+const deliveredThenPaused = (record: StepRecord) => record.outcome.error?.delivered === true
 
 /**
  * Which recorded steps replay and how, as each tool's definition says (replay mode, argument

@@ -1,16 +1,10 @@
-// The tool registry: the served tools by name (accepted with or without the prefix), a service every
-// consumer reads (the MCP server, batches, replays, exports, the CLI), provided by one layer.
-import { Context, Effect, Layer } from "effect"
-import { groupOf, type AnyToolDefinition } from "./tool.js"
+// The tool registry: the served tools by name (accepted with or without the prefix), the ToolRegistry
+// service (its tag is in tool.ts, beside the services tools may use) that every consumer reads: the MCP
+// server, batches, replays, exports, the CLI. tools/registry.ts makes the served one.
+import { Effect } from "effect"
+import { groupOf, ToolRegistry, type AnyToolDefinition, type ToolRegistryService } from "./tool.js"
 
-export interface ToolRegistryService {
-  readonly prefix: string
-  readonly tools: ReadonlyArray<AnyToolDefinition>
-  /** The served name of a tool, e.g. "mm_click". */
-  readonly servedName: (tool: AnyToolDefinition) => string
-  /** The tool for a served or bare name. */
-  readonly lookup: (name: string) => AnyToolDefinition | undefined
-}
+export { ToolRegistry, type ToolRegistryService }
 
 /** A registry over the tools; throws on two tools of one name, or a group that is opt-in for some tools only. */
 export const makeRegistry = (tools: ReadonlyArray<AnyToolDefinition>, prefix: string): ToolRegistryService => {
@@ -32,12 +26,6 @@ export const makeRegistry = (tools: ReadonlyArray<AnyToolDefinition>, prefix: st
     return byName.get(bare) ?? byName.get(name)
   }
   return { prefix, tools, servedName, lookup }
-}
-
-/** The served tools. The MCP server provides the registry it serves to every call it runs. */
-export class ToolRegistry extends Context.Tag("browser-workflow-mcp/ToolRegistry")<ToolRegistry, ToolRegistryService>() {
-  static readonly make = makeRegistry
-  static readonly layer = (registry: ToolRegistryService): Layer.Layer<ToolRegistry> => Layer.succeed(ToolRegistry, registry)
 }
 
 /** The definition of a served tool by name, for recipes and exports. */

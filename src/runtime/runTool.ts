@@ -1,11 +1,12 @@
 // runTool: from a tool definition to an Effect that never fails and yields the response envelope.
-// Decode, session gate, deadline, observation by policy, recording, and error-to-code mapping live here once.
+// One pipeline of named stages, each returning a value: gate, decode, run, observe, record, envelope.
 import { Cause, Clock, Effect, Exit, Option, ParseResult, Ref, Schema } from "effect"
-import { programDeadline } from "../services/Deadline.js"
 import type { ParseError } from "effect/ParseResult"
+import { defaultSettings, type Settings } from "../domain/config.js"
 import { consoleLines, observationText, pageChange, pageOf, slowMs, type Envelope, type PageState } from "../domain/envelope.js"
 import {
   DeadlineExceeded,
+  DebuggerPaused,
   INTERNAL_ERROR_CODE,
   InvalidInput,
   toErrorInfo,
@@ -15,17 +16,17 @@ import {
 import { labelsFor, type StepRecord } from "../domain/knowledge.js"
 import type { Observation, ObservationPolicy } from "../domain/observation.js"
 import { redactDeep } from "../domain/redaction.js"
-import { defaultSettings, type Settings } from "../domain/config.js"
 import { Config } from "../services/Config.js"
+import { programDeadline } from "../services/Deadline.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
-import { Secrets } from "../services/Secrets.js"
-import { Session } from "../services/Session.js"
-import { clientMemory } from "./client-memory.js"
-import type { Attachment, RecordedCall, ToolDefinition } from "./tool.js"
+import { Secrets, type SecretsService } from "../services/Secrets.js"
+import { Session, type SessionInfo } from "../services/Session.js"
 import { callBudget, finishReserveMs, RECORD_RESERVE_MS } from "./budget.js"
+import { clientMemory, type ClientMemoryService } from "./client-memory.js"
 import { inputTooCostly } from "./input-limits.js"
-import { toolGate } from "./visibility.js"
+import type { Attachment, RecordedCall, ToolDefinition } from "./tool.js"
+import { servedNameOf, toolGate } from "./visibility.js"
 
 export interface RunOptions {
   /** Overrides the tool's observation policy (the batch runner uses it). */
@@ -71,7 +72,144 @@ export const decodeInput = <I, IE>(schema: Schema.Schema<I, IE>, raw: unknown): 
     onNone: () => Schema.decodeUnknown(schema, decodeOptions)(raw ?? {}).pipe(Effect.mapError(invalidInputFrom))
   })
 
-const observe = (policy: ObservationPolicy, ok: boolean) =>
+/**
+ * What a call came to: the result (as the wire carries it, and as the program returned it, for the
+ * record), or the error (`cause` is the typed error; none for an internal error).
+ */
+type Outcome<O, OE> =
+  | {
+      readonly ok: true
+      readonly result: OE
+      readonly value: O
+      readonly pageText: string
+      readonly attachments: ReadonlyArray<Attachment>
+    }
+  | { readonly ok: false; readonly error: ErrorInfo; readonly cause: ToolError | undefined }
+
+const failed = (cause: ToolError): Outcome<never, never> => ({ ok: false, error: toErrorInfo(cause), cause })
+
+const internalError = (): Outcome<never, never> => ({
+  ok: false,
+  error: {
+    code: INTERNAL_ERROR_CODE,
+    message: "Internal error in the server; the details went to its log (stderr). Try again, or call mm_cleanup and mm_launch."
+  },
+  cause: undefined
+})
+
+/** What every stage reads about the call: when it began, the session then, the client's memory, the secrets to scrub. */
+interface Call {
+  readonly startedAt: number
+  readonly before: Option.Option<SessionInfo>
+  readonly consoleAtStart: number
+  readonly memory: Option.Option<ClientMemoryService>
+  readonly secrets: SecretsService
+  readonly settings: Settings
+}
+
+const begin = Effect.gen(function* () {
+  const startedAt = yield* Clock.currentTimeMillis
+  const session = yield* Session
+  const call: Call = {
+    startedAt,
+    before: yield* session.current,
+    consoleAtStart: yield* session.consoleCursor,
+    memory: yield* clientMemory,
+    // Every secret value leaves the call's answer and its step record as [secret:NAME].
+    secrets: Option.getOrElse(yield* Effect.serviceOption(Secrets), () => Secrets.none),
+    settings: Option.getOrElse(yield* Effect.serviceOption(Config), () => defaultSettings)
+  }
+  return call
+})
+
+// ---- run ------------------------------------------------------------------------------------------
+
+/** The call's deadline: the tool's own, or a tighter one from outside (a batch's), and the program's share of it. */
+const deadlineOf = <I>(definition: ToolDefinition<I, any, any, any, any>, input: I, options: RunOptions, startedAt: number) => {
+  const own = definition.deadlineMs?.(input) ?? DEFAULT_DEADLINE_MS
+  const deadline = options.deadlineMs === undefined ? own : Math.min(own, options.deadlineMs)
+  // The program gets the tool's own deadline less a reserve for the observation and the record. A tighter
+  // deadline from outside is the program's own: its caller answers for what follows, and the observation
+  // gets only what that deadline leaves.
+  const fromOutside = deadline < own
+  return { ms: deadline, fromOutside, programMs: fromOutside ? deadline : own - finishReserveMs(own), budget: callBudget(startedAt, deadline) }
+}
+type Deadline = ReturnType<typeof deadlineOf>
+
+/** The program under its deadline, as an Exit. */
+const run = <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>, input: I, deadline: Deadline, options: RunOptions, startedAt: number) =>
+  Effect.gen(function* () {
+    const elapsed = (yield* Clock.currentTimeMillis) - startedAt
+    return yield* definition.run(input).pipe(
+      // Waits inside the program end in time for their own answer; under a tighter deadline from outside,
+      // the caller's (a batch's), running out is the caller's answer.
+      Effect.locally(programDeadline, deadline.fromOutside ? undefined : startedAt + deadline.programMs),
+      Effect.timeoutFail({
+        duration: Math.max(0, deadline.programMs - elapsed),
+        onTimeout: (): ToolError =>
+          (options.onDeadline !== undefined && deadline.fromOutside ? options.onDeadline(deadline.ms) : undefined) ??
+          definition.onDeadline?.(input, deadline.ms) ??
+          new DeadlineExceeded({ tool: definition.name, timeoutMs: deadline.ms })
+      }),
+      Effect.exit
+    )
+  })
+
+/**
+ * The program's exit as an outcome: the result split into page text and attachments and encoded, or the
+ * error. A refusal because the page is paused names this tool (the port that refused does not know it).
+ */
+const settle = <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>, input: I, exit: Exit.Exit<O, ToolError>) =>
+  Effect.gen(function* () {
+    if (Exit.isSuccess(exit)) {
+      let value = exit.value
+      let pageText = ""
+      let attachments: ReadonlyArray<Attachment> = []
+      if (definition.pageText) {
+        const split = definition.pageText(value)
+        value = split.result
+        pageText = split.text
+      }
+      if (definition.attachments) {
+        const split = definition.attachments(input, value)
+        value = split.result
+        attachments = split.attachments
+      }
+      const encoded = yield* Effect.either(Schema.encode(definition.output)(value))
+      if (encoded._tag === "Right") {
+        const outcome: Outcome<O, OE> = { ok: true, result: encoded.right, value: exit.value, pageText, attachments }
+        return outcome
+      }
+      yield* Effect.logError(`${definition.name}: result does not match its output schema`, encoded.left.message)
+      return internalError()
+    }
+    const failure = Cause.failureOption(exit.cause)
+    if (Option.isNone(failure)) {
+      yield* Effect.logError(`${definition.name}: defect`, Cause.pretty(exit.cause))
+      return internalError()
+    }
+    const error = failure.value
+    if (error._tag === "DebuggerPaused" && error.tool === undefined && error.during === undefined) {
+      return failed(new DebuggerPaused({ ...error, tool: yield* servedNameOf(definition) }))
+    }
+    return failed(error)
+  })
+
+// ---- observe --------------------------------------------------------------------------------------
+
+/** After these the page is not observed: nothing was done to it (bad input, a blocked URL), or it cannot be read. */
+const leavesPageUnobserved = (error: ToolError): boolean => {
+  switch (error._tag) {
+    case "PageUnresponsive":
+    case "InvalidInput":
+    case "NavigationBlocked":
+      return true
+    default:
+      return false
+  }
+}
+
+const observeBy = (policy: ObservationPolicy, ok: boolean) =>
   Effect.gen(function* () {
     const observer = yield* Observer
     const full = policy === "default" || (policy === "failures" && !ok)
@@ -101,25 +239,62 @@ const observe = (policy: ObservationPolicy, ok: boolean) =>
 /** The observation did not finish within the call's deadline. */
 const LATE = Symbol("late")
 
+interface Observed {
+  readonly observation: Observation | undefined
+  /** The result itself says where the page is (launch, get_state, describe_screen): the envelope leaves `page` out. */
+  readonly stateInResult: boolean
+  readonly notices: ReadonlyArray<string>
+}
+
+/**
+ * The page after the call, by the policy, within what the deadline leaves. A call refused before it
+ * touched the page leaves the page as the agent saw it; one that does not answer cannot be observed.
+ */
+const observe = <O, OE>(
+  definition: ToolDefinition<any, any, O, OE, any>,
+  policy: ObservationPolicy,
+  outcome: Outcome<O, OE>,
+  running: boolean,
+  deadline: Deadline
+) =>
+  Effect.gen(function* () {
+    const none: Observed = { observation: undefined, stateInResult: false, notices: [] }
+    if (!running || (!outcome.ok && outcome.cause !== undefined && leavesPageUnobserved(outcome.cause))) return none
+    if (policy === "custom") {
+      const own = outcome.ok ? definition.observe?.(outcome.value) : undefined
+      if (own !== undefined) return { observation: own, stateInResult: true, notices: [] } satisfies Observed
+    }
+    const observed = yield* deadline.budget.within(observeBy(policy === "custom" ? "none" : policy, outcome.ok), LATE, RECORD_RESERVE_MS)
+    if (observed !== LATE) return { ...none, observation: observed }
+    return {
+      ...none,
+      notices: [`The page could not be observed within the call's deadline (${deadline.ms} ms); call mm_get_state or mm_describe_screen.`]
+    }
+  })
+
+// ---- record ---------------------------------------------------------------------------------------
+
 /** A step's screenshot: a small viewport JPEG, taken within a bounded time. */
 const STEP_SCREENSHOT = { quality: 50, timeoutMs: 1_500, limit: "2 seconds" } as const
 
 /** After these the page cannot be captured, or the call never reached it: no step screenshot. */
-const NO_PAGE_CODES: ReadonlySet<string> = new Set([
-  "MM_PAGE_CLOSED",
-  "MM_NO_ACTIVE_SESSION",
-  "MM_LAUNCH_FAILED",
-  "MM_SESSION_ALREADY_RUNNING",
-  "MM_INVALID_INPUT",
-  "MM_PAGE_UNRESPONSIVE"
-])
+const reachedNoPage = (error: ToolError): boolean => {
+  switch (error._tag) {
+    case "PageClosed":
+    case "NoActiveSession":
+    case "LaunchFailed":
+    case "SessionAlreadyRunning":
+    case "InvalidInput":
+    case "PageUnresponsive":
+      return true
+    default:
+      return false
+  }
+}
 
 /** Whether the `stepScreenshots` setting wants a screenshot of this step: for failures (the default) or for every step of a tool that looks at the page. */
-const wantsStepScreenshot = (
-  mode: Settings["stepScreenshots"],
-  observation: ObservationPolicy,
-  outcome: { readonly ok: true } | { readonly ok: false; readonly error: ErrorInfo }
-): boolean => mode !== "off" && observation !== "none" && (outcome.ok ? mode === "all" : !NO_PAGE_CODES.has(outcome.error.code))
+const wantsStepScreenshot = (mode: Settings["stepScreenshots"], observation: ObservationPolicy, outcome: Outcome<unknown, unknown>): boolean =>
+  mode !== "off" && observation !== "none" && (outcome.ok ? mode === "all" : outcome.cause === undefined || !reachedNoPage(outcome.cause))
 
 /**
  * The screenshot recorded with a step: a viewport JPEG with field text drawn as dots, so nothing typed
@@ -143,215 +318,159 @@ const stepScreenshot = (tool: string, sessionId: string) =>
     Effect.catchAllCause((cause) => Effect.logDebug(`${tool}: no step screenshot`, Cause.pretty(cause)).pipe(Effect.as(undefined)))
   )
 
+/** An action the page paused in the debugger during: it reached the page, and finishes when the page runs again. */
+const deliveredBeforeError = (outcome: Outcome<unknown, unknown>): boolean =>
+  !outcome.ok && outcome.cause?._tag === "DebuggerPaused" && outcome.cause.during !== undefined
+
+/** Writes the step record (redacted), within what the deadline leaves; a write that fails is logged, never the call's outcome. */
+const record = <I, O, OE>(
+  definition: ToolDefinition<I, any, O, OE, any>,
+  input: I,
+  outcome: Outcome<O, OE>,
+  observation: Observation | undefined,
+  at: { readonly call: Call; readonly sessionId: string; readonly running: boolean; readonly deadline: Deadline; readonly options: RunOptions }
+) =>
+  Effect.gen(function* () {
+    const { call, sessionId } = at
+    const recorded: RecordedCall = definition.record?.(input, outcome.ok ? Option.some(outcome.value) : Option.none()) ?? {
+      input: input as Record<string, unknown>
+    }
+    const screenshot =
+      recorded.screenshot ??
+      (at.running && wantsStepScreenshot(call.settings.stepScreenshots, definition.observation, outcome)
+        ? yield* at.deadline.budget.within(stepScreenshot(definition.name, sessionId), undefined, RECORD_RESERVE_MS)
+        : undefined)
+    const finishedAt = yield* Clock.currentTimeMillis
+    const step: StepRecord = {
+      schemaVersion: 1,
+      timestamp: new Date(finishedAt).toISOString(),
+      sessionId,
+      tool: {
+        name: definition.name,
+        input: {
+          ...(redactDeep(recorded.input) as Record<string, unknown>),
+          ...Object.fromEntries((recorded.verbatim ?? []).filter((key) => key in recorded.input).map((key) => [key, recorded.input[key]]))
+        },
+        ...(recorded.target ? { target: recorded.target } : {}),
+        ...(recorded.textRedacted !== undefined ? { textRedacted: recorded.textRedacted } : {}),
+        ...(recorded.textLength !== undefined ? { textLength: recorded.textLength } : {})
+      },
+      timing: { durationMs: finishedAt - call.startedAt },
+      outcome: outcome.ok
+        ? { ok: true }
+        : {
+            ok: false,
+            error: { code: outcome.error.code, message: outcome.error.message, ...(deliveredBeforeError(outcome) ? { delivered: true } : {}) }
+          },
+      ...(observation ? { observation } : {}),
+      ...(screenshot !== undefined ? { artifacts: { screenshot } } : {}),
+      labels: labelsFor(definition.stepKinds ?? [], recorded.target, outcome.ok),
+      ...(at.options.batch ? { batch: at.options.batch } : {})
+    }
+    const store = yield* KnowledgeStore
+    yield* at.deadline.budget.settle(definition.name, store.recordStep(call.secrets.redact(step)))
+  })
+
+// ---- envelope -------------------------------------------------------------------------------------
+
+/**
+ * The response, lean: the page only when it changed since this client last heard (never when the result
+ * itself carries the state), console errors since its previous response, the observation as text, the
+ * duration only for a slow call; every secret scrubbed from it and from the blocks beside it.
+ */
+const envelope = <O, OE>(
+  definition: ToolDefinition<any, any, O, OE, any>,
+  call: Call,
+  outcome: Outcome<O, OE>,
+  sessionId: string | undefined,
+  observed: Observed
+) =>
+  Effect.gen(function* () {
+    const session = yield* Session
+    const { observation } = observed
+    const notices = [...(yield* session.takeNotices), ...observed.notices]
+    let page: PageState | undefined
+    let consoleErrors: ReadonlyArray<string> = []
+    const current = sessionIdOf(yield* session.current)
+    if (current !== undefined && current === sessionId) {
+      const told = Option.isSome(call.memory) ? yield* Ref.get(call.memory.value.told) : undefined
+      const known = told?.sessionId === current ? told : undefined
+      // Errors since this client's previous response; without one, since this call began (a new session: since it started).
+      const from = known?.consoleCursor ?? (sessionIdOf(call.before) === current ? call.consoleAtStart : 0)
+      const cursor = yield* session.consoleCursor
+      const since = cursor > from ? yield* session.consoleSince(from) : []
+      const shown = outcome.ok && definition.consoleInResult !== undefined ? definition.consoleInResult(outcome.result) : undefined
+      const messages = shown === undefined ? since : since.filter((message) => !shown(message))
+      const now = observation === undefined ? undefined : pageOf(observation.state, observation.state.tabId)
+      consoleErrors = consoleLines(messages, now?.url ?? known?.page?.url)
+      if (now !== undefined && !observed.stateInResult) page = pageChange(known?.page, now)
+      if (Option.isSome(call.memory)) {
+        yield* Ref.set(call.memory.value.told, { sessionId: current, page: now ?? known?.page, consoleCursor: Math.max(cursor, from) })
+      }
+    }
+    // A result's own page text (a snapshot, a search) is the page this call shows; else the observation's.
+    const pageText = outcome.ok ? outcome.pageText : ""
+    const snapshot = pageText !== "" ? pageText : observation === undefined ? "" : observationText(observation)
+    const finishedAt = yield* Clock.currentTimeMillis
+    const body: Envelope<OE> = {
+      ok: outcome.ok,
+      ...(outcome.ok ? (isEmptyObject(outcome.result) ? {} : { result: outcome.result }) : { error: leanError(outcome.error, snapshot !== "") }),
+      ...(page !== undefined ? { page } : {}),
+      ...(consoleErrors.length > 0 ? { console: consoleErrors } : {}),
+      ...(notices.length > 0 ? { notices } : {}),
+      ...slowMs(finishedAt - call.startedAt),
+      ...(snapshot !== "" ? { snapshot } : {})
+    }
+    const { secrets } = call
+    // The blocks beside the envelope (a batch's page text, get_text's text) and the observation handed to library users are scrubbed as the envelope is.
+    const attachments = (outcome.ok ? outcome.attachments : []).map((attachment) =>
+      attachment.type === "text" ? { ...attachment, text: secrets.redactText(attachment.text) } : attachment
+    )
+    const response: ToolResponse<OE> = {
+      envelope: secrets.redact(body),
+      ...(observation !== undefined ? { observation: secrets.redact(observation) } : {}),
+      attachments
+    }
+    return response
+  })
+
+// ---- the pipeline ---------------------------------------------------------------------------------
+
 /** Runs one tool call end to end and answers with the envelope; never fails. */
 export const runTool =
   <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>) =>
   (raw: unknown, options: RunOptions = {}): Effect.Effect<ToolResponse<OE>, never, R | Session | Observer | KnowledgeStore> =>
     Effect.gen(function* () {
-      const startedAt = yield* Clock.currentTimeMillis
-      const session = yield* Session
-      const store = yield* KnowledgeStore
-      const settings = Option.getOrElse(yield* Effect.serviceOption(Config), () => defaultSettings)
-      // Every secret value leaves the call's answer and its step record as [secret:NAME].
-      const secrets = Option.getOrElse(yield* Effect.serviceOption(Secrets), () => Secrets.none)
-      const before = yield* session.current
-      const lateNotices: Array<string> = []
+      const call = yield* begin
+      const nothingObserved: Observed = { observation: undefined, stateInResult: false, notices: [] }
+      const refuse = (error: ToolError) => envelope(definition, call, failed(error), sessionIdOf(call.before), nothingObserved)
 
-      const memory = yield* clientMemory
-      const consoleAtStart = yield* session.consoleCursor
+      // gate: a tool that is not available now (no session, group off, hidden, paused...) says when it will be, whatever its arguments.
+      const refused = yield* toolGate(definition)
+      if (Option.isSome(refused)) return yield* refuse(refused.value)
 
-      /**
-       * The envelope, lean: the page only when it changed since this client last heard (never when the
-       * result itself carries the state), console errors since its previous response, the observation
-       * as text, the duration only for a slow call.
-       */
-      const finish = (
-        outcome: { readonly ok: true; readonly result: OE } | { readonly ok: false; readonly error: ErrorInfo },
-        sessionId: string | undefined,
-        observation: Observation | undefined,
-        stateInResult = false,
-        pageText = ""
-      ) =>
-        Effect.gen(function* () {
-          const notices = [...(yield* session.takeNotices), ...lateNotices]
-          let page: PageState | undefined
-          let consoleErrors: ReadonlyArray<string> = []
-          const current = sessionIdOf(yield* session.current)
-          if (current !== undefined && current === sessionId) {
-            const told = Option.isSome(memory) ? yield* Ref.get(memory.value.told) : undefined
-            const known = told?.sessionId === current ? told : undefined
-            // Errors since this client's previous response; without one, since this call began (a new session: since it started).
-            const from = known?.consoleCursor ?? (sessionIdOf(before) === current ? consoleAtStart : 0)
-            const cursor = yield* session.consoleCursor
-            const since = cursor > from ? yield* session.consoleSince(from) : []
-            const shown = outcome.ok && definition.consoleInResult !== undefined ? definition.consoleInResult(outcome.result) : undefined
-            const messages = shown === undefined ? since : since.filter((message) => !shown(message))
-            const now = observation === undefined ? undefined : pageOf(observation.state, observation.state.tabId)
-            consoleErrors = consoleLines(messages, now?.url ?? known?.page?.url)
-            if (now !== undefined && !stateInResult) page = pageChange(known?.page, now)
-            if (Option.isSome(memory)) {
-              yield* Ref.set(memory.value.told, { sessionId: current, page: now ?? known?.page, consoleCursor: Math.max(cursor, from) })
-            }
-          }
-          // A result's own page text (a snapshot, a search) is the page this call shows; else the observation's.
-          const snapshot = pageText !== "" ? pageText : observation === undefined ? "" : observationText(observation)
-          const finishedAt = yield* Clock.currentTimeMillis
-          const envelope: Envelope<OE> = {
-            ok: outcome.ok,
-            ...(outcome.ok ? (isEmptyObject(outcome.result) ? {} : { result: outcome.result }) : { error: leanError(outcome.error, snapshot !== "") }),
-            ...(page !== undefined ? { page } : {}),
-            ...(consoleErrors.length > 0 ? { console: consoleErrors } : {}),
-            ...(notices.length > 0 ? { notices } : {}),
-            ...slowMs(finishedAt - startedAt),
-            ...(snapshot !== "" ? { snapshot } : {})
-          }
-          return secrets.redact(envelope)
-        })
-
-      // A tool that is not available now (no session, group off, hidden...) says when it will be, whatever its arguments.
-      const gate = yield* toolGate(definition)
-      if (Option.isSome(gate)) {
-        const envelope = yield* finish({ ok: false, error: toErrorInfo(gate.value) }, sessionIdOf(before), undefined)
-        return { envelope, attachments: [] }
-      }
-
+      // decode
       const decoded = yield* Effect.either(decodeInput(definition.input, raw))
-      if (decoded._tag === "Left") {
-        const envelope = yield* finish({ ok: false, error: toErrorInfo(decoded.left) }, sessionIdOf(before), undefined)
-        return { envelope, attachments: [] }
-      }
+      if (decoded._tag === "Left") return yield* refuse(decoded.left)
       const input = decoded.right
 
-      const ownDeadline = definition.deadlineMs?.(input) ?? DEFAULT_DEADLINE_MS
-      const deadline = options.deadlineMs === undefined ? ownDeadline : Math.min(ownDeadline, options.deadlineMs)
-      // The deadline bounds the whole call: the program gets the tool's own deadline less a reserve for the
-      // observation and the record. A tighter deadline from outside (a batch's) is the program's own: its
-      // caller answers for what follows, and the observation gets only what that deadline leaves.
-      const budget = callBudget(startedAt, deadline)
-      const fromOutside = deadline < ownDeadline
-      const programMs = fromOutside ? deadline : ownDeadline - finishReserveMs(ownDeadline)
-      const exit = yield* definition.run(input).pipe(
-        // Waits inside the program end in time for their own answer; under a tighter deadline from outside,
-        // the caller's (a batch's), running out is the caller's answer.
-        Effect.locally(programDeadline, fromOutside ? undefined : startedAt + programMs),
-        Effect.timeoutFail({
-          duration: Math.max(0, programMs - ((yield* Clock.currentTimeMillis) - startedAt)),
-          onTimeout: (): ToolError =>
-            (options.onDeadline !== undefined && fromOutside ? options.onDeadline(deadline) : undefined) ??
-            definition.onDeadline?.(input, deadline) ??
-            new DeadlineExceeded({ tool: definition.name, timeoutMs: deadline })
-        }),
-        Effect.exit
-      )
+      // run
+      const deadline = deadlineOf(definition, input, options, call.startedAt)
+      const exit = yield* run(definition, input, deadline, options, call.startedAt)
+      const outcome = yield* settle(definition, input, exit)
 
-      const after = yield* session.current
-      const sessionId = sessionIdOf(after) ?? sessionIdOf(before)
-      const policy = options.policy ?? definition.observation
+      // observe
+      const after = yield* (yield* Session).current
+      const sessionId = sessionIdOf(after) ?? sessionIdOf(call.before)
+      const observed = yield* observe(definition, options.policy ?? definition.observation, outcome, Option.isSome(after), deadline)
 
-      let outcome: { readonly ok: true; readonly result: OE } | { readonly ok: false; readonly error: ErrorInfo }
-      let attachments: ReadonlyArray<Attachment> = []
-      let pageText = ""
-      let observation: Observation | undefined
-      let stateInResult = false
-      let recordedResult: Option.Option<O> = Option.none()
-
-      if (Exit.isSuccess(exit)) {
-        let value = exit.value
-        if (definition.pageText) {
-          const split = definition.pageText(value)
-          value = split.result
-          pageText = split.text
-        }
-        if (definition.attachments) {
-          const split = definition.attachments(input, value)
-          value = split.result
-          attachments = split.attachments
-        }
-        const encoded = yield* Effect.either(Schema.encode(definition.output)(value))
-        if (encoded._tag === "Right") {
-          outcome = { ok: true, result: encoded.right }
-          recordedResult = Option.some(exit.value)
-        } else {
-          yield* Effect.logError(`${definition.name}: result does not match its output schema`, encoded.left.message)
-          outcome = { ok: false, error: internalError() }
-        }
-      } else {
-        const failure = Cause.failureOption(exit.cause)
-        if (Option.isSome(failure)) {
-          outcome = { ok: false, error: toErrorInfo(failure.value) }
-        } else {
-          yield* Effect.logError(`${definition.name}: defect`, Cause.pretty(exit.cause))
-          outcome = { ok: false, error: internalError() }
-        }
-      }
-
-      // A page that does not answer cannot be observed either: its error says what to do.
-      // An observation the deadline leaves no time for is skipped, and the answer says so.
-      const observeInTime = (observing: Effect.Effect<Observation | undefined, never, Observer>) =>
-        Effect.map(budget.within(observing, LATE, RECORD_RESERVE_MS), (observed) => {
-          if (observed !== LATE) return observed
-          lateNotices.push(`The page could not be observed within the call's deadline (${deadline} ms); call mm_get_state or mm_describe_screen.`)
-          return undefined
-        })
-      // A call refused before it touched the page (bad input, a blocked URL) leaves the page as the agent
-      // saw it: no page text; one that does not answer cannot be observed either.
-      if (Option.isSome(after) && (outcome.ok || !UNOBSERVED_FAILURES.has(outcome.error.code))) {
-        if (policy === "custom") {
-          observation = Option.match(recordedResult, {
-            onNone: () => undefined,
-            onSome: (result) => definition.observe?.(result)
-          })
-          // A tool that observes through its own result (launch, get_state, describe_screen) already says where the page is.
-          stateInResult = observation !== undefined
-          if (observation === undefined) observation = yield* observeInTime(observe("none", outcome.ok))
-        } else {
-          observation = yield* observeInTime(observe(policy, outcome.ok))
-        }
-      }
-
+      // record
       if (sessionId !== undefined) {
-        const recorded: RecordedCall = definition.record?.(input, recordedResult) ?? { input: input as Record<string, unknown> }
-        const screenshot =
-          recorded.screenshot ??
-          (Option.isSome(after) && wantsStepScreenshot(settings.stepScreenshots, definition.observation, outcome)
-            ? yield* budget.within(stepScreenshot(definition.name, sessionId), undefined, RECORD_RESERVE_MS)
-            : undefined)
-        const finishedAt = yield* Clock.currentTimeMillis
-        const step: StepRecord = {
-          schemaVersion: 1,
-          timestamp: new Date(finishedAt).toISOString(),
-          sessionId,
-          tool: {
-            name: definition.name,
-            input: {
-              ...(redactDeep(recorded.input) as Record<string, unknown>),
-              ...Object.fromEntries((recorded.verbatim ?? []).filter((key) => key in recorded.input).map((key) => [key, recorded.input[key]]))
-            },
-            ...(recorded.target ? { target: recorded.target } : {}),
-            ...(recorded.textRedacted !== undefined ? { textRedacted: recorded.textRedacted } : {}),
-            ...(recorded.textLength !== undefined ? { textLength: recorded.textLength } : {})
-          },
-          timing: { durationMs: finishedAt - startedAt },
-          outcome: outcome.ok ? { ok: true } : { ok: false, error: { code: outcome.error.code, message: outcome.error.message } },
-          ...(observation ? { observation } : {}),
-          ...(screenshot !== undefined ? { artifacts: { screenshot } } : {}),
-          labels: labelsFor(definition.stepKinds ?? [], recorded.target, outcome.ok),
-          ...(options.batch ? { batch: options.batch } : {})
-        }
-        // A step that cannot be written is logged; it never turns the call's own outcome around, nor holds the answer past the deadline.
-        yield* budget.settle(definition.name, store.recordStep(secrets.redact(step)))
+        yield* record(definition, input, outcome, observed.observation, { call, sessionId, running: Option.isSome(after), deadline, options })
       }
 
-      const envelope = yield* finish(outcome, sessionId, observation, stateInResult, outcome.ok ? pageText : "")
-      // The blocks beside the envelope (a batch's page text, get_text's text) and the observation handed to library users are scrubbed as the envelope is.
-      const redactedAttachments = attachments.map((attachment) =>
-        attachment.type === "text" ? { ...attachment, text: secrets.redactText(attachment.text) } : attachment
-      )
-      return {
-        envelope,
-        ...(observation !== undefined ? { observation: secrets.redact(observation) } : {}),
-        attachments: redactedAttachments
-      }
+      // envelope
+      return yield* envelope(definition, call, outcome, sessionId, observed)
     })
 
 /** A result with nothing in it (all its fields were optional and absent, or moved to the page text): left out of the envelope. */
@@ -362,16 +481,9 @@ const sessionIdOf = (info: Option.Option<{ readonly sessionId: string }>): strin
   Option.isSome(info) ? info.value.sessionId : undefined
 
 /** A failure's error as the envelope carries it: the refs a stale-ref error lists are in the snapshot beside it. */
-/** Failures after which the page is not observed: nothing was done to it, or it cannot be read. */
-const UNOBSERVED_FAILURES: ReadonlySet<string> = new Set(["MM_PAGE_UNRESPONSIVE", "MM_INVALID_INPUT", "MM_NAVIGATION_BLOCKED"])
-
 const leanError = (error: ErrorInfo, withSnapshot: boolean): ErrorInfo => {
   if (!withSnapshot || error.details === undefined || !("availableRefs" in error.details)) return error
   const { availableRefs: _refs, ...details } = error.details
   return Object.keys(details).length > 0 ? { ...error, details } : { code: error.code, message: error.message }
 }
 
-const internalError = (): ErrorInfo => ({
-  code: INTERNAL_ERROR_CODE,
-  message: "Internal error in the server; the details went to its log (stderr). Try again, or call mm_cleanup and mm_launch."
-})

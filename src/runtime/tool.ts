@@ -1,14 +1,15 @@
 // A tool is a definition value plus an Effect program; this module fixes the definition's shape.
+// (How a recorded call replays, `Replay`, is in domain/replay.ts: the step memory reads it without the runtime.)
 // Everything the system knows about a tool lives here: group and visibility, step-memory labels,
 // how it replays in a batch and exports to a Playwright test, whether it may run concurrently.
-import type { Context, Effect, Option, Schema } from "effect"
+import { Context, Layer, type Effect, type Option, type Schema } from "effect"
 import type { ToolError } from "../domain/errors.js"
-import type { StepKind, StepRecord, StepTarget } from "../domain/knowledge.js"
+import type { PriorAction, StepKind, StepTarget } from "../domain/knowledge.js"
+import type { Replay } from "../domain/replay.js"
 import type { Observation, ObservationPolicy } from "../domain/observation.js"
 import type { KnowledgeStore } from "../services/KnowledgeStore.js"
 import type { Observer } from "../services/Observer.js"
 import type { PageAffordances, Session } from "../services/Session.js"
-import type { ToolRegistry } from "./registry.js"
 
 /** The services every tool program may use. */
 export type ToolServices = Session | Observer | KnowledgeStore | ToolRegistry
@@ -59,40 +60,6 @@ export interface ListingState {
   readonly paused: boolean
 }
 
-/** Recorded arguments of a step, as a recipe carries them. */
-export type ReplayArgs = Readonly<Record<string, unknown>>
-
-/** What a Playwright export knows about the step it writes. */
-export interface PlaywrightContext {
-  /** The step's durable target as a locator expression (`page.getByTestId("x")`), when it has one. */
-  readonly locator: string | undefined
-  /** A JS expression for a text argument: a string literal, or the environment variable of a `{{placeholder}}`. */
-  readonly text: (value: string) => string
-  /** A locator expression for other durable target arguments ({testId} or {selector}), e.g. a drop target. */
-  readonly locatorOf: (args: ReplayArgs) => string | undefined
-  /** A JS expression for an environment variable the test needs: it fails, naming the variable, when it is not set. */
-  readonly env: (name: string) => string
-  /** The recorded call, e.g. for the URL a navigation ended on (its observation). */
-  readonly record: StepRecord
-  /** The recipe's note for the step. */
-  readonly notes: string
-}
-
-/**
- * How a recorded call replays. `step` replays it; `read-only` leaves it out of a replay because it
- * changes nothing (the default for read-only tools); `never` leaves it out silently: it is not part
- * of a flow (the session itself, the step memory, batches, the tool list).
- */
-export interface Replay {
-  readonly mode?: "step" | "read-only" | "never"
-  /** The recipe's note for the step, e.g. "Click testId:save"; `target` describes the recorded target. */
-  readonly note?: (args: ReplayArgs, target: string | undefined, step: StepRecord) => string
-  /** Adapts recorded arguments to another session, or says why the step cannot replay. */
-  readonly args?: (args: ReplayArgs) => { readonly args: ReplayArgs } | { readonly skip: string }
-  /** The step as lines of a @playwright/test body; undefined when it has no equivalent there. */
-  readonly playwright?: (args: ReplayArgs, context: PlaywrightContext) => ReadonlyArray<string> | undefined
-}
-
 export interface ToolDefinition<I, IE, O, OE, R> {
   /** Name without the prefix, e.g. "click" (served as "mm_click"). */
   readonly name: string
@@ -138,6 +105,8 @@ export interface ToolDefinition<I, IE, O, OE, R> {
   readonly whilePaused?: "listed" | "blocked"
   /** What kind of step a call is, as labels in the step memory. */
   readonly stepKinds?: ReadonlyArray<StepKind>
+  /** Present when its recorded calls are actions prior knowledge suggests again (see PriorAction). */
+  readonly prior?: PriorAction
   /** How a recorded call replays in a batch and exports to a Playwright test. */
   readonly replay?: Replay
   /**
@@ -173,6 +142,20 @@ export interface ToolDefinition<I, IE, O, OE, R> {
 
 export type AnyToolDefinition = ToolDefinition<any, any, any, any, any>
 
+export interface ToolRegistryService {
+  readonly prefix: string
+  readonly tools: ReadonlyArray<AnyToolDefinition>
+  /** The served name of a tool, e.g. "mm_click". */
+  readonly servedName: (tool: AnyToolDefinition) => string
+  /** The tool for a served or bare name. */
+  readonly lookup: (name: string) => AnyToolDefinition | undefined
+}
+
+/** The served tools, as a service (made by runtime/registry.ts's makeRegistry). The MCP server provides the registry it serves to every call. */
+export class ToolRegistry extends Context.Tag("browser-workflow-mcp/ToolRegistry")<ToolRegistry, ToolRegistryService>() {
+  static readonly layer = (registry: ToolRegistryService): Layer.Layer<ToolRegistry> => Layer.succeed(ToolRegistry, registry)
+}
+
 /** Identity helper that keeps every type parameter inferred. */
 export const defineTool = <I, IE, O, OE, R extends ToolServices>(
   definition: ToolDefinition<I, IE, O, OE, R>
@@ -181,9 +164,6 @@ export const defineTool = <I, IE, O, OE, R extends ToolServices>(
 /** The group of a tool ("custom" for tools that name none). */
 export const groupOf = (tool: AnyToolDefinition): string => tool.group ?? "custom"
 
-/** How a recorded call of the tool replays. */
-export const replayModeOf = (tool: AnyToolDefinition): "step" | "read-only" | "never" =>
-  tool.replay?.mode ?? (tool.annotations.readOnly ? "read-only" : "step")
 
 /**
  * Schema annotation: the JSON Schema to list for this schema instead of its structure (the
@@ -194,3 +174,5 @@ export const ListedAs: unique symbol = Symbol.for("browser-workflow-mcp/ListedAs
 
 /** Schema annotation on a property: accepted but not listed (compatibility fields a model never needs). */
 export const Unlisted: unique symbol = Symbol.for("browser-workflow-mcp/Unlisted")
+
+export { replayModeOf, type PlaywrightContext, type Replay, type ReplayArgs } from "../domain/replay.js"

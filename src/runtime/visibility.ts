@@ -140,6 +140,10 @@ export const visibleTools = (tools: ReadonlyArray<AnyToolDefinition>): Effect.Ef
 const servedIn = (view: Option.Option<ToolViewService>) => (name: string) =>
   Option.isSome(view) ? (view.value.registry.prefix === "" ? name : `${view.value.registry.prefix}_${name}`) : `mm_${name}`
 
+/** The name the client calls the tool by (the default prefix when no server serves the call). */
+export const servedNameOf = (tool: AnyToolDefinition): Effect.Effect<string> =>
+  Effect.map(Effect.serviceOption(ToolView), (view) => servedIn(view)(tool.name))
+
 const errorFor = (tool: AnyToolDefinition, blocked: Blocked, now: Situation): ToolError | undefined => {
   const served = servedIn(now.view)
   const name = served(tool.name)

@@ -11,6 +11,7 @@ import { Observer } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
 import { imageAttachment, ScreenshotResult } from "./screenshot.js"
 import { NoInput } from "./shared.js"
+import { ToolRegistry } from "../runtime/registry.js"
 
 const readOnly = { readOnly: true, destructive: false, idempotent: true, openWorld: true } as const
 
@@ -158,13 +159,14 @@ export const describeScreen = defineTool({
       : undefined
     const current = yield* session.current
     // Step memory is advice: a store that cannot be read leaves it out, never fails the description.
+    const registry = yield* ToolRegistry
     const prior = yield* catalogOf(yield* KnowledgeStore).pipe(
       Effect.map((catalog) =>
-        priorKnowledge(catalog, {
-          currentSessionId: current._tag === "Some" ? current.value.sessionId : undefined,
-          observation,
-          now: Date.now()
-        })
+        priorKnowledge(
+          catalog,
+          { currentSessionId: current._tag === "Some" ? current.value.sessionId : undefined, observation, now: Date.now() },
+          (tool) => registry.lookup(tool)?.prior
+        )
       ),
       Effect.catchTag("KnowledgeError", (error) => Effect.logWarning("prior knowledge skipped", error.message).pipe(Effect.as(undefined)))
     )

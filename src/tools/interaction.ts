@@ -50,6 +50,7 @@ const ClickInput = targetInput({
 
 export const click = defineTool({
   name: "click",
+  prior: {},
   title: "Click an element",
   description: "Click an element once it is visible, enabled and uncovered.",
   input: ClickInput,
@@ -123,6 +124,7 @@ const textToType = (input: { readonly text?: string | undefined; readonly secret
 
 export const type = defineTool({
   name: "type",
+  prior: { fits: "text" },
   title: "Type into a field",
   description: "Replace a field's text (secret fields are never stored).",
   input: TypeInput,
@@ -235,6 +237,7 @@ const hasElement = (input: { readonly a11yRef?: string | undefined; readonly tes
 
 export const waitFor = defineTool({
   name: "wait_for",
+  prior: {},
   title: "Wait for an element or the page",
   description: "Wait for an element (any match; visible/hidden), a URL or a load state.",
   input: WaitForInput,
@@ -478,6 +481,7 @@ const hasTarget = (input: typeof PressKeyInput.Type) =>
 
 export const pressKey = defineTool({
   name: "press_key",
+  prior: { fits: "keys" },
   title: "Press a key",
   description: "Press a key on an element or the focused one (Enter submits).",
   input: PressKeyInput,
@@ -523,6 +527,7 @@ const SelectOptionInput = targetInput({
 
 export const selectOption = defineTool({
   name: "select_option",
+  prior: {},
   title: "Select options",
   description: "Select <select> options; the others are deselected.",
   input: SelectOptionInput,
@@ -551,6 +556,7 @@ const HoverInput = targetInput({ dialog: QuietDialogField })
 
 export const hover = defineTool({
   name: "hover",
+  prior: {},
   title: "Hover over an element",
   description: "Hover an element, for menus and tooltips.",
   input: HoverInput,

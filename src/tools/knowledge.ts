@@ -5,6 +5,7 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { InvalidInput, KnowledgeError, NoActiveSession } from "../domain/errors.js"
 import {
+  isMemoryStep,
   KnowledgeFilters,
   KnowledgeScope,
   Placeholder,
@@ -13,7 +14,7 @@ import {
   StepSummary,
   type StepRecord
 } from "../domain/knowledge.js"
-import { isMemoryTool, type SessionSet } from "../knowledge/catalog.js"
+import type { SessionSet } from "../knowledge/catalog.js"
 import { recipeOf, toBatch, toPlaywright } from "../knowledge/recipe.js"
 import { expandedWords, queryGroups } from "../knowledge/text.js"
 import { defineTool, ListedAs } from "../runtime/tool.js"
@@ -32,6 +33,7 @@ const memoryTool = {
   group: "knowledge",
   requiresSession: false,
   replay: { mode: "never" },
+  stepKinds: ["memory"],
   observation: "none"
 } as const
 
@@ -180,7 +182,7 @@ const SummaryFields = {
 export const summarizeSession = (sessionId: string) =>
   Effect.gen(function* () {
     const { steps, metadata } = yield* sessionSteps(sessionId)
-    const flow = steps.filter((step) => !isMemoryTool(step.tool.name))
+    const flow = steps.filter((step) => !isMemoryStep(step))
     const screens: Array<string> = []
     for (const step of flow) {
       const screen = step.observation?.state.currentScreen

@@ -38,6 +38,7 @@ const NavigateInput = Schema.Struct({
 
 export const navigate = defineTool({
   name: "navigate",
+  prior: {},
   title: "Navigate",
   description: "Load a URL in the active tab, or go back, forward, reload.",
   input: NavigateInput,

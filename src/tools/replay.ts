@@ -12,8 +12,8 @@
 import { Clock, Effect, Option, Schema, SchemaAST } from "effect"
 import { InvalidInput, KnowledgeError, ReplayFailed } from "../domain/errors.js"
 import type { Placeholder, Recipe, StepRecord } from "../domain/knowledge.js"
-import { framesTheFlow, recipeOf, toBatch, type ToolLookup } from "../knowledge/recipe.js"
-import { ToolRegistry } from "../runtime/registry.js"
+import { framesTheFlow, recipeOf, toBatch } from "../knowledge/recipe.js"
+import { ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
 import { decodeInput } from "../runtime/runTool.js"
 import { defineTool, replayModeOf, type AnyToolDefinition, type ToolDefinition, type ToolServices } from "../runtime/tool.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
@@ -23,6 +23,9 @@ import { BATCH_TOOL_NAME, makeRunSteps, RunStepsOutput, stepSnapshots } from "./
 import { sessionSteps } from "./knowledge.js"
 import { launch } from "./session.js"
 import { RecordOnly } from "./shared.js"
+
+/** The served tools by name. */
+type Lookup = ToolRegistryService["lookup"]
 
 const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
 
@@ -50,7 +53,7 @@ const REFUSED_CODES: ReadonlySet<string> = new Set(["MM_INVALID_INPUT", "MM_TOOL
  * A session's flow succeeded when its last step that a replay would run succeeded; a call refused before
  * it acted (bad input) is passed over, as the recipe leaves it out.
  */
-const flowSucceeded = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup): boolean => {
+const flowSucceeded = (steps: ReadonlyArray<StepRecord>, lookup: Lookup): boolean => {
   for (let index = steps.length - 1; index >= 0; index--) {
     const step = steps[index]!
     const tool = lookup(step.tool.name)
@@ -62,7 +65,7 @@ const flowSucceeded = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup): bo
 }
 
 /** Why a session with the flow tag was passed over, for the error. */
-const whyNot = (recipe: Recipe, steps: ReadonlyArray<StepRecord>, lookup: ToolLookup): string =>
+const whyNot = (recipe: Recipe, steps: ReadonlyArray<StepRecord>, lookup: Lookup): string =>
   !acts(recipe) ? "no step to replay" : noDurable(recipe) ? "a step without a durable target" : !flowSucceeded(steps, lookup) ? "its last action failed" : "?"
 
 
@@ -72,7 +75,7 @@ const acts = (recipe: Recipe) => recipe.steps.some((step) => !framesTheFlow(step
 const noDurable = (recipe: Recipe) => recipe.skipped.some((reason) => /: (only a ref|no durable form|the element had no|its locator was scoped)/.test(reason))
 
 /** The session to replay and its recipe. */
-const chooseSession = (input: typeof ReplayInput.Type, lookup: ToolLookup, prefix: string) =>
+const chooseSession = (input: typeof ReplayInput.Type, lookup: Lookup, prefix: string) =>
   Effect.gen(function* () {
     if (input.sessionId !== undefined) {
       const { steps, metadata } = yield* sessionSteps(input.sessionId)
@@ -128,7 +131,7 @@ const takesNamedSecret = (tool: AnyToolDefinition | undefined): boolean =>
  * becomes `{secret: NAME}` when the type tool can read named secrets and --secrets has one of that name;
  * anything else missing is an error (before anything runs). A step recorded as `{secret: NAME}` stays so.
  */
-const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string>>, lookup: ToolLookup) =>
+const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string>>, lookup: Lookup) =>
   Effect.gen(function* () {
     const known = new Set(recipe.placeholders.map((placeholder) => placeholder.name))
     for (const name of Object.keys(params)) {
@@ -197,6 +200,7 @@ export const replay = defineTool({
   // time, it then runs in the running session.
   listedWhen: (state) => !state.session,
   replay: { mode: "never" },
+  stepKinds: ["memory"],
   // A failed replay shows the page it stopped on (the batch stops there) beside its error.
   observation: "failures",
   // The batch keeps its own deadline (batch.defaultTimeoutMs) and answers with what ran; this is a backstop.

@@ -2,8 +2,7 @@
 // durations, targets, outcomes, errors and screenshots, and the recipe that replays it.
 import { Clock, Effect, Option, Schema } from "effect"
 import { KnowledgeError, NoActiveSession } from "../domain/errors.js"
-import type { StepRecord } from "../domain/knowledge.js"
-import { isMemoryTool } from "../knowledge/catalog.js"
+import { isMemoryStep, type StepRecord } from "../domain/knowledge.js"
 import { recipeOf } from "../knowledge/recipe.js"
 import { renderReport } from "../knowledge/report.js"
 import { defineTool } from "../runtime/tool.js"
@@ -21,7 +20,7 @@ export const buildReport = (sessionId: string) =>
     const store = yield* KnowledgeStore
     // The flow, without the agent's questions to the step memory and earlier reports.
     const steps: ReadonlyArray<StepRecord> = (yield* store.steps(sessionId)).filter(
-      (step) => !isMemoryTool(step.tool.name)
+      (step) => !isMemoryStep(step)
     )
     if (steps.length === 0) {
       return yield* new KnowledgeError({
@@ -89,6 +88,7 @@ export const report = defineTool({
   // mm_knowledge {export: "report"} does this.
   unlisted: true,
   replay: { mode: "never" },
+  stepKinds: ["memory"],
   observation: "none",
   run: Effect.fn("tool.report")(function* (input) {
     let sessionId = input.sessionId

@@ -45,6 +45,7 @@ const ActiveTab = Tabs.fields.active
 
 export const waitForNotification = defineTool({
   name: "wait_for_notification",
+  prior: {},
   title: "Wait for a notification",
   description: "Wait for the extension's notification tab and make it active.",
   input: Schema.Struct({ timeoutMs: timeoutField(1_000, 60_000, 15_000) }),
@@ -71,6 +72,7 @@ export const waitForNotification = defineTool({
 
 export const switchToTab = defineTool({
   name: "switch_to_tab",
+  prior: {},
   title: "Switch tab",
   description: "Make a tab the one tools act on (the newest match). Returns {switched, tab}.",
   // mm_tabs {action: "switch"} does this.
@@ -94,6 +96,7 @@ export const switchToTab = defineTool({
 
 export const closeTab = defineTool({
   name: "close_tab",
+  prior: {},
   title: "Close tab",
   description: "Close a tab (the newest match; never the extension home). Returns {closed, active}.",
   // mm_tabs {action: "close"} does this.
@@ -281,6 +284,7 @@ const TabsInput = Schema.Struct({
 
 export const tabs = defineTool({
   name: "tabs",
+  prior: {},
   title: "Tabs",
   description:
     "List tabs, or switch to or close the newest one matching tabId, role and url. Returns {tabs}, {tab} or {closed, active}.",

@@ -9,6 +9,9 @@ import { builtinTools } from "../../src/tools/registry.js"
 /** The step kinds a built-in tool's definition gives (none for a name no tool has). */
 export const stepKindsOf = (tool: string) => builtinTools.find((definition) => definition.name === tool)?.stepKinds ?? []
 
+/** What prior knowledge makes of a recorded tool, as the built-in definitions say. */
+export const priorActions = (tool: string) => builtinTools.find((definition) => definition.name === tool)?.prior
+
 export const NOW = Date.parse("2026-11-22T12:00:00.000Z")
 export const hoursAgo = (hours: number) => new Date(NOW - hours * 3_600_000).toISOString()
 

@@ -7,7 +7,7 @@ import { Catalog, passesFilters, scanSearch, summarize } from "../../src/knowled
 import { entryOf } from "../../src/knowledge/entry.js"
 import { priorKnowledge } from "../../src/knowledge/prior.js"
 import { queryGroups } from "../../src/knowledge/text.js"
-import { hoursAgo, NOW, step, syntheticStore } from "./fixtures.js"
+import { hoursAgo, NOW, step, syntheticStore, priorActions } from "./fixtures.js"
 import { ReferenceCatalog, referencePriorKnowledge } from "./prior-reference.js"
 
 const observationOn = (screen: string, testIds: ReadonlyArray<string>, names: ReadonlyArray<string>): Observation => ({
@@ -35,13 +35,13 @@ describe("prior knowledge from the index equals the first implementation", () =>
       for (const currentSessionId of [undefined, sessions[4]!.sessionId])
         for (const now of [NOW, NOW + 20 * 3_600_000]) {
           const input = { currentSessionId, observation, now }
-          expect(priorKnowledge(catalog, input), `${observation.state.currentScreen} ${currentSessionId} ${now}`).toEqual(
+          expect(priorKnowledge(catalog, input, priorActions), `${observation.state.currentScreen} ${currentSessionId} ${now}`).toEqual(
             referencePriorKnowledge(reference, input)
           )
           compared++
         }
     expect(compared).toBe(20)
-    const send = priorKnowledge(catalog, { currentSessionId: undefined, observation: observations[0]!, now: NOW })
+    const send = priorKnowledge(catalog, { currentSessionId: undefined, observation: observations[0]!, now: NOW }, priorActions)
     // The comparison is not vacuous: every list has content on a screen the store knows well.
     expect(send.relatedSessions).toHaveLength(3)
     expect(send.similarSteps).toHaveLength(5)
@@ -136,7 +136,7 @@ describe("a catalog saved as parts and restored answers like the full scan", () 
       const reference = new ReferenceCatalog(known, records)
       for (const observation of [observationOn("send", ["amount-input", "copy-button"], ["send amount"]), observationOn("swap", [], ["token max"])]) {
         const input = { currentSessionId: sessions[0]!.sessionId, observation, now: NOW }
-        expect(priorKnowledge(current, input), label).toEqual(referencePriorKnowledge(reference, input))
+        expect(priorKnowledge(current, input, priorActions), label).toEqual(referencePriorKnowledge(reference, input))
       }
     }
     compare("restored", restored, order, sessions)

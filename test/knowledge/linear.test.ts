@@ -15,7 +15,7 @@ import { durableTarget } from "../../src/knowledge/targets.js"
 import { clipText, identifierWords, INDEXED_CHARS, indexedText, queryGroups, tokenize, tokenizeIdentifier, wordMatches } from "../../src/knowledge/text.js"
 import { makeRegistry } from "../../src/runtime/registry.js"
 import { builtinTools } from "../../src/tools/registry.js"
-import { hoursAgo, NOW, session, step, stepKindsOf } from "./fixtures.js"
+import { hoursAgo, NOW, session, step, stepKindsOf, priorActions } from "./fixtures.js"
 
 const tools = makeRegistry(builtinTools, "mm").lookup
 
@@ -109,7 +109,7 @@ describe("a megabyte through the index, prior knowledge, recipes and the report"
     const restored = Catalog.fromParts(catalog.toParts())!
     expect(restored.search({ ...input, filters: undefined })).toEqual(all)
 
-    const prior = priorKnowledge(catalog, { currentSessionId: undefined, observation: steps[0]!.observation!, now: NOW })
+    const prior = priorKnowledge(catalog, { currentSessionId: undefined, observation: steps[0]!.observation!, now: NOW }, priorActions)
     // A megabyte selector is never suggested for replay, nor listed as a step to redo, and nothing in the answer is large.
     expect(prior.suggestedNextActions).toBeUndefined()
     expect(prior.similarSteps).toBeUndefined()

@@ -13,7 +13,7 @@ import { type Catalog, type CatalogJson, scanSearch } from "../../src/knowledge/
 import { priorKnowledge } from "../../src/knowledge/prior.js"
 import { queryGroups } from "../../src/knowledge/text.js"
 import { tempDir } from "../support/browser.js"
-import { hoursAgo, NOW, readStoreFiles, session, step, writeSyntheticStore } from "./fixtures.js"
+import { hoursAgo, NOW, readStoreFiles, session, step, writeSyntheticStore, priorActions } from "./fixtures.js"
 import { ReferenceCatalog, referencePriorKnowledge } from "./prior-reference.js"
 
 const QUERIES = ["send", "confirm transaction", "unlock wallet", "approve", "password input", "copy", "xyzzy", "network settings", "nightly"]
@@ -47,7 +47,7 @@ const expectSameAsFiles = async (dir: string, catalog: Catalog) => {
     sessions.map((metadata) => [metadata.sessionId, steps.filter((record) => record.sessionId === metadata.sessionId).length]).sort()
   )
   const input = { currentSessionId: undefined, observation: here, now: NOW }
-  expect(priorKnowledge(catalog, input)).toEqual(referencePriorKnowledge(new ReferenceCatalog(sessions, steps), input))
+  expect(priorKnowledge(catalog, input, priorActions)).toEqual(referencePriorKnowledge(new ReferenceCatalog(sessions, steps), input))
 }
 
 describe("the saved index", () => {

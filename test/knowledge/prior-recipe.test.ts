@@ -10,7 +10,7 @@ import { queryGroups } from "../../src/knowledge/text.js"
 import { makeRegistry } from "../../src/runtime/registry.js"
 import { builtinTools } from "../../src/tools/registry.js"
 import type { Observation } from "../../src/domain/observation.js"
-import { hoursAgo, NOW, session, step, syntheticStore } from "./fixtures.js"
+import { hoursAgo, NOW, session, step, syntheticStore, priorActions } from "./fixtures.js"
 
 const here: Observation = {
   state: { isLoaded: true, currentUrl: "http://127.0.0.1:9999/app#/send", title: "t", currentScreen: "send" },
@@ -43,7 +43,7 @@ describe("prior knowledge", () => {
     add({ sessionId: "other", tool: "click", target: { testId: "broken" }, ...onSend, ok: false, at: hoursAgo(1.2) })
     add({ sessionId: "old", tool: "click", target: { testId: "ancient" }, ...onSend, at: hoursAgo(49) })
     add({ sessionId: "me", tool: "click", target: { testId: "mine" }, ...onSend, at: hoursAgo(0.1) })
-    const prior = priorKnowledge(catalog, { currentSessionId: "me", observation: here, now: NOW })
+    const prior = priorKnowledge(catalog, { currentSessionId: "me", observation: here, now: NOW }, priorActions)
     expect(prior.suggestedNextActions).toEqual([
       {
         rank: 1,
@@ -72,7 +72,7 @@ describe("prior knowledge", () => {
   it("regression: empty accessible names never make two steps similar", () => {
     const catalog = new Catalog()
     catalog.addStep(step({ sessionId: "x", tool: "click", target: { testId: "t" }, names: ["", "  "], at: hoursAgo(1) }))
-    const prior = priorKnowledge(catalog, { currentSessionId: undefined, observation: { state: { ...here.state, currentScreen: "unknown", currentUrl: "about:blank" }, a11y: { nodes: [{ ref: "e1", role: "generic", name: "" }] } }, now: NOW })
+    const prior = priorKnowledge(catalog, { currentSessionId: undefined, observation: { state: { ...here.state, currentScreen: "unknown", currentUrl: "about:blank" }, a11y: { nodes: [{ ref: "e1", role: "generic", name: "" }] } }, now: NOW }, priorActions)
     expect(prior).toEqual({})
   })
 
@@ -81,7 +81,7 @@ describe("prior knowledge", () => {
     catalog.addStep(step({ sessionId: "a-weak", tool: "get_text", testIds: ["amount"], at: hoursAgo(0.5) }))
     catalog.addStep(step({ sessionId: "b-strong", tool: "click", target: { testId: "next" }, ...onSend, at: hoursAgo(5) }))
     catalog.addStep(step({ sessionId: "c-strong-newer", tool: "click", target: { testId: "next" }, ...onSend, at: hoursAgo(3) }))
-    const prior = priorKnowledge(catalog, { currentSessionId: undefined, observation: here, now: NOW })
+    const prior = priorKnowledge(catalog, { currentSessionId: undefined, observation: here, now: NOW }, priorActions)
     // Sessions are related by their actions: a session that only read the page is not one to learn from.
     expect(prior.relatedSessions?.map((related) => related.sessionId)).toEqual(["c-strong-newer", "b-strong"])
   })

@@ -6,7 +6,6 @@ import type { StepTarget } from "../../src/domain/knowledge.js"
 import { clickCountOf, describeStepTarget, entryOf, type StepEntry } from "../../src/knowledge/entry.js"
 import { factsOfObservation, PageTracker } from "../../src/knowledge/page.js"
 import {
-  ACTIONABLE,
   confidenceOf,
   PRIOR_LIMITS,
   fitsTarget,
@@ -21,6 +20,7 @@ import {
   type PriorInput
 } from "../../src/knowledge/prior.js"
 import { durableTarget, shownTargetOf } from "../../src/knowledge/targets.js"
+import { priorActions } from "./fixtures.js"
 
 /** How prior knowledge names a target: a ref alone by its element's durable form, or not at all. */
 const shown = (target: StepTarget | undefined) => (target === undefined ? undefined : shownTargetOf(target, describeStepTarget(target), durableTarget(target)))
@@ -70,7 +70,7 @@ export const referencePriorKnowledge = (catalog: ReferenceCatalog, input: PriorI
     const testIdOverlap = overlap(similar.testIds, testIds)
     const a11yOverlap = overlap(similar.names, names)
     if (!sameScreen && !samePlace && testIdOverlap === 0 && a11yOverlap === 0) return
-    const score = similarityScore({ sameScreen, samePlace, testIdOverlap, a11yOverlap, actionable: ACTIONABLE.has(entry.tool) })
+    const score = similarityScore({ sameScreen, samePlace, testIdOverlap, a11yOverlap, actionable: priorActions(entry.tool) !== undefined })
     scored.push({ id, entry, score, here: sameScreen || samePlace })
   })
   const byStep = (a: Scored, b: Scored) =>
@@ -79,8 +79,8 @@ export const referencePriorKnowledge = (catalog: ReferenceCatalog, input: PriorI
   const latest = (rows: ReadonlyArray<Scored>) => rows.reduce((a, b) => (b.entry.time > a.entry.time ? b : a))
 
   // Only actions are flows an agent can redo: sessions are related by them, targets judged by them.
-  const actions = scored.filter((row) => ACTIONABLE.has(row.entry.tool))
-  const fits = (row: Scored) => fitsTarget(row.entry.tool, row.entry.target)
+  const actions = scored.filter((row) => priorActions(row.entry.tool) !== undefined)
+  const fits = (row: Scored) => fitsTarget(priorActions(row.entry.tool), row.entry.target)
 
   const bySession = new Map<string, Array<Scored>>()
   for (const row of actions) {

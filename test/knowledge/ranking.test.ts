@@ -7,7 +7,7 @@ import type { A11yNode, Observation, TestIdItem } from "../../src/domain/observa
 import { Catalog } from "../../src/knowledge/catalog.js"
 import { PageTracker } from "../../src/knowledge/page.js"
 import { fitsTarget, priorKnowledge } from "../../src/knowledge/prior.js"
-import { hoursAgo, NOW, session, stepKindsOf } from "./fixtures.js"
+import { hoursAgo, NOW, session, stepKindsOf, priorActions } from "./fixtures.js"
 import { ReferenceCatalog, referencePriorKnowledge } from "./prior-reference.js"
 
 const APP = "http://127.0.0.1:4100"
@@ -77,7 +77,7 @@ describe("prior knowledge ranks what worked first", () => {
     const catalog = new Catalog()
     catalog.addSession(session("past", { goal: "add a todo" }))
     for (const step of pastSession("past")) catalog.addStep(step)
-    const prior = priorKnowledge(catalog, { currentSessionId: "me", observation: now, now: NOW })
+    const prior = priorKnowledge(catalog, { currentSessionId: "me", observation: now, now: NOW }, priorActions)
 
     // Judged on the page the agent saw before each click: the same page, so the same confidence (no screen
     // rule matches here, so the most is 21 of 29: same path, three test ids, two names, an action). Every
@@ -119,7 +119,7 @@ describe("prior knowledge ranks what worked first", () => {
     steps.push(record("two", "click", full("/todo", todoNodes, todoIds), { target: { testId: "clear-completed" }, ok: false }))
     steps.push(record("two", "click", full("/todo", todoNodes, todoIds), { target: { testId: "clear-completed" }, ok: false }))
     for (const step of steps) catalog.addStep(step)
-    const prior = priorKnowledge(catalog, { currentSessionId: undefined, observation: now, now: NOW })
+    const prior = priorKnowledge(catalog, { currentSessionId: undefined, observation: now, now: NOW }, priorActions)
     expect(prior.avoid).toEqual([{ target: "testId:clear-completed", failures: 2, lastError: "MM_CLICK_FAILED" }])
     expect(prior.suggestedNextActions?.some((action) => action.preferredTarget.testId === "clear-completed")).toBe(false)
     const add = prior.suggestedNextActions?.find((action) => action.preferredTarget.testId === "add-button")
@@ -133,7 +133,7 @@ describe("prior knowledge ranks what worked first", () => {
     const catalog = new Catalog()
     const success = record("solo", "click", changes("/other", [node("e6", "checkbox", "Buy milk")], ids("todo-item"), 5), { target: { testId: "add-button" } })
     catalog.addStep(success)
-    const alone = priorKnowledge(catalog, { currentSessionId: undefined, observation: now, now: NOW })
+    const alone = priorKnowledge(catalog, { currentSessionId: undefined, observation: now, now: NOW }, priorActions)
     expect(alone).toEqual({})
   })
 })
@@ -167,15 +167,15 @@ describe("what prior knowledge trusts", () => {
   const field = { a11yRef: "e1", a11yHint: { role: "textbox", name: "What needs to be done?" }, element: { role: "textbox", name: "What needs to be done?", unique: ["role" as const] } }
 
   it("an action fits its target by the recorded role: text into fields, keys on fields and widgets, never on a heading", () => {
-    expect(fitsTarget("type", heading)).toBe(false)
-    expect(fitsTarget("press_key", heading)).toBe(false)
-    expect(fitsTarget("press_key", { testId: "x", element: { role: "paragraph", unique: [] } })).toBe(false)
-    expect(fitsTarget("type", field)).toBe(true)
-    expect(fitsTarget("press_key", field)).toBe(true)
-    expect(fitsTarget("press_key", { testId: "menu", element: { role: "button", unique: ["testId"] } })).toBe(true)
+    expect(fitsTarget(priorActions("type"), heading)).toBe(false)
+    expect(fitsTarget(priorActions("press_key"), heading)).toBe(false)
+    expect(fitsTarget(priorActions("press_key"), { testId: "x", element: { role: "paragraph", unique: [] } })).toBe(false)
+    expect(fitsTarget(priorActions("type"), field)).toBe(true)
+    expect(fitsTarget(priorActions("press_key"), field)).toBe(true)
+    expect(fitsTarget(priorActions("press_key"), { testId: "menu", element: { role: "button", unique: ["testId"] } })).toBe(true)
     // Nothing recorded against it: it fits; other tools fit any target.
-    expect(fitsTarget("press_key", { testId: "q" })).toBe(true)
-    expect(fitsTarget("click", heading)).toBe(true)
+    expect(fitsTarget(priorActions("press_key"), { testId: "q" })).toBe(true)
+    expect(fitsTarget(priorActions("click"), heading)).toBe(true)
   })
 
   it("a mistaken session's steps are never suggested, a target that mostly failed is only flagged, and lifecycle steps are never listed", () => {
@@ -207,7 +207,7 @@ describe("what prior knowledge trusts", () => {
     ]
     for (const step of steps) catalog.addStep(step)
     const input = { currentSessionId: undefined, observation: now, now: NOW }
-    const prior = priorKnowledge(catalog, input)
+    const prior = priorKnowledge(catalog, input, priorActions)
     expect(prior).toEqual(referencePriorKnowledge(new ReferenceCatalog(sessions, steps), input))
 
     const suggested = prior.suggestedNextActions ?? []
@@ -252,7 +252,7 @@ describe("prior knowledge names targets an agent of another session can use", ()
     ]
     for (const step of steps) catalog.addStep(step)
     const input = { currentSessionId: undefined, observation: now, now: NOW }
-    const prior = priorKnowledge(catalog, input)
+    const prior = priorKnowledge(catalog, input, priorActions)
     expect(prior).toEqual(referencePriorKnowledge(new ReferenceCatalog(sessions, steps), input))
     const text = JSON.stringify(prior)
     expect(text).not.toContain("a11yRef")

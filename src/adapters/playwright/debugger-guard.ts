@@ -1,5 +1,6 @@
-// While a tab's JavaScript is paused in the debugger, calls that would wait on the page answer at once:
-// actions with MM_DEBUGGER_PAUSED, reads with what the paused page and the browser can still tell. A call
+// While a tab's JavaScript is paused in the debugger, port calls that would wait on the page answer at once:
+// actions with MM_DEBUGGER_PAUSED, reads with what the paused page and the browser can still tell. Which
+// tools may run while paused is their definitions' `whilePaused`, checked by runTool's gate. A call
 // whose own doing makes the page pause (a click whose handler hits a breakpoint) stops waiting and
 // answers with the pause; the browser finishes that action when the page runs again.
 import { Effect, Option, Ref } from "effect"
@@ -46,19 +47,19 @@ const makeGuard = Effect.gen(function* () {
     })
 
   /**
-   * A call refused because the page is paused: where it is paused, and how to go on. The first call
-   * after a pause that came between calls also carries the pause's context, which no call gave yet.
+   * A call that reached the port while the page is paused (runTool's gate refuses the tools marked
+   * `whilePaused: "blocked"` before they run; this covers a pause that came in between): where it is
+   * paused, and how to go on; runTool names the tool. The first call after a pause that came between
+   * calls also carries the pause's context, which no call gave yet.
    */
-  const refuse =
-    (tool: string): OnPause<never, DebuggerPaused> =>
-    (debug, pause) =>
-      Effect.flatMap(unreported(debug, pause), (first) =>
-        first
-          ? Effect.flatMap(Effect.zipLeft(contextOf(debug, pause), reported(debug, pause)), (context) =>
-              Effect.fail(new DebuggerPaused({ tool, ...summaryOf(pause), pause: context }))
-            )
-          : Effect.fail(new DebuggerPaused({ tool, ...summaryOf(pause) }))
-      )
+  const refuse: OnPause<never, DebuggerPaused> = (debug, pause) =>
+    Effect.flatMap(unreported(debug, pause), (first) =>
+      first
+        ? Effect.flatMap(Effect.zipLeft(contextOf(debug, pause), reported(debug, pause)), (context) =>
+            Effect.fail(new DebuggerPaused({ ...summaryOf(pause), pause: context }))
+          )
+        : Effect.fail(new DebuggerPaused(summaryOf(pause)))
+    )
 
   /** The call made the page pause: the pause's context, and the call's work left to the browser. */
   const interrupted =
@@ -76,10 +77,11 @@ export const session = Effect.map(
   makeGuard,
   ({ browser, guard, refuse, interrupted }) =>
     (service: SessionService): SessionService => {
+      /** A port call that waits on the page; `during` names the action in the answer when the page pauses while it runs. */
       const action =
-        <Args extends ReadonlyArray<unknown>, A, E>(tool: string, call: (...args: Args) => Effect.Effect<A, E>) =>
+        <Args extends ReadonlyArray<unknown>, A, E>(during: string, call: (...args: Args) => Effect.Effect<A, E>) =>
         (...args: Args) =>
-          guard(call(...args), refuse(`mm_${tool}`), interrupted(tool))
+          guard(call(...args), refuse, interrupted(during))
       const pausedScreenshotOf = (debug: DebuggerHandle, options: Parameters<SessionService["screenshot"]>[0]) =>
         Effect.flatMap(browser.activePage, ({ page }) => pausedScreenshot(debug, page, browser.settings.artifactsDir, options))
       return {
@@ -108,13 +110,12 @@ export const session = Effect.map(
             (debug) => pausedScreenshotOf(debug, options)
           ),
         tabs: guard(service.tabs, pausedTabs, pausedTabs),
-        // mm_tabs {action: "switch" | "close"} (and its old names).
-        switchTab: (selector) => guard(service.switchTab(selector), refuse("mm_tabs"), interrupted("tab switch")),
-        closeTab: (selector) => guard(service.closeTab(selector), refuse("mm_tabs"), interrupted("tab close")),
+        switchTab: (selector) => guard(service.switchTab(selector), refuse, interrupted("tab switch")),
+        closeTab: (selector) => guard(service.closeTab(selector), refuse, interrupted("tab close")),
         waitForNotification: action("wait_for_notification", service.waitForNotification),
         // Reading localStorage runs script in each page, which a paused page never answers.
         saveStorageState: action("save_storage_state", service.saveStorageState),
-        // mm_evaluate runs script in the page (its code may also hit a breakpoint).
+        // Evaluation runs script in the page (its code may also hit a breakpoint).
         evaluate: action("evaluate", service.evaluate)
       }
     }

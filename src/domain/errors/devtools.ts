@@ -3,8 +3,6 @@
 import { Schema } from "effect"
 import { PauseContext } from "../debugger.js"
 
-/** How the message of an action the page paused during begins (step records keep the code and message only). */
-export const PAUSED_DURING_PREFIX = "The page paused in the debugger during "
 
 /**
  * The page's JavaScript is paused in the debugger: a call that needs it running was refused (`tool`),
@@ -25,7 +23,7 @@ export class DebuggerPaused extends Schema.TaggedError<DebuggerPaused>()("Debugg
   }
   override get message() {
     if (this.during !== undefined) {
-      return `${PAUSED_DURING_PREFIX}${this.during} (tab ${this.tabId}, ${this.at}). The ${this.during} was delivered and completes when the page runs again; details.pause has the context. Continue with mm_step, mm_evaluate_frame or mm_debugger {"action": "resume"}.`
+      return `The page paused in the debugger during ${this.during} (tab ${this.tabId}, ${this.at}). The ${this.during} was delivered and completes when the page runs again; details.pause has the context. Continue with mm_step, mm_evaluate_frame or mm_debugger {"action": "resume"}.`
     }
     return `${this.tool ?? "This call"} cannot run while tab ${this.tabId} is paused in the debugger at ${this.at}. Call mm_debugger {"action": "resume"} or mm_step first, or leave the page with mm_navigate.`
   }
