@@ -33,6 +33,16 @@ export const ENTRIES = {
   measuredElement: pick("measuredElement", "actions"),
   sameDocuments: pick("sameDocuments", "guard"),
   isSensitiveField: pick("isSensitiveField", "fields"),
+  /** Whether a target can take an action, why not, or what to act through (session/readiness.ts). */
+  readiness: pick("diagnose", "readiness"),
+  watchEffect: pick("watchEffect", "readiness"),
+  effectSeen: pick("effectSeen", "readiness"),
+  checkedState: pick("checkedStateOf", "readiness"),
+  /** How mm_type puts text in, whether it arrived, the app's reaction (session/actions.ts). */
+  typingKind: pick("typingKind", "typing"),
+  watchTyping: pick("watchTyping", "typing"),
+  typingChanges: pick("typingChanges", "typing"),
+  typedState: pick("typedState", "typing"),
   readText: pick("readText", "fields")
 }
 

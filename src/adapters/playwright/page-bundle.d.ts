@@ -13,5 +13,13 @@ export declare const PAGE: {
   readonly measuredElement: string
   readonly sameDocuments: string
   readonly isSensitiveField: string
+  readonly readiness: string
+  readonly watchEffect: string
+  readonly effectSeen: string
+  readonly checkedState: string
+  readonly typingKind: string
+  readonly watchTyping: string
+  readonly typingChanges: string
+  readonly typedState: string
   readonly readText: string
 }

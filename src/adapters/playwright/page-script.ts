@@ -55,6 +55,10 @@ export const refSelectorEngine = { content: `(${PAGE.refEngine})()` } as const
 export const pageFunction = (source: string, parameter: string): Function =>
   new Function(parameter, `return (${source})(${parameter})`)
 
+/** The same for a function Playwright runs on an element with an argument (`locator.evaluate(fn, arg)`). */
+export const elementFunction = <Arg, R>(source: string) =>
+  new Function("element", "arg", `return (${source})(element, arg)`) as (element: Element, arg: Arg) => R | Promise<R>
+
 /** Whether text typed into this element must be treated as a secret (page/fields.ts). */
 export const isSensitiveField = pageFunction(PAGE.isSensitiveField, "element") as (element: Element) => boolean
 

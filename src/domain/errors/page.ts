@@ -108,20 +108,41 @@ const LEGACY_CODE_STEMS: Readonly<Record<string, string>> = { get_text: "GETTEXT
 export const actionCode = (action: string, kind: "TIMEOUT" | "FAILED"): `MM_${string}_${typeof kind}` =>
   `MM_${LEGACY_CODE_STEMS[action] ?? action.toUpperCase()}_${kind}`
 
+/** Why a target found in the page could not take an action, as the page said (see session/readiness.ts in the adapters). */
+export const NotReadyReason = Schema.Literal("covered", "disabled", "read-only", "clipped", "off-screen", "moving")
+export type NotReadyReason = typeof NotReadyReason.Type
+
+/** What an agent can do about each reason. */
+const notReadyHint: Readonly<Record<NotReadyReason, string>> = {
+  covered: "Close or finish what covers it (mm_describe_screen shows it), or act on that element.",
+  disabled: "Do first what enables it (a required field, a choice above it), then try again.",
+  "read-only": "Use the control it opens (mm_click it, then choose), or another field.",
+  clipped: "Scroll the container that clips it (mm_scroll) or open what holds it.",
+  "off-screen": "Open or scroll to the part of the page that shows it.",
+  moving: "Wait for it to settle (mm_wait_for), or raise timeoutMs."
+}
+
 export class ActionTimeout extends Schema.TaggedError<ActionTimeout>()("ActionTimeout", {
   /** The action as the port names it, e.g. "click" or "select_option". */
   action: Schema.String,
   target: Schema.String,
-  timeoutMs: Schema.Number
+  timeoutMs: Schema.Number,
+  /** Why it cannot take the action, when the page said: then the call answered as soon as that was settled. */
+  reason: Schema.optional(NotReadyReason),
+  /** The reason in words, e.g. `covered by <div class="overlay">, which intercepts pointer events at its click point`. */
+  detail: Schema.optional(Schema.String)
 }) {
   get code() {
     return actionCode(this.action, "TIMEOUT")
   }
   override get message() {
+    if (this.reason !== undefined && this.detail !== undefined) {
+      return `${this.target} cannot take the ${this.action}: ${clip(this.detail, 300)}. ${notReadyHint[this.reason]}`
+    }
     return `${this.target} was found but did not become ready for ${this.action} within ${this.timeoutMs} ms (hidden, disabled, covered or moving). Check it with mm_describe_screen or raise timeoutMs.`
   }
   get details() {
-    return { target: this.target, timeoutMs: this.timeoutMs }
+    return { target: this.target, ...(this.reason !== undefined ? { reason: this.reason } : { timeoutMs: this.timeoutMs }) }
   }
 }
 

@@ -8,11 +8,13 @@ import { describeTarget, type Target } from "../../../domain/target.js"
 import type { ActionOptions, ClickOptions, DialogChoice, SessionActions } from "../../../services/Session.js"
 import { BrowserState, type BrowserStateService } from "../lifecycle/browser.js"
 import { BrowserCallFailed, firstLine } from "../calls.js"
-import { directActions } from "./direct.js"
+import { directActions, splitLastKey } from "./direct.js"
 import type { LiveSession } from "../lifecycle/live-session.js"
 import { evaluateInPage } from "../page-eval.js"
-import { isSensitiveField, readText } from "../page-script.js"
+import { elementFunction, isSensitiveField, readText } from "../page-script.js"
 import { targets, type Targets } from "./targets.js"
+import { PAGE } from "../page-bundle.js"
+import type { Typed } from "../page/typing.js"
 
 /**
  * Whether the focused element (down through shadow roots and frames) looks secret; a frame that
@@ -105,6 +107,52 @@ const pressOn = async (field: Locator, key: string, options: { timeout: number; 
   await field.press(key, options)
 }
 
+/** After typing into a field that drives a popup: its app's first change within firstMs, then quiet for quietMs, at most capMs. */
+const REACTION = { firstMs: 1_000, quietMs: 100, capMs: 1_500, pollMs: 25 } as const
+/** How long the field may take to start its watch before typing (a field not there yet is typed into without it). */
+const WATCH_TIMEOUT_MS = 300
+
+const typingKind = elementFunction<undefined, "text" | "fill" | "keys">(PAGE.typingKind)
+const watchTyping = elementFunction<undefined, boolean>(PAGE.watchTyping)
+const typingChanges = elementFunction<undefined, number>(PAGE.typingChanges)
+const typedState = elementFunction<string, Typed>(PAGE.typedState)
+
+/** Waits for the app's answer to typing into a field that drives a popup (see REACTION), timed here: a page's frozen timers do not hold it. */
+const awaitReaction = async (field: Locator) => {
+  const started = Date.now()
+  let seen = await field.evaluate(typingChanges, undefined, { timeout: 1_000 }).catch(() => -1)
+  let changedAt = seen > 0 ? started : undefined
+  for (;;) {
+    const now = Date.now()
+    if (seen < 0 || now - started >= REACTION.capMs) return
+    if (changedAt === undefined ? now - started >= REACTION.firstMs : now - changedAt >= REACTION.quietMs) return
+    await new Promise((resolve) => setTimeout(resolve, REACTION.pollMs))
+    const changes = await field.evaluate(typingChanges, undefined, { timeout: 1_000 }).catch(() => -1)
+    if (changes !== seen) changedAt = Date.now()
+    seen = changes
+  }
+}
+
+/**
+ * Playwright's path of mm_type. A text field gets the text as fill puts it, but its last character as
+ * a real keystroke (keydown, input, keyup), so that a filter listening to keys hears it as it hears a
+ * person; a date or number input is filled whole; an editor that reads keystrokes (role textbox, not
+ * an editing host) gets its text selected and replaced key by key.
+ */
+const typeInto = async (field: Locator, text: string, options: { timeout: number; signal: AbortSignal }) => {
+  const kind = await field.evaluate(typingKind, undefined, { timeout: options.timeout })
+  if (kind === "keys") {
+    await field.focus({ timeout: options.timeout })
+    await field.press("ControlOrMeta+a", options)
+    if (text === "") await field.press("Delete", options)
+    else await field.pressSequentially(text, options)
+    return
+  }
+  const { head, last } = kind === "text" ? splitLastKey(text) : { head: text, last: "" }
+  await field.fill(head, options)
+  if (last !== "") await field.pressSequentially(last, options)
+}
+
 /** The element field of an action's answer: only when the page could describe the target. */
 const described = (element: TargetElement | undefined): { readonly element?: TargetElement } => (element !== undefined ? { element } : {})
 
@@ -144,12 +192,19 @@ export const make = Effect.gen(function* () {
   const typeNow = (target: Target, text: string, options: ActionOptions) =>
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
+      // A field that drives a popup has its page's changes counted from now on, for the app's answer to the typing.
+      const field = targeting.locate(page, target, yield* targeting.ensureRefs(page, target))
+      const drivesPopup = yield* Effect.promise(() => field.evaluate(watchTyping, undefined, { timeout: WATCH_TIMEOUT_MS }).catch(() => false))
       const direct_ = yield* direct.directType(live, page, target, text, options.timeoutMs)
-      if (direct_._tag === "Done") return { sensitive: direct_.sensitive ?? true, ...described(direct_.element) }
+      if (direct_._tag === "Done") {
+        yield* checkTyped(page, field, target, text, drivesPopup)
+        return { sensitive: direct_.sensitive ?? true, ...described(direct_.element) }
+      }
       live.lastRead = undefined
       yield* Effect.logDebug(`type: ${direct_.why}; Playwright's fill takes over`)
       const element = yield* targeting.describe(page, target, direct_.described)
-      const { locator } = yield* targeting.act("type", target, options.timeoutMs, (field, opts) => field.fill(text, opts), page)
+      const { locator } = yield* targeting.act("type", target, options.timeoutMs, (typed, opts) => typeInto(typed, text, opts), page)
+      yield* checkTyped(page, locator, target, text, drivesPopup)
       // Read in our isolated world (the field keeps the focus after fill) and, for a field that lost it, on the element.
       const focused = yield* focusIsSecret(page)
       if (focused) return { sensitive: true, ...described(element) }
@@ -157,6 +212,27 @@ export const make = Effect.gen(function* () {
         locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true)
       )
       return { sensitive, ...described(element) }
+    })
+
+  /**
+   * After typing: a field that drives a popup gives its app the moment it takes to answer (a first change
+   * within REACTION.firstMs, then quiet for REACTION.quietMs, at most REACTION.capMs), so that the
+   * observation after it shows the filtered options; then the call fails unless the field holds the text
+   * (or a formatting of it). A field that cannot be read any more (it went away) passes.
+   */
+  const checkTyped = (page: Page, locator: Locator, target: Target, text: string, drivesPopup: boolean) =>
+    Effect.gen(function* () {
+      if (drivesPopup) yield* Effect.promise(() => awaitReaction(locator))
+      const typed = yield* Effect.promise(() => locator.evaluate(typedState, text, { timeout: 2_000 }).catch(() => undefined))
+      if (typed === undefined || typed.arrived || page.isClosed()) return
+      return yield* new ActionFailed({
+        action: "type",
+        target: describeTarget(target),
+        detail:
+          typed.holds === undefined
+            ? "the field does not hold the text typed afterwards (the page changed or refused it; a secret field's value is not shown)"
+            : `the field holds ${JSON.stringify(typed.holds)} afterwards, not the text typed (the page changed or refused it)`
+      })
     })
 
   const pressKey = (target: Target | undefined, key: string, options: ActionOptions) =>

@@ -37,6 +37,7 @@ import {
   takeReport
 } from "../page-eval.js"
 import { stateReadArgs } from "../page-script.js"
+import { actThrough } from "./readiness.js"
 import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
 import type { TargetElement } from "../../../domain/knowledge.js"
 import type { DescribeAnswer } from "../page-durable.js"
@@ -93,6 +94,18 @@ export const clickPointOf = (
     return { point, hit: { x: Math.round(point.x + viewport.scrollX), y: Math.round(point.y + viewport.scrollY) } }
   }
   return undefined
+}
+
+/**
+ * Text split for typing as a person's last keystroke: all but the last character goes in as fill puts
+ * it, the last as a real key (keydown, input, keyup). A last character that is a control character
+ * (a newline, a tab) is not a key to press in a field: then all of it goes in as text.
+ */
+export const splitLastKey = (text: string): { readonly head: string; readonly last: string } => {
+  const chars = Array.from(text)
+  const last = chars.at(-1) ?? ""
+  if (last === "" || last.codePointAt(0)! < 0x20 || last === "\u007f") return { head: text, last: "" }
+  return { head: chars.slice(0, -1).join(""), last }
 }
 
 /**
@@ -394,7 +407,10 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
       live.lastRead = undefined
       yield* Effect.logDebug(`click: ${outcome.why}; Playwright's click takes over`)
       const element = yield* targeting.describe(page, target, outcome.described)
-      yield* targeting.act("click", target, options.timeoutMs, (locator, opts) => locator.click(opts), page)
+      // A target that cannot take the pointer itself is clicked where a person would (its label, its host, the control drawn over it).
+      yield* targeting.act("click", target, options.timeoutMs, (locator, opts) => locator.click(opts), page, (via, locator, opts) =>
+        actThrough(locator, via, () => via.element.click(opts), opts)
+      )
       return { page, element }
     })
 
@@ -410,7 +426,13 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
       if (prepared.ready !== true) return handOver(prepared.ready === false ? prepared.why : "not ready", described)
       // A document without the describe function installs it now, before the input changes anything.
       const element = yield* targeting.describe(page, target, described)
-      const dispatched = yield* input(() => (text === "" ? page.keyboard.press("Delete") : page.keyboard.insertText(text)))
+      const { head, last } = splitLastKey(text)
+      const dispatched = yield* input(async () => {
+        if (text === "") return page.keyboard.press("Delete")
+        // What fill does (the selection replaced by the text), the last character as a person's keystroke.
+        if (head !== "") await page.keyboard.insertText(head)
+        if (last !== "") await page.keyboard.type(last)
+      })
       const { outcome } = yield* concluded(live, page, "type", target, token, dispatched)
       return outcome._tag === "Done" ? ({ _tag: "Done", sensitive: prepared.sensitive ?? true, element } as Outcome) : { ...outcome, described }
     })

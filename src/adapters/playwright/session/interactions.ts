@@ -25,6 +25,7 @@ import type { LiveSession } from "../lifecycle/live-session.js"
 import { evaluateInPage } from "../page-eval.js"
 import { isSensitiveField } from "../page-script.js"
 import { noticesWithout } from "../lifecycle/session-state.js"
+import { checkedOf, checkedSettles } from "./readiness.js"
 import { targets } from "./targets.js"
 
 /** Text, value, URL and title matching: a regex tests, a string matches whole after whitespace is collapsed. */
@@ -189,19 +190,48 @@ export const make = Effect.gen(function* () {
       return { moved: true, top: Math.round(value.top), height: Math.round(value.height), atBottom: value.top + value.client >= value.height - 1 }
     })
 
+  /**
+   * set_checked: clicks the control (where a person would: see readiness.ts) only when its state is not
+   * the one wanted, then gives a component that updates late two frames and a short while to show it.
+   * Fails unless the state read back is the one wanted.
+   */
   const setChecked = (target: Target, checked: boolean, options: { readonly timeoutMs: number }) =>
     Effect.gen(function* () {
       const { page } = yield* browser.activePage
-      const { locator } = yield* targeting.act("set_checked", target, options.timeoutMs, (locator, opts) => locator.setChecked(checked, opts), page)
-      // Read back: a page that undoes the change (or a control Playwright cannot read) fails the call.
-      const now = yield* Effect.promise(() =>
-        locator.evaluate(readFacts, false, { timeout: 2_000 }).then((facts) => facts.checked, () => null)
+      const described = describeTarget(target)
+      // Already as wanted: nothing to click (not even a disabled control).
+      const frames = yield* targeting.ensureRefs(page, target)
+      if ((yield* Effect.promise(() => checkedOf(targeting.locate(page, target, frames), 500))) === checked) return
+      const toggle = async (locator: Locator, timeoutMs: number, click: () => Promise<void>) => {
+        // The late state is waited for within what the action has left (a little kept for the answer).
+        const until = Date.now() + timeoutMs - 100
+        const now = await checkedOf(locator, 2_000)
+        if (now === checked) return now
+        if (now === false || now === true) {
+          if (!checked && (await locator.evaluate((element: Element) => element instanceof HTMLInputElement && element.type === "radio").catch(() => false))) {
+            throw new Error("a radio button cannot be unchecked: check another radio button of its group instead")
+          }
+        }
+        await click()
+        return checkedSettles(locator, checked, until - Date.now())
+      }
+      const { value: now } = yield* targeting.act(
+        "set_checked",
+        target,
+        options.timeoutMs,
+        (locator, opts) => toggle(locator, opts.timeout, () => locator.click(opts)),
+        page,
+        (via, locator, opts) => toggle(locator, opts.timeout, () => via.element.click(opts))
       )
+      // Read back: a page that undoes the change (or a control whose state cannot be read) fails the call.
       if (now !== checked) {
         return yield* new ActionFailed({
           action: "set_checked",
-          target: describeTarget(target),
-          detail: now === null ? "its checked state cannot be read back (not a checkbox, radio or aria-checked control)" : `it is ${now ? "checked" : "unchecked"} afterwards`
+          target: described,
+          detail:
+            now === null
+              ? "its checked state cannot be read back (not a checkbox, radio, switch or aria-checked control)"
+              : `it is still ${now ? "checked" : "unchecked"} after the click (the page did not take the change)`
         })
       }
     })

@@ -1,7 +1,7 @@
 // Finding a target on a page and running one Playwright action on it, with typed errors classified
 // from Playwright's error classes and the page's structure (how many elements match, are they visible).
 import { Duration, Effect, Option } from "effect"
-import type { FrameLocator, Locator, Page } from "playwright"
+import type { ElementHandle, FrameLocator, Locator, Page } from "playwright"
 import { ActionFailed, ActionTimeout, PageClosed, PageUnresponsive, TargetAmbiguous, TargetNotFound } from "../../../domain/errors.js"
 import { describeTarget, type Locator as TargetLocator, type Target } from "../../../domain/target.js"
 import { waitWithin } from "../../../services/Deadline.js"
@@ -14,6 +14,8 @@ import { describeExpression, describeInstallExpression, describeInstallKey, type
 import { evaluateAcrossNavigation, evaluateInPage, hasInstalled, noteInstalled } from "../page-eval.js"
 import { failIfStuck, knownStuck, unanswered, unresponsive } from "./responsive.js"
 import { checkRefExpression, REF_ENGINE, walkInstallKey, type RefCheck } from "../page-script.js"
+import type { ReadinessAction } from "../page/readiness.js"
+import { watchReadiness, whyNotReady, type NotReady } from "./readiness.js"
 
 /** How long describing a target may take before the action goes ahead without it. */
 const DESCRIBE_TIMEOUT_MS = 1_000
@@ -30,6 +32,34 @@ const CHECK_TIMEOUT = Duration.millis(CHECK_TIMEOUT_MS)
 
 /** Kept from an action's wait to find out why it failed (a count, a visibility check) before the call's deadline. */
 const CLASSIFY_RESERVE_MS = 400
+
+/** The readiness each action waits for before Playwright's own action runs (see readiness.ts); the others wait for nothing of ours. */
+const READINESS: Partial<Record<Action, ReadinessAction>> = {
+  click: "click",
+  hover: "hover",
+  type: "type",
+  select_option: "select_option",
+  set_checked: "set_checked",
+  drag: "drag"
+}
+
+/** The error a target that is not ready answers with: the codes clients know, the reason in words. */
+export const notReadyError = (action: Action, described: string, timeoutMs: number, notReady: NotReady) => {
+  switch (notReady.reason) {
+    case "unanswered":
+      return new ActionTimeout({ action, target: described, timeoutMs })
+    case "missing":
+      return new TargetNotFound({ target: described, detail: `No element matches ${described} (waited ${timeoutMs} ms).` })
+    case "ambiguous":
+      return new TargetAmbiguous({ target: described, count: notReady.count ?? 2 })
+    case "detached":
+      return new TargetNotFound({ target: described, detail: `${described} is no longer in the page (it was removed or replaced).` })
+    case "hidden":
+      return new TargetNotFound({ target: described, detail: `${described} is in the page but ${notReady.detail.replace(/^it is /, "")}.` })
+    default:
+      return new ActionTimeout({ action, target: described, timeoutMs, reason: notReady.reason, detail: notReady.detail })
+  }
+}
 
 export type Targets = ReturnType<typeof targets>
 
@@ -180,6 +210,10 @@ export const targets = (browser: BrowserStateService) => {
         return new TargetNotFound({ target: described, detail: `No element matches ${described} (waited ${timeoutMs} ms).` })
       }
       if (isPlaywrightTimeout(error)) {
+        // Why it did not become ready, as the page says now.
+        const checks = READINESS[action]
+        const why = checks === undefined ? undefined : yield* whyNotReady(locator, checks)
+        if (why !== undefined) return notReadyError(action, described, timeoutMs, why)
         if (!(yield* visibleSafely(locator))) {
           return new TargetNotFound({
             target: described,
@@ -191,30 +225,64 @@ export const targets = (browser: BrowserStateService) => {
       return new ActionFailed({ action, target: described, detail: firstLine(error) })
     })
 
-  /** Runs one action on the target of the active page, aborting it when the fiber is interrupted. */
+  /**
+   * Runs one action on the target of the active page, aborting it when the fiber is interrupted. While
+   * Playwright's action waits for an action with a readiness (READINESS), the page is asked why the target
+   * is not ready (see readiness.ts): a settled reason ends the wait at once with that reason, and with
+   * `through`, a target a person would act on through another element (its label, its host, its drawn
+   * control) is acted on through that element instead.
+   */
   const act = <A>(
     action: Action,
     target: Target,
     timeoutMs: number,
     run: (locator: Locator, options: { timeout: number; signal: AbortSignal }) => Promise<A>,
     /** The page the action started on: the fallback of a direct action never moves to another tab. */
-    startedOn?: Page
+    startedOn?: Page,
+    /** The action through another element; `how` and `description` say which, for messages. */
+    through?: (
+      via: { readonly element: ElementHandle; readonly how: string; readonly description: string },
+      locator: Locator,
+      options: { timeout: number; signal: AbortSignal }
+    ) => Promise<A>
   ) =>
     Effect.gen(function* () {
       const page = startedOn ?? (yield* browser.activePage).page
-      if (page.isClosed()) {
-        return yield* new PageClosed({ detail: `the page closed during ${action} on ${describeTarget(target)}`, during: action })
-      }
-      yield* failIfStuck(page, `${action} on ${describeTarget(target)} could not start`)
+      const described = describeTarget(target)
+      if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action })
+      yield* failIfStuck(page, `${action} on ${described} could not start`)
       const frames = yield* ensureRefs(page, target)
       const locator = locate(page, target, frames)
       // Within what the call has left, with time to say what went wrong.
       const waitMs = yield* waitWithin(timeoutMs, CLASSIFY_RESERVE_MS)
-      return yield* Effect.tryPromise({
-        try: (signal) => run(locator, { timeout: waitMs, signal }),
-        catch: (cause) => new BrowserCallFailed({ cause })
-      }).pipe(
-        Effect.map((value) => ({ page, value, locator })),
+      const started = Date.now()
+      const attempt = (go: (options: { timeout: number; signal: AbortSignal }) => Promise<A>) =>
+        Effect.tryPromise({
+          try: (signal) => go({ timeout: Math.max(1, waitMs - (Date.now() - started)), signal }),
+          catch: (cause) => new BrowserCallFailed({ cause })
+        })
+      const checks = READINESS[action]
+      const outcome: Effect.Effect<{ readonly value: A; readonly via?: string }, BrowserCallFailed | ActionError | PageClosed> =
+        checks === undefined
+          ? Effect.map(attempt((options) => run(locator, options)), (value) => ({ value }))
+          : Effect.raceFirst(
+              Effect.map(attempt((options) => run(locator, options)), (value): { readonly value: A; readonly via?: string } => ({ value })),
+              watchReadiness(page, locator, checks, through !== undefined).pipe(
+                Effect.catchTag("NotReady", (notReady) =>
+                  Effect.fail(page.isClosed() ? new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action }) : notReadyError(action, described, waitMs, notReady))
+                ),
+                Effect.flatMap((via) =>
+                  attempt((options) =>
+                    through === undefined ? Promise.reject(new Error("no action through another element")) : through({ element: via.element, how: via.how, description: via.via }, locator, options)
+                  ).pipe(
+                    Effect.map((value) => ({ value, via: via.via })),
+                    Effect.ensuring(Effect.promise(() => via.element.dispose().catch(() => undefined)))
+                  )
+                )
+              )
+            )
+      return yield* outcome.pipe(
+        Effect.map(({ value, via }) => ({ page, value, locator, ...(via !== undefined ? { via } : {}) })),
         Effect.catchTag("BrowserCallFailed", (error) =>
           Effect.flatMap(classify(action, page, locator, target, waitMs, error.cause), (classified) =>
             // A page that closed because the whole browser went away ends the session, not just the action.

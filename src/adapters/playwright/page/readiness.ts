@@ -1,0 +1,263 @@
+// In the page: whether an element can take an action now and, when it cannot, why in words an agent
+// can act on (display:none on which element, covered by which element, read-only...), or which element
+// a person would act through instead (its label, its shadow host, the control its component draws over
+// it). Also the watch that tells whether an action through another element had its effect on the
+// target, and the checked state as a person reads it. Driven by session/readiness.ts.
+import { parentOf } from "./dom.js"
+
+/** The actions the readiness check knows: pointer actions hit-test the point, `type` wants an editable field. */
+export type ReadinessAction = "click" | "hover" | "type" | "select_option" | "set_checked" | "drag" | "upload_file"
+
+export interface ReadinessArgs {
+  readonly action: ReadinessAction
+  /** Whether the action may go through another element a person would use (its label, host, drawn control). */
+  readonly through: boolean
+}
+
+/** Why an element cannot take an action now (see NotReady). */
+export type NotReadyReason = "detached" | "hidden" | "clipped" | "off-screen" | "disabled" | "read-only" | "covered" | "moving"
+
+export type Readiness =
+  | { readonly ready: true }
+  /** Acted on through `via` (a description of it), found by `how`; the element is the handle's `element`. */
+  | { readonly ready: "through"; readonly how: "label" | "host" | "drawn control"; readonly via: string }
+  | {
+      readonly ready: false
+      readonly reason: NotReadyReason
+      /** The reason in words, e.g. "covered by <div class="overlay"> at its click point". */
+      readonly detail: string
+      /** Something on its way may change it (a running animation, a box still moving). */
+      readonly changing: boolean
+    }
+
+/** Runs in the page: a short description of an element, as an agent can recognise it (tag, id, classes, role, name). */
+export const previewElement = (element: Element): string => {
+  const tag = element.localName
+  const id = element.id !== "" ? `#${element.id}` : ""
+  const classes = typeof element.className === "string" ? element.className.trim().split(/\s+/).filter((name) => name !== "").slice(0, 3) : []
+  const role = element.getAttribute("role")
+  const label = element.getAttribute("aria-label") ?? ""
+  const text = (label !== "" ? label : (element as HTMLElement).innerText ?? element.textContent ?? "").replace(/\s+/g, " ").trim()
+  const shown = text.length > 40 ? `${text.slice(0, 39)}…` : text
+  return `<${tag}${id}${classes.length > 0 ? ` class="${classes.join(" ")}"` : ""}${role !== null ? ` role="${role}"` : ""}>${shown !== "" ? ` "${shown}"` : ""}`
+}
+
+/** Runs in the page: how an element is hidden (which rule on which element), or undefined when it is rendered with a box. */
+export const hiddenHow = (element: Element): string | undefined => {
+  const where = (node: Element) => (node === element ? "on it" : `on ${node.localName}${node.id !== "" ? `#${node.id}` : ""}${typeof node.className === "string" && node.className.trim() !== "" ? `.${node.className.trim().split(/\s+/)[0]}` : ""} around it`)
+  for (let node: Element | null = element; node !== null; node = parentOf(node)) {
+    const style = getComputedStyle(node)
+    if (style.display === "none") return `display:none ${where(node)}`
+    if (node.localName === "details" && node !== element && !(node as HTMLDetailsElement).open && !(element.localName === "summary" && element.parentElement === node)) {
+      return `inside a closed <details>`
+    }
+    if (style.contentVisibility === "hidden" && node !== element) return `content-visibility:hidden ${where(node)}`
+  }
+  const style = getComputedStyle(element)
+  if (style.display === "contents") return undefined
+  if (style.visibility !== "visible") {
+    let source: Element = element
+    for (let node: Element | null = parentOf(element); node !== null && getComputedStyle(node).visibility !== "visible"; node = parentOf(node)) source = node
+    return `visibility:${style.visibility} ${where(source)}`
+  }
+  const rect = element.getBoundingClientRect()
+  if (rect.width === 0 || rect.height === 0) return `it has no size (${Math.round(rect.width)}×${Math.round(rect.height)} px)`
+  return undefined
+}
+
+/** Runs in the page: whether `inner` is `outer` or inside it, across shadow roots and slots (the composed tree). */
+export const composedWithin = (inner: Element, outer: Element): boolean => {
+  for (let node: Element | null = inner; node !== null; ) {
+    if (node === outer) return true
+    node = node.assignedSlot ?? parentOf(node)
+  }
+  return false
+}
+
+/** Runs in the page: disabled as Playwright sees it (native, a disabled fieldset, aria-disabled on it or above). */
+export const isDisabledElement = (element: Element): boolean => {
+  for (let node: Element | null = element; node !== null; node = parentOf(node)) {
+    if (node.matches(":disabled") || node.getAttribute("aria-disabled") === "true") return true
+  }
+  return false
+}
+
+/**
+ * Runs in the page: what the pointer hits at the element's click point (the middle of its first box,
+ * clipped to the viewport, after scrolling it into view when it is not), down through open shadow
+ * roots; or why there is no such point (clipped away, off-screen).
+ */
+export const hitAt = (element: Element): { readonly hit: Element | null; readonly x: number; readonly y: number } | string => {
+  const view = element.ownerDocument.defaultView!
+  const firstBox = () => element.getClientRects()[0] ?? element.getBoundingClientRect()
+  let box = firstBox()
+  const inView = (rect: DOMRect) => rect.right > 0 && rect.bottom > 0 && rect.left < view.innerWidth && rect.top < view.innerHeight
+  if (!inView(box)) {
+    element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" })
+    box = firstBox()
+  }
+  // What is left of the box inside every ancestor that clips its overflow: nothing means clipped away.
+  let [left, top, right, bottom] = [box.left, box.top, box.right, box.bottom]
+  for (let node: Element | null = parentOf(element); node !== null; node = parentOf(node)) {
+    const style = getComputedStyle(node)
+    if (style.overflowX === "visible" && style.overflowY === "visible") continue
+    const clip = node.getBoundingClientRect()
+    ;[left, top, right, bottom] = [Math.max(left, clip.left), Math.max(top, clip.top), Math.min(right, clip.right), Math.min(bottom, clip.bottom)]
+    if (left >= right || top >= bottom) {
+      return `it is clipped by ${node.localName}${node.id !== "" ? `#${node.id}` : ""}${typeof node.className === "string" && node.className.trim() !== "" ? `.${node.className.trim().split(/\s+/)[0]}` : ""} around it (overflow: ${style.overflowX === "visible" ? style.overflowY : style.overflowX})`
+    }
+  }
+  if (!inView(box)) {
+    const page = { x: Math.round(box.left + view.scrollX), y: Math.round(box.top + view.scrollY) }
+    return page.x + box.width <= 0 || page.y + box.height <= 0
+      ? `it is off-screen, at (${page.x}, ${page.y}) where nothing can scroll to`
+      : `it stays outside the viewport after scrolling (at ${page.x}, ${page.y})`
+  }
+  const x = (Math.max(left, 0) + Math.min(right, view.innerWidth)) / 2
+  const y = (Math.max(top, 0) + Math.min(bottom, view.innerHeight)) / 2
+  let hit: Element | null = element.ownerDocument.elementFromPoint(x, y)
+  while (hit?.shadowRoot) {
+    const inner: Element | null = hit.shadowRoot.elementFromPoint(x, y)
+    if (inner === null || inner === hit) break
+    hit = inner
+  }
+  return { hit, x, y }
+}
+
+/**
+ * Runs in the page: the element a person would act through when `element` cannot take the pointer
+ * itself: a label of it, its shadow host, or (`cover`, what the pointer hits at its point) a part its
+ * own component drew over it. Only one that the pointer reaches at its own point, never another
+ * control, and not disabled.
+ */
+export const throughElement = (element: Element, cover: Element | null): { readonly element: Element; readonly how: "label" | "host" | "drawn control" } | undefined => {
+  const CONTROLS = "a[href], button, input, select, textarea, [role=button], [role=link], [role=checkbox], [role=switch], [role=radio], [role=combobox], [role=option], [role=menuitem], [role=tab]"
+  const root = element.getRootNode()
+  const reaches = (candidate: Element): boolean => {
+    if (hiddenHow(candidate) !== undefined || isDisabledElement(candidate)) return false
+    const at = hitAt(candidate)
+    if (typeof at === "string" || at.hit === null || !composedWithin(at.hit, candidate)) return false
+    // The pointer there must not land on another control inside it (a link in a label).
+    for (let node: Element | null = at.hit; node !== null && node !== candidate; node = node.parentElement) {
+      if (node !== element && node.matches(CONTROLS)) return false
+    }
+    return true
+  }
+  const labels: Array<Element> = [...((element as HTMLInputElement).labels ?? [])]
+  const around = element.parentElement?.closest("label")
+  if (around && (around as HTMLLabelElement).control === element && !labels.includes(around)) labels.push(around)
+  for (const label of labels) if (reaches(label)) return { element: label, how: "label" }
+  // A part of the same component over it: in its shadow tree, or beside it under its parent, drawn (not a control of its own).
+  if (cover !== null && cover !== element && !composedWithin(cover, element)) {
+    // Beside it in the light DOM: under its parent or grandparent (never the whole page).
+    const scope = element.parentElement?.parentElement ?? element.parentElement
+    const sameComponent =
+      root instanceof ShadowRoot ? cover.getRootNode() === root : scope !== null && scope !== undefined && !/^(body|html)$/.test(scope.localName) && scope.contains(cover)
+    const drawn = !cover.matches(CONTROLS) && (cover.closest("[aria-hidden=true]") !== null || cover.getAttribute("role") === null)
+    if (sameComponent && drawn && reaches(cover)) return { element: cover, how: "drawn control" }
+  }
+  if (root instanceof ShadowRoot && reaches(root.host)) return { element: root.host, how: "host" }
+  return undefined
+}
+
+/**
+ * Runs in the page on the target, synchronously (a page with frozen timers answers too): whether it can
+ * take the action now, what a person would act through instead, or why not; and its box, which the
+ * caller compares between two looks (a moving box is not settled).
+ */
+export const diagnose = (element: Element, args: ReadinessArgs): { readonly verdict: Readiness; readonly element?: Element; readonly box?: string } => {
+  const notReady = (reason: Exclude<Readiness, { ready: true } | { ready: "through" }>["reason"], detail: string, changing = false) => ({
+    verdict: { ready: false as const, reason, detail, changing }
+  })
+  const pointer = args.action !== "type" && args.action !== "select_option"
+  const through = (cover: Element | null) => {
+    if (!args.through) return undefined
+    const via = throughElement(element, cover)
+    return via === undefined ? undefined : { verdict: { ready: "through" as const, how: via.how, via: previewElement(via.element) }, element: via.element }
+  }
+  if (!element.isConnected) return notReady("detached", "it is no longer in the page")
+  const hidden = hiddenHow(element)
+  if (hidden !== undefined) return through(null) ?? notReady("hidden", `it is not visible: ${hidden}`)
+  if (args.action !== "hover" && isDisabledElement(element)) return notReady("disabled", "it is disabled")
+  if (args.action === "type") {
+    const field = element as HTMLInputElement
+    const readOnly = (field.localName === "input" || field.localName === "textarea") && field.readOnly
+    if (readOnly || element.getAttribute("aria-readonly") === "true") {
+      return notReady("read-only", `it is read-only (${readOnly ? "the readonly attribute" : "aria-readonly"}), so it takes no typing; a field like this is usually filled by a picker it opens on a click`)
+    }
+  }
+  if (!pointer) return { verdict: { ready: true } }
+  const at = hitAt(element)
+  const rect = element.getBoundingClientRect()
+  const box = [rect.left, rect.top, rect.width, rect.height].map(Math.round).join(",")
+  if (typeof at === "string") return { ...(through(null) ?? notReady(at.startsWith("it is clipped") ? "clipped" : "off-screen", at)), box }
+  if (at.hit !== null && composedWithin(at.hit, element)) return { verdict: { ready: true }, box }
+  const covering = at.hit
+  if (covering === null) return { ...notReady("off-screen", "nothing of the page is at its click point"), box }
+  const style = getComputedStyle(element)
+  const via = through(covering)
+  if (via !== undefined) return { ...via, box }
+  if ((style.clipPath !== "none" && style.clipPath !== "") || (style.position === "absolute" && style.clip !== "auto" && style.clip !== "")) {
+    return { ...notReady("clipped", "it is clipped to nothing by its own clip or clip-path (a visually hidden control)"), box }
+  }
+  if (style.pointerEvents === "none") {
+    return { ...notReady("covered", `it does not take the pointer (pointer-events: none), so ${previewElement(covering)} gets it at its click point`), box }
+  }
+  // The topmost element of what covers it that is not around the target names the cover (a dialog, not its inner text).
+  let cover: Element = covering
+  for (let node: Element | null = covering; node !== null && !composedWithin(element, node); node = parentOf(node)) cover = node
+  const animating = [covering, cover].some((node) => node.getAnimations().some((animation) => animation.playState === "running"))
+  const named = cover === covering ? previewElement(covering) : `${previewElement(covering)} (in ${previewElement(cover)})`
+  return { ...notReady("covered", `covered by ${named}, which intercepts pointer events at its click point (${Math.round(at.x)}, ${Math.round(at.y)})`, animating), box }
+}
+
+/**
+ * Runs in the page on the target before an action goes through another element: remembers its states
+ * (checked, expanded, pressed, selected, value) and listens for a click that reaches it (a label's
+ * click is forwarded to its control).
+ */
+export const watchEffect = (element: Element): void => {
+  const KEY = Symbol.for("browser-workflow-mcp/effect")
+  const read = (target: Element) =>
+    JSON.stringify([
+      (target as HTMLInputElement).checked,
+      (target as HTMLInputElement).value,
+      (target as HTMLSelectElement).selectedIndex,
+      ...["aria-checked", "aria-expanded", "aria-pressed", "aria-selected"].map((name) => target.getAttribute(name))
+    ])
+  const watch = { before: read(element), clicked: false, read }
+  element.addEventListener("click", () => (watch.clicked = true), { capture: true, once: true })
+  Object.defineProperty(element, KEY, { value: watch, configurable: true, enumerable: false, writable: true })
+}
+
+/** Runs in the page on the target after the action: whether it had an effect there (a click reached it, or one of its states changed). */
+export const effectSeen = (element: Element): boolean => {
+  const watch = (element as any)[Symbol.for("browser-workflow-mcp/effect")]
+  return watch !== undefined && (watch.clicked || watch.read(element) !== watch.before)
+}
+
+/**
+ * Runs in the page: the checked state of a checkbox-like element as a person reads it: a checkbox or
+ * radio input, aria-checked on a checkable role, a label's control, a custom element's own `checked`
+ * or the one checkbox in its shadow root. Null when it has none.
+ */
+export const checkedStateOf = (element: Element): boolean | null => {
+  const of = (target: Element): boolean | null => {
+    if (target instanceof HTMLInputElement && (target.type === "checkbox" || target.type === "radio")) return target.checked
+    const aria = target.getAttribute("aria-checked")
+    if (aria === "true" || aria === "mixed") return true
+    if (aria === "false") return false
+    return null
+  }
+  const own = of(element)
+  if (own !== null) return own
+  const control = element.localName === "label" ? (element as HTMLLabelElement).control : (element.closest("label") as HTMLLabelElement | null)?.control
+  if (control && control !== element) {
+    const viaLabel = of(control)
+    if (viaLabel !== null) return viaLabel
+  }
+  if (typeof (element as any).checked === "boolean") return (element as any).checked
+  const inner = element.shadowRoot?.querySelectorAll("input[type=checkbox], input[type=radio], [role=checkbox], [role=switch], [role=radio]")
+  return inner !== undefined && inner.length === 1 ? of(inner[0]!) : null
+}
+

@@ -1,0 +1,71 @@
+// In the page, for mm_type: how a field takes text (Playwright's fill, or keystrokes for an editor
+// that reads keys, such as a code editor's role="textbox" element), whether the text arrived, and a
+// watch of the app's reaction to it when the field drives a popup (a combobox, a search box with
+// suggestions), which the caller waits for so that the answer shows the filtered options. Synchronous:
+// a page with frozen timers answers too. Driven by session/actions.ts.
+import { isSensitiveField } from "./fields.js"
+
+/**
+ * How text goes into the element: `text` (a text field, a text area, an editing host: filled, its last
+ * character a real keystroke, so that keydown/keyup listeners hear it), `fill` (a date, number or other
+ * input Playwright's fill formats), or `keys` (an element that reads keystrokes, not an editing host).
+ */
+export const typingKind = (element: Element): "text" | "fill" | "keys" => {
+  if (element.localName === "textarea" || (element as HTMLElement).isContentEditable) return "text"
+  if (element.localName === "input") {
+    return ["", "text", "search", "email", "tel", "url", "password"].includes((element.getAttribute("type") ?? "").toLowerCase()) ? "text" : "fill"
+  }
+  const role = element.getAttribute("role")
+  return role === "textbox" || role === "searchbox" || role === "combobox" ? "keys" : "fill"
+}
+
+/** Where a field's reaction watch is kept (on the field, in the world of the script that set it). */
+const WATCH = Symbol.for("browser-workflow-mcp/typing")
+
+/**
+ * Runs in the page on the field before typing: when it drives a popup (role combobox or searchbox,
+ * aria-controls, aria-autocomplete, aria-haspopup, a `list`, a search input), counts the changes of the
+ * page from now on (the field's own attributes aside), so that the caller can wait for the app's answer
+ * to the typing (a filter 300 ms after the last key). Answers whether it drives a popup.
+ */
+export const watchTyping = (element: Element): boolean => {
+  const drivesPopup =
+    element.getAttribute("role") === "combobox" ||
+    element.getAttribute("role") === "searchbox" ||
+    element.hasAttribute("aria-controls") ||
+    element.hasAttribute("aria-autocomplete") ||
+    (element.hasAttribute("aria-haspopup") && element.getAttribute("aria-haspopup") !== "false") ||
+    element.hasAttribute("list") ||
+    (element instanceof HTMLInputElement && element.type === "search")
+  ;(element as any)[WATCH]?.observer.disconnect()
+  if (!drivesPopup) return false
+  const watch = { changes: 0, observer: new MutationObserver((records) => {
+    if (records.some((record) => record.target !== element)) watch.changes++
+  }) }
+  watch.observer.observe(element.ownerDocument, { subtree: true, childList: true, characterData: true, attributes: true })
+  Object.defineProperty(element, WATCH, { value: watch, configurable: true, enumerable: false, writable: true })
+  return true
+}
+
+/** Runs in the page on the field: how many times the page changed since watchTyping (-1: not watched). */
+export const typingChanges = (element: Element): number => (element as any)[WATCH]?.changes ?? -1
+
+export interface Typed {
+  /** The field holds the text (or a formatting of it: every character, in order). */
+  readonly arrived: boolean
+  /** What the field holds instead, when it is not secret and the text did not arrive. */
+  readonly holds?: string
+}
+
+/** Runs in the page on the field after typing (and its app's answer): stops the watch; whether the text arrived. */
+export const typedState = (element: Element, text: string): Typed => {
+  ;(element as any)[WATCH]?.observer.disconnect()
+  const value =
+    element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement ? element.value : ((element as HTMLElement).innerText ?? element.textContent ?? "")
+  // Every character typed, in order: a field that formats what it is given ("(555) 123-4567") still holds it.
+  let at = 0
+  for (const char of value) if (at < text.length && char === text[at]) at++
+  const arrived = text === "" ? value === "" : value === text || at === text.length
+  const holds = arrived || isSensitiveField(element) ? undefined : value.length > 80 ? `${value.slice(0, 79)}…` : value
+  return { arrived, ...(holds !== undefined ? { holds } : {}) }
+}

@@ -1,0 +1,169 @@
+// While Playwright's own action waits for its target, we ask the page (page/readiness.ts) why the target
+// is not ready, every POLL_MS. A reason that stays the same for QUIET_MS while nothing that could change
+// it is on its way (a request, a running animation, a moving box, an element not there yet) stops the
+// wait with that reason, instead of Playwright's wait to the deadline. A target that cannot take the
+// pointer but has an element a person would use instead (its label, its shadow host, its component's
+// drawn control) is answered with that element. Playwright's actionability stays the judge of "ready":
+// our page code runs in the page's main world, where a page can lie; it only ever ends a wait early.
+import { Data, Effect } from "effect"
+import type { ElementHandle, JSHandle, Locator, Page } from "playwright"
+import { requestsInFlight } from "../lifecycle/live-session.js"
+import { PAGE } from "../page-bundle.js"
+import { elementFunction } from "../page-script.js"
+import type { NotReadyReason, ReadinessAction, Readiness, ReadinessArgs } from "../page/readiness.js"
+
+/** How often the page is asked while the target is not ready. */
+const POLL_MS = 100
+/** How long a reason must stay the same, with nothing on its way to change it, before the action fails with it. */
+export const QUIET_MS = 1_000
+/** How many looks in a row must agree on an element to act through before the action goes through it. */
+const THROUGH_LOOKS = 2
+/** The longest one question to the page may take (a target not there yet makes Playwright wait this long for it). */
+const ASK_MS = 1_000
+/** How long a component may take after the action to show its effect. */
+export const EFFECT_WAIT_MS = 500
+/** How often an effect is looked for. */
+const EFFECT_POLL_MS = 25
+
+/** Why the target is not ready, as the page said it (or "missing" / "ambiguous" from the count). */
+export class NotReady extends Data.TaggedError("NotReady")<{
+  /** "unanswered": the element is there but the page gave no verdict in time. */
+  readonly reason: NotReadyReason | "missing" | "ambiguous" | "unanswered"
+  readonly detail: string
+  /** How many elements match, for "missing" (0) and "ambiguous". */
+  readonly count?: number
+}> {}
+
+/** Act on `element` instead of the target: its `how` (label, host, drawn control), described as `via`. */
+export interface Through {
+  readonly element: ElementHandle
+  readonly how: string
+  readonly via: string
+}
+
+const diagnose = elementFunction<ReadinessArgs, { readonly verdict: Readiness; readonly element?: Element; readonly box?: string }>(PAGE.readiness)
+const watchEffect = elementFunction<undefined, void>(PAGE.watchEffect)
+const effectSeen = elementFunction<undefined, boolean>(PAGE.effectSeen)
+const checkedState = elementFunction<undefined, boolean | null>(PAGE.checkedState)
+
+type Answer = { readonly verdict: Readiness; readonly box?: string; readonly element?: ElementHandle } | { readonly failed: unknown }
+
+/** One question to the page: the verdict, the target's box, and the element to act through when there is one. */
+const ask = (locator: Locator, action: ReadinessAction, through: boolean, timeoutMs: number) =>
+  Effect.promise(async (signal): Promise<Answer> => {
+    let handle: JSHandle | undefined
+    try {
+      handle = await locator.evaluateHandle(diagnose, { action, through }, { timeout: timeoutMs })
+      if (signal.aborted) return { failed: "interrupted" }
+      const verdict = (await (await handle.getProperty("verdict")).jsonValue()) as Readiness
+      const box = (await (await handle.getProperty("box")).jsonValue()) as string | undefined
+      const element = (await handle.getProperty("element")).asElement() ?? undefined
+      return { verdict, ...(box !== undefined ? { box } : {}), ...(element !== undefined ? { element } : {}) }
+    } catch (failed) {
+      return { failed }
+    } finally {
+      void handle?.dispose().catch(() => undefined)
+    }
+  })
+
+const countOf = (locator: Locator) => Effect.promise(() => locator.count().catch(() => -1))
+
+/**
+ * Watches the target while Playwright's action waits for it: fails with NotReady once a reason is
+ * settled (see the module comment), succeeds with the element to act through once THROUGH_LOOKS looks
+ * agree on one (only when `through`), and otherwise keeps looking (Playwright's action ends the race).
+ */
+export const watchReadiness = (page: Page, locator: Locator, action: ReadinessAction, through: boolean) =>
+  Effect.gen(function* () {
+    let since: { readonly key: string; readonly at: number } | undefined
+    let lastBox: string | undefined
+    let throughLooks = 0
+    for (;;) {
+      const answer = yield* ask(locator, action, through, ASK_MS)
+      let notReady: NotReady | undefined
+      let changing = true
+      if ("failed" in answer) {
+        // More than one match is as settled as any reason; none yet is waited for (Playwright waits too).
+        const count = yield* countOf(locator)
+        if (count > 1) {
+          notReady = new NotReady({ reason: "ambiguous", detail: `${count} elements match it`, count })
+          changing = false
+        }
+      } else if (answer.verdict.ready === "through" && answer.element !== undefined) {
+        if (++throughLooks >= THROUGH_LOOKS) return { element: answer.element, how: answer.verdict.how, via: answer.verdict.via } satisfies Through
+        void answer.element.dispose().catch(() => undefined)
+      } else if (answer.verdict.ready === false) {
+        notReady = new NotReady({ reason: answer.verdict.reason, detail: answer.verdict.detail })
+        // A box that moved since the last look is still on its way somewhere.
+        changing = answer.verdict.changing || (answer.box !== undefined && lastBox !== undefined && answer.box !== lastBox)
+      }
+      if (!("failed" in answer) && answer.verdict.ready !== "through") throughLooks = 0
+      if (!("failed" in answer)) lastBox = answer.box
+      const now = Date.now()
+      if (changing || notReady === undefined) since = undefined
+      else if (since?.key !== `${notReady.reason} ${notReady.detail}`) since = { key: `${notReady.reason} ${notReady.detail}`, at: now }
+      // Settled: the same reason for QUIET_MS, and the page fetches nothing that could change it.
+      if (since !== undefined && notReady !== undefined && now - since.at >= QUIET_MS && requestsInFlight(page, QUIET_MS * 2) === 0) {
+        return yield* notReady
+      }
+      yield* Effect.sleep(POLL_MS)
+    }
+  })
+
+/** Why the target is not ready now, from two looks POLL_MS apart (for explaining a failed action); none when it seems ready. */
+export const whyNotReady = (locator: Locator, action: ReadinessAction) =>
+  Effect.gen(function* () {
+    const first = yield* ask(locator, action, false, ASK_MS)
+    yield* Effect.sleep(POLL_MS)
+    const second = yield* ask(locator, action, false, ASK_MS)
+    if ("failed" in first || "failed" in second) return undefined
+    if (first.box !== undefined && second.box !== undefined && first.box !== second.box) {
+      return new NotReady({ reason: "moving", detail: "it kept moving (an animation, or a layout that never settled)" })
+    }
+    return second.verdict.ready === false ? new NotReady({ reason: second.verdict.reason, detail: second.verdict.detail }) : undefined
+  })
+
+/** Polls `look` until it answers true, for at most `waitMs` (at least twice); answers the last look. */
+const pollFor = async (look: () => Promise<boolean>, waitMs: number): Promise<boolean> => {
+  const until = Date.now() + waitMs
+  for (let looks = 0; ; looks++) {
+    if (await look()) return true
+    if (looks >= 1 && Date.now() >= until) return false
+    await new Promise((resolve) => setTimeout(resolve, EFFECT_POLL_MS))
+  }
+}
+
+/**
+ * Runs `act` on `via` (an element a person would use instead of the target, found by `how`) and
+ * fails unless the target showed the effect: a click reached it or one of its states changed, within
+ * EFFECT_WAIT_MS (a component that updates its state a frame or two later).
+ */
+export const actThrough = async <A>(
+  target: Locator,
+  via: { readonly how: string; readonly description: string },
+  act: () => Promise<A>,
+  options: { readonly timeout: number }
+): Promise<A> => {
+  await target.evaluate(watchEffect, undefined, options)
+  const value = await act()
+  const effect = await pollFor(() => target.evaluate(effectSeen, undefined, { timeout: 1_000 }).catch(() => false), EFFECT_WAIT_MS)
+  if (!effect) {
+    throw new Error(`it cannot take the pointer itself, and clicking its ${via.how} ${via.description} had no effect on it (no click reached it, none of its states changed)`)
+  }
+  return value
+}
+
+/** The target's checked state as a person reads it (page/readiness.ts checkedStateOf); null when it has none or cannot be read. */
+export const checkedOf = (target: Locator, timeoutMs: number): Promise<boolean | null> =>
+  target.evaluate(checkedState, undefined, { timeout: timeoutMs }).catch(() => null)
+
+/**
+ * Waits up to EFFECT_WAIT_MS (less when the call has less left: `budgetMs`) for the target's checked
+ * state to become `wanted` (a component that sets its state a frame or two after the click); answers
+ * the state it saw last.
+ */
+export const checkedSettles = async (target: Locator, wanted: boolean, budgetMs = EFFECT_WAIT_MS): Promise<boolean | null> => {
+  let now: boolean | null = null
+  await pollFor(async () => (now = await checkedOf(target, 1_000)) === wanted, Math.max(0, Math.min(EFFECT_WAIT_MS, budgetMs)))
+  return now
+}

@@ -1,0 +1,184 @@
+// Actions on hard widgets (issue 19), in real Chromium on the fixture pages of pages.ts and a page of
+// causes: a control that cannot take the pointer is acted on where a person would and reports success
+// only with its effect; an action that cannot succeed says why (covered by which element, disabled,
+// read-only, how it is hidden); typing fires a person's key events and its answer shows the app's reaction.
+import { describe, expect, layer } from "@effect/vitest"
+import { Context, Effect, Layer } from "effect"
+import * as KnowledgeFiles from "../../src/adapters/knowledge-files.js"
+import * as DebuggerSession from "../../src/adapters/playwright/devtools/debugger-session.js"
+import * as Browser from "../../src/adapters/playwright/lifecycle/browser.js"
+import * as ObserverAdapter from "../../src/adapters/playwright/observer/observer.js"
+import * as SessionAdapter from "../../src/adapters/playwright/session/session.js"
+import { Config } from "../../src/services/Config.js"
+import { Session } from "../../src/services/Session.js"
+import type { Envelope } from "../../src/domain/envelope.js"
+import { runTool, type ToolResponse } from "../../src/runtime/runTool.js"
+import type { AnyToolDefinition } from "../../src/runtime/tool.js"
+import { accessibilitySnapshot } from "../../src/tools/discovery.js"
+import { setChecked } from "../../src/tools/gestures.js"
+import { click, type } from "../../src/tools/interaction.js"
+import { navigate } from "../../src/tools/navigation.js"
+import { launch } from "../../src/tools/session.js"
+import { corpusServer } from "../page/corpus.js"
+import { html, testSettings } from "../support/browser.js"
+import { WIDGET_STATE, widgetPages } from "./pages.js"
+
+class Pages extends Context.Tag("test/WidgetActionPages")<Pages, { readonly url: string }>() {}
+
+/** Each cause an action cannot get past, on one page (ids name them), plus a label whose click does nothing. */
+const causes = html(
+  "Causes",
+  `<style>button{width:120px;height:30px;margin:4px;display:block}</style>
+   <button id="under">Under the overlay</button>
+   <div class="overlay" style="position:absolute;left:0;top:0;width:200px;height:50px;background:rgba(0,0,0,.3)"></div>
+   <button id="off" disabled>Disabled</button>
+   <button id="gone" style="display:none">Display none</button>
+   <div style="visibility:hidden"><button id="ghost">Ghost</button></div>
+   <button id="flat" style="height:0;padding:0;border:0;overflow:hidden">Flat</button>
+   <div id="box" style="position:relative;width:60px;height:30px;overflow:hidden"><button id="clipped" style="position:absolute;left:-200px">Clipped</button></div>
+   <button id="far" style="position:absolute;left:-9999px;top:200px">Far away</button>
+   <label id="dead" onclick="event.preventDefault()"><input type="checkbox" id="terms" style="display:none"> Accept the terms</label>
+   <input id="stamp" readonly value="2025-03-14" aria-label="Stamp">`
+)
+
+const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
+  Effect.map(runTool(tool)(args, { policy: "none" }), (response) => response.envelope as Envelope<any>)
+
+/** The call with the observation the client gets after it (its page text). */
+const callSeen = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
+  Effect.map(runTool(tool)(args), (response: ToolResponse<unknown>) => ({ envelope: response.envelope as Envelope<any>, text: JSON.stringify(response.envelope) }))
+
+const open = (path: string) =>
+  Effect.gen(function* () {
+    const { url } = yield* Pages
+    if ((yield* (yield* Session).current)._tag === "None") expect((yield* call(launch, {})).ok).toBe(true)
+    expect((yield* call(navigate, { screen: "url", url: `${url}${path}` })).ok).toBe(true)
+  })
+
+/** The widget's own state, read through Playwright (never from our answers). */
+const widgetState = Effect.gen(function* () {
+  const { page } = yield* (yield* Browser.BrowserState).activePage
+  return (yield* Effect.promise(() => page.evaluate(WIDGET_STATE))) as Record<string, unknown>
+})
+
+/** The ref of the snapshot line with this role and name. */
+const refOf = (role: string, name: string) =>
+  Effect.gen(function* () {
+    const answer = yield* call(accessibilitySnapshot, {})
+    const snapshot = ((answer as any).snapshot ?? JSON.stringify(answer)) as string
+    const line = snapshot.split("\n").find((candidate) => candidate.includes(`${role} "${name}"`))
+    expect(line, `${role} "${name}" in\n${snapshot}`).toBeDefined()
+    return line!.match(/\[(e\d+)\]/)![1]!
+  })
+
+const settings = testSettings()
+
+/** The live session with its BrowserState in reach, for reading the widget's own state. */
+const live = Layer.mergeAll(
+  Layer.merge(SessionAdapter.layer, ObserverAdapter.layer).pipe(Layer.provide(DebuggerSession.layer), Layer.provideMerge(Browser.layer)),
+  KnowledgeFiles.layerFileSystem(settings.artifactsDir)
+).pipe(Layer.provideMerge(Config.layer(settings)))
+
+layer(
+  Layer.merge(live, Layer.scoped(Pages, Effect.map(corpusServer({ ...widgetPages, "/causes": causes }), (server) => ({ url: server.url })))),
+  { timeout: 180_000, excludeTestServices: true }
+)("actions on hard widgets", (it) => {
+  describe("act where a person would", () => {
+    it.effect("a web component's checkbox and switch (hidden inputs in shadow roots): one click and one set_checked each, success only with the state changed", () =>
+      Effect.gen(function* () {
+        yield* open("/wc-checkbox")
+        const subscribe = yield* refOf("checkbox", "Subscribe to the newsletter")
+        const clicked = yield* call(click, { a11yRef: subscribe, timeoutMs: 5_000 })
+        expect(clicked.error).toBeUndefined()
+        expect(yield* widgetState).toEqual({ subscribe: true, alerts: false })
+        const alerts = yield* refOf("switch", "Email alerts")
+        expect((yield* call(setChecked, { a11yRef: alerts, checked: true, timeoutMs: 5_000 })).error).toBeUndefined()
+        expect(yield* widgetState).toEqual({ subscribe: true, alerts: true })
+        expect((yield* call(setChecked, { a11yRef: subscribe, checked: false, timeoutMs: 5_000 })).error).toBeUndefined()
+        expect(yield* widgetState).toEqual({ subscribe: false, alerts: true })
+        // Already as wanted: nothing to do, still success.
+        expect((yield* call(setChecked, { a11yRef: alerts, checked: true, timeoutMs: 5_000 })).error).toBeUndefined()
+        expect(yield* widgetState).toEqual({ subscribe: false, alerts: true })
+      }))
+
+    it.effect("a switch that takes its state two frames after the click: set_checked succeeds, never a false MM_SET_CHECKED_FAILED", () =>
+      Effect.gen(function* () {
+        yield* open("/late-switch")
+        const dark = yield* refOf("switch", "Dark mode")
+        expect((yield* call(setChecked, { a11yRef: dark, checked: true })).error).toBeUndefined()
+        expect(yield* widgetState).toEqual({ on: true })
+        expect((yield* call(setChecked, { a11yRef: dark, checked: false })).error).toBeUndefined()
+        expect(yield* widgetState).toEqual({ on: false })
+      }))
+
+    it.effect("a select-like button under its component's drawn control: the click goes through the drawn control and opens it", () =>
+      Effect.gen(function* () {
+        yield* open("/covered-select")
+        const size = yield* refOf("combobox", "Size")
+        expect((yield* call(click, { a11yRef: size, timeoutMs: 5_000 })).error).toBeUndefined()
+        expect(yield* widgetState).toEqual({ open: true, value: "" })
+      }))
+
+    it.effect("a label whose click the page cancels: the click through it fails, never success without the effect", () =>
+      Effect.gen(function* () {
+        yield* open("/causes")
+        const clicked = yield* call(click, { selector: "#terms", timeoutMs: 3_000 })
+        expect(clicked.ok).toBe(false)
+        expect(clicked.error?.code).toBe("MM_CLICK_FAILED")
+        expect(clicked.error?.message).toContain("had no effect")
+        const checked = yield* call(setChecked, { selector: "#terms", checked: true, timeoutMs: 3_000 })
+        expect(checked.error?.code).toBe("MM_SET_CHECKED_FAILED")
+        expect(checked.error?.message).toContain("still unchecked")
+      }))
+  })
+
+  describe("fail fast with the true reason", () => {
+    const cases: ReadonlyArray<{ readonly selector: string; readonly code: string; readonly says: ReadonlyArray<string> }> = [
+      { selector: "#under", code: "MM_CLICK_TIMEOUT", says: ["covered by <div class=\"overlay\">", "intercepts pointer events"] },
+      { selector: "#off", code: "MM_CLICK_TIMEOUT", says: ["it is disabled"] },
+      { selector: "#gone", code: "MM_TARGET_NOT_FOUND", says: ["not visible: display:none on it"] },
+      { selector: "#ghost", code: "MM_TARGET_NOT_FOUND", says: ["visibility:hidden on div"] },
+      { selector: "#flat", code: "MM_TARGET_NOT_FOUND", says: ["no size"] },
+      { selector: "#clipped", code: "MM_CLICK_TIMEOUT", says: ["clipped by div#box", "overflow: hidden"] },
+      { selector: "#far", code: "MM_CLICK_TIMEOUT", says: ["off-screen"] }
+    ]
+    for (const cause of cases) {
+      it.effect(`click on ${cause.selector}: ${cause.code} saying ${cause.says.join(", ")}`, () =>
+        Effect.gen(function* () {
+          yield* open("/causes")
+          const clicked = yield* call(click, { selector: cause.selector, timeoutMs: 20_000 })
+          expect(clicked.error?.code).toBe(cause.code)
+          for (const words of cause.says) expect(clicked.error?.message).toContain(words)
+          expect(clicked.error?.message).not.toContain("hidden, disabled, covered or moving")
+        }))
+    }
+
+    it.effect("typing into a read-only field answers MM_TYPE_TIMEOUT with reason read-only, and the field keeps its value", () =>
+      Effect.gen(function* () {
+        yield* open("/readonly-field")
+        const typed = yield* call(type, { selector: "#departure", text: "2025-03-14", timeoutMs: 20_000 })
+        expect(typed.error?.code).toBe("MM_TYPE_TIMEOUT")
+        expect(typed.error?.message).toContain("read-only")
+        expect(typed.error?.details?.reason).toBe("read-only")
+        expect(yield* widgetState).toEqual({ value: "" })
+      }))
+  })
+
+  describe("typing as a person types", () => {
+    it.effect("a filter that listens to keyup filters after type", () =>
+      Effect.gen(function* () {
+        yield* open("/keyup-filter")
+        expect((yield* call(type, { selector: "#filter", text: "Bob" })).error).toBeUndefined()
+        expect(yield* widgetState).toEqual({ visible: ["Bob"] })
+      }))
+
+    it.effect("a combobox that filters 300 ms after the last key: the answer to type already shows the filtered options", () =>
+      Effect.gen(function* () {
+        yield* open("/debounced-combobox")
+        const typed = yield* callSeen(type, { selector: "#country", text: "Port" })
+        expect(typed.envelope.error).toBeUndefined()
+        expect(typed.text).toContain("Portugal")
+        expect(typed.text).not.toContain("Spain")
+      }))
+  })
+})
