@@ -18,7 +18,8 @@ const PagesLive = Layer.scoped(
   Effect.map(
     pageServer({
       "/login": loginPage,
-      "/slow": html("Slow", `<button data-testid="late" hidden>Late</button>`),
+      // The button is not there yet (a hidden one would be answered at once as not visible): a click waits for it.
+      "/slow": html("Slow", `<p>Loading</p>`),
       "/console": html(
         "Console",
         `<button data-testid="log" onclick="console.log('clicked ' + 1); console.error('oops'); setTimeout(() => { throw new Error('boom') })">Log</button>`
