@@ -175,7 +175,7 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
       if (!persist || catalog.version === savedVersion) return Effect.void
       const version = catalog.version
       const bytes = encodeStoreIndex(catalog, directories, packedNames, Date.now(), SETTLE_MS)
-      return Effect.tryPromise({ try: () => writeFileAtomic(indexFile, bytes), catch: fail(`cannot save the index ${indexFile}`) }).pipe(
+      return Effect.tryPromise({ try: () => writeFileAtomic(indexFile, bytes, { within: artifactsDir }), catch: fail(`cannot save the index ${indexFile}`) }).pipe(
         Effect.tap(() =>
           Effect.sync(() => {
             savedVersion = version
@@ -201,7 +201,8 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
             try: () =>
               writeFileAtomic(
                 path.join(root, safeSegment(metadata.sessionId), "session.json"),
-                JSON.stringify(Schema.encodeSync(SessionMetadata)(metadata), null, 2)
+                JSON.stringify(Schema.encodeSync(SessionMetadata)(metadata), null, 2),
+                { within: artifactsDir }
               ),
             catch: fail(`cannot write session ${metadata.sessionId}`)
           })
@@ -250,7 +251,7 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
                   next += 1
                   lastStamp = Math.max(lastStamp, next)
                   return name(next)
-                }),
+                }, artifactsDir),
               catch: fail(`cannot record step of ${step.sessionId}`)
             })
             return Effect.zipRight(refused, write).pipe(
@@ -426,7 +427,7 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
 
     const writeReport = (sessionId: string, html: string) => {
       const file = path.join(artifactsRoot, "reports", `${safeSegment(sessionId)}.html`)
-      return Effect.tryPromise({ try: () => writeFileAtomic(file, html), catch: fail(`cannot write the report ${file}`) }).pipe(Effect.as(file))
+      return Effect.tryPromise({ try: () => writeFileAtomic(file, html, { within: artifactsRoot }), catch: fail(`cannot write the report ${file}`) }).pipe(Effect.as(file))
     }
 
     const store = KnowledgeStore.of({

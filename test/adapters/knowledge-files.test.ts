@@ -3,7 +3,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { make, stepStamp } from "../../src/adapters/knowledge-files.js"
+import { make, makeFileStore, stepStamp } from "../../src/adapters/knowledge-files.js"
 import { queryGroups } from "../../src/knowledge/text.js"
 import type { StepRecord } from "../../src/domain/knowledge.js"
 import { tempDir } from "../support/browser.js"
@@ -34,6 +34,35 @@ describe("knowledge store on disk", () => {
       expect(fs.existsSync(path.join(dir, "llm-knowledge", "s1", "session.json"))).toBe(true)
       expect((yield* store.steps("s1")).map((s) => s.tool.name)).toEqual(["click", "type", "click"])
       expect((yield* store.sessions).map((s) => s.sessionId)).toEqual(["s1"])
+    }))
+
+  it.effect("step records, session metadata and the index are owner-only (0600) in owner-only directories (0700)", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      const made = yield* makeFileStore(dir)
+      yield* made.store.startSession({ schemaVersion: 1, sessionId: "s1", createdAt: "2026-11-22T10:00:00.000Z", flowTags: [], tags: [], launch: { stateMode: "default" } })
+      yield* made.store.recordStep(step("s1", "type"))
+      yield* made.saveIndex
+      const root = path.join(dir, "llm-knowledge")
+      const [record] = fs.readdirSync(path.join(root, "s1", "steps"))
+      for (const file of [path.join(root, "s1", "steps", record!), path.join(root, "s1", "session.json"), made.indexFile]) {
+        expect(fs.statSync(file).mode & 0o777, file).toBe(0o600)
+      }
+      for (const directory of [root, path.join(root, "s1"), path.join(root, "s1", "steps")]) expect(fs.statSync(directory).mode & 0o777, directory).toBe(0o700)
+    }))
+
+  it.effect("a symlinked llm-knowledge/ or session directory is never written through: the step fails, nothing lands where it leads", () =>
+    Effect.gen(function* () {
+      const elsewhere = tempDir()
+      for (const link of ["llm-knowledge", path.join("llm-knowledge", "s2")]) {
+        const dir = tempDir()
+        fs.mkdirSync(path.dirname(path.join(dir, link)), { recursive: true })
+        fs.symlinkSync(elsewhere, path.join(dir, link))
+        const store = yield* make(dir, { persistIndex: false })
+        const failed = yield* Effect.flip(store.recordStep(step("s2", "type")))
+        expect(failed.message, link).toContain("symbolic link")
+        expect(fs.readdirSync(elsewhere), link).toEqual([])
+      }
     }))
 
   it.effect("two writers in one directory lose nothing: a taken name moves to the next millisecond", () =>

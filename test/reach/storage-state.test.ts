@@ -12,6 +12,8 @@ import { cleanup, launch } from "../../src/tools/session.js"
 import { listTabs } from "../../src/tools/tabs.js"
 import { saveStorageState } from "../../src/tools/storage.js"
 import { uploadFile } from "../../src/tools/gestures.js"
+import { savePdf } from "../../src/tools/assertions.js"
+import { screenshot } from "../../src/tools/screenshot.js"
 import { html, pageServer, tempDir, testSettings } from "../support/browser.js"
 import { call, memoryPages, textOf, withLive } from "./helpers.js"
 
@@ -104,6 +106,33 @@ describe("storage state", () => {
             expect(yield* textOf("theme")).toBe("theme=dark")
           })
         )
+      })
+    ))
+
+  it.live("a symlinked storage-state/, screenshots/ or pdf/ is never written through: the tool fails, nothing lands where the link leads", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const app = yield* pageServer(memoryPages)
+        const settings = testSettings()
+        const elsewhere = tempDir("bwm-link-target-")
+        fs.mkdirSync(settings.artifactsDir, { recursive: true })
+        for (const subdirectory of ["storage-state", "screenshots", "pdf"]) fs.symlinkSync(elsewhere, path.join(settings.artifactsDir, subdirectory))
+        yield* withLive(
+          settings,
+          Effect.gen(function* () {
+            expect((yield* call(launch, {})).ok).toBe(true)
+            yield* open(`${app.url}/remember`)
+            const saved = yield* call(saveStorageState, { name: "signed-in" })
+            expect(saved.error?.code).toBe("MM_STORAGE_STATE_FAILED")
+            expect(saved.error?.message).toContain("symbolic link")
+            const shot = yield* call(screenshot, { name: "page" })
+            expect(shot.error?.code).toBe("MM_SCREENSHOT_FAILED")
+            expect(shot.error?.message).toContain("symbolic link")
+            const pdf = yield* call(savePdf, { name: "page" })
+            expect(pdf.error?.message).toContain("symbolic link")
+          })
+        )
+        expect(fs.readdirSync(elsewhere)).toEqual([])
       })
     ))
 

@@ -578,7 +578,7 @@ export const pausedScreenshot = (handle: DebuggerHandle, page: Page, artifactsDi
     const shot = yield* capture
     const image = Buffer.from(shot.data, "base64")
     yield* Effect.tryPromise({
-      try: () => writeFileAtomic(file, image),
+      try: () => writeFileAtomic(file, image, { within: artifactsDir }),
       catch: (error) => new ScreenshotFailed({ detail: `cannot write ${file}: ${firstLine(error)}` })
     })
     const result: ScreenshotFile = { path: file, width: shot.width, height: shot.height, base64: shot.data }

@@ -455,7 +455,7 @@ export const make = Effect.gen(function* () {
         catch: (error) => (page.isClosed() ? new PageClosed({ detail: "the page closed before it was printed" }) : new PdfFailed({ detail: firstLine(error) }))
       })
       yield* Effect.tryPromise({
-        try: () => writeFileAtomic(file, data),
+        try: () => writeFileAtomic(file, data, { within: settings.artifactsDir }),
         catch: (error) => new PdfFailed({ detail: `cannot write ${file}: ${firstLine(error)}` })
       })
       return { path: file, bytes: data.length }

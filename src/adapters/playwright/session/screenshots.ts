@@ -56,7 +56,7 @@ export const make = Effect.gen(function* () {
               : new ScreenshotFailed({ detail: firstLine(error) })
       })
       yield* Effect.tryPromise({
-        try: () => writeFileAtomic(file, image),
+        try: () => writeFileAtomic(file, image, { within: settings.artifactsDir }),
         catch: (error) => new ScreenshotFailed({ detail: `cannot write ${file}: ${firstLine(error)}` })
       })
       const size = jpeg ? (page.viewportSize() ?? { width: 0, height: 0 }) : pngSize(image)

@@ -38,8 +38,8 @@ export const make = Effect.gen(function* () {
       const written = yield* Effect.tryPromise({
         try: (): Promise<boolean> =>
           overwrite
-            ? writeFileAtomic(file, data, { mode: 0o600 }).then(() => true)
-            : createFileAtomic(file, data, () => { throw new NameTaken() }, { mode: 0o600 }).then(
+            ? writeFileAtomic(file, data, { within: browser.settings.artifactsDir }).then(() => true)
+            : createFileAtomic(file, data, () => { throw new NameTaken() }, { within: browser.settings.artifactsDir }).then(
                 () => true,
                 (error: unknown) => {
                   if (error instanceof NameTaken) return false
