@@ -9,14 +9,21 @@ import type { A11yNode } from "../../src/domain/observation.js"
 import { serveCorpus, type Corpus } from "./corpus.js"
 import { checkNames, launchChromium, walk, type NameCheck } from "./oracle.js"
 import { hugePage, trickyNames } from "./tricky.js"
+import * as widgetPatterns from "./widget-patterns.js"
+import { widgetPages } from "../widgets/pages.js"
 
 let corpus: Corpus
 let browser: Browser
-const totals = { checked: 0, matched: 0, skipped: 0 }
+const totals = { checked: 0, matched: 0, skipped: 0, oursOnly: 0 }
 const sizes: Array<string> = []
 
 beforeAll(async () => {
-  corpus = await serveCorpus({ "/tricky": trickyNames, "/huge": hugePage() })
+  corpus = await serveCorpus({
+    "/tricky": trickyNames,
+    "/huge": hugePage(),
+    ...widgetPages,
+    ...Object.fromEntries(Object.entries(widgetPatterns).map(([name, html]) => [`/widgets/${name}`, html]))
+  })
   browser = await launchChromium()
 })
 
@@ -24,7 +31,7 @@ afterAll(async () => {
   await browser?.close()
   await corpus?.close()
   process.stderr.write(
-    `names against getByRole: ${totals.matched}/${totals.checked} nodes found (${totals.skipped} generic or collapsed not queried)\n` +
+    `names against getByRole: ${totals.matched}/${totals.checked} nodes found (${totals.skipped} generic or collapsed not queried, ${totals.oursOnly} beyond Playwright's role queries)\n` +
       `snapshot characters, ours vs Playwright's ariaSnapshot (default and ai mode):\n${sizes.join("\n")}\n`
   )
 })
@@ -36,6 +43,7 @@ const checkPage = async (label: string, page: Page): Promise<NameCheck> => {
   totals.checked += check.checked
   totals.matched += check.matched
   totals.skipped += check.skipped
+  totals.oursOnly += check.oursOnly
   const ours = renderNodes(nodes).text.length
   const theirs = (await page.locator("body").ariaSnapshot()).length
   // The AI mode is what Playwright MCP hands an agent: refs on every node.
@@ -110,6 +118,27 @@ describe("accessible names match Playwright's getByRole", () => {
       await page.close()
     })
   }
+
+  for (const name of Object.keys(widgetPatterns)) {
+    it(`on the widget pattern page ${name}`, async () => {
+      const page = await browser.newPage()
+      await page.goto(`${corpus.url}/widgets/${name}`)
+      const check = await checkPage(`widget pattern ${name}`, page)
+      expect(check.mismatches).toEqual([])
+      expect(check.checked).toBeGreaterThan(0)
+      await page.close()
+    })
+  }
+
+  it("on the shared widget pages (test/widgets): web components, day cells, header filters, editors", async () => {
+    for (const path of Object.keys(widgetPages)) {
+      const page = await browser.newPage()
+      await page.goto(`${corpus.url}${path}`)
+      const check = await checkPage(`widgets ${path}`, page)
+      expect(check.mismatches).toEqual([])
+      await page.close()
+    }
+  })
 
   it("on a page with a 1 MB text node, a 100k-character label and 300 nested tree items, within the caps", async () => {
     const page = await browser.newPage()

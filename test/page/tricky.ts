@@ -60,6 +60,15 @@ export const trickyNames = doc(
   <p>A paragraph with <code>inline code</code> and a <a href="#c">link in text</a>.</p>
   <pre><code>{ "id": 1, "name": "Mercury" }</code></pre>
   <output>Status text</output>
+  <div role="grid" aria-label="Prices">
+    <div role="row"><div role="columnheader" aria-sort="ascending">Price <input aria-label="Price filter"></div><div role="columnheader">Item <span><input placeholder="Item filter"></span></div></div>
+    <div role="row" aria-selected="true"><div role="gridcell" aria-label="Five dollars">5</div><div role="gridcell">Pen</div></div>
+  </div>
+  <table><tr><th>Day</th></tr><tr><td aria-label="Named cell">7</td></tr></table>
+  <div role="listbox" aria-label="Days"><div role="option" aria-label="March 3, 2025" aria-selected="true">3</div><div role="option" aria-label="March 4, 2025">4</div></div>
+  <div role="textbox" aria-label="Code input" contenteditable="true"><div>x = 1</div></div>
+  <a href="#now" aria-current="page">Current page link</a>
+  <input aria-label="Invalid required" required aria-invalid="true"> <input aria-label="Read only field" readonly value="fixed">
   <div id="host"></div>
   <script>
     const host = document.getElementById("host")

@@ -75,7 +75,8 @@ export const flattenTree = (top: TreeNode): Array<OutputItem> => {
       const child = children[i]!
       let end = i + 1
       const shape = shapeOf(child)
-      while (end < children.length && shapeOf(children[end]!) === shape) end++
+      // A node whose name differs from its text stays a line of its own: a run shows one of the two.
+      if (child.distinct !== true) while (end < children.length && children[end]!.distinct !== true && shapeOf(children[end]!) === shape) end++
       emit(child)
       if (end - i >= (child.children.length > 0 ? COLLAPSE_MIN : COLLAPSE_MIN_LEAF)) {
         const rest = children.slice(i + 1, end)

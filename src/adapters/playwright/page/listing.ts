@@ -10,7 +10,7 @@ import { isLiveElement as isLive } from "./visibility.js"
 
 /** What the agent is told of a node, as a hash: a changes-only walk compares it with the last one told. */
 const signatureOf = (node: RawNode) =>
-  hash(`${node.role}|${node.name}|${node.disabled ?? ""}|${node.checked ?? ""}|${node.expanded ?? ""}|${node.level ?? ""}|${node.selected ?? ""}|${node.pressed ?? ""}|${node.depth ?? 0}|${node.text ?? ""}|${node.collapsed === undefined ? "" : `${node.collapsed.count}:${node.collapsed.refs.join(",")}:${node.collapsed.examples.join("|")}`}|${(node.path ?? []).join("/")}`)
+  hash(`${node.role}|${node.name}|${node.disabled ?? ""}|${node.checked ?? ""}|${node.expanded ?? ""}|${node.level ?? ""}|${node.selected ?? ""}|${node.pressed ?? ""}|${node.sort ?? ""}|${node.current ?? ""}|${node.invalid ?? ""}|${node.required ?? ""}|${node.readonly ?? ""}|${node.depth ?? 0}|${node.text ?? ""}|${node.collapsed === undefined ? "" : `${node.collapsed.count}:${node.collapsed.refs.join(",")}:${node.collapsed.examples.join("|")}`}|${(node.path ?? []).join("/")}`)
 
 /** The nodes of the snapshot (see the file comment); `output` is the flattened tree. */
 /** Tells the client every node of a collapsed run (each one's own signature), noting them seen. */

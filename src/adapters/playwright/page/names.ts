@@ -107,6 +107,24 @@ export const textAlternative = (ctx: NameContext, element: Element, options: Nam
     if (trimmed(title)) return title
   }
   options.visited.add(element)
+  if (options.target === "self" && (role === "textbox" || role === "searchbox") && tag !== "input" && tag !== "textarea") return editorPlaceholder(element)
+  return ""
+}
+
+/**
+ * The placeholder an editor shows while empty, which names it as a field's placeholder does (Chromium
+ * names a textbox by its aria-placeholder): aria-placeholder, placeholder, or the data-placeholder that
+ * Quill puts on the editing host and Tiptap or CKEditor on its empty first paragraph.
+ */
+const editorPlaceholder = (element: Element): string => {
+  for (const attribute of ["aria-placeholder", "placeholder", "data-placeholder"]) {
+    const value = element.getAttribute(attribute) ?? ""
+    if (trimmed(value)) return value
+  }
+  for (let item = element.firstElementChild; item; item = item.nextElementSibling) {
+    const value = item.getAttribute("data-placeholder") ?? ""
+    if (trimmed(value)) return value
+  }
   return ""
 }
 
@@ -302,10 +320,14 @@ const NAME_CAP = 150
 export const makeNameOf = (ctx: NameContext): ((element: Element, role: string) => string) => {
   const names = new Map<Element, string>()
   return (element, role) => {
-    if (NAMING_PROHIBITED.has(role)) return ""
+    // Names are prohibited on a generic, but Chromium gives one its aria-label (a date picker's day cell).
+    const labelled = element.hasAttribute("aria-label") || element.hasAttribute("aria-labelledby")
+    if (NAMING_PROHIBITED.has(role) && !(role === "generic" && labelled)) return ""
     let name = names.get(element)
     if (name === undefined) {
-      const raw = textAlternative(ctx, element, { visited: new Set(), target: "self", budget: { chars: NAME_CAP * 4, nodes: 2_000 } })
+      const budget = { chars: NAME_CAP * 4, nodes: 2_000 }
+      // A label standing for the box it hides is named by its content, as that box would be.
+      const raw = textAlternative(ctx, element, element.localName === "label" ? { visited: new Set(), budget, label: { hidden: false } } : { visited: new Set(), target: "self", budget })
       name = normalize(raw, NAME_CAP)
       names.set(element, name)
     }

@@ -75,7 +75,8 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
       inAriaDisabled: makeInAriaDisabled(),
       nextRef,
       emitted: 0,
-      cut: false
+      cut: false,
+      naming: 0
     }
     const top = buildTree(walk, root)
     finishTree(walk, top)

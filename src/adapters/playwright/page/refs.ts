@@ -1,7 +1,7 @@
 // Finishing the tree, in pre-order: textless generic blocks dissolve, each node gets its states, its text
 // and its ref, bound in the registry by the node's durable identity (so a reload can carry it over).
 import { NAME_FROM_CONTENT } from "./roles.js"
-import { describeNode, VALUE_ROLES } from "./states.js"
+import { describeNode, VALUE_ROLES, valueIsSecret } from "./states.js"
 import { hash, normalize } from "./text.js"
 import type { TreeNode, Walk } from "./tree.js"
 import type { RawNode } from "./types.js"
@@ -43,6 +43,29 @@ const textOf = (node: TreeNode, name: string): string | undefined => {
   return text === name ? undefined : text
 }
 const hasText = (node: TreeNode) => node.parts.some((part) => /\S/.test(part))
+const labelled = (element: Element) => element.hasAttribute("aria-label") || element.hasAttribute("aria-labelledby")
+/** A labelled generic without text of its own says something when its label is not just a child's name (a copy button's wrapper). */
+const namedApart = (walk: Walk, node: TreeNode): boolean => {
+  if (!labelled(node.element!)) return false
+  const name = walk.aria.nameOf(node.element!, "generic")
+  return name !== "" && !node.children.some((child) => child.element !== null && walk.aria.nameOf(child.element, child.role) === name)
+}
+const squashed = (text: string) => text.replace(/\s+/g, "").toLowerCase()
+
+/**
+ * The text a node shows besides its name: none when the name already says it (a node named by its
+ * content, a labelled generic whose label holds its text), nor an editor's content that may be a secret.
+ * Marks the node distinct when its label (aria-label, aria-labelledby) differs from the text it shows.
+ */
+const shownText = (walk: Walk, node: TreeNode, raw: RawNode): string | undefined => {
+  if (node.leaf && valueIsSecret(node.element!, walk.args.testIdAttribute)) return undefined
+  if (raw.name === "") return textOf(node, raw.name)
+  const text = textOf(node, "")
+  if (text !== undefined && labelled(node.element!) && squashed(text) !== squashed(raw.name)) node.distinct = true
+  if (NAME_FROM_CONTENT.has(node.role) && !raw.name.endsWith("…")) return undefined
+  if (node.role === "generic" && text !== undefined && raw.name.toLowerCase().includes(text.toLowerCase())) return undefined
+  return text === raw.name ? undefined : text
+}
 /**
  * What a node is, apart from where it is: role, name, test id, and for a node without a name its text
  * (a list item's words; not a field's value, which a reload may reset).
@@ -61,7 +84,7 @@ const finish = (walk: Walk, node: TreeNode, depth: number, path: Array<string>, 
   const gather = (children: Array<TreeNode>, innerPath: Array<string>) => {
     for (const child of children) {
       if (child.element === null) gather(child.children, innerPath)
-      else if (child.role === "generic" && child.element.localName !== "summary" && !hasText(child)) gather(child.children, innerPath)
+      else if (child.role === "generic" && child.element.localName !== "summary" && !hasText(child) && !namedApart(walk, child)) gather(child.children, innerPath)
       else {
         kids.push(child)
         pathOf.set(child, innerPath)
@@ -74,8 +97,7 @@ const finish = (walk: Walk, node: TreeNode, depth: number, path: Array<string>, 
   const shared = new Map<string, number>()
   for (const child of kids) {
     const raw = describeNode(walk, child.element!, child.role, pathOf.get(child)!)
-    // The name of a node named by its content already says what its text would (unless the name was cut).
-    const text = NAME_FROM_CONTENT.has(child.role) && raw.name !== "" && !raw.name.endsWith("…") ? undefined : textOf(child, raw.name)
+    const text = shownText(walk, child, raw)
     if (text !== undefined && raw.text === undefined) raw.text = text
     child.raw = raw
     const identity = identityOf(walk, child.element!, raw)

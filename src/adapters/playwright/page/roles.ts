@@ -179,6 +179,15 @@ export const inheritedPresentation = (element: Element): string | null => {
 
 export type RoleOf = (element: Element) => string | null
 
+/**
+ * An editing host (a contenteditable element whose parent is not editable): a rich-text editor's input.
+ * Chromium exposes it as an editable generic; it is a textbox to anyone who types into it.
+ */
+export const isEditingHost = (element: Element): boolean =>
+  element.hasAttribute("contenteditable") &&
+  (element as HTMLElement).isContentEditable === true &&
+  (element.parentElement as HTMLElement | null)?.isContentEditable !== true
+
 /** The role of each element, computed once per walk. */
 export const makeRoleOf = (): RoleOf => {
   const roles = new Map<Element, string | null>()
@@ -191,7 +200,7 @@ export const makeRoleOf = (): RoleOf => {
       const value = implicitRole(element)
       return value === null ? null : inheritedPresentation(element) ?? value
     }
-    if (explicit === null) role = implicit()
+    if (explicit === null) role = implicit() ?? (isEditingHost(element) ? "textbox" : null)
     else if (explicit === "none" || explicit === "presentation") {
       const fallback = implicit()
       role = hasGlobalAria(element, fallback) || isFocusable(element) ? fallback : explicit

@@ -41,7 +41,7 @@ export const makeInAriaDisabled = (): ((element: Element) => boolean) => {
 // A field's value is shown unless it may be a secret: the field looks secret, or its class, or any
 // element around it (a form "secret-form", a section "wallet-key") does, as the tools' own hints do.
 const SECRET_HINT = /pass(word|phrase)?|pwd|seed|phrase|mnemonic|private.?key|secret|api.?key|token|otp|one-time-code|srp/i
-const valueIsSecret = (field: Element, testIdAttribute: string): boolean => {
+export const valueIsSecret = (field: Element, testIdAttribute: string): boolean => {
   if (isSensitive(field)) return true
   for (let element: Element | null = field; element !== null; element = parentOf(element)) {
     const hints = [element.id, element.getAttribute("class"), element.getAttribute("name"), element.getAttribute(testIdAttribute), element.getAttribute("aria-label")]
@@ -61,10 +61,37 @@ const frameName = (frame: Element): string => {
   }
   return normalize(frame.getAttribute("title") || frame.getAttribute("name") || title)
 }
+const SORTS = new Set(["ascending", "descending", "other"])
+const REQUIRED_ROLES = new Set(["checkbox", "combobox", "gridcell", "listbox", "radiogroup", "searchbox", "spinbutton", "textbox", "tree", "columnheader", "rowheader", "switch"])
+const READONLY_ROLES = new Set(["checkbox", "combobox", "grid", "gridcell", "listbox", "radiogroup", "searchbox", "slider", "spinbutton", "textbox", "treegrid", "columnheader", "rowheader", "switch"])
+
+/** Sort, current, invalid, required and read-only, set only where they apply and are on. */
+const fieldStates = (element: Element, role: string, node: RawNode) => {
+  if (role === "columnheader" || role === "rowheader") {
+    const sort = element.getAttribute("aria-sort")
+    if (sort !== null && SORTS.has(sort)) node.sort = sort as "ascending" | "descending" | "other"
+  }
+  const current = element.getAttribute("aria-current")
+  if (current !== null && current !== "" && current !== "false") node.current = normalize(current, 20)
+  const invalid = element.getAttribute("aria-invalid")
+  if (invalid !== null && invalid !== "" && invalid !== "false") node.invalid = true
+  const tag = element.localName
+  const field = tag === "input" || tag === "textarea" || tag === "select"
+  if (REQUIRED_ROLES.has(role) && ((field && (element as HTMLInputElement).required) || element.getAttribute("aria-required") === "true")) node.required = true
+  if (
+    READONLY_ROLES.has(role) &&
+    (((tag === "input" || tag === "textarea") && VALUE_ROLES.has(role) && (element as HTMLInputElement).readOnly) || element.getAttribute("aria-readonly") === "true")
+  ) {
+    node.readonly = true
+  }
+}
+
 /** The node of an element, without its ref yet (the ref follows from its identity; see `finish`). */
-export const describeNode = (walk: Walk, element: Element, role: string, path: Array<string>): RawNode => {
-  const name = role === "generic" ? "" : role === "iframe" ? frameName(element) : walk.aria.nameOf(element, role)
+export const describeNode = (walk: Walk, shown: Element, role: string, path: Array<string>): RawNode => {
+  const name = role === "iframe" ? frameName(shown) : walk.aria.nameOf(shown, role)
   const node: RawNode = { ref: "", role, name }
+  // A label standing for the checkbox it hides (see walk.ts) has that checkbox's states.
+  const element = shown.localName === "label" && role !== "generic" ? (shown as HTMLLabelElement).control ?? shown : shown
   if (isNativelyDisabled(element) || (DISABLED_ROLES.has(role) && walk.inAriaDisabled(element))) node.disabled = true
   const tag = element.localName
   if (tag === "input" && ((element as HTMLInputElement).type === "checkbox" || (element as HTMLInputElement).type === "radio")) {
@@ -91,6 +118,7 @@ export const describeNode = (walk: Walk, element: Element, role: string, path: A
     if (pressed === "true") node.pressed = true
     else if (pressed === "mixed") node.pressed = "mixed"
   }
+  fieldStates(element, role, node)
   if (VALUE_ROLES.has(role)) {
     let value = ""
     if (tag === "select") value = Array.from((element as HTMLSelectElement).selectedOptions, (option) => option.label).join(", ")

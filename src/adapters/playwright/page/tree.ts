@@ -17,6 +17,10 @@ export interface TreeNode {
   readonly container: boolean
   raw: RawNode | null
   depth: number
+  /** An editor's input: what is inside it is its text, never nodes of its own. */
+  readonly leaf: boolean
+  /** Its name says something its text does not (a day cell "March 14, 2025" showing 14): never folded into a run. */
+  distinct?: boolean
 }
 
 export interface Walk {
@@ -38,6 +42,8 @@ export interface Walk {
   /** Nodes built so far, and whether the walk stopped at `treeCap`. */
   emitted: number
   cut: boolean
+  /** How many elements that name something else (a label, a caption) the walk is inside: their blocks are no nodes. */
+  naming: number
 }
 
 /** Nodes whose blocks of text are nodes of their own (a dialog's paragraphs) rather than the node's text. */
@@ -57,5 +63,6 @@ export const newNode = (walk: Walk, element: Element | null, role: string): Tree
   cap: element !== null && (role === "code" || element.localName === "pre") ? walk.textCap * 4 : walk.textCap,
   container: element === null || role === "generic" || CONTAINER_ROLES.has(role),
   raw: null,
-  depth: 0
+  depth: 0,
+  leaf: element !== null && (role === "textbox" || role === "searchbox") && element.localName !== "input" && element.localName !== "textarea"
 })

@@ -104,6 +104,12 @@ export interface RawNode {
   level?: number
   selected?: boolean
   pressed?: boolean | "mixed"
+  sort?: "ascending" | "descending" | "other"
+  /** aria-current: "true" or its kind ("page", "date"...). */
+  current?: string
+  invalid?: boolean
+  required?: boolean
+  readonly?: boolean
   path?: Array<string>
   /** Nesting in the tree (0 when absent). */
   depth?: number

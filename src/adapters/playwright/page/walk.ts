@@ -46,6 +46,26 @@ const namesSomethingElse = (element: Element): boolean => {
   return false
 }
 
+const CHECKABLE = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"])
+
+/**
+ * The role of the box a label stands for: a checkbox or radio input that is not rendered (display:none,
+ * hidden), drawn by the label a person clicks. Null when the label only names a box that shows itself.
+ */
+const hiddenBox = (walk: Walk, label: HTMLLabelElement): string | null => {
+  const control = label.control
+  if (control === null || control.localName !== "input") return null
+  const type = (control as HTMLInputElement).type
+  if (type !== "checkbox" && type !== "radio") return null
+  if (isVisible(control, walk.aria.styleOf(control))) return null
+  const role = walk.aria.roleOf(control)
+  return role !== null && CHECKABLE.has(role) ? role : null
+}
+
+/** A generic element with a label of its own (a date picker's day cell): Chromium names it, and so does the tree. */
+const labelledGeneric = (element: Element) =>
+  (element.getAttribute("aria-label") ?? "").trim() !== "" || element.hasAttribute("aria-labelledby")
+
 const visitChildren = (walk: Walk, parent: Element, owner: TreeNode, targets: Array<TreeNode>, visibleText: boolean) => {
   if (parent.localName === "slot") {
     const assigned = (parent as HTMLSlotElement).assignedNodes()
@@ -78,17 +98,26 @@ const visitElement = (walk: Walk, element: Element, owner: TreeNode, targets: Ar
   const visibleText = style.visibility === "visible"
   const block = isBlockStyle(style) || tag === "br"
   const role = walk.aria.roleOf(element)
+  const standsFor = tag === "label" && !CHECKABLE.has(owner.role) ? hiddenBox(walk, element as HTMLLabelElement) : null
   let emitRole: string | null = null
-  if (visibleText) {
-    if (role !== null && EMITTED.has(role)) {
+  // Inside an editor's input everything is its text.
+  if (visibleText && !owner.leaf) {
+    if (standsFor !== null) emitRole = standsFor
+    else if (role !== null && EMITTED.has(role)) {
       if (role === "code" && !block) emitRole = null
       else if (role === "img") emitRole = walk.aria.nameOf(element, role) !== "" ? role : null
       else if (role === "group" && tag !== "details") emitRole = walk.aria.nameOf(element, role) !== "" ? role : null
+      // A component's native box inside the checkbox it draws: the one control is the outer node.
+      else if (CHECKABLE.has(role) && CHECKABLE.has(owner.role) && tag === "input") emitRole = null
       else emitRole = role
     } else if ((role === null || role === "generic") && !namesSomethingElse(element)) {
-      // A block of text inside a container is a node of its own; one without text dissolves later.
-      // A code block is a node of its own unless it is part of a control's or heading's name.
-      if (tag === "summary" || (tag === "pre" && !INLINE_OWNERS.has(owner.role)) || (owner.container && block && tag !== "br")) emitRole = "generic"
+      // A block of text inside a container is a node of its own; one without text dissolves later (but
+      // not inside a label or caption, whose text is the name of what it labels). A code block is a node
+      // of its own unless it is part of a control's or heading's name; so is a generic with a label of its own.
+      if (labelledGeneric(element) && !INLINE_OWNERS.has(owner.role)) emitRole = "generic"
+      else if (tag === "summary" || (tag === "pre" && !INLINE_OWNERS.has(owner.role)) || (walk.naming === 0 && owner.container && block && tag !== "br")) {
+        emitRole = "generic"
+      }
     }
     // One rule for refs and actions: a node an action would not accept as visible gets no ref.
     if (emitRole !== null && !isVisible(element, style)) emitRole = null
@@ -107,8 +136,11 @@ const visitElement = (walk: Walk, element: Element, owner: TreeNode, targets: Ar
     nextOwner = treeNode
     // A link inside running text is also part of that text.
     nextTargets = emitRole === "link" && !block && !owner.container ? [treeNode, ...targets] : [treeNode]
-  } else if (namesSomethingElse(element)) {
+  }
+  const naming = emitRole === null && namesSomethingElse(element)
+  if (naming) {
     nextTargets = []
+    walk.naming++
   }
   if (tag === "iframe" || tag === "frame") visitFrame(walk, element as HTMLIFrameElement, owner)
   else if (tag === "details" && !(element as HTMLDetailsElement).open) {
@@ -116,6 +148,7 @@ const visitElement = (walk: Walk, element: Element, owner: TreeNode, targets: Ar
     const summary = Array.from(element.children).find((child) => child.localName === "summary")
     if (summary !== undefined) visitElement(walk, summary, nextOwner, nextTargets)
   } else if (tag !== "textarea" && tag !== "select" && tag !== "input") visitChildren(walk, element, nextOwner, nextTargets, visibleText)
+  if (naming) walk.naming--
   if (block) addBreak(targets)
 }
 
