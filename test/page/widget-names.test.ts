@@ -5,6 +5,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { runTool } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
+import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Session } from "../../src/services/Session.js"
 import { accessibilitySnapshot } from "../../src/tools/discovery.js"
 import { evaluate } from "../../src/tools/evaluate.js"
@@ -181,6 +182,13 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         expect(editor).toBeDefined()
         expect((yield* call(type, { a11yRef: editor!.ref, text: "hello" })).ok).toBe(true)
         expect((yield* widgetState).text).toBe("hello")
+        // Its durable form is one Playwright's engines find again: no role selector Playwright would not match.
+        const session = yield* Session
+        const current = yield* session.current
+        const steps = yield* (yield* KnowledgeStore).steps(current._tag === "Some" ? current.value.sessionId : "")
+        const typed = steps.filter((step) => step.tool.name === "type").pop()
+        expect(typed?.tool.target?.element?.role).toBeUndefined()
+        expect(typed?.tool.target?.element?.unique).toContain("selector")
       }))
 
     it.effect("a code editor's role=textbox input and a web component's checkbox and switch show as one node each", () =>

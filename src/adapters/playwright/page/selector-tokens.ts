@@ -1,6 +1,7 @@
 // Candidate selector tokens for an element, scored as Playwright's code generator scores them: test ids,
 // ids, placeholders, labels, roles with names, text, then tags and attributes.
 import type { EngineView } from "./engine-view.js"
+import { isEditingHost } from "./roles.js"
 import type { EngineTexts } from "./durable-text.js"
 import type { AriaTests, DescribeArgs } from "./types.js"
 
@@ -32,9 +33,18 @@ export interface Tokens {
 export const exactName = (name: string) => name !== "" && !name.endsWith("…")
 
 export const makeTokens = (args: DescribeArgs, aria: AriaTests | null, { cssMatches }: EngineView, { textOf, exactTextMatch, labelTexts }: EngineTexts): Tokens => {
-  // Roles and names: the walk's own.
-  const roleOf = (element: Element): string | null => (aria === null ? null : aria.roleOf(element))
-  const nameOf = (element: Element, role: string): string => (aria === null ? "" : aria.nameOf(element, role))
+  // Roles and names: the walk's own, except where the walk follows Chromium past Playwright's role engine
+  // (an editing host as a textbox, an editor named by its placeholder): a role selector would find nothing.
+  const roleOf = (element: Element): string | null => {
+    const role = aria === null ? null : aria.roleOf(element)
+    return role === "textbox" && !element.hasAttribute("role") && isEditingHost(element) ? null : role
+  }
+  const nameOf = (element: Element, role: string): string => {
+    if (aria === null) return ""
+    const editor = (role === "textbox" || role === "searchbox") && element.localName !== "input" && element.localName !== "textarea"
+    if (editor && !["aria-label", "aria-labelledby", "title"].some((attribute) => element.hasAttribute(attribute))) return ""
+    return aria.nameOf(element, role)
+  }
   /** As getByRole(role, {name, exact: true}): the role, not hidden for assistive technology, exactly this name (or any without one). */
   const roleMatches = (element: Element, role: string, name: string | undefined): boolean =>
     aria !== null && roleOf(element) === role && !aria.hidden(element) && (name === undefined || nameOf(element, role) === name)
