@@ -2,6 +2,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { actionCode } from "../src/domain/errors.js"
 
 const root = path.resolve(import.meta.dirname, "..")
 
@@ -17,8 +18,13 @@ describe("docs/errors.md", () => {
     for (const file of sourceFiles(path.join(root, "src"))) {
       for (const match of fs.readFileSync(file, "utf8").matchAll(/"(MM_[A-Z_]+)"/g)) inSource.add(match[1]!)
     }
-    const errorsTs = fs.readFileSync(path.join(root, "src/domain/errors.ts"), "utf8")
+    const errorsTs = fs.readFileSync(path.join(root, "src/domain/errors/calls.ts"), "utf8")
     expect(errorsTs).toContain('"MM_INVALID_INPUT"')
+    // The per-action codes derive from the actions the Playwright port names (its Action type).
+    const targets = fs.readFileSync(path.join(root, "src/adapters/playwright/session/targets.ts"), "utf8")
+    const actions = [.../export type Action = ([^\n]+)/.exec(targets)![1]!.matchAll(/"([a-z_]+)"/g)].map((match) => match[1]!)
+    expect(actions).toContain("click")
+    for (const action of actions) for (const kind of ["TIMEOUT", "FAILED"] as const) inSource.add(actionCode(action, kind))
     const docs = fs.readFileSync(path.join(root, "docs/errors.md"), "utf8")
     const documented = new Set<string>()
     for (const line of docs.split("\n").filter((row) => row.startsWith("| `MM_"))) {
