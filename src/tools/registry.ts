@@ -25,6 +25,7 @@ import { getContractAddress, listContracts, seedContract, seedContracts } from "
 import { hideTools, showTools } from "./meta.js"
 import { consoleMessages, mockNetwork, networkRequest, networkRequests } from "./devtools.js"
 import { evaluate } from "./evaluate.js"
+import { performance } from "./performance.js"
 import { closeTab, listTabs, switchToTab, tabs, waitForNotification } from "./tabs.js"
 
 /** The built-in tools by name, in tools/list order: the library's `Tools` namespace. */
@@ -67,6 +68,7 @@ export const Tools = {
   networkRequests,
   networkRequest,
   mockNetwork,
+  performance,
   evaluate,
   build,
   seedContract,

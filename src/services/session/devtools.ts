@@ -2,7 +2,7 @@
 // and their stacks, the requests with their details, mocks that answer requests, and evaluating an
 // expression in the active page. Everything kept is bounded and says how much it let go.
 import type { Effect } from "effect"
-import type { DeadlineExceeded, DebuggerPaused, EvaluateFailed, InvalidInput, MockNotFound, PageClosed, RequestNotFound, TabNotFound } from "../../domain/errors.js"
+import type { DeadlineExceeded, DebuggerPaused, DiscoveryFailed, EvaluateFailed, InvalidInput, MockNotFound, PageClosed, RequestNotFound, TabNotFound } from "../../domain/errors.js"
 import type { SessionGone } from "./actions.js"
 
 /** The opt-in group of the console, network and mock tools. */
@@ -175,6 +175,27 @@ export interface EvaluateResult {
   readonly cut?: boolean | undefined
 }
 
+/** The active page's load and paint timing, in ms from the start of the navigation that made its document. */
+export interface PageTiming {
+  readonly url: string
+  /** The navigation (PerformanceNavigationTiming); absent for a document no navigation made (about:blank). */
+  readonly navigation?: {
+    /** navigate, reload, back_forward or prerender. */
+    readonly type: string
+    /** The first byte of the response. */
+    readonly responseStart: number
+    readonly domContentLoaded: number
+    /** The load event's end; absent while the page still loads. */
+    readonly load?: number
+    /** Bytes of the document over the network (0 from the cache). */
+    readonly transferBytes: number
+  }
+  readonly firstPaint?: number
+  readonly firstContentfulPaint?: number
+  /** The resources the document loaded so far (the browser keeps at most its buffer's 250 by default). */
+  readonly resources: { readonly count: number; readonly transferBytes: number }
+}
+
 export interface SessionDevtools {
   /** One tab's console messages and uncaught errors, oldest first. */
   readonly consoleMessages: (query: ConsoleQuery) => Effect.Effect<ConsoleReading, SessionGone | TabNotFound | PageClosed>
@@ -191,4 +212,6 @@ export interface SessionDevtools {
   readonly mocks: (limit: number) => Effect.Effect<MockReading, SessionGone>
   /** Evaluates an expression in the active page's main world. */
   readonly evaluate: (expression: string, options: EvaluateOptions) => Effect.Effect<EvaluateResult, SessionGone | PageClosed | EvaluateFailed | DeadlineExceeded | DebuggerPaused>
+  /** The active page's load and paint timing, read from its Performance API. */
+  readonly pageTiming: () => Effect.Effect<PageTiming, SessionGone | PageClosed | DiscoveryFailed>
 }

@@ -2,8 +2,8 @@
 // requests read from the session's rings, one request's details read from the browser on demand, the
 // network mocks (mocks.ts) and mm_evaluate (evaluate.ts).
 import { Effect, Option, Ref, Runtime } from "effect"
-import { DeadlineExceeded, EvaluateFailed, PageClosed, RequestNotFound, shownUrl, TabNotFound } from "../../../domain/errors.js"
-import type { ConsoleLevel, ConsoleQuery, EvaluateOptions, ConsoleReading, NetworkQuery, NetworkReading, SessionDevtools } from "../../../services/session/devtools.js"
+import { DeadlineExceeded, DiscoveryFailed, EvaluateFailed, PageClosed, RequestNotFound, shownUrl, TabNotFound } from "../../../domain/errors.js"
+import type { ConsoleLevel, ConsoleQuery, EvaluateOptions, ConsoleReading, NetworkQuery, NetworkReading, PageTiming, SessionDevtools } from "../../../services/session/devtools.js"
 import { Secrets } from "../../../services/Secrets.js"
 import { BrowserState } from "../lifecycle/browser.js"
 import { evaluateExpression } from "./evaluate.js"
@@ -141,6 +141,17 @@ export const make = Effect.gen(function* () {
       })
     })
 
+  const pageTiming = Effect.gen(function* () {
+    const { page } = yield* browser.activePage
+    return yield* Effect.tryPromise({
+      try: () => page.evaluate(readPageTiming),
+      catch: (error) =>
+        page.isClosed()
+          ? new PageClosed({ detail: "the page closed while its timing was read" })
+          : new DiscoveryFailed({ detail: `its timing could not be read: ${String(error).split("\n")[0]!.slice(0, 300)}` })
+    })
+  })
+
   const service: SessionDevtools = {
     consoleMessages: (query) => browser.refineClosed(consoleMessages(query)),
     networkRequests: (query) => browser.refineClosed(networkRequests(query)),
@@ -149,7 +160,35 @@ export const make = Effect.gen(function* () {
     removeMock: (id) => Effect.flatMap(browser.live, (live) => mocks.remove(live, id)),
     clearMocks: Effect.flatMap(browser.live, (live) => mocks.clear(live)),
     mocks: (limit) => Effect.flatMap(browser.live, (live) => mocks.read(live, limit)),
-    evaluate: (expression, options) => browser.refineClosed(evaluate(expression, options))
+    evaluate: (expression, options) => browser.refineClosed(evaluate(expression, options)),
+    pageTiming: () => browser.refineClosed(pageTiming)
   }
   return service
 })
+
+/** Runs in the page: its Performance API's navigation, paint and resource entries, whole milliseconds. */
+const readPageTiming = (): PageTiming => {
+  const ms = (value: number) => Math.round(value)
+  const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined
+  const paint = (name: string) => performance.getEntriesByName(name, "paint")[0]?.startTime
+  const firstPaint = paint("first-paint")
+  const firstContentfulPaint = paint("first-contentful-paint")
+  const resources = performance.getEntriesByType("resource") as Array<PerformanceResourceTiming>
+  return {
+    url: location.href,
+    ...(navigation === undefined
+      ? {}
+      : {
+          navigation: {
+            type: navigation.type,
+            responseStart: ms(navigation.responseStart),
+            domContentLoaded: ms(navigation.domContentLoadedEventEnd),
+            ...(navigation.loadEventEnd > 0 ? { load: ms(navigation.loadEventEnd) } : {}),
+            transferBytes: navigation.transferSize
+          }
+        }),
+    ...(firstPaint === undefined ? {} : { firstPaint: ms(firstPaint) }),
+    ...(firstContentfulPaint === undefined ? {} : { firstContentfulPaint: ms(firstContentfulPaint) }),
+    resources: { count: resources.length, transferBytes: resources.reduce((sum, entry) => sum + entry.transferSize, 0) }
+  }
+}
