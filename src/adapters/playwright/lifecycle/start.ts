@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import { Effect, Either, Option, ParseResult, Ref, Schema } from "effect"
-import type { BrowserContext } from "playwright"
+import type { BrowserContext, Worker } from "playwright"
 import { Fixture, fromEntries as fixturesFromEntries, type FixtureService } from "../../../capabilities/Fixture.js"
 import { StorageState, type Settings } from "../../../domain/config.js"
 import { InvalidConfig, LaunchFailed } from "../../../domain/errors.js"
@@ -46,6 +46,28 @@ const registerRefEngine = (playwright: PlaywrightModule) =>
 
 /** How long Chromium may take to start before the launch gives up (Playwright's default is 3 minutes). */
 const BROWSER_START_TIMEOUT_MS = 30_000
+
+/**
+ * Waits (at most WORKER_SETTLE_MS, never failing) until an extension's service worker is activated, its
+ * install handlers had their turn, and a chrome.storage round trip (queued after what they stored) came back.
+ */
+const workerSettled = (worker: Worker): Promise<void> =>
+  Promise.race([
+    worker
+      .evaluate(async () => {
+        const scope = globalThis as any
+        for (let waited = 0; scope.serviceWorker !== undefined && scope.serviceWorker.state !== "activated" && waited < 3_000; waited += 20) {
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
+        await new Promise((resolve) => setTimeout(resolve, 0))
+        if (scope.chrome?.storage?.local !== undefined) await scope.chrome.storage.local.get(null)
+      })
+      .catch(() => undefined),
+    new Promise<void>((resolve) => setTimeout(resolve, WORKER_SETTLE_MS))
+  ])
+
+/** The longest launch waits for an extension's service worker to settle after it registered. */
+const WORKER_SETTLE_MS = 3_000
 
 export const newSessionId = () => `mm-${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`
 
@@ -294,6 +316,9 @@ export const startSession = (settings: Settings, fixtures: FixtureService, optio
             })
         })
       }
+      // Registered is not ready: a popup read now could come before the worker's install handlers seeded its storage.
+      const worker = context.serviceWorkers().find((candidate) => candidate.url().startsWith(prefix))
+      if (worker !== undefined) yield* Effect.promise(() => workerSettled(worker))
     }
 
     const page =
