@@ -166,7 +166,7 @@ describe("Chrome extension sessions", () => {
         Effect.repeat({ until: ({ envelope }) => (envelope.result?.tabs.tracked.length ?? 0) >= 2, times: 100 })
       )
 
-      expect(notices).toEqual([`A new tab opened: ${notificationUrl}.`])
+      expect(notices).toEqual([`A new tab opened (page URL: "${notificationUrl}").`])
       expect(envelope.result?.tabs.tracked).toContainEqual(
         { tabId: TAB_ID, role: "notification", url: notificationUrl, title: "BWM Test Extension Notification", active: false }
       )

@@ -300,11 +300,11 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           const kept = yield* call(click, { testId: "delete" })
           expect(kept.ok).toBe(true)
           expect(kept.notices).toEqual([
-            'A confirm dialog said "Delete item?"; it was dismissed. To accept it, pass dialog: {"accept": true} (and promptText for a prompt) to the click, key, type, select or hover that opens it.'
+            'A confirm dialog was dismissed (page text: "Delete item?"). To accept it, pass dialog: {"accept": true} (and promptText for a prompt) to the click, key, type, select or hover that opens it.'
           ])
-          expect((yield* call(click, { testId: "delete", dialog: { accept: true } })).notices?.[0]).toContain("it was accepted")
+          expect((yield* call(click, { testId: "delete", dialog: { accept: true } })).notices?.[0]).toBe('A confirm dialog was accepted (page text: "Delete item?").')
           expect((yield* call(click, { testId: "ask", dialog: { accept: true, promptText: "Ada" } })).ok).toBe(true)
-          expect((yield* call(click, { testId: "warn" })).notices).toEqual(['An alert dialog said "Saved"; it was dismissed.'])
+          expect((yield* call(click, { testId: "warn" })).notices).toEqual(['An alert dialog was dismissed (page text: "Saved").'])
           expect(yield* log).toBe("kept=1 deleted=1 name:Ada=1")
           // A confirm that comes after the click returned (a fetch, a timer) still gets the click's answer.
           expect((yield* call(click, { testId: "later-confirm", dialog: { accept: true } })).ok).toBe(true)

@@ -104,7 +104,7 @@ describe("a pause ends cleanly", () => {
     for (let tries = 0; tries < 100 && !notices.some((text) => text.startsWith("Tab t2 paused")); tries++) {
       notices = (await harness.call("mm_get_state")).notices ?? []
     }
-    expect(notices).toContainEqual(expect.stringMatching(/^Tab t2 paused in the debugger \(bp2 at ticker\.js:2:3 in tick\)/))
+    expect(notices).toContainEqual(expect.stringMatching(/^Tab t2 paused in the debugger \(bp2 at page frame: "ticker\.js:2:3 in tick"\)/))
     expect(await harness.names()).toEqual(STEPPING_SET)
 
     const refused = await harness.call("mm_click", { selector: "#go" })

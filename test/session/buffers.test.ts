@@ -123,7 +123,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         expect(state.ok).toBe(true)
         const notices: Array<string> = [...(opened.notices ?? []), ...(state.notices ?? [])]
         expect(notices.length).toBeLessThanOrEqual(2 * (MAX_NOTICES + 1))
-        expect(notices.some((notice) => /^An alert dialog said "1"; it was dismissed\. \(x\d+\)$/.test(notice))).toBe(true)
+        expect(notices.some((notice) => /^An alert dialog was dismissed \(page text: "1"\)\. \(x\d+\)$/.test(notice))).toBe(true)
         expect(notices.some((notice) => /opens dialogs in a loop/.test(notice))).toBe(true)
         // The loop is over for this document: the page stays and acts normally.
         expect((yield* call(click, { testId: "b" }, { deadlineMs: 5_000 })).ok).toBe(true)

@@ -22,5 +22,13 @@ export const clipMessage = (value: string, limit = 500): string => {
   return value.length <= limit ? value : `${cutAtWord(value, limit).trimEnd()}… (${value.length} characters)`
 }
 
+/**
+ * Text a page chose (a link's target, a dialog's message, a URL, a function's name) as a notice or an
+ * error quotes it: labelled as the page's and JSON-quoted, so its own quotes and line breaks are escaped
+ * and it cannot end the quote and go on as the server's words; cut to `limit` characters (then "…").
+ */
+export const fromPage = (label: string, text: string, limit = ECHO_LIMIT): string =>
+  `page ${label}: ${JSON.stringify(text.length <= limit ? text : `${Array.from(text.slice(0, limit + 1)).slice(0, limit).join("")}…`)}`
+
 /** A page's URL as an answer shows it: whole up to URL_LIMIT characters. */
 export const shownUrl = (url: string): string => clip(url, URL_LIMIT)

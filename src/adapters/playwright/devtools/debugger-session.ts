@@ -5,7 +5,7 @@ import * as path from "node:path"
 import { Context, Deferred, Effect, Layer, Option, Ref, Runtime, SynchronizedRef } from "effect"
 import type { CDPSession, Frame as PlaywrightFrame, Page } from "playwright"
 import { PAUSE_CONSOLE, type BreakpointLocation, type PauseContext } from "../../../domain/debugger.js"
-import { DebuggerFailed, InvalidInput, ScreenshotFailed } from "../../../domain/errors.js"
+import { DebuggerFailed, fromPage, InvalidInput, ScreenshotFailed } from "../../../domain/errors.js"
 import type { ScreenState, TabInfo, Tabs } from "../../../domain/observation.js"
 import type { ScreenshotFile, ScreenshotOptions } from "../../../services/Session.js"
 import { writeFileAtomic } from "../../files.js"
@@ -158,7 +158,8 @@ const noticePrefix = (tabId: string) => `Tab ${tabId} paused in the debugger`
 
 const pauseNotice = (pause: Pause) => {
   const top = pause.frames[0]
-  const where = top === undefined ? "" : ` at ${atText(top)}`
+  // A script's URL and function name are the page's words.
+  const where = top === undefined ? "" : ` at ${fromPage("frame", atText(top))}`
   return `${noticePrefix(pause.tabId)} (${pause.breakpoint ?? pause.reason}${where}); mm_step, mm_evaluate_frame and mm_debugger {"action": "resume"} act on it.`
 }
 

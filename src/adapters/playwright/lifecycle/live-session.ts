@@ -4,7 +4,7 @@
 // ever touch their own session's Refs (a late callback of a closed session changes nothing that counts).
 import { Effect, Option, Ref, Runtime } from "effect"
 import type { BrowserContext, Dialog, FileChooser, Page, Request } from "playwright"
-import { shownUrl } from "../../../domain/errors.js"
+import { fromPage, shownUrl } from "../../../domain/errors.js"
 import type { TabRole } from "../../../domain/observation.js"
 import type { SessionInfo } from "../../../services/Session.js"
 import type { ExtensionInfo } from "./launch.js"
@@ -207,7 +207,7 @@ const trackPage = (runSync: RunSync, live: LiveSession, page: Page) => {
     if (frame === page.mainFrame()) runSync(Ref.update(live.console, (log) => consoleNavigated(log, tabId())))
   })
   trackRequests(page)
-  page.on("crash", () => runSync(addNotice(live, `The page in tab ${tabId()} crashed (${shownUrl(page.url())}); reload it with mm_navigate {screen: "reload"}.`)))
+  page.on("crash", () => runSync(addNotice(live, `The page in tab ${tabId()} crashed (${fromPage("URL", page.url())}); reload it with mm_navigate {screen: "reload"}.`)))
   page.on("dialog", (dialog) => answerDialog(runSync, live, page, dialog, tabId))
   // Listening makes Playwright intercept the page's file choosers (no native dialog): one waits for mm_upload_file.
   page.on("filechooser", (chooser) => {
@@ -256,7 +256,7 @@ const answerDialog = (runSync: RunSync, live: LiveSession, page: Page, dialog: D
   const type = dialog.type()
   const accept = type === "beforeunload" ? own?.accept !== false : own?.accept === true
   void (accept ? dialog.accept(own?.promptText) : dialog.dismiss()).catch(() => undefined)
-  const message = Array.from(dialog.message().replace(/\s+/g, " ")).slice(0, 200).join("")
+  const message = fromPage("text", dialog.message().replace(/\s+/g, " "), 200)
   const tab = page === live.active ? "" : ` in tab ${tabId()}`
   const loop = runSync(
     Ref.modify(live.dialogRates, (rates) => {
@@ -267,7 +267,7 @@ const answerDialog = (runSync: RunSync, live: LiveSession, page: Page, dialog: D
   runSync(
     addNotice(
       live,
-      `${article(type)} ${type} dialog${tab} said "${message}"; it was ${accept ? "accepted" : "dismissed"}.` +
+      `${article(type)} ${type} dialog${tab} was ${accept ? "accepted" : "dismissed"} (${message}).` +
         (accept || type === "alert"
           ? ""
           : ' To accept it, pass dialog: {"accept": true} (and promptText for a prompt) to the click, key, type, select or hover that opens it.')
@@ -300,7 +300,7 @@ export const trackContext = (runSync: RunSync, live: LiveSession, options: { rea
       runSync(
         Effect.zipRight(
           Ref.update(live.tabs, (tabs) => (opensNotification ? withNotification(tabs, page, true) : tabs)),
-          addNotice(live, `A new tab opened: ${shownUrl(page.url()) || "about:blank"}.`)
+          addNotice(live, `A new tab opened (${fromPage("URL", page.url() || "about:blank")}).`)
         )
       )
     })

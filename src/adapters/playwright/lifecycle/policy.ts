@@ -4,9 +4,9 @@
 // internal pages), which no request route sees. Each refusal leaves a notice for the next response.
 import { Effect } from "effect"
 import type { Browser, BrowserContext, Page, Route } from "playwright"
-import { LaunchFailed } from "../../../domain/errors.js"
+import { fromPage, LaunchFailed } from "../../../domain/errors.js"
 import type { Settings } from "../../../domain/config.js"
-import { checkNavigation, checkRequest, routesRequests, shortUrl, type UrlPolicy, type Verdict } from "../../../domain/url-policy.js"
+import { checkNavigation, checkRequest, routesRequests, type UrlPolicy, type Verdict } from "../../../domain/url-policy.js"
 import { firstLine } from "../calls.js"
 import type { ExtensionInfo } from "./launch.js"
 import { addNotice, type LiveSession, type RunSync } from "./live-session.js"
@@ -104,21 +104,21 @@ const navigationGuard = (config: GuardConfig) => {
   } as typeof window.open
 }
 
-/** The notice a refusal leaves. */
-export const blockedNotice = (what: string, url: string, verdict: Extract<Verdict, { allowed: false }>) =>
-  `MM_NAVIGATION_BLOCKED: ${what} ${shortUrl(url)} was refused: ${verdict.reason} ${verdict.hint}`
+/** The notice a refusal leaves; the URL is the page's words, quoted and labelled as such. */
+export const blockedNotice = (what: string, label: string, url: string, verdict: Extract<Verdict, { allowed: false }>) =>
+  `MM_NAVIGATION_BLOCKED: ${what} was refused (${fromPage(label, url)}): ${verdict.reason} ${verdict.hint}`
 
 /** "An image request to", "A fetch or XHR request to": Playwright's resource type as a reader says it. */
 const requestKind = (type: string) => {
   const kind = type === "xhr" || type === "fetch" ? "fetch or XHR" : type
-  return `${/^[aeiou]/i.test(kind) ? "An" : "A"} ${kind} request to`
+  return `${/^[aeiou]/i.test(kind) ? "An" : "A"} ${kind} request`
 }
 
 /** A refused request's notice: a navigation by its URL, a subresource by its origin (a page's many refused requests count up as one notice). */
 const requestNotice = (url: string, type: string, navigation: boolean, redirect: boolean, verdict: Extract<Verdict, { allowed: false }>) => {
   const origin = URL.canParse(url) ? new URL(url).origin : "null"
   const target = navigation || origin === "null" ? url : origin
-  return blockedNotice(redirect ? "A redirect to" : navigation ? "A navigation to" : requestKind(type), target, verdict)
+  return blockedNotice(redirect ? "A redirect" : navigation ? "A navigation" : requestKind(type), target === url ? "URL" : "origin", target, verdict)
 }
 
 /** How the policy reaches the session's requests. */
@@ -146,7 +146,7 @@ export const installPolicy = (runSync: RunSync, live: LiveSession, policy: UrlPo
         context.exposeBinding(GUARD_BINDING, (_source, url: unknown) => {
           if (typeof url !== "string") return
           const verdict = checkNavigation(policy, url)
-          if (!verdict.allowed) runSync(addNotice(live, blockedNotice("A link or window.open to", url, verdict)))
+          if (!verdict.allowed) runSync(addNotice(live, blockedNotice("A link or window.open", "link", url, verdict)))
         }),
       catch: failed
     })
@@ -301,7 +301,7 @@ const routeContext = (runSync: RunSync, live: LiveSession, policy: UrlPolicy, fa
     context.on("request", (request) => {
       if (request.redirectedFrom() === null) return
       const verdict = checkRequest(policy, request.url())
-      if (!verdict.allowed) runSync(addNotice(live, blockedNotice("A redirect to", request.url(), verdict)))
+      if (!verdict.allowed) runSync(addNotice(live, blockedNotice("A redirect", "URL", request.url(), verdict)))
     })
     const leaveRefused = (page: Page) =>
       page.on("framenavigated", (frame) => {

@@ -2,7 +2,7 @@
 // the active tab's history.
 import { Effect, Ref } from "effect"
 import type { Page } from "playwright"
-import { InvalidConfig, NavigationBlocked, NavigationFailed, PageClosed, shownUrl } from "../../../domain/errors.js"
+import { fromPage, InvalidConfig, NavigationBlocked, NavigationFailed, PageClosed, shownUrl } from "../../../domain/errors.js"
 import { checkNavigation, checkRequest, shortUrl } from "../../../domain/url-policy.js"
 import type { Destination, SessionNavigation } from "../../../services/Session.js"
 import { BrowserState } from "../lifecycle/browser.js"
@@ -96,7 +96,7 @@ export const make = Effect.gen(function* () {
       yield* Effect.promise(() => page.goto("about:blank", { timeout: timeoutMs }).catch(() => undefined))
       return yield* new NavigationBlocked({
         url: shortUrl(requested),
-        reason: `it redirected to ${shortUrl(landed)}, and ${verdict.reason}`,
+        reason: `it redirected (${fromPage("URL", landed)}), and ${verdict.reason}`,
         hint: verdict.hint
       })
     })
