@@ -84,18 +84,15 @@ export const isDisabledElement = (element: Element): boolean => {
 
 /**
  * Runs in the page: what the pointer hits at the element's click point (the middle of its first box,
- * clipped to the viewport, after scrolling it into view when it is not), down through open shadow
- * roots; or why there is no such point (clipped away, off-screen).
+ * clipped to the viewport), down through open shadow roots; or why there is no such point (clipped
+ * away, off-screen where nothing can scroll to, or "not in view yet": Playwright scrolls it).
  */
 export const hitAt = (element: Element): { readonly hit: Element | null; readonly x: number; readonly y: number } | string => {
   const view = element.ownerDocument.defaultView!
   const firstBox = () => element.getClientRects()[0] ?? element.getBoundingClientRect()
-  let box = firstBox()
+  // Never scrolled here: Playwright's action, running meanwhile, scrolls the element into view itself.
+  const box = firstBox()
   const inView = (rect: DOMRect) => rect.right > 0 && rect.bottom > 0 && rect.left < view.innerWidth && rect.top < view.innerHeight
-  if (!inView(box)) {
-    element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" })
-    box = firstBox()
-  }
   // What is left of the box inside every ancestor that clips its overflow: nothing means clipped away.
   let [left, top, right, bottom] = [box.left, box.top, box.right, box.bottom]
   for (let node: Element | null = parentOf(element); node !== null; node = parentOf(node)) {
@@ -109,9 +106,7 @@ export const hitAt = (element: Element): { readonly hit: Element | null; readonl
   }
   if (!inView(box)) {
     const page = { x: Math.round(box.left + view.scrollX), y: Math.round(box.top + view.scrollY) }
-    return page.x + box.width <= 0 || page.y + box.height <= 0
-      ? `it is off-screen, at (${page.x}, ${page.y}) where nothing can scroll to`
-      : `it stays outside the viewport after scrolling (at ${page.x}, ${page.y})`
+    return page.x + box.width <= 0 || page.y + box.height <= 0 ? `it is off-screen, at (${page.x}, ${page.y}) where nothing can scroll to` : "not in view yet"
   }
   const x = (Math.max(left, 0) + Math.min(right, view.innerWidth)) / 2
   const y = (Math.max(top, 0) + Math.min(bottom, view.innerHeight)) / 2
@@ -190,6 +185,7 @@ export const diagnose = (element: Element, args: ReadinessArgs): { readonly verd
   const at = hitAt(element)
   const rect = element.getBoundingClientRect()
   const box = [rect.left, rect.top, rect.width, rect.height].map(Math.round).join(",")
+  if (at === "not in view yet") return { ...notReady("off-screen", "it is outside the viewport", true), box }
   if (typeof at === "string") return { ...(through(null) ?? notReady(at.startsWith("it is clipped") ? "clipped" : "off-screen", at)), box }
   if (at.hit !== null && composedWithin(at.hit, element)) return { verdict: { ready: true }, box }
   const covering = at.hit
