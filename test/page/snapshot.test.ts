@@ -1,16 +1,12 @@
 // What an agent reads through the tools: text of lists, tables and code in snapshots, collapsed runs
 // whose refs still act, find, settling after a single-page app's route change, and the text budget.
 import { describe, expect, layer } from "@effect/vitest"
-import { Context, Effect, Layer } from "effect"
-import { runTool } from "../../src/runtime/runTool.js"
-import type { AnyToolDefinition } from "../../src/runtime/tool.js"
-import { Session } from "../../src/services/Session.js"
+import { Effect, Layer } from "effect"
 import { accessibilitySnapshot, describeScreen } from "../../src/tools/discovery.js"
 import { find } from "../../src/tools/find.js"
 import { click, getText } from "../../src/tools/interaction.js"
-import { navigate } from "../../src/tools/navigation.js"
-import { launch } from "../../src/tools/session.js"
-import { html, liveLayer, pageServer, testSettings, readable } from "../support/browser.js"
+import { html, liveLayer, testSettings } from "../support/browser.js"
+import { pageHarness } from "../support/page-harness.js"
 import { parseSnapshot } from "./parse.js"
 
 const pages = {
@@ -54,24 +50,7 @@ const pages = {
   )
 }
 
-class Pages extends Context.Tag("test/SnapshotPages")<Pages, { readonly url: (path: string) => string }>() {}
-const PagesLive = Layer.scoped(
-  Pages,
-  Effect.map(pageServer(pages), (server) => ({ url: (p: string) => `${server.url}${p}` }))
-)
-
-const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
-  Effect.map(runTool(tool)(args), (response) => readable(response))
-
-const open = (p: string) =>
-  Effect.gen(function* () {
-    const { url } = yield* Pages
-    const session = yield* Session
-    if ((yield* session.current)._tag === "None") expect((yield* call(launch, {})).ok).toBe(true)
-    const envelope = yield* call(navigate, { screen: "url", url: url(p) })
-    expect(envelope.ok).toBe(true)
-    return envelope
-  })
+const { PagesLive, call, open } = pageHarness("test/SnapshotPages", pages)
 
 const snapshotOf = Effect.map(call(accessibilitySnapshot), (envelope) => envelope.snapshot as string)
 

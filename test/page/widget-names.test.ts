@@ -2,42 +2,22 @@
 // a grid's headers with filter inputs and sort states, rows found with their cells, form states, rich-text
 // and code editors as textboxes one can type into, and a drawn checkbox or switch as one node.
 import { describe, expect, layer } from "@effect/vitest"
-import { Context, Effect, Layer } from "effect"
-import { runTool } from "../../src/runtime/runTool.js"
-import type { AnyToolDefinition } from "../../src/runtime/tool.js"
+import { Effect, Layer } from "effect"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Session } from "../../src/services/Session.js"
 import { accessibilitySnapshot } from "../../src/tools/discovery.js"
 import { evaluate } from "../../src/tools/evaluate.js"
 import { find } from "../../src/tools/find.js"
 import { click, getText, type } from "../../src/tools/interaction.js"
-import { navigate } from "../../src/tools/navigation.js"
-import { launch } from "../../src/tools/session.js"
-import { liveLayer, pageServer, readable, testSettings } from "../support/browser.js"
+import { pageHarness } from "../support/page-harness.js"
+import { liveLayer, testSettings } from "../support/browser.js"
 import { WIDGET_STATE, widgetPages } from "../widgets/pages.js"
 import { linesNamed, parseSnapshot } from "./parse.js"
 import { dataGrid, datePicker, drawnControls, editors, formStates } from "./widget-patterns.js"
 
 const pages = { ...widgetPages, "/date": datePicker, "/grid": dataGrid, "/form": formStates, "/editors": editors, "/controls": drawnControls }
 
-class Pages extends Context.Tag("test/WidgetNamePages")<Pages, { readonly url: (path: string) => string }>() {}
-const PagesLive = Layer.scoped(
-  Pages,
-  Effect.map(pageServer(pages), (server) => ({ url: (p: string) => `${server.url}${p}` }))
-)
-
-const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
-  Effect.map(runTool(tool)(args), (response) => readable(response))
-
-const open = (p: string) =>
-  Effect.gen(function* () {
-    const { url } = yield* Pages
-    const session = yield* Session
-    if ((yield* session.current)._tag === "None") expect((yield* call(launch, {})).ok).toBe(true)
-    const envelope = yield* call(navigate, { screen: "url", url: url(p) })
-    expect(envelope.ok).toBe(true)
-    return envelope
-  })
+const { PagesLive, call, open } = pageHarness("test/WidgetNamePages", pages)
 
 /** The widget's own state (test/widgets/pages.ts), read from the page, never from our answers. */
 const widgetState = Effect.map(call(evaluate, { expression: WIDGET_STATE }), (envelope) => envelope.result.value as Record<string, unknown>)
