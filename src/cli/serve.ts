@@ -75,7 +75,18 @@ export const serve = async (
 ): Promise<void> => {
   const options = typeof serveOptions === "string" ? { ...defaultServeOptions, logLevel: serveOptions } : serveOptions
   const registry = servedRegistry(settings, tools)
-  const runtime = ManagedRuntime.make(appLayer(settings, options.logLevel, capabilities, registry))
+  return serveWith(settings, options, registry, appLayer(settings, options.logLevel, capabilities, registry), mcpOptions)
+}
+
+/** Serves a registry already built, on its app layer (built once by the caller). */
+const serveWith = async (
+  settings: Settings,
+  options: ServeOptions,
+  registry: ToolRegistryService,
+  layer: ReturnType<typeof appLayer>,
+  mcpOptions: McpServerOptions
+): Promise<void> => {
+  const runtime = ManagedRuntime.make(layer)
   // Build the layers now rather than at the first call: the browser's layer removes the temporary
   // profiles a killed server left behind when this one starts (a failure shows at the first call).
   void runtime.runtime().catch(() => undefined)
@@ -150,12 +161,14 @@ export const makeServer = (options: MakeServerOptions = {}): BrowserWorkflowServ
   const fromCommandLine = parsed === undefined ? defaultServeOptions : toServeOptions(parsed.values)
   const serveOptions: ServeOptions = { ...fromCommandLine, logLevel: options.logLevel ?? fromCommandLine.logLevel }
   const tools = [...(options.builtins === false ? [] : builtinTools), ...(options.tools ?? [])]
-  const layers = options.layers ?? []
+  // One registry and one app layer, shared by the library's in-process use and whichever way it serves.
+  const registry = servedRegistry(settings, tools)
+  const layer = appLayer(settings, serveOptions.logLevel, options.layers ?? [], registry)
   return {
     settings,
     tools,
-    layer: appLayer(settings, serveOptions.logLevel, layers, servedRegistry(settings, tools)),
-    serveStdio: () => serve(settings, { ...serveOptions, http: undefined }, tools, {}, layers),
-    serve: () => serve(settings, serveOptions, tools, {}, layers)
+    layer,
+    serveStdio: () => serveWith(settings, { ...serveOptions, http: undefined }, registry, layer, {}),
+    serve: () => serveWith(settings, serveOptions, registry, layer, {})
   }
 }
