@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Makes sure a Chromium-family browser exists before the demo or the tests run.
-// As root on Debian/Ubuntu it installs Debian's chromium with apt; otherwise it says exactly what to install.
+// Makes sure a Chromium-family browser exists before the demo or the tests run, and ffmpeg for --save-video.
+// As root on Debian/Ubuntu it installs Debian's chromium (and ffmpeg) with apt; otherwise it says exactly
+// what to install (ffmpeg only as a note: it is needed for --save-video alone).
 import { existsSync } from "node:fs"
 import { execFileSync } from "node:child_process"
+import { delimiter, join } from "node:path"
 
 const candidates = [
   process.env.BWM_EXECUTABLE_PATH,
@@ -16,19 +18,36 @@ const candidates = [
   "/Applications/Chromium.app/Contents/MacOS/Chromium"
 ].filter(Boolean)
 
+const isRoot = typeof process.getuid === "function" && process.getuid() === 0
+const hasApt = existsSync("/usr/bin/apt-get")
+const aptEnv = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
+let aptUpdated = false
+const aptInstall = (...args) => {
+  if (!aptUpdated) execFileSync("apt-get", ["update", "-qq"], { stdio: ["ignore", "inherit", "inherit"], env: aptEnv })
+  aptUpdated = true
+  execFileSync("apt-get", ["install", "-y", "-qq", ...args], { stdio: ["ignore", "inherit", "inherit"], env: aptEnv })
+}
+
+// ffmpeg encodes --save-video's videos; the server looks for it where this does (recording-video.ts).
+const ffmpegPlaces = [...(process.env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, "ffmpeg")), "/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg", "/opt/homebrew/bin/ffmpeg"]
+if (!ffmpegPlaces.some((path) => existsSync(path))) {
+  if (isRoot && hasApt) {
+    process.stderr.write("No ffmpeg found (for --save-video); installing Debian's ffmpeg with apt-get...\n")
+    aptInstall("--no-install-recommends", "ffmpeg")
+  } else {
+    process.stderr.write("note: no ffmpeg found; --save-video needs it (Debian/Ubuntu: sudo apt-get install -y ffmpeg; macOS: brew install ffmpeg).\n")
+  }
+}
+
 const found = candidates.find((path) => existsSync(path))
 if (found) {
   process.stderr.write(`browser: ${found}\n`)
   process.exit(0)
 }
 
-const isRoot = typeof process.getuid === "function" && process.getuid() === 0
-const hasApt = existsSync("/usr/bin/apt-get")
 if (isRoot && hasApt) {
   process.stderr.write("No Chromium found; installing Debian's chromium with apt-get...\n")
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
-  execFileSync("apt-get", ["update", "-qq"], { stdio: ["ignore", "inherit", "inherit"], env })
-  execFileSync("apt-get", ["install", "-y", "-qq", "chromium"], { stdio: ["ignore", "inherit", "inherit"], env })
+  aptInstall("chromium")
   process.exit(0)
 }
 

@@ -338,6 +338,47 @@ export const optionTable = {
     default: defaultSettings.stepScreenshots,
     help: "A small viewport JPEG recorded with each step, for the session report: off, failures (default) or all."
   }),
+  saveTrace: option({
+    section: "tools",
+    type: OptionTypes.boolean,
+    flag: "save-trace",
+    env: "BWM_SAVE_TRACE",
+    default: defaultSettings.saveTrace,
+    help: "Record a Playwright trace per session (<artifacts>/sessions/<id>/trace.zip), each tool call a named group; open it with npx playwright show-trace.",
+    details:
+      "DOM snapshots, screenshots and network of every action, grouped by tool call (`mm_click e12`). Written when the session ends (mm_cleanup, a new launch, the server closing), with every `--secrets` value and every password field's value replaced by a marker. See docs/artifacts.md."
+  }),
+  saveVideo: option({
+    section: "tools",
+    type: OptionTypes.boolean,
+    flag: "save-video",
+    env: "BWM_SAVE_VIDEO",
+    default: defaultSettings.saveVideo,
+    help: "Record a video of each tab (<artifacts>/sessions/<id>/video-<tab>.webm); needs ffmpeg.",
+    details:
+      "The frames are encoded by ffmpeg: the first of `ffmpeg` on the PATH, /usr/bin/ffmpeg, /usr/local/bin/ffmpeg, /opt/homebrew/bin/ffmpeg, and Playwright's own (`npx playwright install ffmpeg`). Without one `mm_launch` fails with `MM_LAUNCH_FAILED` saying what to install (Debian/Ubuntu: `apt-get install -y ffmpeg`; `npm run ensure-browser` installs it as root). A video shows the page as drawn: a password field's dots, but a secret typed into a plain text field as its characters."
+  }),
+  saveHar: option({
+    section: "tools",
+    type: OptionTypes.boolean,
+    flag: "save-har",
+    env: "BWM_SAVE_HAR",
+    default: defaultSettings.saveHar,
+    help: "Record a HAR of each session's traffic (<artifacts>/sessions/<id>/network.har), secrets redacted.",
+    details:
+      "Bodies embedded. Finished when the session ends: every `--secrets` value and every value typed into a password field is replaced by a marker before the file appears (written atomically)."
+  }),
+  outputMaxMb: option({
+    section: "tools",
+    type: OptionTypes.integer(1, 1_000_000),
+    flag: "output-max-mb",
+    env: "BWM_OUTPUT_MAX_MB",
+    default: defaultSettings.outputMaxMb,
+    defaultText: "none: unbounded",
+    help: "Bound the recorded sessions (<artifacts>/sessions/) to this many MB: the oldest sessions' recordings are removed first, never a running session's.",
+    details:
+      "Checked when a session starts and when one ends. A running session is never touched, so its own recordings may exceed the bound until it ends. Step memory, screenshots, downloads and reports elsewhere under the artifacts directory are not counted."
+  }),
   actionPath: option({
     section: "browser",
     type: OptionTypes.oneOf("auto", "playwright"),

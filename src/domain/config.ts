@@ -146,6 +146,14 @@ export interface Settings {
   readonly secrets: string | undefined
   /** How click, type and wait_for act: the direct path with Playwright's as the fallback, or Playwright's for everything. */
   readonly actionPath: "auto" | "playwright"
+  /** A Playwright trace per session, each tool call a group in it: `<artifacts>/sessions/<id>/trace.zip`. */
+  readonly saveTrace: boolean
+  /** A video per tab of each session (needs ffmpeg): `<artifacts>/sessions/<id>/video-<tab>.webm`. */
+  readonly saveVideo: boolean
+  /** A HAR of each session's traffic, secrets redacted: `<artifacts>/sessions/<id>/network.har`. */
+  readonly saveHar: boolean
+  /** The most the recorded sessions under `<artifacts>/sessions/` may take, in MB; the oldest go first. None: unbounded. */
+  readonly outputMaxMb: number | undefined
 }
 
 export interface ViewportSize {
@@ -189,5 +197,9 @@ export const defaultSettings: Settings = {
   allowedRoots: [],
   allowDataUrls: false,
   secrets: undefined,
-  actionPath: "auto"
+  actionPath: "auto",
+  saveTrace: false,
+  saveVideo: false,
+  saveHar: false,
+  outputMaxMb: undefined
 }

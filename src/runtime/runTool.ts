@@ -20,6 +20,7 @@ import { Config } from "../services/Config.js"
 import { programDeadline } from "../services/Deadline.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
+import { Recorder } from "../services/Recorder.js"
 import { Secrets, type SecretsService } from "../services/Secrets.js"
 import { Session, type SessionInfo } from "../services/Session.js"
 import { callBudget, finishReserveMs, RECORD_RESERVE_MS } from "./budget.js"
@@ -335,6 +336,9 @@ const record = <I, O, OE>(
     const recorded: RecordedCall = definition.record?.(input, outcome.ok ? Option.some(outcome.value) : Option.none()) ?? {
       input: input as Record<string, unknown>
     }
+    // Text kept out of the record (a password field's) is kept out of the session's trace and HAR too.
+    const typed = (input as { readonly text?: unknown }).text
+    if (recorded.textRedacted === true && typeof typed === "string") yield* recorderDo((recorder) => recorder.sensitive([typed]))
     const screenshot =
       recorded.screenshot ??
       (at.running && wantsStepScreenshot(call.settings.stepScreenshots, definition.observation, outcome)
@@ -454,7 +458,11 @@ export const runTool =
       if (decoded._tag === "Left") return yield* refuse(decoded.left)
       const input = decoded.right
 
-      // run
+      // run (a named group of the session's trace, when one is recorded, from here to the record)
+      const endGroup = yield* recorderDo(
+        (recorder) => Effect.flatMap(servedNameOf(definition), (served) => recorder.callStarted(traceLabel(served, input))),
+        Effect.void
+      )
       const deadline = deadlineOf(definition, input, options, call.startedAt)
       const exit = yield* run(definition, input, deadline, options, call.startedAt)
       const outcome = yield* settle(definition, input, exit)
@@ -468,10 +476,27 @@ export const runTool =
       if (sessionId !== undefined) {
         yield* record(definition, input, outcome, observed.observation, { call, sessionId, running: Option.isSome(after), deadline, options })
       }
+      yield* endGroup
 
       // envelope
       return yield* envelope(definition, call, outcome, sessionId, observed)
     })
+
+/** Runs `use` with the Recorder when one is provided; else answers `otherwise`. */
+const recorderDo = <A>(use: (recorder: typeof Recorder.Service) => Effect.Effect<A>, otherwise?: A) =>
+  Effect.flatMap(Effect.serviceOption(Recorder), (recorder) =>
+    Option.isSome(recorder) ? use(recorder.value) : Effect.succeed(otherwise as A)
+  )
+
+/** How a call is named in the trace: the served name and what it aimed at (`mm_click e12`, `mm_navigate http://...`); never typed text. */
+export const traceLabel = (served: string, input: unknown): string => {
+  const fields = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>
+  const aim = ["a11yRef", "testId", "selector", "url", "key", "direction"]
+    .map((key) => fields[key])
+    .find((value): value is string => typeof value === "string" && value !== "")
+  if (aim === undefined) return served
+  return `${served} ${fields.a11yRef === aim ? aim : JSON.stringify(aim.length > 80 ? `${aim.slice(0, 80)}…` : aim)}`
+}
 
 /** A result with nothing in it (all its fields were optional and absent, or moved to the page text): left out of the envelope. */
 const isEmptyObject = (value: unknown): boolean =>

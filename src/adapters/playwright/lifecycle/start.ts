@@ -34,6 +34,7 @@ import { installPolicy, policyOf, withResolverRules } from "./policy.js"
 import { REF_ENGINE, REF_ENGINE_OPTIONS, refSelectorEngine } from "../page-script.js"
 import { acquireProfile, persistentProfile } from "./profiles.js"
 import { noNotices } from "./session-state.js"
+import { startRecording } from "./recording.js"
 
 let refEngineRegistered: Promise<void> | undefined
 
@@ -281,6 +282,8 @@ export const startSession = (settings: Settings, fixtures: FixtureService, optio
     })
     yield* trackContext(runSync, live, { captureNetwork: capturesNetwork(settings) })
     yield* installPolicy(runSync, live, policyOf(settings, extension), { ownsBrowser: source._tag === "Launch" })
+    // Before the first page loads, so the recordings hold the whole session; finished when its scope closes.
+    yield* startRecording(settings, context, sessionId)
 
     if (fixture !== undefined) {
       if (fixture.cookies.length > 0) {

@@ -1,0 +1,145 @@
+// Keeping secrets out of a session's recorded files before they appear: every --secrets value, every
+// value a password field held (read from the trace's own DOM snapshots) and every text a call typed that
+// the server kept out of its records, in every form the redactor knows, in every text entry of a trace
+// and in every string of a HAR. Pure functions over the files' contents.
+import { MIN_SECRET_LENGTH, makeTextRedactor, redactValue } from "../../../domain/secrets.js"
+import { REDACTED } from "../../../domain/redaction.js"
+import type { SecretsService } from "../../../services/Secrets.js"
+import type { ZipEntry } from "../../zip.js"
+
+/** Attributes in which Playwright's DOM snapshots keep a field's current value. */
+const VALUE_ATTRIBUTES = ["__playwright_value_", "value"] as const
+
+type SnapshotNode = string | ReadonlyArray<unknown>
+
+const attributesOf = (node: ReadonlyArray<unknown>): Record<string, unknown> | undefined => {
+  const second = node[1]
+  return typeof second === "object" && second !== null && !Array.isArray(second) ? (second as Record<string, unknown>) : undefined
+}
+
+const isPasswordField = (tag: string, attributes: Record<string, unknown>) =>
+  tag.toUpperCase() === "INPUT" && typeof attributes.type === "string" && attributes.type.toLowerCase() === "password"
+
+/** Walks a snapshot's node tree; calls `visit` with each password field's attributes (which it may change). */
+const walkPasswordFields = (node: SnapshotNode, visit: (attributes: Record<string, unknown>) => void): void => {
+  if (!Array.isArray(node) || typeof node[0] !== "string") return
+  const attributes = attributesOf(node)
+  if (attributes !== undefined && isPasswordField(node[0], attributes)) visit(attributes)
+  for (let index = attributes === undefined ? 1 : 2; index < node.length; index++) walkPasswordFields(node[index] as SnapshotNode, visit)
+}
+
+/** A JSON line of trace.trace, parsed, or undefined when it is not JSON. */
+const parseLine = (line: string): Record<string, any> | undefined => {
+  try {
+    const value = JSON.parse(line) as unknown
+    return typeof value === "object" && value !== null ? (value as Record<string, any>) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Every value a password field held in the trace's DOM snapshots. */
+export const passwordValuesIn = (entries: ReadonlyArray<ZipEntry>): ReadonlySet<string> => {
+  const values = new Set<string>()
+  for (const entry of entries) {
+    if (!entry.name.endsWith(".trace")) continue
+    for (const line of Buffer.from(entry.data).toString("utf8").split("\n")) {
+      if (!line.includes('"frame-snapshot"')) continue
+      const event = parseLine(line)
+      if (event?.type !== "frame-snapshot") continue
+      walkPasswordFields(event.snapshot?.html, (attributes) => {
+        for (const key of VALUE_ATTRIBUTES) if (typeof attributes[key] === "string" && attributes[key] !== "") values.add(attributes[key])
+      })
+    }
+  }
+  return values
+}
+
+/**
+ * The redactor of a session's files: the --secrets values under their own names, and the values that
+ * were typed into password fields (or kept out of the step records) as [secret:typed]. Values shorter
+ * than a secret may be are left to the structural passes (a password field's value, an action's text).
+ */
+export const artifactRedactor = (secrets: SecretsService, typed: Iterable<string>): ((text: string) => string) => {
+  const entries = new Map<string, string>()
+  for (const name of secrets.names) {
+    const value = secrets.lookup(name)
+    if (value._tag === "Some") entries.set(name, value.value)
+  }
+  const known = new Set(entries.values())
+  let count = 0
+  for (const value of typed) {
+    if (value.length < MIN_SECRET_LENGTH || known.has(value)) continue
+    known.add(value)
+    count++
+    entries.set(count === 1 ? "typed" : `typed_${count}`, value)
+  }
+  return makeTextRedactor(entries)
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true })
+
+/** The entry as text, or undefined for binary data (screenshots, images, fonts). */
+const textOf = (data: Uint8Array): string | undefined => {
+  try {
+    const text = decoder.decode(data)
+    return text.includes("\u0000") ? undefined : text
+  } catch {
+    return undefined
+  }
+}
+
+/** Action parameters that carry text the page was given (fill, type, insertText, pressSequentially). */
+const TEXT_PARAMS = ["value", "text"] as const
+
+/**
+ * One trace.trace line with the values of password fields blanked in its snapshots, and the text of an
+ * action that typed one of the sensitive values replaced, whatever its length.
+ */
+const scrubTraceLine = (line: string, sensitive: ReadonlySet<string>): string => {
+  const mayHold = line.includes('"frame-snapshot"') || (sensitive.size > 0 && TEXT_PARAMS.some((key) => line.includes(`"${key}"`)))
+  if (!mayHold) return line
+  const event = parseLine(line)
+  if (event === undefined) return line
+  let changed = false
+  if (event.type === "frame-snapshot") {
+    walkPasswordFields(event.snapshot?.html, (attributes) => {
+      for (const key of VALUE_ATTRIBUTES) {
+        if (typeof attributes[key] === "string" && attributes[key] !== "") {
+          attributes[key] = REDACTED
+          changed = true
+        }
+      }
+    })
+  }
+  const params = event.params as Record<string, unknown> | undefined
+  if (typeof params === "object" && params !== null) {
+    for (const key of TEXT_PARAMS) {
+      if (typeof params[key] === "string" && sensitive.has(params[key])) {
+        params[key] = REDACTED
+        changed = true
+      }
+    }
+  }
+  return changed ? JSON.stringify(event) : line
+}
+
+/** A trace's entries with no secret left in any text entry; binary entries (screenshots) as they were. */
+export const scrubTrace = (
+  entries: ReadonlyArray<ZipEntry>,
+  redact: (text: string) => string,
+  sensitive: ReadonlySet<string>
+): ReadonlyArray<ZipEntry> =>
+  entries.map((entry) => {
+    const text = textOf(entry.data)
+    if (text === undefined) return entry
+    const structural = entry.name.endsWith(".trace") ? text.split("\n").map((line) => scrubTraceLine(line, sensitive)).join("\n") : text
+    const scrubbed = redact(structural)
+    return scrubbed === text ? entry : { name: entry.name, data: Buffer.from(scrubbed, "utf8") }
+  })
+
+/** A HAR (its JSON text) with every string scrubbed, keys included, embedded bodies (text or base64) too. */
+export const scrubHar = (text: string, redact: (text: string) => string): string => {
+  const har = JSON.parse(text) as unknown
+  return JSON.stringify(redactValue(redact, har), null, 1)
+}

@@ -1,0 +1,13 @@
+// The session's recordings as tool calls see them (--save-trace, --save-har): runTool marks each call as
+// a named group of the session's trace and hands over text the call typed that must stay out of them.
+// Optional: without it (tests, a library without the live browser) calls are not marked.
+import { Context, type Effect } from "effect"
+
+export interface RecorderService {
+  /** Opens a group named `label` in the trace of the running session; the effect it returns closes it. */
+  readonly callStarted: (label: string) => Effect.Effect<Effect.Effect<void>>
+  /** Values a call typed that the server kept out of its step records: kept out of the recordings too. */
+  readonly sensitive: (values: ReadonlyArray<string>) => Effect.Effect<void>
+}
+
+export class Recorder extends Context.Tag("browser-workflow-mcp/Recorder")<Recorder, RecorderService>() {}

@@ -1,0 +1,89 @@
+// The pieces behind a session's recordings, without a browser: the ZIP round trip a trace goes through,
+// the scrubbing of a trace's snapshots and actions and of a HAR, and --output-max-mb's pruning order.
+import { execFileSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { describe, expect, it } from "vitest"
+import { artifactRedactor, passwordValuesIn, scrubHar, scrubTrace } from "../../src/adapters/playwright/lifecycle/recording-scrub.js"
+import { pruneWithin } from "../../src/adapters/playwright/lifecycle/recording-retention.js"
+import { readZip, writeZip } from "../../src/adapters/zip.js"
+import { Secrets } from "../../src/services/Secrets.js"
+import { tempDir } from "../support/browser.js"
+
+const text = (value: string) => Buffer.from(value, "utf8")
+
+describe("trace files", () => {
+  it("a ZIP written is read back entry for entry, text and binary, and `unzip -t` accepts it", () => {
+    const entries = [
+      { name: "trace.trace", data: text('{"type":"before"}\n'.repeat(50)) },
+      { name: "resources/a.jpeg", data: Buffer.from([0xff, 0xd8, 0xff, 0x00, 0x01, 0x02]) },
+      { name: "empty", data: Buffer.alloc(0) }
+    ]
+    const archive = writeZip(entries)
+    expect(readZip(archive).map((entry) => [entry.name, Buffer.from(entry.data).toString("hex")])).toEqual(
+      entries.map((entry) => [entry.name, Buffer.from(entry.data).toString("hex")])
+    )
+    const file = path.join(tempDir("bwm-zip-"), "t.zip")
+    fs.writeFileSync(file, archive)
+    // The system's unzip, when there is one, tests every entry's CRC.
+    const unzip = ["/usr/bin/unzip", "/bin/unzip"].find((candidate) => fs.existsSync(candidate))
+    if (unzip !== undefined) {
+      expect(execFileSync(unzip, ["-t", file], { encoding: "utf8" })).toContain("No errors detected")
+    }
+  })
+
+  it("a password field's value leaves every snapshot and every action that typed it; --secrets values every entry; the rest stays", () => {
+    const snapshot = {
+      type: "frame-snapshot",
+      snapshot: { html: ["HTML", {}, ["BODY", {}, ["INPUT", { __playwright_value_: "hunter22", type: "Password" }], ["INPUT", { __playwright_value_: "alice" }]]] }
+    }
+    const action = { type: "before", method: "keyboardInsertText", params: { text: "hunter22" } }
+    const short = { type: "before", method: "fill", params: { value: "ab" } }
+    const entries = [
+      { name: "trace.trace", data: text([snapshot, action, short].map((line) => JSON.stringify(line)).join("\n")) },
+      { name: "trace.network", data: text('{"postData":"u=alice&p=hunter22&t=s%40cret-v"}') },
+      { name: "resources/x.jpeg", data: Buffer.from([0xff, 0xd8, 0xff]) }
+    ]
+    const typed = new Set([...passwordValuesIn(entries), "ab"])
+    expect([...typed].sort()).toEqual(["ab", "hunter22"])
+    const secrets = Secrets.make(new Map([["TOKEN", "s@cret-v"]]))
+    const scrubbed = scrubTrace(entries, artifactRedactor(secrets, typed), typed)
+    const all = scrubbed.map((entry) => Buffer.from(entry.data).toString("utf8")).join("\n")
+    expect(all).not.toContain("hunter22")
+    expect(all).not.toContain("s%40cret-v")
+    expect(all).toContain("alice")
+    expect(all).toContain("[secret:TOKEN]")
+    // A value too short to look for everywhere still leaves the action that typed it.
+    expect(all).not.toContain('"value":"ab"')
+    expect(scrubbed[2]).toBe(entries[2])
+  })
+
+  it("a HAR keeps its shape with every secret out of every string", () => {
+    const har = { log: { entries: [{ request: { url: "http://127.0.0.1/x?t=s%40cret-v", postData: { text: "p=hunter22" } } }] } }
+    const out = scrubHar(JSON.stringify(har), artifactRedactor(Secrets.make(new Map([["TOKEN", "s@cret-v"]])), ["hunter22"]))
+    expect(JSON.parse(out)).toEqual({
+      log: { entries: [{ request: { url: "http://127.0.0.1/x?t=[secret:TOKEN]", postData: { text: "p=[secret:typed]" } } }] }
+    })
+  })
+})
+
+describe("--output-max-mb", () => {
+  it("removes the oldest sessions first until the rest fits, never a running one", async () => {
+    const root = tempDir("bwm-prune-")
+    const make = (name: string, bytes: number, age: number) => {
+      const dir = path.join(root, name)
+      fs.mkdirSync(dir)
+      fs.writeFileSync(path.join(dir, "trace.zip"), Buffer.alloc(bytes))
+      const when = new Date(Date.now() - age * 60_000)
+      fs.utimesSync(dir, when, when)
+      return dir
+    }
+    const oldest = make("a", 400, 30)
+    const running = make("b", 400, 20)
+    const older = make("c", 400, 10)
+    make("d", 400, 0)
+    const removed = await pruneWithin(root, 900, new Set([running]))
+    expect(removed).toEqual([oldest, older])
+    expect(fs.readdirSync(root).sort()).toEqual(["b", "d"])
+  })
+})

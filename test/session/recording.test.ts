@@ -1,0 +1,173 @@
+// Recordings of a session in real Chromium (--save-trace, --save-har, --save-video): the files appear
+// when the session ends, the trace holds each tool call as a named group in order, and neither it nor
+// the HAR nor the step records hold a --secrets value or what was typed into a password field, in any
+// entry of the trace (unzipped) or any string of the HAR.
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { chromium } from "playwright"
+import { describe, expect, layer } from "@effect/vitest"
+import { Context, Effect, Layer } from "effect"
+import { recordingDir } from "../../src/adapters/playwright/lifecycle/recording.js"
+import { findFfmpeg } from "../../src/adapters/playwright/lifecycle/recording-video.js"
+import { readZip } from "../../src/adapters/zip.js"
+import { Secrets } from "../../src/services/Secrets.js"
+import { html, liveLayer, LOOPBACK_ARGS, pageServer, testSettings } from "../support/browser.js"
+import { call, ok } from "../support/calls.js"
+
+const SECRET = "Tr0ub4dor-and-3"
+const PASSWORD = "pw-typed-9Xq"
+
+const pages = {
+  "/login": html(
+    "Sign in",
+    `<form action="/echo" method="post">
+       <input name="u" data-testid="user" aria-label="User">
+       <input name="t" data-testid="token" aria-label="Token">
+       <input name="p" type="password" data-testid="pass" aria-label="Password">
+       <button data-testid="go">Go</button>
+     </form>`
+  )
+}
+
+class Pages extends Context.Tag("test/RecordingPages")<Pages, { readonly url: (path: string) => string }>() {}
+const PagesLive = Layer.scoped(Pages, Effect.map(pageServer(pages), (server) => ({ url: (p: string) => `${server.url}${p}` })))
+
+const ffmpeg = findFfmpeg()
+const settings = testSettings({ saveTrace: true, saveHar: true })
+const videoSettings = testSettings({ saveVideo: true })
+const secrets = Layer.succeed(Secrets, Secrets.make(new Map([["API_TOKEN", SECRET]])))
+
+/** Every file under the directory, as bytes, by its path. */
+const filesUnder = (dir: string): ReadonlyArray<readonly [string, Buffer]> =>
+  fs
+    .readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((file) => path.join(dir, file))
+    .filter((file) => fs.statSync(file).isFile())
+    .map((file) => [file, fs.readFileSync(file)] as const)
+
+/**
+ * The titles in the action list of Playwright's trace viewer, served by `playwright show-trace` on
+ * 127.0.0.1 and loaded in headless Chromium, in the order the list shows them.
+ */
+const viewerActionTitles = async (traceFile: string): Promise<ReadonlyArray<string>> => {
+  const cli = path.resolve(import.meta.dirname, "../../node_modules/playwright/cli.js")
+  // Playwright opens no browser tab of its own for a coding agent: the test loads the page itself.
+  const viewer = spawn(process.execPath, [cli, "show-trace", "--host", "127.0.0.1", "--port", "0", traceFile], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, CLAUDECODE: "1" }
+  })
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = ""
+      viewer.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString("utf8")
+        const found = /Listening on (http:\/\/127\.0\.0\.1:\d+\S*)/.exec(out)
+        if (found !== null) resolve(found[1]!)
+      })
+      viewer.on("exit", (code) => reject(new Error(`show-trace exited with ${code}: ${out}`)))
+    })
+    const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: [...LOOPBACK_ARGS, "--no-sandbox"] })
+    try {
+      const page = await browser.newPage()
+      await page.goto(url)
+      await page.locator(".action-title", { hasText: "mm_cleanup" }).first().waitFor({ timeout: 60_000 })
+      // Each title is followed by the action's duration ("mm_cleanup5ms").
+      return (await page.locator(".action-title").allTextContents()).map((title) => title.replace(/\d+(?:\.\d+)?m?s$/, ""))
+    } finally {
+      await browser.close()
+    }
+  } finally {
+    viewer.kill()
+  }
+}
+
+/** Where a value shows in the bytes, as is or URL-encoded. */
+const leaks = (bytes: Buffer, value: string) => [value, encodeURIComponent(value)].some((form) => bytes.includes(form))
+
+layer(Layer.mergeAll(liveLayer(settings), PagesLive, secrets), { timeout: 180_000, excludeTestServices: true })("session recordings in real Chromium", (it) => {
+  describe("trace, HAR and video of a session that typed secrets", () => {
+    it.effect("are written at cleanup, group each call in order (also in the trace viewer), and hold no secret or password anywhere", () =>
+      Effect.gen(function* () {
+        const { url } = yield* Pages
+        const sessionId = (yield* ok("mm_launch", {})).result.sessionId as string
+        yield* ok("mm_navigate", { url: url("/login") })
+        yield* ok("mm_type", { testId: "user", text: "alice" })
+        yield* ok("mm_type", { testId: "token", secret: "API_TOKEN" })
+        const typed = yield* ok("mm_type", { testId: "pass", text: PASSWORD })
+        expect(typed.result.sensitive).toBe(true)
+        yield* ok("mm_click", { testId: "go" })
+        yield* ok("mm_cleanup")
+
+        const dir = recordingDir(settings.artifactsDir, sessionId)
+        const names = fs.readdirSync(dir).sort()
+        expect(names).toEqual(["network.har", "trace.zip"])
+        // Nothing half-written is left.
+        expect(names.filter((name) => name.includes("partial"))).toEqual([])
+
+        // The trace: every entry readable, each call a group, in the order they were made.
+        const entries = readZip(fs.readFileSync(path.join(dir, "trace.zip")))
+        const events = entries
+          .filter((entry) => entry.name.endsWith(".trace"))
+          .flatMap((entry) => Buffer.from(entry.data).toString("utf8").split("\n"))
+          .filter((line) => line !== "")
+          .map((line) => JSON.parse(line) as { type: string; method?: string; title?: string; params?: { name?: string } })
+        const groups = events.filter((event) => event.type === "before" && event.method === "tracingGroup").map((event) => event.title ?? event.params?.name)
+        const calls = [`mm_navigate "${url("/login")}"`, 'mm_type "user"', 'mm_type "token"', 'mm_type "pass"', 'mm_click "go"', "mm_cleanup"]
+        expect(groups).toEqual(calls)
+        expect(events.some((event) => event.type === "frame-snapshot")).toBe(true)
+
+        // The HAR: JSON with the page's requests, the fetch among them.
+        const har = JSON.parse(fs.readFileSync(path.join(dir, "network.har"), "utf8")) as { log: { entries: Array<{ request: { url: string; method: string } }> } }
+        expect(har.log.entries.some((entry) => entry.request.url.endsWith("/echo") && entry.request.method === "POST")).toBe(true)
+
+        // No secret, no password in any entry of the trace, the HAR, or any other file the session left.
+        for (const entry of entries) {
+          const bytes = Buffer.from(entry.data)
+          expect(leaks(bytes, SECRET), `trace entry ${entry.name}`).toBe(false)
+          expect(leaks(bytes, PASSWORD), `trace entry ${entry.name}`).toBe(false)
+        }
+        for (const [file, bytes] of filesUnder(settings.artifactsDir)) {
+          expect(leaks(bytes, SECRET), file).toBe(false)
+          expect(leaks(bytes, PASSWORD), file).toBe(false)
+        }
+        // What was not secret stays: the user name in the HAR and the trace.
+        expect(fs.readFileSync(path.join(dir, "network.har"), "utf8")).toContain("u=alice&t=")
+
+        // Playwright's own trace viewer lists the calls, in order, among the actions they made.
+        const titles = yield* Effect.promise(() => viewerActionTitles(path.join(dir, "trace.zip")))
+        expect(titles.filter((title) => title.startsWith("mm_"))).toEqual(calls)
+      }))
+  })
+})
+
+layer(Layer.mergeAll(liveLayer(videoSettings), PagesLive), { timeout: 120_000, excludeTestServices: true })("session video in real Chromium", (it) => {
+  it.effect(
+    ffmpeg === undefined
+      ? "without ffmpeg, a launch with --save-video fails saying what to install"
+      : "--save-video writes a WebM video of each tab when the session ends",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* Pages
+        const launched = yield* call("mm_launch", {})
+        if (ffmpeg === undefined) {
+          // No encoder on this machine: the launch says what to install instead of recording without video.
+          expect(launched.error?.code).toBe("MM_LAUNCH_FAILED")
+          expect(launched.error?.message).toMatch(/ffmpeg.*apt-get install -y ffmpeg/s)
+          return
+        }
+        const sessionId = launched.result.sessionId as string
+        yield* ok("mm_navigate", { url: url("/login") })
+        yield* ok("mm_type", { testId: "user", text: "alice" })
+        yield* ok("mm_cleanup")
+        const dir = recordingDir(videoSettings.artifactsDir, sessionId)
+        expect(fs.readdirSync(dir)).toEqual(["video-tab1.webm"])
+        // A WebM file (its EBML header) with frames in it, readable by its owner only.
+        const file = path.join(dir, "video-tab1.webm")
+        const video = fs.readFileSync(file)
+        expect(video.subarray(0, 4).toString("hex")).toBe("1a45dfa3")
+        expect(video.length).toBeGreaterThan(1_000)
+        expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+      })
+  )
+})
