@@ -15,7 +15,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { listenLoopback, send } from "../demo/serve.js"
 import { serveThirdParty } from "../demo/third-party-apps.js"
 import { LOOPBACK_ARGS } from "../src/adapters/playwright/lifecycle/launch.js"
-import { connect as connectTo, findChromium, ourServer, out, playwrightMcp, root } from "./support.js"
+import { connect as connectTo, expectIn, findChromium, ourServer, out, playwrightMcp, refIn, refNear, root } from "./support.js"
 
 const extensionDir = path.join(root, "bench/fixtures/reader-extension")
 /** The extension's id follows from the key in its manifest (as Chromium derives it). */
@@ -73,46 +73,6 @@ class Agent {
     if (line === undefined) throw new Error(`${this.label}: ${ref} is gone from the page`)
     return line
   }
-}
-
-/** The ref on the first line of `text` that matches `line` (our "[e12]" or Playwright's "[ref=e12]"). */
-const refIn = (text: string, line: RegExp, what: string): string => {
-  for (const candidate of text.split("\n")) {
-    if (!line.test(candidate)) continue
-    const ref = /\[(?:ref=)?(e\d+)(?:\.\.e\d+)?\]/.exec(candidate)?.[1]
-    if (ref !== undefined) return ref
-  }
-  throw new Error(`no ${what} in:\n${text.slice(0, 3000)}`)
-}
-
-const indentOf = (line: string) => (line.match(/^\s*/)?.[0] ?? "").length
-
-/**
- * The ref of the `child` line inside the nearest `container` line around the first line that mentions
- * `anchor`: the checkbox of the list item that reads "Walk the dog", whichever line the text is on.
- */
-const refNear = (text: string, anchor: string, container: RegExp, child: RegExp, what: string): string => {
-  const lines = text.split("\n")
-  // A node's line: it has a ref or is a text node (not a header such as 'Found 1 match for "…"').
-  const at = lines.findIndex((candidate) => candidate.includes(anchor) && /\[(?:ref=)?e\d+|^\s*- text:/.test(candidate))
-  let top = -1
-  for (let i = at; i >= 0; i--) {
-    if (container.test(lines[i]!) && (i === at || indentOf(lines[i]!) < indentOf(lines[at]!))) {
-      top = i
-      break
-    }
-  }
-  if (top >= 0) {
-    for (const candidate of lines.slice(top + 1)) {
-      if (indentOf(candidate) <= indentOf(lines[top]!)) break
-      if (child.test(candidate)) return refIn(candidate, child, what)
-    }
-  }
-  throw new Error(`no ${what} in:\n${text.slice(0, 3000)}`)
-}
-
-const expectIn = (text: string, pattern: RegExp, what: string) => {
-  if (!pattern.test(text)) throw new Error(`the agent could not read ${what} in:\n${text.slice(0, 3000)}`)
 }
 
 /** How a Playwright MCP agent looks for a target: a fresh snapshot (reused until the next action), or browser_find. */

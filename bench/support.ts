@@ -1,5 +1,6 @@
 // What the bench scripts share: where the contenders are, the system Chromium, printing, medians, and
-// an MCP client over stdio (the SDK Client on a spawned Node process).
+// an MCP client over stdio (the SDK Client on a spawned Node process), and how a scripted agent finds refs
+// in the text a server answered.
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -60,3 +61,43 @@ export const spawnClient = async (args: ReadonlyArray<string>, options: ConnectO
 /** Spawns `node ...args` and answers an MCP client connected to it over stdio. */
 export const connect = async (args: ReadonlyArray<string>, options: ConnectOptions): Promise<Client> =>
   (await spawnClient(args, options)).client
+
+/** The ref on the first line of `text` that matches `line` (our "[e12]" or Playwright's "[ref=e12]", "[ref=f1e12]"). */
+export const refIn = (text: string, line: RegExp, what: string): string => {
+  for (const candidate of text.split("\n")) {
+    if (!line.test(candidate)) continue
+    const ref = /\[(?:ref=)?((?:f\d+)?e\d+)(?:\.\.e\d+)?\]/.exec(candidate)?.[1]
+    if (ref !== undefined) return ref
+  }
+  throw new Error(`no ${what} in:\n${text.slice(0, 3000)}`)
+}
+
+export const indentOf = (line: string) => (line.match(/^\s*/)?.[0] ?? "").length
+
+/**
+ * The ref of the `child` line inside the nearest `container` line around the first line that mentions
+ * `anchor`: the checkbox of the list item that reads "Walk the dog", whichever line the text is on.
+ */
+export const refNear = (text: string, anchor: string, container: RegExp, child: RegExp, what: string): string => {
+  const lines = text.split("\n")
+  // A node's line: it has a ref or is a text node (not a header such as 'Found 1 match for "…"').
+  const at = lines.findIndex((candidate) => candidate.includes(anchor) && /\[(?:ref=)?(?:f\d+)?e\d+|^\s*- text:/.test(candidate))
+  let top = -1
+  for (let i = at; i >= 0; i--) {
+    if (container.test(lines[i]!) && (i === at || indentOf(lines[i]!) < indentOf(lines[at]!))) {
+      top = i
+      break
+    }
+  }
+  if (top >= 0) {
+    for (const candidate of lines.slice(top + 1)) {
+      if (indentOf(candidate) <= indentOf(lines[top]!)) break
+      if (child.test(candidate)) return refIn(candidate, child, what)
+    }
+  }
+  throw new Error(`no ${what} in:\n${text.slice(0, 3000)}`)
+}
+
+export const expectIn = (text: string, pattern: RegExp, what: string) => {
+  if (!pattern.test(text)) throw new Error(`the agent could not read ${what} in:\n${text.slice(0, 3000)}`)
+}

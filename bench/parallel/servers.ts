@@ -1,0 +1,238 @@
+// The contenders' servers for the parallel bench: ours over Streamable HTTP (--port 0) or stdio, and
+// @playwright/mcp --isolated over HTTP, each a fresh process per measurement; MCP clients connected to
+// them; and the resident memory of a process and of the browsers below it, read from /proc.
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { chromium } from "playwright"
+import { LOOPBACK_ARGS } from "../../src/adapters/playwright/lifecycle/launch.js"
+import { findChromium, ourServer, playwrightMcp, spawnClient } from "../support.js"
+
+export const executablePath = findChromium()
+
+/** Flags of our server common to every contender: headless, loopback only, the system Chromium. */
+const ourFlags = (artifacts: string) => ["--artifacts-dir", artifacts, "--loopback-only", "--headless", "--executable-path", executablePath]
+
+/** A server this bench started: its pid (for /proc), and how to stop it with everything below it. */
+export interface Running {
+  readonly pid: number
+  readonly stop: () => Promise<void>
+}
+
+/** A server over HTTP: its MCP endpoint, and a new client each time `client` is called. */
+export interface HttpServer extends Running {
+  readonly url: string
+  readonly client: (name: string) => Promise<Client>
+}
+
+const scratch = (label: string) => fs.mkdtempSync(path.join(os.tmpdir(), `bwm-bench-parallel-${label}-`))
+
+// ---------------------------------------------------------------------------------------------------
+// Processes and memory, from /proc
+
+/** pid to parent pid, for every process readable in /proc. */
+const parents = (): Map<number, number> => {
+  const map = new Map<number, number>()
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      // The command name (field 2) may hold spaces and parentheses: read after the last ")".
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8")
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+      map.set(Number(entry), ppid)
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return map
+}
+
+/** Every process below `root` (children, their children...), not `root` itself. */
+export const descendants = (root: number): Array<number> => {
+  const byParent = new Map<number, Array<number>>()
+  for (const [pid, ppid] of parents()) byParent.set(ppid, [...(byParent.get(ppid) ?? []), pid])
+  const found: Array<number> = []
+  const queue = [...(byParent.get(root) ?? [])]
+  while (queue.length > 0) {
+    const pid = queue.shift()!
+    found.push(pid)
+    queue.push(...(byParent.get(pid) ?? []))
+  }
+  return found
+}
+
+/** Resident set size of one process in bytes (VmRSS), 0 once it is gone. */
+export const rssOf = (pid: number): number => {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]
+    return kb === undefined ? 0 : Number(kb) * 1024
+  } catch {
+    return 0
+  }
+}
+
+/**
+ * Proportional set size of one process in bytes (Pss: each shared page divided among the processes that
+ * map it), 0 once it is gone. Summed over a browser's processes it counts the shared binary once, where
+ * summed RSS counts it in every process.
+ */
+export const pssOf = (pid: number): number => {
+  try {
+    const kb = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1]
+    return kb === undefined ? 0 : Number(kb) * 1024
+  } catch {
+    return 0
+  }
+}
+
+export interface Memory {
+  /** The server process's resident bytes. */
+  readonly server: number
+  /** Every process below it (its browsers), resident bytes summed. */
+  readonly browser: number
+  /** The same processes, proportional set sizes summed. */
+  readonly browserPss: number
+}
+
+/** The resident memory of a server process and of every process below it (its browsers). */
+export const memoryOf = (pid: number): Memory => {
+  const below = descendants(pid)
+  return {
+    server: rssOf(pid),
+    browser: below.reduce((sum, child) => sum + rssOf(child), 0),
+    browserPss: below.reduce((sum, child) => sum + pssOf(child), 0)
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Stops a server this bench spawned: SIGTERM (each server closes its browsers on it), then, after
+ * `graceMs`, SIGKILL for whatever of its process tree is still there (pids taken before the signal).
+ */
+const stopTree = async (child: ChildProcess, graceMs = 10_000) => {
+  const pid = child.pid!
+  const tree = [pid, ...descendants(pid)]
+  child.kill("SIGTERM")
+  const deadline = Date.now() + graceMs
+  while (tree.some(alive) && Date.now() < deadline) await sleep(100)
+  for (const left of tree.filter(alive)) process.kill(left, "SIGKILL")
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Servers
+
+/** Spawns `node ...args` and waits for the line on its stderr (or stdout) that `listening` matches. */
+const spawnHttp = async (args: ReadonlyArray<string>, cwd: string, listening: RegExp, toMcp: (url: string) => string): Promise<HttpServer> => {
+  const child = spawn(process.execPath, [...args], { cwd, stdio: ["ignore", "pipe", "pipe"] })
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = ""
+    const timer = setTimeout(() => reject(new Error(`no "listening" line within 30 s from ${args[0]}:\n${seen.slice(-2000)}`)), 30_000)
+    const read = (chunk: Buffer) => {
+      seen += chunk.toString("utf8")
+      const match = listening.exec(seen)?.[1]
+      if (match === undefined) return
+      clearTimeout(timer)
+      resolve(toMcp(match))
+    }
+    child.stdout!.on("data", read)
+    child.stderr!.on("data", read)
+    child.once("exit", (code) => reject(new Error(`${args[0]} exited with ${code} before listening:\n${seen.slice(-2000)}`)))
+  })
+  // Keep draining its output so that a chatty server never blocks on a full pipe.
+  child.stdout!.resume()
+  child.stderr!.resume()
+  return {
+    pid: child.pid!,
+    url,
+    client: async (name) => {
+      const client = new Client({ name, version: "1.0.0" })
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)))
+      return client
+    },
+    stop: async () => {
+      await stopTree(child)
+      fs.rmSync(cwd, { recursive: true, force: true })
+    }
+  }
+}
+
+/** Our built server over Streamable HTTP on a free port of 127.0.0.1. */
+export const startOursHttp = (extra: ReadonlyArray<string> = []): Promise<HttpServer> => {
+  const dir = scratch("ours")
+  return spawnHttp([ourServer, ...ourFlags(dir), "--port", "0", ...extra], dir, /listening on (http:\/\/\S+\/mcp)/, (url) => url)
+}
+
+/** @playwright/mcp with --isolated (one shared browser, a context per client) over HTTP on a free port. */
+export const startPlaywrightHttp = (): Promise<HttpServer> => {
+  const dir = scratch("playwright")
+  const config = path.join(dir, "config.json")
+  fs.writeFileSync(config, JSON.stringify({ browser: { isolated: true, launchOptions: { args: [...LOOPBACK_ARGS] } }, outputDir: path.join(dir, "out") }))
+  return spawnHttp(
+    [playwrightMcp, "--headless", "--isolated", "--host", "127.0.0.1", "--port", "0", "--executable-path", executablePath, "--config", config],
+    dir,
+    /Listening on (http:\/\/\S+)/,
+    (url) => `${url}/mcp`
+  )
+}
+
+/** Our built server over stdio, with one client: the one that drives every session. */
+export const startOursStdio = async (): Promise<Running & { readonly client: Client }> => {
+  const dir = scratch("stdio")
+  const { client, transport } = await spawnClient([ourServer, ...ourFlags(dir)], { name: "bench-parallel-stdio", cwd: dir })
+  const pid = transport.pid!
+  return {
+    pid,
+    client,
+    stop: async () => {
+      const tree = [pid, ...descendants(pid)]
+      await client.close()
+      const deadline = Date.now() + 10_000
+      while (tree.some(alive) && Date.now() < deadline) await sleep(100)
+      for (const left of tree.filter(alive)) process.kill(left, "SIGKILL")
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}
+
+/** Whether our built server knows a flag (its --help names it). */
+export const oursSupports = async (flag: string): Promise<boolean> => {
+  const child = spawn(process.execPath, [ourServer, "--help"], { stdio: ["ignore", "pipe", "pipe"] })
+  let text = ""
+  child.stdout.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")))
+  child.stderr.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")))
+  await new Promise((resolve) => child.once("exit", resolve))
+  return text.includes(flag)
+}
+
+/**
+ * The resident memory of a second browser: a plain Chromium (the same binary and loopback flags) with
+ * one context and one page on `url`, its whole process tree summed, as `prepare` leaves the page.
+ */
+export const secondBrowserMemory = async (url: string, prepare: (page: import("playwright").Page) => Promise<void>): Promise<Omit<Memory, "server">> => {
+  const server = await chromium.launchServer({ executablePath, headless: true, args: [...LOOPBACK_ARGS] })
+  try {
+    const browser = await chromium.connect(server.wsEndpoint())
+    const page = await (await browser.newContext()).newPage()
+    await page.goto(url)
+    await prepare(page)
+    const tree = [server.process().pid!, ...descendants(server.process().pid!)]
+    const memory = { browser: tree.reduce((sum, pid) => sum + rssOf(pid), 0), browserPss: tree.reduce((sum, pid) => sum + pssOf(pid), 0) }
+    await browser.close()
+    return memory
+  } finally {
+    await server.close()
+  }
+}
