@@ -35,6 +35,7 @@ const LABELS: Record<Kind, string> = {
   "ours-stdio": "ours, one stdio client, a session per agent",
   "ours-serial": "ours, the same flows back to back",
   "ours-browser-per-session": "ours --browser-per-session, HTTP",
+  "ours-shared": "control: ours --shared-browser (one session for all), HTTP",
   playwright: "@playwright/mcp --isolated, an HTTP client per agent"
 }
 
@@ -98,6 +99,7 @@ const main = async () => {
       }
       tasks.push(async () => void results.push(await measure("ours-serial", plan, top, run)))
       if (browserPerSession) tasks.push(async () => void results.push(await measure("ours-browser-per-session", plan, top, run)))
+      if (top > 1) tasks.push(async () => void results.push(await measure("ours-shared", plan, top, run)))
       tasks.push(async () => {
         secondBrowser.push(
           await secondBrowserMemory(plan.urls.todo, async (page) => {
@@ -127,8 +129,8 @@ const row = (of: Of, kind: Kind, n: number): string => {
   const agents = ms.flatMap((m) => m.agents)
   const okAgents = agents.filter((agent) => agent.failure === undefined).length
   const theirs = of("playwright", n)
-  const isOurs = kind !== "playwright" && kind !== "ours-serial"
-  const hasMemory = kind !== "ours-serial"
+  const isOurs = kind === "ours-http" || kind === "ours-stdio" || kind === "ours-browser-per-session"
+  const hasMemory = kind !== "ours-serial" && kind !== "ours-shared"
   const base = counts[0]!
   const baseMs = kind === "ours-browser-per-session" ? of("ours-http", base) : of(kind, base)
   const memory = (part: Part) => medianOf(good.flatMap((m) => (m.memory === undefined ? [] : [m.memory[part] / MB])))
@@ -164,8 +166,10 @@ const report = (results: ReadonlyArray<Measurement>, second: SecondBrowser, brow
   for (const n of counts) for (const kind of ["ours-http", "ours-stdio", "playwright"] as const) out(row(of, kind, n))
   out(row(of, "ours-serial", top))
   if (browserPerSession) out(row(of, "ours-browser-per-session", top))
+  if (top > 1) out(row(of, "ours-shared", top))
   out()
   out(`A second browser (plain Chromium, same binary and flags, one page on TodoMVC with three items): ${fmt(second.rss)} MB RSS (${fmt(second.pss)} MB PSS).`)
+  out("The control shares one session among all agents on purpose: its violations and failures show what the bench catches.")
   out()
   targets(of, second)
 }

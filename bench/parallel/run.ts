@@ -8,10 +8,11 @@ import { type HttpServer, type Memory, memoryOf, type Running, startOursHttp, st
 /**
  * The contenders: ours with one HTTP client per agent, ours with one stdio client driving a session per
  * agent, ours running the agents back to back (one HTTP client at a time, a fresh session each), ours
- * with a browser per session (when the server has --browser-per-session), and @playwright/mcp --isolated
- * with one HTTP client per agent.
+ * with a browser per session (when the server has --browser-per-session), ours with --shared-browser (one
+ * session every client shares: the control, where interference is expected and must be seen), and
+ * @playwright/mcp --isolated with one HTTP client per agent.
  */
-export type Kind = "ours-http" | "ours-stdio" | "ours-serial" | "ours-browser-per-session" | "playwright"
+export type Kind = "ours-http" | "ours-stdio" | "ours-serial" | "ours-browser-per-session" | "ours-shared" | "playwright"
 
 export interface Outcome {
   /** Why the agent stopped before its read-back (an MM_* code, or the first line of the error). */
@@ -65,7 +66,13 @@ const sessionIdIn = (text: string): string => {
   return id
 }
 
-const launch = async (agent: Agent) => void (await agent.call("mm_launch"))
+const launch = async (agent: Agent): Promise<void> => void (await agent.call("mm_launch"))
+
+/** The control's launch: the first agent launches the one session, every agent waits for it and shares it. */
+const joinShared = () => {
+  let first: Promise<void> | undefined
+  return (agent: Agent): Promise<void> => (first ??= launch(agent))
+}
 
 /** Times the agents' flows, all at once, then reads the memory of `server` and closes the clients. */
 const timeAll = async (
@@ -95,12 +102,12 @@ const connectAll = (server: HttpServer, n: number): Promise<Array<Client>> =>
   Promise.all(range(n).map((k) => server.client(`bench-parallel-agent-${k}`)))
 
 /** Ours, one HTTP client per agent, each launching its own session (its current one: no `session` argument). */
-const oursHttp = (plan: Plan, n: number, run: number, extra: ReadonlyArray<string> = [], kind: Kind = "ours-http") =>
+const oursHttp = (plan: Plan, n: number, run: number, extra: ReadonlyArray<string> = [], kind: Kind = "ours-http", start = launch) =>
   withServer(
     () => startOursHttp(extra),
     async (server) => {
       const agents = (await connectAll(server, n)).map((client, i) => new Agent(client, i + 1))
-      const measured = await timeAll(kind, run, server, agents, (agent) => runAgent(agent, plan, ours, launch))
+      const measured = await timeAll(kind, run, server, agents, (agent) => runAgent(agent, plan, ours, start))
       await Promise.all(agents.map((agent) => agent.client.close()))
       return measured
     }
@@ -157,6 +164,8 @@ export const measure = (kind: Kind, plan: Plan, n: number, run: number): Promise
       return oursSerial(plan, n, run)
     case "ours-browser-per-session":
       return oursHttp(plan, n, run, ["--browser-per-session"], kind)
+    case "ours-shared":
+      return oursHttp(plan, n, run, ["--shared-browser"], kind, joinShared())
     case "playwright":
       return playwright(plan, n, run)
   }
