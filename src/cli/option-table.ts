@@ -205,6 +205,19 @@ export const optionTable = {
     help: "Permissions granted to every page, comma-separated: geolocation, notifications, clipboard-read, camera...",
     details: "Playwright's names; one it does not know fails the launch naming it."
   }),
+  initScripts: option({
+    section: "context",
+    type: OptionTypes.jsonList("FILE"),
+    flag: "init-script",
+    env: "BWM_INIT_SCRIPTS",
+    repeatable: true,
+    path: true,
+    default: [] as ReadonlyArray<string>,
+    defaultText: "none",
+    help: "JavaScript file run in every page and frame before the page's own scripts; repeat for more (in order).",
+    details:
+      "Read once when the server starts (a file that cannot be read stops it, naming the file); installed in every session's context (Playwright's `addInitScript`). The variable and the config key take a JSON array of paths."
+  }),
   proxyServer: option({
     section: "context",
     type: OptionTypes.proxy,
@@ -328,7 +341,7 @@ export const optionTable = {
     env: "BWM_CAPS",
     default: defaultSettings.caps,
     defaultText: "none",
-    help: "Opt-in tool groups to serve, comma-separated (all for every one): debugger, devtools (network log and mocks), evaluate, testing (expect), pdf (save_pdf), storage (save_storage_state)."
+    help: "Opt-in tool groups to serve, comma-separated (all for every one): debugger, devtools (network log and mocks), evaluate, testing (expect), pdf (save_pdf), storage (save_storage_state, storage), emulation (emulate)."
   }),
   stepScreenshots: option({
     section: "tools",

@@ -7,7 +7,7 @@ import { parseArgs } from "node:util"
 import { Either, ParseResult, Schema } from "effect"
 import { LOOPBACK_ARGS, settingsConflict } from "../adapters/playwright/lifecycle/launch.js"
 import type * as StderrLogger from "../adapters/logger.js"
-import { defaultBatchLimits, defaultSettings, type Settings } from "../domain/config.js"
+import { defaultBatchLimits, defaultSettings, type InitScript, type Settings } from "../domain/config.js"
 import { editDistance } from "../domain/edit-distance.js"
 import { optionTable, type OptionName, type OptionSpec, type OptionValues } from "./option-table.js"
 import { OptionTypes } from "./option-types.js"
@@ -212,13 +212,13 @@ const defaults = (cwd: string): OptionValues =>
   Object.fromEntries(entries.map(([name, spec]) => [name, defaultValue(spec, cwd)])) as unknown as OptionValues
 
 /** Settings fields that options of the same name fill unchanged; the rest are derived below. */
-type SameName = Exclude<keyof Settings & OptionName, "browserArgs" | "batch">
+type SameName = Exclude<keyof Settings & OptionName, "browserArgs" | "batch" | "initScripts">
 
 /** The same-named options whose values do not fit their Settings field: must be none (checked below). */
 type Disagreeing = { [K in SameName]: [OptionValues[K]] extends [Settings[K]] ? never : K }[SameName]
 const everyOptionFitsItsField: [Disagreeing] extends [never] ? true : Disagreeing = true
 const sameNameKeys = Object.keys(defaultSettings).filter(
-  (key): key is SameName => everyOptionFitsItsField && Object.hasOwn(optionTable, key) && key !== "browserArgs" && key !== "batch"
+  (key): key is SameName => everyOptionFitsItsField && Object.hasOwn(optionTable, key) && key !== "browserArgs" && key !== "batch" && key !== "initScripts"
 )
 
 /**
@@ -232,12 +232,22 @@ export const toSettings = (values: OptionValues, configDir: string): Settings =>
     ...(Object.fromEntries(sameNameKeys.map((key) => [key, values[key]])) as Pick<Settings, SameName>),
     configDir,
     browserArgs: values.loopbackOnly ? [...LOOPBACK_ARGS, ...values.browserArgs] : values.browserArgs,
-    batch: values.batch === undefined ? defaultBatchLimits : { ...defaultBatchLimits, ...withoutUndefined(values.batch) }
+    batch: values.batch === undefined ? defaultBatchLimits : { ...defaultBatchLimits, ...withoutUndefined(values.batch) },
+    initScripts: values.initScripts.map(readInitScript)
   }
   // Options that cannot work together fail here, at start, rather than at the first launch.
   const conflict = settingsConflict(settings)
   if (conflict !== undefined) throw new CliError(`${conflict.option}: ${conflict.detail}`)
   return settings
+}
+
+/** An --init-script file, read now: a server never starts with a script it cannot run. */
+const readInitScript = (file: string): InitScript => {
+  try {
+    return { file, source: fs.readFileSync(file, "utf8") }
+  } catch (error) {
+    throw new CliError(`--init-script: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+  }
 }
 
 /** The fields that are set: the file's batch limits over the defaults. */

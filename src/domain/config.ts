@@ -126,6 +126,8 @@ export interface Settings {
   readonly userAgent: string | undefined
   /** Permissions granted to every origin (Playwright's names: geolocation, notifications, clipboard-read...). */
   readonly grantPermissions: ReadonlyArray<string>
+  /** Scripts run in every page and frame before the page's own (--init-script), read when the server started. */
+  readonly initScripts: ReadonlyArray<InitScript>
   readonly proxyServer: string | undefined
   /** Comma-separated hosts that bypass the proxy. */
   readonly proxyBypass: string | undefined
@@ -154,6 +156,12 @@ export interface Settings {
   readonly saveHar: boolean
   /** The most the recorded sessions under `<artifacts>/sessions/` may take, in MB; the oldest go first. None: unbounded. */
   readonly outputMaxMb: number | undefined
+}
+
+/** An --init-script file and its source, read once when the server starts. */
+export interface InitScript {
+  readonly file: string
+  readonly source: string
 }
 
 export interface ViewportSize {
@@ -189,6 +197,7 @@ export const defaultSettings: Settings = {
   timezone: undefined,
   userAgent: undefined,
   grantPermissions: [],
+  initScripts: [],
   proxyServer: undefined,
   proxyBypass: undefined,
   ignoreHttpsErrors: false,

@@ -37,6 +37,7 @@ import {
 import {
   BrowserClosed,
   BrowserInUse,
+  EmulationFailed,
   LaunchFailed,
   NoActiveSession,
   NotificationTimeout,
@@ -82,6 +83,7 @@ export const ToolError = Schema.Union(
   TabNotFound,
   NotificationTimeout,
   StorageStateFailed,
+  EmulationFailed,
   // The page
   PageClosed,
   PageUnresponsive,

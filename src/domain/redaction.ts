@@ -10,6 +10,12 @@ export const isSensitiveKey = (key: string): boolean => SENSITIVE_KEY.test(key)
 /** True when a test id, selector or label says the field holds a secret. */
 export const looksSensitive = (hint: string | undefined): boolean => hint !== undefined && SENSITIVE_HINT.test(hint)
 
+/** Cookie names that usually carry a login or a request-forgery token, beside the sensitive key and hint words. */
+const SESSION_COOKIE = /sess|^sid$|[_.-]sid$|auth|jwt|csrf|xsrf|remember|login|^id$/i
+
+/** True when a cookie's value is best not shown: its name says it is a secret or a session's key. */
+export const isSecretCookie = (name: string): boolean => isSensitiveKey(name) || looksSensitive(name) || SESSION_COOKIE.test(name)
+
 /** A copy of a JSON-like value with every sensitive key's value replaced, at any depth. */
 export const redactDeep = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(redactDeep)

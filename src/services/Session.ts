@@ -1,9 +1,10 @@
 // The browser port tools require: one Session tag whose service is the sum of small ports, one per
-// concern (lifecycle, actions, interactions, navigation, screenshots, storage, tabs, extension, records, debugger, devtools) in ./session/.
+// concern (lifecycle, actions, interactions, navigation, screenshots, storage, tabs, extension, records, debugger, devtools, emulation) in ./session/.
 import { Context, Effect, Layer, Option } from "effect"
 import type { SessionActions } from "./session/actions.js"
 import type { SessionDebugger } from "./session/debugger.js"
 import type { SessionDevtools } from "./session/devtools.js"
+import type { SessionEmulation } from "./session/emulation.js"
 import type { SessionExtension } from "./session/extension.js"
 import type { SessionInteractions } from "./session/interactions.js"
 import type { SessionLifecycle } from "./session/lifecycle.js"
@@ -16,6 +17,7 @@ import type { SessionTabs } from "./session/tabs.js"
 export type * from "./session/actions.js"
 export type * from "./session/debugger.js"
 export type * from "./session/devtools.js"
+export type * from "./session/emulation.js"
 export type * from "./session/extension.js"
 export type * from "./session/interactions.js"
 export type * from "./session/lifecycle.js"
@@ -35,7 +37,8 @@ export type SessionService = SessionLifecycle &
   SessionExtension &
   SessionRecords &
   SessionDebugger &
-  SessionDevtools
+  SessionDevtools &
+  SessionEmulation
 
 export class Session extends Context.Tag("browser-workflow-mcp/Session")<Session, SessionService>() {
   /** A session stub for tests: every method dies loudly unless overridden (a port method added later needs no line here). */

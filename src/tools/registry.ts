@@ -18,7 +18,8 @@ import { replay } from "./replay.js"
 import { report } from "./report.js"
 import { screenshot } from "./screenshot.js"
 import { cleanup, launch } from "./session.js"
-import { saveStorageState } from "./storage.js"
+import { saveStorageState, storage } from "./storage.js"
+import { emulate } from "./emulate.js"
 import { extensionStorage } from "./extension.js"
 import { build } from "./build.js"
 import { getContractAddress, listContracts, seedContract, seedContracts } from "./contracts.js"
@@ -52,6 +53,8 @@ export const Tools = {
   screenshot,
   savePdf,
   saveStorageState,
+  storage,
+  emulate,
   getState,
   debuggerControl,
   breakpoint,

@@ -116,14 +116,29 @@ export class NotificationTimeout extends Schema.TaggedError<NotificationTimeout>
   }
 }
 
-/** The session's storage state could not be read from the browser or written to its file. */
+/** The session's storage state could not be read from the browser, written to its file, or cleared (mm_storage). */
 export class StorageStateFailed extends Schema.TaggedError<StorageStateFailed>()("StorageStateFailed", {
-  detail: Schema.String
+  detail: Schema.String,
+  /** What was being done; saving when absent. */
+  during: Schema.optional(Schema.Literal("read", "clear"))
 }) {
   get code() {
     return "MM_STORAGE_STATE_FAILED" as const
   }
   override get message() {
-    return `Could not save the storage state: ${this.detail}`
+    const what = this.during === "read" ? "read the cookies" : this.during === "clear" ? "clear the storage" : "save the storage state"
+    return `Could not ${what}: ${this.detail}`
+  }
+}
+
+/** The browser refused every emulation setting of an mm_emulate call. */
+export class EmulationFailed extends Schema.TaggedError<EmulationFailed>()("EmulationFailed", {
+  detail: Schema.String
+}) {
+  get code() {
+    return "MM_EMULATION_FAILED" as const
+  }
+  override get message() {
+    return `The emulation was not applied: ${this.detail}`
   }
 }

@@ -33,6 +33,7 @@ import { capturesNetwork } from "../devtools/network.js"
 import { installPolicy, policyOf, withResolverRules } from "./policy.js"
 import { REF_ENGINE, REF_ENGINE_OPTIONS, refSelectorEngine } from "../page-script.js"
 import { acquireProfile, persistentProfile } from "./profiles.js"
+import { followEmulation, installInitScripts } from "../session/emulation-state.js"
 import { noNotices } from "./session-state.js"
 import { startRecording } from "./recording.js"
 
@@ -245,6 +246,7 @@ export const startSession = (settings: Settings, fixtures: FixtureService, optio
       source._tag === "Launch"
         ? yield* launchBrowser(playwright.chromium, settings, extension, pageSettings)
         : yield* attachBrowser(playwright.chromium, source, pageSettings, storageState)
+    yield* installInitScripts(context, settings.initScripts)
     // A launched profile takes the state after the start (launchPersistentContext has no such option).
     if (storageState !== undefined && source._tag === "Launch") {
       yield* Effect.tryPromise({
@@ -281,6 +283,7 @@ export const startSession = (settings: Settings, fixtures: FixtureService, optio
         extension === undefined ? undefined : resolveScreenUrl(settings.screens.notification ?? "notification.html", extension, settings.appUrl)
     })
     yield* trackContext(runSync, live, { captureNetwork: capturesNetwork(settings) })
+    yield* followEmulation(context, { viewport: pageSettings.contextOptions.viewport, permissions: settings.grantPermissions })
     yield* installPolicy(runSync, live, policyOf(settings, extension), { ownsBrowser: source._tag === "Launch" })
     // Before the first page loads, so the recordings hold the whole session; finished when its scope closes.
     yield* startRecording(settings, context, sessionId)

@@ -1,5 +1,5 @@
 // Session over Playwright: one service put together from one part per concern, each in its own file
-// (lifecycle in browser.ts; actions, interactions, navigation, screenshots, storage, tabs, extension, records, debugger).
+// (lifecycle in browser.ts; actions, interactions, navigation, screenshots, storage, tabs, extension, records, debugger, emulation).
 import { Effect, Layer, Option } from "effect"
 import { Session } from "../../../services/Session.js"
 import * as Actions from "./actions.js"
@@ -8,6 +8,7 @@ import * as Debugger from "../devtools/debugger.js"
 import * as DebuggerGuard from "../debugger-guard.js"
 import { Debuggers } from "../devtools/debugger-session.js"
 import * as Devtools from "../devtools/devtools.js"
+import * as Emulation from "./emulation.js"
 import * as Extension from "./extension.js"
 import * as Interactions from "./interactions.js"
 import * as Navigation from "./navigation.js"
@@ -37,7 +38,8 @@ export const make = Effect.gen(function* () {
     ...(yield* Extension.make),
     ...(yield* Records.make),
     ...(yield* Debugger.make),
-    ...(yield* Devtools.make)
+    ...(yield* Devtools.make),
+    ...(yield* Emulation.make)
   }))
 })
 

@@ -1,0 +1,246 @@
+// mm_emulate in real Chromium, each setting observed by the page itself: offline (navigator.onLine, a
+// failing fetch), network and CPU throttling (a timed fetch and a timed loop, compared as ratios to the
+// same work unthrottled, never to a clock), media features (matchMedia), geolocation, viewport and device,
+// time zone and locale (Intl); a tab opened later takes what is in force; reset; a time zone the launch
+// fixed is refused naming --timezone. Then the emulation replays in a fresh browser and exports to Playwright.
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { describe, expect, layer } from "@effect/vitest"
+import { Context, Effect, Layer } from "effect"
+import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../../src/adapters/playwright/lifecycle/launch.js"
+import type { Envelope } from "../../src/domain/envelope.js"
+import { runTool } from "../../src/runtime/runTool.js"
+import { servedRegistry } from "../../src/tools/registry.js"
+import { liveLayer, testSettings } from "../support/browser.js"
+import { htmlPage, serveRoutes, type Served } from "../devtools/support.js"
+
+class Pages extends Context.Tag("test/EmulatePages")<Pages, Served>() {}
+const PagesLive = Layer.scoped(
+  Pages,
+  serveRoutes({
+    "/page": htmlPage("Emulate", `<h1>Environment</h1>`),
+    "/check": htmlPage(
+      "Check",
+      `<button>Check</button><p id="status">unchecked</p>
+       <script>
+         document.querySelector("button").addEventListener("click", () => {
+           const scheme = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"
+           document.getElementById("status").textContent = [scheme, Intl.DateTimeFormat().resolvedOptions().timeZone, navigator.onLine ? "online" : "offline"].join(" ")
+         })
+       </script>`
+    ),
+    "/data": { headers: { "content-type": "application/octet-stream" }, body: "x".repeat(100_000) }
+  })
+)
+
+const settings = testSettings({ caps: ["emulation", "evaluate"] })
+const registry = servedRegistry(settings)
+
+const call = (name: string, args: Record<string, unknown> = {}) =>
+  Effect.map(runTool(registry.lookup(name)!)(args), (response) => response.envelope as Envelope<any>)
+
+const ok = (name: string, args: Record<string, unknown> = {}) =>
+  Effect.tap(call(name, args), (envelope) =>
+    Effect.sync(() => expect(envelope.error, `${name} ${JSON.stringify(args)}: ${JSON.stringify(envelope.error)}`).toBeUndefined())
+  )
+
+/** What an expression gives in the active page (mm_evaluate). */
+const inPage = (expression: string) => Effect.map(ok("mm_evaluate", { expression: `await (${expression})` }), (envelope) => envelope.result.value)
+
+/** The page's own measure of a 100 KB fetch, in ms. */
+const timedFetch = inPage(`(async () => { const t = performance.now(); await (await fetch("/data?" + Math.random())).arrayBuffer(); return performance.now() - t })()`)
+
+/** The page's own measure of a fixed loop, in ms. */
+const timedLoop = inPage(`(() => { const t = performance.now(); let x = 0; for (let i = 0; i < 2e7; i++) x += i % 7; return performance.now() - t })()`)
+
+describe("mm_emulate in real Chromium", () => {
+  layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 180_000, excludeTestServices: true })("on a served page", (it) => {
+    it.effect("offline: navigator.onLine is false and fetches fail; offline false brings the network back", () =>
+      Effect.gen(function* () {
+        const pages = yield* Pages
+        yield* ok("mm_launch", { force: true })
+        yield* ok("mm_navigate", { url: pages.url("/page") })
+        expect(yield* inPage("navigator.onLine")).toBe(true)
+        const offline = yield* ok("mm_emulate", { offline: true })
+        expect(offline.result).toEqual({ emulating: { offline: true } })
+        expect(yield* inPage("navigator.onLine")).toBe(false)
+        expect(yield* inPage(`fetch("/data").then(() => "loaded", () => "failed")`)).toBe("failed")
+        const online = yield* ok("mm_emulate", { offline: false })
+        expect(online.result).toEqual({ emulating: {} })
+        expect(yield* inPage("navigator.onLine")).toBe(true)
+      })
+    )
+
+    it.effect("network throttling makes the page's own timed fetch slower by far, in this tab and in one opened later", () =>
+      Effect.gen(function* () {
+        const pages = yield* Pages
+        yield* timedFetch // warm the connection
+        const plain = Math.max(yield* timedFetch, yield* timedFetch)
+        yield* ok("mm_emulate", { network: { latencyMs: 600, downloadKbps: 800, uploadKbps: 800 } })
+        const throttled = yield* timedFetch
+        expect(throttled).toBeGreaterThan(3 * plain)
+        // A tab opened after the call is throttled too.
+        yield* ok("mm_navigate", { url: pages.url("/page"), newTab: true })
+        const inNewTab = yield* timedFetch
+        yield* ok("mm_emulate", { reset: ["network"] })
+        const after = Math.max(yield* timedFetch, yield* timedFetch)
+        expect(inNewTab).toBeGreaterThan(3 * after)
+        expect(throttled).toBeGreaterThan(3 * after)
+      })
+    )
+
+    it.effect("CPU throttling makes the page's own timed loop slower than the same loop unthrottled", () =>
+      Effect.gen(function* () {
+        yield* timedLoop
+        const plain = Math.min(yield* timedLoop, yield* timedLoop)
+        yield* ok("mm_emulate", { cpuThrottling: 10 })
+        const throttled = yield* timedLoop
+        yield* ok("mm_emulate", { cpuThrottling: 1 })
+        const after = Math.min(yield* timedLoop, yield* timedLoop)
+        expect(throttled).toBeGreaterThan(2 * plain)
+        expect(throttled).toBeGreaterThan(2 * after)
+      })
+    )
+
+    it.effect("color scheme, reduced motion, geolocation, viewport, time zone and locale in one call, seen by the page; then a reset", () =>
+      Effect.gen(function* () {
+        const answer = yield* ok("mm_emulate", {
+          colorScheme: "dark",
+          reducedMotion: "reduce",
+          geolocation: { latitude: 48.8584, longitude: 2.2945 },
+          viewport: { width: 500, height: 400 },
+          timezone: "Asia/Tokyo",
+          locale: "de-DE"
+        })
+        expect(answer.result.emulating).toEqual({
+          colorScheme: "dark",
+          reducedMotion: "reduce",
+          geolocation: { latitude: 48.8584, longitude: 2.2945 },
+          viewport: { width: 500, height: 400 },
+          timezone: "Asia/Tokyo",
+          locale: "de-DE"
+        })
+        expect(answer.result.notApplied).toBeUndefined()
+        expect(yield* inPage(`matchMedia("(prefers-color-scheme: dark)").matches && matchMedia("(prefers-reduced-motion: reduce)").matches`)).toBe(true)
+        expect(
+          yield* inPage(`new Promise((resolve, reject) => navigator.geolocation.getCurrentPosition((p) => resolve([p.coords.latitude, p.coords.longitude]), (e) => reject(new Error(e.message))))`)
+        ).toEqual([48.8584, 2.2945])
+        expect(yield* inPage("[innerWidth, innerHeight]")).toEqual([500, 400])
+        expect(yield* inPage("Intl.DateTimeFormat().resolvedOptions().timeZone")).toBe("Asia/Tokyo")
+        expect(yield* inPage("(1234.5).toLocaleString()")).toBe("1.234,5")
+
+        const reset = yield* ok("mm_emulate", { reset: true })
+        expect(reset.result).toEqual({ emulating: {} })
+        expect(yield* inPage(`matchMedia("(prefers-color-scheme: dark)").matches`)).toBe(false)
+        expect(yield* inPage("innerWidth")).toBe(1280)
+        expect(yield* inPage("Intl.DateTimeFormat().resolvedOptions().timeZone")).not.toBe("Asia/Tokyo")
+        expect(yield* inPage("(1234.5).toLocaleString()")).not.toBe("1.234,5")
+        expect(yield* inPage(`navigator.permissions.query({ name: "geolocation" }).then((p) => p.state)`)).not.toBe("granted")
+      })
+    )
+
+    it.effect("a named device sets its viewport and user agent; an unknown one is MM_INVALID_INPUT naming close names", () =>
+      Effect.gen(function* () {
+        const before = yield* inPage("navigator.userAgent")
+        const answer = yield* ok("mm_emulate", { device: "pixel 7" })
+        expect(answer.result.emulating).toEqual({ device: "Pixel 7" })
+        expect(yield* inPage("innerWidth")).toBe(412)
+        expect(yield* inPage("navigator.userAgent")).toContain("Pixel 7")
+        yield* ok("mm_emulate", { reset: ["device"] })
+        expect(yield* inPage("innerWidth")).toBe(1280)
+        expect(yield* inPage("navigator.userAgent")).toBe(before)
+        const unknown = yield* call("mm_emulate", { device: "Pixle 7" })
+        expect(unknown.error?.code).toBe("MM_INVALID_INPUT")
+        expect(unknown.error?.message).toContain("Pixel 7")
+      })
+    )
+  })
+
+  layer(Layer.merge(liveLayer(testSettings({ caps: ["emulation", "evaluate"], timezone: "Europe/Berlin" })), PagesLive), {
+    timeout: 120_000,
+    excludeTestServices: true
+  })("a session launched with --timezone", (it) => {
+    it.effect("a time zone alone is refused with MM_EMULATION_FAILED naming --timezone; with another setting it is listed in notApplied", () =>
+      Effect.gen(function* () {
+        const pages = yield* Pages
+        yield* ok("mm_launch", { force: true })
+        yield* ok("mm_navigate", { url: pages.url("/page") })
+        const refused = yield* call("mm_emulate", { timezone: "Asia/Tokyo" })
+        expect(refused.error?.code).toBe("MM_EMULATION_FAILED")
+        expect(refused.error?.message).toContain('needs a new session started with --timezone "Asia/Tokyo"')
+        const partly = yield* ok("mm_emulate", { timezone: "Asia/Tokyo", colorScheme: "dark" })
+        expect(partly.result.emulating).toEqual({ colorScheme: "dark" })
+        expect(partly.result.notApplied).toEqual([expect.stringContaining("timezone: needs a new session started with --timezone")])
+        expect(yield* inPage("Intl.DateTimeFormat().resolvedOptions().timeZone")).toBe("Europe/Berlin")
+        expect(yield* inPage(`matchMedia("(prefers-color-scheme: dark)").matches`)).toBe(true)
+      })
+    )
+  })
+
+  layer(Layer.merge(liveLayer(testSettings({ caps: ["emulation"] })), PagesLive), { timeout: 180_000, excludeTestServices: true })("replay and export", (it) => {
+    it.effect("a recorded emulation replays in a fresh browser, and its Playwright export passes under npx playwright test", () =>
+      Effect.gen(function* () {
+        const pages = yield* Pages
+        const launched = yield* ok("mm_launch", { force: true, goal: "check the page in the dark, in Tokyo, offline" })
+        const sessionId = launched.result.sessionId as string
+        yield* ok("mm_navigate", { url: pages.url("/check") })
+        yield* ok("mm_emulate", { colorScheme: "dark", timezone: "Asia/Tokyo" })
+        yield* ok("mm_emulate", { offline: true })
+        yield* ok("mm_click", { selector: "button" })
+        const read = yield* ok("mm_get_text", { selector: "#status" })
+        expect(read.result.text).toBe("dark Asia/Tokyo offline")
+
+        const exported = (yield* ok("mm_knowledge", { session: sessionId, export: "playwright" })).result.content as string
+        expect(exported).toContain(`await page.emulateMedia({ colorScheme: "dark" })`)
+        expect(exported).toContain(`await cdp.send("Emulation.setTimezoneOverride", { timezoneId: "Asia/Tokyo" })`)
+        expect(exported).toContain(`await page.context().setOffline(true)`)
+
+        // A fresh browser: the replay launches one and applies the emulation as recorded; the read is checked.
+        yield* ok("mm_cleanup")
+        const replayed = yield* ok("mm_replay", { sessionId })
+        expect(replayed.result.summary).toMatchObject({ ok: true, total: 7, succeeded: 7 })
+        const again = yield* ok("mm_get_text", { selector: "#status" })
+        expect(again.result.text).toBe("dark Asia/Tokyo offline")
+        yield* ok("mm_cleanup")
+
+        const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+        const dir = path.join(root, "test-artifacts", `emulate-specs-${process.pid}`)
+        fs.mkdirSync(dir, { recursive: true })
+        fs.writeFileSync(path.join(dir, "emulate.spec.ts"), exported)
+        const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
+        const config = path.join(dir, "playwright.config.mjs")
+        fs.writeFileSync(
+          config,
+          `export default ${JSON.stringify({
+            testDir: ".",
+            timeout: 30_000,
+            workers: 1,
+            reporter: "line",
+            outputDir: "./results",
+            use: { headless: true, launchOptions: { executablePath, args: [...LOOPBACK_ARGS] } }
+          })}\n`
+        )
+        // Not spawnSync: the page the test loads is served by this process.
+        const run = yield* Effect.promise(
+          () =>
+            new Promise<{ readonly status: number | null; readonly output: string }>((resolve) => {
+              const child = spawn(process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--config", config], {
+                cwd: root,
+                env: { ...process.env, CI: "1", FORCE_COLOR: "0" },
+                stdio: ["ignore", "pipe", "pipe"]
+              })
+              let output = ""
+              child.stdout.on("data", (chunk) => (output += chunk))
+              child.stderr.on("data", (chunk) => (output += chunk))
+              child.on("close", (status) => resolve({ status, output }))
+            })
+        )
+        expect(run.status, `${run.output}\n${exported}`).toBe(0)
+        expect(run.output).toMatch(/1 passed/)
+        fs.rmSync(dir, { recursive: true, force: true })
+      })
+    )
+  })
+})
