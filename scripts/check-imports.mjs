@@ -1,5 +1,6 @@
 // Checks the shape of src/: no import circle, no import that runs up the layers, no file over 600
-// lines. Run by `npm test` (before vitest) and as `npm run check:imports`; prints each problem, exits 1.
+// lines, no function over 150. Run by `npm test` (before vitest) and as `npm run check:imports`;
+// prints each problem, exits 1.
 //
 // Every import counts: `import`, `import type`, `export ... from` and `import()`. A type-only import
 // is erased at run time, but it is still a dependency a reader must follow, and a dynamic import is
@@ -45,6 +46,70 @@ export const ALLOWED_IMPORTS = {}
 export const MAX_LINES = 600
 export const ALLOWED_LONG_FILES = {}
 
+/**
+ * Functions over MAX_FUNCTION_LINES (declarations, methods, accessors, function expressions and arrow
+ * functions, each counted from its first line to its last, nested ones inside it included), keyed
+ * `file:name` (name as longFunctions reports it). Each entry says why it stays whole; same rule as above.
+ */
+export const MAX_FUNCTION_LINES = 150
+export const ALLOWED_LONG_FUNCTIONS = {
+  // A port's implementation made as one closure of its methods over the session's state (each method
+  // short, the closure long). Splitting means a port per concern (HOUSE_STYLE: past ~400 lines), with
+  // the state they share passed in; left whole today because widget-gaps, downloads and emulate are
+  // changing these files. Who removes them: the structure helper, once those land.
+  "adapters/playwright/session/interactions.ts:make": "port closure; split by concern (drag/scroll/uploads, waits/assertions)",
+  "adapters/playwright/session/navigation.ts:make": "port closure; split goto from history/screens",
+  "adapters/playwright/session/actions.ts:make": "port closure; split the direct path from Playwright's actions",
+  "adapters/playwright/session/direct.ts:directActions": "port closure of the direct actions; one function per action",
+  "adapters/playwright/session/targets.ts:targets": "closure over the locator cache; split locating from resolving refs",
+  "adapters/playwright/observer/observer.ts:make": "port closure; split walks from the snapshot and test ids",
+  "adapters/playwright/devtools/debugger.ts:make": "port closure; split breakpoints from stepping",
+  "adapters/knowledge-files.ts:makeFileStore": "the store as one closure over its files and index; split writing from reading",
+  "adapters/knowledge-files.ts:(anonymous in makeFileStore)": "the Effect.gen body of makeFileStore (same split)",
+  // The sessions helper (issue 20) is rewriting serveHttp today; split it after that lands.
+  "mcp/http.ts:serveHttp": "being rewritten by the sessions helper (issue 20); split after it lands",
+  // The hot path of bench:knowledge: its loops are closures over typed-array counters on purpose (V8
+  // optimizes each); splitting the shared counters into a context needs bench:knowledge before and after.
+  "knowledge/prior.ts:priorKnowledge": "hot path; split only with bench:knowledge before/after",
+  // The batch tool closes over its limits; its run loop is one function over the steps' shared state.
+  "tools/batch.ts:makeRunSteps": "closure over the batch limits; move the step runner to module level",
+  "tools/batch.ts:program": "the batch loop (158 lines); split the parallel from the sequential runner"
+}
+
+/**
+ * What a function is called where it is declared: its own name, else the variable, property or method it
+ * is the value of (looking through calls such as `Effect.gen(function* () {...})`), else
+ * `(anonymous in f)` inside function f, else `(anonymous)`.
+ */
+const functionName = (node) => {
+  if (node.name !== undefined) return node.name.getText()
+  let at = node.parent
+  while (at !== undefined) {
+    if ((ts.isVariableDeclaration(at) || ts.isPropertyAssignment(at) || ts.isPropertyDeclaration(at)) && at.name !== undefined) return at.name.getText()
+    if (ts.isFunctionLike(at)) return `(anonymous in ${functionName(at)})`
+    if (!(ts.isCallExpression(at) || ts.isParenthesizedExpression(at) || ts.isAsExpression(at) || ts.isSatisfiesExpression(at))) break
+    at = at.parent
+  }
+  return "(anonymous)"
+}
+
+/** The functions of one file's text longer than maxLines: `{ name, line, lines }`, outermost first. */
+export const longFunctions = (fileName, text, maxLines = MAX_FUNCTION_LINES) => {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true)
+  const found = []
+  const visit = (node) => {
+    if (ts.isFunctionLike(node) && "body" in node && node.body !== undefined) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line
+      const last = source.getLineAndCharacterOfPosition(node.getEnd()).line
+      const lines = last - first + 1
+      if (lines > maxLines) found.push({ name: functionName(node), line: first + 1, lines })
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return found
+}
+
 const sourceFiles = (root) => {
   const found = []
   const walk = (dir) => {
@@ -83,7 +148,7 @@ export const importGraph = (root) => {
       if (target !== undefined) targets.add(posix(path.relative(root, target)))
     }
     const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0)
-    graph.set(posix(path.relative(root, file)), { imports: [...targets].sort(), lines })
+    graph.set(posix(path.relative(root, file)), { imports: [...targets].sort(), lines, text })
   }
   return graph
 }
@@ -149,13 +214,26 @@ const shortestCircle = (edges, start, component) => {
 /** Every problem of the tree at root, as lines to print; empty when the tree is in shape. */
 export const checkImports = (
   root,
-  { layers = LAYERS, allowedImports = ALLOWED_IMPORTS, allowedLongFiles = ALLOWED_LONG_FILES, maxLines = MAX_LINES } = {}
+  {
+    layers = LAYERS,
+    allowedImports = ALLOWED_IMPORTS,
+    allowedLongFiles = ALLOWED_LONG_FILES,
+    maxLines = MAX_LINES,
+    allowedLongFunctions = ALLOWED_LONG_FUNCTIONS,
+    maxFunctionLines = MAX_FUNCTION_LINES
+  } = {}
 ) => {
   const graph = importGraph(root)
   const problems = []
   const used = new Set()
   const edges = new Map()
-  for (const [file, { imports, lines }] of graph) {
+  const longUsed = new Set()
+  for (const [file, { imports, lines, text }] of graph) {
+    for (const { name, line, lines: length } of longFunctions(file, text, maxFunctionLines)) {
+      const key = `${file}:${name}`
+      if (key in allowedLongFunctions) longUsed.add(key)
+      else problems.push(`long function: ${key} (line ${line}) has ${length} lines (at most ${maxFunctionLines}); split it`)
+    }
     const kept = []
     for (const target of imports) {
       const edge = `${file} -> ${target}`
@@ -184,6 +262,9 @@ export const checkImports = (
   for (const edge of Object.keys(allowedImports)) {
     if (!used.has(edge)) problems.push(`allow-list: ${edge} no longer occurs; remove it from ALLOWED_IMPORTS in scripts/check-imports.mjs`)
   }
+  for (const key of Object.keys(allowedLongFunctions)) {
+    if (!longUsed.has(key)) problems.push(`allow-list: ${key} is no function over ${maxFunctionLines} lines now; remove it from ALLOWED_LONG_FUNCTIONS in scripts/check-imports.mjs`)
+  }
   for (const file of Object.keys(allowedLongFiles)) {
     if (!graph.has(file)) problems.push(`allow-list: ${file} no longer exists; remove it from ALLOWED_LONG_FILES in scripts/check-imports.mjs`)
   }
@@ -198,5 +279,5 @@ if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLTo
     process.stderr.write(`check-imports: ${problems.length} problem(s) in ${root}\n`)
     process.exit(1)
   }
-  process.stdout.write(`check-imports: ${root} has no import circle, no upward import, no file over ${MAX_LINES} lines\n`)
+  process.stdout.write(`check-imports: ${root} has no import circle, no upward import, no file over ${MAX_LINES} lines, no function over ${MAX_FUNCTION_LINES} (but the ${Object.keys(ALLOWED_LONG_FUNCTIONS).length} allow-listed)\n`)
 }

@@ -1,6 +1,6 @@
 // scripts/check-imports.mjs (run by `npm test` and `npm run check:imports`) on tiny trees written for
 // each test: it finds a circle (also one closed by `import type` or a dynamic import), an import that
-// runs up the layers and a long file, honours its allow-lists and reports their stale entries.
+// runs up the layers, a long file and a long function, honours its allow-lists and reports their stale entries.
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -20,7 +20,7 @@ const tree = (files: Record<string, string>): string => {
   return root
 }
 
-const none = { allowedImports: {}, allowedLongFiles: {} }
+const none = { allowedImports: {}, allowedLongFiles: {}, allowedLongFunctions: {} }
 
 afterEach(() => {
   for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true })
@@ -71,6 +71,30 @@ describe("check-imports", () => {
     expect(checkImports(root, { ...none, maxLines: 10 })).toEqual(["long file: domain/config.ts has 12 lines (at most 10)"])
   })
 
+  it("reports a function over the line limit by the name it is declared or assigned under, nested ones too, and lets the allow-list keep one until it is split", () => {
+    const body = "  x++\n".repeat(8)
+    const root = tree({
+      "tools/click.ts": `export function click() {\n${body}}\nexport const run = Effect.gen(function* () {\n  const inner = () => {\n${body}  }\n${body}})\nconst short = () => 1\nconst make = (x) => Effect.gen(function* () {\n${body}${body}})\n`
+    })
+    expect(checkImports(root, { ...none, maxFunctionLines: 9 })).toEqual([
+      "long function: tools/click.ts:click (line 1) has 10 lines (at most 9); split it",
+      "long function: tools/click.ts:run (line 11) has 20 lines (at most 9); split it",
+      "long function: tools/click.ts:inner (line 12) has 10 lines (at most 9); split it",
+      "long function: tools/click.ts:make (line 32) has 18 lines (at most 9); split it",
+      "long function: tools/click.ts:(anonymous in make) (line 32) has 18 lines (at most 9); split it"
+    ])
+    const allowed = { ...none, maxFunctionLines: 9, allowedLongFunctions: { "tools/click.ts:click": "why", "tools/click.ts:inner": "why", "tools/click.ts:run": "why", "tools/click.ts:make": "why", "tools/click.ts:(anonymous in make)": "why" } }
+    expect(checkImports(root, allowed)).toEqual([])
+    fs.writeFileSync(path.join(root, "tools/click.ts"), "export const click = () => 1\n")
+    expect(checkImports(root, allowed)).toEqual([
+      "allow-list: tools/click.ts:click is no function over 9 lines now; remove it from ALLOWED_LONG_FUNCTIONS in scripts/check-imports.mjs",
+      "allow-list: tools/click.ts:inner is no function over 9 lines now; remove it from ALLOWED_LONG_FUNCTIONS in scripts/check-imports.mjs",
+      "allow-list: tools/click.ts:run is no function over 9 lines now; remove it from ALLOWED_LONG_FUNCTIONS in scripts/check-imports.mjs",
+      "allow-list: tools/click.ts:make is no function over 9 lines now; remove it from ALLOWED_LONG_FUNCTIONS in scripts/check-imports.mjs",
+      "allow-list: tools/click.ts:(anonymous in make) is no function over 9 lines now; remove it from ALLOWED_LONG_FUNCTIONS in scripts/check-imports.mjs"
+    ])
+  })
+
   it("leaves out what the allow-lists name, and reports an entry that no longer occurs", () => {
     const root = tree({
       "runtime/tool.ts": "export const tool = 1\n",
@@ -80,6 +104,7 @@ describe("check-imports", () => {
     const allowed = {
       allowedImports: { "knowledge/recipe.ts -> runtime/tool.ts": "registry" },
       allowedLongFiles: { "domain/config.ts": "rooms" },
+      allowedLongFunctions: {},
       maxLines: 10
     }
     expect(checkImports(root, allowed)).toEqual([])
