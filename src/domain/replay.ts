@@ -34,14 +34,48 @@ export interface Replay {
   readonly args?: (args: ReplayArgs) => { readonly args: ReplayArgs } | { readonly skip: string }
   /** The step as lines of a @playwright/test body; undefined when it has no equivalent there. */
   readonly playwright?: (args: ReplayArgs, context: PlaywrightContext) => ReadonlyArray<string> | undefined
+  /**
+   * The tool loads a URL: its arguments that load `url`. A recipe starts with it when the flow began on a
+   * page its first replayed step did not load itself (see `loadsUrl`).
+   */
+  readonly loadUrl?: (url: string) => ReplayArgs
+  /** Whether a recorded call loaded a URL of its own choosing (a recipe that starts with it needs no first load). */
+  readonly loadsUrl?: (args: ReplayArgs) => boolean
+  /** The tool waits for the page's URL: its arguments that wait until the URL matches `pattern` (a regex literal), the check that ends a recipe. */
+  readonly awaitUrl?: (pattern: string, timeoutMs: number) => ReplayArgs
 }
+
+/**
+ * A part a tool plays that other code names it by, so that no list elsewhere names the tool: `launch`
+ * starts a session (what hints tell to call first; a replay's first step), `batch` runs many calls in
+ * one (where an export sends what has no Playwright equivalent), `hide-tools` and `show-tools` keep a
+ * client's list rules (what the hint for a hidden tool names). At most one tool of a registry plays each.
+ */
+export type ToolRole = "launch" | "batch" | "hide-tools" | "show-tools"
 
 /** What the step memory reads of a tool's definition (a ToolDefinition is one). */
 export interface ReplayableTool {
   readonly name: string
   readonly annotations: { readonly readOnly: boolean }
   readonly replay?: Replay
+  readonly role?: ToolRole
 }
+
+/** The served tools as the step memory reads them (a ToolRegistryService is one). */
+export interface ReplayTools {
+  /** The served prefix ("mm" serves click as mm_click; "" as click). */
+  readonly prefix: string
+  readonly tools: ReadonlyArray<ReplayableTool>
+  /** A tool by its served or bare name; undefined for a tool the server does not have. */
+  readonly lookup: (name: string) => ReplayableTool | undefined
+}
+
+/** The served name of a bare tool name. */
+export const servedAs = (prefix: string, name: string): string => (prefix === "" ? name : `${prefix}_${name}`)
+
+/** The tool that plays a role, if the tools have one. */
+export const toolWithRole = <T extends ReplayableTool>(tools: ReadonlyArray<T>, role: ToolRole): T | undefined =>
+  tools.find((tool) => tool.role === role)
 
 /** How a recorded call of the tool replays. */
 export const replayModeOf = (tool: ReplayableTool): "step" | "read-only" | "never" =>

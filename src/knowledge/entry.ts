@@ -56,9 +56,13 @@ const indexed = (value: string | undefined) => (value === undefined ? undefined 
 /** The label of a click that clicked more than once (its `count`): a double click is not a plain click. */
 const MULTI_CLICK: Readonly<Record<number, string>> = { 2: "double-click", 3: "triple-click" }
 
-/** A step's labels as the index keeps them: the recorded ones, and `double-click` / `triple-click` for a click with a count. */
+/**
+ * A step's labels as the index keeps them: the recorded ones, and `double-click` / `triple-click` for an
+ * interaction recorded with a `count` (the click tool's input: how many times it clicked), derived here
+ * rather than recorded so that records written before these labels existed are found by them too.
+ */
 export const stepLabels = (step: StepRecord): ReadonlyArray<string> => {
-  const count = step.tool.name === "click" ? step.tool.input.count : undefined
+  const count = step.labels.includes("interaction") ? step.tool.input.count : undefined
   const label = typeof count === "number" ? MULTI_CLICK[count] : undefined
   return label === undefined || step.labels.includes(label) ? step.labels : [...step.labels, label]
 }

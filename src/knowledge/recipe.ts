@@ -3,13 +3,12 @@
 // contributes (replayed or not, its note, its Playwright lines) comes from its definition.
 import type { Placeholder, Recipe, RecipeStep, SessionMetadata, StepRecord, StepTarget } from "../domain/knowledge.js"
 import { isSensitiveKey, REDACTED } from "../domain/redaction.js"
-import { replayModeOf, type ReplayableTool } from "../domain/replay.js"
+import { replayModeOf, servedAs, toolWithRole, type ReplayableTool, type ReplayTools } from "../domain/replay.js"
 import { describeStepTarget } from "./entry.js"
 import { durableTarget, whyNotDurable } from "./targets.js"
 import { clipText, identifierWords } from "./text.js"
 
-/** The definition of a recorded tool, by its bare name; undefined for a tool the server does not have. */
-export type ToolLookup = (name: string) => ReplayableTool | undefined
+export type { ReplayTools }
 
 const placeholderName = (target: StepTarget | undefined, taken: Set<string>): string => {
   const words = identifierWords([target?.testId ?? target?.a11yHint?.name ?? target?.selector ?? "secret"])
@@ -40,12 +39,13 @@ const deliveredThenPaused = (record: StepRecord) => record.outcome.error?.delive
  * Which recorded steps replay and how, as each tool's definition says (replay mode, argument
  * adaptation, note); a tool the lookup does not know replays as a plain step.
  */
-const plan = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup, prefix: string) => {
+const plan = (steps: ReadonlyArray<StepRecord>, tools: ReplayTools) => {
+  const { lookup } = tools
   const out: Array<Replayed> = []
   const placeholders: Array<Placeholder> = []
   const skipped: Array<string> = []
   const taken = new Set<string>()
-  const served = (tool: string) => (prefix === "" ? tool : `${prefix}_${tool}`)
+  const served = (tool: string) => servedAs(tools.prefix, tool)
   /** Fields a secret was typed into (by description and durable form): what is read there is never checked. */
   const secretFields = new Set<string>()
   const fieldKeys = (target: StepTarget | undefined) => {
@@ -114,8 +114,8 @@ const plan = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup, prefix: stri
     if (record.tool.target !== undefined && durableTarget(record.tool.target, reads)?.scopeDropped) notes += " (its ref scope was dropped)"
     out.push({ step: { tool: served(name), args, notes }, record, tool })
   }
-  const start = startOf(steps, out, lookup, served)
-  const end = endOf(steps, out, lookup, served)
+  const start = startOf(steps, out, tools)
+  const end = endOf(steps, out, tools)
   return { out: [...(start === undefined ? [] : [start]), ...out, ...(end === undefined ? [] : [end])], placeholders, skipped }
 }
 
@@ -204,11 +204,12 @@ export const stableUrl = (url: string): EndPage["match"] => {
 const endOf = (
   steps: ReadonlyArray<StepRecord>,
   out: ReadonlyArray<Replayed>,
-  lookup: ToolLookup,
-  served: (tool: string) => string
+  { lookup, prefix, tools }: ReplayTools
 ): Replayed | undefined => {
   const last = out.at(-1)
-  if (last === undefined) return undefined
+  // The tool that waits for a URL checks the end; without one, the recipe has no end check.
+  const waits = tools.find((tool) => tool.replay?.awaitUrl !== undefined)
+  if (last === undefined || waits === undefined) return undefined
   const from = steps.indexOf(last.record)
   let seen: StepRecord | undefined
   for (let index = steps.length - 1; index >= from && seen === undefined; index--) {
@@ -228,9 +229,9 @@ const endOf = (
   }
   const pattern = "exact" in match ? `/^${escapeRegex(match.exact)}$/` : `/${match.regex}/`
   return {
-    step: { tool: served("wait_for"), args: { url: pattern, timeoutMs: END_CHECK_MS }, notes: `${END_NOTE}${clipText(state.currentUrl, 300)}` },
+    step: { tool: servedAs(prefix, waits.name), args: waits.replay!.awaitUrl!(pattern, END_CHECK_MS), notes: `${END_NOTE}${clipText(state.currentUrl, 300)}` },
     record: seen,
-    tool: lookup("wait_for"),
+    tool: waits,
     end
   }
 }
@@ -245,12 +246,13 @@ const LOADABLE = /^(https?|file):/i
 const startOf = (
   steps: ReadonlyArray<StepRecord>,
   out: ReadonlyArray<Replayed>,
-  lookup: ToolLookup,
-  served: (tool: string) => string
+  { lookup, prefix, tools }: ReplayTools
 ): Replayed | undefined => {
   const first = out[0]
-  if (first === undefined) return undefined
-  if (first.record.tool.name === "navigate" && first.record.tool.input.screen === "url") return undefined
+  // The tool that loads a URL starts the recipe; without one, the recipe starts with its first step.
+  const loads = tools.find((tool) => tool.replay?.loadUrl !== undefined)
+  if (first === undefined || loads === undefined) return undefined
+  if (lookup(first.record.tool.name)?.replay?.loadsUrl?.(first.record.tool.input) === true) return undefined
   const position = steps.indexOf(first.record)
   let seen: StepRecord | undefined
   for (let index = position - 1; index >= 0 && seen === undefined; index--) {
@@ -259,18 +261,18 @@ const startOf = (
   const url = seen?.observation?.state.currentUrl
   if (seen === undefined || url === undefined || !LOADABLE.test(url)) return undefined
   return {
-    step: { tool: served("navigate"), args: { screen: "url", url }, notes: `${START_NOTE}${url}` },
+    step: { tool: servedAs(prefix, loads.name), args: loads.replay!.loadUrl!(url), notes: `${START_NOTE}${url}` },
     record: seen,
-    tool: lookup("navigate")
+    tool: loads
   }
 }
 
 /**
- * The replayable steps of a session, oldest first; `lookup` gives each recorded tool's definition,
- * `prefix` is the served tool prefix of the recipe ("mm").
+ * The replayable steps of a session, oldest first, as calls of the served tools (each recorded tool's
+ * definition says how it replays).
  */
-export const recipeOf = (steps: ReadonlyArray<StepRecord>, lookup: ToolLookup, prefix = "mm"): Recipe => {
-  const { out, placeholders, skipped } = plan(steps, lookup, prefix)
+export const recipeOf = (steps: ReadonlyArray<StepRecord>, tools: ReplayTools): Recipe => {
+  const { out, placeholders, skipped } = plan(steps, tools)
   return { steps: out.map((replayed) => replayed.step), placeholders, skipped }
 }
 
@@ -434,12 +436,13 @@ export const toPlaywright = (
   steps: ReadonlyArray<StepRecord>,
   metadata: SessionMetadata | undefined,
   sessionId: string,
-  lookup: ToolLookup,
-  prefix = "mm"
+  tools: ReplayTools
 ): string => {
   const lines: Array<string> = []
   // The recipe's first step loads the page the flow started on (see startOf).
-  const { out } = plan(steps, lookup, prefix)
+  const { out } = plan(steps, tools)
+  const batch = toolWithRole(tools.tools, "batch")
+  const elsewhere = batch === undefined ? "replay it as a recipe" : `replay it with ${servedAs(tools.prefix, batch.name)}`
   const { env, text: textExpression, variables } = expressions()
   recipe.steps.forEach((step, index) => {
     const replayed = out[index]
@@ -456,7 +459,7 @@ export const toPlaywright = (
         ? undefined
         : replayed.tool?.replay?.playwright?.(step.args, { locator, locatorOf, text: textExpression, env, record: replayed.record, notes: step.notes })
     if (written === undefined) {
-      lines.push(`// ${step.tool} ${JSON.stringify(step.args)}: no Playwright equivalent, replay it with mm_run_steps`)
+      lines.push(`// ${step.tool} ${JSON.stringify(step.args)}: no Playwright equivalent, ${elsewhere}`)
       return
     }
     const dialog = step.args.dialog as { accept?: boolean; promptText?: string } | undefined

@@ -12,7 +12,7 @@ import {
 import { Cause, Effect, Exit, type ManagedRuntime } from "effect"
 import { envelopeSchema } from "../domain/envelope.js"
 import { INTERNAL_ERROR_CODE, toErrorInfo, UnknownTool, type ErrorInfo } from "../domain/errors.js"
-import { optInGroups, ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
+import { optInGroups, servedText, ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
 import { ClientMemory } from "../runtime/client-memory.js"
 import { runTool, type ToolResponse } from "../runtime/runTool.js"
 import type { AnyToolDefinition, ToolServices } from "../runtime/tool.js"
@@ -57,11 +57,14 @@ export interface DescribeOptions {
 /** The tools/list entry of a tool: name, description, compact input schema, the hints that differ from the defaults. */
 export const describeTool = (registry: ToolRegistryService, tool: AnyToolDefinition, options: DescribeOptions = {}): Tool => {
   const annotations = hintsOf(tool.annotations)
+  // Descriptions name other tools as served by default (mm_launch): rendered as this registry serves them.
+  const served = servedText(registry)
+  const schema = (json: unknown) => JSON.parse(served(JSON.stringify(json))) as unknown
   return {
     name: registry.servedName(tool),
-    description: tool.description,
-    inputSchema: inputJsonSchema(tool.input) as Tool["inputSchema"],
-    ...(options.outputSchema === true ? { outputSchema: jsonSchemaOf(envelopeSchema(tool.output)) as Tool["outputSchema"] } : {}),
+    description: served(tool.description),
+    inputSchema: schema(inputJsonSchema(tool.input)) as Tool["inputSchema"],
+    ...(options.outputSchema === true ? { outputSchema: schema(jsonSchemaOf(envelopeSchema(tool.output))) as Tool["outputSchema"] } : {}),
     ...(annotations === undefined ? {} : { annotations })
   }
 }

@@ -26,7 +26,8 @@ import { Session, type SessionInfo } from "../services/Session.js"
 import { callBudget, finishReserveMs, RECORD_RESERVE_MS } from "./budget.js"
 import { clientMemory, type ClientMemoryService } from "./client-memory.js"
 import { inputTooCostly } from "./input-limits.js"
-import type { Attachment, RecordedCall, ToolDefinition } from "./tool.js"
+import { servedText } from "./registry.js"
+import { ToolRegistry, type Attachment, type RecordedCall, type ToolDefinition } from "./tool.js"
 import { servedNameOf, toolGate } from "./visibility.js"
 
 export interface RunOptions {
@@ -392,7 +393,10 @@ const envelope = <O, OE>(
   Effect.gen(function* () {
     const session = yield* Session
     const { observation } = observed
-    const notices = [...(yield* session.takeNotices), ...observed.notices]
+    // The server's own words name tools as served by default (mm_launch); the served registry renders them as it serves them.
+    const registry = yield* Effect.serviceOption(ToolRegistry)
+    const served = Option.isSome(registry) ? servedText(registry.value) : (text: string) => text
+    const notices = [...(yield* session.takeNotices), ...observed.notices].map(served)
     let page: PageState | undefined
     let consoleErrors: ReadonlyArray<string> = []
     const current = sessionIdOf(yield* session.current)
@@ -418,7 +422,7 @@ const envelope = <O, OE>(
     const finishedAt = yield* Clock.currentTimeMillis
     const body: Envelope<OE> = {
       ok: outcome.ok,
-      ...(outcome.ok ? (isEmptyObject(outcome.result) ? {} : { result: outcome.result }) : { error: leanError(outcome.error, snapshot !== "") }),
+      ...(outcome.ok ? (isEmptyObject(outcome.result) ? {} : { result: outcome.result }) : { error: leanError({ ...outcome.error, message: served(outcome.error.message) }, snapshot !== "") }),
       ...(page !== undefined ? { page } : {}),
       ...(consoleErrors.length > 0 ? { console: consoleErrors } : {}),
       ...(notices.length > 0 ? { notices } : {}),

@@ -5,7 +5,7 @@
 import { Context, Layer, type Effect, type Option, type Schema } from "effect"
 import type { ToolError } from "../domain/errors.js"
 import type { PriorAction, StepKind, StepTarget } from "../domain/knowledge.js"
-import type { Replay } from "../domain/replay.js"
+import type { Replay, ToolRole } from "../domain/replay.js"
 import type { Observation, ObservationPolicy } from "../domain/observation.js"
 import type { KnowledgeStore } from "../services/KnowledgeStore.js"
 import type { Observer } from "../services/Observer.js"
@@ -103,6 +103,11 @@ export interface ToolDefinition<I, IE, O, OE, R> {
    * listed but callable (knowledge, cleanup, navigate: leaving the page ends the pause).
    */
   readonly whilePaused?: "listed" | "blocked"
+  /**
+   * A part the tool plays that other code names it by (launch, batch, hide-tools, show-tools): hints and
+   * recipes find the tool by its role, so no list elsewhere names it. Most tools play none.
+   */
+  readonly role?: ToolRole
   /** What kind of step a call is, as labels in the step memory. */
   readonly stepKinds?: ReadonlyArray<StepKind>
   /** Present when its recorded calls are actions prior knowledge suggests again (see PriorAction). */
@@ -175,4 +180,4 @@ export const ListedAs: unique symbol = Symbol.for("browser-workflow-mcp/ListedAs
 /** Schema annotation on a property: accepted but not listed (compatibility fields a model never needs). */
 export const Unlisted: unique symbol = Symbol.for("browser-workflow-mcp/Unlisted")
 
-export { replayModeOf, type PlaywrightContext, type Replay, type ReplayArgs } from "../domain/replay.js"
+export { replayModeOf, type PlaywrightContext, type Replay, type ReplayArgs, type ToolRole } from "../domain/replay.js"

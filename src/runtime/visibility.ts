@@ -5,7 +5,9 @@ import { Context, Effect, Option, Ref } from "effect"
 import { DebuggerPaused, NoActiveSession, ToolUnavailable, type ToolError } from "../domain/errors.js"
 import { Session, type PauseSummary, type SessionInfo } from "../services/Session.js"
 import type { ToolRegistryService } from "./registry.js"
-import { groupOf, type AnyToolDefinition, type ListingState } from "./tool.js"
+import { servedAs, toolWithRole } from "../domain/replay.js"
+import { DEFAULT_PREFIX } from "./registry.js"
+import { groupOf, type AnyToolDefinition, type ListingState, type ToolRole } from "./tool.js"
 
 /** The group of hide_tools and show_tools: never hidden, and not served with a fixed list. */
 export const META_GROUP = "meta"
@@ -138,23 +140,30 @@ export const visibleTools = (tools: ReadonlyArray<AnyToolDefinition>): Effect.Ef
   Effect.map(situation, (now) => tools.filter((tool) => tool.unlisted !== true && listed(blockedBy(tool, now), now)))
 
 const servedIn = (view: Option.Option<ToolViewService>) => (name: string) =>
-  Option.isSome(view) ? (view.value.registry.prefix === "" ? name : `${view.value.registry.prefix}_${name}`) : `mm_${name}`
+  Option.isSome(view) ? servedAs(view.value.registry.prefix, name) : servedAs(DEFAULT_PREFIX, name)
 
 /** The name the client calls the tool by (the default prefix when no server serves the call). */
 export const servedNameOf = (tool: AnyToolDefinition): Effect.Effect<string> =>
   Effect.map(Effect.serviceOption(ToolView), (view) => servedIn(view)(tool.name))
 
+/** The served name of the tool that plays a role, when this server serves one. */
+const servedRole = (view: Option.Option<ToolViewService>, role: ToolRole): string | undefined => {
+  if (Option.isNone(view)) return undefined
+  const tool = toolWithRole(view.value.registry.tools, role)
+  return tool === undefined ? undefined : view.value.registry.servedName(tool)
+}
+
 const errorFor = (tool: AnyToolDefinition, blocked: Blocked, now: Situation): ToolError | undefined => {
-  const served = servedIn(now.view)
-  const name = served(tool.name)
+  const name = servedIn(now.view)(tool.name)
+  const launch = servedRole(now.view, "launch")
   switch (blocked) {
     case "session":
-      return new NoActiveSession({ tool: name, launch: served("launch") })
+      return new NoActiveSession({ tool: name, launch })
     case "extension":
       return new ToolUnavailable({
         tool: name,
         reason: "extension",
-        hint: `needs a session with an extension loaded: call ${served("launch")} with extensionPath and force: true, or start the server with --extension.`
+        hint: `needs a session with an extension loaded: ${launch === undefined ? "start one" : `call ${launch}`} with extensionPath and force: true, or start the server with --extension.`
       })
     case "group": {
       const group = groupOf(tool)
@@ -164,12 +173,15 @@ const errorFor = (tool: AnyToolDefinition, blocked: Blocked, now: Situation): To
         hint: `is in group ${group}, which is off: start the server with --caps ${group} (or "caps": ["${group}"] in the config file).`
       })
     }
-    case "hidden":
+    case "hidden": {
+      const hide = servedRole(now.view, "hide-tools")
+      const show = servedRole(now.view, "show-tools")
       return new ToolUnavailable({
         tool: name,
         reason: "hidden",
-        hint: `is hidden by ${served("hide_tools")}: call ${served("show_tools")} {"tools": ["${name}"]} to list it again.`
+        hint: `is hidden by ${hide ?? "this client's rules"}${show === undefined ? "." : `: call ${show} {"tools": ["${name}"]} to list it again.`}`
       })
+    }
     case "static":
       return new ToolUnavailable({
         tool: name,

@@ -360,6 +360,7 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
 
   return defineTool({
     name: BATCH_TOOL_NAME,
+    role: "batch",
     title: "Run several steps",
     description:
       "Run known steps in one call, each {tool, args} as alone (launch too). Returns {steps, summary} and their page text.",

@@ -258,6 +258,7 @@ export const waitFor = defineTool({
   // It only reads, but a replay must wait where the flow waited.
   replay: {
     mode: "step",
+    awaitUrl: (pattern, timeoutMs) => ({ url: pattern, timeoutMs }),
     note: (args, target) =>
       [
         args.url !== undefined ? `Wait for the URL ${String(args.url)}` : undefined,

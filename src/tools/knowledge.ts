@@ -20,7 +20,7 @@ import { expandedWords, queryGroups } from "../knowledge/text.js"
 import { defineTool, ListedAs } from "../runtime/tool.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Session } from "../services/Session.js"
-import { toolLookup } from "../runtime/registry.js"
+import { ToolRegistry, toolLookup } from "../runtime/registry.js"
 import { writeReport } from "./report.js"
 
 export { toolLookup }
@@ -36,9 +36,6 @@ const memoryTool = {
   stepKinds: ["memory"],
   observation: "none"
 } as const
-
-/** Tool names in recipes and exports: the default prefix, which is what mm_run_steps and agents know. */
-export const RECIPE_PREFIX = "mm"
 
 const Filters = Schema.optional(KnowledgeFilters.annotations({ [ListedAs]: { type: "object" } })).annotations({
   description: "{flowTag?, tag?, screen?, sinceHours?}"
@@ -198,7 +195,7 @@ export const summarizeSession = (sessionId: string) =>
       succeeded,
       failed: flow.length - succeeded,
       screens,
-      recipe: recipeOf(flow, yield* toolLookup, RECIPE_PREFIX)
+      recipe: recipeOf(flow, yield* ToolRegistry)
     }
   })
 
@@ -227,12 +224,12 @@ export const FileFormat = Schema.Literal("batch", "playwright")
 export const exportSession = (sessionId: string, format: typeof FileFormat.Type) =>
   Effect.gen(function* () {
     const { steps, metadata } = yield* sessionSteps(sessionId)
-    const lookup = yield* toolLookup
-    const recipe = recipeOf(steps, lookup, RECIPE_PREFIX)
+    const registry = yield* ToolRegistry
+    const recipe = recipeOf(steps, registry)
     const content =
       format === "batch"
         ? JSON.stringify(toBatch(recipe), null, 2) + "\n"
-        : toPlaywright(recipe, steps, metadata, sessionId, lookup, RECIPE_PREFIX)
+        : toPlaywright(recipe, steps, metadata, sessionId, registry)
     return {
       sessionId,
       format,

@@ -66,6 +66,7 @@ const metaTool = {
 
 export const hideTools = defineTool({
   name: "hide_tools",
+  role: "hide-tools",
   title: "Hide tools",
   description: "Hide tools you will not need; mm_show_tools undoes it.",
   input: Schema.Struct({ tools: Patterns }),
@@ -80,6 +81,7 @@ export const hideTools = defineTool({
 
 export const showTools = defineTool({
   name: "show_tools",
+  role: "show-tools",
   title: "Show tools",
   description: "Show hidden tools again. Returns {hidden}.",
   input: Schema.Struct({

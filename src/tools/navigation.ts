@@ -48,6 +48,8 @@ export const navigate = defineTool({
   requiresSession: true,
   stepKinds: ["navigation"],
   replay: {
+    loadUrl: (url) => ({ screen: "url", url }),
+    loadsUrl: (args) => args.screen === "url",
     note: (args, _target, step) =>
       `Go to ${step.observation?.state.currentUrl ?? String(args.url ?? args.screen ?? "the page")}`,
     playwright: (args, context) => {

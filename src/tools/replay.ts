@@ -75,11 +75,12 @@ const acts = (recipe: Recipe) => recipe.steps.some((step) => !framesTheFlow(step
 const noDurable = (recipe: Recipe) => recipe.skipped.some((reason) => /: (only a ref|no durable form|the element had no|its locator was scoped)/.test(reason))
 
 /** The session to replay and its recipe. */
-const chooseSession = (input: typeof ReplayInput.Type, lookup: Lookup, prefix: string) =>
+const chooseSession = (input: typeof ReplayInput.Type, registry: ToolRegistryService) =>
   Effect.gen(function* () {
+    const { lookup } = registry
     if (input.sessionId !== undefined) {
       const { steps, metadata } = yield* sessionSteps(input.sessionId)
-      const recipe = recipeOf(steps, lookup, prefix)
+      const recipe = recipeOf(steps, registry)
       if (!acts(recipe)) {
         return yield* new KnowledgeError({
           detail: `session ${input.sessionId} has no step to replay${recipe.skipped.length > 0 ? `; left out: ${recipe.skipped.slice(0, 5).join("; ")}` : ""}`
@@ -98,7 +99,7 @@ const chooseSession = (input: typeof ReplayInput.Type, lookup: Lookup, prefix: s
       // The running session is the one the replay runs in, not one to copy.
       if (summary.sessionId === running) continue
       const steps = yield* store.steps(summary.sessionId)
-      const recipe = recipeOf(steps, lookup, prefix)
+      const recipe = recipeOf(steps, registry)
       if (acts(recipe) && !noDurable(recipe) && flowSucceeded(steps, lookup)) {
         return { sessionId: summary.sessionId, metadata: catalog.metadata(summary.sessionId), recipe }
       }
@@ -220,7 +221,7 @@ export const replay = defineTool({
   }),
   run: Effect.fn("tool.replay")(function* (input) {
     const registry = yield* ToolRegistry
-    const chosen = yield* chooseSession(input, registry.lookup, registry.prefix)
+    const chosen = yield* chooseSession(input, registry)
     const steps = yield* fillPlaceholders(chosen.recipe, input.params ?? {}, registry.lookup)
     const running = Option.isSome(yield* (yield* Session).current)
     const launchStep = running

@@ -8,7 +8,7 @@ import { renderReport } from "../knowledge/report.js"
 import { defineTool } from "../runtime/tool.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Session } from "../services/Session.js"
-import { toolLookup } from "../runtime/registry.js"
+import { ToolRegistry } from "../runtime/registry.js"
 
 const IMAGE_TYPES: Readonly<Record<string, string>> = { ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png" }
 
@@ -45,7 +45,7 @@ export const buildReport = (sessionId: string) =>
       sessionId,
       metadata: catalog.metadata(sessionId),
       steps,
-      recipe: recipeOf(steps, yield* toolLookup, "mm"),
+      recipe: recipeOf(steps, yield* ToolRegistry),
       images,
       generatedAt: new Date(yield* Clock.currentTimeMillis).toISOString()
     })

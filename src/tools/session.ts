@@ -47,6 +47,7 @@ const LaunchInput = Schema.Struct({
 
 export const launch = defineTool({
   name: "launch",
+  role: "launch",
   title: "Launch the browser",
   description:
     "Start the browser on the app's or extension's home page; the page tools appear then. Also after MM_BROWSER_CLOSED (no force needed). Returns {sessionId, state}.",

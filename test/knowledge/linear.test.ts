@@ -17,7 +17,7 @@ import { makeRegistry } from "../../src/runtime/registry.js"
 import { builtinTools } from "../../src/tools/registry.js"
 import { hoursAgo, NOW, session, step, stepKindsOf, priorActions } from "./fixtures.js"
 
-const tools = makeRegistry(builtinTools, "mm").lookup
+const tools = makeRegistry(builtinTools, "mm")
 
 const MB = 1_000_000
 const upper = "A".repeat(MB)

@@ -88,7 +88,7 @@ describe("prior knowledge", () => {
 })
 
 describe("recipes", () => {
-  const tools = makeRegistry(builtinTools, "mm").lookup
+  const tools = makeRegistry(builtinTools, "mm")
   const flow = [
     step({ sessionId: "r", tool: "launch", url: "http://127.0.0.1:5000/login" }),
     step({ sessionId: "r", tool: "describe_screen", url: "http://127.0.0.1:5000/login" }),
