@@ -430,12 +430,27 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
       return Effect.tryPromise({ try: () => writeFileAtomic(file, html, { within: artifactsRoot }), catch: fail(`cannot write the report ${file}`) }).pipe(Effect.as(file))
     }
 
+    /** The session's recordings (sessions/<id>/: complete files only) and the downloads directory, when there are any. */
+    const sessionFiles = (sessionId: string) =>
+      Effect.promise(async () => {
+        const dir = path.join(artifactsRoot, "sessions", safeSegment(sessionId))
+        const names = await fs.readdir(dir).catch(() => [] as Array<string>)
+        const files = names
+          .filter((name) => !name.startsWith(".") && !name.endsWith(".partial"))
+          .sort()
+          .map((name) => ({ path: path.join(dir, name), name: `sessions/${safeSegment(sessionId)}/${name}` }))
+        const downloads = path.join(artifactsRoot, "downloads")
+        const hasDownloads = await fs.readdir(downloads).then((entries) => entries.length > 0, () => false)
+        return hasDownloads ? [...files, { path: downloads, name: "downloads/" }] : files
+      })
+
     const store = KnowledgeStore.of({
       startSession,
       recordStep,
       steps,
       sessions,
       readArtifact,
+      sessionFiles,
       writeReport,
       catalog: refresh.pipe(
         Effect.zipRight(saveLater),

@@ -1,5 +1,5 @@
 // A session as one HTML page a person can read: a timeline of the steps with their durations, targets,
-// outcomes and screenshots, then the replayable recipe. Self-contained (inline CSS, images as data URIs,
+// outcomes and screenshots, then the replayable recipe, with links to the session's recordings. Self-contained (inline CSS, images as data URIs,
 // no script at all) and built only from redacted step records, so no secret can appear in it.
 import type { Recipe, SessionMetadata, StepRecord } from "../domain/knowledge.js"
 import { REDACTED } from "../domain/redaction.js"
@@ -14,6 +14,8 @@ export interface ReportInput {
   readonly recipe: Recipe
   /** Screenshot path (as recorded) to the image as a data: URI; paths missing here are shown as missing. */
   readonly images: ReadonlyMap<string, string>
+  /** The files the session left besides its steps (trace, HAR, videos, downloads): a link and the name under the artifacts directory. */
+  readonly files?: ReadonlyArray<{ readonly name: string; readonly href: string; readonly path: string }> | undefined
   readonly generatedAt: string
 }
 
@@ -122,6 +124,29 @@ const stepHtml = (step: StepRecord, index: number, start: number, images: Readon
 </li>`
 }
 
+/** What a session's file is, by its name (recording.ts names them). */
+const fileLabel = (name: string): string => {
+  const base = name.slice(name.lastIndexOf("/", name.length - 2) + 1)
+  if (base === "trace.zip") return "Playwright trace"
+  if (base.endsWith(".har")) return "Network (HAR)"
+  const video = /^video-tab(\d+)\.webm$/.exec(base)
+  if (video !== null) return `Video of tab ${video[1]}`
+  if (name === "downloads/") return "Downloads"
+  return base
+}
+
+const filesHtml = (files: NonNullable<ReportInput["files"]>): string =>
+  files.length === 0
+    ? ""
+    : `<h2>Recordings</h2><ul class="files">${files
+        .map(
+          (file) =>
+            `<li><a href="${escapeHtml(file.href, 4_000)}">${escapeHtml(fileLabel(file.name), 200)}</a> <code>${escapeHtml(file.name, 500)}</code>${
+              file.name.endsWith("trace.zip") ? ` · <code>npx playwright show-trace ${escapeHtml(file.path, 2_000)}</code>` : ""
+            }</li>`
+        )
+        .join("")}</ul>`
+
 const recipeHtml = (recipe: Recipe): string => {
   const steps =
     recipe.steps.length === 0
@@ -185,6 +210,7 @@ export const renderReport = (input: ReportInput): string => {
   } failed</span>${Number.isNaN(end - start) ? "" : `<span>${formatDuration(end - start)} from first to last</span>`}<span>${formatDuration(busy)} in tool calls</span></p>
 </div></header>
 <main>
+${filesHtml(input.files ?? [])}
 ${failures}
 <h2>Timeline</h2>
 <ol class="timeline">

@@ -18,8 +18,19 @@ export interface KnowledgeStoreService {
   readonly catalog?: Effect.Effect<Catalog, KnowledgeError>
   /** The bytes of a file a step recorded (its screenshot), when it is under the artifacts directory and readable. */
   readonly readArtifact?: (file: string) => Effect.Effect<Option.Option<Uint8Array>>
+  /**
+   * The files a session left besides its steps (its trace, HAR and videos under sessions/<id>/, the
+   * downloads directory), each as where it is (absolute) and its name there; none when the store keeps no files.
+   */
+  readonly sessionFiles?: (sessionId: string) => Effect.Effect<ReadonlyArray<SessionFile>>
   /** Saves a session's HTML report; answers where it went. */
   readonly writeReport?: (sessionId: string, html: string) => Effect.Effect<string, KnowledgeError>
+}
+
+/** A file a session left: its absolute path and its name relative to the artifacts directory. */
+export interface SessionFile {
+  readonly path: string
+  readonly name: string
 }
 
 export class KnowledgeStore extends Context.Tag("browser-workflow-mcp/KnowledgeStore")<

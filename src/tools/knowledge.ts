@@ -284,13 +284,36 @@ const ReportExport = Schema.Struct({
   bytes: Schema.Number
 })
 
-export const ExportFormat = Schema.Literal("batch", "playwright", "recipe", "report")
+const TraceExport = Schema.Struct({
+  format: Schema.Literal("trace"),
+  path: Schema.String.annotations({ description: "The session's Playwright trace; open it with npx playwright show-trace PATH." }),
+  sessionId: Schema.String
+})
+
+export const ExportFormat = Schema.Literal("batch", "playwright", "recipe", "report", "trace")
+
+/** Where a session's trace is (--save-trace writes it when the session ends), or MM_KNOWLEDGE_ERROR saying why there is none. */
+const traceOf = (sessionId: string) =>
+  Effect.gen(function* () {
+    const store = yield* KnowledgeStore
+    const files = store.sessionFiles === undefined ? [] : yield* store.sessionFiles(sessionId)
+    const trace = files.find((file) => file.name.endsWith("/trace.zip"))
+    if (trace !== undefined) return { format: "trace" as const, path: trace.path, sessionId }
+    const current = yield* (yield* Session).current
+    const running = Option.isSome(current) && current.value.sessionId === sessionId
+    return yield* new KnowledgeError({
+      detail: running
+        ? `session ${sessionId} is still running: its trace (with --save-trace) is written when it ends; call mm_cleanup first.`
+        : `no trace of session ${sessionId}: traces are recorded when the server runs with --save-trace.`
+    })
+  })
 
 /** A session as a file (batch, playwright), its recipe, or its HTML report written under <artifacts>/reports/. */
 export const exportAs = (sessionId: string, format: typeof ExportFormat.Type) =>
   Effect.gen(function* () {
     if (format === "recipe") return { format: "recipe" as const, ...(yield* summarizeSession(sessionId)) }
     if (format === "report") return { format: "report" as const, ...(yield* writeReport(sessionId)) }
+    if (format === "trace") return yield* traceOf(sessionId)
     return yield* exportSession(sessionId, format)
   })
 
@@ -312,12 +335,12 @@ export const knowledge = defineTool({
     }),
     sessions: Schema.optional(Schema.Boolean).annotations({ description: "true: sessions, newest first." }),
     export: Schema.optional(ExportFormat).annotations({
-      description: "As an mm_run_steps batch, a Playwright test, its recipe or an HTML report file."
+      description: "As an mm_run_steps batch, a Playwright test, its recipe, an HTML report file, or where its Playwright trace is (--save-trace)."
     }),
     limit: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 200))).annotations({ description: "Default 20 (10 sessions)." }),
     filters: Filters
   }),
-  output: Schema.Union(LastOutput, SearchOutput, SessionsOutput, FileExport, RecipeExport, ReportExport),
+  output: Schema.Union(LastOutput, SearchOutput, SessionsOutput, FileExport, RecipeExport, ReportExport, TraceExport),
   ...memoryTool,
   // export "report" writes a file.
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },

@@ -1,5 +1,6 @@
 // mm_report: one session as a self-contained HTML page a person can open: the timeline of its steps with
-// durations, targets, outcomes, errors and screenshots, and the recipe that replays it.
+// durations, targets, outcomes, errors and screenshots, the recipe that replays it, and links to its recordings.
+import { pathToFileURL } from "node:url"
 import { Clock, Effect, Option, Schema } from "effect"
 import { KnowledgeError, NoActiveSession } from "../domain/errors.js"
 import { isMemoryStep, type StepRecord } from "../domain/knowledge.js"
@@ -41,12 +42,14 @@ export const buildReport = (sessionId: string) =>
         }),
       { concurrency: 8 }
     )
+    const files = store.sessionFiles === undefined ? [] : yield* store.sessionFiles(sessionId)
     const html = renderReport({
       sessionId,
       metadata: catalog.metadata(sessionId),
       steps,
       recipe: recipeOf(steps, yield* ToolRegistry),
       images,
+      files: files.map((file) => ({ name: file.name, path: file.path, href: pathToFileURL(file.path).href })),
       generatedAt: new Date(yield* Clock.currentTimeMillis).toISOString()
     })
     return { html, steps: steps.length, failed: steps.filter((step) => !step.outcome.ok).length, screenshots: images.size }

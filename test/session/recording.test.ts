@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { pathToFileURL } from "node:url"
 import { chromium } from "playwright"
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
@@ -97,9 +98,22 @@ layer(Layer.mergeAll(liveLayer(settings), PagesLive, secrets), { timeout: 180_00
         const typed = yield* ok("mm_type", { testId: "pass", text: PASSWORD })
         expect(typed.result.sensitive).toBe(true)
         yield* ok("mm_click", { testId: "go" })
+        const early = yield* call("mm_knowledge", { export: "trace", session: "current" })
+        expect(early.error?.code).toBe("MM_KNOWLEDGE_ERROR")
+        expect(early.error?.message).toContain("still running")
         yield* ok("mm_cleanup")
 
         const dir = recordingDir(settings.artifactsDir, sessionId)
+        // The step memory says where the trace is, and the report links the trace and the HAR.
+        expect((yield* ok("mm_knowledge", { export: "trace", session: sessionId })).result).toEqual({
+          format: "trace",
+          path: path.join(dir, "trace.zip"),
+          sessionId
+        })
+        const report = fs.readFileSync((yield* ok("mm_knowledge", { export: "report", session: sessionId })).result.path as string, "utf8")
+        expect(report).toContain(`href="${pathToFileURL(path.join(dir, "trace.zip")).href}"`)
+        expect(report).toContain(`href="${pathToFileURL(path.join(dir, "network.har")).href}"`)
+        expect(report).toContain("Playwright trace")
         const names = fs.readdirSync(dir).sort()
         expect(names).toEqual(["network.har", "trace.zip"])
         // Nothing half-written is left.
@@ -113,7 +127,7 @@ layer(Layer.mergeAll(liveLayer(settings), PagesLive, secrets), { timeout: 180_00
           .filter((line) => line !== "")
           .map((line) => JSON.parse(line) as { type: string; method?: string; title?: string; params?: { name?: string } })
         const groups = events.filter((event) => event.type === "before" && event.method === "tracingGroup").map((event) => event.title ?? event.params?.name)
-        const calls = [`mm_navigate "${url("/login")}"`, 'mm_type "user"', 'mm_type "token"', 'mm_type "pass"', 'mm_click "go"', "mm_cleanup"]
+        const calls = [`mm_navigate "${url("/login")}"`, 'mm_type "user"', 'mm_type "token"', 'mm_type "pass"', 'mm_click "go"', "mm_knowledge", "mm_cleanup"]
         expect(groups).toEqual(calls)
         expect(events.some((event) => event.type === "frame-snapshot")).toBe(true)
 
@@ -168,6 +182,9 @@ layer(Layer.mergeAll(liveLayer(videoSettings), PagesLive), { timeout: 120_000, e
         expect(video.subarray(0, 4).toString("hex")).toBe("1a45dfa3")
         expect(video.length).toBeGreaterThan(1_000)
         expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+        // The report links it.
+        const report = fs.readFileSync((yield* ok("mm_knowledge", { export: "report", session: sessionId })).result.path as string, "utf8")
+        expect(report).toContain(`<a href="${pathToFileURL(file).href}">Video of tab 1</a>`)
       })
   )
 })
