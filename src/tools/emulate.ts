@@ -44,7 +44,7 @@ const EmulationFields = {
     Schema.Union(
       Schema.Literal("slow-3g", "fast-3g", "fast-4g"),
       Schema.Struct({ latencyMs: Schema.Number.pipe(Schema.between(0, 60_000)), downloadKbps: Kbps, uploadKbps: Kbps })
-    )
+    ).annotations({ [ListedAs]: {} })
   ).annotations({ description: "Throttling: slow-3g, fast-3g, fast-4g, or {latencyMs, downloadKbps, uploadKbps}." }),
   cpuThrottling: Schema.optional(Schema.Number.pipe(Schema.between(1, 20))).annotations({ description: "CPU slowdown factor (1 = none)." }),
   colorScheme: Schema.optional(Schema.Literal("light", "dark", "no-preference")).annotations({ description: "prefers-color-scheme." }),
@@ -72,8 +72,8 @@ const EmulationFields = {
 
 const EmulateInput = Schema.Struct({
   ...EmulationFields,
-  reset: Schema.optional(Schema.Union(Schema.Literal(true), Schema.Array(Schema.Literal(...SETTINGS)))).annotations({
-    description: "true: everything back to the launch's; or the settings to reset. Applied before the rest."
+  reset: Schema.optional(Schema.Union(Schema.Literal(true), Schema.Array(Schema.Literal(...SETTINGS))).annotations({ [ListedAs]: {} })).annotations({
+    description: 'true: all back to the launch\'s; or setting names (["network"]). Applied first.'
   })
 })
 
@@ -156,7 +156,7 @@ export const emulate = defineTool({
   name: "emulate",
   title: "Emulate the page's environment",
   description:
-    "Change the environment of every tab, now and opened later: offline, network throttling, CPU throttling, color scheme, reduced motion, geolocation, viewport or device, time zone, locale. Several at once; reset. Returns {emulating, notApplied?}.",
+    "Change every tab's environment (also tabs opened later); several at once, or reset. Returns {emulating, notApplied?}.",
   input: EmulateInput,
   output: Schema.Struct({
     emulating: Schema.Struct(EmulationFields).annotations({ description: "Everything emulated now, beyond the launch's settings." }),

@@ -64,7 +64,7 @@ export const storage = defineTool({
   name: "storage",
   title: "Cookies and storage",
   description:
-    'Read the session\'s cookies (secret-looking values redacted), or clear cookies and storage (localStorage, sessionStorage, IndexedDB, caches) of one origin or of the whole session. {action: "cookies"|"clear", origin?, cookies?, storage?}. Returns {cookies} or {cleared}.',
+    "Read cookies (secret-looking values redacted), or clear cookies and storage (local, session, IndexedDB, caches) of an origin or the whole session. Returns {count, cookies?} or {cleared}.",
   input: Schema.Struct({
     action: Schema.Literal("cookies", "clear").annotations({ description: "cookies: list them; clear: remove cookies and storage." }),
     origin: Schema.optional(Origin).annotations({ description: "Only this origin's (e.g. http://127.0.0.1:8080); the whole session without it." }),
