@@ -379,7 +379,7 @@ export const optionTable = {
     default: defaultSettings.saveHar,
     help: "Record a HAR of each session's traffic (<artifacts>/sessions/<id>/network.har), secrets redacted.",
     details:
-      "Bodies embedded. Finished when the session ends: every `--secrets` value and every value typed into a password field is replaced by a marker before the file appears (written atomically)."
+      "Bodies embedded. Finished when the session ends: every `--secrets` value and every value typed into a password field is replaced by a marker, and credential headers (Authorization, Cookie, Set-Cookie, token and key headers) and cookie values are blanked, before the file appears (written atomically)."
   }),
   outputMaxMb: option({
     section: "tools",

@@ -58,12 +58,44 @@ describe("trace files", () => {
     expect(scrubbed[2]).toBe(entries[2])
   })
 
-  it("a HAR keeps its shape with every secret out of every string", () => {
-    const har = { log: { entries: [{ request: { url: "http://127.0.0.1/x?t=s%40cret-v", postData: { text: "p=hunter22" } } }] } }
+  it("a HAR keeps its shape with every secret out of every string and no credential header or cookie value", () => {
+    const har = {
+      log: {
+        entries: [
+          {
+            request: {
+              url: "http://127.0.0.1/x?t=s%40cret-v",
+              postData: { text: "p=hunter22" },
+              headers: [{ name: "Authorization", value: "Bearer abc" }, { name: "X-Api-Key", value: "k1" }, { name: "Accept", value: "*/*" }],
+              cookies: [{ name: "sid", value: "c00kie" }]
+            },
+            response: { headers: [{ name: "set-cookie", value: "sid=c00kie" }], cookies: [{ name: "sid", value: "c00kie" }] }
+          }
+        ]
+      }
+    }
     const out = scrubHar(JSON.stringify(har), artifactRedactor(Secrets.make(new Map([["TOKEN", "s@cret-v"]])), ["hunter22"]))
     expect(JSON.parse(out)).toEqual({
-      log: { entries: [{ request: { url: "http://127.0.0.1/x?t=[secret:TOKEN]", postData: { text: "p=[secret:typed]" } } }] }
+      log: {
+        entries: [
+          {
+            request: {
+              url: "http://127.0.0.1/x?t=[secret:TOKEN]",
+              postData: { text: "p=[secret:typed]" },
+              headers: [{ name: "Authorization", value: "[REDACTED]" }, { name: "X-Api-Key", value: "[REDACTED]" }, { name: "Accept", value: "*/*" }],
+              cookies: [{ name: "sid", value: "[REDACTED]" }]
+            },
+            response: { headers: [{ name: "set-cookie", value: "[REDACTED]" }], cookies: [{ name: "sid", value: "[REDACTED]" }] }
+          }
+        ]
+      }
     })
+  })
+
+  it("a trace's network entries lose their credentials too", () => {
+    const line = { type: "resource-snapshot", snapshot: { request: { headers: [{ name: "Cookie", value: "sid=c00kie" }], cookies: [] }, response: { headers: [] } } }
+    const [scrubbed] = scrubTrace([{ name: "trace.network", data: text(JSON.stringify(line)) }], (value) => value, new Set())
+    expect(Buffer.from(scrubbed!.data).toString("utf8")).not.toContain("c00kie")
   })
 })
 

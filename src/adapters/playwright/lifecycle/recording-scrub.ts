@@ -1,9 +1,10 @@
 // Keeping secrets out of a session's recorded files before they appear: every --secrets value, every
 // value a password field held (read from the trace's own DOM snapshots) and every text a call typed that
 // the server kept out of its records, in every form the redactor knows, in every text entry of a trace
-// and in every string of a HAR. Pure functions over the files' contents.
+// and in every string of a HAR; and the credentials of every request and response (Authorization, Cookie,
+// Set-Cookie, token and key headers, cookie values) in both. Pure functions over the files' contents.
 import { MIN_SECRET_LENGTH, makeTextRedactor, redactValue } from "../../../domain/secrets.js"
-import { REDACTED } from "../../../domain/redaction.js"
+import { isSensitiveKey, REDACTED } from "../../../domain/redaction.js"
 import type { SecretsService } from "../../../services/Secrets.js"
 import type { ZipEntry } from "../../zip.js"
 
@@ -124,6 +125,44 @@ const scrubTraceLine = (line: string, sensitive: ReadonlySet<string>): string =>
   return changed ? JSON.stringify(event) : line
 }
 
+/** Headers that carry credentials whatever their value looks like (as Chrome's sanitized HAR drops them). */
+const CREDENTIAL_HEADER = /^(?:authorization|proxy-authorization|cookie|set-cookie)$/i
+
+/** A HAR-shaped request or response with its credentials' values replaced: those headers and every cookie's value. Changes it in place; true when it changed. */
+const blankCredentials = (message: unknown): boolean => {
+  if (typeof message !== "object" || message === null) return false
+  const { headers, cookies } = message as { headers?: unknown; cookies?: unknown }
+  let changed = false
+  for (const header of Array.isArray(headers) ? headers : []) {
+    if (typeof header?.name === "string" && (CREDENTIAL_HEADER.test(header.name) || isSensitiveKey(header.name)) && header.value !== REDACTED) {
+      header.value = REDACTED
+      changed = true
+    }
+  }
+  for (const cookie of Array.isArray(cookies) ? cookies : []) {
+    if (typeof cookie === "object" && cookie !== null && "value" in cookie && cookie.value !== REDACTED) {
+      cookie.value = REDACTED
+      changed = true
+    }
+  }
+  return changed
+}
+
+/** A HAR entry (or a trace's resource snapshot) without credentials in its request and response. */
+const blankEntryCredentials = (entry: unknown): boolean => {
+  if (typeof entry !== "object" || entry === null) return false
+  const { request, response } = entry as { request?: unknown; response?: unknown }
+  const inRequest = blankCredentials(request)
+  return blankCredentials(response) || inRequest
+}
+
+/** A trace.network line with the credentials of its resource snapshot blanked. */
+const scrubNetworkLine = (line: string): string => {
+  if (!line.includes('"resource-snapshot"')) return line
+  const event = parseLine(line)
+  return event !== undefined && event.type === "resource-snapshot" && blankEntryCredentials(event.snapshot) ? JSON.stringify(event) : line
+}
+
 /** A trace's entries with no secret left in any text entry; binary entries (screenshots) as they were. */
 export const scrubTrace = (
   entries: ReadonlyArray<ZipEntry>,
@@ -133,13 +172,21 @@ export const scrubTrace = (
   entries.map((entry) => {
     const text = textOf(entry.data)
     if (text === undefined) return entry
-    const structural = entry.name.endsWith(".trace") ? text.split("\n").map((line) => scrubTraceLine(line, sensitive)).join("\n") : text
+    const structural = entry.name.endsWith(".trace")
+      ? text.split("\n").map((line) => scrubTraceLine(line, sensitive)).join("\n")
+      : entry.name.endsWith(".network")
+        ? text.split("\n").map(scrubNetworkLine).join("\n")
+        : text
     const scrubbed = redact(structural)
     return scrubbed === text ? entry : { name: entry.name, data: Buffer.from(scrubbed, "utf8") }
   })
 
-/** A HAR (its JSON text) with every string scrubbed, keys included, embedded bodies (text or base64) too. */
+/**
+ * A HAR (its JSON text) without credentials (Authorization, Cookie and Set-Cookie headers, headers named
+ * like a token or key, cookie values) and with every string scrubbed, keys included, embedded bodies (text or base64) too.
+ */
 export const scrubHar = (text: string, redact: (text: string) => string): string => {
-  const har = JSON.parse(text) as unknown
+  const har = JSON.parse(text) as { log?: { entries?: unknown } }
+  for (const entry of Array.isArray(har.log?.entries) ? har.log.entries : []) blankEntryCredentials(entry)
   return JSON.stringify(redactValue(redact, har), null, 1)
 }
