@@ -1,12 +1,14 @@
 // Secrets by name: the strict dotenv parser, the redactor, and a real session over the built server
 // (SDK client, stdio, Chromium) after which no response, stderr line, step record, export or report
-// holds a secret's value in any form; press_key never spells out a key pressed into a secret field.
+// holds a secret's value in any form, nor any entry of the session's trace or HAR (--save-trace, --save-har);
+// press_key never spells out a key pressed into a secret field.
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { servePages, type RunningServer } from "../../demo/sample-app.js"
+import { readZip } from "../../src/adapters/zip.js"
 import { cutRedacted, makeTextRedactor, parseDotenv } from "../../src/domain/secrets.js"
 import { parseCli } from "../../src/cli.js"
 import { html, LOOPBACK_ARGS, tempDir } from "../support/browser.js"
@@ -247,6 +249,9 @@ describe("secrets over the built server", () => {
         "debug",
         "--step-screenshots",
         "all",
+        // The session's trace and HAR hold what the page showed and sent: they are scanned too, unzipped.
+        "--save-trace",
+        "--save-har",
         ...LOOPBACK_ARGS.map((arg) => `--browser-arg=${arg}`)
       ],
       stderr: "pipe"
@@ -329,6 +334,15 @@ describe("secrets over the built server", () => {
     expect(written.some((file) => file.includes(`${path.sep}steps${path.sep}`))).toBe(true)
     expect(written.some((file) => file.endsWith(".html"))).toBe(true)
     for (const file of written) expect(leaks(fs.readFileSync(file, "utf8")), file).toEqual([])
+    // Both sessions (the flow and its replay) left a trace and a HAR; no entry of either holds the secret.
+    const traces = written.filter((file) => file.endsWith("trace.zip"))
+    expect(traces).toHaveLength(2)
+    expect(written.filter((file) => file.endsWith("network.har"))).toHaveLength(2)
+    for (const trace of traces) {
+      const entries = readZip(fs.readFileSync(trace))
+      expect(entries.some((entry) => Buffer.from(entry.data).toString("utf8").includes("[secret:API_TOKEN]")), trace).toBe(true)
+      for (const entry of entries) expect(leaks(Buffer.from(entry.data).toString("utf8")), `${trace}: ${entry.name}`).toEqual([])
+    }
   })
 })
 
