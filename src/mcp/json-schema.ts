@@ -1,7 +1,6 @@
 // Input schemas as the compact JSON Schema a model reads in tools/list: types, enums, required
-// fields and one description per field. Bounds, patterns and lengths are left to decoding (which
-// names the field when a value is out of range); Effect's generated titles and descriptions never
-// reach the list.
+// fields, the constraints decoding enforces (bounds, lengths, patterns, item counts) and one
+// description per field; Effect's generated titles and descriptions never reach the list.
 import { Option, SchemaAST as AST, type Schema } from "effect"
 import { ListedAs, Unlisted } from "../runtime/tool.js"
 
@@ -60,10 +59,14 @@ const structure = (ast: AST.AST, seen: ReadonlySet<AST.AST>): JsonSchema => {
     case "Enums":
       return literalSchema(ast.enums.map(([, value]) => value))
     case "Refinement": {
-      // Only the type survives from a refinement's JSON Schema (Schema.int() makes an "integer").
+      // A built-in refinement states its constraint as JSON Schema (Schema.int() an "integer", between() a
+      // minimum and maximum, maxLength, pattern, minItems...): listed, so that what a client validates against
+      // is what decoding enforces. A filter of ours without one (exactly one target) says it in a description.
       const base = structure(ast.from, seen)
-      const refined = Option.getOrUndefined(AST.getJSONSchemaAnnotation(ast)) as { readonly type?: unknown } | undefined
-      return typeof refined?.type === "string" && base.type === "number" ? { ...base, type: refined.type } : base
+      const refined = Option.getOrUndefined(AST.getJSONSchemaAnnotation(ast)) as JsonSchema | undefined
+      if (refined === undefined) return base
+      const { type, description: _description, title: _title, ...constraints } = refined
+      return { ...base, ...(typeof type === "string" && base.type === "number" ? { type } : {}), ...constraints }
     }
     case "Transformation":
       return ast.from._tag === "TypeLiteral" && ast.to._tag === "TypeLiteral"

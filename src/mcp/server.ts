@@ -35,7 +35,7 @@ export const instructions = (prefix: string, secretNames: ReadonlyArray<string> 
   return [
     "Drive a real Chromium browser (a web app or an MV3 extension) and remember what worked.",
     `Start with ${p}launch: tools appear as they apply, the page tools once a session runs.`,
-    "Name an element by exactly one of a11yRef (a ref like e12 from the page text), testId (its test id) or selector (CSS or Playwright).",
+    "Name an element by exactly one of a11yRef (a ref like e12 from the page text), testId (its test id) or selector (CSS or Playwright). A string takes at most 2000 characters unless its schema says more.",
     "A response is JSON {ok, result | error: {code, message}, page? (when it changed), console? (new errors), notices?}, then the page as text: after an action only what changed since you last looked (a ${p}find counts; other refs stay valid), after a failure all of it.",
     `Send known steps together with ${p}run_steps; ${p}knowledge finds what earlier sessions did, ${p}replay redoes one. An error's message says how to recover.`,
     ...secrets
@@ -43,11 +43,20 @@ export const instructions = (prefix: string, secretNames: ReadonlyArray<string> 
 }
 
 /**
- * The hint clients act on (e.g. to run a tool without asking): read-only. The other hints stay at MCP's
- * cautious defaults (may destroy, not idempotent, open world); the definitions keep all four.
+ * A definition's annotations as MCP's hints, each only where it differs from the default the spec gives
+ * (not read-only, destructive, not idempotent, open world): every byte of tools/list is read by the model.
+ * destructiveHint and idempotentHint mean something only for a tool that is not read-only (the spec), so a
+ * read-only tool carries readOnlyHint alone (and openWorldHint when it stays inside the server).
  */
-const hintsOf = (annotations: AnyToolDefinition["annotations"]): Tool["annotations"] | undefined =>
-  annotations.readOnly ? { readOnlyHint: true } : undefined
+export const hintsOf = (annotations: AnyToolDefinition["annotations"]): Tool["annotations"] | undefined => {
+  const hints = {
+    ...(annotations.readOnly ? { readOnlyHint: true } : {}),
+    ...(!annotations.readOnly && !annotations.destructive ? { destructiveHint: false } : {}),
+    ...(!annotations.readOnly && annotations.idempotent ? { idempotentHint: true } : {}),
+    ...(annotations.openWorld ? {} : { openWorldHint: false })
+  }
+  return Object.keys(hints).length === 0 ? undefined : hints
+}
 
 export interface DescribeOptions {
   /** Add the tool's output schema (the envelope around its result). */

@@ -16,7 +16,10 @@ export const DEFAULT_STRING_LIMIT = 2_000
 export const FIELD_STRING_LIMITS: Readonly<Record<string, number>> = {
   text: 100_000,
   url: 16_384,
-  promptText: 10_000
+  promptText: 10_000,
+  // What mm_evaluate and a mock's body take by their schemas (which tools/list publishes).
+  expression: 100_000,
+  body: 1_000_000
 }
 
 /** Fields whose whole subtree takes long strings. */

@@ -17,7 +17,10 @@ export type ToolServices = Session | Observer | KnowledgeStore | ToolRegistry
 export interface ToolAnnotations {
   /** Reads only: never changes the page or the store. */
   readonly readOnly: boolean
-  /** May destroy state that cannot be recovered (closing the browser...). */
+  /**
+   * May destroy state that cannot be recovered: the server's (closing the browser) or the app's (a click or a
+   * key the page acts on may submit, delete or pay). Only meaningful when not read-only.
+   */
   readonly destructive: boolean
   /** Calling twice with the same input has the effect of calling once. */
   readonly idempotent: boolean

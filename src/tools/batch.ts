@@ -366,7 +366,8 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
       "Run known steps in one call, each {tool, args} as alone (launch too). Returns {steps, summary} and their page text.",
     input: Input,
     output: RunStepsOutput,
-    annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+    // Its steps are any tools, page actions among them.
+    annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
     group: "batch",
     requiresSession: false,
     replay: { mode: "never" },

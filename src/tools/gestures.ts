@@ -17,10 +17,12 @@ import {
   recordTarget,
   targetFields,
   targetInput,
+  pageActionAnnotations,
   withElement
 } from "./shared.js"
 
-const interactionAnnotations = { readOnly: false, destructive: false, idempotent: false, openWorld: true } as const
+/** Scrolling only moves the view (a page may load more as it does: additive). */
+const scrollAnnotations = { readOnly: false, destructive: false, idempotent: false, openWorld: true } as const
 
 /**
  * The other element of a drag, as recorded and replayed: its durable form (the element as described
@@ -45,7 +47,7 @@ export const drag = defineTool({
     to: Scope.annotations({ [ListedAs]: { type: "object" }, description: "Drop target: {a11yRef|testId|selector}." })
   }),
   output: Schema.Struct({ dragged: Schema.Boolean, element: ElementField, toElement: ElementField }),
-  annotations: interactionAnnotations,
+  annotations: pageActionAnnotations,
   ...elementTool,
   listedWhen: (state) => state.page.drag,
   record: (input, result) =>
@@ -116,7 +118,7 @@ export const scroll = defineTool({
     atBottom: Schema.Boolean,
     element: ElementField
   }),
-  annotations: interactionAnnotations,
+  annotations: scrollAnnotations,
   ...elementTool,
   listedWhen: (state) => state.page.scroll,
   record: (input, result) => {
@@ -167,7 +169,8 @@ export const setChecked = defineTool({
     checked: Schema.optionalWith(Schema.Boolean, { default: () => true }).annotations({ description: "Default true." })
   }),
   output: Schema.Struct({ checked: Schema.Boolean.annotations({ description: "The state the element holds now." }), element: ElementField }),
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
+  // Checking a box is an action the page may act on (see pageActionAnnotations); doing it twice changes nothing more.
+  annotations: { ...pageActionAnnotations, idempotent: true },
   ...elementTool,
   listedWhen: (state) => state.page.check,
   record: (input, result) => recordAction(input, result, { checked: input.checked }),
@@ -206,7 +209,7 @@ export const uploadFile = defineTool({
     via: Schema.Literal("input", "chooser"),
     element: ElementField
   }),
-  annotations: interactionAnnotations,
+  annotations: pageActionAnnotations,
   ...elementTool,
   listedWhen: (state) => state.page.upload,
   // Paths as given: they name files on this machine, not secrets of the page.

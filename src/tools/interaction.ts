@@ -28,10 +28,10 @@ import {
   targetInput,
   timeoutField,
   waitDeadline,
+  pageActionAnnotations,
   withElement
 } from "./shared.js"
 
-const interactionAnnotations = { readOnly: false, destructive: false, idempotent: false, openWorld: true } as const
 const readAnnotations = { readOnly: true, destructive: false, idempotent: true, openWorld: true } as const
 
 /** A Playwright locator call for a step with a durable target; none without one. */
@@ -61,7 +61,7 @@ export const click = defineTool({
     }),
     element: ElementField
   }),
-  annotations: interactionAnnotations,
+  annotations: pageActionAnnotations,
   ...elementTool,
   onDeadline: actionDeadline("click"),
   record: (input, result) => recordAction(input, result, input.count !== undefined && input.count > 1 ? { count: input.count } : {}),
@@ -135,7 +135,7 @@ export const type = defineTool({
     }),
     element: ElementField
   }),
-  annotations: interactionAnnotations,
+  annotations: pageActionAnnotations,
   ...elementTool,
   onDeadline: actionDeadline("type"),
   record: (input, result) => {
@@ -493,7 +493,7 @@ export const pressKey = defineTool({
     }),
     element: ElementField
   }),
-  annotations: interactionAnnotations,
+  annotations: pageActionAnnotations,
   ...elementTool,
   record: (input, result) => {
     const secret = Option.match(result, { onNone: () => true, onSome: (value) => value.sensitive === true })
@@ -536,7 +536,7 @@ export const selectOption = defineTool({
     selected: Schema.Array(Schema.String).annotations({ description: "Values of the options selected now." }),
     element: ElementField
   }),
-  annotations: interactionAnnotations,
+  annotations: pageActionAnnotations,
   ...elementTool,
   onDeadline: actionDeadline("select_option"),
   record: (input, result) => recordAction(input, result, { values: input.values }),

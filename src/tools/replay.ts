@@ -194,7 +194,8 @@ export const replay = defineTool({
     // The batch's step tools, for the headings of the page texts after the JSON.
     stepTools: RecordOnly(Schema.Array(Schema.String))
   }),
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  // It redoes a recorded flow: page actions among its steps.
+  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   group: "knowledge",
   requiresSession: false,
   // A flow is redone from the start, so it is listed before a launch (or after a cleanup); callable at any

@@ -148,3 +148,10 @@ export const elementTool = {
   observation: "default",
   deadlineMs: (input: { readonly timeoutMs: number }) => input.timeoutMs + DEADLINE_SLACK_MS
 } as const
+
+/**
+ * The annotations of an action on the page as its user would take it (click, type, press a key, select,
+ * drag, check, upload): what the page does with it is the page's, and may be a submit, a delete or a
+ * payment that cannot be undone, so it is destructive in MCP's sense (as Playwright MCP marks its actions).
+ */
+export const pageActionAnnotations = { readOnly: false, destructive: true, idempotent: false, openWorld: true } as const

@@ -21,7 +21,7 @@ import { argumentsFor, call, codeOf, figure, timed } from "./support.js"
 const registry = makeRegistry([...builtinTools, makeRunSteps()], "mm")
 const tools = registry.tools
 
-const MEGABYTE = "A".repeat(1_000_000)
+const MEGABYTE = "A".repeat(1_048_576)
 
 /** Paths of the string fields of a tool's input, from the JSON Schema clients see (objects and arrays entered). */
 const stringPaths = (tool: AnyToolDefinition): ReadonlyArray<ReadonlyArray<string | number>> => {
