@@ -2,7 +2,7 @@
 // failing fetch), network and CPU throttling (a timed fetch and a timed loop, compared as ratios to the
 // same work unthrottled, never to a clock), media features (matchMedia), geolocation, viewport and device,
 // time zone and locale (Intl); a tab opened later takes what is in force; reset; a time zone the launch
-// fixed is refused naming --timezone. Then the emulation replays in a fresh browser and exports to Playwright.
+// fixed is refused naming --timezone, a device's scale, touch and mobile mode are said to need --device. Then the emulation replays in a fresh browser and exports to Playwright.
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -27,7 +27,7 @@ const PagesLive = Layer.scoped(
        <script>
          document.querySelector("button").addEventListener("click", () => {
            const scheme = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"
-           document.getElementById("status").textContent = [scheme, Intl.DateTimeFormat().resolvedOptions().timeZone, navigator.onLine ? "online" : "offline"].join(" ")
+           document.getElementById("status").textContent = [scheme, Intl.DateTimeFormat().resolvedOptions().timeZone, navigator.onLine ? "online" : "offline", innerWidth].join(" ")
          })
        </script>`
     ),
@@ -146,6 +146,7 @@ describe("mm_emulate in real Chromium", () => {
         const before = yield* inPage("navigator.userAgent")
         const answer = yield* ok("mm_emulate", { device: "pixel 7" })
         expect(answer.result.emulating).toEqual({ device: "Pixel 7" })
+        expect(answer.result.notApplied).toEqual(['device: its scale factor 2.625, touch and mobile mode need a new session started with --device "Pixel 7"'])
         expect(yield* inPage("innerWidth")).toBe(412)
         expect(yield* inPage("navigator.userAgent")).toContain("Pixel 7")
         yield* ok("mm_emulate", { reset: ["device"] })
@@ -186,23 +187,34 @@ describe("mm_emulate in real Chromium", () => {
         const launched = yield* ok("mm_launch", { force: true, goal: "check the page in the dark, in Tokyo, offline" })
         const sessionId = launched.result.sessionId as string
         yield* ok("mm_navigate", { url: pages.url("/check") })
-        yield* ok("mm_emulate", { colorScheme: "dark", timezone: "Asia/Tokyo" })
+        yield* ok("mm_emulate", {
+          colorScheme: "dark",
+          timezone: "Asia/Tokyo",
+          viewport: { width: 600, height: 500 },
+          network: "fast-4g",
+          cpuThrottling: 2,
+          geolocation: { latitude: 35.68, longitude: 139.76 }
+        })
         yield* ok("mm_emulate", { offline: true })
         yield* ok("mm_click", { selector: "button" })
         const read = yield* ok("mm_get_text", { selector: "#status" })
-        expect(read.result.text).toBe("dark Asia/Tokyo offline")
+        expect(read.result.text).toBe("dark Asia/Tokyo offline 600")
 
         const exported = (yield* ok("mm_knowledge", { session: sessionId, export: "playwright" })).result.content as string
         expect(exported).toContain(`await page.emulateMedia({ colorScheme: "dark" })`)
         expect(exported).toContain(`await cdp.send("Emulation.setTimezoneOverride", { timezoneId: "Asia/Tokyo" })`)
         expect(exported).toContain(`await page.context().setOffline(true)`)
+        expect(exported).toContain(`await page.setViewportSize({"width":600,"height":500})`)
+        expect(exported).toContain(`await cdp.send("Network.emulateNetworkConditions", {"offline":false,"latency":165,"downloadThroughput":1012500,"uploadThroughput":168750})`)
+        expect(exported).toContain(`await cdp.send("Emulation.setCPUThrottlingRate", { rate: 2 })`)
+        expect(exported).toContain(`await page.context().setGeolocation({"latitude":35.68,"longitude":139.76})`)
 
         // A fresh browser: the replay launches one and applies the emulation as recorded; the read is checked.
         yield* ok("mm_cleanup")
         const replayed = yield* ok("mm_replay", { sessionId })
         expect(replayed.result.summary).toMatchObject({ ok: true, total: 7, succeeded: 7 })
         const again = yield* ok("mm_get_text", { selector: "#status" })
-        expect(again.result.text).toBe("dark Asia/Tokyo offline")
+        expect(again.result.text).toBe("dark Asia/Tokyo offline 600")
         yield* ok("mm_cleanup")
 
         const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")

@@ -6,7 +6,7 @@ import { EmulationFailed, InvalidConfig, InvalidInput } from "../../../domain/er
 import type { Emulation, EmulationSetting, SessionEmulation } from "../../../services/Session.js"
 import { firstLine, loadPlaywright } from "../calls.js"
 import { BrowserState } from "../lifecycle/browser.js"
-import { findDevice } from "../lifecycle/launch.js"
+import { findDevice, type DeviceDescriptor } from "../lifecycle/launch.js"
 import { applyToPage, emulationOf, partsOf, type EmulationHolder, type EmulationInForce, type Refusal } from "./emulation-state.js"
 
 /** Settings a running Chromium session may refuse, and the option that sets them at launch instead. */
@@ -19,6 +19,16 @@ const refusalText = (refusal: Refusal, emulation: Emulation): string => {
   return option === undefined
     ? `${refusal.setting}: ${refusal.detail}`
     : `${refusal.setting}: needs a new session started with ${option}${typeof value === "string" ? ` ${JSON.stringify(value)}` : ""} (the running one refused it: ${refusal.detail})`
+}
+
+/** What of a device a running context cannot take (Playwright fixes them when the context is made), or undefined. */
+const deviceLaunchOnly = (device: DeviceDescriptor): string | undefined => {
+  const fixed = [
+    ...(device.deviceScaleFactor !== 1 ? [`its scale factor ${device.deviceScaleFactor}`] : []),
+    ...(device.hasTouch ? ["touch"] : []),
+    ...(device.isMobile ? ["mobile mode"] : [])
+  ]
+  return fixed.length === 0 ? undefined : fixed.join(", ").replace(/, ([^,]+)$/, " and $1")
 }
 
 /** The context's geolocation as the emulation says: granted and set, or back to the launch's permissions. */
@@ -103,6 +113,10 @@ export const make = Effect.gen(function* () {
           const notApplied = [...refused.values()].map((refusal) => refusalText(refusal, emulation))
           if (notApplied.length > 0 && [...touched].every((setting) => refused.has(setting))) {
             return yield* new EmulationFailed({ detail: notApplied.join("; ") })
+          }
+          if (device !== undefined && !refused.has("device")) {
+            const fixed = deviceLaunchOnly(device.descriptor)
+            if (fixed !== undefined) notApplied.push(`device: ${fixed} need a new session started with --device ${JSON.stringify(device.name)}`)
           }
           return { emulating: setFields((yield* Ref.get(holder.state)).emulation), notApplied }
         })
