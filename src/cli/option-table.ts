@@ -306,7 +306,7 @@ export const optionTable = {
     env: "BWM_ARTIFACTS_DIR",
     path: true,
     default: defaultSettings.artifactsDir,
-    help: "Screenshots and step memory."
+    help: "Where the server writes: step memory, screenshots, reports, recordings (docs/artifacts.md)."
   }),
   toolPrefix: option({
     section: "tools",
