@@ -105,22 +105,35 @@ const welcomeViolations = (k: number, read: string): number => (/Welcome, ([^"\n
 
 const TEXTBOX_TODO = /textbox "What needs to be done\?"/
 
+/**
+ * A target as our agent finds it: in the answer it read, else (the page was not there yet when the
+ * action answered, say) in what it reads by one more call, `look`.
+ */
+const seek = async (answer: string, look: () => Promise<string>, find: (text: string) => string): Promise<string> => {
+  try {
+    return find(answer)
+  } catch {
+    return find(await look())
+  }
+}
+
 /** Our server: one agent's flow on `app`, answering the violations it read. */
 export const ours = async (agent: Agent, app: App, urls: Urls): Promise<number> => {
   const k = agent.index
   if (app === "todo") {
     const opened = await agent.call("mm_navigate", { url: urls.todo })
-    const input = refIn(opened, TEXTBOX_TODO, "the new-todo field")
+    const input = await seek(opened, () => agent.call("mm_find", { text: "What needs to be done" }), (text) => refIn(text, TEXTBOX_TODO, "the new-todo field"))
     let seen = ""
     for (const item of itemsOf(k)) seen += (await agent.call("mm_type", { a11yRef: input, text: item, submit: true })) + "\n"
-    const checkbox = refNear(seen, completedOf(k), /listitem/, /checkbox/, `the checkbox of ${completedOf(k)}`)
+    const checkbox = await seek(seen, () => agent.call("mm_find", { text: completedOf(k) }), (text) => refNear(text, completedOf(k), /listitem/, /checkbox/, `the checkbox of ${completedOf(k)}`))
     await agent.call("mm_click", { a11yRef: checkbox })
     return todoViolations(k, await agent.call("mm_find", { role: "listitem", limit: 50 }))
   }
   const opened = await agent.call("mm_navigate", { url: urls.sample })
-  const username = refIn(opened, /textbox "Username"/, "the username field")
-  const password = refIn(opened, /textbox "Password"/, "the password field")
-  const signIn = refIn(opened, /button "Sign in"/, "Sign in")
+  const form = await seek(opened, () => agent.call("mm_describe_screen"), (text) => (refIn(text, /textbox "Password"/, "the password field"), text))
+  const username = refIn(form, /textbox "Username"/, "the username field")
+  const password = refIn(form, /textbox "Password"/, "the password field")
+  const signIn = refIn(form, /button "Sign in"/, "Sign in")
   await agent.call("mm_type", { a11yRef: username, text: userOf(k) })
   await agent.call("mm_type", { a11yRef: password, text: "correct horse" })
   await agent.call("mm_click", { a11yRef: signIn })

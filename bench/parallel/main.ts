@@ -8,7 +8,8 @@
 //
 // Options (environment): BENCH_N=1,4,8 agent counts (the first is the memory baseline, the last the one
 // the targets speak of); BENCH_RUNS=3; BENCH_APPS=todo,sample; BENCH_QUICK=1 (or --quick): N=1,8, one
-// run; BENCH_VERBOSE=1 prints every call and answer to stderr.
+// run; BENCH_VERBOSE=1 prints every call and answer to stderr; BENCH_SERVER=path/to/browser-workflow-mcp.js
+// measures another build of ours (dist/bin/browser-workflow-mcp.js of this checkout by default).
 import { listenLoopback, send } from "../../demo/serve.js"
 import { loginPage } from "../../demo/sample-app.js"
 import { serveThirdParty } from "../../demo/third-party-apps.js"

@@ -55,6 +55,8 @@ const runAgent = async (
     for (const app of plan.apps) violations += await flow(agent, app, plan.urls)
     return { violations, calls: agent.calls, bytes: agent.bytes }
   } catch (error) {
+    // The whole story on stderr (the table keeps its first line).
+    process.stderr.write(`bench:parallel: agent ${agent.index} failed: ${(error instanceof Error ? error.message : String(error)).slice(0, 800)}\n`)
     return { failure: failureOf(error), violations, calls: agent.calls, bytes: agent.bytes }
   }
 }

@@ -12,6 +12,8 @@ import { LOOPBACK_ARGS } from "../../src/adapters/playwright/lifecycle/launch.js
 import { findChromium, ourServer, playwrightMcp, spawnClient } from "../support.js"
 
 export const executablePath = findChromium()
+/** Our server's entry: the built bundle, or BENCH_SERVER (another build, e.g. a branch's, to compare). */
+const ourEntry = process.env.BENCH_SERVER ?? ourServer
 
 /** Flags of our server common to every contender: headless, loopback only, the system Chromium. */
 const ourFlags = (artifacts: string) => ["--artifacts-dir", artifacts, "--loopback-only", "--headless", "--executable-path", executablePath]
@@ -172,7 +174,7 @@ const spawnHttp = async (args: ReadonlyArray<string>, cwd: string, listening: Re
 /** Our built server over Streamable HTTP on a free port of 127.0.0.1. */
 export const startOursHttp = (extra: ReadonlyArray<string> = []): Promise<HttpServer> => {
   const dir = scratch("ours")
-  return spawnHttp([ourServer, ...ourFlags(dir), "--port", "0", ...extra], dir, /listening on (http:\/\/\S+\/mcp)/, (url) => url)
+  return spawnHttp([ourEntry, ...ourFlags(dir), "--port", "0", ...extra], dir, /listening on (http:\/\/\S+\/mcp)/, (url) => url)
 }
 
 /** @playwright/mcp with --isolated (one shared browser, a context per client) over HTTP on a free port. */
@@ -191,7 +193,7 @@ export const startPlaywrightHttp = (): Promise<HttpServer> => {
 /** Our built server over stdio, with one client: the one that drives every session. */
 export const startOursStdio = async (): Promise<Running & { readonly client: Client }> => {
   const dir = scratch("stdio")
-  const { client, transport } = await spawnClient([ourServer, ...ourFlags(dir)], { name: "bench-parallel-stdio", cwd: dir })
+  const { client, transport } = await spawnClient([ourEntry, ...ourFlags(dir)], { name: "bench-parallel-stdio", cwd: dir })
   const pid = transport.pid!
   return {
     pid,
@@ -209,7 +211,7 @@ export const startOursStdio = async (): Promise<Running & { readonly client: Cli
 
 /** Whether our built server knows a flag (its --help names it). */
 export const oursSupports = async (flag: string): Promise<boolean> => {
-  const child = spawn(process.execPath, [ourServer, "--help"], { stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn(process.execPath, [ourEntry, "--help"], { stdio: ["ignore", "pipe", "pipe"] })
   let text = ""
   child.stdout.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")))
   child.stderr.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")))
