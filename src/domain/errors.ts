@@ -32,6 +32,7 @@ import {
   StateFailed,
   TargetAmbiguous,
   TargetNotFound,
+  TargetUnusable,
   WaitTimeout
 } from "./errors/page.js"
 import {
@@ -92,6 +93,7 @@ export const ToolError = Schema.Union(
   TargetNotFound,
   TargetAmbiguous,
   ActionTimeout,
+  TargetUnusable,
   ActionFailed,
   ActionUnconfirmed,
   WaitTimeout,

@@ -102,6 +102,9 @@ export const A11yNode = Schema.Struct({
   invalid: Schema.optional(Schema.Boolean).annotations({ description: "The field is marked invalid." }),
   required: Schema.optional(Schema.Boolean).annotations({ description: "The field is required." }),
   readonly: Schema.optional(Schema.Boolean).annotations({ description: "The field cannot be edited." }),
+  marked: Schema.optional(Schema.Literal("selected", "active")).annotations({
+    description: "Selected or active as a class says (is-selected, -selected-, active), where no ARIA state does."
+  }),
   path: Schema.optional(Schema.Array(Schema.String)).annotations({
     description: 'Enclosing containers, outermost first, e.g. ["dialog: Confirm"].'
   }),

@@ -37,6 +37,7 @@ const states = (node: A11yNode): Array<string> => {
   if (node.checked === true) out.push("checked")
   else if (node.checked === "mixed") out.push("checked=mixed")
   if (node.selected === true) out.push("selected")
+  if (node.marked !== undefined) out.push(node.marked)
   if (node.pressed === true) out.push("pressed")
   else if (node.pressed === "mixed") out.push("pressed=mixed")
   if (node.sort !== undefined) out.push(node.sort === "other" ? "sort=other" : node.sort)

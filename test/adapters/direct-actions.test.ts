@@ -380,11 +380,12 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           expect((yield* call(getText, { testId: "search" })).result.text).toBe("")
         }))
 
-      it.effect("a read-only field is left alone and the call times out", () =>
+      it.effect("a read-only field is left alone; too short a time to tell why is a time-out", () =>
         Effect.gen(function* () {
           yield* open("/fields")
           const locked = yield* call(type, { testId: "locked", text: "changed", timeoutMs: 300 })
-          expect(locked.error?.code).toBe("MM_TYPE_TIMEOUT")
+          // 300 ms leaves no time to see the reason settle (widgets/actions.test.ts: MM_TARGET_NOT_EDITABLE with time to).
+          expect(["MM_TYPE_TIMEOUT", "MM_TARGET_NOT_EDITABLE"]).toContain(locked.error?.code)
           expect((yield* call(getText, { testId: "locked" })).result.text).toBe("locked")
         }))
     })

@@ -34,6 +34,24 @@ const pages = (frameOrigin: string): Record<string, string> => ({
      <div class="box" draggable="true" data-testid="card" ondragstart="event.dataTransfer.setData('text/plain', 'card-1')">Card 1</div>
      <div class="box" data-testid="done" ondragover="event.preventDefault()" ondrop="event.preventDefault(); this.textContent = 'Done: ' + event.dataTransfer.getData('text/plain')">Done</div>`
   ),
+  // Only web components: a checkbox and a drag handle inside open shadow roots, nothing in the light DOM.
+  "/shadow-widgets": html(
+    "Shadow widgets",
+    `<x-check>Subscribe</x-check><x-card>Card 1</x-card>
+     <script>
+       customElements.define("x-check", class extends HTMLElement {
+         connectedCallback() {
+           this.attachShadow({ mode: "open" }).innerHTML =
+             '<label><input type="checkbox" style="position:absolute;opacity:0;width:1px;height:1px"><span>&#9744;</span> <slot></slot></label>'
+         }
+       })
+       customElements.define("x-card", class extends HTMLElement {
+         connectedCallback() {
+           this.attachShadow({ mode: "open" }).innerHTML = '<div draggable="true" style="width:120px;height:40px;border:1px solid #000"><slot></slot></div>'
+         }
+       })
+     </script>`
+  ),
   "/feed": html(
     "Feed",
     `<ul id="feed" aria-label="Feed"></ul><p id="status">idle</p>
@@ -172,6 +190,18 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
       expect((yield* call("get_text", { testId: "done" })).result.text).toBe("Done: card-1")
       const nowhere = yield* call("drag", { testId: "card", to: { testId: "missing" }, timeoutMs: 500 })
       expect(nowhere.error?.code).toBe("MM_TARGET_NOT_FOUND")
+    }))
+
+  it.effect("drag and set_checked are listed on a page whose drag source and checkbox are inside open shadow roots", () =>
+    Effect.gen(function* () {
+      yield* open("/form")
+      expect(yield* listedNames).not.toContain("drag")
+      yield* open("/shadow-widgets")
+      const listed = yield* listedNames
+      expect(listed).toContain("drag")
+      expect(listed).toContain("set_checked")
+      // Listed because it works there.
+      expect((yield* call("set_checked", { selector: "x-check input", checked: true })).ok).toBe(true)
     }))
 
   for (const framework of ["react", "vue", "vanillajs"]) {

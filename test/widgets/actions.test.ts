@@ -16,7 +16,7 @@ import { runTool, type ToolResponse } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { accessibilitySnapshot } from "../../src/tools/discovery.js"
 import { setChecked } from "../../src/tools/gestures.js"
-import { click, type } from "../../src/tools/interaction.js"
+import { click, selectOption, type } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { launch } from "../../src/tools/session.js"
 import { corpusServer } from "../page/corpus.js"
@@ -38,7 +38,9 @@ const causes = html(
    <div id="box" style="position:relative;width:60px;height:30px;overflow:hidden"><button id="clipped" style="position:absolute;left:-200px">Clipped</button></div>
    <button id="far" style="position:absolute;left:-9999px;top:200px">Far away</button>
    <label id="dead" onclick="event.preventDefault()"><input type="checkbox" id="terms" style="display:none"> Accept the terms</label>
-   <input id="stamp" readonly value="2025-03-14" aria-label="Stamp">`
+   <input id="stamp" readonly value="2025-03-14" aria-label="Stamp">
+   <h2 id="heading">A heading</h2>
+   <select id="size" aria-label="Size"><option value="s">Small</option><option value="m">Medium</option><option value="xl" disabled>Huge</option></select>`
 )
 
 const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
@@ -54,6 +56,9 @@ const open = (path: string) =>
     if ((yield* (yield* Session).current)._tag === "None") expect((yield* call(launch, {})).ok).toBe(true)
     expect((yield* call(navigate, { screen: "url", url: `${url}${path}` })).ok).toBe(true)
   })
+
+/** The page as an answer shows it (its snapshot text). */
+const pageText = (envelope: Envelope<any>): string => String((envelope as any).snapshot ?? JSON.stringify(envelope))
 
 /** The widget's own state, read through Playwright (never from our answers). */
 const widgetState = Effect.gen(function* () {
@@ -135,7 +140,7 @@ layer(
   describe("fail fast with the true reason", () => {
     const cases: ReadonlyArray<{ readonly selector: string; readonly code: string; readonly says: ReadonlyArray<string> }> = [
       { selector: "#under", code: "MM_CLICK_TIMEOUT", says: ["covered by <div class=\"overlay\">", "intercepts pointer events"] },
-      { selector: "#off", code: "MM_CLICK_TIMEOUT", says: ["it is disabled"] },
+      { selector: "#off", code: "MM_TARGET_DISABLED", says: ["it is disabled"] },
       { selector: "#gone", code: "MM_TARGET_NOT_FOUND", says: ["not visible: display:none on it"] },
       { selector: "#ghost", code: "MM_TARGET_NOT_FOUND", says: ["visibility:hidden on div"] },
       { selector: "#flat", code: "MM_TARGET_NOT_FOUND", says: ["no size"] },
@@ -153,14 +158,73 @@ layer(
         }))
     }
 
-    it.effect("typing into a read-only field answers MM_TYPE_TIMEOUT with reason read-only, and the field keeps its value", () =>
+    it.effect("typing into a read-only field answers MM_TARGET_NOT_EDITABLE with reason read-only, and the field keeps its value", () =>
       Effect.gen(function* () {
         yield* open("/readonly-field")
         const typed = yield* call(type, { selector: "#departure", text: "2025-03-14", timeoutMs: 20_000 })
-        expect(typed.error?.code).toBe("MM_TYPE_TIMEOUT")
+        expect(typed.error?.code).toBe("MM_TARGET_NOT_EDITABLE")
         expect(typed.error?.message).toContain("read-only")
         expect(typed.error?.details?.reason).toBe("read-only")
         expect(yield* widgetState).toEqual({ value: "" })
+      }))
+
+    it.effect("typing into a heading answers MM_TARGET_NOT_EDITABLE saying it is no field, without Playwright's words", () =>
+      Effect.gen(function* () {
+        yield* open("/causes")
+        const typed = yield* call(type, { selector: "#heading", text: "hello", timeoutMs: 20_000 })
+        expect(typed.error?.code).toBe("MM_TARGET_NOT_EDITABLE")
+        expect(typed.error?.details?.reason).toBe("not-editable")
+        expect(typed.error?.message).toContain('<h2#heading> "A heading", not a field')
+        expect(typed.error?.message).not.toContain("locator.")
+        const { page } = yield* (yield* Browser.BrowserState).activePage
+        expect(yield* Effect.promise(() => page.textContent("#heading"))).toBe("A heading")
+      }))
+
+    it.effect("select_option with a value no enabled option has: MM_SELECT_FAILED listing the options, the select unchanged", () =>
+      Effect.gen(function* () {
+        yield* open("/causes")
+        const selected = yield* call(selectOption, { selector: "#size", values: ["Large"], timeoutMs: 60_000 })
+        expect(selected.error?.code).toBe("MM_SELECT_FAILED")
+        expect(selected.error?.message).toContain('no enabled option has the value or label "Large"')
+        expect(selected.error?.message).toContain('"Small" (value "s"), "Medium" (value "m"), "Huge" (value "xl") disabled')
+        // A disabled option is no choice either.
+        expect((yield* call(selectOption, { selector: "#size", values: ["Huge"], timeoutMs: 60_000 })).error?.code).toBe("MM_SELECT_FAILED")
+        const { page } = yield* (yield* Browser.BrowserState).activePage
+        expect(yield* Effect.promise(() => page.inputValue("#size"))).toBe("s")
+        // A value that is there still works.
+        expect((yield* call(selectOption, { selector: "#size", values: ["Medium"] })).error).toBeUndefined()
+        expect(yield* Effect.promise(() => page.inputValue("#size"))).toBe("m")
+      }))
+
+    it.effect("select_option on a selector that matches nothing on a still page: MM_TARGET_NOT_FOUND before its time runs out", () =>
+      Effect.gen(function* () {
+        yield* open("/causes")
+        const selected = yield* call(selectOption, { selector: "#no-such-select", values: ["s"], timeoutMs: 60_000 })
+        expect(selected.error?.code).toBe("MM_TARGET_NOT_FOUND")
+        expect(selected.error?.message).toContain("with nothing loading")
+      }))
+  })
+
+  describe("the answer shows what changed", () => {
+    it.effect("a list reordered in place: the answer lists it in its new order; a day chosen by a class only: the answer shows it selected", () =>
+      Effect.gen(function* () {
+        yield* open("/reorder-and-marks")
+        const move = yield* refOf("button", "Move Item 3 to the top")
+        const moved = yield* callSeen(click, { a11yRef: move })
+        expect(moved.envelope.error).toBeUndefined()
+        expect(yield* widgetState).toMatchObject({ order: ["Item 3", "Item 1", "Item 2", "Item 4", "Item 5"] })
+        const text = pageText(moved.envelope)
+        expect(text, text).not.toContain("no change on the page")
+        const items = ["Item 3", "Item 1", "Item 2", "Item 4", "Item 5"].map((item) => text.indexOf(`: ${item}`))
+        expect(items.every((at) => at >= 0), text).toBe(true)
+        expect([...items].sort((a, b) => a - b)).toEqual(items)
+        // A day chosen by a class only, after a look at the page: the answer shows it, and not the list again.
+        yield* call(accessibilitySnapshot, {})
+        const chosen = yield* callSeen(click, { selector: "#days .day:nth-child(7)" })
+        expect(yield* widgetState).toMatchObject({ selected: "7" })
+        const after = pageText(chosen.envelope)
+        expect(after, after).toMatch(/generic \[selected\] \[e\d+\]: 7/)
+        expect(after).not.toContain("Item 1")
       }))
   })
 
@@ -176,6 +240,16 @@ layer(
       Effect.gen(function* () {
         yield* open("/debounced-combobox")
         const typed = yield* callSeen(type, { selector: "#country", text: "Port" })
+        expect(typed.envelope.error).toBeUndefined()
+        expect(typed.text).toContain("Portugal")
+        expect(typed.text).not.toContain("Spain")
+      }))
+
+    it.effect("a combobox that lists every option at the focus and filters 300 ms after the last key: the answer shows the filtered options", () =>
+      Effect.gen(function* () {
+        yield* open("/focus-combobox")
+        const country = yield* refOf("combobox", "Country")
+        const typed = yield* callSeen(type, { a11yRef: country, text: "Port" })
         expect(typed.envelope.error).toBeUndefined()
         expect(typed.text).toContain("Portugal")
         expect(typed.text).not.toContain("Spain")

@@ -23,6 +23,10 @@
 // /debounced-combobox         a combobox that filters its listbox 300 ms after the last key -> the
 //                             answer to type "Port" already shows the filtered options (option
 //                             "Portugal", no "Spain"); clicking "Portugal" sets state.value.
+// /focus-combobox             a combobox that lists every option when it gets the focus and filters
+//                             300 ms after the last key (Tom Select) -> the answer to type "Port"
+//                             shows the filtered options (option "Portugal", no "Spain"), not the
+//                             list the focus opened.
 // /keyup-filter               a table filter that listens to keyup only (not input) -> after type
 //                             "Bob" the table shows Bob's row only (state.visible ["Bob"]).
 // /header-filter              column headers that hold a filter input, one with aria-sort; a click on
@@ -40,6 +44,10 @@
 // /late-switch                a switch (role=switch) that sets aria-checked two frames after the click
 //                             -> set_checked / click answers success (it waits the frame or two), never
 //                             MM_SET_CHECKED_FAILED while the switch is then checked (state.on true).
+// /reorder-and-marks          a list whose items move in the DOM (a button moves Item 3 to the top, as
+//                             SortableJS moves the element) and day cells chosen by a class only
+//                             ("-selected-") -> the answer to the action shows the list in its new
+//                             order and the chosen day as [selected] (state.order, state.selected).
 // /covered-select             a select-like button (<x-select>, role=combobox "Size") covered by the
 //                             component's own drawn control (an overlay span inside the same shadow
 //                             root that takes the click) -> a click on the combobox's ref acts through
@@ -148,6 +156,46 @@ const debouncedCombobox = doc(
       value = option.textContent
       input.value = value
       render(value)
+    })
+  </script>
+  ${state(`{ value }`)}`
+)
+
+/**
+ * A combobox that fills its listbox with every option when it gets the focus and filters it 300 ms
+ * after the last key (Tom Select's refreshThrottle): the page changes at the focus, before any key.
+ */
+const focusCombobox = doc(
+  "Combobox that opens on focus",
+  `<style>#countries{list-style:none;padding:0;margin:0;border:1px solid #ccc;width:220px}#countries li{padding:4px;cursor:pointer}</style>
+  <h1>Shipping</h1>
+  <label for="country">Country</label>
+  <div class="wrapper"><input id="country" role="combobox" aria-haspopup="listbox" aria-expanded="false" aria-controls="countries" autocomplete="off"></div>
+  <ul id="countries" role="listbox" aria-label="Countries" hidden></ul>
+  <script>
+    const all = ${JSON.stringify(COUNTRIES)}
+    const input = document.getElementById("country")
+    const list = document.getElementById("countries")
+    let value = ""
+    const render = (query) => {
+      list.innerHTML = all.filter((c) => c.toLowerCase().includes(query.toLowerCase()))
+        .map((c) => '<li role="option" aria-selected="' + (c === value) + '">' + c + '</li>').join("")
+    }
+    input.addEventListener("focus", () => {
+      render("")
+      list.hidden = false
+      input.setAttribute("aria-expanded", "true")
+      input.parentElement.classList.add("focus", "dropdown-active")
+    })
+    let timer
+    input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => render(input.value), 300) })
+    list.addEventListener("click", (event) => {
+      const option = event.target.closest("[role=option]")
+      if (!option) return
+      value = option.textContent
+      input.value = value
+      list.hidden = true
+      input.setAttribute("aria-expanded", "false")
     })
   </script>
   ${state(`{ value }`)}`
@@ -330,18 +378,43 @@ const coveredSelect = doc(
   ${state(`{ open: document.getElementById("size").open, value: document.getElementById("size").value }`)}`
 )
 
+/**
+ * A sortable list whose items move in the DOM (SortableJS moves the element itself: same elements, new
+ * order; a button does it here) and a day grid whose chosen day is a class only (Air Datepicker's
+ * `-selected-`, no ARIA state).
+ */
+const reorderAndMarks = doc(
+  "Reorder and class marks",
+  `<style>.day{display:inline-block;width:28px;cursor:pointer}.day.-selected-{background:#36f;color:#fff}</style>
+  <h1>Plan</h1>
+  <ul id="tasks">${["Item 1", "Item 2", "Item 3", "Item 4", "Item 5"].map((item) => `<li>${item}</li>`).join("")}</ul>
+  <button id="move" onclick="const list = document.getElementById('tasks'); list.prepend(list.children[2])">Move Item 3 to the top</button>
+  <div id="days">${Array.from({ length: 14 }, (_, i) => `<div class="day -day-">${i + 1}</div>`).join("")}</div>
+  <script>
+    document.getElementById("days").addEventListener("click", (event) => {
+      const day = event.target.closest(".day")
+      if (!day) return
+      for (const other of document.querySelectorAll(".day")) other.classList.remove("-selected-")
+      day.classList.add("-selected-")
+    })
+  </script>
+  ${state(`{ order: Array.from(document.querySelectorAll("#tasks li"), (li) => li.textContent), selected: document.querySelector(".-selected-")?.textContent ?? null }`)}`
+)
+
 /** The pages by path, for serveCorpus / pageServer. */
 export const widgetPages: Readonly<Record<string, string>> = {
   "/wc-checkbox": wcCheckbox,
   "/readonly-field": readonlyField,
   "/day-cells": dayCells,
   "/debounced-combobox": debouncedCombobox,
+  "/focus-combobox": focusCombobox,
   "/keyup-filter": keyupFilter,
   "/header-filter": headerFilter,
   "/contenteditable-editor": contenteditableEditor,
   "/code-editor": codeEditor,
   "/late-switch": lateSwitch,
-  "/covered-select": coveredSelect
+  "/covered-select": coveredSelect,
+  "/reorder-and-marks": reorderAndMarks
 }
 
 /** The expression a test evaluates in the page for the widget's own state (JSON). */

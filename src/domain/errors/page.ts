@@ -108,15 +108,17 @@ const LEGACY_CODE_STEMS: Readonly<Record<string, string>> = { get_text: "GETTEXT
 export const actionCode = (action: string, kind: "TIMEOUT" | "FAILED"): `MM_${string}_${typeof kind}` =>
   `MM_${LEGACY_CODE_STEMS[action] ?? action.toUpperCase()}_${kind}`
 
-/** Why a target found in the page could not take an action, as the page said (see session/readiness.ts in the adapters). */
-export const NotReadyReason = Schema.Literal("covered", "disabled", "read-only", "clipped", "off-screen", "moving")
+/**
+ * Why a target found in the page could not take an action yet, as the page said (see session/readiness.ts
+ * in the adapters): conditions that time or another action may end. A target that cannot take it as it
+ * is (disabled, read-only, not a field) is TargetUnusable instead.
+ */
+export const NotReadyReason = Schema.Literal("covered", "clipped", "off-screen", "moving")
 export type NotReadyReason = typeof NotReadyReason.Type
 
 /** What an agent can do about each reason. */
 const notReadyHint: Readonly<Record<NotReadyReason, string>> = {
   covered: "Close or finish what covers it (mm_describe_screen shows it), or act on that element.",
-  disabled: "Do first what enables it (a required field, a choice above it), then try again.",
-  "read-only": "Use the control it opens (mm_click it, then choose), or another field.",
   clipped: "Scroll the container that clips it (mm_scroll) or open what holds it.",
   "off-screen": "Open or scroll to the part of the page that shows it.",
   moving: "Wait for it to settle (mm_wait_for), or raise timeoutMs."
@@ -143,6 +145,38 @@ export class ActionTimeout extends Schema.TaggedError<ActionTimeout>()("ActionTi
   }
   get details() {
     return { target: this.target, ...(this.reason !== undefined ? { reason: this.reason } : { timeoutMs: this.timeoutMs }) }
+  }
+}
+
+/** Why a target cannot take an action as it is: no waiting changes that. */
+export const UnusableReason = Schema.Literal("disabled", "read-only", "not-editable")
+export type UnusableReason = typeof UnusableReason.Type
+
+const unusableHint: Readonly<Record<UnusableReason, string>> = {
+  disabled: "Do first what enables it (a required field, a choice above it), then try again.",
+  "read-only": "Use the control it opens (mm_click it, then choose), or another field.",
+  "not-editable": "Type into a field (a textbox, a text area, an editable element): mm_find {role: \"textbox\"} lists them."
+}
+
+/**
+ * A target found in the page that cannot take the action as it is (answered at once, or as soon as the
+ * page said so): disabled (MM_TARGET_DISABLED), read-only or no field at all for typing (MM_TARGET_NOT_EDITABLE).
+ */
+export class TargetUnusable extends Schema.TaggedError<TargetUnusable>()("TargetUnusable", {
+  action: Schema.String,
+  target: Schema.String,
+  reason: UnusableReason,
+  /** The reason in words, e.g. "it is read-only" or "it is a heading, not a field". */
+  detail: Schema.String
+}) {
+  get code() {
+    return this.reason === "disabled" ? ("MM_TARGET_DISABLED" as const) : ("MM_TARGET_NOT_EDITABLE" as const)
+  }
+  override get message() {
+    return `${this.target} cannot take the ${this.action}: ${clip(this.detail, 300)}. ${unusableHint[this.reason]}`
+  }
+  get details() {
+    return { target: this.target, reason: this.reason }
   }
 }
 

@@ -11,6 +11,7 @@ import type {
   PageUnresponsive,
   TargetAmbiguous,
   TargetNotFound,
+  TargetUnusable,
   WaitTimeout
 } from "../../domain/errors.js"
 import type { TargetElement } from "../../domain/knowledge.js"
@@ -26,6 +27,7 @@ export type ActionError =
   | TargetNotFound
   | TargetAmbiguous
   | ActionTimeout
+  | TargetUnusable
   | ActionFailed
   | ActionUnconfirmed
   | DebuggerPaused

@@ -41,6 +41,12 @@ const refRanges = (nodes: Array<TreeNode>): Array<string> => {
   return ranges
 }
 
+/** A node a run of like siblings would hide something of: its label differs from its text, or it is the chosen one. */
+const standsOut = (node: TreeNode): boolean => {
+  const raw = node.raw!
+  return node.distinct === true || raw.selected === true || raw.current !== undefined || raw.marked !== undefined
+}
+
 export interface OutputItem {
   readonly node: TreeNode
   readonly raw: RawNode
@@ -75,8 +81,9 @@ export const flattenTree = (top: TreeNode): Array<OutputItem> => {
       const child = children[i]!
       let end = i + 1
       const shape = shapeOf(child)
-      // A node whose name differs from its text stays a line of its own: a run shows one of the two.
-      if (child.distinct !== true) while (end < children.length && children[end]!.distinct !== true && shapeOf(children[end]!) === shape) end++
+      // A node whose name differs from its text stays a line of its own (a run shows one of the two), and
+      // so does a chosen one (selected, current, marked by a class): a run would hide which it is.
+      if (!standsOut(child)) while (end < children.length && !standsOut(children[end]!) && shapeOf(children[end]!) === shape) end++
       emit(child)
       if (end - i >= (child.children.length > 0 ? COLLAPSE_MIN : COLLAPSE_MIN_LEAF)) {
         const rest = children.slice(i + 1, end)

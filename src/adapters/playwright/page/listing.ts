@@ -10,9 +10,8 @@ import { isLiveElement as isLive } from "./visibility.js"
 
 /** What the agent is told of a node, as a hash: a changes-only walk compares it with the last one told. */
 const signatureOf = (node: RawNode) =>
-  hash(`${node.role}|${node.name}|${node.disabled ?? ""}|${node.checked ?? ""}|${node.expanded ?? ""}|${node.level ?? ""}|${node.selected ?? ""}|${node.pressed ?? ""}|${node.sort ?? ""}|${node.current ?? ""}|${node.invalid ?? ""}|${node.required ?? ""}|${node.readonly ?? ""}|${node.depth ?? 0}|${node.text ?? ""}|${node.collapsed === undefined ? "" : `${node.collapsed.count}:${node.collapsed.refs.join(",")}:${node.collapsed.examples.join("|")}`}|${(node.path ?? []).join("/")}`)
+  hash(`${node.role}|${node.name}|${node.disabled ?? ""}|${node.checked ?? ""}|${node.expanded ?? ""}|${node.level ?? ""}|${node.selected ?? ""}|${node.pressed ?? ""}|${node.sort ?? ""}|${node.current ?? ""}|${node.invalid ?? ""}|${node.required ?? ""}|${node.readonly ?? ""}|${node.marked ?? ""}|${node.depth ?? 0}|${node.text ?? ""}|${node.collapsed === undefined ? "" : `${node.collapsed.count}:${node.collapsed.refs.join(",")}:${node.collapsed.examples.join("|")}`}|${(node.path ?? []).join("/")}`)
 
-/** The nodes of the snapshot (see the file comment); `output` is the flattened tree. */
 /** Tells the client every node of a collapsed run (each one's own signature), noting them seen. */
 const markCovered = (walk: Walk, seen: Set<string>, items: Array<TreeNode>) => {
   const mark = (node: TreeNode) => {
@@ -33,6 +32,7 @@ const keyOf = (item: OutputItem) => (item.covered !== undefined ? `${item.raw.re
  * still says it left.
  */
 export const recordSeen = (walk: Walk, output: Array<OutputItem>): void => {
+  noteOrders(walk, output, false)
   const seen = new Set<string>()
   for (const item of output) {
     const key = keyOf(item)
@@ -42,8 +42,53 @@ export const recordSeen = (walk: Walk, output: Array<OutputItem>): void => {
   }
 }
 
+/** Nodes a reordered list shows again at most (its items with what is inside them): a long list costs a bounded answer. */
+const REORDER_SHOWN = 60
+
+/** Whether the refs both orders share come in another order now (an item moved, not only added or removed). */
+const reordered = (before: ReadonlyArray<string>, now: ReadonlyArray<string>): boolean => {
+  const kept = new Set(now)
+  const was = before.filter((ref) => kept.has(ref))
+  const had = new Set(was)
+  const is = now.filter((ref) => had.has(ref))
+  return was.some((ref, i) => ref !== is[i])
+}
+
+/**
+ * Notes the order of each node's children as the client sees it now and, with `compare`, answers the
+ * nodes to show again because their list was reordered since the client last looked (a dragged item,
+ * a sorted list): the list, then its items with what is inside them, at most REORDER_SHOWN. A walk of
+ * the whole page replaces the record, so lists that left take no room.
+ */
+const noteOrders = (walk: Walk, output: Array<OutputItem>, compare: boolean): Set<TreeNode> => {
+  const { view } = walk
+  const orders = walk.whole ? new Map<string, ReadonlyArray<string>>() : view.orders
+  const again = new Set<TreeNode>()
+  const add = (node: TreeNode) => {
+    if (again.size >= REORDER_SHOWN) return
+    again.add(node)
+    for (const child of node.children) add(child)
+  }
+  for (const item of output) {
+    const node = item.node
+    if (node.children.length < 2 || node.raw === null) continue
+    const now = node.children.map((child) => child.raw?.ref ?? "")
+    const before = view.orders.get(node.raw.ref)
+    orders.set(node.raw.ref, now)
+    if (compare && before !== undefined && again.size < REORDER_SHOWN && reordered(before, now)) {
+      again.add(node)
+      for (const child of node.children) add(child)
+    }
+  }
+  view.orders = orders
+  return again
+}
+
+/** The nodes of the snapshot (see the file comment); `output` is the flattened tree. */
 export const listNodes = (walk: Walk, output: Array<OutputItem>): NonNullable<ObserveResult["a11y"]> => {
   const { args, view, changes } = walk
+  // Lists reordered since the client last looked are shown again in their new order.
+  const again = noteOrders(walk, output, args.changesOnly)
   const nodes: Array<RawNode> = []
   let truncated = walk.cut
   let unchanged = 0
@@ -70,7 +115,7 @@ export const listNodes = (walk: Walk, output: Array<OutputItem>): NonNullable<Ob
     const signature = signatureOf(item.raw)
     seen.add(key)
     if (item.covered !== undefined) markCovered(walk, seen, item.covered)
-    if (view.reported.get(key) === signature || view.passed.get(key) === signature) unchanged++
+    if (!again.has(item.node) && (view.reported.get(key) === signature || view.passed.get(key) === signature)) unchanged++
     else if (nodes.length < args.a11yLimit) {
       tell(view, changes, key, signature)
       view.passed.delete(key)

@@ -15,7 +15,7 @@ export interface ReadinessArgs {
 }
 
 /** Why an element cannot take an action now (see NotReady). */
-export type NotReadyReason = "detached" | "hidden" | "clipped" | "off-screen" | "disabled" | "read-only" | "covered" | "moving"
+export type NotReadyReason = "detached" | "hidden" | "clipped" | "off-screen" | "disabled" | "read-only" | "not-editable" | "covered" | "moving"
 
 export type Readiness =
   | { readonly ready: true }
@@ -80,6 +80,28 @@ export const isDisabledElement = (element: Element): boolean => {
     if (node.matches(":disabled") || node.getAttribute("aria-disabled") === "true") return true
   }
   return false
+}
+
+/** Input types that take text (typed, or set whole as Playwright's fill sets a date or a colour). */
+const FILLABLE_INPUTS = new Set(["", "text", "search", "email", "tel", "url", "password", "number", "date", "datetime-local", "month", "time", "week", "color", "range"])
+/** Roles of elements that take keystrokes as text (a code editor's input). */
+const TEXT_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton"])
+
+/** Runs in the page: why the element (or the control of a label) takes no typing, in words with what to use instead; undefined when it does. */
+export const notEditableWhy = (element: Element): string | undefined => {
+  const target = element.localName === "label" ? ((element as HTMLLabelElement).control ?? element) : element
+  const tag = target.localName
+  if (tag === "textarea" || (target as HTMLElement).isContentEditable) return undefined
+  if (tag === "input") {
+    const type = (target.getAttribute("type") ?? "").toLowerCase()
+    if (FILLABLE_INPUTS.has(type)) return undefined
+    const instead = type === "checkbox" || type === "radio" ? "mm_set_checked" : type === "file" ? "mm_upload_file" : "mm_click"
+    return `it is an input of type ${type}, which takes no text (use ${instead})`
+  }
+  const role = target.getAttribute("role")
+  if (role !== null && TEXT_ROLES.has(role)) return undefined
+  if (tag === "select") return "it is a select, which takes no text (use mm_select_option)"
+  return `it is ${previewElement(target)}, not a field (an input, a text area or an editable element)`
 }
 
 /**
@@ -180,6 +202,8 @@ export const diagnose = (element: Element, args: ReadinessArgs): { readonly verd
     if (readOnly || element.getAttribute("aria-readonly") === "true") {
       return notReady("read-only", `it is read-only (${readOnly ? "the readonly attribute" : "aria-readonly"}), so it takes no typing; a field like this is usually filled by a picker it opens on a click`)
     }
+    const why = notEditableWhy(element)
+    if (why !== undefined) return notReady("not-editable", why)
   }
   if (!pointer) return { verdict: { ready: true } }
   const at = hitAt(element)

@@ -20,6 +20,30 @@ export interface Registry {
   opened: boolean
   /** Refs carried over from an earlier document, by durable identity, until the first whole walk ends. */
   carry?: Map<string, string> | undefined
+  /** Open shadow roots the walks went into (at most SHADOW_ROOTS_KEPT), for what the page affords (state.ts). */
+  shadowRoots?: Array<ShadowRoot>
+}
+
+/** Shadow roots a document's registry keeps for the affordance checks: a bound on their cost per action. */
+export const SHADOW_ROOTS_KEPT = 100
+
+/** Notes an open shadow root a walk went into; past the bound, roots that left the page make room, else it is not kept. */
+export const noteShadowRoot = (registry: Registry, root: ShadowRoot): void => {
+  const roots = (registry.shadowRoots ??= [])
+  if (roots.includes(root)) return
+  if (roots.length >= SHADOW_ROOTS_KEPT) {
+    const kept = roots.filter((known) => known.host.isConnected)
+    roots.length = 0
+    roots.push(...kept)
+    if (roots.length >= SHADOW_ROOTS_KEPT) return
+  }
+  roots.push(root)
+}
+
+/** The open shadow roots walks went into that are still in the page (none before the first walk). */
+export const knownShadowRoots = (): ReadonlyArray<ShadowRoot> => {
+  const registry = (window as any)[Symbol.for("browser-workflow-mcp")] as Registry | undefined
+  return (registry?.shadowRoots ?? []).filter((root) => root.host.isConnected)
 }
 
 /** This document's registry, made on first use (hidden from enumeration of the window). */
@@ -41,6 +65,7 @@ export const registryOf = (): Registry => {
   Object.defineProperty(w, KEY, { enumerable: false })
   // A registry an earlier version of this code made in this document keeps no records per client.
   registry.views ??= new Map()
+  for (const view of registry.views.values()) view.orders ??= new Map()
   return registry
 }
 
@@ -55,6 +80,8 @@ export interface View {
   readonly reported: Map<string, string>
   readonly passed: Map<string, string>
   readonly reportedTestIds: WeakMap<Element, string>
+  /** The order of each node's children as the client last saw it (their refs), so that a reorder is news. */
+  orders: Map<string, ReadonlyArray<string>>
 }
 
 /** Clients whose records a document keeps; past them the least recent one's goes (it is answered in full again). */
@@ -76,7 +103,7 @@ const fromToldKey = (told: string): readonly [string, string] => {
 const viewOf = (registry: Registry, viewer: string): View => {
   let view = registry.views.get(viewer)
   if (view === undefined) {
-    view = { viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap() }
+    view = { viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap(), orders: new Map() }
     registry.views.set(viewer, view)
   }
   return view
@@ -90,7 +117,7 @@ const viewOf = (registry: Registry, viewer: string): View => {
 export const viewFor = (registry: Registry, args: ObserveArgs, changes: LedgerChanges): View => {
   const viewer = args.viewer ?? ""
   if (!(args.wantA11y || args.wantTestIds || args.find !== undefined)) {
-    return registry.views.get(viewer) ?? { viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap() }
+    return registry.views.get(viewer) ?? { viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap(), orders: new Map() }
   }
   const view = viewOf(registry, viewer)
   registry.views.delete(viewer)

@@ -86,6 +86,30 @@ const fieldStates = (element: Element, role: string, node: RawNode) => {
   }
 }
 
+/** ARIA states a class-only mark would repeat or contradict: where one is set, the class says nothing more. */
+const ARIA_MARKS = ["aria-selected", "aria-current", "aria-pressed", "aria-checked"]
+const MARK_WORDS = /selected|checked|active/i
+
+/**
+ * Selected or active as a class says it, for widgets that show a choice by a class alone (a date
+ * picker's `-selected-` day, a nav link's `active`): a class token whose last word (split at
+ * non-letters and camelCase) is selected, checked or active. Never where an ARIA state is set or the
+ * element has its own (a checkbox, an option).
+ */
+const classMark = (element: Element): "selected" | "active" | undefined => {
+  const className = element.getAttribute("class")
+  if (className === null || !MARK_WORDS.test(className)) return undefined
+  if (ARIA_MARKS.some((name) => element.hasAttribute(name)) || element.localName === "input" || element.localName === "option") return undefined
+  let mark: "selected" | "active" | undefined
+  for (const token of className.split(/\s+/)) {
+    const words = token.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z]+/).filter((word) => word !== "")
+    const last = words[words.length - 1]
+    if (last === "selected" || last === "checked") return "selected"
+    if (last === "active") mark = "active"
+  }
+  return mark
+}
+
 /** The node of an element, without its ref yet (the ref follows from its identity; see `finish`). */
 export const describeNode = (walk: Walk, shown: Element, role: string, path: Array<string>): RawNode => {
   const name = role === "iframe" ? frameName(shown) : walk.aria.nameOf(shown, role)
@@ -119,6 +143,10 @@ export const describeNode = (walk: Walk, shown: Element, role: string, path: Arr
     else if (pressed === "mixed") node.pressed = "mixed"
   }
   fieldStates(element, role, node)
+  if (node.selected === undefined && node.current === undefined && node.pressed === undefined && node.checked === undefined) {
+    const mark = classMark(element)
+    if (mark !== undefined) node.marked = mark
+  }
   if (VALUE_ROLES.has(role)) {
     let value = ""
     if (tag === "select") value = Array.from((element as HTMLSelectElement).selectedOptions, (option) => option.label).join(", ")

@@ -110,6 +110,8 @@ export interface RawNode {
   invalid?: boolean
   required?: boolean
   readonly?: boolean
+  /** Selected or active by a class only (`is-selected`, `-selected-`, `active`), where no ARIA state says. */
+  marked?: "selected" | "active"
   path?: Array<string>
   /** Nesting in the tree (0 when absent). */
   depth?: number

@@ -4,13 +4,17 @@
 // suggestions), which the caller waits for so that the answer shows the filtered options. Synchronous:
 // a page with frozen timers answers too. Driven by session/actions.ts.
 import { isSensitiveField } from "./fields.js"
+import { notEditableWhy } from "./readiness.js"
 
 /**
  * How text goes into the element: `text` (a text field, a text area, an editing host: filled, its last
  * character a real keystroke, so that keydown/keyup listeners hear it), `fill` (a date, number or other
- * input Playwright's fill formats), or `keys` (an element that reads keystrokes, not an editing host).
+ * input Playwright's fill formats), `keys` (an element that reads keystrokes, not an editing host), or
+ * why it takes no text at all (a heading, a checkbox: see notEditableWhy).
  */
-export const typingKind = (element: Element): "text" | "fill" | "keys" => {
+export const typingKind = (element: Element): "text" | "fill" | "keys" | { readonly notEditable: string } => {
+  const why = notEditableWhy(element)
+  if (why !== undefined) return { notEditable: why }
   if (element.localName === "textarea" || (element as HTMLElement).isContentEditable) return "text"
   if (element.localName === "input") {
     return ["", "text", "search", "email", "tel", "url", "password"].includes((element.getAttribute("type") ?? "").toLowerCase()) ? "text" : "fill"
@@ -25,8 +29,10 @@ const WATCH = Symbol.for("browser-workflow-mcp/typing")
 /**
  * Runs in the page on the field before typing: when it drives a popup (role combobox or searchbox,
  * aria-controls, aria-autocomplete, aria-haspopup, a `list`, a search input), counts the changes of the
- * page from now on (the field's own attributes aside), so that the caller can wait for the app's answer
- * to the typing (a filter 300 ms after the last key). Answers whether it drives a popup.
+ * page (the field's own attributes aside) that come after the last key typed, so that the caller can
+ * wait for the app's answer to the typing (a filter 300 ms after the last key). What the focus alone
+ * sets off (a combobox that opens its full list when focused) comes before the last key and is no
+ * answer. Answers whether it drives a popup.
  */
 export const watchTyping = (element: Element): boolean => {
   const drivesPopup =
@@ -37,18 +43,43 @@ export const watchTyping = (element: Element): boolean => {
     (element.hasAttribute("aria-haspopup") && element.getAttribute("aria-haspopup") !== "false") ||
     element.hasAttribute("list") ||
     (element instanceof HTMLInputElement && element.type === "search")
-  ;(element as any)[WATCH]?.observer.disconnect()
+  stopWatch(element)
   if (!drivesPopup) return false
-  const watch = { changes: 0, observer: new MutationObserver((records) => {
-    if (records.some((record) => record.target !== element)) watch.changes++
-  }) }
+  const watch: TypingWatch = {
+    changes: 0,
+    observer: new MutationObserver((records) => {
+      if (records.some((record) => record.target !== element)) watch.changes++
+    }),
+    // Every key starts the count again: the answer wanted is the one to the last key (capture, so a page that stops the key still counts it).
+    onKey: () => {
+      watch.changes = 0
+    }
+  }
   watch.observer.observe(element.ownerDocument, { subtree: true, childList: true, characterData: true, attributes: true })
+  element.ownerDocument.addEventListener("keydown", watch.onKey, true)
   Object.defineProperty(element, WATCH, { value: watch, configurable: true, enumerable: false, writable: true })
   return true
 }
 
-/** Runs in the page on the field: how many times the page changed since watchTyping (-1: not watched). */
-export const typingChanges = (element: Element): number => (element as any)[WATCH]?.changes ?? -1
+interface TypingWatch {
+  /** Changes since the last key (or since the watch began, before any key). */
+  changes: number
+  readonly observer: MutationObserver
+  readonly onKey: () => void
+}
+
+const stopWatch = (element: Element) => {
+  const watch = (element as any)[WATCH] as TypingWatch | undefined
+  if (watch === undefined) return
+  watch.observer.disconnect()
+  element.ownerDocument.removeEventListener("keydown", watch.onKey, true)
+}
+
+/**
+ * Runs in the page on the field: how many times the page changed since the last key typed (since
+ * watchTyping when no key was: a field filled whole); -1 when not watched.
+ */
+export const typingChanges = (element: Element): number => ((element as any)[WATCH] as TypingWatch | undefined)?.changes ?? -1
 
 export interface Typed {
   /** The field holds the text (or a formatting of it: every character, in order). */
@@ -59,7 +90,7 @@ export interface Typed {
 
 /** Runs in the page on the field after typing (and its app's answer): stops the watch; whether the text arrived. */
 export const typedState = (element: Element, text: string): Typed => {
-  ;(element as any)[WATCH]?.observer.disconnect()
+  stopWatch(element)
   const value =
     element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement ? element.value : ((element as HTMLElement).innerText ?? element.textContent ?? "")
   // Every character typed, in order: a field that formats what it is given ("(555) 123-4567") still holds it.

@@ -2,6 +2,7 @@
 // tree of nodes a reader would see (roles that are nodes, text attached to the nodes around it).
 import { isVisibleElement as isVisible } from "./visibility.js"
 import { NAME_FROM_CONTENT } from "./roles.js"
+import { noteShadowRoot } from "./registry.js"
 import { newNode, type TreeNode, type Walk } from "./tree.js"
 
 /** Roles that are nodes of the tree; other roles (text-level ones) let their text flow into the node around them. */
@@ -74,7 +75,9 @@ const visitChildren = (walk: Walk, parent: Element, owner: TreeNode, targets: Ar
       return
     }
   }
-  const container: Node = (parent as HTMLElement).shadowRoot ?? parent
+  const shadow = (parent as HTMLElement).shadowRoot
+  if (shadow !== null && shadow !== undefined) noteShadowRoot(walk.registry, shadow)
+  const container: Node = shadow ?? parent
   for (let node = container.firstChild; node; node = node.nextSibling) {
     if (walk.cut) return
     visitNode(walk, node, owner, targets, visibleText)

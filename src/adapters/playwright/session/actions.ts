@@ -6,13 +6,13 @@ import { ActionFailed, PageClosed, TargetNotFound, WaitTimeout, type ActionTimeo
 import type { TargetElement } from "../../../domain/knowledge.js"
 import { describeTarget, type Target } from "../../../domain/target.js"
 import type { ActionOptions, ClickOptions, DialogChoice, SessionActions } from "../../../services/Session.js"
-import { BrowserState, type BrowserStateService } from "../lifecycle/browser.js"
+import { BrowserState } from "../lifecycle/browser.js"
 import { BrowserCallFailed, firstLine } from "../calls.js"
 import { directActions, splitLastKey } from "./direct.js"
-import type { LiveSession } from "../lifecycle/live-session.js"
+import { requestsInFlight, type LiveSession } from "../lifecycle/live-session.js"
 import { evaluateInPage } from "../page-eval.js"
 import { elementFunction, isSensitiveField, readText } from "../page-script.js"
-import { targets, type Targets } from "./targets.js"
+import { Refused, targets } from "./targets.js"
 import { PAGE } from "../page-bundle.js"
 import type { Typed } from "../page/typing.js"
 
@@ -55,32 +55,74 @@ const readEach = new Function(
   `const read = ${readText.toString()}; return { texts: elements.slice(0, limit).map(read), total: elements.length }`
 ) as (elements: Array<Element>, limit: number) => { texts: Array<string | null>; total: number }
 
-/** After a select timed out: MM_SELECT_FAILED naming the values no enabled option has, with the options there are. */
-const missingOptions = (browser: BrowserStateService, targeting: Targets, target: Target, values: ReadonlyArray<string>, timeout: ActionTimeout) =>
+interface SelectOptions {
+  readonly options: ReadonlyArray<{ readonly value: string; readonly label: string; readonly disabled: boolean }> | null
+}
+
+/** Runs in the page on the target: its options when it is a <select> (null otherwise). */
+const optionsOf = (element: Element): SelectOptions => ({
+  options:
+    element instanceof HTMLSelectElement
+      ? Array.from(element.options, (option) => ({ value: option.value, label: option.label, disabled: option.disabled }))
+      : null
+})
+
+/** How many options a failure lists, and how long each label may be. */
+const LISTED_OPTIONS = 30
+const OPTION_CHARS = 40
+
+/** The values no enabled option has (by value or label), and the options as a failure lists them (clipped). */
+const missingIn = (options: NonNullable<SelectOptions["options"]>, values: ReadonlyArray<string>) => {
+  const missing = values.filter((value) => !options.some((option) => !option.disabled && (option.value === value || option.label === value)))
+  const cut = (text: string) => JSON.stringify(text.length > OPTION_CHARS ? `${text.slice(0, OPTION_CHARS - 1)}…` : text)
+  const listed = options
+    .slice(0, LISTED_OPTIONS)
+    .map((option) => `${cut(option.label)}${option.value !== option.label ? ` (value ${cut(option.value)})` : ""}${option.disabled ? " disabled" : ""}`)
+  return {
+    missing,
+    detail: `no enabled option has the value or label ${missing.map((value) => JSON.stringify(value)).join(", ")}; the options are ${listed.join(", ") || "none"}${options.length > LISTED_OPTIONS ? `, ... (${options.length} in all)` : ""}`
+  }
+}
+
+/** How long a select must lack an option (or the page the select), with no request on its way, before select_option fails. */
+const SELECT_QUIET_MS = 1_000
+const SELECT_POLL_MS = 100
+
+/**
+ * Beside Playwright's selectOption, which waits to its deadline for an option that is not there: fails
+ * at once (after SELECT_QUIET_MS with nothing fetched that could bring it) when the <select> lacks an
+ * enabled option for a value, listing the options, or when nothing matches the target. Never succeeds.
+ */
+const failFastSelect = (page: Page, found: Effect.Effect<Locator, unknown>, target: Target, values: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const { page } = yield* browser.activePage
-    const frames = yield* targeting.ensureRefs(page, target).pipe(Effect.orElseSucceed(() => []))
-    const options = yield* Effect.promise(() =>
-      targeting.locate(page, target, frames)
-        .evaluate(
-          (element) =>
-            element instanceof HTMLSelectElement
-              ? Array.from(element.options, (option) => ({ value: option.value, label: option.label, disabled: option.disabled }))
-              : null,
-          undefined,
-          { timeout: 2_000 }
-        )
-        .catch(() => null)
-    )
-    if (options === null) return yield* timeout
-    const missing = values.filter((value) => !options.some((option) => !option.disabled && (option.value === value || option.label === value)))
+    const locator = yield* Effect.orElse(found, () => Effect.never)
+    let since: { readonly key: string; readonly at: number } | undefined
+    for (;;) {
+      const count = yield* Effect.promise(() => locator.count().catch(() => -1))
+      const read = count === 1 ? yield* Effect.promise(() => locator.evaluate(optionsOf, undefined, { timeout: 1_000 }).catch(() => null)) : null
+      const missing = read?.options != null ? missingIn(read.options, values) : undefined
+      const key = count === 0 ? "none" : missing !== undefined && missing.missing.length > 0 ? `missing ${missing.detail}` : undefined
+      const now = Date.now()
+      if (key === undefined) since = undefined
+      else if (since?.key !== key) since = { key, at: now }
+      if (since !== undefined && now - since.at >= SELECT_QUIET_MS && requestsInFlight(page, SELECT_QUIET_MS * 2) === 0) {
+        if (count === 0) {
+          return yield* new TargetNotFound({ target: describeTarget(target), detail: `No element matches ${describeTarget(target)} (the page showed none for ${SELECT_QUIET_MS} ms, with nothing loading).` })
+        }
+        return yield* new ActionFailed({ action: "select_option", target: describeTarget(target), detail: missing!.detail })
+      }
+      yield* Effect.sleep(SELECT_POLL_MS)
+    }
+  })
+
+/** After a select timed out: MM_SELECT_FAILED naming the values no enabled option has, with the options there are. */
+const missingOptions = (locator: Locator, target: Target, values: ReadonlyArray<string>, timeout: ActionTimeout) =>
+  Effect.gen(function* () {
+    const read = yield* Effect.promise(() => locator.evaluate(optionsOf, undefined, { timeout: 2_000 }).catch(() => null))
+    if (read?.options == null) return yield* timeout
+    const { missing, detail } = missingIn(read.options, values)
     if (missing.length === 0) return yield* timeout
-    const listed = options.slice(0, 30).map((option) => `${JSON.stringify(option.label)}${option.value !== option.label ? ` (value ${JSON.stringify(option.value)})` : ""}${option.disabled ? " disabled" : ""}`)
-    return yield* new ActionFailed({
-      action: "select_option",
-      target: describeTarget(target),
-      detail: `no enabled option has the value or label ${missing.map((value) => JSON.stringify(value)).join(", ")}; the options are ${listed.join(", ") || "none"}${options.length > 30 ? ", ..." : ""}`
-    })
+    return yield* new ActionFailed({ action: "select_option", target: describeTarget(target), detail })
   })
 
 /** Whether the focus is on the element or inside it (down through shadow roots). Runs in the page. */
@@ -112,22 +154,26 @@ const REACTION = { firstMs: 1_000, quietMs: 100, capMs: 1_500, pollMs: 25 } as c
 /** How long the field may take to start its watch before typing (a field not there yet is typed into without it). */
 const WATCH_TIMEOUT_MS = 300
 
-const typingKind = elementFunction<undefined, "text" | "fill" | "keys">(PAGE.typingKind)
+const typingKind = elementFunction<undefined, "text" | "fill" | "keys" | { readonly notEditable: string }>(PAGE.typingKind)
 const watchTyping = elementFunction<undefined, boolean>(PAGE.watchTyping)
 const typingChanges = elementFunction<undefined, number>(PAGE.typingChanges)
 const typedState = elementFunction<string, Typed>(PAGE.typedState)
 
-/** Waits for the app's answer to typing into a field that drives a popup (see REACTION), timed here: a page's frozen timers do not hold it. */
+/**
+ * Waits for the app's answer to typing into a field that drives a popup (see REACTION): a change of the
+ * page after the last key (page/typing.ts), timed here, so that a page's frozen timers do not hold it.
+ */
 const awaitReaction = async (field: Locator) => {
   const started = Date.now()
-  let seen = await field.evaluate(typingChanges, undefined, { timeout: 1_000 }).catch(() => -1)
+  const look = () => field.evaluate(typingChanges, undefined, { timeout: 1_000 }).catch(() => -1)
+  let seen = await look()
   let changedAt = seen > 0 ? started : undefined
   for (;;) {
     const now = Date.now()
     if (seen < 0 || now - started >= REACTION.capMs) return
     if (changedAt === undefined ? now - started >= REACTION.firstMs : now - changedAt >= REACTION.quietMs) return
     await new Promise((resolve) => setTimeout(resolve, REACTION.pollMs))
-    const changes = await field.evaluate(typingChanges, undefined, { timeout: 1_000 }).catch(() => -1)
+    const changes = await look()
     if (changes !== seen) changedAt = Date.now()
     seen = changes
   }
@@ -141,6 +187,7 @@ const awaitReaction = async (field: Locator) => {
  */
 const typeInto = async (field: Locator, text: string, options: { timeout: number; signal: AbortSignal }) => {
   const kind = await field.evaluate(typingKind, undefined, { timeout: options.timeout })
+  if (typeof kind === "object") throw new Refused("not-editable", kind.notEditable)
   if (kind === "keys") {
     await field.focus({ timeout: options.timeout })
     await field.press("ControlOrMeta+a", options)
@@ -262,14 +309,21 @@ export const make = Effect.gen(function* () {
   const selectOption = (target: Target, values: ReadonlyArray<string>, options: ActionOptions) =>
     onActivePage(
       options.dialog,
-      targeting.act("select_option", target, options.timeoutMs, (locator, opts) =>
-        // Each value matches an option by its value or by its label, as Playwright's own string form does.
-        locator.selectOption([...values], opts)
-      ).pipe(
-        Effect.map(({ value }): ReadonlyArray<string> => value),
-        // Playwright waits for a missing option until the time runs out: say which options there are.
-        Effect.catchTag("ActionTimeout", (timeout) => missingOptions(browser, targeting, target, values, timeout))
-      )
+      Effect.gen(function* () {
+        const { page } = yield* browser.activePage
+        const select = targeting.act("select_option", target, options.timeoutMs, (found, opts) =>
+          // Each value matches an option by its value or by its label, as Playwright's own string form does.
+          found.selectOption([...values], opts)
+        , page).pipe(
+          Effect.map(({ value }): ReadonlyArray<string> => value),
+          // Playwright waits for a missing option until the time runs out: say which options there are.
+          Effect.catchTag("ActionTimeout", (timeout) =>
+            Effect.flatMap(targeting.ensureRefs(page, target), (frames) => missingOptions(targeting.locate(page, target, frames), target, values, timeout))
+          )
+        )
+        const found = Effect.map(targeting.ensureRefs(page, target), (frames) => targeting.locate(page, target, frames))
+        return yield* Effect.raceFirst(select, failFastSelect(page, found, target, values))
+      })
     )
 
   const hover = (target: Target, options: ActionOptions) =>

@@ -2,7 +2,7 @@
 // from Playwright's error classes and the page's structure (how many elements match, are they visible).
 import { Duration, Effect, Option } from "effect"
 import type { ElementHandle, FrameLocator, Locator, Page } from "playwright"
-import { ActionFailed, ActionTimeout, PageClosed, PageUnresponsive, TargetAmbiguous, TargetNotFound } from "../../../domain/errors.js"
+import { ActionFailed, ActionTimeout, PageClosed, PageUnresponsive, TargetAmbiguous, TargetNotFound, TargetUnusable, type UnusableReason } from "../../../domain/errors.js"
 import { describeTarget, type Locator as TargetLocator, type Target } from "../../../domain/target.js"
 import { waitWithin } from "../../../services/Deadline.js"
 import type { ActionError } from "../../../services/Session.js"
@@ -43,6 +43,22 @@ const READINESS: Partial<Record<Action, ReadinessAction>> = {
   drag: "drag"
 }
 
+/**
+ * Thrown by an action's own code when the page says the target can never take it as it is (typing into
+ * a heading): answered as TargetUnusable at once, with the page's words.
+ */
+export class Refused extends Error {
+  constructor(
+    readonly reason: UnusableReason,
+    readonly detail: string
+  ) {
+    super(detail)
+  }
+}
+
+/** Reasons no wait can end: a refusal with one of them is answered as the target's state, not the browser's words. */
+const UNUSABLE: ReadonlySet<string> = new Set(["disabled", "read-only", "not-editable"])
+
 /** The error a target that is not ready answers with: the codes clients know, the reason in words. */
 export const notReadyError = (action: Action, described: string, timeoutMs: number, notReady: NotReady) => {
   switch (notReady.reason) {
@@ -56,6 +72,10 @@ export const notReadyError = (action: Action, described: string, timeoutMs: numb
       return new TargetNotFound({ target: described, detail: `${described} is no longer in the page (it was removed or replaced).` })
     case "hidden":
       return new TargetNotFound({ target: described, detail: `${described} is in the page but ${notReady.detail.replace(/^it is /, "")}.` })
+    case "disabled":
+    case "read-only":
+    case "not-editable":
+      return new TargetUnusable({ action, target: described, reason: notReady.reason, detail: notReady.detail })
     default:
       return new ActionTimeout({ action, target: described, timeoutMs, reason: notReady.reason, detail: notReady.detail })
   }
@@ -199,6 +219,7 @@ export const targets = (browser: BrowserStateService) => {
     Effect.gen(function* () {
       const described = describeTarget(target)
       if (page.isClosed()) return new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action })
+      if (error instanceof Refused) return new TargetUnusable({ action, target: described, reason: error.reason, detail: error.detail })
       // A page stuck in a script of its own lets every action time out: say so instead.
       if (isPlaywrightTimeout(error)) {
         const stuck = yield* unresponsive(page, `${action} on ${described} could not run`)
@@ -209,11 +230,11 @@ export const targets = (browser: BrowserStateService) => {
       if (count === 0) {
         return new TargetNotFound({ target: described, detail: `No element matches ${described} (waited ${timeoutMs} ms).` })
       }
+      // Why it did not become ready or was refused (typing into a heading), as the page says now.
+      const checks = READINESS[action]
+      const why = checks === undefined ? undefined : yield* whyNotReady(locator, checks)
+      if (why !== undefined && (isPlaywrightTimeout(error) || UNUSABLE.has(why.reason))) return notReadyError(action, described, timeoutMs, why)
       if (isPlaywrightTimeout(error)) {
-        // Why it did not become ready, as the page says now.
-        const checks = READINESS[action]
-        const why = checks === undefined ? undefined : yield* whyNotReady(locator, checks)
-        if (why !== undefined) return notReadyError(action, described, timeoutMs, why)
         if (!(yield* visibleSafely(locator))) {
           return new TargetNotFound({
             target: described,
