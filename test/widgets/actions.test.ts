@@ -228,6 +228,17 @@ layer(
       }))
   })
 
+  describe("the answer carries the page's errors", () => {
+    it.effect("an error the page logs 50 ms after a click, with nothing else changing, is in that click's answer", () =>
+      Effect.gen(function* () {
+        yield* open("/reorder-and-marks")
+        const save = yield* refOf("button", "Save")
+        const saved = yield* callSeen(click, { a11yRef: save })
+        expect(saved.envelope.error).toBeUndefined()
+        expect(JSON.stringify(saved.envelope.console ?? []), saved.text).toContain("Saving failed: the server said no")
+      }))
+  })
+
   describe("typing as a person types", () => {
     it.effect("a filter that listens to keyup filters after type", () =>
       Effect.gen(function* () {

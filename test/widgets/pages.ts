@@ -47,7 +47,9 @@
 // /reorder-and-marks          a list whose items move in the DOM (a button moves Item 3 to the top, as
 //                             SortableJS moves the element) and day cells chosen by a class only
 //                             ("-selected-") -> the answer to the action shows the list in its new
-//                             order and the chosen day as [selected] (state.order, state.selected).
+//                             order and the chosen day as [selected] (state.order, state.selected);
+//                             Save logs an error 50 ms after the click, changing nothing -> the
+//                             click's own answer carries the error.
 // /covered-select             a select-like button (<x-select>, role=combobox "Size") covered by the
 //                             component's own drawn control (an overlay span inside the same shadow
 //                             root that takes the click) -> a click on the combobox's ref acts through
@@ -389,6 +391,7 @@ const reorderAndMarks = doc(
   <h1>Plan</h1>
   <ul id="tasks">${["Item 1", "Item 2", "Item 3", "Item 4", "Item 5"].map((item) => `<li>${item}</li>`).join("")}</ul>
   <button id="move" onclick="const list = document.getElementById('tasks'); list.prepend(list.children[2])">Move Item 3 to the top</button>
+  <button id="save" onclick="setTimeout(() => console.error('Saving failed: the server said no'), 50)">Save</button>
   <div id="days">${Array.from({ length: 14 }, (_, i) => `<div class="day -day-">${i + 1}</div>`).join("")}</div>
   <script>
     document.getElementById("days").addEventListener("click", (event) => {

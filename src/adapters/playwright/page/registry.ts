@@ -10,8 +10,8 @@ export interface Registry {
   info: Map<string, { role: string; name: string }>
   /** Per client (by viewer id, the least recently observing first): what it was told and saw (see `View`). */
   views: Map<string, View>
-  /** When the DOM last changed and the URL at the last full observation, for settling (see settlePage). */
-  watch?: { last: number; href: string }
+  /** When the DOM last changed, when a person's input last arrived, and the URL at the last full observation, for settling (see settlePage). */
+  watch?: { last: number; href: string; input?: number }
   /** This document's id and its ledger: each bound ref's durable identity (see `Ledger`). */
   doc: string
   seq: number
@@ -173,8 +173,13 @@ export const openDocument = (registry: Registry, args: ObserveArgs, here: string
  */
 export const watchAndPrune = (registry: Registry, changes: LedgerChanges): void => {
   if (registry.watch === undefined) {
-    const watch = { last: -Infinity, href: location.href }
+    const watch: NonNullable<Registry["watch"]> = { last: -Infinity, href: location.href }
     registry.watch = watch
+    // The end of a click or a key: what the page does in the next moments is the action's doing (an error it logs 50 ms later).
+    const input = (event: Event) => {
+      if (event.isTrusted) watch.input = performance.now()
+    }
+    for (const type of ["pointerup", "click", "keyup", "input", "change"]) document.addEventListener(type, input, { capture: true, passive: true })
     new MutationObserver((records) => {
       for (const record of records) {
         if (record.type !== "attributes" || record.attributeName !== "style") {

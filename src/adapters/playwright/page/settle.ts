@@ -5,14 +5,15 @@ import type { SettleArgs } from "./types.js"
  * Runs in the page before an observation: waits while the page is visibly busy, so that an
  * observation taken right after an action does not miss a re-render. The wait is entered only on a
  * sign of activity: the DOM changed during one task turn (a render scheduled by the action), changed
- * within the last `quietMs` (a render in progress), the URL differs from the last observation of this
+ * within the last `quietMs` (a render in progress), a person's input arrived within the last `quietMs`
+ * (a click whose handler logs an error a moment later), the URL differs from the last observation of this
  * document (a single-page app changing route), or the document is still loading. Then it waits until
  * the DOM has been quiet for `quietMs`, at most `capMs`. A page where nothing happens pays one task turn.
  * Changes of `style` attributes alone (JavaScript animations) do not count as activity.
  */
 export const settlePage = async (settle: SettleArgs): Promise<number> => {
   const start = performance.now()
-  const watch: { last: number; href: string } | undefined = (window as any)[Symbol.for("browser-workflow-mcp")]?.watch
+  const watch: { last: number; href: string; input?: number } | undefined = (window as any)[Symbol.for("browser-workflow-mcp")]?.watch
   let last = -Infinity
   const relevant = (records: Array<MutationRecord>) =>
     records.some((record) => record.type !== "attributes" || record.attributeName !== "style")
@@ -35,16 +36,20 @@ export const settlePage = async (settle: SettleArgs): Promise<number> => {
     await turn()
     if (relevant(observer.takeRecords())) last = performance.now()
     const lastBefore = watch !== undefined ? watch.last : -Infinity
+    // A person's input (a click, a key) in the last quietMs: the page gets those moments to answer it
+    // (a render, an error it logs a little later), as it does after a change of the DOM.
+    const lastInput = watch?.input ?? -Infinity
     const busy =
       last > -Infinity ||
       start - lastBefore < settle.quietMs ||
+      start - lastInput < settle.quietMs ||
       (watch !== undefined && watch.href !== location.href) ||
       document.readyState !== "complete"
     if (!busy) return performance.now() - start
     for (;;) {
       if (relevant(observer.takeRecords())) last = performance.now()
       const now = performance.now()
-      const quietSince = Math.max(last, lastBefore, start)
+      const quietSince = Math.max(last, lastBefore, lastInput, start)
       if (now - quietSince >= settle.quietMs || now - start >= settle.capMs) return now - start
       await sleep(Math.max(5, Math.min(settle.quietMs - (now - quietSince), settle.capMs - (now - start))))
     }

@@ -95,6 +95,8 @@ const SELECT_POLL_MS = 100
  */
 const failFastSelect = (page: Page, found: Effect.Effect<Locator, unknown>, target: Target, values: ReadonlyArray<string>) =>
   Effect.gen(function* () {
+    // Nothing can settle before SELECT_QUIET_MS: the first look waits a little, leaving the page to Playwright's own.
+    yield* Effect.sleep(SELECT_POLL_MS * 3)
     const locator = yield* Effect.orElse(found, () => Effect.never)
     let since: { readonly key: string; readonly at: number } | undefined
     for (;;) {
@@ -151,8 +153,8 @@ const pressOn = async (field: Locator, key: string, options: { timeout: number; 
 
 /** After typing into a field that drives a popup: its app's first change within firstMs, then quiet for quietMs, at most capMs. */
 const REACTION = { firstMs: 1_000, quietMs: 100, capMs: 1_500, pollMs: 25 } as const
-/** How long the field may take to start its watch before typing (a field not there yet is typed into without it). */
-const WATCH_TIMEOUT_MS = 300
+/** How long the field may take to start its watch before typing (a field not there yet is typed into without it; a busy page may take a while). */
+const WATCH_TIMEOUT_MS = 1_000
 
 const typingKind = elementFunction<undefined, "text" | "fill" | "keys" | { readonly notEditable: string }>(PAGE.typingKind)
 const watchTyping = elementFunction<undefined, boolean>(PAGE.watchTyping)
