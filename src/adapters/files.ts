@@ -102,6 +102,18 @@ export const createFileAtomic = async (
   await prepare(target, options)
   const temporary = temporaryName(target)
   await fs.writeFile(temporary, data, temporaryOptions(options))
+  return placeFileAtomic(temporary, target, nextName)
+}
+
+/** A temporary name beside `target` (hidden, unique to this process and call), for a file finished elsewhere before it is placed. */
+export const temporaryPathFor = (target: string): string => temporaryName(target)
+
+/**
+ * Puts a complete temporary file (beside `target`, see temporaryPathFor) in place under a name no file
+ * has: linked, never renamed over another; `nextName` is asked for another name while the name is taken.
+ * The temporary name is removed either way. Returns the path written.
+ */
+export const placeFileAtomic = async (temporary: string, target: string, nextName: (taken: string) => string): Promise<string> => {
   try {
     let candidate = target
     for (;;) {

@@ -306,7 +306,7 @@ export const optionTable = {
     env: "BWM_ARTIFACTS_DIR",
     path: true,
     default: defaultSettings.artifactsDir,
-    help: "Where the server writes: step memory, screenshots, reports, recordings (docs/artifacts.md)."
+    help: "Where the server writes: step memory, screenshots, reports, downloads, recordings (docs/artifacts.md)."
   }),
   toolPrefix: option({
     section: "tools",
@@ -391,6 +391,16 @@ export const optionTable = {
     help: "Bound the recorded sessions (<artifacts>/sessions/) to this many MB: the oldest sessions' recordings are removed first, never a running session's.",
     details:
       "Checked when a session starts and when one ends. A running session is never touched, so its own recordings may exceed the bound until it ends. Step memory, screenshots, downloads and reports elsewhere under the artifacts directory are not counted."
+  }),
+  maxDownloadMb: option({
+    section: "tools",
+    type: OptionTypes.integer(1, 100_000),
+    flag: "max-download-mb",
+    env: "BWM_MAX_DOWNLOAD_MB",
+    default: defaultSettings.maxDownloadMb,
+    help: "A download larger than this (MB) is stopped and its file deleted, with a notice.",
+    details:
+      "Every download a call starts (a link, an attachment response, a blob: or data: URL, window.open to a file) is saved under `<artifacts>/downloads/` with a name that never replaces another file; the call's answer lists it (`download: {name, path, bytes, sha256, mime}`) and `mm_downloads` lists the session's. See docs/tools.md, \"Downloads\"."
   }),
   actionPath: option({
     section: "browser",

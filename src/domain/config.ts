@@ -156,6 +156,8 @@ export interface Settings {
   readonly saveHar: boolean
   /** The most the recorded sessions under `<artifacts>/sessions/` may take, in MB; the oldest go first. None: unbounded. */
   readonly outputMaxMb: number | undefined
+  /** A download larger than this many megabytes is stopped and deleted. */
+  readonly maxDownloadMb: number
 }
 
 /** An --init-script file and its source, read once when the server starts. */
@@ -210,5 +212,6 @@ export const defaultSettings: Settings = {
   saveTrace: false,
   saveVideo: false,
   saveHar: false,
-  outputMaxMb: undefined
+  outputMaxMb: undefined,
+  maxDownloadMb: 100
 }

@@ -1,6 +1,7 @@
 // The one response shape every tool answers with, success or failure, and the pure pieces of its lean
 // form: the page only when it changed, console errors as short lines, the observation as text.
 import { Schema } from "effect"
+import { Download } from "./download.js"
 import type { Observation } from "./observation.js"
 import { JsonValue, ScreenState } from "./observation.js"
 import { renderA11y } from "./snapshot-text.js"
@@ -31,6 +32,9 @@ export interface Envelope<A = unknown> {
   readonly ok: boolean
   readonly result?: A
   readonly error?: typeof ErrorObject.Type
+  /** The file the call downloaded (saved, failed, or still in progress); `downloads` when it started several. */
+  readonly download?: Download
+  readonly downloads?: ReadonlyArray<Download>
   /** The active page, when it changed since this client's previous response (always in a session's first). */
   readonly page?: PageState
   /** Console errors and uncaught page errors raised since this client's previous response, bounded. */
@@ -49,6 +53,8 @@ export const envelopeSchema = <A, I>(result: Schema.Schema<A, I>) =>
     ok: Schema.Boolean.annotations({ description: "True when the tool succeeded." }),
     result: Schema.optional(result),
     error: Schema.optional(ErrorObject),
+    download: Schema.optional(Download).annotations({ description: "The file the call downloaded." }),
+    downloads: Schema.optional(Schema.Array(Download)).annotations({ description: "The files, when it started several." }),
     page: Schema.optional(PageState).annotations({ description: "The active page, when it changed since the previous response." }),
     console: Schema.optional(Schema.Array(Schema.String)).annotations({
       description: "Console errors and uncaught page errors since the previous response."

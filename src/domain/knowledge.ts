@@ -1,5 +1,6 @@
 // What the knowledge store keeps: session metadata and one record per tool call (schema version 1).
 import { Option, Schema } from "effect"
+import { RecordedDownload } from "./download.js"
 import { Observation } from "./observation.js"
 
 /** Role and accessible name of the element a ref pointed at: what makes a ref replayable later. */
@@ -64,6 +65,8 @@ export const StepRecord = Schema.Struct({
   }),
   observation: Schema.optional(Observation),
   artifacts: Schema.optional(Schema.Struct({ screenshot: Schema.optional(Schema.String) })),
+  /** The files the call downloaded: a replay checks their names (and hashes). */
+  downloads: Schema.optional(Schema.Array(RecordedDownload)),
   labels: Schema.Array(Schema.String),
   batch: Schema.optional(Schema.Struct({ batchId: Schema.String, index: Schema.Finite })),
   /** Fields left out when the record was written because they did not encode (their paths); the step itself is kept. */

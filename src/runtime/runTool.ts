@@ -13,6 +13,7 @@ import {
   type ErrorInfo,
   type ToolError
 } from "../domain/errors.js"
+import { downloadFields, recordedDownload, type Download } from "../domain/download.js"
 import { labelsFor, type StepRecord } from "../domain/knowledge.js"
 import type { Observation, ObservationPolicy } from "../domain/observation.js"
 import { redactDeep } from "../domain/redaction.js"
@@ -104,6 +105,7 @@ interface Call {
   readonly startedAt: number
   readonly before: Option.Option<SessionInfo>
   readonly consoleAtStart: number
+  readonly downloadsAtStart: number
   readonly memory: Option.Option<ClientMemoryService>
   readonly secrets: SecretsService
   readonly settings: Settings
@@ -116,6 +118,7 @@ const begin = Effect.gen(function* () {
     startedAt,
     before: yield* session.current,
     consoleAtStart: yield* session.consoleCursor,
+    downloadsAtStart: yield* session.downloadCursor,
     memory: yield* clientMemory,
     // Every secret value leaves the call's answer and its step record as [secret:NAME].
     secrets: Option.getOrElse(yield* Effect.serviceOption(Secrets), () => Secrets.none),
@@ -274,6 +277,22 @@ const observe = <O, OE>(
     }
   })
 
+// ---- downloads ------------------------------------------------------------------------------------
+
+/**
+ * The downloads the call started (in the session it ran in: a new session's from its start) and any that
+ * started after an earlier answer, each waited for within what the deadline leaves before the record; one
+ * still running is reported in progress.
+ */
+const downloadsOf = (call: Call, sessionId: string | undefined, deadline: Deadline) =>
+  Effect.gen(function* () {
+    const session = yield* Session
+    const current = sessionIdOf(yield* session.current)
+    if (current === undefined || current !== sessionId) return []
+    const from = sessionIdOf(call.before) === current ? call.downloadsAtStart : 0
+    return yield* session.downloadsSince(from, yield* deadline.budget.left(RECORD_RESERVE_MS))
+  })
+
 // ---- record ---------------------------------------------------------------------------------------
 
 /** A step's screenshot: a small viewport JPEG, taken within a bounded time. */
@@ -330,6 +349,7 @@ const record = <I, O, OE>(
   input: I,
   outcome: Outcome<O, OE>,
   observation: Observation | undefined,
+  downloads: ReadonlyArray<Download>,
   at: { readonly call: Call; readonly sessionId: string; readonly running: boolean; readonly deadline: Deadline; readonly options: RunOptions }
 ) =>
   Effect.gen(function* () {
@@ -369,6 +389,7 @@ const record = <I, O, OE>(
           },
       ...(observation ? { observation } : {}),
       ...(screenshot !== undefined ? { artifacts: { screenshot } } : {}),
+      ...(downloads.length > 0 ? { downloads: downloads.map(recordedDownload) } : {}),
       labels: labelsFor(definition.stepKinds ?? [], recorded.target, outcome.ok),
       ...(at.options.batch ? { batch: at.options.batch } : {})
     }
@@ -388,7 +409,8 @@ const envelope = <O, OE>(
   call: Call,
   outcome: Outcome<O, OE>,
   sessionId: string | undefined,
-  observed: Observed
+  observed: Observed,
+  downloads: ReadonlyArray<Download> = []
 ) =>
   Effect.gen(function* () {
     const session = yield* Session
@@ -423,6 +445,7 @@ const envelope = <O, OE>(
     const body: Envelope<OE> = {
       ok: outcome.ok,
       ...(outcome.ok ? (isEmptyObject(outcome.result) ? {} : { result: outcome.result }) : { error: leanError({ ...outcome.error, message: served(outcome.error.message) }, snapshot !== "") }),
+      ...downloadFields(downloads),
       ...(page !== undefined ? { page } : {}),
       ...(consoleErrors.length > 0 ? { console: consoleErrors } : {}),
       ...(notices.length > 0 ? { notices } : {}),
@@ -476,14 +499,17 @@ export const runTool =
       const sessionId = sessionIdOf(after) ?? sessionIdOf(call.before)
       const observed = yield* observe(definition, options.policy ?? definition.observation, outcome, Option.isSome(after), deadline)
 
+      // downloads
+      const downloads = yield* downloadsOf(call, sessionId, deadline)
+
       // record
       if (sessionId !== undefined) {
-        yield* record(definition, input, outcome, observed.observation, { call, sessionId, running: Option.isSome(after), deadline, options })
+        yield* record(definition, input, outcome, observed.observation, downloads, { call, sessionId, running: Option.isSome(after), deadline, options })
       }
       yield* endGroup
 
       // envelope
-      return yield* envelope(definition, call, outcome, sessionId, observed)
+      return yield* envelope(definition, call, outcome, sessionId, observed, downloads)
     })
 
 /** Runs `use` with the Recorder when one is provided; else answers `otherwise`. */

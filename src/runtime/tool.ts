@@ -61,6 +61,8 @@ export interface ListingState {
   readonly page: PageAffordances
   /** A tab's JavaScript is paused in the debugger: only the tools marked `whilePaused: "listed"` are listed. */
   readonly paused: boolean
+  /** How many downloads the session has started. */
+  readonly downloads: number
 }
 
 export interface ToolDefinition<I, IE, O, OE, R> {

@@ -104,7 +104,8 @@ const situation = Effect.gen(function* () {
     tabs,
     hiddenByClient,
     paused: Option.isSome(paused),
-    page: yield* service.affordances
+    page: yield* service.affordances,
+    downloads: Option.isSome(session) ? yield* service.downloadCursor : 0
   }
   return { session, view, rules, context, listing, paused } satisfies Situation
 })

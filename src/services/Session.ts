@@ -1,10 +1,12 @@
 // The browser port tools require: one Session tag whose service is the sum of small ports, one per
-// concern (lifecycle, actions, interactions, navigation, screenshots, storage, tabs, extension, records, debugger, devtools, emulation) in ./session/.
+// concern (lifecycle, actions, interactions, navigation, screenshots, storage, tabs, extension, records, debugger, devtools, emulation,
+// downloads) in ./session/.
 import { Context, Effect, Layer, Option } from "effect"
 import type { SessionActions } from "./session/actions.js"
 import type { SessionDebugger } from "./session/debugger.js"
 import type { SessionDevtools } from "./session/devtools.js"
 import type { SessionEmulation } from "./session/emulation.js"
+import type { SessionDownloads } from "./session/downloads.js"
 import type { SessionExtension } from "./session/extension.js"
 import type { SessionInteractions } from "./session/interactions.js"
 import type { SessionLifecycle } from "./session/lifecycle.js"
@@ -18,6 +20,7 @@ export type * from "./session/actions.js"
 export type * from "./session/debugger.js"
 export type * from "./session/devtools.js"
 export type * from "./session/emulation.js"
+export type * from "./session/downloads.js"
 export type * from "./session/extension.js"
 export type * from "./session/interactions.js"
 export type * from "./session/lifecycle.js"
@@ -38,7 +41,8 @@ export type SessionService = SessionLifecycle &
   SessionRecords &
   SessionDebugger &
   SessionDevtools &
-  SessionEmulation
+  SessionEmulation &
+  SessionDownloads
 
 export class Session extends Context.Tag("browser-workflow-mcp/Session")<Session, SessionService>() {
   /** A session stub for tests: every method dies loudly unless overridden (a port method added later needs no line here). */
@@ -70,6 +74,8 @@ const unimplemented: Partial<SessionService> = {
   takeNotices: Effect.succeed([]),
   consoleCursor: Effect.succeed(0),
   consoleSince: () => Effect.succeed([]),
+  downloadCursor: Effect.succeed(0),
+  downloadsSince: () => Effect.succeed([]),
   debuggerPaused: Effect.succeed(Option.none()),
   debuggerUnreportedPause: Effect.succeed(Option.none()),
   onPauseChange: () => Effect.succeed(() => undefined),

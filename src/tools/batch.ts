@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto"
 import { Clock, Data, Effect, Either, Option, Ref, Schema } from "effect"
 import { defaultBatchLimits, type BatchLimits } from "../domain/config.js"
+import { Download } from "../domain/download.js"
 import { consoleLines, ErrorObject, PageState, slowMs } from "../domain/envelope.js"
 import { BatchTimeout, InvalidInput, toErrorInfo, UnknownTool, type ErrorInfo } from "../domain/errors.js"
 import { renderNodes } from "../domain/snapshot-text.js"
@@ -27,6 +28,9 @@ const Expectation = Schema.Struct({
   }),
   includeConsole: Schema.optional(Schema.Boolean).annotations({
     description: "Add every console message logged while this step ran, not only errors."
+  }),
+  includeDownloads: Schema.optional(Schema.Boolean).annotations({
+    description: "List the files this step downloaded (the batch's answer lists every step's)."
   })
 }).annotations({ [ListedAs]: { type: "object" } })
 
@@ -49,7 +53,7 @@ const StepInput = Schema.Struct({
     description: "Overrides stopOnError."
   }),
   expectation: Schema.optional(Expectation).annotations({
-    description: "{includeSnapshot?, snapshotSelector?, includeScreenshot?, includeConsole?}",
+    description: "{includeSnapshot?, snapshotSelector?, includeScreenshot?, includeConsole?, includeDownloads?}",
     // Upstream's batch format; the page text after each step (includeObservations) and steps of their own
     // (a snapshot, a screenshot, console_messages) do the same. Documented in docs/batch.md.
     [Unlisted]: true
@@ -70,6 +74,9 @@ const StepResult = Schema.Struct({
     description: "Console errors raised while the step ran (every message with expectation.includeConsole)."
   }),
   notices: Schema.optional(Schema.Array(Schema.String)),
+  downloads: Schema.optional(Schema.Array(Download)).annotations({
+    description: "The files the step downloaded (with expectation.includeDownloads)."
+  }),
   skipped: Schema.optional(Schema.Boolean).annotations({ description: "True when the step did not run." }),
   ms: Schema.optional(Schema.Number).annotations({ description: "Duration of a slow step (1 s or more)." }),
   screenshot: Schema.optional(Schema.String).annotations({ description: "Path of the screenshot taken after the step." }),
@@ -298,6 +305,7 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
             (envelope.ok && tool.pageText !== undefined)
           const text = Option.isSome(snapshot) ? snapshot.value : keepSnapshot ? envelope.snapshot : undefined
           const consoleShown = allConsole.length > 0 ? allConsole : envelope.console
+          const downloads = expectation?.includeDownloads === true ? (envelope.download !== undefined ? [envelope.download] : envelope.downloads ?? []) : []
           const now = yield* Clock.currentTimeMillis
           stepResult = {
             ...(step.label !== undefined ? { label: step.label } : {}),
@@ -307,6 +315,7 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
             ...(envelope.page !== undefined ? { page: envelope.page } : {}),
             ...(consoleShown !== undefined && consoleShown.length > 0 ? { console: consoleShown } : {}),
             ...(envelope.notices !== undefined ? { notices: envelope.notices } : {}),
+            ...(downloads.length > 0 ? { downloads } : {}),
             ...slowMs(now - stepStarted),
             ...(Option.isSome(screenshot) ? { screenshot: screenshot.value.path } : {}),
             ...(text !== undefined && text !== "" ? { snapshot: text } : {})

@@ -24,6 +24,7 @@ import { extensionStorage } from "./extension.js"
 import { build } from "./build.js"
 import { getContractAddress, listContracts, seedContract, seedContracts } from "./contracts.js"
 import { hideTools, showTools } from "./meta.js"
+import { downloads } from "./downloads.js"
 import { consoleMessages, mockNetwork, networkRequest, networkRequests } from "./devtools.js"
 import { evaluate } from "./evaluate.js"
 import { performance } from "./performance.js"
@@ -55,6 +56,7 @@ export const Tools = {
   saveStorageState,
   storage,
   emulate,
+  downloads,
   getState,
   debuggerControl,
   breakpoint,

@@ -10,6 +10,7 @@ import type { SessionInfo } from "../../../services/Session.js"
 import type { ExtensionInfo } from "./launch.js"
 import { CONSOLE_FLOOD_COUNT, CONSOLE_FLOOD_WINDOW_MS, silenceDialogs, watchConsole } from "../page-eval.js"
 import { watchFrameConsoles } from "../session/frames.js"
+import { makeDownloads, watchDownloads, type Downloads, type DownloadTarget } from "../session/downloads.js"
 import type { ObserveResult, PageAffordances } from "../page-script.js"
 import { emptyMocks, type MockState } from "../devtools/mocks.js"
 import { emptyNetwork, watchNetwork, type NetworkLog } from "../devtools/network.js"
@@ -54,6 +55,8 @@ export interface LiveSession {
   readonly network: Ref.Ref<NetworkLog>
   /** The session's network mocks: rules, their routes and the log of hits and misses. */
   readonly mocks: Ref.Ref<MockState>
+  /** What its pages downloaded (session/downloads.ts). */
+  readonly downloads: Downloads
   /**
    * What the latest action asked to do with dialogs its page opens (none means dismiss). It stays in
    * force after the action, for a confirm() that comes after a fetch, until the next action says otherwise.
@@ -97,6 +100,7 @@ export interface LiveSessionFacts {
   readonly extension: ExtensionInfo | undefined
   readonly homeUrl: string
   readonly notificationUrl: string | undefined
+  readonly downloads: DownloadTarget
 }
 
 /** Runs a synchronous Effect from a callback, on the runtime captured when the session started. */
@@ -117,6 +121,7 @@ export const makeLiveSession = (facts: LiveSessionFacts) =>
       console: yield* Ref.make(emptyConsole),
       network: yield* Ref.make(emptyNetwork),
       mocks: yield* Ref.make(emptyMocks),
+      downloads: yield* makeDownloads(facts.downloads),
       dialogChoice: yield* Ref.make<DialogChoiceOn | undefined>(undefined),
       dialogRates: yield* Ref.make<ReadonlyMap<Page, DialogRate>>(new Map()),
       ended: yield* Ref.make(Option.none<string>()),
@@ -207,6 +212,7 @@ const trackPage = (runSync: RunSync, live: LiveSession, page: Page) => {
     if (frame === page.mainFrame()) runSync(Ref.update(live.console, (log) => consoleNavigated(log, tabId())))
   })
   trackRequests(page)
+  watchDownloads(runSync, live.downloads, page, (text) => runSync(addNotice(live, text)))
   page.on("crash", () => runSync(addNotice(live, `The page in tab ${tabId()} crashed (${fromPage("URL", page.url())}); reload it with mm_navigate {screen: "reload"}.`)))
   page.on("dialog", (dialog) => answerDialog(runSync, live, page, dialog, tabId))
   // Listening makes Playwright intercept the page's file choosers (no native dialog): one waits for mm_upload_file.

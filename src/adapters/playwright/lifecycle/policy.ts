@@ -68,7 +68,8 @@ const navigationGuard = (config: GuardConfig) => {
     for (const node of event.composedPath()) {
       if (node instanceof HTMLAnchorElement || node instanceof HTMLAreaElement) {
         const href = node.getAttribute("href")
-        return href === null ? undefined : href
+        // A data: link with `download` saves a file and loads no document: it is a download, not a refused navigation.
+        return href === null || (node.hasAttribute("download") && /^\s*data:/i.test(href)) ? undefined : href
       }
     }
     return undefined

@@ -34,6 +34,7 @@ import { installPolicy, policyOf, withResolverRules } from "./policy.js"
 import { REF_ENGINE, REF_ENGINE_OPTIONS, refSelectorEngine } from "../page-script.js"
 import { acquireProfile, persistentProfile } from "./profiles.js"
 import { followEmulation, installInitScripts } from "../session/emulation-state.js"
+import { downloadTarget } from "../session/downloads.js"
 import { noNotices } from "./session-state.js"
 import { startRecording } from "./recording.js"
 
@@ -279,6 +280,7 @@ export const startSession = (settings: Settings, fixtures: FixtureService, optio
       context,
       extension,
       homeUrl,
+      downloads: downloadTarget(settings),
       notificationUrl:
         extension === undefined ? undefined : resolveScreenUrl(settings.screens.notification ?? "notification.html", extension, settings.appUrl)
     })

@@ -33,6 +33,7 @@ export const armGuard = (element: Element, token: string, report: string, events
     token,
     first: undefined as boolean | undefined,
     navigating: false,
+    downloading: false,
     destinations: [] as Array<string>,
     // Submissions the click caused whose navigation the browser has not started yet (it does so in a task of its own).
     submits: [] as Array<SubmitEvent>,
@@ -61,6 +62,8 @@ export const armGuard = (element: Element, token: string, report: string, events
   const onNavigate = (event: any) => {
     // From here on the navigation itself says where it goes.
     guard.submits.length = 0
+    // A download (a link with `download`, also a blob: or data: one the page's handler clicks) loads no document: the caller waits for it to start.
+    if (typeof event.downloadRequest === "string" && !event.defaultPrevented) guard.downloading = true
     if (event.destination?.sameDocument !== false || event.downloadRequest || event.defaultPrevented) return
     // Where it goes: a navigation a router intercepts lands there at once, in the same document.
     guard.navigating = true
@@ -117,7 +120,13 @@ export const finishGuard = (token: string): GuardVerdict => {
     return method !== "dialog" && /^(|_self|_parent|_top)$/i.test(target)
   })
   const choosing = guard.fileClicks.some((event: Event) => !event.defaultPrevented && !(event.target as HTMLInputElement).disabled)
-  return { seen: guard.first !== undefined, hit: guard.first === true, navigating: pending || submitting, ...(choosing ? { choosing } : {}) }
+  return {
+    seen: guard.first !== undefined,
+    hit: guard.first === true,
+    navigating: pending || submitting,
+    ...(guard.downloading ? { downloading: true } : {}),
+    ...(choosing ? { choosing } : {})
+  }
 }
 
 /** Runs in the page: whether every document the action with `token` started in is still the one shown. */

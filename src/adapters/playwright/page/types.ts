@@ -234,6 +234,8 @@ export interface GuardVerdict {
   readonly hit: boolean
   /** A mouse event of the click started loading another document (in the page or one of its frames). */
   readonly navigating: boolean
+  /** A mouse event of the click asked for a download (a link with `download`, also one the page's own handler clicked). */
+  readonly downloading?: boolean
   /** The click reached a file input (itself, through a label, or by the page's own input.click()) that opens a chooser. */
   readonly choosing?: boolean
   /** The page's state read in the same trip, right after the action. */

@@ -57,6 +57,8 @@ const CHOOSER_POLL_MS = 20
 
 /** The longest a click waits for the document it started loading to commit. */
 const COMMIT_WAIT = Duration.seconds(5)
+/** How long a click that asked for a download waits for it to start. */
+const DOWNLOAD_WAIT = Duration.seconds(2)
 
 /** A point on the page, in CSS pixels of the top viewport (what Playwright's mouse takes). */
 interface Point {
@@ -295,6 +297,17 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
     )
 
   /**
+   * A download the click asked for has started (Chromium decides a moment after the click), or after
+   * DOWNLOAD_WAIT it is left to the call's end: its answer lists the downloads that started by then.
+   */
+  const awaitDownload = (page: Page, timeoutMs: number) =>
+    Effect.scoped(
+      Effect.flatMap(watchCommit(page), (watcher) =>
+        Effect.promise(() => watcher.committed).pipe(Effect.timeoutOption(Duration.millis(Math.min(timeoutMs, Duration.toMillis(DOWNLOAD_WAIT)))))
+      )
+    )
+
+  /**
    * Listening from now on, then asking whether the click's documents are still shown: no commit can
    * slip between. A navigation that never commits (cancelled, or ended before we listened) is waited
    * for at most COMMIT_WAIT, and a notice says so.
@@ -334,7 +347,7 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
       if (verdict !== undefined && verdict.seen) {
         if (!verdict.hit) return { navigating: false, choosing: false, outcome: handOver(`the first ${action} event would have reached another element`) }
         if (verdict.page !== undefined) live.lastRead = { page, result: verdict.page }
-        return { navigating: verdict.navigating, choosing: verdict.choosing === true, outcome: { _tag: "Done" } as Outcome }
+        return { navigating: verdict.navigating, downloading: verdict.downloading === true, choosing: verdict.choosing === true, outcome: { _tag: "Done" } as Outcome }
       }
       const described = describeTarget(target)
       if (dispatched._tag === "Left") {
@@ -385,9 +398,10 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
       // A document without the describe function installs it now, before the input changes anything.
       const element = yield* targeting.describe(page, target, described)
       const dispatched = yield* input(() => page.mouse.click(x, y))
-      const { navigating, choosing, outcome } = yield* concluded(live, page, "click", target, token, dispatched)
-      // As Playwright's click: a navigation the click started has committed before the click is done.
+      const { navigating, downloading, choosing, outcome } = yield* concluded(live, page, "click", target, token, dispatched)
+      // As Playwright's click: a navigation the click started has committed before the click is done; a download it asked for has started.
       if (navigating) yield* awaitCommit(live, page, token, timeoutMs)
+      else if (downloading === true) yield* awaitDownload(page, timeoutMs)
       // A chooser the click opened is announced with the click's own answer.
       if (choosing) yield* awaitChooser(live, page)
       return outcome._tag === "Done" ? { ...outcome, element } : { ...outcome, described }

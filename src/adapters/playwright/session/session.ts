@@ -1,5 +1,5 @@
 // Session over Playwright: one service put together from one part per concern, each in its own file
-// (lifecycle in browser.ts; actions, interactions, navigation, screenshots, storage, tabs, extension, records, debugger, emulation).
+// (lifecycle in browser.ts; actions, interactions, navigation, screenshots, storage, tabs, extension, records, debugger, emulation, downloads).
 import { Effect, Layer, Option } from "effect"
 import { Session } from "../../../services/Session.js"
 import * as Actions from "./actions.js"
@@ -9,6 +9,7 @@ import * as DebuggerGuard from "../debugger-guard.js"
 import { Debuggers } from "../devtools/debugger-session.js"
 import * as Devtools from "../devtools/devtools.js"
 import * as Emulation from "./emulation.js"
+import * as Downloads from "./downloads-port.js"
 import * as Extension from "./extension.js"
 import * as Interactions from "./interactions.js"
 import * as Navigation from "./navigation.js"
@@ -39,7 +40,8 @@ export const make = Effect.gen(function* () {
     ...(yield* Records.make),
     ...(yield* Debugger.make),
     ...(yield* Devtools.make),
-    ...(yield* Emulation.make)
+    ...(yield* Emulation.make),
+    ...(yield* Downloads.make)
   }))
 })
 

@@ -1,0 +1,96 @@
+// A file the page downloaded, as answers, step records and mm_downloads show it: pure schemas and the
+// few rules every side agrees on (which downloads are finished, what a step record keeps of one).
+import { Schema } from "effect"
+
+/** A download not finished (yet) says why; a finished one has no state. */
+export const DownloadState = Schema.Literal("in progress", "failed", "too large")
+export type DownloadState = typeof DownloadState.Type
+
+export const Download = Schema.Struct({
+  name: Schema.String.annotations({ description: "The file's name as the page suggested it." }),
+  path: Schema.optional(Schema.String).annotations({ description: "Where it was saved (under <artifacts>/downloads/)." }),
+  bytes: Schema.optional(Schema.Number),
+  sha256: Schema.optional(Schema.String),
+  mime: Schema.optional(Schema.String),
+  state: Schema.optional(DownloadState).annotations({ description: "Absent once saved." }),
+  error: Schema.optional(Schema.String).annotations({ description: "Why it failed." })
+})
+export type Download = typeof Download.Type
+
+/** What a step record keeps of a download: enough for a replay to check it (its name; its hash when it finished). */
+export const RecordedDownload = Schema.Struct({
+  name: Schema.String,
+  sha256: Schema.optional(Schema.String),
+  bytes: Schema.optional(Schema.Number)
+})
+export type RecordedDownload = typeof RecordedDownload.Type
+
+export const recordedDownload = (download: Download): RecordedDownload => ({
+  name: download.name,
+  ...(download.sha256 !== undefined ? { sha256: download.sha256 } : {}),
+  ...(download.bytes !== undefined ? { bytes: download.bytes } : {})
+})
+
+/** A response's download fields: `download` for one, `downloads` for several, nothing for none. */
+export const downloadFields = (
+  downloads: ReadonlyArray<Download>
+): { readonly download?: Download; readonly downloads?: ReadonlyArray<Download> } =>
+  downloads.length === 0 ? {} : downloads.length === 1 ? { download: downloads[0]! } : { downloads }
+
+/**
+ * A suggested file name as a plain file name: no directory parts, no control characters, no leading
+ * dot (never a hidden file, never `..`), at most 150 characters (keeping the extension); "download" when
+ * nothing is left.
+ */
+export const safeFileName = (suggested: string): string => {
+  const base = suggested.split(/[/\\]/).pop() ?? ""
+  // eslint-disable-next-line no-control-regex
+  let name = base.replace(/[\u0000-\u001f\u007f:*?"<>|]/g, "_").trim().replace(/^[.\s]+/, "")
+  if (name.length > 150) {
+    const dot = name.lastIndexOf(".")
+    const extension = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : ""
+    name = name.slice(0, 150 - extension.length) + extension
+  }
+  return name === "" ? "download" : name
+}
+
+/** The next name to try when `taken` exists: "report.csv" → "report (2).csv" → "report (3).csv". */
+export const nextFreeName = (taken: string): string => {
+  const dot = taken.lastIndexOf(".")
+  const stem = dot > 0 ? taken.slice(0, dot) : taken
+  const extension = dot > 0 ? taken.slice(dot) : ""
+  const numbered = / \((\d+)\)$/.exec(stem)
+  const n = numbered === null ? 2 : Number(numbered[1]) + 1
+  return `${numbered === null ? stem : stem.slice(0, numbered.index)} (${n})${extension}`
+}
+
+/** Common types by extension, for downloads whose response type the browser does not tell (blob:, most links). */
+const TYPES: Readonly<Record<string, string>> = {
+  txt: "text/plain",
+  csv: "text/csv",
+  json: "application/json",
+  html: "text/html",
+  xml: "application/xml",
+  pdf: "application/pdf",
+  zip: "application/zip",
+  gz: "application/gzip",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  svg: "image/svg+xml",
+  webp: "image/webp",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  ics: "text/calendar",
+  md: "text/markdown",
+  bin: "application/octet-stream"
+}
+
+/** A data: URL's own type; else the type its extension suggests; else none. */
+export const mimeOf = (name: string, url: string): string | undefined => {
+  const data = /^data:([^;,]+)/i.exec(url)
+  if (data !== null) return data[1]!.toLowerCase()
+  const dot = name.lastIndexOf(".")
+  return dot > 0 ? TYPES[name.slice(dot + 1).toLowerCase()] : undefined
+}

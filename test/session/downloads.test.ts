@@ -1,0 +1,246 @@
+// Downloads in real Chromium, from pages this test serves on 127.0.0.1: each kind a call can start (a
+// link with `download`, an attachment response, a blob: and a data: URL, window.open to a file) saved
+// under <artifacts>/downloads/ with its hash checked, names that never overwrite, the size cap, one still
+// running when its call answers, a page that closes mid-download, many at once, a batch step's downloads.
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+import * as path from "node:path"
+import { describe, expect, layer } from "@effect/vitest"
+import { Context, Effect, Layer, Schedule } from "effect"
+import type { Download } from "../../src/domain/download.js"
+import { Session } from "../../src/services/Session.js"
+import { ok } from "../support/calls.js"
+import { html, liveLayer, testSettings } from "../support/browser.js"
+
+const CSV = "id,name\n1,alice\n2,bob\n"
+const JSON_BODY = JSON.stringify({ report: [1, 2, 3] })
+const BLOB_TEXT = "made in the page\n"
+const DATA_TEXT = "from a data URL"
+const OPENED = "opened by window.open\n"
+const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex")
+
+/** Streams `chunks` of `size` bytes (64 KB by default), one every `everyMs`. */
+const trickle = (response: http.ServerResponse, chunks: number, everyMs: number, headers: http.OutgoingHttpHeaders, size = 64 * 1024) => {
+  response.writeHead(200, headers)
+  let sent = 0
+  const timer = setInterval(() => {
+    if (response.destroyed) return clearInterval(timer)
+    response.write(Buffer.alloc(size, sent % 251))
+    if (++sent >= chunks) {
+      clearInterval(timer)
+      response.end()
+    }
+  }, everyMs)
+}
+
+const page = html(
+  "Downloads",
+  `<a id="attr" download="report.csv" href="/file.csv">CSV</a>
+   <a id="attach" href="/attachment">JSON</a>
+   <button id="blob" onclick="const a = document.createElement('a'); a.href = window.URL.createObjectURL(new Blob(['made in the page\\n'], {type: 'text/plain'})); a.download = 'made.txt'; document.body.append(a); a.click()">Blob</button>
+   <a id="data" download="data.txt" href="data:text/plain;base64,${Buffer.from(DATA_TEXT).toString("base64")}">Data</a>
+   <button id="open" onclick="window.open('/opened')">Open</button>
+   <button id="twin" onclick="window.open(location.href)">Twin</button>
+   <a id="big" href="/big">Big</a>
+   <a id="slow" href="/slow">Slow</a>
+   <a id="endless" href="/endless">Endless</a>
+   <button id="many" onclick="for (let i = 0; i < 5; i++) { const a = document.createElement('a'); a.href = '/file.csv?n=' + i; a.download = 'many.csv'; document.body.append(a); a.click() }">Many</button>`
+)
+
+class Server extends Context.Tag("test/DownloadServer")<Server, { readonly url: (p: string) => string }>() {}
+
+/** The responses of /endless still open: the test cuts them. */
+const endless = new Set<http.ServerResponse>()
+
+const ServerLive = Layer.scoped(
+  Server,
+  Effect.acquireRelease(
+    Effect.promise(
+      () =>
+        new Promise<http.Server>((resolve) => {
+          const server = http.createServer((request, response) => {
+            const url = new URL(request.url ?? "/", "http://127.0.0.1")
+            switch (url.pathname) {
+              case "/":
+                response.writeHead(200, { "Content-Type": "text/html" })
+                return response.end(page)
+              case "/file.csv":
+                response.writeHead(200, { "Content-Type": "text/csv" })
+                return response.end(CSV)
+              case "/attachment":
+                response.writeHead(200, { "Content-Type": "application/json", "Content-Disposition": 'attachment; filename="report.json"' })
+                return response.end(JSON_BODY)
+              case "/opened":
+                response.writeHead(200, { "Content-Type": "text/plain", "Content-Disposition": 'attachment; filename="opened.txt"' })
+                return response.end(OPENED)
+              case "/big":
+                // 3 MB in 48 chunks, past a 1 MB cap after about a third.
+                return trickle(response, 48, 30, { "Content-Type": "application/octet-stream", "Content-Disposition": "attachment; filename=big.bin" })
+              case "/slow":
+                // 12 chunks (768 KB, under the cap) over about 6 s: far longer than a 1 s click's deadline.
+                return trickle(response, 12, 500, { "Content-Type": "application/octet-stream", "Content-Disposition": "attachment; filename=slow.bin" })
+              case "/endless":
+                // Never ends by itself: the test cuts the connection.
+                endless.add(response)
+                return trickle(response, 100_000, 100, { "Content-Type": "application/octet-stream", "Content-Disposition": "attachment; filename=endless.bin" }, 1024)
+              default:
+                response.writeHead(404)
+                return response.end()
+            }
+          })
+          server.listen(0, "127.0.0.1", () => resolve(server))
+        })
+    ),
+    (server) => Effect.promise(() => new Promise<void>((resolve) => server.closeAllConnections() ?? server.close(() => resolve())))
+  ).pipe(Effect.map((server) => ({ url: (p: string) => `http://127.0.0.1:${(server.address() as AddressInfo).port}${p}` })))
+)
+
+const settings = testSettings({ maxDownloadMb: 1 })
+const downloadsDir = path.join(settings.artifactsDir, "downloads")
+
+/** The files in <artifacts>/downloads/ (none before the first download). */
+const filesSaved = () => (fs.existsSync(downloadsDir) ? fs.readdirSync(downloadsDir) : [])
+
+const open = Effect.gen(function* () {
+  const { url } = yield* Server
+  const session = yield* Session
+  if ((yield* session.current)._tag === "None") yield* ok("mm_launch")
+  yield* ok("mm_navigate", { screen: "url", url: url("/") })
+})
+
+/** The one download a call's answer names, checked against the file it says it saved. */
+const savedFile = (download: Download | undefined, content: string) => {
+  expect(download?.state).toBeUndefined()
+  expect(download?.path).toBeDefined()
+  const file = download!.path!
+  expect(path.dirname(file)).toBe(downloadsDir)
+  expect(fs.readFileSync(file, "utf8")).toBe(content)
+  expect(download).toEqual({ name: path.basename(file).replace(/ \(\d+\)/, ""), path: file, bytes: Buffer.byteLength(content), sha256: sha256(content), ...(download!.mime !== undefined ? { mime: download!.mime } : {}) })
+  expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+  return download!
+}
+
+/**
+ * The session's downloads once `until` holds (downloads that finish in the background), read from the port:
+ * a call's answer would take the notices the tests look for.
+ */
+const listedUntil = (until: (downloads: ReadonlyArray<Download>) => boolean) =>
+  Effect.flatMap(Session, (session) => session.downloads).pipe(
+    Effect.filterOrFail(until, () => "not yet"),
+    Effect.retry(Schedule.spaced("200 millis")),
+    Effect.timeout("20 seconds")
+  )
+
+layer(Layer.merge(liveLayer(settings), ServerLive), { timeout: 180_000, excludeTestServices: true })("downloads in real Chromium", (it) => {
+  describe("each kind a call can start is saved, hashed, and named in the call's answer", () => {
+    it.effect("a link with download, an attachment response, a blob: URL, a data: URL, window.open to a file", () =>
+      Effect.gen(function* () {
+        yield* open
+        expect(fs.statSync(settings.artifactsDir).isDirectory()).toBe(true)
+        const link = yield* ok("mm_click", { selector: "#attr" })
+        expect(savedFile(link.download, CSV)).toMatchObject({ name: "report.csv", mime: "text/csv" })
+        expect(fs.statSync(downloadsDir).mode & 0o777).toBe(0o700)
+
+        const attachment = yield* ok("mm_click", { selector: "#attach" })
+        expect(savedFile(attachment.download, JSON_BODY)).toMatchObject({ name: "report.json", mime: "application/json" })
+
+        const blob = yield* ok("mm_click", { selector: "#blob" })
+        expect(savedFile(blob.download, BLOB_TEXT).name).toBe("made.txt")
+
+        const data = yield* ok("mm_click", { selector: "#data" })
+        expect(savedFile(data.download, DATA_TEXT)).toMatchObject({ name: "data.txt", mime: "text/plain" })
+
+        const opened = yield* ok("mm_click", { selector: "#open" })
+        expect(savedFile(opened.download, OPENED).name).toBe("opened.txt")
+
+        // The same name again never replaces the first file.
+        const again = yield* ok("mm_click", { selector: "#attr" })
+        expect(savedFile(again.download, CSV).path).toBe(path.join(downloadsDir, "report (2).csv"))
+        expect(fs.readFileSync(path.join(downloadsDir, "report.csv"), "utf8")).toBe(CSV)
+
+        // mm_downloads lists them all, oldest first; nothing else (no temporary file) is left in the directory.
+        const listed = yield* listedUntil((downloads) => downloads.length >= 6)
+        expect(listed.map((download) => download.name)).toEqual(["report.csv", "report.json", "made.txt", "data.txt", "opened.txt", "report.csv"])
+        expect(fs.readdirSync(downloadsDir).sort()).toEqual(["data.txt", "made.txt", "opened.txt", "report (2).csv", "report.csv", "report.json"])
+      }))
+  })
+
+  describe("limits", () => {
+    it.effect("a download past --max-download-mb is stopped and deleted, with a notice saying so", () =>
+      Effect.gen(function* () {
+        yield* open
+        const big = yield* ok("mm_click", { selector: "#big" })
+        expect(big.download).toEqual({ name: "big.bin", mime: "application/octet-stream", state: "too large" })
+        expect(big.notices?.join("\n")).toMatch(/page file name: "big\.bin"\) was stopped at 1\.\d MB: larger than --max-download-mb 1; its file was deleted/)
+        expect(filesSaved().filter((name) => name.includes("big"))).toEqual([])
+      }))
+
+    it.effect("a download longer than its call's deadline is in progress in the answer and finishes in the background, with a notice", () =>
+      Effect.gen(function* () {
+        yield* open
+        const slow = yield* ok("mm_click", { selector: "#slow", timeoutMs: 1_000 })
+        expect(slow.download).toEqual({ name: "slow.bin", mime: "application/octet-stream", state: "in progress" })
+        const listed = yield* listedUntil((downloads) => downloads.some((download) => download.name === "slow.bin" && download.state === undefined))
+        const done = listed.find((download) => download.name === "slow.bin" && download.state === undefined)!
+        expect(done.bytes).toBe(12 * 64 * 1024)
+        expect(done.sha256).toBe(sha256(fs.readFileSync(done.path!)))
+        const next = yield* ok("mm_get_state")
+        expect(next.notices?.join("\n")).toContain(`(page file name: "slow.bin") was saved to ${done.path}`)
+      }))
+
+    it.effect("a download outlives the page that started it and ends as failed when its connection is cut, its partial file gone", () =>
+      Effect.gen(function* () {
+        yield* open
+        const started = yield* ok("mm_click", { selector: "#endless", timeoutMs: 1_000 })
+        expect(started.download).toMatchObject({ name: "endless.bin", state: "in progress" })
+        // A second tab to go on in, then the downloading page closes; the server answers throughout.
+        yield* ok("mm_click", { selector: "#twin" })
+        yield* ok("mm_tabs", { action: "close", tabId: "t1" })
+        expect((yield* ok("mm_get_state")).ok).toBe(true)
+        for (const response of endless) response.destroy()
+        const listed = yield* listedUntil((downloads) => downloads.some((download) => download.name === "endless.bin" && download.state !== "in progress"))
+        expect(listed.find((download) => download.name === "endless.bin")).toMatchObject({ state: "failed", error: expect.any(String) })
+        expect(filesSaved().filter((name) => name.includes("endless"))).toEqual([])
+        const next = yield* ok("mm_get_state")
+        expect(next.notices?.join("\n")).toContain('(page file name: "endless.bin") failed')
+      }))
+
+    it.effect("five downloads at once from one click are each saved under its own name", () =>
+      Effect.gen(function* () {
+        yield* open
+        const many = yield* ok("mm_click", { selector: "#many" })
+        const all = yield* listedUntil((downloads) => downloads.filter((download) => download.name === "many.csv" && download.state === undefined).length === 5)
+        const saved = all.filter((download) => download.name === "many.csv")
+        expect(new Set(saved.map((download) => download.path)).size).toBe(5)
+        for (const download of saved) expect(fs.readFileSync(download.path!, "utf8")).toBe(CSV)
+        // The click's answer names the ones that started before it answered; the rest come with the next answer.
+        const answered = [...(many.download !== undefined ? [many.download] : many.downloads ?? [])]
+        const next = yield* ok("mm_get_state")
+        answered.push(...(next.download !== undefined ? [next.download] : next.downloads ?? []))
+        expect(answered.filter((download) => download.name === "many.csv")).toHaveLength(5)
+      }))
+  })
+
+  describe("batches", () => {
+    it.effect("a step with includeDownloads lists the downloads it started; the batch's answer lists every step's", () =>
+      Effect.gen(function* () {
+        yield* open
+        const batch = yield* ok("mm_run_steps", {
+          steps: [
+            { tool: "mm_click", args: { selector: "#attach" }, expectation: { includeDownloads: true } },
+            { tool: "mm_get_state", args: {}, expectation: { includeDownloads: true } },
+            { tool: "mm_click", args: { selector: "#attr" } }
+          ],
+          includeObservations: "none"
+        })
+        const steps = batch.result.steps as ReadonlyArray<{ downloads?: ReadonlyArray<Download> }>
+        expect(steps[0]!.downloads?.map((download) => download.name)).toEqual(["report.json"])
+        expect(steps[0]!.downloads?.[0]?.sha256).toBe(sha256(JSON_BODY))
+        expect(steps[1]!.downloads).toBeUndefined()
+        expect(steps[2]!.downloads).toBeUndefined()
+        expect(batch.downloads?.map((download) => download.name)).toEqual(["report.json", "report.csv"])
+      }))
+  })
+})
