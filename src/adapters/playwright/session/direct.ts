@@ -38,6 +38,7 @@ import {
 } from "../page-eval.js"
 import { stateReadArgs } from "../page-script.js"
 import { actThrough } from "./readiness.js"
+import { downloadsStartedOn } from "./downloads.js"
 import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
 import type { TargetElement } from "../../../domain/knowledge.js"
 import type { DescribeAnswer } from "../page-durable.js"
@@ -300,10 +301,12 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
    * A download the click asked for has started (Chromium decides a moment after the click), or after
    * DOWNLOAD_WAIT it is left to the call's end: its answer lists the downloads that started by then.
    */
-  const awaitDownload = (page: Page, timeoutMs: number) =>
+  const awaitDownload = (page: Page, timeoutMs: number, downloadsBefore: number) =>
     Effect.scoped(
       Effect.flatMap(watchCommit(page), (watcher) =>
-        Effect.promise(() => watcher.committed).pipe(Effect.timeoutOption(Duration.millis(Math.min(timeoutMs, Duration.toMillis(DOWNLOAD_WAIT)))))
+        downloadsStartedOn(page) > downloadsBefore
+          ? Effect.void
+          : Effect.promise(() => watcher.committed).pipe(Effect.timeoutOption(Duration.millis(Math.min(timeoutMs, Duration.toMillis(DOWNLOAD_WAIT)))))
       )
     )
 
@@ -312,10 +315,12 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
    * slip between. A navigation that never commits (cancelled, or ended before we listened) is waited
    * for at most COMMIT_WAIT, and a notice says so.
    */
-  const awaitCommit = (live: LiveSession, page: Page, token: string, timeoutMs: number) =>
+  const awaitCommit = (live: LiveSession, page: Page, token: string, timeoutMs: number, downloadsBefore: number) =>
     Effect.scoped(
       Effect.gen(function* () {
         const watcher = yield* watchCommit(page)
+        // The navigation became a download (an attachment) before we listened: no document will come.
+        if (downloadsStartedOn(page) > downloadsBefore) return
         const unchanged = yield* Effect.promise(() => evaluateInPage<boolean>(page, callExpression(sameDocuments, token), { timeoutMs: Duration.toMillis(PREPARE_TIMEOUT) }).catch(() => false))
         if (!unchanged) return
         const waitMs = Math.min(timeoutMs, Duration.toMillis(COMMIT_WAIT))
@@ -397,11 +402,12 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
       const { x, y } = point
       // A document without the describe function installs it now, before the input changes anything.
       const element = yield* targeting.describe(page, target, described)
+      const downloadsBefore = downloadsStartedOn(page)
       const dispatched = yield* input(() => page.mouse.click(x, y))
       const { navigating, downloading, choosing, outcome } = yield* concluded(live, page, "click", target, token, dispatched)
       // As Playwright's click: a navigation the click started has committed before the click is done; a download it asked for has started.
-      if (navigating) yield* awaitCommit(live, page, token, timeoutMs)
-      else if (downloading === true) yield* awaitDownload(page, timeoutMs)
+      if (navigating) yield* awaitCommit(live, page, token, timeoutMs, downloadsBefore)
+      else if (downloading === true) yield* awaitDownload(page, timeoutMs, downloadsBefore)
       // A chooser the click opened is announced with the click's own answer.
       if (choosing) yield* awaitChooser(live, page)
       return outcome._tag === "Done" ? { ...outcome, element } : { ...outcome, described }

@@ -60,6 +60,11 @@ export const KEPT_DOWNLOADS = 200
 export const makeDownloads = (target: DownloadTarget) =>
   Effect.map(Ref.make<DownloadLog>({ started: 0, entries: [] }), (log): Downloads => ({ target, log }))
 
+/** How many downloads each page started: a click that asked for one knows when it has begun, even before it listens. */
+const startedOn = new WeakMap<Page, number>()
+
+export const downloadsStartedOn = (page: Page): number => startedOn.get(page) ?? 0
+
 /** How often a running download's partial file is measured against the cap. */
 const SIZE_CHECK_MS = 200
 
@@ -185,6 +190,7 @@ const stateWord = (download: Download) =>
  */
 export const watchDownloads = (runSync: RunSync, downloads: Downloads, page: Page, notice: (text: string) => void): void => {
   page.on("download", (download) => {
+    startedOn.set(page, downloadsStartedOn(page) + 1)
     let name = "download"
     let url = ""
     try {
