@@ -2,11 +2,10 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, layer } from "@effect/vitest"
-import { Context, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { loginPage } from "../../demo/sample-app.js"
 import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool } from "../../src/runtime/runTool.js"
-import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Session } from "../../src/services/Session.js"
 import { accessibilitySnapshot, describeScreen, getState, listTestIds } from "../../src/tools/discovery.js"
@@ -14,7 +13,8 @@ import { click, getText, type, waitFor } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { screenshot } from "../../src/tools/screenshot.js"
 import { cleanup, launch } from "../../src/tools/session.js"
-import { html, liveLayer, pageServer, testSettings, readable } from "../support/browser.js"
+import { html, liveLayer, testSettings } from "../support/browser.js"
+import { pageHarness } from "../support/page-harness.js"
 import { linesNamed, parseSnapshot } from "../page/parse.js"
 
 const pages = {
@@ -51,8 +51,6 @@ const pages = {
   "/storage": html("Storage", `<p data-testid="theme"></p><script>document.querySelector('[data-testid=theme]').textContent = 'theme=' + localStorage.getItem('theme')</script>`)
 }
 
-class Pages extends Context.Tag("test/Pages")<Pages, { readonly url: (path: string) => string }>() {}
-
 const settings = testSettings({
   screens: { notification: "/closer" },
   screenRules: [
@@ -61,24 +59,7 @@ const settings = testSettings({
   ]
 })
 
-const PagesLive = Layer.scoped(
-  Pages,
-  Effect.map(pageServer(pages), (server) => ({ url: (p: string) => `${server.url}${p}` }))
-)
-
-const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
-  Effect.map(runTool(tool)(args), (response) => readable(response))
-
-const open = (p: string) =>
-  Effect.gen(function* () {
-    const { url } = yield* Pages
-    const session = yield* Session
-    const current = yield* session.current
-    if (current._tag === "None") expect((yield* call(launch, {})).ok).toBe(true)
-    const envelope = yield* call(navigate, { screen: "url", url: url(p) })
-    expect(envelope.ok).toBe(true)
-    return envelope
-  })
+const { Pages, PagesLive, call, open } = pageHarness("test/Pages", pages)
 
 const nodeNamed = (envelope: Envelope<any>, role: string, name: string) => linesNamed(envelope.snapshot, role, name)
 
