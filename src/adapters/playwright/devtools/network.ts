@@ -7,6 +7,7 @@ import type { BrowserContext, Page, Request, Response } from "playwright"
 import type { Settings } from "../../../domain/config.js"
 import { isSensitiveKey, REDACTED, redactDeep } from "../../../domain/redaction.js"
 import { redactThenCut } from "../../../domain/secrets.js"
+import { appendNewest, withinRingLimit } from "../rings.js"
 import { devtoolsEnabled, type RequestDetails, type RequestSummary, type RequestTiming } from "../../../services/session/devtools.js"
 
 /** What a cut needs of the secrets: their redaction and how far past the cut a form reaches. */
@@ -65,14 +66,9 @@ export const emptyNetwork: NetworkLog = { since: undefined, nextId: 1, rings: ne
 export const requestStarted = (log: NetworkLog, entry: Omit<RequestEntry, "id">): { readonly log: NetworkLog; readonly id: number } => {
   const id = log.nextId
   const ring = log.rings.get(entry.page) ?? { entries: [], dropped: 0 }
-  const full = ring.entries.length >= NETWORK_PER_TAB
-  const cut = full ? ring.entries.length - NETWORK_PER_TAB + 1 : 0
-  const next: NetworkRing = { entries: [...(cut > 0 ? ring.entries.slice(cut) : ring.entries), { ...entry, id }], dropped: ring.dropped + cut }
-  const rings = new Map(log.rings).set(entry.page, next)
-  if (rings.size > NETWORK_RINGS) {
-    const quietest = [...rings].reduce((a, b) => ((a[1].entries.at(-1)?.id ?? 0) <= (b[1].entries.at(-1)?.id ?? 0) ? a : b))
-    rings.delete(quietest[0])
-  }
+  const { entries, cut } = appendNewest(ring.entries, { ...entry, id }, NETWORK_PER_TAB)
+  const next: NetworkRing = { entries, dropped: ring.dropped + cut }
+  const rings = withinRingLimit(new Map(log.rings).set(entry.page, next), NETWORK_RINGS, (kept) => kept.entries.at(-1)?.id ?? 0)
   return { log: { ...log, nextId: id + 1, rings }, id }
 }
 

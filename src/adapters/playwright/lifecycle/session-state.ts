@@ -3,6 +3,7 @@
 // console of every tab (a ring per tab with a count of what it let go) and the dialog-loop guard.
 import type { Page } from "playwright"
 import type { TabRole } from "../../../domain/observation.js"
+import { appendNewest, withinRingLimit } from "../rings.js"
 
 // ---- tabs -------------------------------------------------------------------------------------
 
@@ -182,17 +183,16 @@ export const consoleLogged = (log: ConsoleLog, tabId: string, message: Omit<Cons
     ...(message.stack !== undefined ? { stack: boundedStack(message.stack) } : {})
   }
   const ring: ConsoleRing = log.rings.get(tabId) ?? { messages: [], dropped: 0 }
-  const full = ring.messages.length >= CONSOLE_PER_TAB
-  const cut = full ? ring.messages.length - CONSOLE_PER_TAB + 1 : 0
+  const { entries: messages, cut } = appendNewest(ring.messages, entry, CONSOLE_PER_TAB)
   const mark = ring.navigation
   const next: ConsoleRing = {
-    messages: full ? [...ring.messages.slice(cut), entry] : [...ring.messages, entry],
+    messages,
     dropped: ring.dropped + cut,
     ...(mark === undefined
       ? {}
       : { navigation: cut === 0 ? mark : { seq: mark.seq, dropped: mark.dropped + countAfter(ring.messages, cut, mark.seq) } })
   }
-  return { seq, rings: withinRingLimit(new Map(log.rings).set(tabId, next)) }
+  return { seq, rings: withinConsoleRings(new Map(log.rings).set(tabId, next)) }
 }
 
 /** How many of the first `count` messages came after `seq`. */
@@ -203,14 +203,8 @@ const countAfter = (messages: ReadonlyArray<ConsoleEntry>, count: number, seq: n
 }
 
 /** Past CONSOLE_RINGS rings, the one that was quiet longest goes (closed tabs, usually). */
-const withinRingLimit = (rings: Map<string, ConsoleRing>): Map<string, ConsoleRing> => {
-  if (rings.size > CONSOLE_RINGS) {
-    const last = (ring: ConsoleRing) => Math.max(ring.messages.at(-1)?.seq ?? 0, ring.navigation?.seq ?? 0)
-    const quietest = [...rings].reduce((a, b) => (last(a[1]) <= last(b[1]) ? a : b))
-    rings.delete(quietest[0])
-  }
-  return rings
-}
+const withinConsoleRings = (rings: Map<string, ConsoleRing>): Map<string, ConsoleRing> =>
+  withinRingLimit(rings, CONSOLE_RINGS, (ring) => Math.max(ring.messages.at(-1)?.seq ?? 0, ring.navigation?.seq ?? 0))
 
 /** The first STACK_FRAMES frames of a stack, within STACK_TEXT_LIMIT characters; a message line before them is left out. */
 export const boundedStack = (stack: string): string => {
@@ -228,7 +222,7 @@ export const boundedStack = (stack: string): string => {
 export const consoleNavigated = (log: ConsoleLog, tabId: string): ConsoleLog => {
   const ring: ConsoleRing = log.rings.get(tabId) ?? { messages: [], dropped: 0 }
   const next: ConsoleRing = { ...ring, navigation: { seq: log.seq, dropped: 0 } }
-  return { seq: log.seq, rings: withinRingLimit(new Map(log.rings).set(tabId, next)) }
+  return { seq: log.seq, rings: withinConsoleRings(new Map(log.rings).set(tabId, next)) }
 }
 
 /**
