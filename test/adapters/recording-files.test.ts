@@ -8,7 +8,9 @@ import { artifactRedactor, passwordValuesIn, scrubHar, scrubTrace } from "../../
 import { pruneWithin } from "../../src/adapters/playwright/lifecycle/recording-retention.js"
 import { readZip, writeZip } from "../../src/adapters/zip.js"
 import { Secrets } from "../../src/services/Secrets.js"
-import { tempDir } from "../support/browser.js"
+import { servePages } from "../../demo/serve.js"
+import { html, tempDir } from "../support/browser.js"
+import { launchChromium } from "../page/oracle.js"
 
 const text = (value: string) => Buffer.from(value, "utf8")
 
@@ -96,6 +98,41 @@ describe("trace files", () => {
     const line = { type: "resource-snapshot", snapshot: { request: { headers: [{ name: "Cookie", value: "sid=c00kie" }], cookies: [] }, response: { headers: [] } } }
     const [scrubbed] = scrubTrace([{ name: "trace.network", data: text(JSON.stringify(line)) }], (value) => value, new Set())
     expect(Buffer.from(scrubbed!.data).toString("utf8")).not.toContain("c00kie")
+  })
+})
+
+describe("stored state in a real trace", () => {
+  it("cookies and storage a call reads or sets through the context (cookies(), storageState(), addCookies()) leave the trace", async () => {
+    const server = await servePages({ "/": html("Store", "<script>localStorage.setItem('k', ['local', 'SECRET', '1'].join('-'))</script>") })
+    const browser = await launchChromium()
+    try {
+      const context = await browser.newContext()
+      await context.tracing.start({ snapshots: true })
+      await context.addCookies([{ name: "sid", value: "cookie-SECRET-2", url: server.url }])
+      const page = await context.newPage()
+      await page.goto(server.url)
+      const state = await context.storageState()
+      const cookies = await context.cookies()
+      // The calls really saw the values: the test proves the scrub, not an empty trace.
+      expect(JSON.stringify({ state, cookies })).toContain("local-SECRET-1")
+      expect(JSON.stringify(cookies)).toContain("cookie-SECRET-2")
+      const file = path.join(tempDir("bwm-trace-"), "trace.zip")
+      await context.tracing.stop({ path: file })
+      const entries = readZip(fs.readFileSync(file))
+      const before = entries.map((entry) => Buffer.from(entry.data).toString("utf8")).join("\n")
+      expect(before).toContain("cookie-SECRET-2")
+      expect(before).toContain("local-SECRET-1")
+      const after = scrubTrace(entries, (value) => value, new Set())
+        .map((entry) => Buffer.from(entry.data).toString("utf8"))
+        .join("\n")
+      expect(after).not.toContain("cookie-SECRET-2")
+      expect(after).not.toContain("local-SECRET-1")
+      // The names stay: a reviewer still sees which cookie a call read.
+      expect(after).toContain('"sid"')
+    } finally {
+      await browser.close()
+      await server.close()
+    }
   })
 })
 

@@ -2,7 +2,8 @@
 // value a password field held (read from the trace's own DOM snapshots) and every text a call typed that
 // the server kept out of its records, in every form the redactor knows, in every text entry of a trace
 // and in every string of a HAR; and the credentials of every request and response (Authorization, Cookie,
-// Set-Cookie, token and key headers, cookie values) in both. Pure functions over the files' contents.
+// Set-Cookie, token and key headers, cookie values) in both, and the cookies and stored values a call read
+// or set through the context (mm_storage, storage states). Pure functions over the files' contents.
 import { MIN_SECRET_LENGTH, makeTextRedactor, redactValue } from "../../../domain/secrets.js"
 import { isSensitiveKey, REDACTED } from "../../../domain/redaction.js"
 import type { SecretsService } from "../../../services/Secrets.js"
@@ -93,16 +94,48 @@ const textOf = (data: Uint8Array): string | undefined => {
 /** Action parameters that carry text the page was given (fill, type, insertText, pressSequentially). */
 const TEXT_PARAMS = ["value", "text"] as const
 
+/** Keys under which Playwright's calls carry a context's stored state (cookies(), storageState(), addCookies()). */
+const STORAGE_KEYS = ["cookies", "localStorage", "sessionStorage", "indexedDB"] as const
+/** The keys of a stored item that hold its value. */
+const STORED_VALUE_KEYS = new Set(["value", "valueEncoded"])
+
+/** Blanks every stored value under `node` (an item of cookies, local or session storage, IndexedDB records); true when it changed. */
+const blankStoredValues = (node: unknown, depth = 0): boolean => {
+  if (typeof node !== "object" || node === null || depth > 16) return false
+  let changed = false
+  for (const [key, value] of Object.entries(node)) {
+    if (STORED_VALUE_KEYS.has(key) && value !== REDACTED && value !== undefined) {
+      ;(node as Record<string, unknown>)[key] = REDACTED
+      changed = true
+    } else if (blankStoredValues(value, depth + 1)) changed = true
+  }
+  return changed
+}
+
+/** Finds the stored-state arrays anywhere in a trace event (a call's params or result) and blanks their values; true when it changed. */
+const blankStorageIn = (node: unknown, depth = 0): boolean => {
+  if (typeof node !== "object" || node === null || depth > 16) return false
+  let changed = false
+  for (const [key, value] of Object.entries(node)) {
+    if ((STORAGE_KEYS as ReadonlyArray<string>).includes(key) && typeof value === "object" && value !== null) {
+      if (blankStoredValues(value)) changed = true
+    } else if (blankStorageIn(value, depth + 1)) changed = true
+  }
+  return changed
+}
+
 /**
- * One trace.trace line with the values of password fields blanked in its snapshots, and the text of an
- * action that typed one of the sensitive values replaced, whatever its length.
+ * One trace.trace line with the values of password fields blanked in its snapshots, the text of an
+ * action that typed one of the sensitive values replaced, whatever its length, and every cookie and
+ * stored value a call read or set (cookies(), storageState(), addCookies()) blanked.
  */
 const scrubTraceLine = (line: string, sensitive: ReadonlySet<string>): string => {
-  const mayHold = line.includes('"frame-snapshot"') || (sensitive.size > 0 && TEXT_PARAMS.some((key) => line.includes(`"${key}"`)))
+  const storage = STORAGE_KEYS.some((key) => line.includes(`"${key}"`))
+  const mayHold = storage || line.includes('"frame-snapshot"') || (sensitive.size > 0 && TEXT_PARAMS.some((key) => line.includes(`"${key}"`)))
   if (!mayHold) return line
   const event = parseLine(line)
   if (event === undefined) return line
-  let changed = false
+  let changed = storage && event.type !== "frame-snapshot" && blankStorageIn(event)
   if (event.type === "frame-snapshot") {
     walkPasswordFields(event.snapshot?.html, (attributes) => {
       for (const key of VALUE_ATTRIBUTES) {
