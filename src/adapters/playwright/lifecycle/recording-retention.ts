@@ -1,5 +1,6 @@
 // --output-max-mb: the recorded sessions under <artifacts>/sessions/ kept within a bound, the oldest
-// session's directory removed first, never one a session of this process is still recording into.
+// session's directory removed first, never one a session of this process is still recording into, and never
+// a directory holding anything but recordings.
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { Effect } from "effect"
@@ -22,6 +23,15 @@ const sizeOf = async (dir: string): Promise<number> => {
   return total
 }
 
+/** A file a session's recording writes (trace.zip, network.har, video-tab<N>.webm), or one being written (a dot file). */
+const RECORDING_FILE = /^(?:trace\.zip|network\.har|video-tab\d+\.webm|\..+)$/
+
+/** True when `dir` holds recordings and nothing else: a folder someone made under sessions/ is never pruned. */
+const holdsRecordingsOnly = async (dir: string): Promise<boolean> => {
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => undefined)
+  return entries !== undefined && entries.length > 0 && entries.every((entry) => entry.isFile() && RECORDING_FILE.test(entry.name))
+}
+
 /** A session's recordings as pruning sees them: where, how big, how old (its newest change). */
 interface Recorded {
   readonly dir: string
@@ -37,7 +47,7 @@ export const pruneWithin = async (root: string, maxBytes: number, running: Reado
     if (!entry.isDirectory()) continue
     const dir = path.join(root, entry.name)
     const stat = await fs.lstat(dir).catch(() => undefined)
-    if (stat === undefined) continue
+    if (stat === undefined || !(await holdsRecordingsOnly(dir))) continue
     sessions.push({ dir, bytes: await sizeOf(dir), changedAt: stat.mtimeMs })
   }
   let total = sessions.reduce((sum, session) => sum + session.bytes, 0)
