@@ -25,6 +25,8 @@ export const TargetElement = Schema.Struct({
   role: Schema.optional(Schema.String),
   name: Schema.optional(Schema.String),
   selector: Schema.optional(Schema.String),
+  /** A selector of the same-origin iframe the element is in (its other forms name it inside that frame). */
+  frame: Schema.optional(Schema.String),
   unique: Schema.Array(DurableForm)
 })
 export type TargetElement = typeof TargetElement.Type

@@ -112,6 +112,8 @@ const plan = (steps: ReadonlyArray<StepRecord>, tools: ReplayTools) => {
       notes += ` (answer the prompt with {{${placeholder}}})`
     }
     if (record.tool.target !== undefined && durableTarget(record.tool.target, reads)?.scopeDropped) notes += " (its ref scope was dropped)"
+    const frame = record.tool.target?.element?.frame
+    if (frame !== undefined) notes += ` (inside the iframe ${frame}: a Playwright export enters it, a replay here looks in the top document)`
     out.push({ step: { tool: served(name), args, notes }, record, tool })
   }
   const start = startOf(steps, out, tools)
@@ -395,6 +397,10 @@ const locatorOf = (args: Readonly<Record<string, unknown>>): string | undefined 
   return scope === undefined ? `page.${main}` : `page.${scope}.${main}`
 }
 
+/** A page locator moved inside the iframe the element was in (`page.locator(frame).contentFrame().getByRole(...)`). */
+const inFrame = (locator: string | undefined, frame: string | undefined): string | undefined =>
+  locator === undefined || frame === undefined || !locator.startsWith("page.") ? locator : `page.${selectorLocator(frame)}.contentFrame().${locator.slice("page.".length)}`
+
 /** The environment variable a Playwright export reads a placeholder from. */
 export const secretEnvName = (placeholder: string): string => `BWM_SECRET_${placeholder.toUpperCase()}`
 
@@ -453,7 +459,7 @@ export const toPlaywright = (
       if (title !== undefined) lines.push(`await expect(page).toHaveTitle(${js(title)})`)
       return
     }
-    const locator = locatorOf(step.args)
+    const locator = inFrame(locatorOf(step.args), replayed?.record?.tool.target?.element?.frame)
     const written =
       replayed === undefined
         ? undefined

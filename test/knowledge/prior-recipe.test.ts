@@ -124,6 +124,24 @@ describe("recipes", () => {
     expect(toBatch(recipe).steps[3]).toEqual({ tool: "mm_click", args: { timeoutMs: 15000, selector: 'role=button[name="Sign in"s]' } })
   })
 
+  it("a step on an element of a same-origin iframe exports inside that frame (contentFrame), and its recipe note says so", () => {
+    const framed = [
+      step({ sessionId: "f", tool: "launch", url: "http://127.0.0.1:5000/checkout" }),
+      step({
+        sessionId: "f",
+        tool: "type",
+        target: { a11yRef: "e12", element: { role: "textbox", name: "Card number", frame: 'internal:role=iframe[name="Payment"s]', unique: ["role"] } },
+        input: { text: "4242", timeoutMs: 15000 },
+        textRedacted: false,
+        textLength: 4
+      })
+    ]
+    const recipe = recipeOf(framed, tools)
+    expect(recipe.steps.map((one) => one.notes).join("\n")).toContain('inside the iframe internal:role=iframe[name="Payment"s]')
+    const code = toPlaywright(recipe, framed, session("f", { goal: "pay" }), "f", tools)
+    expect(code).toContain('await page.getByRole("iframe", { name: "Payment", exact: true }).contentFrame().getByRole("textbox", { name: "Card number", exact: true }).fill("4242")')
+  })
+
   it("exports a Playwright test with locator actions and secrets from the environment", () => {
     const code = toPlaywright(recipeOf(flow, tools), flow, session("r", { goal: "sign in" }), "r", tools)
     expect(code).toContain('import { expect, test } from "@playwright/test"')

@@ -52,6 +52,10 @@ const pages = (frameOrigin: string): Record<string, string> => ({
        })
      </script>`
   ),
+  "/same-frame": html(
+    "Checkout",
+    `<h1>Checkout</h1><iframe title="Payment" srcdoc="<label>Card number <input id=card></label>" style="width:400px;height:120px"></iframe>`
+  ),
   "/feed": html(
     "Feed",
     `<ul id="feed" aria-label="Feed"></ul><p id="status">idle</p>
@@ -202,6 +206,18 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
       expect(listed).toContain("set_checked")
       // Listed because it works there.
       expect((yield* call("set_checked", { selector: "x-check input", checked: true })).ok).toBe(true)
+    }))
+
+  it.effect("typing by ref into a field of a same-origin iframe exports to Playwright inside that frame", () =>
+    Effect.gen(function* () {
+      yield* open("/same-frame")
+      const snapshot = (yield* call("accessibility_snapshot")).snapshot as string
+      const field = linesNamed(snapshot, "textbox", "Card number")[0]
+      expect(field, snapshot).toBeDefined()
+      expect((yield* call("type", { a11yRef: field!.ref, text: "4242" })).ok).toBe(true)
+      const current = yield* (yield* Session).current
+      const code = (yield* exportSession(Option.getOrThrow(current).sessionId, "playwright")).content
+      expect(code).toContain('.contentFrame().getByRole("textbox", { name: "Card number", exact: true }).fill("4242")')
     }))
 
   for (const framework of ["react", "vue", "vanillajs"]) {

@@ -44,18 +44,28 @@ export const describeTarget = (args: DescribeArgs, aria: AriaTests | null): Desc
   if (typeof targets === "string") return { found: false, why: targets }
   if (targets.length !== 1) return { found: false, why: `the target matches ${targets.length} elements` }
   const target = targets[0]!
-  // Test ids and selectors name elements of the top document (as Playwright's page locators do).
-  if (target.ownerDocument !== document) return { found: false, why: "the element is inside a frame" }
   const tokens = makeTokens(args, aria, view, makeTexts(view))
   const { roleOf, nameOf, roleMatches } = tokens
   const { matchAll, cssFallback, generate } = makeSearch(view, tokens, overBudget)
 
   // ---- The facts ----
   const facts: ElementFacts = { unique: [] }
+  // An element of a same-origin iframe of the top document: its test id and role name it inside that
+  // frame, which a selector of the iframe element names in the top document (as Playwright's
+  // `page.locator(frame).contentFrame()` reads them). Deeper frames are not described.
+  const home: Document = target.ownerDocument
+  if (home !== document) {
+    const frame = home.defaultView?.frameElement ?? null
+    if (frame === null || frame.ownerDocument !== document) return { found: false, why: "the element is inside a nested frame" }
+    const framing = generate(frame, false, false) ?? cssFallback(frame)
+    const matched = matchAll(framing)
+    if (matched.length !== 1 || matched[0] !== frame) return { found: false, why: "no selector names its frame alone" }
+    facts.frame = joined(framing)
+  }
   const testId = target.getAttribute(args.testIdAttribute)
   if (testId !== null && testId !== "") {
     facts.testId = testId
-    if (under(document).filter((element) => element.getAttribute(args.testIdAttribute) === testId).length === 1) facts.unique.push("testId")
+    if (under(home).filter((element) => element.getAttribute(args.testIdAttribute) === testId).length === 1) facts.unique.push("testId")
   }
   const role = roleOf(target)
   if (role !== null && role !== "generic" && role !== "none" && role !== "presentation") {
@@ -64,9 +74,11 @@ export const describeTarget = (args: DescribeArgs, aria: AriaTests | null): Desc
     if (exactName(name)) {
       facts.name = name
       // Unique when no other element has that role and name (the target itself may still be hidden, waiting to show).
-      if (!under(document).some((element) => element !== target && roleMatches(element, role, name))) facts.unique.push("role")
+      if (!under(home).some((element) => element !== target && roleMatches(element, role, name))) facts.unique.push("role")
     }
   }
+  // Generated selectors are searched in the top document only.
+  if (home !== document) return { found: true, element: facts }
   const chosen = generate(target, false, false) ?? cssFallback(target)
   const selector = joined(chosen)
   facts.selector = selector

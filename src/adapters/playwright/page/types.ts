@@ -267,6 +267,8 @@ export interface ElementFacts {
   role?: string
   name?: string
   selector?: string
+  /** A selector of the same-origin iframe (of the top document) the element is in; its other forms name it inside that frame. */
+  frame?: string
   /** The forms that matched exactly this element. */
   unique: Array<DurableForm>
 }
