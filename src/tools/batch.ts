@@ -145,6 +145,14 @@ const makeInput = (limits: BatchLimits) =>
     })
   })
 
+/** A step the batch did not run (its deadline had passed, or an earlier step failed). */
+const skippedResult = (step: StepInput, error: ErrorInfo): StepResult => ({
+  ...(step.label !== undefined ? { label: step.label } : {}),
+  ok: false,
+  error,
+  skipped: true
+})
+
 /**
  * The batch tool, with the configured limits. It runs its steps' tools from the served registry (which
  * includes this tool itself, which a batch refuses to call).
@@ -206,6 +214,19 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
     return Option.none()
   }
 
+  /** With validateFirst: the answer that runs nothing, when a step is invalid. */
+  const refuseInvalid = (registry: ToolRegistryService, steps: Input["steps"]) =>
+    Effect.map(validate(registry, steps), (invalid): Option.Option<RunStepsOutput> => {
+      const total = steps.length
+      return invalid.length === 0
+        ? Option.none()
+        : Option.some({
+            steps: [],
+            summary: { ok: false, total, succeeded: 0, skipped: total, warnings: [`${invalid.length} of ${total} steps are invalid; nothing ran.`] },
+            invalidSteps: invalid
+          })
+    })
+
   const program = Effect.fn("tool.run_steps")(function* (input: Input) {
     const startedAt = yield* Clock.currentTimeMillis
     const batchId = `batch-${startedAt.toString(36)}-${randomBytes(3).toString("hex")}`
@@ -215,15 +236,8 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
 
     const total = input.steps.length
     if (input.validateFirst) {
-      const invalid = yield* validate(registry, input.steps)
-      if (invalid.length > 0) {
-        const output: RunStepsOutput = {
-          steps: [],
-          summary: { ok: false, total, succeeded: 0, skipped: total, warnings: [`${invalid.length} of ${total} steps are invalid; nothing ran.`] },
-          invalidSteps: invalid
-        }
-        return output
-      }
+      const refused = yield* refuseInvalid(registry, input.steps)
+      if (Option.isSome(refused)) return refused.value
     }
 
     const batchTimeoutMs = input.batchTimeoutMs ?? limits.defaultTimeoutMs
@@ -232,13 +246,6 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
     const completed = yield* Ref.make(0)
     const warnings: Array<string> = []
     let aggregateChars = 0
-
-    const skippedResult = (step: StepInput, error: ErrorInfo): StepResult => ({
-      ...(step.label !== undefined ? { label: step.label } : {}),
-      ok: false,
-      error,
-      skipped: true
-    })
 
     /** Keeps the batch's answer within the configured size: results past the budget are cut. */
     const bound = (result: StepResult, index: number): StepResult => {
