@@ -181,7 +181,10 @@ export const RecipeStep = Schema.Struct({
   args: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
     description: "Arguments; redacted text appears as a {{name}} placeholder."
   }),
-  notes: Schema.String.annotations({ description: "What the step did, in words." })
+  notes: Schema.String.annotations({ description: "What the step did, in words." }),
+  downloads: Schema.optional(Schema.Array(RecordedDownload)).annotations({
+    description: "Files the step downloaded when recorded: a replay checks their names (and, without params, their hashes)."
+  })
 })
 export type RecipeStep = typeof RecipeStep.Type
 

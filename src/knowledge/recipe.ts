@@ -114,7 +114,8 @@ const plan = (steps: ReadonlyArray<StepRecord>, tools: ReplayTools) => {
     if (record.tool.target !== undefined && durableTarget(record.tool.target, reads)?.scopeDropped) notes += " (its ref scope was dropped)"
     const frame = record.tool.target?.element?.frame
     if (frame !== undefined) notes += ` (inside the iframe ${frame}: a Playwright export enters it, a replay here looks in the top document)`
-    out.push({ step: { tool: served(name), args, notes }, record, tool })
+    const downloads = record.downloads?.map((download) => ({ name: download.name, ...(download.sha256 !== undefined ? { sha256: download.sha256 } : {}) }))
+    out.push({ step: { tool: served(name), args, notes, ...(downloads !== undefined && downloads.length > 0 ? { downloads } : {}) }, record, tool })
   }
   const start = startOf(steps, out, tools)
   const end = endOf(steps, out, tools)
@@ -280,7 +281,12 @@ export const recipeOf = (steps: ReadonlyArray<StepRecord>, tools: ReplayTools): 
 
 /** An mm_run_steps input for a recipe. */
 export interface RecipeBatch {
-  readonly steps: ReadonlyArray<{ readonly tool: string; readonly args: Record<string, unknown> }>
+  readonly steps: ReadonlyArray<{
+    readonly tool: string
+    readonly args: Record<string, unknown>
+    /** A step that downloaded files lists the ones it downloads again, for the replay's check. */
+    readonly expectation?: { readonly includeDownloads: true }
+  }>
   readonly stopOnError: true
   readonly includeObservations: "failures"
 }
@@ -290,7 +296,11 @@ export interface RecipeBatch {
  * back the page only for a step that failed (the step to look at), not after every step that worked.
  */
 export const toBatch = (recipe: Recipe): RecipeBatch => ({
-  steps: recipe.steps.map((step) => ({ tool: step.tool, args: { ...step.args } })),
+  steps: recipe.steps.map((step) => ({
+    tool: step.tool,
+    args: { ...step.args },
+    ...(step.downloads !== undefined ? { expectation: { includeDownloads: true as const } } : {})
+  })),
   stopOnError: true,
   includeObservations: "failures"
 })
@@ -450,6 +460,7 @@ export const toPlaywright = (
   const batch = toolWithRole(tools.tools, "batch")
   const elsewhere = batch === undefined ? "replay it as a recipe" : `replay it with ${servedAs(tools.prefix, batch.name)}`
   const { env, text: textExpression, variables } = expressions()
+  let hashes = false
   recipe.steps.forEach((step, index) => {
     const replayed = out[index]
     if (replayed?.end !== undefined) {
@@ -473,7 +484,20 @@ export const toPlaywright = (
       const text = dialog.promptText === undefined ? "" : textExpression(dialog.promptText)
       lines.push(`page.once("dialog", (dialog) => dialog.${dialog.accept === true ? `accept(${text})` : "dismiss()"})`)
     }
-    lines.push(...written)
+    const downloads = step.downloads ?? []
+    const download = downloads[0]
+    if (download === undefined) lines.push(...written)
+    else {
+      // The step's file, as recorded: its name, and its content's hash when the flow takes no params (the same inputs, the same file).
+      const variable = `download${index}`
+      lines.push(`const ${variable}Promise = page.waitForEvent("download")`, ...written, `const ${variable} = await ${variable}Promise`)
+      lines.push(`expect(${variable}.suggestedFilename()).toBe(${js(download.name)})`)
+      if (download.sha256 !== undefined && recipe.placeholders.length === 0) {
+        hashes = true
+        lines.push(`expect(createHash("sha256").update(await readFile(await ${variable}.path())).digest("hex")).toBe(${js(download.sha256)})`)
+      }
+      if (downloads.length > 1) lines.push(`// The step downloaded ${downloads.length} files; this checks the first.`)
+    }
     // The answer was for this step's dialog only: a later dialog must not get it.
     if (dialog !== undefined) lines.push(`page.removeAllListeners("dialog")`)
   })
@@ -482,6 +506,7 @@ export const toPlaywright = (
     `// Recorded by browser-workflow-mcp from session ${sessionId}.`,
     ...(variables.size > 0 ? [`// Secrets come from the environment (the test fails naming one that is not set or empty): ${[...variables].join(", ")}.`] : []),
     `// getByTestId uses Playwright's testIdAttribute (data-testid unless configured otherwise).`,
+    ...(hashes ? [`import { createHash } from "node:crypto"`, `import { readFile } from "node:fs/promises"`] : []),
     `import { expect, test } from "@playwright/test"`,
     ``,
     ...(variables.size > 0 ? [...envHelperLines, ``] : []),

@@ -11,6 +11,7 @@
 // cost one more round trip per step and wait for nothing more.
 import { Clock, Effect, Option, Schema, SchemaAST } from "effect"
 import { InvalidInput, KnowledgeError, ReplayFailed } from "../domain/errors.js"
+import type { Download } from "../domain/download.js"
 import type { Placeholder, Recipe, StepRecord } from "../domain/knowledge.js"
 import { framesTheFlow, recipeOf, toBatch } from "../knowledge/recipe.js"
 import { ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
@@ -162,11 +163,12 @@ const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string
       }
       const args = fill(step.args) as Record<string, unknown>
       const secret = typeof args.text === "string" ? /^\{\{(.+)\}\}$/.exec(args.text)?.[1] : undefined
+      const expectation = step.expectation !== undefined ? { expectation: step.expectation } : {}
       if (secret !== undefined && params[secret] === undefined && namedSecret(secret)) {
         const { text: _text, ...rest } = args
-        return { tool: step.tool, args: { ...rest, secret } }
+        return { tool: step.tool, args: { ...rest, secret }, ...expectation }
       }
-      return { tool: step.tool, args }
+      return { tool: step.tool, args, ...expectation }
     })
     const unfilled = missing.filter(
       (placeholder) => !(namedSecret(placeholder.name) && steps.some((step) => step.args.secret === placeholder.name))
@@ -180,6 +182,37 @@ const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string
     }
     return steps
   })
+
+/**
+ * The first replayed step whose downloads are not the recorded ones: a recorded file's name missing, or
+ * (with `hashes`) no file of that name with the recorded content. `offset`: the batch steps before the recipe's.
+ */
+export const downloadMismatch = (
+  recipe: Recipe,
+  results: ReadonlyArray<{ readonly downloads?: ReadonlyArray<Download> | undefined }>,
+  offset: number,
+  hashes: boolean
+): { readonly index: number; readonly message: string } | undefined => {
+  for (const [position, step] of recipe.steps.entries()) {
+    const index = position + offset
+    const got = results[index]?.downloads ?? []
+    for (const expected of step.downloads ?? []) {
+      const named = got.filter((download) => download.name === expected.name)
+      if (named.length === 0) {
+        const what = got.length === 0 ? "downloaded nothing" : `downloaded ${got.map((download) => JSON.stringify(download.name)).join(", ")}`
+        return { index, message: `the recorded step downloaded ${JSON.stringify(expected.name)}; the replay ${what}.` }
+      }
+      if (hashes && expected.sha256 !== undefined && !named.some((download) => download.sha256 === expected.sha256)) {
+        const now = named[0]!
+        return {
+          index,
+          message: `${JSON.stringify(expected.name)} is not the recorded file: sha256 ${expected.sha256} recorded, ${now.sha256 !== undefined ? `${now.sha256} now` : `the download is ${now.state ?? "unsaved"} now`}.`
+        }
+      }
+    }
+  }
+  return undefined
+}
 
 export const replay = defineTool({
   name: "replay",
@@ -255,6 +288,17 @@ export const replay = defineTool({
           code: error?.code ?? "MM_INTERNAL_ERROR",
           message: error?.message ?? "the step failed without an error"
         }
+      })
+    }
+    // The files the flow downloaded came again: the same names, and for a flow without params the same content.
+    const hashes = chosen.recipe.placeholders.length === 0 && Object.keys(input.params ?? {}).length === 0
+    const mismatch = downloadMismatch(chosen.recipe, result.steps, launchStep.length, hashes)
+    if (mismatch !== undefined) {
+      const { ok: _ok, warnings: _warnings, ...summary } = result.summary
+      return yield* new ReplayFailed({
+        replayed: chosen.sessionId,
+        summary,
+        failed: { index: mismatch.index, tool: batchSteps[mismatch.index]?.tool ?? "?", code: "MM_DOWNLOAD_MISMATCH", message: mismatch.message }
       })
     }
     const leftOut = chosen.recipe.skipped.filter((reason) => !reason.endsWith(": read-only"))

@@ -2,6 +2,7 @@
 // link with `download`, an attachment response, a blob: and a data: URL, window.open to a file) saved
 // under <artifacts>/downloads/ with its hash checked, names that never overwrite, the size cap, one still
 // running when its call answers, a page that closes mid-download, many at once, a batch step's downloads.
+import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as http from "node:http"
@@ -9,16 +10,21 @@ import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Schedule } from "effect"
+import { EXECUTABLE_CANDIDATES } from "../../src/adapters/playwright/lifecycle/launch.js"
 import type { Download } from "../../src/domain/download.js"
+import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Session } from "../../src/services/Session.js"
-import { ok } from "../support/calls.js"
-import { html, liveLayer, testSettings } from "../support/browser.js"
+import { call, ok } from "../support/calls.js"
+import { html, liveLayer, LOOPBACK_ARGS, testSettings } from "../support/browser.js"
 
 const CSV = "id,name\n1,alice\n2,bob\n"
 const JSON_BODY = JSON.stringify({ report: [1, 2, 3] })
 const BLOB_TEXT = "made in the page\n"
 const DATA_TEXT = "from a data URL"
 const OPENED = "opened by window.open\n"
+/** What /attachment serves: the replay test changes it. */
+const attachment = { body: JSON_BODY }
+const root = path.resolve(import.meta.dirname, "../..")
 const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex")
 
 /** Streams `chunks` of `size` bytes (64 KB by default), one every `everyMs`. */
@@ -71,7 +77,7 @@ const ServerLive = Layer.scoped(
                 return response.end(CSV)
               case "/attachment":
                 response.writeHead(200, { "Content-Type": "application/json", "Content-Disposition": 'attachment; filename="report.json"' })
-                return response.end(JSON_BODY)
+                return response.end(attachment.body)
               case "/opened":
                 response.writeHead(200, { "Content-Type": "text/plain", "Content-Disposition": 'attachment; filename="opened.txt"' })
                 return response.end(OPENED)
@@ -252,6 +258,61 @@ layer(Layer.merge(liveLayer(settings), ServerLive), { timeout: 180_000, excludeT
         expect(steps[1]!.downloads).toBeUndefined()
         expect(steps[2]!.downloads).toBeUndefined()
         expect(batch.downloads?.map((download) => download.name)).toEqual(["report.json", "report.csv"])
+      }))
+  })
+  describe("replay and export", () => {
+    it.effect("a recorded download replays with its name and hash checked, fails when the file changed, and exports to a passing Playwright test", () =>
+      Effect.gen(function* () {
+        const { url } = yield* Server
+        const sessionId = (yield* ok("mm_launch", { force: true })).result.sessionId as string
+        yield* ok("mm_navigate", { screen: "url", url: url("/") })
+        const recorded = yield* ok("mm_click", { selector: "#attach" })
+        expect(recorded.download?.sha256).toBe(sha256(JSON_BODY))
+        // The step memory keeps the file's name and hash.
+        const steps = yield* Effect.flatMap(KnowledgeStore, (store) => store.steps(sessionId))
+        expect(steps.find((step) => step.tool.name === "click")?.downloads).toEqual([{ name: "report.json", sha256: sha256(JSON_BODY), bytes: Buffer.byteLength(JSON_BODY) }])
+
+        // The Playwright export (of the flow as recorded, before the replays below add their steps to the session) waits for the download and checks its name and hash.
+        const exported = (yield* ok("mm_knowledge", { session: sessionId, export: "playwright" })).result.content as string
+        expect(exported).toContain(`page.waitForEvent("download")`)
+        expect(exported).toContain(`.suggestedFilename()).toBe("report.json")`)
+        expect(exported).toContain(`.toBe(${JSON.stringify(sha256(JSON_BODY))})`)
+        const specDir = path.join(root, "test-artifacts", `download-specs-${process.pid}`)
+        fs.mkdirSync(specDir, { recursive: true })
+        fs.writeFileSync(path.join(specDir, "download.spec.ts"), exported)
+        const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
+        fs.writeFileSync(
+          path.join(specDir, "playwright.config.mjs"),
+          `export default ${JSON.stringify({ testDir: ".", timeout: 30_000, workers: 1, reporter: "line", outputDir: "./results", use: { headless: true, launchOptions: { executablePath, args: [...LOOPBACK_ARGS] } } })}\n`
+        )
+        const replayed = yield* ok("mm_replay", { sessionId })
+        const clickStep = (replayed.result.steps as ReadonlyArray<{ downloads?: ReadonlyArray<Download> }>).find((step) => step.downloads !== undefined)
+        expect(clickStep?.downloads?.map((download) => [download.name, download.sha256])).toEqual([["report.json", sha256(JSON_BODY)]])
+
+        // The same name with other content: the replay fails at that step, saying so.
+        attachment.body = JSON.stringify({ report: [4, 5, 6] })
+        const changed = yield* call("mm_replay", { sessionId }).pipe(Effect.ensuring(Effect.sync(() => (attachment.body = JSON_BODY))))
+        expect(changed.error?.code).toBe("MM_REPLAY_FAILED")
+        expect(changed.error?.details?.failed).toMatchObject({ code: "MM_DOWNLOAD_MISMATCH", tool: "mm_click" })
+        expect(changed.error?.message).toContain(`sha256 ${sha256(JSON_BODY)} recorded`)
+
+        // The exported test passes under npx playwright test.
+        const run = yield* Effect.promise(
+          () =>
+            new Promise<{ readonly status: number | null; readonly output: string }>((resolve) => {
+              const child = spawn(process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--config", path.join(specDir, "playwright.config.mjs")], {
+                cwd: root,
+                env: { ...process.env, CI: "1", FORCE_COLOR: "0" },
+                stdio: ["ignore", "pipe", "pipe"]
+              })
+              let output = ""
+              child.stdout.on("data", (chunk) => (output += chunk))
+              child.stderr.on("data", (chunk) => (output += chunk))
+              child.on("close", (status) => resolve({ status, output }))
+            })
+        ).pipe(Effect.ensuring(Effect.sync(() => fs.rmSync(specDir, { recursive: true, force: true }))))
+        expect(run.status, run.output).toBe(0)
+        expect(run.output).toMatch(/1 passed/)
       }))
   })
 })

@@ -1,0 +1,53 @@
+// The pure rules of downloads: a page's suggested name as a safe file name, the next free name, the
+// type of a data: URL or an extension, and the replay's check of a step's downloads against the recorded ones.
+import { describe, expect, it } from "@effect/vitest"
+import { mimeOf, nextFreeName, safeFileName } from "../../src/domain/download.js"
+import type { Recipe } from "../../src/domain/knowledge.js"
+import { downloadMismatch } from "../../src/tools/replay.js"
+
+describe("download names", () => {
+  it("a suggested name loses directory parts, control characters and leading dots, and is never empty", () => {
+    expect(safeFileName("../../etc/passwd")).toBe("passwd")
+    expect(safeFileName("..\\..\\x.txt")).toBe("x.txt")
+    expect(safeFileName(".bashrc")).toBe("bashrc")
+    expect(safeFileName("a\u0000b\nc.csv")).toBe("a_b_c.csv")
+    expect(safeFileName("..")).toBe("download")
+    expect(safeFileName("")).toBe("download")
+    const long = safeFileName(`${"x".repeat(300)}.pdf`)
+    expect(long).toHaveLength(150)
+    expect(long.endsWith(".pdf")).toBe(true)
+  })
+
+  it("a taken name is numbered, keeping its extension", () => {
+    expect(nextFreeName("report.csv")).toBe("report (2).csv")
+    expect(nextFreeName("report (2).csv")).toBe("report (3).csv")
+    expect(nextFreeName("README")).toBe("README (2)")
+  })
+
+  it("the type comes from a data: URL, else from the extension", () => {
+    expect(mimeOf("x.bin", "data:text/plain;base64,eA==")).toBe("text/plain")
+    expect(mimeOf("report.CSV", "https://example.test/r")).toBe("text/csv")
+    expect(mimeOf("noext", "blob:https://example.test/1")).toBeUndefined()
+  })
+})
+
+describe("the replay's download check", () => {
+  const recipe: Recipe = {
+    steps: [
+      { tool: "mm_navigate", args: {}, notes: "Start" },
+      { tool: "mm_click", args: {}, notes: "Click", downloads: [{ name: "r.csv", sha256: "aa" }] }
+    ],
+    placeholders: [],
+    skipped: []
+  }
+  it("passes when the step downloaded the same name and hash, counting the batch steps before the recipe's", () => {
+    expect(downloadMismatch(recipe, [{}, {}, { downloads: [{ name: "r.csv", sha256: "aa" }] }], 1, true)).toBeUndefined()
+  })
+  it("fails naming the step when the file is missing, renamed, or (with hashes) different", () => {
+    expect(downloadMismatch(recipe, [{}, {}], 0, true)).toEqual({ index: 1, message: 'the recorded step downloaded "r.csv"; the replay downloaded nothing.' })
+    expect(downloadMismatch(recipe, [{}, { downloads: [{ name: "s.csv" }] }], 0, true)?.message).toContain('downloaded "s.csv"')
+    expect(downloadMismatch(recipe, [{}, { downloads: [{ name: "r.csv", sha256: "bb" }] }], 0, true)?.message).toContain("sha256 aa recorded, bb now")
+    // A flow with params may download other content under the same name: only the name is checked.
+    expect(downloadMismatch(recipe, [{}, { downloads: [{ name: "r.csv", sha256: "bb" }] }], 0, false)).toBeUndefined()
+  })
+})
