@@ -284,7 +284,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
           expect((yield* call(selectOption, { testId: "country", values: ["Germany"] })).result.selected).toEqual(["de"])
           expect((yield* call(getText, { testId: "country" })).result.text).toBe("de")
           expect((yield* call(selectOption, { testId: "toppings", values: ["egg", "Kale"] })).result.selected).toEqual(["egg", "kale"])
-          const missing = yield* call(selectOption, { testId: "country", values: ["Atlantis"], timeoutMs: 300 })
+          const missing = yield* call(selectOption, { testId: "country", values: ["Atlantis"], timeoutMs: 1500 })
           expect(missing.error?.code).toBe("MM_SELECT_FAILED")
           expect(missing.error?.message).toContain('no enabled option has the value or label "Atlantis"; the options are "France" (value "fr"), "Germany" (value "de")')
 

@@ -221,12 +221,12 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
   it.effect("a hidden element fails with MM_TARGET_NOT_FOUND after the deadline, a missing one too, and two matches are ambiguous", () =>
     Effect.gen(function* () {
       yield* open("/visibility")
-      const hidden = yield* call(click, { testId: "hidden", timeoutMs: 300 })
+      const hidden = yield* call(click, { testId: "hidden", timeoutMs: 1500 })
       expect(hidden.error?.code).toBe("MM_TARGET_NOT_FOUND")
       expect(hidden.error?.message).toContain("not visible")
-      const missing = yield* call(click, { testId: "nope", timeoutMs: 300 })
+      const missing = yield* call(click, { testId: "nope", timeoutMs: 1500 })
       expect(missing.error?.code).toBe("MM_TARGET_NOT_FOUND")
-      const ambiguous = yield* call(click, { selector: "button.many", timeoutMs: 300 })
+      const ambiguous = yield* call(click, { selector: "button.many", timeoutMs: 1500 })
       expect(ambiguous.error?.code).toBe("MM_TARGET_AMBIGUOUS")
       expect(ambiguous.error?.details?.count).toBe(2)
       // Failures carry the full observation by default.

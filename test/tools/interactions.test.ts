@@ -192,7 +192,7 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
       const dragged = yield* call("drag", { testId: "card", to: { testId: "done" } })
       expect(dragged.result).toEqual({ dragged: true })
       expect((yield* call("get_text", { testId: "done" })).result.text).toBe("Done: card-1")
-      const nowhere = yield* call("drag", { testId: "card", to: { testId: "missing" }, timeoutMs: 500 })
+      const nowhere = yield* call("drag", { testId: "card", to: { testId: "missing" }, timeoutMs: 1500 })
       expect(nowhere.error?.code).toBe("MM_TARGET_NOT_FOUND")
     }))
 
