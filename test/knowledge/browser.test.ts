@@ -79,7 +79,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       yield* ok("mm_type", { selector: ".plain", within: { testId: "secret-form" }, text: secrets.within })
       const batch = yield* ok("mm_run_steps", { steps: [{ tool: "mm_type", args: { testId: "pw", text: secrets.batch } }] })
       expect(batch.result.summary.succeeded).toBe(1)
-      const failed = yield* call("mm_type", { testId: "missing", text: secrets.failed, timeoutMs: 300 })
+      const failed = yield* call("mm_type", { testId: "missing", text: secrets.failed, timeoutMs: 1500 })
       expect(failed.error?.code).toBe("MM_TARGET_NOT_FOUND")
       expect(JSON.stringify(failed)).not.toContain(secrets.failed)
       yield* ok("mm_type", { testId: "harmless", text: "visible-text-ok" })
