@@ -13,7 +13,7 @@ import { StateSnapshot } from "../src/capabilities/StateSnapshot.js"
 import { appLayer } from "../src/cli.js"
 import { BuildFailed } from "../src/domain/errors.js"
 import { runTool, type ToolResponse } from "../src/runtime/runTool.js"
-import type { AnyToolDefinition, ToolServices } from "../src/runtime/tool.js"
+import type { AnyToolDefinition, ToolRegistry } from "../src/runtime/tool.js"
 import { KnowledgeStore } from "../src/services/KnowledgeStore.js"
 import { Observer } from "../src/services/Observer.js"
 import { Progress } from "../src/services/Progress.js"
@@ -31,7 +31,7 @@ const core = Layer.mergeAll(Session.layerTest({}), Observer.layerTest({}), Knowl
 
 const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
   Effect.map(
-    runTool(tool)(args) as Effect.Effect<ToolResponse, never, ToolServices>,
+    runTool(tool)(args) as Effect.Effect<ToolResponse, never, ToolRegistry>,
     (response) => readable(response)
   )
 

@@ -122,9 +122,8 @@ describe("parseCli", () => {
       host: "127.0.0.1",
       allowedHosts: ["a.test", "b.test"],
       authToken: "s3cret",
-      sharedBrowser: false,
       idleTimeoutMs: 60_000,
-      maxSessions: 64
+      maxClients: 64
     })
   })
 

@@ -14,9 +14,10 @@ The arguments are a JSON object (default {}), or - to read it from stdin. --serv
 BWM_SERVER, --auth-token to BWM_AUTH_TOKEN. --observation default|failures|none sets the call's
 observation policy.
 
-Each call is its own MCP session: a browser it launches closes when it ends unless the server runs
-with --shared-browser. To drive a flow from a script, start the server with --shared-browser, or
-send the steps in one mm_run_steps call.
+Each call is its own MCP client. To drive a flow from a script, launch in one call, then name the
+session in the next ones: call mm_launch '{}' answers result.sessionId; call mm_click
+'{"session": "<that id>", ...}' acts on it (the id is the capability: keep it private). The session
+closes with mm_cleanup '{"session": ...}' or when its idle lease runs out (--session-idle-timeout).
 
 Exit code: 0 when the envelope is ok, 1 when it is an error (or an mm_run_steps batch with a failed
 step), 2 for a usage error, 3 when the server cannot be reached.

@@ -412,6 +412,55 @@ export const optionTable = {
     details:
       "`auto` reports success only when the page saw the first trusted event of the input reach the target; anything uncertain goes to Playwright's action before any input, and an input whose outcome stays unknown answers `MM_ACTION_UNCONFIRMED` (see docs/architecture.md, \"Acting on an element\"). `playwright` is slower on every action and never answers that code."
   }),
+  maxSessions: option({
+    section: "server",
+    type: OptionTypes.integer(1, 1_000),
+    flag: "max-sessions",
+    env: "BWM_MAX_SESSIONS",
+    default: defaultSettings.maxSessions,
+    help: "At most this many browser sessions open at once; a launch beyond answers MM_SESSION_LIMIT.",
+    details:
+      "The error names the caller's open sessions and how to close one (`mm_sessions {action: \"close\"}`, `mm_cleanup {session}`). A session whose browser closed or crashed does not count."
+  }),
+  sessionIdleTimeout: option({
+    section: "server",
+    type: OptionTypes.integer(0, 86_400),
+    flag: "session-idle-timeout",
+    env: "BWM_SESSION_IDLE_TIMEOUT",
+    default: defaultSettings.sessionIdleTimeout,
+    help: "Seconds after which a browser session no call used closes (its context or browser and profile); 0 never.",
+    details:
+      "This lease is what closes the sessions of a client that went away without `mm_cleanup`: an HTTP client leaving does not close them at once, since another client may go on with one by its id."
+  }),
+  browserPerSession: option({
+    section: "server",
+    type: OptionTypes.boolean,
+    flag: "browser-per-session",
+    env: "BWM_BROWSER_PER_SESSION",
+    default: defaultSettings.browserPerSession,
+    help: "Give every session a browser process of its own instead of a context in one shared browser.",
+    details:
+      "By default sessions are contexts (own cookies, storage, pages) of one browser process; an extension, `--user-data-dir` or a launch with `slowMo` gets a browser of its own anyway."
+  }),
+  sharedBrowser: option({
+    section: "server",
+    type: OptionTypes.boolean,
+    flag: "shared-browser",
+    env: "BWM_SHARED_BROWSER",
+    default: defaultSettings.sharedBrowser,
+    help: "One browser session that every client shares, instead of sessions of their own.",
+    details:
+      "Every call goes to that one session; `mm_launch` while it runs answers `MM_SESSION_ALREADY_RUNNING` unless `force`, and `mm_sessions` lists it to every client. No idle lease applies."
+  }),
+  privateKnowledge: option({
+    section: "server",
+    type: OptionTypes.boolean,
+    flag: "private-knowledge",
+    env: "BWM_PRIVATE_KNOWLEDGE",
+    default: defaultSettings.privateKnowledge,
+    help: "Limit a client's step-memory reads (queries, listings, prior knowledge, replays) to the sessions it launched.",
+    details: "By default a server's clients share one step history, so one agent learns from another's steps."
+  }),
   logLevel: option({
     section: "server",
     type: OptionTypes.oneOf("debug", "info", "warning", "error", "none"),
@@ -459,31 +508,21 @@ export const optionTable = {
     defaultText: "none",
     help: "Require the header Authorization: Bearer TOKEN on every HTTP request (401 without it)."
   }),
-  sharedBrowser: option({
-    section: "http",
-    type: OptionTypes.boolean,
-    flag: "shared-browser",
-    env: "BWM_SHARED_BROWSER",
-    default: false,
-    help: "Let every HTTP client drive the one browser; by default it belongs to the client that launched it.",
-    details:
-      "Without it, while one client's browser session runs, other clients get `MM_BROWSER_IN_USE` from every tool except the read-only ones that need no browser (knowledge), and the browser closes when its client's HTTP session ends."
-  }),
   idleTimeout: option({
     section: "http",
     type: OptionTypes.integer(0, 86_400),
     flag: "idle-timeout",
     env: "BWM_IDLE_TIMEOUT",
     default: 1800,
-    help: "Seconds after which an HTTP session that sent nothing is closed (with its browser); 0 never."
+    help: "Seconds after which an HTTP client (MCP session) that sent nothing is closed; 0 never. Its browser sessions stay until their own lease (--session-idle-timeout)."
   }),
-  maxSessions: option({
+  maxClients: option({
     section: "http",
     type: OptionTypes.integer(1, 10_000),
-    flag: "max-sessions",
-    env: "BWM_MAX_SESSIONS",
+    flag: "max-clients",
+    env: "BWM_MAX_CLIENTS",
     default: 64,
-    help: "At most this many HTTP sessions at once; closed ones (DELETE, --idle-timeout) do not count.",
+    help: "At most this many HTTP clients (MCP sessions) at once; closed ones (DELETE, --idle-timeout) do not count.",
     details: "An initialize beyond it gets 503 with a JSON-RPC error saying so, and no session."
   }),
   screens: option({

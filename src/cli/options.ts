@@ -265,9 +265,8 @@ export interface ServeOptions {
         readonly host: string
         readonly allowedHosts: ReadonlyArray<string> | undefined
         readonly authToken: string | undefined
-        readonly sharedBrowser: boolean
         readonly idleTimeoutMs: number
-        readonly maxSessions: number
+        readonly maxClients: number
       }
     | undefined
 }
@@ -311,8 +310,7 @@ const serveOptionsOf = (values: OptionValues): ServeOptions => ({
           host: values.host,
           allowedHosts: values.allowedHosts,
           authToken: values.authToken,
-          sharedBrowser: values.sharedBrowser,
           idleTimeoutMs: values.idleTimeout * 1000,
-          maxSessions: values.maxSessions
+          maxClients: values.maxClients
         }
 })

@@ -1,4 +1,4 @@
-// The app layer built once, MCP served over stdio or Streamable HTTP, and the browser closed on every way out.
+// The app layer built once, MCP served over stdio or Streamable HTTP, and every browser session closed on every way out.
 import { Layer, ManagedRuntime } from "effect"
 import * as KnowledgeFiles from "../adapters/knowledge-files.js"
 import * as StderrLogger from "../adapters/logger.js"
@@ -8,6 +8,7 @@ import * as Capabilities from "../capabilities/index.js"
 import type { Settings } from "../domain/config.js"
 import { serveStdio, type McpServerOptions } from "../mcp/server.js"
 import { ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
+import * as SessionRegistry from "../runtime/session-registry.js"
 import type { AnyToolDefinition } from "../runtime/tool.js"
 import { Config } from "../services/Config.js"
 import { Secrets } from "../services/Secrets.js"
@@ -43,13 +44,25 @@ export const appLayer = (
     Layer.empty
   )
   const secrets = secretsOf(settings)
+  // Each call runs on a session of the registry: a context in one shared browser, or a browser of its own.
+  const sessions = SessionRegistry.layer(Playwright.slots, registryOptionsOf(settings)).pipe(
+    Layer.provideMerge(KnowledgeFiles.layerFileSystem(settings.artifactsDir))
+  )
   // Capabilities feed the Playwright layer (Fixture, StateSnapshot) and stay visible to tools (Build, ContractSeeding...).
-  return Layer.mergeAll(Playwright.layer, KnowledgeFiles.layerFileSystem(settings.artifactsDir), ToolRegistry.layer(registry)).pipe(
+  return Layer.mergeAll(sessions, ToolRegistry.layer(registry)).pipe(
     Layer.provideMerge(provided),
     Layer.provideMerge(Layer.merge(Config.layer(settings), Layer.succeed(Secrets, secrets))),
     Layer.provideMerge(StderrLogger.layer(logLevel, secrets.redactText))
   )
 }
+
+/** The session registry's options from the settings. */
+export const registryOptionsOf = (settings: Settings): SessionRegistry.RegistryOptions => ({
+  maxSessions: settings.maxSessions,
+  idleTimeoutMs: settings.sessionIdleTimeout * 1000,
+  shared: settings.sharedBrowser,
+  privateKnowledge: settings.privateKnowledge
+})
 
 /** The secrets of `--secrets` (checked at start by parseCli; a file that broke since is a defect). */
 const secretsOf = (settings: Settings) => {
@@ -64,7 +77,7 @@ const defaultServeOptions: ServeOptions = { logLevel: "info", observation: undef
 /**
  * Serves the given tools with the live layers: over stdio until stdin closes, or over Streamable HTTP
  * until a signal arrives. Every way out (stdin closing, SIGINT, SIGTERM, SIGHUP) closes the HTTP
- * server and the browser, then exits.
+ * server and every browser session (the registry's scope), then exits.
  */
 export const serve = async (
   settings: Settings,

@@ -158,6 +158,16 @@ export interface Settings {
   readonly outputMaxMb: number | undefined
   /** A download larger than this many megabytes is stopped and deleted. */
   readonly maxDownloadMb: number
+  /** One browser session every client shares (the single-session server); else each launch is a session of its own. */
+  readonly sharedBrowser: boolean
+  /** Open browser sessions at most. */
+  readonly maxSessions: number
+  /** Seconds after which a session no call used closes; 0 never. */
+  readonly sessionIdleTimeout: number
+  /** Each session its own browser process rather than a context in one shared browser. */
+  readonly browserPerSession: boolean
+  /** A client's step-memory reads (queries, prior knowledge, replays) see only its own sessions. */
+  readonly privateKnowledge: boolean
 }
 
 /** An --init-script file and its source, read once when the server starts. */
@@ -213,5 +223,10 @@ export const defaultSettings: Settings = {
   saveVideo: false,
   saveHar: false,
   outputMaxMb: undefined,
-  maxDownloadMb: 100
+  maxDownloadMb: 100,
+  sharedBrowser: false,
+  maxSessions: 8,
+  sessionIdleTimeout: 600,
+  browserPerSession: false,
+  privateKnowledge: false
 }

@@ -37,12 +37,13 @@ import {
 } from "./errors/page.js"
 import {
   BrowserClosed,
-  BrowserInUse,
   EmulationFailed,
   LaunchFailed,
   NoActiveSession,
   NotificationTimeout,
   SessionAlreadyRunning,
+  SessionLimit,
+  SessionNotFound,
   StorageStateFailed,
   TabNotFound
 } from "./errors/session.js"
@@ -80,7 +81,8 @@ export const ToolError = Schema.Union(
   SessionAlreadyRunning,
   LaunchFailed,
   BrowserClosed,
-  BrowserInUse,
+  SessionNotFound,
+  SessionLimit,
   TabNotFound,
   NotificationTimeout,
   StorageStateFailed,

@@ -1,16 +1,13 @@
 // MCP over Streamable HTTP: one SDK Server per client session (from makeMcpServer), Host and Origin
-// checks against DNS rebinding, an optional bearer token, and the one-browser rule between clients.
+// checks against DNS rebinding, an optional bearer token, a limit of clients and their idle timeout.
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
 import { isInitializeRequest, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js"
-import { Effect, type ManagedRuntime, Option } from "effect"
-import { BrowserInUse, toErrorInfo } from "../domain/errors.js"
+import { Effect, type ManagedRuntime } from "effect"
 import type { ToolRegistryService } from "../runtime/registry.js"
-import type { ToolServices } from "../runtime/tool.js"
-import { Session } from "../services/Session.js"
-import { makeMcpServer, toCallToolResult, type McpServerOptions } from "./server.js"
+import { makeMcpServer, type McpServerOptions } from "./server.js"
 
 export const MCP_PATH = "/mcp"
 const MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -22,15 +19,13 @@ export interface HttpOptions extends McpServerOptions {
   readonly allowedHosts?: ReadonlyArray<string> | undefined
   /** Every request must carry `Authorization: Bearer <token>`. */
   readonly authToken?: string | undefined
-  /** Every client drives the one browser; otherwise it belongs to the client whose call started it. */
-  readonly sharedBrowser?: boolean | undefined
   /** A client session that sent nothing for this long is closed (0: never). */
   readonly idleTimeoutMs?: number | undefined
-  /** At most this many client sessions at once (closed ones do not count); a new one beyond gets 503. Default 64. */
-  readonly maxSessions?: number | undefined
+  /** At most this many client (HTTP) sessions at once (closed ones do not count); a new one beyond gets 503. Default 64. */
+  readonly maxClients?: number | undefined
 }
 
-export const DEFAULT_MAX_SESSIONS = 64
+export const DEFAULT_MAX_CLIENTS = 64
 
 export interface HttpServer {
   /** The MCP endpoint, e.g. http://127.0.0.1:8931/mcp (on this machine, for a server bound to every address). */
@@ -100,19 +95,6 @@ interface Client {
   readonly inFlight: Set<RequestId>
 }
 
-/** A small lock: the calls that may start the browser run one at a time, so its owner is known. */
-const makeLock = () => {
-  let tail: Promise<void> = Promise.resolve()
-  return <A>(task: () => Promise<A>): Promise<A> => {
-    const run = tail.then(task)
-    tail = run.then(
-      () => undefined,
-      () => undefined
-    )
-    return run
-  }
-}
-
 const isRequest = (message: JSONRPCMessage): message is Extract<JSONRPCMessage, { method: string; id: RequestId }> =>
   "method" in message && "id" in message
 
@@ -121,14 +103,12 @@ const isResponse = (message: JSONRPCMessage): message is Extract<JSONRPCMessage,
 
 /**
  * Serves the registry over Streamable HTTP at /mcp until closed. Each client session gets its own SDK
- * Server; all of them run tools on the one runtime, so they share the one browser of SPEC-07. Unless
- * `sharedBrowser`, the browser belongs to the client whose call started it: another client's calls of
- * tools that may touch it are answered MM_BROWSER_IN_USE (read-only tools without a session still run),
- * and it closes when its client's session ends (DELETE, idle timeout).
+ * Server; all of them run tools on the one runtime, whose session registry gives each client its own
+ * browser sessions (or, with --shared-browser, the one they share).
  */
-export const serveHttp = async <ER>(
+export const serveHttp = async <R, ER>(
   registry: ToolRegistryService,
-  runtime: ManagedRuntime.ManagedRuntime<ToolServices, ER>,
+  runtime: ManagedRuntime.ManagedRuntime<R, ER>,
   options: HttpOptions
 ): Promise<HttpServer> => {
   const allowed = new Set(
@@ -136,44 +116,15 @@ export const serveHttp = async <ER>(
   )
   const expectedToken = options.authToken === undefined ? undefined : digest(`Bearer ${options.authToken}`)
   const clients = new Map<string, Client>()
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS
+  const maxClients = options.maxClients ?? DEFAULT_MAX_CLIENTS
   /** Initialize requests being answered: sessions about to exist, counted against the limit. */
   let opening = 0
-  /** Browser session id to the client that owns it. */
-  const owners = new Map<string, string>()
-  const serialized = makeLock()
-  let closing = false
-
-  const currentSession = () =>
-    runtime.runPromise(Effect.flatMap(Session, (session) => session.current)).then(Option.getOrUndefined)
-
-  const closeBrowserOf = async (client: Client) => {
-    if (options.sharedBrowser === true || closing) return
-    const current = await currentSession()
-    if (current !== undefined && owners.get(current.sessionId) === client.id) {
-      owners.delete(current.sessionId)
-      await runtime.runPromise(
-        Effect.flatMap(Session, (session) => session.cleanup).pipe(
-          Effect.zipLeft(Effect.logInfo("closed the browser of an HTTP client that left")),
-          Effect.annotateLogs("sessionId", current.sessionId)
-        )
-      )
-    }
-  }
-
-  /** Calls a client may make while another client's browser session runs: read-only ones that need no browser. */
-  const touchesBrowser = (name: string) => {
-    const tool = registry.lookup(name)
-    return tool !== undefined && !(tool.annotations.readOnly && !tool.requiresSession)
-  }
-
-  /** Wraps the transport the SDK Server reads from and writes to, to apply the one-browser rule. */
-  const guard = (client: Client) => {
+  /** Keeps the client's in-flight requests and last activity (for --idle-timeout) as messages pass. */
+  const track = (client: Client) => {
     const transport = client.transport
     const deliver = transport.onmessage
     if (deliver === undefined) return
     const send = transport.send.bind(transport)
-    const pending = new Map<RequestId, () => void>()
     transport.send = async (message, sendOptions) => {
       try {
         await send(message, sendOptions)
@@ -182,63 +133,17 @@ export const serveHttp = async <ER>(
         if (isResponse(message)) {
           client.inFlight.delete(message.id)
           client.lastSeen = Date.now()
-          pending.get(message.id)?.()
         }
       }
-    }
-    const refuse = (id: RequestId, sessionId: string) => {
-      const envelope = {
-        ok: false as const,
-        error: toErrorInfo(new BrowserInUse({ sessionId }))
-      }
-      return transport.send({ jsonrpc: "2.0", id, result: toCallToolResult({ envelope, attachments: [] }) }, { relatedRequestId: id })
-    }
-    /** Delivers the call and resolves once its response went out, then records who started the browser. */
-    const run = (message: JSONRPCMessage & { id: RequestId }, extra: Parameters<NonNullable<typeof deliver>>[1]) =>
-      new Promise<void>((resolve) => {
-        pending.set(message.id, resolve)
-        deliver(message, extra)
-      }).then(async () => {
-        pending.delete(message.id)
-        const current = await currentSession()
-        // Only the running session can have an owner; a new one belongs to the client whose call started it.
-        for (const sessionId of owners.keys()) if (sessionId !== current?.sessionId) owners.delete(sessionId)
-        if (current !== undefined && !owners.has(current.sessionId)) owners.set(current.sessionId, client.id)
-      })
-    // A cancelled call gets no response: its wait ends with the cancellation, or when the session closes.
-    const settle = (id: unknown) => {
-      if (typeof id !== "string" && typeof id !== "number") return
-      client.inFlight.delete(id)
-      pending.get(id)?.()
-    }
-    const onclose = transport.onclose
-    transport.onclose = () => {
-      for (const resolve of pending.values()) resolve()
-      onclose?.()
     }
     transport.onmessage = (message, extra) => {
       client.lastSeen = Date.now()
       if ("method" in message && message.method === "notifications/cancelled") {
-        deliver(message, extra)
-        return settle((message.params as { requestId?: unknown } | undefined)?.requestId)
-      }
-      if (isRequest(message)) client.inFlight.add(message.id)
-      if (options.sharedBrowser === true || !isRequest(message) || message.method !== "tools/call") return deliver(message, extra)
-      const name = (message.params as { name?: unknown } | undefined)?.name
-      if (typeof name !== "string" || !touchesBrowser(name)) return deliver(message, extra)
-      void (async () => {
-        const current = await currentSession()
-        const owner = current === undefined ? undefined : owners.get(current.sessionId)
-        if (current !== undefined && owner !== undefined && owner !== client.id) return refuse(message.id, current.sessionId)
-        if (current !== undefined && owner === client.id) return run(message, extra)
-        // No owned browser: calls that may start one go one at a time, checking again inside the lock.
-        return serialized(async () => {
-          const now = await currentSession()
-          const nowOwner = now === undefined ? undefined : owners.get(now.sessionId)
-          if (now !== undefined && nowOwner !== undefined && nowOwner !== client.id) return refuse(message.id, now.sessionId)
-          return run(message, extra)
-        })
-      })().catch((error: unknown) => transport.onerror?.(error instanceof Error ? error : new Error(String(error))))
+        // A cancelled call gets no response: it is over now.
+        const id = (message.params as { requestId?: unknown } | undefined)?.requestId
+        if (typeof id === "string" || typeof id === "number") client.inFlight.delete(id)
+      } else if (isRequest(message)) client.inFlight.add(message.id)
+      deliver(message, extra)
     }
   }
 
@@ -249,20 +154,20 @@ export const serveHttp = async <ER>(
       onsessioninitialized: (sessionId) => {
         clients.set(sessionId, client!)
       },
-      // The client ended its session (DELETE): close it, which closes the browser it owns.
+      // The client ended its HTTP session (DELETE): close its transport.
       onsessionclosed: () => {
         setImmediate(() => void transport.close().catch(() => undefined))
       }
     })
     client = { id: randomUUID(), transport, lastSeen: Date.now(), inFlight: new Set() }
     const server = makeMcpServer(registry, runtime, options)
-    const current = client
+    // A client that leaves does not close its browser sessions: another client may go on with one by its
+    // id; their idle lease (--session-idle-timeout) closes them.
     transport.onclose = () => {
       if (transport.sessionId !== undefined) clients.delete(transport.sessionId)
-      void closeBrowserOf(current).catch(() => undefined)
     }
     await server.connect(transport)
-    guard(client)
+    track(client)
     return client
   }
 
@@ -296,11 +201,11 @@ export const serveHttp = async <ER>(
       return client.transport.handleRequest(request, response, body)
     }
     if (request.method === "POST" && isInitializeRequest(body)) {
-      if (clients.size + opening >= maxSessions) {
+      if (clients.size + opening >= maxClients) {
         return sendJsonRpcError(
           response,
           503,
-          `Too many sessions: this server holds at most ${maxSessions} at once (--max-sessions); end a session (HTTP DELETE) or wait until an idle one closes (--idle-timeout), then initialize again`,
+          `Too many clients: this server holds at most ${maxClients} HTTP sessions at once (--max-clients); end one (HTTP DELETE) or wait until an idle one closes (--idle-timeout), then initialize again`,
           { "retry-after": "5" }
         )
       }
@@ -351,7 +256,6 @@ export const serveHttp = async <ER>(
     url: `http://${bracketed(options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host)}:${address.port}${MCP_PATH}`,
     bound: `http://${bracketed(address.address)}:${address.port}${MCP_PATH}`,
     close: async () => {
-      closing = true
       if (sweep !== undefined) clearInterval(sweep)
       await Promise.all([...clients.values()].map((client) => client.transport.close().catch(() => undefined)))
       clients.clear()

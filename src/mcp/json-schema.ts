@@ -131,3 +131,15 @@ export const inputJsonSchema = (schema: Schema.Schema.Any): JsonSchema & { reado
 
 /** The JSON Schema of any schema (e.g. a tool's output), with the root's description. */
 export const jsonSchemaOf = (schema: Schema.Schema.Any): JsonSchema => node(schema.ast, new Set())
+
+/**
+ * The `session` argument every session tool takes, as one shared fragment without a description (the
+ * server's instructions say once what it is): a few bytes per tool in tools/list.
+ */
+const SESSION_PROPERTY: JsonSchema = { type: "string" }
+
+/** A tool's listed input schema with the optional `session` argument added. */
+export const withSessionArgument = (schema: JsonSchema & { readonly type: "object" }): JsonSchema & { readonly type: "object" } => ({
+  ...schema,
+  properties: { ...((schema as { readonly properties?: Record<string, JsonSchema> }).properties ?? {}), session: SESSION_PROPERTY }
+})

@@ -15,12 +15,12 @@ import { INTERNAL_ERROR_CODE, toErrorInfo, UnknownTool, type ErrorInfo } from ".
 import { optInGroups, servedText, ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
 import { ClientMemory } from "../runtime/client-memory.js"
 import { runTool, type ToolResponse } from "../runtime/runTool.js"
-import type { AnyToolDefinition, ToolServices } from "../runtime/tool.js"
+import { takesSession, type AnyToolDefinition } from "../runtime/tool.js"
 import { ALL_CAPS, ToolView, visibleTools } from "../runtime/visibility.js"
 import { ObservingClient } from "../services/Observer.js"
 import { Progress } from "../services/Progress.js"
-import { Session } from "../services/Session.js"
-import { inputJsonSchema, jsonSchemaOf } from "./json-schema.js"
+import { onCurrentSession, Sessions } from "../services/Sessions.js"
+import { inputJsonSchema, jsonSchemaOf, withSessionArgument } from "./json-schema.js"
 import { toolListChangesOf, type ToolListChanges } from "./tool-list.js"
 
 export const SERVER_NAME = "browser-workflow-mcp"
@@ -35,6 +35,7 @@ export const instructions = (prefix: string, secretNames: ReadonlyArray<string> 
   return [
     "Drive a real Chromium browser (a web app or an MV3 extension) and remember what worked.",
     `Start with ${p}launch: tools appear as they apply, the page tools once a session runs.`,
+    `Each launch is a session of its own; every session tool takes session (an id from ${p}launch, or its name) to act on one, else your current one; ${p}sessions lists, switches, closes.`,
     "Name an element by exactly one of a11yRef (a ref like e12 from the page text), testId (its test id) or selector (CSS or Playwright). A string takes at most 2000 characters unless its schema says more.",
     "A response is JSON {ok, result | error: {code, message}, page? (when it changed), console? (new errors), notices?}, then the page as text: after an action only what changed since you last looked (a ${p}find counts; other refs stay valid), after a failure all of it.",
     `Send known steps together with ${p}run_steps; ${p}knowledge finds what earlier sessions did, ${p}replay redoes one. An error's message says how to recover.`,
@@ -72,7 +73,7 @@ export const describeTool = (registry: ToolRegistryService, tool: AnyToolDefinit
   return {
     name: registry.servedName(tool),
     description: served(tool.description),
-    inputSchema: schema(inputJsonSchema(tool.input)) as Tool["inputSchema"],
+    inputSchema: schema(takesSession(tool) ? withSessionArgument(inputJsonSchema(tool.input)) : inputJsonSchema(tool.input)) as Tool["inputSchema"],
     ...(options.outputSchema === true ? { outputSchema: schema(jsonSchemaOf(envelopeSchema(tool.output))) as Tool["outputSchema"] } : {}),
     ...(annotations === undefined ? {} : { annotations })
   }
@@ -132,7 +133,7 @@ export interface McpServerOptions {
  * Builds the SDK server for a registry, running every call on the given runtime. Call it once per
  * client: each server keeps its client's hide/show rules and tells its client when its list changed.
  */
-export const makeMcpServer = <R extends ToolServices, ER>(
+export const makeMcpServer = <R, ER>(
   registry: ToolRegistryService,
   runtime: ManagedRuntime.ManagedRuntime<R, ER>,
   options: McpServerOptions = {}
@@ -167,8 +168,14 @@ export const makeMcpServer = <R extends ToolServices, ER>(
     return entry
   }
 
+  // The list follows this client's current session.
   const listNow = () =>
-    runtime.runPromise(visibleTools(registry.tools).pipe(Effect.provideService(ToolView, view)) as Effect.Effect<ReadonlyArray<AnyToolDefinition>, never, R>)
+    runtime.runPromise(
+      onCurrentSession(visibleTools(registry.tools)).pipe(
+        Effect.provideService(ToolView, view),
+        Effect.locally(ObservingClient, memory.viewer)
+      ) as Effect.Effect<ReadonlyArray<AnyToolDefinition>, never, R>
+    )
 
   // What the client was last shown (or told about); refreshes and listings run one at a time.
   let shown: string | undefined
@@ -202,7 +209,7 @@ export const makeMcpServer = <R extends ToolServices, ER>(
     let stopPauses: (() => void) | undefined
     let closed = false
     runtime
-      .runPromise(Effect.flatMap(Session, (session) => session.onPauseChange(onPause)) as Effect.Effect<() => void, never, R>)
+      .runPromise(Effect.flatMap(Sessions, (sessions) => sessions.onPauseChange(onPause)) as Effect.Effect<() => void, never, R>)
       .then((stop) => (closed ? stop() : (stopPauses = stop)), () => undefined)
     const previous = server.onclose
     server.onclose = () => {
@@ -280,7 +287,7 @@ export const makeMcpServer = <R extends ToolServices, ER>(
 const PAUSE_SETTLE_MS = 50
 
 /** Serves the registry over stdio until stdin closes; resolves when the connection closed. */
-export const serveStdio = async <R extends ToolServices, ER>(
+export const serveStdio = async <R, ER>(
   registry: ToolRegistryService,
   runtime: ManagedRuntime.ManagedRuntime<R, ER>,
   options: McpServerOptions = {}

@@ -13,7 +13,8 @@ export interface Told {
 }
 
 export interface ClientMemoryService {
-  readonly told: Ref.Ref<Told | undefined>
+  /** Per session (a client may drive several), at most MAX_TOLD of them, the least recent going first. */
+  readonly told: Ref.Ref<ReadonlyMap<string, Told>>
   /** This client's id in the pages it observes (see `ObservingClient`): changes-only answers are per client. */
   readonly viewer: string
 }
@@ -26,7 +27,19 @@ let clients = 0
  * console errors are those raised during the call.
  */
 export class ClientMemory extends Context.Tag("browser-workflow-mcp/ClientMemory")<ClientMemory, ClientMemoryService>() {
-  static readonly make = (): ClientMemoryService => ({ told: Ref.unsafeMake<Told | undefined>(undefined), viewer: `c${++clients}` })
+  static readonly make = (): ClientMemoryService => ({ told: Ref.unsafeMake<ReadonlyMap<string, Told>>(new Map()), viewer: `c${++clients}` })
+}
+
+/** The sessions a client's memory keeps. */
+const MAX_TOLD = 32
+
+/** What the client was told of a session now, as the most recent. */
+export const rememberTold = (all: ReadonlyMap<string, Told>, told: Told): ReadonlyMap<string, Told> => {
+  const next = new Map(all)
+  next.delete(told.sessionId)
+  next.set(told.sessionId, told)
+  if (next.size > MAX_TOLD) next.delete(next.keys().next().value!)
+  return next
 }
 
 /** The memory of the client this call answers, if it has one. */

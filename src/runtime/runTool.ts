@@ -1,6 +1,6 @@
 // runTool: from a tool definition to an Effect that never fails and yields the response envelope.
 // One pipeline of named stages, each returning a value: gate, decode, run, observe, record, envelope.
-import { Cause, Clock, Effect, Exit, Option, ParseResult, Ref, Schema } from "effect"
+import { Cause, Clock, Effect, Either, Exit, Option, ParseResult, Ref, Schema } from "effect"
 import type { ParseError } from "effect/ParseResult"
 import { defaultSettings, type Settings } from "../domain/config.js"
 import { consoleLines, observationText, pageChange, pageOf, slowMs, type Envelope, type PageState } from "../domain/envelope.js"
@@ -24,8 +24,9 @@ import { Observer } from "../services/Observer.js"
 import { Recorder } from "../services/Recorder.js"
 import { Secrets, type SecretsService } from "../services/Secrets.js"
 import { Session, type SessionInfo } from "../services/Session.js"
+import { Sessions, type SessionHandle, type SessionServices, type SessionsService } from "../services/Sessions.js"
 import { callBudget, finishReserveMs, RECORD_RESERVE_MS } from "./budget.js"
-import { clientMemory, type ClientMemoryService } from "./client-memory.js"
+import { clientMemory, rememberTold, type ClientMemoryService, type Told } from "./client-memory.js"
 import { inputTooCostly } from "./input-limits.js"
 import { servedText } from "./registry.js"
 import { ToolRegistry, type Attachment, type RecordedCall, type ToolDefinition } from "./tool.js"
@@ -423,8 +424,7 @@ const envelope = <O, OE>(
     let consoleErrors: ReadonlyArray<string> = []
     const current = sessionIdOf(yield* session.current)
     if (current !== undefined && current === sessionId) {
-      const told = Option.isSome(call.memory) ? yield* Ref.get(call.memory.value.told) : undefined
-      const known = told?.sessionId === current ? told : undefined
+      const known = Option.isSome(call.memory) ? (yield* Ref.get(call.memory.value.told)).get(current) : undefined
       // Errors since this client's previous response; without one, since this call began (a new session: since it started).
       const from = known?.consoleCursor ?? (sessionIdOf(call.before) === current ? call.consoleAtStart : 0)
       const cursor = yield* session.consoleCursor
@@ -435,7 +435,8 @@ const envelope = <O, OE>(
       consoleErrors = consoleLines(messages, now?.url ?? known?.page?.url)
       if (now !== undefined && !observed.stateInResult) page = pageChange(known?.page, now)
       if (Option.isSome(call.memory)) {
-        yield* Ref.set(call.memory.value.told, { sessionId: current, page: now ?? known?.page, consoleCursor: Math.max(cursor, from) })
+        const told: Told = { sessionId: current, page: now ?? known?.page, consoleCursor: Math.max(cursor, from) }
+        yield* Ref.update(call.memory.value.told, (all) => rememberTold(all, told))
       }
     }
     // A result's own page text (a snapshot, a search) is the page this call shows; else the observation's.
@@ -467,10 +468,8 @@ const envelope = <O, OE>(
 
 // ---- the pipeline ---------------------------------------------------------------------------------
 
-/** Runs one tool call end to end and answers with the envelope; never fails. */
-export const runTool =
-  <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>) =>
-  (raw: unknown, options: RunOptions = {}): Effect.Effect<ToolResponse<OE>, never, R | Session | Observer | KnowledgeStore> =>
+/** One tool call end to end on the session provided. */
+const runOn = <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>, raw: unknown, options: RunOptions) =>
     Effect.gen(function* () {
       const call = yield* begin
       const nothingObserved: Observed = { observation: undefined, stateInResult: false, notices: [] }
@@ -526,6 +525,59 @@ export const traceLabel = (served: string, input: unknown): string => {
     .find((value): value is string => typeof value === "string" && value !== "")
   if (aim === undefined) return served
   return `${served} ${fields.a11yRef === aim ? aim : JSON.stringify(aim.length > 80 ? `${aim.slice(0, 80)}…` : aim)}`
+}
+
+/**
+ * Runs one tool call end to end and answers with the envelope; never fails. It resolves the call's session
+ * (its `session` argument, else the calling client's current one, or a new one for a tool that starts one)
+ * and provides that session's Session, Observer and KnowledgeStore to the program: the effect returned
+ * requires none of them. Calls the program makes (a batch's steps) run on the same session.
+ */
+export const runTool =
+  <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>) =>
+  (raw: unknown, options: RunOptions = {}): Effect.Effect<ToolResponse<OE>, never, Exclude<R, SessionServices>> =>
+    Effect.gen(function* () {
+      const argument = sessionArgument(raw)
+      if (argument._tag === "Left") return unanswered<OE>(argument.left)
+      const sessions = yield* Sessions
+      return yield* Effect.scoped(
+        Effect.gen(function* () {
+          const handle = yield* Effect.either(sessions.resolve({ selector: argument.right.selector, starts: definition.startsSession === true }))
+          if (handle._tag === "Left") return unanswered<OE>(handle.left)
+          return yield* runOn(definition, argument.right.rest, options).pipe(
+            Effect.provide(handle.right.context),
+            Effect.provideService(Sessions, nestedSessions(sessions, handle.right))
+          )
+        })
+      )
+    }) as Effect.Effect<ToolResponse<OE>, never, Exclude<R, SessionServices>>
+
+/** Inside a call, calls without a `session` argument run on the call's own session. */
+const nestedSessions = (outer: SessionsService, handle: SessionHandle): SessionsService => ({
+  ...outer,
+  resolve: (request) => (request.selector === undefined ? Effect.succeed(handle) : outer.resolve(request))
+})
+
+/** A call answered before it reached a session (its `session` argument is bad or names none). */
+const unanswered = <OE>(error: ToolError): ToolResponse<OE> => ({ envelope: { ok: false, error: toErrorInfo(error) }, attachments: [] })
+
+/** The longest `session` argument taken (ids are 30 characters; names at most 64). */
+const SESSION_ARGUMENT_MAX = 200
+
+/** Takes the `session` argument out of the arguments (the tool's schema never sees it). */
+const sessionArgument = (
+  raw: unknown
+): Either.Either<{ readonly selector: string | undefined; readonly rest: unknown }, InvalidInput> => {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw) || !Object.hasOwn(raw, "session")) {
+    return Either.right({ selector: undefined, rest: raw })
+  }
+  const { session, ...rest } = raw as Record<string, unknown>
+  if (typeof session !== "string" || session.length === 0 || session.length > SESSION_ARGUMENT_MAX) {
+    return Either.left(
+      new InvalidInput({ field: "session", problem: `a session id from mm_launch, or a session's name (1 to ${SESSION_ARGUMENT_MAX} characters)` })
+    )
+  }
+  return Either.right({ selector: session, rest })
 }
 
 /** A result with nothing in it (all its fields were optional and absent, or moved to the page text): left out of the envelope. */

@@ -86,6 +86,13 @@ export interface ToolDefinition<I, IE, O, OE, R> {
   readonly requiresSession: boolean
   /** Listed and callable only while the session has an extension loaded. */
   readonly requiresExtension?: boolean
+  /** Starts a session (launch, replay): called without a `session` argument, it runs in a new session of its own. */
+  readonly startsSession?: boolean
+  /**
+   * Takes the optional `session` argument (which session it works on) although it needs no running
+   * session (cleanup, run_steps, replay); every tool that requires a session takes it.
+   */
+  readonly sessionArgument?: boolean
   /**
    * The capability service the tool runs on: listed only when the server was given it. Called anyway,
    * the tool answers MM_CAPABILITY_NOT_AVAILABLE saying how to provide it.
@@ -170,6 +177,9 @@ export class ToolRegistry extends Context.Tag("browser-workflow-mcp/ToolRegistry
 export const defineTool = <I, IE, O, OE, R extends ToolServices>(
   definition: ToolDefinition<I, IE, O, OE, R>
 ): ToolDefinition<I, IE, O, OE, R> => definition
+
+/** Whether a tool works on a session, so tools/list shows its optional `session` argument. */
+export const takesSession = (tool: AnyToolDefinition): boolean => tool.requiresSession || tool.sessionArgument === true
 
 /** The group of a tool ("custom" for tools that name none). */
 export const groupOf = (tool: AnyToolDefinition): string => tool.group ?? "custom"

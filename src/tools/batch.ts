@@ -386,6 +386,7 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
     annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
     group: "batch",
     requiresSession: false,
+    sessionArgument: true,
     replay: { mode: "never" },
     observation: "none",
     // The batch keeps its own deadline and answers with partial results; this is only a backstop.

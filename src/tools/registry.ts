@@ -17,7 +17,7 @@ import { navigate } from "./navigation.js"
 import { replay } from "./replay.js"
 import { report } from "./report.js"
 import { screenshot } from "./screenshot.js"
-import { cleanup, launch } from "./session.js"
+import { cleanup, launch, sessions } from "./session.js"
 import { saveStorageState, storage } from "./storage.js"
 import { emulate } from "./emulate.js"
 import { extensionStorage } from "./extension.js"
@@ -34,6 +34,7 @@ import { closeTab, listTabs, switchToTab, tabs, waitForNotification } from "./ta
 export const Tools = {
   launch,
   cleanup,
+  sessions,
   describeScreen,
   navigate,
   click,

@@ -218,7 +218,7 @@ export const replay = defineTool({
   name: "replay",
   title: "Replay a recorded flow",
   description:
-    "Redo a recorded flow in one batch (launches if needed), stopping at the first failing step (then MM_REPLAY_FAILED). Returns {replayed, steps, summary}.",
+    "Redo a recorded flow in one batch, in a new session of its own (or the one session names), stopping at the first failing step (then MM_REPLAY_FAILED). Returns {replayed, steps, summary}.",
   input: ReplayInput,
   output: Schema.Struct({
     replayed: Schema.String.annotations({ description: "The session whose flow ran." }),
@@ -231,8 +231,9 @@ export const replay = defineTool({
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   group: "knowledge",
   requiresSession: false,
-  // A flow is redone from the start, so it is listed before a launch (or after a cleanup); callable at any
-  // time, it then runs in the running session.
+  startsSession: true,
+  sessionArgument: true,
+  // Listed before a launch (or after a cleanup); called with a session running, it still runs in a new one.
   listedWhen: (state) => !state.session,
   replay: { mode: "never" },
   stepKinds: ["memory"],

@@ -1,11 +1,13 @@
-// Starting and ending a browser session.
-import { Effect, Schema } from "effect"
+// Starting and ending browser sessions, and listing, switching and closing them.
+import { Effect, Option, Schema } from "effect"
 import { StorageState } from "../domain/config.js"
+import { InvalidInput } from "../domain/errors.js"
 import { StateView } from "../domain/envelope.js"
 import { defineTool, ListedAs, Unlisted } from "../runtime/tool.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
+import { Sessions } from "../services/Sessions.js"
 
 const Tags = (description: string) =>
   Schema.optionalWith(Schema.Array(Schema.String.pipe(Schema.minLength(1))).pipe(Schema.maxItems(50)), {
@@ -16,6 +18,9 @@ const Tags = (description: string) =>
 const compatibility = { [Unlisted]: true } as const
 
 const LaunchInput = Schema.Struct({
+  name: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))).annotations({
+    description: "Its name, for session."
+  }),
   goal: Schema.optional(Schema.String.pipe(Schema.maxLength(500))).annotations({
     description: "Purpose of the session."
   }),
@@ -34,7 +39,7 @@ const LaunchInput = Schema.Struct({
     description: "Delay per browser operation, ms."
   }),
   force: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
-    description: "Close a running session first."
+    description: "Replace the running session (--shared-browser, or the one named by session)."
   }),
   extensionPath: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
     description: "Unpacked MV3 extension."
@@ -50,7 +55,7 @@ export const launch = defineTool({
   role: "launch",
   title: "Launch the browser",
   description:
-    "Start the browser on the app's or extension's home page; the page tools appear then. Also after MM_BROWSER_CLOSED (no force needed). Returns {sessionId, state}.",
+    "Start a browser session on the app's or extension's home page, as your current one; the page tools appear. Each launch is another session. Returns {sessionId, state}.",
   input: LaunchInput,
   output: Schema.Struct({
     sessionId: Schema.String,
@@ -60,8 +65,7 @@ export const launch = defineTool({
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   group: "session",
   requiresSession: false,
-  // With a session it only answers MM_SESSION_ALREADY_RUNNING (unless force): listed again after cleanup.
-  listedWhen: (state) => !state.session,
+  startsSession: true,
   stepKinds: ["navigation"],
   replay: { mode: "never" },
   observation: "custom",
@@ -89,7 +93,8 @@ export const launch = defineTool({
       fixture: input.fixture,
       slowMo: input.slowMo,
       force: input.force,
-      extensionPath: input.extensionPath
+      extensionPath: input.extensionPath,
+      name: input.name
     })
     yield* store
       .startSession({
@@ -127,7 +132,7 @@ export const launch = defineTool({
 export const cleanup = defineTool({
   name: "cleanup",
   title: "Close the browser",
-  description: "Close the browser (a remote one: only this server's context), ending the session.",
+  description: "End the session: close its context or browser (a remote one: only this server's context).",
   input: Schema.Struct({
     sessionId: Schema.optional(Schema.String).annotations({
       description: "Accepted for compatibility; the running session is closed.",
@@ -138,11 +143,60 @@ export const cleanup = defineTool({
   annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   group: "session",
   requiresSession: false,
+  sessionArgument: true,
   replay: { mode: "never" },
   observation: "none",
   deadlineMs: () => 30_000,
   run: Effect.fn("tool.cleanup")(function* () {
     const session = yield* Session
     return { cleanedUp: yield* session.cleanup }
+  })
+})
+
+const SessionListing = Schema.Struct({
+  id: Schema.String,
+  name: Schema.optional(Schema.String),
+  url: Schema.optional(Schema.String),
+  title: Schema.optional(Schema.String),
+  idle: Schema.Number.annotations({ description: "Seconds since its last call." }),
+  current: Schema.optional(Schema.Literal(true)),
+  memoryMb: Schema.optional(Schema.Number),
+  ended: Schema.optional(Schema.Literal(true)).annotations({ description: "Its browser closed: close it." })
+})
+
+export const sessions = defineTool({
+  name: "sessions",
+  title: "Sessions",
+  description:
+    "List your sessions, or switch to or close the one session names (close: default current). Returns {sessions}, {current} or {closed}.",
+  input: Schema.Struct({
+    action: Schema.optionalWith(Schema.Literal("list", "switch", "close"), { default: () => "list" as const }).annotations({
+      description: "Default list."
+    })
+  }),
+  output: Schema.Struct({
+    sessions: Schema.optional(Schema.Array(SessionListing)),
+    current: Schema.optional(SessionListing),
+    closed: Schema.optional(Schema.String)
+  }),
+  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
+  group: "session",
+  requiresSession: false,
+  sessionArgument: true,
+  replay: { mode: "never" },
+  observation: "none",
+  run: Effect.fn("tool.sessions")(function* (input) {
+    const registry = yield* Sessions
+    if (input.action === "list") {
+      const listed = yield* registry.list
+      return listed.length === 0 ? {} : { sessions: listed }
+    }
+    // The call runs on the session its `session` argument named (else the current one): that is the one meant.
+    const current = yield* (yield* Session).current
+    if (Option.isNone(current)) {
+      return yield* new InvalidInput({ field: "session", problem: `${input.action} needs a session: give session (an id or a name; list them with action list)` })
+    }
+    const id = current.value.sessionId
+    return input.action === "switch" ? { current: yield* registry.switchTo(id) } : { closed: yield* registry.close(id) }
   })
 })

@@ -61,9 +61,9 @@ const UNCHANGED = [/heading "Shop"/, /link "Vegetables"/, /textbox "Search"/, /A
 
 beforeAll(async () => {
   app = await servePages(pages)
-  const settings = testSettings({ appUrl: `${app.url}/` })
+  const settings = testSettings({ appUrl: `${app.url}/`, sharedBrowser: true })
   runtime = ManagedRuntime.make(appLayer(settings, "warning"))
-  server = await serveHttp(registryFor(settings), runtime, { host: "127.0.0.1", port: 0, sharedBrowser: true })
+  server = await serveHttp(registryFor(settings), runtime, { host: "127.0.0.1", port: 0 })
 }, 60_000)
 
 afterAll(async () => {

@@ -82,7 +82,8 @@ const refOf = (text: string, line: RegExp) => {
 
 beforeAll(async () => {
   app = await servePages(pages)
-  const settings = testSettings({ appUrl: `${app.url}/` })
+  // One session both clients share (the second one below reads the first one's page).
+  const settings = testSettings({ appUrl: `${app.url}/`, sharedBrowser: true })
   runtime = ManagedRuntime.make(appLayer(settings, "warning"))
   const server = makeMcpServer(registryFor(settings), runtime)
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()

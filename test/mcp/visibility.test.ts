@@ -102,6 +102,7 @@ const connect = async (
 const BEFORE_LAUNCH = [
   "mm_launch",
   "mm_cleanup",
+  "mm_sessions",
   "mm_knowledge",
   "mm_replay",
   "mm_hide_tools",
@@ -141,10 +142,12 @@ describe("the tool list follows the session", () => {
     expect((await call("mm_launch")).ok).toBe(true)
     expect(changes()).toBe(1)
     const withSession = await names()
-    expect(withSession).toEqual(expect.arrayContaining([...PAGE_TOOLS, "mm_cleanup", "mm_knowledge", "mm_hide_tools", "mm_run_steps"]))
-    // launch would only answer MM_SESSION_ALREADY_RUNNING now; a replay starts a flow from the beginning;
-    // the older knowledge tools are callable but never listed.
-    for (const absent of ["mm_launch", "mm_replay", "mm_knowledge_sessions", "mm_knowledge_search", "mm_report", ...TAB_TOOLS, ...EXTENSION_TOOLS, "mm_show_tools", "mm_debugger_probe"]) {
+    // launch stays listed (another launch is another session); a replay (in a session of its own) is listed
+    // before a launch only; the older knowledge tools are callable but never listed.
+    expect(withSession).toEqual(
+      expect.arrayContaining([...PAGE_TOOLS, "mm_launch", "mm_cleanup", "mm_sessions", "mm_knowledge", "mm_hide_tools", "mm_run_steps"])
+    )
+    for (const absent of ["mm_replay", "mm_knowledge_sessions", "mm_knowledge_search", "mm_report", ...TAB_TOOLS, ...EXTENSION_TOOLS, "mm_show_tools", "mm_debugger_probe"]) {
       expect(withSession).not.toContain(absent)
     }
     expect((await call("mm_cleanup")).result).toEqual({ cleanedUp: true })
@@ -336,12 +339,13 @@ describe("tools/list content", () => {
     expect(json).not.toMatch(/"title":/)
     // Constraints are listed as decoding enforces them (issue 22; test/mcp/published-schemas.test.ts), Effect's own wording never.
     expect(json).not.toMatch(/"\$schema"|"\$id"|"\$ref"|"title":"(minLength|maxLength|int|between)/)
-    // The element fields of every element tool are described once, in the server's instructions.
-    const inInstructions = ["a11yRef", "testId", "selector"]
+    // The element fields of every element tool, and every session tool's session, are described once, in the server's instructions.
+    const inInstructions = ["a11yRef", "testId", "selector", "session"]
     for (const field of inInstructions) expect(client.getInstructions()).toContain(field)
     const undescribed = listed.tools.flatMap((tool) =>
       properties(tool.inputSchema as Record<string, any>, tool.name).flatMap(([path, property]) =>
-        (typeof property.description === "string" && property.description.length > 0) || inInstructions.includes(path.split(".").at(-1)!)
+        (typeof property.description === "string" && property.description.length > 0) ||
+        inInstructions.includes(path.split(".").at(-1)!)
           ? []
           : [path]
       )

@@ -1,5 +1,9 @@
 // The live browser: Session and Observer over one shared Playwright state.
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer, type Scope } from "effect"
+import type { Config } from "../../services/Config.js"
+import type { KnowledgeStore } from "../../services/KnowledgeStore.js"
+import type { Session } from "../../services/Session.js"
+import { handleOf, type SessionHandle } from "../../services/Sessions.js"
 import { Observer } from "../../services/Observer.js"
 import * as Browser from "./lifecycle/browser.js"
 import * as DebuggerGuard from "./debugger-guard.js"
@@ -7,9 +11,37 @@ import * as DebuggerSession from "./devtools/debugger-session.js"
 import { recorderLayer } from "./recorder.js"
 import * as ObserverAdapter from "./observer/observer.js"
 import * as SessionAdapter from "./session/session.js"
+import * as SharedBrowser from "./lifecycle/shared-browser.js"
 
 /** The Observer, answering from what a paused page can still tell while its JavaScript is paused in the debugger. */
 const observer = Layer.effect(Observer, Effect.flatMap(ObserverAdapter.make, DebuggerGuard.observer))
 
 /** Session and Observer backed by a real Chromium, and the Recorder of its recordings; requires Config. */
 export const layer = Layer.mergeAll(SessionAdapter.layer, observer, recorderLayer).pipe(Layer.provide(Layer.merge(Browser.layer, DebuggerSession.layer)))
+
+/** One session's Session, Observer and Recorder, for a registry's slot. */
+const slotLayer = Layer.mergeAll(SessionAdapter.layer, observer, recorderLayer).pipe(
+  Layer.provide(Layer.merge(Browser.slotLayer, DebuggerSession.layer))
+)
+
+/**
+ * Builds sessions (for the session registry): each its own Session and Observer in the scope it is given,
+ * its context in one browser process shared for the current scope (or a browser of its own when it needs
+ * one). The server's housekeeping runs once, here.
+ */
+export const slots: Effect.Effect<(scope: Scope.Scope) => Effect.Effect<Context.Context<Session | Observer>>, never, Config | Scope.Scope> =
+  Effect.gen(function* () {
+    yield* Browser.housekeeping
+    const shared = yield* SharedBrowser.make
+    // Everything the server was given (Config, the Fixture capability...) reaches every session.
+    const context = Context.add(yield* Effect.context<Config>(), SharedBrowser.SharedBrowser, shared)
+    return (scope: Scope.Scope) => Layer.buildWithScope(Layer.provide(slotLayer, Layer.succeedContext(context)), scope)
+  })
+
+/** A new session for library use, closed with the current scope: `runTool(tool)(input).pipe(withSession(handle))`. */
+export const openSession: Effect.Effect<SessionHandle, never, Config | KnowledgeStore | Scope.Scope> = Effect.gen(function* () {
+  const context = yield* Effect.context<Config | KnowledgeStore>()
+  const scope = yield* Effect.scope
+  const built = yield* Layer.buildWithScope(Layer.provide(slotLayer, Layer.succeedContext(context)), scope)
+  return handleOf(Context.merge(context, built))
+})

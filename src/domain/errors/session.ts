@@ -1,5 +1,5 @@
 // Errors of the browser session: none running, one already running, a launch that failed, the browser
-// gone or in use, tabs, notification pages, saved storage state.
+// gone, a session not found or over the limit, tabs, notification pages, saved storage state.
 import { Schema } from "effect"
 
 export class NoActiveSession extends Schema.TaggedError<NoActiveSession>()("NoActiveSession", {
@@ -72,18 +72,40 @@ export class BrowserClosed extends Schema.TaggedError<BrowserClosed>()("BrowserC
   }
 }
 
-/** Over Streamable HTTP: the one browser belongs to another client's session (see docs/configuration.md, --shared-browser). */
-export class BrowserInUse extends Schema.TaggedError<BrowserInUse>()("BrowserInUse", {
-  sessionId: Schema.String
+/** The `session` argument names no session this client may use (unknown, closed, or another client's name). */
+export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()("SessionNotFound", {
+  /** What the call named, clipped. */
+  session: Schema.String,
+  /** The calling client's own live sessions, as "id (name)". */
+  yours: Schema.Array(Schema.String)
 }) {
   get code() {
-    return "MM_BROWSER_IN_USE" as const
+    return "MM_SESSION_NOT_FOUND" as const
   }
   override get message() {
-    return `The browser is in use by another client (session ${this.sessionId}). Try again after that client calls mm_cleanup or disconnects; knowledge tools work meanwhile.`
+    const yours = this.yours.length === 0 ? "you have none open; call mm_launch" : `yours: ${this.yours.join(", ")}`
+    return `No open session ${JSON.stringify(this.session)} (it closed, or its idle lease ran out; a name reaches only your own sessions, an id any): ${yours}.`
+  }
+}
+
+/** --max-sessions sessions are open: a launch must wait for one to close. */
+export class SessionLimit extends Schema.TaggedError<SessionLimit>()("SessionLimit", {
+  limit: Schema.Number,
+  /** The calling client's own open sessions, as "id (name)". */
+  yours: Schema.Array(Schema.String)
+}) {
+  get code() {
+    return "MM_SESSION_LIMIT" as const
+  }
+  override get message() {
+    const yours =
+      this.yours.length === 0
+        ? "none of them is yours; try again once one closes (mm_cleanup, or its idle lease, --session-idle-timeout)"
+        : `yours: ${this.yours.join(", ")}; close one with mm_sessions {action: "close", session: ID} or mm_cleanup {session: ID}`
+    return `This server holds at most ${this.limit} browser sessions at once (--max-sessions) and all are open: ${yours}.`
   }
   get details() {
-    return { sessionId: this.sessionId }
+    return { limit: this.limit }
   }
 }
 

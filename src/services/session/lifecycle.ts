@@ -1,7 +1,7 @@
 // The session's lifecycle: start a browser session, end it, and tell which one runs.
 import type { Effect, Option } from "effect"
 import type { StorageState } from "../../domain/config.js"
-import type { InvalidConfig, LaunchFailed, SessionAlreadyRunning } from "../../domain/errors.js"
+import type { InvalidConfig, InvalidInput, LaunchFailed, SessionAlreadyRunning, SessionLimit } from "../../domain/errors.js"
 
 export interface LaunchOptions {
   readonly goal?: string | undefined
@@ -14,6 +14,8 @@ export interface LaunchOptions {
   readonly force: boolean
   /** Overrides the configured extension directory for this launch. */
   readonly extensionPath?: string | undefined
+  /** A name the launching client addresses the session by (the registry keeps it). */
+  readonly name?: string | undefined
 }
 
 export interface SessionInfo {
@@ -31,6 +33,9 @@ export interface LaunchResult {
   readonly homeUrl: string
 }
 
+/** Why a launch failed; SessionLimit and InvalidInput (a name taken) come from the session registry. */
+export type LaunchError = LaunchFailed | SessionAlreadyRunning | InvalidConfig | SessionLimit | InvalidInput
+
 export interface SessionLifecycle {
   /**
    * The session, if any: also one whose browser died, until the next launch or cleanup ends it (its
@@ -42,7 +47,7 @@ export interface SessionLifecycle {
    * another launch is starting one) fails with MM_SESSION_ALREADY_RUNNING unless `force`. A session
    * whose browser died is replaced without `force`. An interrupted launch leaves nothing behind.
    */
-  readonly launch: (options: LaunchOptions) => Effect.Effect<LaunchResult, LaunchFailed | SessionAlreadyRunning | InvalidConfig>
+  readonly launch: (options: LaunchOptions) => Effect.Effect<LaunchResult, LaunchError>
   /** Closes the browser and removes its profile; true when a session (live or dead) was there. */
   readonly cleanup: Effect.Effect<boolean>
 }

@@ -3,14 +3,15 @@
 import { Context, Effect, Exit, Layer, Option, Ref, Runtime, Scope } from "effect"
 import type { Page } from "playwright"
 import type { Settings } from "../../../domain/config.js"
-import { BrowserClosed, InvalidConfig, LaunchFailed, NoActiveSession, PageClosed, SessionAlreadyRunning } from "../../../domain/errors.js"
+import { BrowserClosed, NoActiveSession, PageClosed, SessionAlreadyRunning } from "../../../domain/errors.js"
 import type { TabRole } from "../../../domain/observation.js"
 import { Config } from "../../../services/Config.js"
-import type { LaunchOptions, LaunchResult } from "../../../services/Session.js"
+import type { LaunchError, LaunchOptions, LaunchResult } from "../../../services/Session.js"
 import { roleOfNow, type LiveSession } from "./live-session.js"
 import { removeStaleProfiles } from "./profiles.js"
 import { tabIdIn } from "./session-state.js"
 import { PRELOAD_DELAY_MS, preloadPlaywright } from "../calls.js"
+import { SharedBrowser } from "./shared-browser.js"
 import { fixturesFor, newSessionId, startSession } from "./start.js"
 
 export type { LiveSession } from "./live-session.js"
@@ -33,7 +34,7 @@ export interface BrowserStateService {
   readonly live: Effect.Effect<LiveSession, NoActiveSession | BrowserClosed>
   /** The page tools act on, or MM_PAGE_CLOSED when none is open. */
   readonly activePage: Effect.Effect<{ readonly live: LiveSession; readonly page: Page }, NoActiveSession | BrowserClosed | PageClosed>
-  readonly launch: (options: LaunchOptions) => Effect.Effect<LaunchResult, LaunchFailed | SessionAlreadyRunning | InvalidConfig>
+  readonly launch: (options: LaunchOptions) => Effect.Effect<LaunchResult, LaunchError>
   readonly close: Effect.Effect<boolean>
   /** The tab's role now (a synchronous read of the session's tabs). */
   readonly roleOf: (live: LiveSession, page: Page) => TabRole
@@ -53,14 +54,9 @@ export class BrowserState extends Context.Tag("browser-workflow-mcp/internal/Bro
 const endedError = (live: LiveSession) =>
   Effect.map(Ref.get(live.ended), Option.map((detail) => new BrowserClosed({ sessionId: live.info.sessionId, detail })))
 
-export const make = Effect.gen(function* () {
+/** Once per server, not per session: stale profiles removed, Playwright preloaded. */
+export const housekeeping = Effect.gen(function* () {
   const settings = yield* Config
-  // A Fixture capability replaces the config file's fixtures; read once, when the layer is built.
-  const fixtures = yield* fixturesFor(settings)
-  const runSync = Runtime.runSync(yield* Effect.runtime<never>())
-  const phase = yield* Ref.make<Phase>({ _tag: "Idle" })
-  const lifecycle = yield* Effect.makeSemaphore(1)
-
   // Profiles a killed server left behind go when the next server starts; never a live server's.
   yield* Effect.forkScoped(
     removeStaleProfiles(undefined, settings.userDataDir).pipe(
@@ -69,10 +65,20 @@ export const make = Effect.gen(function* () {
       )
     )
   )
-
   // Playwright loads in the background once the server has answered its client's first requests,
   // so that the first launch does not wait for it (interrupted when the layer closes first).
   yield* Effect.forkScoped(Effect.delay(preloadPlaywright, PRELOAD_DELAY_MS))
+})
+
+/** One session's browser state; in a registry's slot it opens its context in the shared browser when offered one. */
+export const make = Effect.gen(function* () {
+  const settings = yield* Config
+  // A Fixture capability replaces the config file's fixtures; read once, when the layer is built.
+  const fixtures = yield* fixturesFor(settings)
+  const shared = Option.getOrUndefined(yield* Effect.serviceOption(SharedBrowser))
+  const runSync = Runtime.runSync(yield* Effect.runtime<never>())
+  const phase = yield* Ref.make<Phase>({ _tag: "Idle" })
+  const lifecycle = yield* Effect.makeSemaphore(1)
 
   /** Ends a running session: its scope closes the browser and removes the profile. Not to be interrupted half-way. */
   const end = (running: Extract<Phase, { _tag: "Running" }>) =>
@@ -97,7 +103,7 @@ export const make = Effect.gen(function* () {
       yield* Ref.set(phase, { _tag: "Starting", sessionId })
       const scope = yield* Scope.make()
       // The scope outlives this call when the start succeeds; on failure or interruption it closes here.
-      const live = yield* startSession(settings, fixtures, options, sessionId).pipe(
+      const live = yield* startSession(settings, fixtures, options, sessionId, shared).pipe(
         Scope.extend(scope),
         Effect.onExit((exit) =>
           Exit.isSuccess(exit)
@@ -167,4 +173,8 @@ export const make = Effect.gen(function* () {
   })
 })
 
-export const layer = Layer.scoped(BrowserState, make)
+/** The single-session layer: one session's state plus the server's housekeeping. */
+export const layer = Layer.scoped(BrowserState, Effect.zipRight(housekeeping, make))
+
+/** One session of a registry (the factory does the housekeeping once). */
+export const slotLayer = Layer.scoped(BrowserState, make)

@@ -35,6 +35,7 @@ import { REF_ENGINE, REF_ENGINE_OPTIONS, refSelectorEngine } from "../page-scrip
 import { acquireProfile, persistentProfile } from "./profiles.js"
 import { followEmulation, installInitScripts } from "../session/emulation-state.js"
 import { downloadTarget } from "../session/downloads.js"
+import type { SharedBrowserService } from "./shared-browser.js"
 import { noNotices } from "./session-state.js"
 import { startRecording } from "./recording.js"
 
@@ -72,7 +73,8 @@ const workerSettled = (worker: Worker): Promise<void> =>
 /** The longest launch waits for an extension's service worker to settle after it registered. */
 const WORKER_SETTLE_MS = 3_000
 
-export const newSessionId = () => `mm-${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`
+/** A session's id: also the capability another client acts on it with, so unguessable (96 random bits). */
+export const newSessionId = () => `mm-${Date.now().toString(36)}-${randomBytes(12).toString("base64url")}`
 
 /** The state a launch starts from: inline, a named preset of the Fixture capability, or none. */
 const loadFixture = (fixtures: FixtureService, options: LaunchOptions) =>
@@ -218,12 +220,62 @@ const attachBrowser = (
     )
   })
 
+/** Starts the browser the sessions share (no profile of ours: Playwright removes its own when it closes). */
+const launchSharedBrowser = (chromium: PlaywrightModule["chromium"], settings: Settings) =>
+  Effect.gen(function* () {
+    const executablePath = yield* resolveExecutable(settings.executablePath, () => chromium.executablePath())
+    const args = [...baseBrowserArgs(), ...withResolverRules(policyOf(settings, undefined), settings.browserArgs)]
+    return yield* Effect.tryPromise({
+      try: () =>
+        chromium.launch({
+          executablePath,
+          headless: settings.headless,
+          args: [...new Set(args)],
+          timeout: BROWSER_START_TIMEOUT_MS,
+          handleSIGINT: false,
+          handleSIGTERM: false,
+          handleSIGHUP: false
+        }),
+      catch: (error) =>
+        new LaunchFailed({
+          reason: "BrowserStartFailed",
+          detail: `${executablePath} did not start: ${launchFailureDetail(error, { headless: settings.headless })}`
+        })
+    }).pipe(Effect.tapError((error) => Effect.logWarning(error.message)))
+  })
+
+/** A context of the session's own in the shared browser; the scope closes the context, never the browser. */
+const contextInSharedBrowser = (
+  chromium: PlaywrightModule["chromium"],
+  settings: Settings,
+  shared: SharedBrowserService,
+  page: PageSettings,
+  storageState: StorageStateValue | undefined
+) =>
+  shared.newContext(launchSharedBrowser(chromium, settings), (browser) =>
+    browser.newContext({ ...page.contextOptions, ...(storageState !== undefined ? { storageState } : {}) })
+  )
+
+/**
+ * Whether a session gets a browser of its own rather than a context in the shared one: an extension
+ * (Chromium loads extensions per browser), a persistent profile, --browser-per-session, slowMo (a
+ * browser-wide setting), or no shared browser offered (a single-session layer).
+ */
+const ownsBrowser = (settings: Settings, extension: ExtensionInfo | undefined, options: LaunchOptions, shared: SharedBrowserService | undefined) =>
+  shared === undefined || extension !== undefined || settings.userDataDir !== undefined || settings.browserPerSession || options.slowMo > 0
+
 /**
  * Starts a session in the current scope. Checks that need no resources (options that conflict,
  * extension, fixture, device, storage-state file, executable) come first, so a bad launch fails
  * before anything starts.
  */
-export const startSession = (settings: Settings, fixtures: FixtureService, options: LaunchOptions, sessionId: string) =>
+export const startSession = (
+  settings: Settings,
+  fixtures: FixtureService,
+  options: LaunchOptions,
+  sessionId: string,
+  shared?: SharedBrowserService | undefined
+) =>
   Effect.gen(function* () {
     const extensionDir = options.extensionPath ?? settings.extension
     const conflict = settingsConflict({ ...settings, extension: extensionDir })
@@ -243,13 +295,16 @@ export const startSession = (settings: Settings, fixtures: FixtureService, optio
     if (source._tag !== "Launch" && (!settings.headless || settings.executablePath !== undefined)) {
       yield* Effect.logWarning("--headed and --executable-path apply to a browser this server launches; the remote browser runs as it was started")
     }
+    const own = ownsBrowser(settings, extension, options, shared)
     const context =
-      source._tag === "Launch"
-        ? yield* launchBrowser(playwright.chromium, settings, extension, pageSettings)
-        : yield* attachBrowser(playwright.chromium, source, pageSettings, storageState)
+      source._tag !== "Launch"
+        ? yield* attachBrowser(playwright.chromium, source, pageSettings, storageState)
+        : own || shared === undefined
+          ? yield* launchBrowser(playwright.chromium, settings, extension, pageSettings)
+          : yield* contextInSharedBrowser(playwright.chromium, settings, shared, pageSettings, storageState)
     yield* installInitScripts(context, settings.initScripts)
     // A launched profile takes the state after the start (launchPersistentContext has no such option).
-    if (storageState !== undefined && source._tag === "Launch") {
+    if (storageState !== undefined && source._tag === "Launch" && own) {
       yield* Effect.tryPromise({
         try: () => context.setStorageState(storageState),
         catch: (error) => new InvalidConfig({ source: "--storage-state", detail: `the browser did not take the state: ${firstLine(error)}` })
@@ -286,7 +341,8 @@ export const startSession = (settings: Settings, fixtures: FixtureService, optio
     })
     yield* trackContext(runSync, live, { captureNetwork: capturesNetwork(settings) })
     yield* followEmulation(context, { viewport: pageSettings.contextOptions.viewport, permissions: settings.grantPermissions })
-    yield* installPolicy(runSync, live, policyOf(settings, extension), { ownsBrowser: source._tag === "Launch" })
+    // In a shared browser other contexts are other sessions': the policy goes on this context only.
+    yield* installPolicy(runSync, live, policyOf(settings, extension), { ownsBrowser: source._tag === "Launch" && own })
     // Before the first page loads, so the recordings hold the whole session; finished when its scope closes.
     yield* startRecording(settings, context, sessionId)
 

@@ -127,7 +127,12 @@ export const make = Effect.gen(function* () {
           // itself with the URL, which keeps the single history entry.
           const viaBlank = /^https?:/i.test(url)
           const opened = live.context.waitForEvent("page", { timeout: timeoutMs })
-          await cdp.send("Target.createTarget", { url: viaBlank ? "about:blank" : url })
+          // In the session's own context: a browser shared by sessions has others (and a default one).
+          const { targetInfo } = await cdp.send("Target.getTargetInfo")
+          await cdp.send("Target.createTarget", {
+            url: viaBlank ? "about:blank" : url,
+            ...(targetInfo.browserContextId !== undefined ? { browserContextId: targetInfo.browserContextId } : {})
+          })
           const page = await opened
           if (viaBlank) {
             await Promise.all([

@@ -1,0 +1,343 @@
+// The live browser sessions of one server. Each is a slot: its own Session and Observer built in a Scope
+// of its own (mm_launch starts its browser context there), owned by the client that launched it, found
+// by id (any client: a capability) or by name (its owner, and clients that named its id), and closed by
+// mm_cleanup, mm_sessions, its idle lease or the server's end, which closes its scope and all it opened.
+import { Clock, Context, Duration, Effect, ExecutionStrategy, Exit, FiberRef, Layer, Option, Ref, Schedule, Scope } from "effect"
+import { clip, InvalidInput, SessionLimit, SessionNotFound } from "../domain/errors.js"
+import { KnowledgeStore, type KnowledgeStoreService } from "../services/KnowledgeStore.js"
+import { ObservingClient, type Observer } from "../services/Observer.js"
+import { Session, type SessionService } from "../services/Session.js"
+import { handleOf, listingOf, Sessions, type SessionHandle, type SessionListing, type SessionsService } from "../services/Sessions.js"
+
+/** Builds one session's services in the given scope; nothing starts until its launch. */
+export type SlotFactory = (scope: Scope.Scope) => Effect.Effect<Context.Context<Session | Observer>>
+
+export interface RegistryOptions {
+  /** Open sessions at most (a dead or closed one does not count). */
+  readonly maxSessions: number
+  /** A session no call used for this long closes (0: never). */
+  readonly idleTimeoutMs: number
+  /** One session every client shares (--shared-browser): today's single-session server. */
+  readonly shared: boolean
+  /** Step memory a client reads is its own sessions' only (--private-knowledge). */
+  readonly privateKnowledge: boolean
+  /** Resident memory of a session's browser processes, MB, for mm_sessions (when the adapter can tell). */
+  readonly memoryOf?: ((session: Context.Context<Session | Observer>) => Effect.Effect<number | undefined>) | undefined
+}
+
+interface Slot {
+  readonly key: string
+  readonly scope: Scope.CloseableScope
+  readonly services: Context.Context<Session | Observer>
+  /** Calls running on it, and when the last one ended. */
+  readonly use: Ref.Ref<{ readonly calls: number; readonly lastUsed: number }>
+}
+
+/** A slot whose session was launched. */
+interface Entry {
+  readonly slot: Slot
+  readonly sessionId: string
+  readonly name?: string | undefined
+  readonly owner: string
+}
+
+interface ClientState {
+  /** The slot key of its current session. */
+  readonly current?: string | undefined
+  /** Slot keys of other clients' sessions it named by id. */
+  readonly named: ReadonlySet<string>
+  /** Every session id it launched, closed ones included (its step memory with --private-knowledge). */
+  readonly launched: ReadonlySet<string>
+}
+
+interface State {
+  readonly entries: ReadonlyMap<string, Entry>
+  readonly clients: ReadonlyMap<string, ClientState>
+  /** Launches under way, counted against the limit. */
+  readonly starting: number
+}
+
+const noClient: ClientState = { named: new Set(), launched: new Set() }
+
+const shownAs = (entry: Entry) => (entry.name === undefined ? entry.sessionId : `${entry.sessionId} (${entry.name})`)
+
+/** Store reads limited to the given sessions; without `catalog`, queries read those sessions' records only. */
+const privateStore = (store: KnowledgeStoreService, allowed: Effect.Effect<ReadonlySet<string>>): KnowledgeStoreService => ({
+  startSession: store.startSession,
+  recordStep: store.recordStep,
+  steps: (sessionId) => Effect.flatMap(allowed, (ids) => (ids.has(sessionId) ? store.steps(sessionId) : Effect.succeed([]))),
+  sessions: Effect.flatMap(allowed, (ids) => Effect.map(store.sessions, (all) => all.filter((session) => ids.has(session.sessionId)))),
+  ...(store.readArtifact !== undefined ? { readArtifact: store.readArtifact } : {}),
+  ...(store.writeReport !== undefined ? { writeReport: store.writeReport } : {})
+})
+
+const clientOf = (current: State, client: string) => current.clients.get(client) ?? noClient
+
+const withClient = (current: State, client: string, change: (before: ClientState) => ClientState): State => ({
+  ...current,
+  clients: new Map(current.clients).set(client, change(clientOf(current, client)))
+})
+
+/** The sessions a client sees: its own and those it named by id (all with --shared-browser). */
+const visibleIn = (current: State, client: string, shared: boolean): ReadonlyArray<Entry> =>
+  [...current.entries.values()].filter((entry) => shared || entry.owner === client || clientOf(current, client).named.has(entry.slot.key))
+
+/** Closes a slot's session and everything it opened; the slot leaves the registry first. */
+const closeSlotIn = (state: Ref.Ref<State>) => (slot: Slot) =>
+  Effect.uninterruptible(
+    Effect.zipRight(
+      Ref.update(state, (current) => {
+        const entries = new Map(current.entries)
+        entries.delete(slot.key)
+        const clients = new Map(
+          [...current.clients].map(([id, client]) => [id, client.current === slot.key ? { ...client, current: undefined } : client])
+        )
+        return { ...current, entries, clients }
+      }),
+      // Our DevTools sessions detach before the browser goes; the scope then closes the rest.
+      Effect.zipRight(Context.get(slot.services, Session).cleanup, Scope.close(slot.scope, Exit.void))
+    )
+  )
+
+/** Sessions whose browser closed or crashed: they count toward no limit. */
+const endedKeys = (entries: ReadonlyArray<Entry>) =>
+  Effect.map(
+    Effect.forEach(entries, (entry) => Effect.map(Effect.either(Context.get(entry.slot.services, Session).tabs), (tabs) => ({ entry, tabs })), {
+      concurrency: "unbounded"
+    }),
+    (probed) => new Set(probed.filter(({ tabs }) => tabs._tag === "Left" && tabs.left._tag === "BrowserClosed").map(({ entry }) => entry.slot.key))
+  )
+
+interface Core {
+  readonly state: Ref.Ref<State>
+  readonly options: RegistryOptions
+  readonly closeSlot: (slot: Slot) => Effect.Effect<void>
+}
+
+/** The slot's Session, as tools see it: a launch registers the session (within the limit), a cleanup closes the slot. */
+const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inner: SessionService): SessionService => {
+  const visibleTo = (current: State, client: string) => visibleIn(current, client, options.shared)
+  const yours = (current: State, client: string) => visibleTo(current, client).map(shownAs)
+  return {
+    ...inner,
+    launch: (launchOptions) =>
+      Effect.gen(function* () {
+        const client = yield* FiberRef.get(ObservingClient)
+        const before = yield* Ref.get(state)
+        const own = before.entries.get(slot.key)
+        if (launchOptions.name !== undefined) {
+          const taken = visibleTo(before, client).find((entry) => entry.name === launchOptions.name && entry.slot.key !== slot.key)
+          if (taken !== undefined) {
+            return yield* new InvalidInput({
+              field: "name",
+              problem: `you have a session named ${JSON.stringify(launchOptions.name)} already (${taken.sessionId}); close it or choose another name`
+            })
+          }
+        }
+        const ended = own === undefined ? yield* endedKeys([...before.entries.values()]) : new Set<string>()
+        const reserved = yield* Ref.modify(state, (current): [boolean, State] => {
+          if (current.entries.has(slot.key)) return [true, current]
+          const open = [...current.entries.keys()].filter((key) => !ended.has(key)).length + current.starting
+          return open >= options.maxSessions ? [false, current] : [true, { ...current, starting: current.starting + 1 }]
+        })
+        if (!reserved) return yield* new SessionLimit({ limit: options.maxSessions, yours: yours(yield* Ref.get(state), client) })
+        const release = own === undefined ? Ref.update(state, (current) => ({ ...current, starting: current.starting - 1 })) : Effect.void
+        const launched = yield* Effect.ensuring(inner.launch(launchOptions), release)
+        yield* Ref.update(state, (current) => {
+          const entry: Entry = {
+            slot,
+            sessionId: launched.sessionId,
+            name: launchOptions.name ?? own?.name,
+            owner: own?.owner ?? client
+          }
+          const next = { ...current, entries: new Map(current.entries).set(slot.key, entry) }
+          return withClient(next, client, (known) => ({ ...known, current: slot.key, launched: new Set(known.launched).add(launched.sessionId) }))
+        })
+        return launched
+      }),
+    cleanup: Effect.flatMap(Ref.get(state), (current) => (current.entries.has(slot.key) ? Effect.as(closeSlot(slot), true) : inner.cleanup))
+  }
+}
+
+/** Closes the sessions whose idle lease ran out: no call running on them, none ended for idleTimeoutMs. */
+const leaseSweep = ({ state, options, closeSlot }: Core) =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    for (const entry of (yield* Ref.get(state)).entries.values()) {
+      const use = yield* Ref.get(entry.slot.use)
+      if (use.calls === 0 && now - use.lastUsed >= options.idleTimeoutMs) {
+        yield* Effect.logInfo("closed a browser session whose idle lease ran out (--session-idle-timeout)").pipe(
+          Effect.annotateLogs("sessionId", entry.sessionId)
+        )
+        yield* closeSlot(entry.slot)
+      }
+    }
+  })
+
+/** A session as its client lists it: name, idle seconds, whether it is the client's current one, memory. */
+const listingFor = (options: RegistryOptions, entry: Entry, current: boolean, now: number) =>
+  Effect.gen(function* () {
+    const use = yield* Ref.get(entry.slot.use)
+    const memoryMb = options.memoryOf === undefined ? undefined : yield* options.memoryOf(entry.slot.services)
+    return yield* listingOf(handleOf(entry.slot.services as Context.Context<Session | Observer | KnowledgeStore>), {
+      ...(entry.name !== undefined ? { name: entry.name } : {}),
+      idle: use.calls > 0 ? 0 : Math.floor((now - use.lastUsed) / 1000),
+      ...(current ? { current: true as const } : {}),
+      ...(memoryMb !== undefined ? { memoryMb } : {})
+    })
+  })
+
+export const make = (factory: SlotFactory, options: RegistryOptions) =>
+  Effect.gen(function* () {
+    const store = yield* KnowledgeStore
+    const registryScope = yield* Effect.scope
+    const state = yield* Ref.make<State>({ entries: new Map(), clients: new Map(), starting: 0 })
+    // Plain callbacks, called from the browser's pause events (outside any fiber).
+    const listeners = new Set<() => void>()
+    let slots = 0
+
+    const visibleTo = (current: State, client: string) => visibleIn(current, client, options.shared)
+    const yours = (current: State, client: string) => visibleTo(current, client).map(shownAs)
+    const closeSlot = closeSlotIn(state)
+
+    const registered = (slot: Slot, inner: SessionService) => registeredSession({ state, options, closeSlot }, slot, inner)
+
+    /** Step memory as a client may read it. */
+    const storeFor = (client: string): KnowledgeStoreService =>
+      options.privateKnowledge ? privateStore(store, Effect.map(Ref.get(state), (current) => clientOf(current, client).launched)) : store
+
+    /** A new slot in its own scope under the registry's (the server's end closes it). */
+    const newSlot = Effect.gen(function* () {
+      const scope = yield* Scope.fork(registryScope, ExecutionStrategy.sequential)
+      const services = yield* factory(scope)
+      const now = yield* Clock.currentTimeMillis
+      const slot: Slot = { key: `slot-${++slots}`, scope, services, use: yield* Ref.make({ calls: 0, lastUsed: now }) }
+      // Pauses of any session's tabs reach every client's tool list.
+      const stop = yield* Context.get(services, Session).onPauseChange(() => {
+        for (const listener of listeners) listener()
+      })
+      yield* Scope.addFinalizer(scope, Effect.sync(stop))
+      return slot
+    })
+
+    const handleFor = (slot: Slot, client: string): SessionHandle => {
+      const session = Context.get(slot.services, Session)
+      return handleOf(
+        slot.services.pipe(
+          Context.add(Session, options.shared ? session : registered(slot, session)),
+          Context.add(KnowledgeStore, storeFor(client))
+        )
+      )
+    }
+
+    /** Holds the slot for the caller's scope; a new slot nobody launched in closes with it. */
+    const hold = (slot: Slot, fresh: boolean) =>
+      Effect.acquireRelease(
+        Ref.update(slot.use, (use) => ({ ...use, calls: use.calls + 1 })),
+        () =>
+          Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis
+            yield* Ref.update(slot.use, (use) => ({ calls: use.calls - 1, lastUsed: now }))
+            if (fresh && !(yield* Ref.get(state)).entries.has(slot.key)) yield* Scope.close(slot.scope, Exit.void)
+          })
+      )
+
+    const shared = options.shared ? yield* newSlot : undefined
+
+    /** The entry a selector names for this client: an id (any client's), or a name among its sessions. */
+    const find = (selector: string, client: string) =>
+      Effect.gen(function* () {
+        const current = yield* Ref.get(state)
+        const byId = [...current.entries.values()].find((entry) => entry.sessionId === selector)
+        const entry = byId ?? visibleTo(current, client).find((entry) => entry.name === selector)
+        if (entry === undefined) return yield* new SessionNotFound({ session: clip(selector), yours: yours(current, client) })
+        if (entry.owner !== client) yield* Ref.update(state, (now) => withClient(now, client, (known) => ({ ...known, named: new Set(known.named).add(entry.slot.key) })))
+        return entry
+      })
+
+    const resolve: SessionsService["resolve"] = (request) =>
+      Effect.gen(function* () {
+        const client = yield* FiberRef.get(ObservingClient)
+        if (shared !== undefined) {
+          if (request.selector !== undefined) {
+            const listing = yield* listingOf(handleFor(shared, client))
+            if (Option.isNone(listing) || listing.value.id !== request.selector) {
+              return yield* new SessionNotFound({ session: clip(request.selector), yours: Option.toArray(listing).map((known) => known.id) })
+            }
+          }
+          yield* hold(shared, false)
+          return handleFor(shared, client)
+        }
+        if (request.selector !== undefined) {
+          const entry = yield* find(request.selector, client)
+          yield* hold(entry.slot, false)
+          return handleFor(entry.slot, client)
+        }
+        const current = yield* Ref.get(state)
+        const currentKey = clientOf(current, client).current
+        const entry = request.starts || currentKey === undefined ? undefined : current.entries.get(currentKey)
+        if (entry !== undefined) {
+          yield* hold(entry.slot, false)
+          return handleFor(entry.slot, client)
+        }
+        const slot = yield* newSlot
+        yield* hold(slot, true)
+        return handleFor(slot, client)
+      })
+
+    const list: SessionsService["list"] = Effect.gen(function* () {
+      const client = yield* FiberRef.get(ObservingClient)
+      if (shared !== undefined) return Option.toArray(yield* listingOf(handleFor(shared, client), { current: true }))
+      const current = yield* Ref.get(state)
+      const now = yield* Clock.currentTimeMillis
+      const listed = yield* Effect.forEach(visibleTo(current, client), (entry) => listingFor(options, entry, clientOf(current, client).current === entry.slot.key, now), { concurrency: 4 })
+      return listed.flatMap(Option.toArray)
+    })
+
+    const switchTo: SessionsService["switchTo"] = (selector) =>
+      Effect.gen(function* () {
+        const client = yield* FiberRef.get(ObservingClient)
+        if (shared !== undefined) return yield* Effect.orDie(Effect.flatMap(list, (all) => Option.fromNullable(all[0])))
+        const entry = yield* find(selector, client)
+        yield* Ref.update(state, (current) => withClient(current, client, (known) => ({ ...known, current: entry.slot.key })))
+        const now = yield* Clock.currentTimeMillis
+        const listing = yield* listingFor(options, entry, true, now)
+        return Option.getOrElse(listing, (): SessionListing => ({ id: entry.sessionId, idle: 0, current: true }))
+      })
+
+    const close: SessionsService["close"] = (selector) =>
+      Effect.gen(function* () {
+        const client = yield* FiberRef.get(ObservingClient)
+        if (shared !== undefined) {
+          const handle = handleFor(shared, client)
+          const listing = yield* listingOf(handle)
+          if (Option.isNone(listing) || listing.value.id !== selector) {
+            return yield* new SessionNotFound({ session: clip(selector), yours: Option.toArray(listing).map((known) => known.id) })
+          }
+          yield* Context.get(handle.context, Session).cleanup
+          return listing.value.id
+        }
+        const entry = yield* find(selector, client)
+        yield* closeSlot(entry.slot)
+        return entry.sessionId
+      })
+
+    const onPauseChange: SessionsService["onPauseChange"] = (listener) =>
+      Effect.sync(() => {
+        listeners.add(listener)
+        return () => void listeners.delete(listener)
+      })
+
+    // The idle lease: a session no call used for idleTimeoutMs closes (checked a few times per lease).
+    if (options.idleTimeoutMs > 0 && shared === undefined) {
+      const every = Duration.millis(Math.min(30_000, Math.max(250, Math.floor(options.idleTimeoutMs / 4))))
+      yield* Effect.forkScoped(Effect.repeat(leaseSweep({ state, options, closeSlot }), Schedule.spaced(every)))
+    }
+
+    const service: SessionsService = { resolve, list, switchTo, close, onPauseChange }
+    return service
+  })
+
+/** The registry as the Sessions service, over the slots a factory builds; the scope's end closes every session. */
+export const layer = <R>(factory: Effect.Effect<SlotFactory, never, R>, options: RegistryOptions) =>
+  Layer.scoped(Sessions, Effect.flatMap(factory, (built) => make(built, options)))

@@ -1,0 +1,129 @@
+// The browser sessions a call may run on: which one a call means (its `session` argument, the calling
+// client's current one, or a new one), and listing, switching and closing them for that client.
+import { Context, Effect, Option, type Scope } from "effect"
+import { SessionNotFound } from "../domain/errors.js"
+import { KnowledgeStore } from "./KnowledgeStore.js"
+import { Observer } from "./Observer.js"
+import { Session } from "./Session.js"
+
+/** What a tool program requires of a session, and what runTool provides from the call's session. */
+export type SessionServices = Session | Observer | KnowledgeStore
+
+/** One session as a value: its services. */
+export interface SessionHandle {
+  readonly context: Context.Context<SessionServices>
+}
+
+export interface SessionRequest {
+  /** The call's `session` argument: a session id, or the name of one of the client's own sessions. */
+  readonly selector?: string | undefined
+  /** The tool starts a session (launch, replay): without a selector it gets a new one of its own. */
+  readonly starts: boolean
+}
+
+/** A session as `mm_sessions` lists it. */
+export interface SessionListing {
+  readonly id: string
+  readonly name?: string | undefined
+  readonly url?: string | undefined
+  readonly title?: string | undefined
+  /** Seconds since its last call ended (0 while a call runs on it). */
+  readonly idle: number
+  /** The calling client's current session. */
+  readonly current?: true | undefined
+  /** Resident memory of its browser's processes, MB (a context in a shared browser: its renderers). */
+  readonly memoryMb?: number | undefined
+  /** Its browser closed or crashed; it answers MM_BROWSER_CLOSED until closed. */
+  readonly ended?: true | undefined
+}
+
+export interface SessionsService {
+  /** The session a call runs on, held for the caller's scope (no idle lease closes it meanwhile). */
+  readonly resolve: (request: SessionRequest) => Effect.Effect<SessionHandle, SessionNotFound, Scope.Scope>
+  /** The calling client's live sessions, plus those it named by id (every session with --shared-browser). */
+  readonly list: Effect.Effect<ReadonlyArray<SessionListing>>
+  /** Makes a session the calling client's current one. */
+  readonly switchTo: (selector: string) => Effect.Effect<SessionListing, SessionNotFound>
+  /** Closes a session and all it opened; answers its id. */
+  readonly close: (selector: string) => Effect.Effect<string, SessionNotFound>
+  /** Tells `listener` when a tab of any session pauses in the debugger or runs again; answers the unsubscribe. */
+  readonly onPauseChange: (listener: () => void) => Effect.Effect<() => void>
+}
+
+/** A handle over the services in a context (a single-session layer, or a registry's slot). */
+export const handleOf = (context: Context.Context<SessionServices>): SessionHandle => ({ context })
+
+const sessionOf = (handle: SessionHandle) => Context.get(handle.context, Session)
+
+/** The handle's session as a listing (url and title of its active tab); none before a launch. */
+export const listingOf = (handle: SessionHandle, extra: Partial<SessionListing> = {}): Effect.Effect<Option.Option<SessionListing>> =>
+  Effect.gen(function* () {
+    const session = sessionOf(handle)
+    const info = yield* session.current
+    if (Option.isNone(info)) return Option.none()
+    const tabs = yield* Effect.either(session.tabs)
+    const active = tabs._tag === "Right" ? tabs.right.tracked.find((tab) => tab.active) : undefined
+    const listing: SessionListing = {
+      id: info.value.sessionId,
+      ...extra,
+      ...(active !== undefined ? { url: active.url, ...(active.title !== undefined ? { title: active.title } : {}) } : {}),
+      idle: extra.idle ?? 0,
+      ...(tabs._tag === "Left" && tabs.left._tag === "BrowserClosed" ? { ended: true as const } : {})
+    }
+    return Option.some(listing)
+  })
+
+/** One handle as the only session: what `withSession` provides. */
+export const singleSessions = (handle: SessionHandle): SessionsService => {
+  const matching = (selector: string) =>
+    Effect.flatMap(listingOf(handle), (listing) =>
+      Option.isSome(listing) && (listing.value.id === selector || listing.value.name === selector)
+        ? Effect.succeed(listing.value)
+        : Effect.fail(new SessionNotFound({ session: selector.slice(0, 120), yours: Option.isSome(listing) ? [listing.value.id] : [] }))
+    )
+  return {
+    resolve: (request) => (request.selector === undefined ? Effect.succeed(handle) : Effect.as(matching(request.selector), handle)),
+    list: Effect.map(listingOf(handle, { current: true }), Option.toArray),
+    switchTo: matching,
+    close: (selector) => Effect.tap(Effect.map(matching(selector), (listing) => listing.id), () => sessionOf(handle).cleanup),
+    onPauseChange: (listener) => sessionOf(handle).onPauseChange(listener)
+  }
+}
+
+/**
+ * Without a registry or a handle, the ambient services (the single-session layers: Playwright.layer and
+ * the test layers) are the one session. Missing too, the call is a defect: nothing says where to run it.
+ */
+const ambient: SessionsService = {
+  ...singleSessions({ context: Context.empty() as Context.Context<SessionServices> }),
+  resolve: () =>
+    Effect.flatMap(Effect.context<never>(), (context) =>
+      Option.isSome(Context.getOption(context as Context.Context<Session>, Session))
+        ? Effect.succeed(handleOf(context as Context.Context<SessionServices>))
+        : Effect.dieMessage("No session to run on: pipe the call through withSession(handle), or provide the app layer (its Sessions registry).")
+    ),
+  list: Effect.succeed([]),
+  onPauseChange: () => Effect.succeed(() => undefined)
+}
+
+/**
+ * The sessions of this server. A reference with a default (the ambient services), so a program that
+ * runs tools needs no more than before; the app layer provides the registry, `withSession` one handle.
+ */
+export class Sessions extends Context.Reference<Sessions>()("browser-workflow-mcp/Sessions", {
+  defaultValue: (): SessionsService => ambient
+}) {}
+
+/** Runs tool calls (runTool's effects) on the given session: no requirement left. */
+export const withSession =
+  (handle: SessionHandle) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<R, SessionServices>> =>
+    Effect.provideService(effect, Sessions, singleSessions(handle)) as Effect.Effect<A, E, Exclude<R, SessionServices>>
+
+/** Runs an effect on the calling client's current session (none: a session not launched yet), e.g. to list its tools. */
+export const onCurrentSession = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<R, SessionServices>> =>
+  Effect.scoped(
+    Effect.flatMap(Sessions, (sessions) =>
+      Effect.flatMap(Effect.orDie(sessions.resolve({ starts: false })), (handle) => Effect.provide(effect, handle.context))
+    )
+  ) as Effect.Effect<A, E, Exclude<R, SessionServices>>

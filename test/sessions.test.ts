@@ -1,0 +1,287 @@
+// Many browser sessions in one server (issue 20), through the built command with the SDK client over
+// Streamable HTTP and stdio, real Chromium on pages served on 127.0.0.1: isolation between clients,
+// addressing by id and name, ownership in mm_sessions, the lease, the limit, a browser of its own for an
+// extension, a crash of one browser, and SIGTERM leaving nothing behind.
+import { randomUUID } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { execFileSync } from "node:child_process"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { servePages, type RunningServer } from "../demo/sample-app.js"
+import { html, tempDir } from "./support/browser.js"
+import { binEntry, browserPids, startHttpServer, waitUntil, type RunningHttpServer } from "./support/http-server.js"
+
+const connect = async (url: string) => {
+  const transport = new StreamableHTTPClientTransport(new URL(url))
+  const client = new Client({ name: "sessions-test", version: "1.0.0" })
+  await client.connect(transport)
+  return { client, transport }
+}
+
+const envelopeOf = (result: Awaited<ReturnType<Client["callTool"]>>) => {
+  const content = result.content as Array<{ type: string; text?: string }>
+  return { ...JSON.parse(content[0]!.text!), snapshot: content[1]?.text ?? "" }
+}
+
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => envelopeOf(await client.callTool({ name, arguments: args }))
+
+const ok = async (client: Client, name: string, args: Record<string, unknown> = {}) => {
+  const envelope = await call(client, name, args)
+  expect(envelope.error, `${name} ${JSON.stringify(args)}`).toBeUndefined()
+  return envelope
+}
+
+/** A process's command line ("" once it is gone). */
+const argsOf = (pid: number) => {
+  try {
+    return execFileSync("ps", ["-o", "args=", "-p", String(pid)], { encoding: "utf8" })
+  } catch {
+    return ""
+  }
+}
+
+/** Browser main processes (not renderers, GPU or utility processes) started with the marker. */
+const mainBrowserPids = (marker: string) => browserPids(marker).filter((pid) => !argsOf(pid).includes("--type=") && argsOf(pid) !== "")
+
+const pages = {
+  "/": html("Home", "<p>home</p>"),
+  "/a": html("Page A", `<p data-testid="who">alpha</p><script>console.error("error from a")</script>`),
+  "/b": html("Page B", `<p data-testid="who">bravo</p><script>console.error("error from b")</script>`),
+  "/todo": html(
+    "Todo",
+    `<input data-testid="new"><button data-testid="add" onclick="const i=document.querySelector('[data-testid=new]');const li=document.createElement('li');li.textContent=i.value;document.querySelector('ul').append(li);i.value=''">Add</button><ul data-testid="list"></ul>`
+  )
+}
+
+describe("many sessions over Streamable HTTP", () => {
+  let app: RunningServer
+  let server: RunningHttpServer
+  const marker = randomUUID()
+
+  beforeAll(async () => {
+    expect(fs.existsSync(binEntry), "run npm run build first").toBe(true)
+    app = await servePages(pages)
+    server = await startHttpServer(["--app-url", `${app.url}/`, "--private-knowledge"], marker)
+  })
+  afterAll(async () => {
+    await server?.stop()
+    await app?.close()
+  })
+
+  it("two clients launch and act at once; neither sees the other's page, tabs, console, steps or sessions", async () => {
+    const [a, b] = await Promise.all([connect(server.url), connect(server.url)])
+    try {
+      const [launchedA, launchedB] = await Promise.all([ok(a.client, "mm_launch", { name: "mine" }), ok(b.client, "mm_launch", { name: "mine" })])
+      const idA: string = launchedA.result.sessionId
+      const idB: string = launchedB.result.sessionId
+      expect(idA).not.toBe(idB)
+      // At least 96 random bits after the time part.
+      expect(idA).toMatch(/^mm-[0-9a-z]+-[A-Za-z0-9_-]{16,}$/)
+      const [navA, navB] = await Promise.all([
+        ok(a.client, "mm_navigate", { url: `${app.url}/a` }),
+        ok(b.client, "mm_navigate", { url: `${app.url}/b` })
+      ])
+      expect(navA.console?.join("\n") ?? "").toContain("error from a")
+      expect(navA.console?.join("\n") ?? "").not.toContain("error from b")
+      expect(navB.console?.join("\n") ?? "").not.toContain("error from a")
+      const [textA, textB] = await Promise.all([
+        ok(a.client, "mm_get_text", { testId: "who" }),
+        ok(b.client, "mm_get_text", { testId: "who", session: "mine" })
+      ])
+      expect(textA.result.text).toBe("alpha")
+      expect(textB.result.text).toBe("bravo")
+      const tabsA = await ok(a.client, "mm_tabs", { action: "list" })
+      expect(tabsA.result.tabs).toContain("/a")
+      expect(tabsA.result.tabs).not.toContain("/b")
+      const consoleB = await ok(b.client, "mm_console_messages", {})
+      expect(JSON.stringify(consoleB.result)).not.toContain("error from a")
+
+      // mm_sessions shows each client only its own session.
+      const listedA = await ok(a.client, "mm_sessions", {})
+      expect(listedA.result.sessions.map((session: { id: string }) => session.id)).toEqual([idA])
+      expect(listedA.result.sessions[0]).toMatchObject({ name: "mine", title: "Page A", current: true })
+      const listedB = await ok(b.client, "mm_sessions", {})
+      expect(listedB.result.sessions.map((session: { id: string }) => session.id)).toEqual([idB])
+      // A name reaches only the client's own sessions: b's "mine" is b's.
+      expect((await ok(b.client, "mm_get_state", { session: "mine" })).result.state.url).toContain("/b")
+
+      // --private-knowledge: each client's step memory holds only its own sessions.
+      const knownA = JSON.stringify((await ok(a.client, "mm_knowledge_sessions", {})).result)
+      expect(knownA).toContain(idA)
+      expect(knownA).not.toContain(idB)
+
+      await Promise.all([ok(a.client, "mm_cleanup", {}), ok(b.client, "mm_cleanup", {})])
+      expect((await ok(a.client, "mm_sessions", {})).result?.sessions).toBeUndefined()
+    } finally {
+      for (const { client, transport } of [a, b]) {
+        await transport.terminateSession().catch(() => undefined)
+        await client.close()
+      }
+    }
+  })
+
+  it("one call, one client: launch in one client, go on in the next ones with the session id; a guess finds nothing", async () => {
+    const first = await connect(server.url)
+    const launched = await ok(first.client, "mm_launch", {})
+    const session: string = launched.result.sessionId
+    await first.client.close()
+
+    const second = await connect(server.url)
+    await ok(second.client, "mm_navigate", { url: `${app.url}/todo`, session })
+    await ok(second.client, "mm_type", { testId: "new", text: "milk", session })
+    await ok(second.client, "mm_click", { testId: "add", session })
+    // Its own list stays its own: the id it named is there, nothing else.
+    expect((await ok(second.client, "mm_sessions", {})).result.sessions.map((listed: { id: string }) => listed.id)).toEqual([session])
+    await second.client.close()
+
+    const third = await connect(server.url)
+    try {
+      // Without the id the session is not this client's: no session runs for it.
+      expect((await call(third.client, "mm_get_text", { testId: "list" })).error.code).toBe("MM_NO_ACTIVE_SESSION")
+      const guessed = await call(third.client, "mm_get_text", { testId: "list", session: `${session.slice(0, -2)}xx` })
+      expect(guessed.error.code).toBe("MM_SESSION_NOT_FOUND")
+      expect((await call(third.client, "mm_sessions", {})).result).toBeUndefined()
+      expect((await ok(third.client, "mm_get_text", { testId: "list", session })).result.text).toBe("milk")
+      expect((await ok(third.client, "mm_cleanup", { session })).result.cleanedUp).toBe(true)
+      expect((await call(third.client, "mm_get_state", { session })).error.code).toBe("MM_SESSION_NOT_FOUND")
+    } finally {
+      await third.transport.terminateSession().catch(() => undefined)
+      await third.client.close()
+    }
+  })
+})
+
+describe("session lease, limit and browsers", () => {
+  it("a client gone without ending: its session is gone within the lease, and never counted against the next client", async () => {
+    const app = await servePages(pages)
+    const marker = randomUUID()
+    const server = await startHttpServer(["--app-url", `${app.url}/`, "--session-idle-timeout", "2", "--max-sessions", "1"], marker)
+    try {
+      const gone = await connect(server.url)
+      const session: string = (await ok(gone.client, "mm_launch", {})).result.sessionId
+      await gone.client.close()
+      const next = await connect(server.url)
+      // The limit is 1 and that session is open: MM_SESSION_LIMIT, naming none of this client's.
+      const refused = await call(next.client, "mm_launch", {})
+      expect(refused.error.code).toBe("MM_SESSION_LIMIT")
+      expect(refused.error.message).toContain("--max-sessions")
+      // Within the lease, it closes (its context, and the shared browser with its last context).
+      expect(await waitUntil(() => mainBrowserPids(marker).length === 0, 20_000), server.stderr()).toBe(true)
+      expect((await call(next.client, "mm_get_state", { session })).error.code).toBe("MM_SESSION_NOT_FOUND")
+      const own = await ok(next.client, "mm_launch", { name: "one" })
+      const over = await call(next.client, "mm_launch", {})
+      expect(over.error.message).toContain(`yours: ${own.result.sessionId} (one)`)
+      expect(over.error.message).toContain("mm_sessions")
+      expect((await ok(next.client, "mm_sessions", { action: "close", session: "one" })).result.closed).toBe(own.result.sessionId)
+      await ok(next.client, "mm_launch", {})
+      await next.client.close()
+    } finally {
+      await server.stop()
+      await app.close()
+    }
+  })
+
+  it("an extension session gets a browser of its own; killing it leaves the other session working", async () => {
+    const app = await servePages(pages)
+    const marker = randomUUID()
+    const extension = path.resolve(import.meta.dirname, "fixtures/extension-mv3")
+    const server = await startHttpServer(["--app-url", `${app.url}/`], marker)
+    try {
+      const { client } = await connect(server.url)
+      const web = (await ok(client, "mm_launch", { name: "web" })).result.sessionId
+      const shared = mainBrowserPids(marker)
+      expect(shared).toHaveLength(1)
+      const ext = (await ok(client, "mm_launch", { name: "ext", extensionPath: extension })).result.sessionId
+      expect(ext).not.toBe(web)
+      const own = mainBrowserPids(marker).filter((pid) => !shared.includes(pid))
+      expect(own).toHaveLength(1)
+      process.kill(own[0]!, "SIGKILL")
+      expect(await waitUntil(() => mainBrowserPids(marker).length === 1, 15_000)).toBe(true)
+      expect((await call(client, "mm_get_state", { session: "ext" })).error.code).toBe("MM_BROWSER_CLOSED")
+      await ok(client, "mm_navigate", { url: `${app.url}/a`, session: "web" })
+      expect((await ok(client, "mm_get_text", { testId: "who", session: "web" })).result.text).toBe("alpha")
+      // The dead session is listed as ended, and closing it leaves the other one alone.
+      const listed = (await ok(client, "mm_sessions", {})).result.sessions
+      expect(listed.find((session: { id: string }) => session.id === ext)).toMatchObject({ ended: true })
+      await ok(client, "mm_cleanup", { session: "ext" })
+      expect((await ok(client, "mm_get_state", { session: "web" })).result.state.url).toContain("/a")
+      await client.close()
+    } finally {
+      await server.stop()
+      await app.close()
+    }
+  })
+
+  it("SIGTERM with 4 sessions open leaves no browser and no profile behind", async () => {
+    const app = await servePages(pages)
+    const marker = randomUUID()
+    const server = await startHttpServer(["--app-url", `${app.url}/`, "--browser-per-session"], marker)
+    try {
+      const { client } = await connect(server.url)
+      await Promise.all([1, 2, 3, 4].map((index) => ok(client, "mm_launch", { name: `s${index}` })))
+      expect(mainBrowserPids(marker)).toHaveLength(4)
+      const profiles = browserPids(marker)
+        .map((pid) => /--user-data-dir=(\S+)/.exec(argsOf(pid))?.[1])
+        .filter((dir): dir is string => dir !== undefined)
+      expect(new Set(profiles).size).toBe(4)
+      expect(await server.stop()).toBe(143)
+      expect(await waitUntil(() => browserPids(marker).length === 0, 15_000)).toBe(true)
+      for (const dir of profiles) expect(fs.existsSync(dir), dir).toBe(false)
+      await client.close().catch(() => undefined)
+    } finally {
+      await server.stop()
+      await app.close()
+    }
+  })
+})
+
+describe("many sessions over stdio", () => {
+  it("one stdio client runs three sessions in parallel batches, each ending with exactly its own items", async () => {
+    const app = await servePages(pages)
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [binEntry, "--app-url", `${app.url}/`, "--artifacts-dir", tempDir(), "--loopback-only"],
+      stderr: "pipe"
+    })
+    const client = new Client({ name: "sessions-stdio", version: "1.0.0" })
+    await client.connect(transport)
+    try {
+      const names = ["red", "green", "blue"]
+      const ids = await Promise.all(names.map(async (name) => (await ok(client, "mm_launch", { name })).result.sessionId as string))
+      expect(new Set(ids).size).toBe(3)
+      const batches = await Promise.all(
+        names.map((name) =>
+          ok(client, "mm_run_steps", {
+            session: name,
+            includeObservations: "none",
+            steps: [
+              { tool: "mm_navigate", args: { url: `${app.url}/todo` } },
+              ...[1, 2, 3].flatMap((item) => [
+                { tool: "mm_type", args: { testId: "new", text: `${name}-${item}` } },
+                { tool: "mm_click", args: { testId: "add" } }
+              ]),
+              { tool: "mm_get_text", args: { testId: "list" } }
+            ]
+          })
+        )
+      )
+      batches.forEach((batch, index) => {
+        expect(batch.result.summary.ok).toBe(true)
+        const name = names[index]!
+        const text: string = batch.result.steps.at(-1).result.text
+        expect(text.match(/[a-z]+-\d/g)).toEqual([`${name}-1`, `${name}-2`, `${name}-3`])
+      })
+      const listed = (await ok(client, "mm_sessions", {})).result.sessions
+      expect(listed.map((session: { name: string }) => session.name).sort()).toEqual(["blue", "green", "red"])
+      // The current session is the one launched last; switching makes another current.
+      await ok(client, "mm_sessions", { action: "switch", session: "red" })
+      expect((await ok(client, "mm_get_text", { testId: "list" })).result.text.match(/[a-z]+-\d/g)).toEqual(["red-1", "red-2", "red-3"])
+    } finally {
+      await client.close()
+      await app.close()
+    }
+  })
+})
