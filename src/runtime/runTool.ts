@@ -29,7 +29,7 @@ import { callBudget, finishReserveMs, RECORD_RESERVE_MS } from "./budget.js"
 import { clientMemory, rememberTold, type ClientMemoryService, type Told } from "./client-memory.js"
 import { inputTooCostly } from "./input-limits.js"
 import { servedText } from "./registry.js"
-import { ToolRegistry, type Attachment, type RecordedCall, type ToolDefinition } from "./tool.js"
+import { takesSession, ToolRegistry, type Attachment, type RecordedCall, type ToolDefinition } from "./tool.js"
 import { servedNameOf, toolGate } from "./visibility.js"
 
 export interface RunOptions {
@@ -537,13 +537,14 @@ export const runTool =
   <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>) =>
   (raw: unknown, options: RunOptions = {}): Effect.Effect<ToolResponse<OE>, never, Exclude<R, SessionServices>> =>
     Effect.gen(function* () {
-      const argument = sessionArgument(raw)
-      if (argument._tag === "Left") return unanswered<OE>(argument.left)
+      // A tool that works on no session (knowledge) keeps its arguments whole (mm_knowledge has a session field of its own).
+      const argument = takesSession(definition) ? sessionArgument(raw) : Either.right({ selector: undefined, rest: raw })
+      if (argument._tag === "Left") return yield* unanswered<OE>(argument.left)
       const sessions = yield* Sessions
       return yield* Effect.scoped(
         Effect.gen(function* () {
           const handle = yield* Effect.either(sessions.resolve({ selector: argument.right.selector, starts: definition.startsSession === true }))
-          if (handle._tag === "Left") return unanswered<OE>(handle.left)
+          if (handle._tag === "Left") return yield* unanswered<OE>(handle.left)
           return yield* runOn(definition, argument.right.rest, options).pipe(
             Effect.provide(handle.right.context),
             Effect.provideService(Sessions, nestedSessions(sessions, handle.right))
@@ -558,8 +559,13 @@ const nestedSessions = (outer: SessionsService, handle: SessionHandle): Sessions
   resolve: (request) => (request.selector === undefined ? Effect.succeed(handle) : outer.resolve(request))
 })
 
-/** A call answered before it reached a session (its `session` argument is bad or names none). */
-const unanswered = <OE>(error: ToolError): ToolResponse<OE> => ({ envelope: { ok: false, error: toErrorInfo(error) }, attachments: [] })
+/** A call answered before it reached a session (its `session` argument is bad or names none), tools named as served. */
+const unanswered = <OE>(error: ToolError) =>
+  Effect.map(Effect.serviceOption(ToolRegistry), (registry): ToolResponse<OE> => {
+    const info = toErrorInfo(error)
+    const message = Option.isSome(registry) ? servedText(registry.value)(info.message) : info.message
+    return { envelope: { ok: false, error: { ...info, message } }, attachments: [] }
+  })
 
 /** The longest `session` argument taken (ids are 30 characters; names at most 64). */
 const SESSION_ARGUMENT_MAX = 200

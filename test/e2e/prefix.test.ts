@@ -85,12 +85,12 @@ describe("a server with another tool prefix", () => {
       const noSession = await call("bw_click", { testId: "go" })
       expect(noSession.error?.code).toBe("MM_NO_ACTIVE_SESSION")
       expect(noSession.error?.message).toContain("bw_launch")
+      const unknown = await call("bw_get_state", { session: "nope" })
+      expect(unknown.error?.code).toBe("MM_SESSION_NOT_FOUND")
+      expect(unknown.error?.message).toContain("call bw_launch")
 
       expect((await call("bw_launch", { goal: "prefix", flowTags: ["prefix"] })).ok).toBe(true)
       await list()
-      const again = await call("bw_launch", {})
-      expect(again.error?.code).toBe("MM_SESSION_ALREADY_RUNNING")
-      expect(again.error?.message).toContain("bw_cleanup")
 
       expect((await call("bw_navigate", { url: `${app.url}/chooser` })).ok).toBe(true)
       await list()
