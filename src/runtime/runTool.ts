@@ -24,7 +24,7 @@ import { Observer } from "../services/Observer.js"
 import { Recorder } from "../services/Recorder.js"
 import { Secrets, type SecretsService } from "../services/Secrets.js"
 import { Session, type SessionInfo } from "../services/Session.js"
-import { Sessions, type SessionHandle, type SessionServices, type SessionsService } from "../services/Sessions.js"
+import { nestedSessions, sessionArgument, Sessions, type SessionServices } from "../services/Sessions.js"
 import { callBudget, finishReserveMs, RECORD_RESERVE_MS } from "./budget.js"
 import { clientMemory, rememberTold, type ClientMemoryService, type Told } from "./client-memory.js"
 import { inputTooCostly } from "./input-limits.js"
@@ -553,12 +553,6 @@ export const runTool =
       )
     }) as Effect.Effect<ToolResponse<OE>, never, Exclude<R, SessionServices>>
 
-/** Inside a call, calls without a `session` argument run on the call's own session. */
-const nestedSessions = (outer: SessionsService, handle: SessionHandle): SessionsService => ({
-  ...outer,
-  resolve: (request) => (request.selector === undefined ? Effect.succeed(handle) : outer.resolve(request))
-})
-
 /** A call answered before it reached a session (its `session` argument is bad or names none), tools named as served. */
 const unanswered = <OE>(error: ToolError) =>
   Effect.map(Effect.serviceOption(ToolRegistry), (registry): ToolResponse<OE> => {
@@ -567,24 +561,6 @@ const unanswered = <OE>(error: ToolError) =>
     return { envelope: { ok: false, error: { ...info, message } }, attachments: [] }
   })
 
-/** The longest `session` argument taken (ids are 30 characters; names at most 64). */
-const SESSION_ARGUMENT_MAX = 200
-
-/** Takes the `session` argument out of the arguments (the tool's schema never sees it). */
-const sessionArgument = (
-  raw: unknown
-): Either.Either<{ readonly selector: string | undefined; readonly rest: unknown }, InvalidInput> => {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw) || !Object.hasOwn(raw, "session")) {
-    return Either.right({ selector: undefined, rest: raw })
-  }
-  const { session, ...rest } = raw as Record<string, unknown>
-  if (typeof session !== "string" || session.length === 0 || session.length > SESSION_ARGUMENT_MAX) {
-    return Either.left(
-      new InvalidInput({ field: "session", problem: `a session id from mm_launch, or a session's name (1 to ${SESSION_ARGUMENT_MAX} characters)` })
-    )
-  }
-  return Either.right({ selector: session, rest })
-}
 
 /** A result with nothing in it (all its fields were optional and absent, or moved to the page text): left out of the envelope. */
 const isEmptyObject = (value: unknown): boolean =>

@@ -1,7 +1,7 @@
 // The browser sessions a call may run on: which one a call means (its `session` argument, the calling
 // client's current one, or a new one), and listing, switching and closing them for that client.
-import { Context, Effect, Option, type Scope } from "effect"
-import { SessionNotFound } from "../domain/errors.js"
+import { Context, Effect, Either, Option, type Scope } from "effect"
+import { InvalidInput, SessionNotFound } from "../domain/errors.js"
 import { KnowledgeStore } from "./KnowledgeStore.js"
 import { Observer } from "./Observer.js"
 import { Session } from "./Session.js"
@@ -127,3 +127,28 @@ export const onCurrentSession = <A, E, R>(effect: Effect.Effect<A, E, R>): Effec
       Effect.flatMap(Effect.orDie(sessions.resolve({ starts: false })), (handle) => Effect.provide(effect, handle.context))
     )
   ) as Effect.Effect<A, E, Exclude<R, SessionServices>>
+
+/** Inside a call, calls without a `session` argument run on the call's own session. */
+export const nestedSessions = (outer: SessionsService, handle: SessionHandle): SessionsService => ({
+  ...outer,
+  resolve: (request) => (request.selector === undefined ? Effect.succeed(handle) : outer.resolve(request))
+})
+
+/** The longest `session` argument taken (ids are 30 characters; names at most 64). */
+const SESSION_ARGUMENT_MAX = 200
+
+/** Takes the `session` argument out of the arguments (the tool's schema never sees it). */
+export const sessionArgument = (
+  raw: unknown
+): Either.Either<{ readonly selector: string | undefined; readonly rest: unknown }, InvalidInput> => {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw) || !Object.hasOwn(raw, "session")) {
+    return Either.right({ selector: undefined, rest: raw })
+  }
+  const { session, ...rest } = raw as Record<string, unknown>
+  if (typeof session !== "string" || session.length === 0 || session.length > SESSION_ARGUMENT_MAX) {
+    return Either.left(
+      new InvalidInput({ field: "session", problem: `a session id from mm_launch, or a session's name (1 to ${SESSION_ARGUMENT_MAX} characters)` })
+    )
+  }
+  return Either.right({ selector: session, rest })
+}
