@@ -5,6 +5,7 @@ import type { Locator, Page } from "playwright"
 import { ActionFailed, PageClosed, TargetNotFound, WaitTimeout, type ActionTimeout } from "../../../domain/errors.js"
 import type { TargetElement } from "../../../domain/knowledge.js"
 import { describeTarget, type Target } from "../../../domain/target.js"
+import { failIfStuck } from "./responsive.js"
 import type { ActionOptions, ClickOptions, DialogChoice, SessionActions } from "../../../services/Session.js"
 import { BrowserState } from "../lifecycle/browser.js"
 import { BrowserCallFailed, firstLine } from "../calls.js"
@@ -241,6 +242,8 @@ export const make = Effect.gen(function* () {
   const typeNow = (target: Target, text: string, options: ActionOptions) =>
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
+      // A page known to be stuck answers MM_PAGE_UNRESPONSIVE before the watch below waits on it.
+      yield* failIfStuck(page, `type on ${describeTarget(target)} could not start`)
       // A field that drives a popup has its page's changes counted from now on, for the app's answer to the typing.
       const field = targeting.locate(page, target, yield* targeting.ensureRefs(page, target))
       const drivesPopup = yield* Effect.promise(() => field.evaluate(watchTyping, undefined, { timeout: WATCH_TIMEOUT_MS }).catch(() => false))
