@@ -19,7 +19,7 @@ export const browserMainPids = (marker: string): Array<number> =>
 
 /** Temporary profiles under a directory. */
 export const profileDirs = (root: string): Array<string> =>
-  fs.existsSync(root) ? fs.readdirSync(root).filter((name) => name.startsWith("bwm-profile-")).map((name) => path.join(root, name)) : []
+  fs.existsSync(root) ? fs.readdirSync(root).filter((name) => name.startsWith("bwm-profile-") || name.startsWith("playwright_chromiumdev_profile-")).map((name) => path.join(root, name)) : []
 
 export const waitUntil = async (condition: () => boolean, timeoutMs: number) => {
   const deadline = Date.now() + timeoutMs

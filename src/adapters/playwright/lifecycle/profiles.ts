@@ -88,7 +88,12 @@ const isStale = async (dir: string, now: number, inUse: ReadonlySet<string>): Pr
  */
 export const removeStaleProfiles = (root: string = os.tmpdir(), keep?: string) =>
   Effect.promise(async () => {
-    const names = (await fs.readdir(root).catch(() => [] as Array<string>)).filter((name) => name.startsWith(PROFILE_PREFIX))
+    const entries = await fs.readdir(root).catch(() => [] as Array<string>)
+    const names = entries.filter((name) => name.startsWith(PROFILE_PREFIX))
+    // Playwright's own profile of a shared browser, when this program marked it as its own (markLaunchedProfiles).
+    for (const name of entries.filter((entry) => entry.startsWith(PLAYWRIGHT_PROFILE_PREFIX))) {
+      if ((await readOwner(path.join(root, name))) !== undefined) names.push(name)
+    }
     if (names.length === 0) return [] as ReadonlyArray<string>
     const inUse = await profilesInUse()
     const now = Date.now()
@@ -104,6 +109,34 @@ export const removeStaleProfiles = (root: string = os.tmpdir(), keep?: string) =
     }
     return removed as ReadonlyArray<string>
   })
+
+/** How Playwright names the temporary profile of a browser it launches (removed by Playwright when the browser closes). */
+const PLAYWRIGHT_PROFILE_PREFIX = "playwright_chromiumdev_profile-"
+
+/**
+ * Marks the temporary profiles of the browsers this process launched through Playwright (found as
+ * its child processes' --user-data-dir, Linux only) with this server's pid: Playwright removes them
+ * when the browser closes, but not when this server is killed with SIGKILL; the next server's
+ * removeStaleProfiles then takes them. Never fails.
+ */
+export const markLaunchedProfiles = Effect.promise(async () => {
+  const pids = await fs.readdir("/proc").catch(() => [] as Array<string>)
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid)) continue
+    const stat = await fs.readFile(`/proc/${pid}/stat`, "utf8").catch(() => "")
+    // The fields after the command's closing parenthesis: state, then the parent's pid.
+    const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+    if (parent !== process.pid) continue
+    const commandLine = await fs.readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")
+    for (const arg of commandLine.split("\0")) {
+      if (!arg.startsWith("--user-data-dir=")) continue
+      const dir = path.resolve(arg.slice("--user-data-dir=".length))
+      if (!path.basename(dir).startsWith(PLAYWRIGHT_PROFILE_PREFIX) || (await readOwner(dir)) !== undefined) continue
+      const owner: Owner = { pid: process.pid, host: os.hostname() }
+      await fs.writeFile(path.join(dir, OWNER_FILE), JSON.stringify(owner), { mode: 0o600 }).catch(() => undefined)
+    }
+  }
+})
 
 /**
  * A fresh profile directory for one session, marked with this server's pid; removed when the scope

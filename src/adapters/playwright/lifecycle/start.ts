@@ -32,7 +32,7 @@ import { makeLiveSession, trackContext, trackOwnPage } from "./live-session.js"
 import { capturesNetwork } from "../devtools/network.js"
 import { installPolicy, policyOf, withResolverRules } from "./policy.js"
 import { REF_ENGINE, REF_ENGINE_OPTIONS, refSelectorEngine } from "../page-script.js"
-import { acquireProfile, persistentProfile } from "./profiles.js"
+import { acquireProfile, markLaunchedProfiles, persistentProfile } from "./profiles.js"
 import { followEmulation, installInitScripts } from "../session/emulation-state.js"
 import { downloadTarget } from "../session/downloads.js"
 import type { SharedBrowserService } from "./shared-browser.js"
@@ -241,7 +241,11 @@ const launchSharedBrowser = (chromium: PlaywrightModule["chromium"], settings: S
           reason: "BrowserStartFailed",
           detail: `${executablePath} did not start: ${launchFailureDetail(error, { headless: settings.headless })}`
         })
-    }).pipe(Effect.tapError((error) => Effect.logWarning(error.message)))
+    }).pipe(
+      Effect.tapError((error) => Effect.logWarning(error.message)),
+      // Its profile is Playwright's: marked as ours so that a server killed with SIGKILL leaves nothing the next one keeps.
+      Effect.tap(() => markLaunchedProfiles)
+    )
   })
 
 /** A context of the session's own in the shared browser; the scope closes the context, never the browser. */
