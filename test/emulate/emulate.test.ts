@@ -10,10 +10,8 @@ import { fileURLToPath } from "node:url"
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../../src/adapters/playwright/lifecycle/launch.js"
-import type { Envelope } from "../../src/domain/envelope.js"
-import { runTool } from "../../src/runtime/runTool.js"
-import { servedRegistry } from "../../src/tools/registry.js"
 import { liveLayer, testSettings } from "../support/browser.js"
+import { callsWith } from "../support/calls.js"
 import { htmlPage, serveRoutes, type Served } from "../devtools/support.js"
 
 class Pages extends Context.Tag("test/EmulatePages")<Pages, Served>() {}
@@ -36,15 +34,7 @@ const PagesLive = Layer.scoped(
 )
 
 const settings = testSettings({ caps: ["emulation", "evaluate"] })
-const registry = servedRegistry(settings)
-
-const call = (name: string, args: Record<string, unknown> = {}) =>
-  Effect.map(runTool(registry.lookup(name)!)(args), (response) => response.envelope as Envelope<any>)
-
-const ok = (name: string, args: Record<string, unknown> = {}) =>
-  Effect.tap(call(name, args), (envelope) =>
-    Effect.sync(() => expect(envelope.error, `${name} ${JSON.stringify(args)}: ${JSON.stringify(envelope.error)}`).toBeUndefined())
-  )
+const { call, ok } = callsWith(settings)
 
 /** What an expression gives in the active page (mm_evaluate). */
 const inPage = (expression: string) => Effect.map(ok("mm_evaluate", { expression: `await (${expression})` }), (envelope) => envelope.result.value)

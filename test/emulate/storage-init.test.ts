@@ -4,11 +4,9 @@
 // An --init-script runs before the page's first inline script, in the top page and in an iframe.
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import type { Envelope } from "../../src/domain/envelope.js"
 import { REDACTED } from "../../src/domain/redaction.js"
-import { runTool } from "../../src/runtime/runTool.js"
-import { servedRegistry } from "../../src/tools/registry.js"
 import { liveLayer, testSettings } from "../support/browser.js"
+import { callsWith } from "../support/calls.js"
 import { htmlPage, serveRoutes, type Served } from "../devtools/support.js"
 
 /** Two origins (two servers on 127.0.0.1): the store page sets everything the clearing removes. */
@@ -47,15 +45,7 @@ const PagesLive = Layer.scoped(
 
 const initScript = { file: "/virtual/mark.js", source: `window.__initMark = "set by init script at " + location.pathname` }
 const settings = testSettings({ caps: ["storage", "evaluate"], initScripts: [initScript] })
-const registry = servedRegistry(settings)
-
-const call = (name: string, args: Record<string, unknown> = {}) =>
-  Effect.map(runTool(registry.lookup(name)!)(args), (response) => response.envelope as Envelope<any>)
-
-const ok = (name: string, args: Record<string, unknown> = {}) =>
-  Effect.tap(call(name, args), (envelope) =>
-    Effect.sync(() => expect(envelope.error, `${name} ${JSON.stringify(args)}: ${JSON.stringify(envelope.error)}`).toBeUndefined())
-  )
+const { ok } = callsWith(settings)
 
 const inPage = (expression: string) => Effect.map(ok("mm_evaluate", { expression: `await (${expression})` }), (envelope) => envelope.result.value)
 

@@ -5,17 +5,23 @@ import { Effect } from "effect"
 import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
-import { defaultSettings } from "../../src/domain/config.js"
+import { defaultSettings, type Settings } from "../../src/domain/config.js"
 import { servedRegistry } from "../../src/tools/registry.js"
 
-/** Every built-in tool and mm_run_steps, by name (the registry test/support/browser.ts's liveLayer provides). */
-export const registry = servedRegistry(defaultSettings)
-
-export const call = (name: string, args: Record<string, unknown> = {}) => {
-  const tool: AnyToolDefinition | undefined = registry.lookup(name)
-  if (tool === undefined) throw new Error(`no tool ${name}`)
-  return Effect.map(runTool(tool)(args), (response) => response.envelope as Envelope<any>)
+/** `call` and `ok` over the registry `settings` serve (opt-in groups included when their caps are on). */
+export const callsWith = (settings: Settings) => {
+  const registry = servedRegistry(settings)
+  const call = (name: string, args: Record<string, unknown> = {}) => {
+    const tool: AnyToolDefinition | undefined = registry.lookup(name)
+    if (tool === undefined) throw new Error(`no tool ${name}`)
+    return Effect.map(runTool(tool)(args), (response) => response.envelope as Envelope<any>)
+  }
+  const ok = (name: string, args: Record<string, unknown> = {}) =>
+    Effect.tap(call(name, args), (envelope) =>
+      Effect.sync(() => expect(envelope.error, `${name} ${JSON.stringify(args)}: ${JSON.stringify(envelope.error)}`).toBeUndefined())
+    )
+  return { registry, call, ok }
 }
 
-export const ok = (name: string, args: Record<string, unknown> = {}) =>
-  Effect.tap(call(name, args), (envelope) => Effect.sync(() => expect(envelope.error, `${name} ${JSON.stringify(args)}`).toBeUndefined()))
+/** Every built-in tool and mm_run_steps, by name (the registry test/support/browser.ts's liveLayer provides). */
+export const { registry, call, ok } = callsWith(defaultSettings)
