@@ -3,16 +3,14 @@
 // same work unthrottled, never to a clock), media features (matchMedia), geolocation, viewport and device,
 // time zone and locale (Intl); a tab opened later takes what is in force; reset; a time zone the launch
 // fixed is refused naming --timezone, a device's scale, touch and mobile mode are said to need --device. Then the emulation replays in a fresh browser and exports to Playwright.
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../../src/adapters/playwright/lifecycle/launch.js"
 import { liveLayer, testSettings } from "../support/browser.js"
 import { callsWith } from "../support/calls.js"
 import { htmlPage, serveRoutes, type Served } from "../devtools/support.js"
+import { REPO_ROOT, runPlaywrightTests, writePlaywrightConfig } from "../support/playwright-runner.js"
 
 class Pages extends Context.Tag("test/EmulatePages")<Pages, Served>() {}
 const PagesLive = Layer.scoped(
@@ -207,38 +205,11 @@ describe("mm_emulate in real Chromium", () => {
         expect(again.result.text).toBe("dark Asia/Tokyo offline 600")
         yield* ok("mm_cleanup")
 
-        const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-        const dir = path.join(root, "test-artifacts", `emulate-specs-${process.pid}`)
+        const dir = path.join(REPO_ROOT, "test-artifacts", `emulate-specs-${process.pid}`)
         fs.mkdirSync(dir, { recursive: true })
         fs.writeFileSync(path.join(dir, "emulate.spec.ts"), exported)
-        const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
-        const config = path.join(dir, "playwright.config.mjs")
-        fs.writeFileSync(
-          config,
-          `export default ${JSON.stringify({
-            testDir: ".",
-            timeout: 30_000,
-            workers: 1,
-            reporter: "line",
-            outputDir: "./results",
-            use: { headless: true, launchOptions: { executablePath, args: [...LOOPBACK_ARGS] } }
-          })}\n`
-        )
-        // Not spawnSync: the page the test loads is served by this process.
-        const run = yield* Effect.promise(
-          () =>
-            new Promise<{ readonly status: number | null; readonly output: string }>((resolve) => {
-              const child = spawn(process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--config", config], {
-                cwd: root,
-                env: { ...process.env, CI: "1", FORCE_COLOR: "0" },
-                stdio: ["ignore", "pipe", "pipe"]
-              })
-              let output = ""
-              child.stdout.on("data", (chunk) => (output += chunk))
-              child.stderr.on("data", (chunk) => (output += chunk))
-              child.on("close", (status) => resolve({ status, output }))
-            })
-        )
+        const config = writePlaywrightConfig(dir)
+        const run = yield* runPlaywrightTests(config)
         expect(run.status, `${run.output}\n${exported}`).toBe(0)
         expect(run.output).toMatch(/1 passed/)
         fs.rmSync(dir, { recursive: true, force: true })

@@ -4,7 +4,6 @@
 // mm_replay call to the same end state in a fresh browser, and its exported Playwright test passes under
 // `npx playwright test` (one runner invocation for all of them). A flow whose page changed (a renamed
 // button) fails at that step with MM_TARGET_NOT_FOUND and the failure observation.
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -20,7 +19,8 @@ import { Session } from "../../src/services/Session.js"
 import { servedRegistry } from "../../src/tools/registry.js"
 import { corpusServer } from "../page/corpus.js"
 import { linesNamed } from "../page/parse.js"
-import { html, LOOPBACK_ARGS, liveLayer, testSettings } from "../support/browser.js"
+import { html, liveLayer, testSettings } from "../support/browser.js"
+import { runPlaywrightTests, writePlaywrightConfig } from "../support/playwright-runner.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 
@@ -407,41 +407,12 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
 
     it.effect("the exported tests pass under npx playwright test (one runner for all of them)", () =>
       Effect.gen(function* () {
-        const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
-        expect(executablePath).toBeDefined()
-        const config = path.join(specDir, "playwright.config.mjs")
-        fs.writeFileSync(
-          config,
-          `export default ${JSON.stringify(
-            {
-              testDir: ".",
-              timeout: 30_000,
-              workers: 2,
-              reporter: "line",
-              outputDir: "./results",
-              use: { headless: true, launchOptions: { executablePath, args: [...LOOPBACK_ARGS] } }
-            },
-            null,
-            2
-          )}\n`
-        )
-        // Not spawnSync: the pages the tests load are served by this process.
-        const runner = (files: ReadonlyArray<string>, env: Readonly<Record<string, string>>) =>
-          Effect.promise(
-            () =>
-              new Promise<{ readonly status: number | null; readonly output: string }>((resolve) => {
-                const { BWM_SECRET_PASSWORD: _inherited, ...inherited } = process.env
-                const child = spawn(process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--config", config, ...files], {
-                  cwd: root,
-                  env: { ...inherited, ...env, CI: "1", FORCE_COLOR: "0" },
-                  stdio: ["ignore", "pipe", "pipe"]
-                })
-                let output = ""
-                child.stdout.on("data", (chunk) => (output += chunk))
-                child.stderr.on("data", (chunk) => (output += chunk))
-                child.on("close", (status) => resolve({ status, output }))
-              })
-          )
+        expect(EXECUTABLE_CANDIDATES.some((candidate) => fs.existsSync(candidate))).toBe(true)
+        const config = writePlaywrightConfig(specDir, { workers: 2 })
+        const runner = (files: ReadonlyArray<string>, env: Readonly<Record<string, string>>) => {
+          const { BWM_SECRET_PASSWORD: _inherited, ...inherited } = process.env
+          return runPlaywrightTests(config, { files, env: { ...inherited, ...env } })
+        }
         const run = yield* runner([], { BWM_SECRET_PASSWORD: PASSWORD })
         expect(run.status, run.output).toBe(0)
         expect(run.output).toMatch(/5 passed/)

@@ -2,7 +2,6 @@
 // link with `download`, an attachment response, a blob: and a data: URL, window.open to a file) saved
 // under <artifacts>/downloads/ with its hash checked, names that never overwrite, the size cap, one still
 // running when its call answers, a page that closes mid-download, many at once, a batch step's downloads.
-import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as http from "node:http"
@@ -10,12 +9,12 @@ import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Schedule } from "effect"
-import { EXECUTABLE_CANDIDATES } from "../../src/adapters/playwright/lifecycle/launch.js"
 import type { Download } from "../../src/domain/download.js"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Session } from "../../src/services/Session.js"
 import { call, ok } from "../support/calls.js"
-import { html, liveLayer, LOOPBACK_ARGS, testSettings } from "../support/browser.js"
+import { html, liveLayer, testSettings } from "../support/browser.js"
+import { runPlaywrightTests, writePlaywrightConfig } from "../support/playwright-runner.js"
 
 const CSV = "id,name\n1,alice\n2,bob\n"
 const JSON_BODY = JSON.stringify({ report: [1, 2, 3] })
@@ -280,11 +279,7 @@ layer(Layer.merge(liveLayer(settings), ServerLive), { timeout: 180_000, excludeT
         const specDir = path.join(root, "test-artifacts", `download-specs-${process.pid}`)
         fs.mkdirSync(specDir, { recursive: true })
         fs.writeFileSync(path.join(specDir, "download.spec.ts"), exported)
-        const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
-        fs.writeFileSync(
-          path.join(specDir, "playwright.config.mjs"),
-          `export default ${JSON.stringify({ testDir: ".", timeout: 30_000, workers: 1, reporter: "line", outputDir: "./results", use: { headless: true, launchOptions: { executablePath, args: [...LOOPBACK_ARGS] } } })}\n`
-        )
+        const config = writePlaywrightConfig(specDir)
         const replayed = yield* ok("mm_replay", { sessionId })
         const clickStep = (replayed.result.steps as ReadonlyArray<{ downloads?: ReadonlyArray<Download> }>).find((step) => step.downloads !== undefined)
         expect(clickStep?.downloads?.map((download) => [download.name, download.sha256])).toEqual([["report.json", sha256(JSON_BODY)]])
@@ -297,20 +292,7 @@ layer(Layer.merge(liveLayer(settings), ServerLive), { timeout: 180_000, excludeT
         expect(changed.error?.message).toContain(`sha256 ${sha256(JSON_BODY)} recorded`)
 
         // The exported test passes under npx playwright test.
-        const run = yield* Effect.promise(
-          () =>
-            new Promise<{ readonly status: number | null; readonly output: string }>((resolve) => {
-              const child = spawn(process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--config", path.join(specDir, "playwright.config.mjs")], {
-                cwd: root,
-                env: { ...process.env, CI: "1", FORCE_COLOR: "0" },
-                stdio: ["ignore", "pipe", "pipe"]
-              })
-              let output = ""
-              child.stdout.on("data", (chunk) => (output += chunk))
-              child.stderr.on("data", (chunk) => (output += chunk))
-              child.on("close", (status) => resolve({ status, output }))
-            })
-        ).pipe(Effect.ensuring(Effect.sync(() => fs.rmSync(specDir, { recursive: true, force: true }))))
+        const run = yield* runPlaywrightTests(config).pipe(Effect.ensuring(Effect.sync(() => fs.rmSync(specDir, { recursive: true, force: true }))))
         expect(run.status, run.output).toBe(0)
         expect(run.output).toMatch(/1 passed/)
       }))

@@ -1,0 +1,55 @@
+// Playwright's own test runner on an exported spec, with the browser and loopback flags the tests use:
+// the config file a directory of specs needs, and a run whose status and output come back. Spawned, not
+// spawnSync: the pages the specs load are served by the test's own process.
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { Effect } from "effect"
+import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../../src/adapters/playwright/lifecycle/launch.js"
+
+/** The repository's root, where @playwright/test is installed. */
+export const REPO_ROOT = path.resolve(import.meta.dirname, "../..")
+
+/** Writes `playwright.config.mjs` into `dir` (specs in `dir`, headless, the system Chromium, loopback only); gives its path. */
+export const writePlaywrightConfig = (dir: string, options: { readonly workers?: number } = {}): string => {
+  const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
+  const config = path.join(dir, "playwright.config.mjs")
+  const launchOptions = { ...(executablePath !== undefined ? { executablePath } : {}), args: [...LOOPBACK_ARGS] }
+  fs.writeFileSync(
+    config,
+    `export default ${JSON.stringify(
+      {
+        testDir: ".",
+        timeout: 30_000,
+        workers: options.workers ?? 1,
+        reporter: "line",
+        outputDir: "./results",
+        use: { headless: true, launchOptions }
+      },
+      null,
+      2
+    )}\n`
+  )
+  return config
+}
+
+/** Runs `npx playwright test` with `config` (only `files` when given) under `env` (the process's own by default). */
+export const runPlaywrightTests = (
+  config: string,
+  options: { readonly files?: ReadonlyArray<string>; readonly env?: NodeJS.ProcessEnv } = {}
+) =>
+  Effect.promise(
+    () =>
+      new Promise<{ readonly status: number | null; readonly output: string }>((resolve) => {
+        const cli = path.join(REPO_ROOT, "node_modules/@playwright/test/cli.js")
+        const child = spawn(process.execPath, [cli, "test", "--config", config, ...(options.files ?? [])], {
+          cwd: REPO_ROOT,
+          env: { ...(options.env ?? process.env), CI: "1", FORCE_COLOR: "0" },
+          stdio: ["ignore", "pipe", "pipe"]
+        })
+        let output = ""
+        child.stdout.on("data", (chunk) => (output += chunk))
+        child.stderr.on("data", (chunk) => (output += chunk))
+        child.on("close", (status) => resolve({ status, output }))
+      })
+  )
