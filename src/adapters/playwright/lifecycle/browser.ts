@@ -54,6 +54,25 @@ export class BrowserState extends Context.Tag("browser-workflow-mcp/internal/Bro
 const endedError = (live: LiveSession) =>
   Effect.map(Ref.get(live.ended), Option.map((detail) => new BrowserClosed({ sessionId: live.info.sessionId, detail })))
 
+/** How long a call that found every page closed waits for the context's own close event. */
+const CONTEXT_CLOSE_GRACE_MS = 300
+const CONTEXT_CLOSE_POLL_MS = 25
+
+/**
+ * The session's end once a page closed under a call. A browser that dies closes its pages first and
+ * its context a moment later (separate protocol events), so a call that finds every page closed waits
+ * briefly for the context's close before it blames the page.
+ */
+const endedAfterPageClose = (live: LiveSession) =>
+  Effect.gen(function* () {
+    for (let waited = 0; ; waited += CONTEXT_CLOSE_POLL_MS) {
+      const ended = yield* endedError(live)
+      if (Option.isSome(ended) || waited >= CONTEXT_CLOSE_GRACE_MS) return ended
+      if (live.context.pages().some((page) => !page.isClosed())) return ended
+      yield* Effect.sleep(CONTEXT_CLOSE_POLL_MS)
+    }
+  })
+
 /** Once per server, not per session: stale profiles removed, Playwright preloaded. */
 export const housekeeping = Effect.gen(function* () {
   const settings = yield* Config
@@ -139,6 +158,8 @@ export const make = Effect.gen(function* () {
     const current = yield* live
     const page = (yield* Ref.get(current.tabs)).active
     if (page === undefined || page.isClosed()) {
+      const ended = yield* endedAfterPageClose(current)
+      if (Option.isSome(ended)) return yield* ended.value
       return yield* new PageClosed({ detail: "no tab is active (every tab of the session is closed)" })
     }
     return { live: current, page }
@@ -151,7 +172,7 @@ export const make = Effect.gen(function* () {
       (error) =>
         Effect.flatMap(currentLive, (running) =>
           Effect.flatMap(
-            Option.isNone(running) ? Effect.succeedNone : endedError(running.value),
+            Option.isNone(running) ? Effect.succeedNone : endedAfterPageClose(running.value),
             Option.match({ onNone: () => Effect.fail<E | BrowserClosed>(error), onSome: (ended) => Effect.fail(ended) })
           )
         )
