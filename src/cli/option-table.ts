@@ -19,6 +19,8 @@ export interface OptionSpec<A, D extends A | undefined = A | undefined> {
   readonly env?: string
   /** The flag may repeat, each occurrence one item of the list. */
   readonly repeatable?: boolean
+  /** The value is a secret: an error about it never shows it. */
+  readonly secret?: boolean
   /** The value is a path: resolved against the working directory, or the config file's directory in the file. */
   readonly path?: boolean
   readonly default: D
@@ -105,24 +107,38 @@ export const optionTable = {
   }),
   cdpEndpoint: option({
     section: "remote",
-    type: OptionTypes.endpoint(["http:", "https:", "ws:", "wss:"], "an http(s) or ws(s) URL"),
+    type: OptionTypes.endpoints(["http:", "https:", "ws:", "wss:"], "an http(s) or ws(s) URL"),
     flag: "cdp-endpoint",
     env: "BWM_CDP_ENDPOINT",
-    default: defaultSettings.cdpEndpoint,
+    repeatable: true,
+    default: defaultSettings.cdpEndpoints,
     defaultText: "none: launch",
-    help: "Attach to a running Chromium over CDP (http://host:9222 or its ws:// URL): Browserless, a Grid node, your own Chrome.",
+    help: "Attach to a running Chromium over CDP (http://host:9222 or its ws:// URL): Browserless, a Grid node, your own Chrome; repeatable.",
     details:
-      "Each session opens a context of its own there (isolated: no cookies of the browser's profile) and closes only that context at cleanup; the browser keeps running. Needs `--remote-debugging-port` on that browser. See [Remote browsers](#remote-browsers)."
+      "Each session opens a context of its own there (isolated: no cookies of the browser's profile) and closes only that context at cleanup; the browser keeps running. Needs `--remote-debugging-port` on that browser. Several (the flag repeated, URLs separated by spaces in the variable, an array in the file) make a pool with the `--ws-endpoint` ones (docs/scale.md). See [Remote browsers](#remote-browsers)."
   }),
   wsEndpoint: option({
     section: "remote",
-    type: OptionTypes.endpoint(["ws:", "wss:"], "a ws(s) URL"),
+    type: OptionTypes.endpoints(["ws:", "wss:"], "a ws(s) URL"),
     flag: "ws-endpoint",
     env: "BWM_WS_ENDPOINT",
-    default: defaultSettings.wsEndpoint,
+    repeatable: true,
+    default: defaultSettings.wsEndpoints,
     defaultText: "none: launch",
-    help: "Connect to a Playwright browser server (its wsEndpoint, from launchServer or `playwright run-server`).",
-    details: "The server must run the same Playwright version as this one (1.65). Cleanup closes this server's context and disconnects."
+    help: "Connect to a Playwright browser server (its wsEndpoint, from `playwright run-server` or launchServer); repeatable: a pool.",
+    details:
+      "The server must run the same Playwright version as this one (1.65). Cleanup closes this server's context. Several (the flag repeated, URLs separated by spaces in the variable, an array in the file) make a pool: each new session goes to the reachable one with the fewest sessions of this server, over one connection per browser server shared by its sessions (docs/scale.md)."
+  }),
+  endpointHeaders: option({
+    section: "remote",
+    type: OptionTypes.endpointHeaders,
+    env: "BWM_ENDPOINT_HEADERS",
+    secret: true,
+    default: defaultSettings.endpointHeaders,
+    defaultText: "none",
+    help: 'Headers sent when connecting to the remote endpoints (auth tokens): {"Authorization": "Bearer ..."} for all, or per endpoint {"ws://host:3000/": {...}} (its URL as given, its host:port, or "*").',
+    details:
+      "JSON in the variable. Only from the environment or the config file, never from a tool call; the values never appear in responses, step records, reports or logs. A key that names none of the endpoints stops the server at start."
   }),
   userDataDir: option({
     section: "context",

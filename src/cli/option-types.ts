@@ -1,7 +1,7 @@
 // How an option's value is written: as text (a flag or an environment variable) and as JSON in the
 // config file, with the check every source goes through. The value types of the option table.
 import { ParseResult, Schema } from "effect"
-import type { ViewportSize } from "../domain/config.js"
+import { EndpointHeaders, type ViewportSize } from "../domain/config.js"
 
 /** How an option's value is written: as text (a flag or an environment variable) and as JSON in the config file. */
 export interface ValueType<A> {
@@ -90,6 +90,61 @@ export const OptionTypes = {
       "URL",
       expected
     ),
+  /**
+   * Endpoint URLs with one of the given protocols: one URL or a list. The flag repeats; the variable
+   * takes URLs separated by spaces (or a JSON array); the file one URL or an array.
+   */
+  endpoints: (protocols: ReadonlyArray<string>, expected: string): ValueType<ReadonlyArray<string>> => {
+    const endpoint = Schema.String.pipe(
+      Schema.filter((text) => URL.canParse(text) && protocols.includes(new URL(text).protocol), { message: () => `must be ${expected}` })
+    )
+    return {
+      schema: Schema.transform(Schema.Union(endpoint, Schema.Array(endpoint)), Schema.Array(Schema.String), {
+        strict: true,
+        // The same endpoint twice is one browser.
+        decode: (value) => [...new Set(typeof value === "string" ? [value] : value)],
+        encode: (list) => list
+      }),
+      fromText: (text) => {
+        if (text.trim().startsWith("[")) {
+          try {
+            return JSON.parse(text) as unknown
+          } catch {
+            return text
+          }
+        }
+        return text.split(/\s+/).filter((item) => item !== "")
+      },
+      placeholder: "URL",
+      expected: `${expected}, or a list of them`
+    }
+  },
+  /** Headers for remote endpoints: {"Header": "value"} for all, or {"ENDPOINT or host:port or *": {"Header": "value"}}; JSON in the variable. */
+  endpointHeaders: {
+    schema: Schema.transform(
+      Schema.Union(Schema.Record({ key: Schema.String, value: Schema.String }), EndpointHeaders),
+      EndpointHeaders,
+      {
+        strict: true,
+        decode: (value) => {
+          const entries = Object.values(value)
+          return entries.length > 0 && entries.every((item) => typeof item === "string")
+            ? { "*": value as Readonly<Record<string, string>> }
+            : (value as EndpointHeaders)
+        },
+        encode: (value) => value
+      }
+    ),
+    fromText: (text: string): unknown => {
+      try {
+        return JSON.parse(text) as unknown
+      } catch {
+        return text
+      }
+    },
+    placeholder: "JSON",
+    expected: 'a JSON object: {"Header": "value"} for every endpoint, or {"ENDPOINT": {"Header": "value"}} per endpoint (its URL, its host:port, or "*")'
+  } satisfies ValueType<EndpointHeaders>,
   /** WIDTHxHEIGHT in a flag, a variable and the file ("1280x720"). */
   size: {
     schema: Schema.transformOrFail(

@@ -6,6 +6,7 @@ import * as path from "node:path"
 import { parseArgs } from "node:util"
 import { Either, ParseResult, Schema } from "effect"
 import { LOOPBACK_ARGS, settingsConflict } from "../adapters/playwright/lifecycle/launch.js"
+import { endpointKeysText, hostPortOf, unmatchedHeaderKey } from "../adapters/playwright/lifecycle/endpoints.js"
 import type * as StderrLogger from "../adapters/logger.js"
 import { defaultBatchLimits, defaultSettings, type InitScript, type Settings } from "../domain/config.js"
 import { editDistance } from "../domain/edit-distance.js"
@@ -57,6 +58,8 @@ const firstIssue = (error: ParseResult.ParseError): { readonly path: string; rea
 const decodeValue = (spec: AnySpec, raw: unknown, source: Source): unknown => {
   const decoded = Schema.decodeUnknownEither(spec.type.schema, { onExcessProperty: "error" })(raw)
   if (Either.isRight(decoded)) return decoded.right
+  // Schema's messages quote the value: a secret's error says only what was expected.
+  if (spec.secret === true) throw new CliError(`${sourceLabel(source)} must be ${spec.type.expected} (the value is not shown)`)
   const issue = firstIssue(decoded.left)
   if (issue.path === "") {
     throw new CliError(`${sourceLabel(source)} must be ${spec.type.expected}; got ${shown(raw)}`)
@@ -182,6 +185,12 @@ export const parseOptions = (
     }
   }
   if (help || version) return { values: defaults(cwd), configDir: defaultSettings.configDir, help, version }
+  // A repeated flag's items are checked together, as the list they make.
+  for (const [name, spec] of entries) {
+    if (spec.repeatable === true && spec.flag !== undefined && fromFlags.has(name)) {
+      fromFlags.set(name, decodeValue(spec, fromFlags.get(name), { kind: "flag", name: spec.flag }))
+    }
+  }
 
   const configFile = configPath ?? nonEmpty(env[commandFlags.config.env])
   const file = configFile === undefined ? undefined : readConfigFile(configFile)
@@ -233,7 +242,15 @@ export const toSettings = (values: OptionValues, configDir: string): Settings =>
     configDir,
     browserArgs: values.loopbackOnly ? [...LOOPBACK_ARGS, ...values.browserArgs] : values.browserArgs,
     batch: values.batch === undefined ? defaultBatchLimits : { ...defaultBatchLimits, ...withoutUndefined(values.batch) },
-    initScripts: values.initScripts.map(readInitScript)
+    initScripts: values.initScripts.map(readInitScript),
+    cdpEndpoints: values.cdpEndpoint,
+    wsEndpoints: values.wsEndpoint
+  }
+  // Headers meant for an endpoint that is not there would silently not be sent (fail closed).
+  const unmatched = unmatchedHeaderKey(settings)
+  if (unmatched !== undefined) {
+    const named = unmatched.includes("://") ? `the key for ${hostPortOf(unmatched)}` : JSON.stringify(unmatched.slice(0, 80))
+    throw new CliError(`endpointHeaders: ${named} names none of the endpoints (${endpointKeysText(settings)}); use an endpoint's URL as given, its host:port, or "*"`)
   }
   // Options that cannot work together fail here, at start, rather than at the first launch.
   const conflict = settingsConflict(settings)

@@ -108,10 +108,15 @@ export interface Settings {
   readonly caps: ReadonlyArray<string>
   /** A viewport JPEG recorded with each step: never, for failed steps only (the default), or for every step. */
   readonly stepScreenshots: "off" | "failures" | "all"
-  /** Attach to a running Chromium over the Chrome DevTools Protocol instead of launching one. */
-  readonly cdpEndpoint: string | undefined
-  /** Connect to a Playwright browser server (`launchServer`) instead of launching a browser. */
-  readonly wsEndpoint: string | undefined
+  /** Running Chromiums reached over the Chrome DevTools Protocol instead of launching one (a pool with wsEndpoints). */
+  readonly cdpEndpoints: ReadonlyArray<string>
+  /** Playwright browser servers (`run-server`, `launchServer`) to place sessions on instead of launching a browser. */
+  readonly wsEndpoints: ReadonlyArray<string>
+  /**
+   * Headers sent when connecting to a remote endpoint (auth tokens), by endpoint (as given, or its
+   * host:port) or "*" for all. Never shown anywhere.
+   */
+  readonly endpointHeaders: EndpointHeaders
   /** A persistent profile, kept between sessions; without it each session gets a temporary one. */
   readonly userDataDir: string | undefined
   /** A storage-state file (Playwright's format) every session starts from. */
@@ -181,6 +186,13 @@ export interface ViewportSize {
   readonly height: number
 }
 
+/** Headers for remote endpoints: by endpoint (its URL as given, or its host:port), "*" for every one. */
+export const EndpointHeaders = Schema.Record({
+  key: Schema.String.pipe(Schema.minLength(1)),
+  value: Schema.Record({ key: Schema.String.pipe(Schema.pattern(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/)), value: Schema.String })
+})
+export type EndpointHeaders = typeof EndpointHeaders.Type
+
 export const defaultSettings: Settings = {
   headless: true,
   executablePath: undefined,
@@ -199,8 +211,9 @@ export const defaultSettings: Settings = {
   staticTools: false,
   caps: [],
   stepScreenshots: "failures",
-  cdpEndpoint: undefined,
-  wsEndpoint: undefined,
+  cdpEndpoints: [],
+  wsEndpoints: [],
+  endpointHeaders: {},
   userDataDir: undefined,
   storageState: undefined,
   viewportSize: undefined,

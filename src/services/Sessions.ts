@@ -33,6 +33,8 @@ export interface SessionListing {
   readonly current?: true | undefined
   /** Resident memory of its browser's processes, MB (a context in a shared browser: its renderers). */
   readonly memoryMb?: number | undefined
+  /** host:port of the remote browser server it runs on; none for a browser this server launched. */
+  readonly browser?: string | undefined
   /** Its browser closed or crashed; it answers MM_BROWSER_CLOSED until closed. */
   readonly ended?: true | undefined
 }
@@ -68,6 +70,7 @@ export const listingOf = (handle: SessionHandle, extra: Partial<SessionListing> 
       ...extra,
       ...(active !== undefined ? { url: active.url, ...(active.title !== undefined ? { title: active.title } : {}) } : {}),
       idle: extra.idle ?? 0,
+      ...(info.value.browser !== undefined ? { browser: info.value.browser } : {}),
       ...(tabs._tag === "Left" && tabs.left._tag === "BrowserClosed" ? { ended: true as const } : {})
     }
     return Option.some(listing)

@@ -161,6 +161,7 @@ const SessionListing = Schema.Struct({
   idle: Schema.Number.annotations({ description: "Seconds since its last call." }),
   current: Schema.optional(Schema.Literal(true)),
   memoryMb: Schema.optional(Schema.Number),
+  browser: Schema.optional(Schema.String).annotations({ description: "host:port of its remote browser server." }),
   ended: Schema.optional(Schema.Literal(true)).annotations({ description: "Its browser closed: close it." })
 })
 

@@ -62,8 +62,8 @@ describe("reach options", () => {
       // Relative to the config file.
       userDataDir: path.join(dir, "profile")
     })
-    expect(parseCli(["--cdp-endpoint", "http://127.0.0.1:9222"], {}).settings.cdpEndpoint).toBe("http://127.0.0.1:9222")
-    expect(parseCli([], { BWM_WS_ENDPOINT: "ws://127.0.0.1:3000/abc" }).settings.wsEndpoint).toBe("ws://127.0.0.1:3000/abc")
+    expect(parseCli(["--cdp-endpoint", "http://127.0.0.1:9222"], {}).settings.cdpEndpoints).toEqual(["http://127.0.0.1:9222"])
+    expect(parseCli([], { BWM_WS_ENDPOINT: "ws://127.0.0.1:3000/abc" }).settings.wsEndpoints).toEqual(["ws://127.0.0.1:3000/abc"])
     expect(parseCli(["--storage-state", "state.json"], {}).settings.storageState).toBe(path.resolve("state.json"))
     expect(parseCli(["--viewport-size", "390X844"], {}).settings.viewportSize).toEqual({ width: 390, height: 844 })
   })
@@ -84,9 +84,6 @@ describe("reach options", () => {
   })
 
   it("options that cannot work together fail at start, naming one of them", () => {
-    expect(problem(["--cdp-endpoint", "http://127.0.0.1:9222", "--ws-endpoint", "ws://127.0.0.1:3000/"])).toBe(
-      "--ws-endpoint: give either --cdp-endpoint or --ws-endpoint, not both."
-    )
     expect(problem(["--cdp-endpoint", "http://127.0.0.1:9222", "--extension", "ext"])).toMatch(/^--extension: loading an unpacked extension needs a browser this server launches/)
     expect(problem(["--ws-endpoint", "ws://127.0.0.1:3000/", "--user-data-dir", "p"])).toMatch(/^--user-data-dir: /)
     expect(problem(["--user-data-dir", "p", "--storage-state", "s.json"])).toMatch(/^--storage-state: /)
@@ -134,6 +131,47 @@ describe("reach options", () => {
     expect((await Effect.runPromise(Effect.flip(findDevice("pixel", devices)))).message).toContain('closest: "Pixel 7", "Pixel 7 landscape".')
     const far = await Effect.runPromise(Effect.flip(findDevice("Nokia 3310", devices)))
     expect(far.message).toContain("it has 4 devices")
+  })
+
+  it("endpoints make a pool: the flag repeats, the variable takes several, the file a list; a single value works as before", () => {
+    const flags = parseCli(["--ws-endpoint", "ws://127.0.0.1:3001/a", "--ws-endpoint=ws://127.0.0.1:3002/b", "--cdp-endpoint", "http://127.0.0.1:9222"], {}).settings
+    expect(flags.wsEndpoints).toEqual(["ws://127.0.0.1:3001/a", "ws://127.0.0.1:3002/b"])
+    expect(flags.cdpEndpoints).toEqual(["http://127.0.0.1:9222"])
+    expect(parseCli([], { BWM_WS_ENDPOINT: " ws://127.0.0.1:3001/a  ws://127.0.0.1:3002/b " }).settings.wsEndpoints).toEqual(["ws://127.0.0.1:3001/a", "ws://127.0.0.1:3002/b"])
+    expect(parseCli([], { BWM_CDP_ENDPOINT: '["http://127.0.0.1:9222","http://127.0.0.1:9223"]' }).settings.cdpEndpoints).toEqual(["http://127.0.0.1:9222", "http://127.0.0.1:9223"])
+    // The same endpoint twice is one browser.
+    expect(parseCli(["--ws-endpoint", "ws://127.0.0.1:3001/", "--ws-endpoint", "ws://127.0.0.1:3001/"], {}).settings.wsEndpoints).toEqual(["ws://127.0.0.1:3001/"])
+    const dir = tempDir()
+    const file = path.join(dir, "config.json")
+    fs.writeFileSync(file, JSON.stringify({ wsEndpoint: ["ws://127.0.0.1:3001/", "ws://127.0.0.1:3002/"], cdpEndpoint: "http://127.0.0.1:9222" }))
+    const fromFile = parseCli(["--config", file], {}).settings
+    expect(fromFile.wsEndpoints).toEqual(["ws://127.0.0.1:3001/", "ws://127.0.0.1:3002/"])
+    expect(fromFile.cdpEndpoints).toEqual(["http://127.0.0.1:9222"])
+    expect(parseCli([], {}).settings.wsEndpoints).toEqual([])
+    // Every item is checked, a repeated flag's too.
+    expect(problem(["--ws-endpoint", "ws://127.0.0.1:3001/", "--ws-endpoint", "http://127.0.0.1:3002/"])).toContain("--ws-endpoint")
+    expect(problem(["--ws-endpoint", "ws://127.0.0.1:3001/", "--ws-endpoint", "http://127.0.0.1:3002/"])).toContain("a ws(s) URL")
+  })
+
+  it("endpoint headers come from the variable or the file, for all or per endpoint; an error never shows a value", () => {
+    const ws = ["--ws-endpoint", "ws://127.0.0.1:3001/pw?token=t0k", "--ws-endpoint", "ws://127.0.0.1:3002/"]
+    expect(parseCli(ws, { BWM_ENDPOINT_HEADERS: '{"Authorization":"Bearer s3cr3t-all"}' }).settings.endpointHeaders).toEqual({
+      "*": { Authorization: "Bearer s3cr3t-all" }
+    })
+    const dir = tempDir()
+    const file = path.join(dir, "config.json")
+    const perEndpoint = { "ws://127.0.0.1:3001/pw?token=t0k": { "X-Token": "one" }, "127.0.0.1:3002": { "X-Token": "two" }, "*": { "X-Team": "qa" } }
+    fs.writeFileSync(file, JSON.stringify({ endpointHeaders: perEndpoint }))
+    expect(parseCli([...ws, "--config", file], {}).settings.endpointHeaders).toEqual(perEndpoint)
+    // A key for no endpoint would send no token: the server does not start.
+    expect(problem(ws, { BWM_ENDPOINT_HEADERS: '{"127.0.0.1:9999":{"X-Token":"s3cr3t-typo"}}' })).toMatch(/^endpointHeaders: "127.0.0.1:9999" names none of the endpoints \(127.0.0.1:3001, 127.0.0.1:3002\)/)
+    for (const bad of ['{"Authorization": 42, "x": "s3cr3t-bad"}', "s3cr3t-not-json", '{"Bad Header": "s3cr3t-name"}']) {
+      const message = problem(ws, { BWM_ENDPOINT_HEADERS: bad })
+      expect(message).toMatch(/^BWM_ENDPOINT_HEADERS must be a JSON object/)
+      expect(message).not.toContain("s3cr3t")
+    }
+    // No flag: never from the command line (nor from a tool call, which reads no settings).
+    expect(problem(["--endpoint-headers", "{}"])).toContain("unknown option --endpoint-headers")
   })
 
   it("an endpoint is shown without its path and query; tokens in a text are masked", () => {

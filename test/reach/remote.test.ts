@@ -56,7 +56,7 @@ describe("remote browsers", () => {
         // The context of our own takes the emulation options and a storage state.
         const state = path.join(tempDir(), "state.json")
         fs.writeFileSync(state, JSON.stringify({ cookies: [], origins: [{ origin: app.url, localStorage: [{ name: "theme", value: "remote" }] }] }))
-        const settings = testSettings({ cdpEndpoint: remote.endpoint, device: "Pixel 7", storageState: state })
+        const settings = testSettings({ cdpEndpoints: [remote.endpoint], device: "Pixel 7", storageState: state })
         yield* withLive(
           settings,
           Effect.gen(function* () {
@@ -86,7 +86,7 @@ describe("remote browsers", () => {
       Effect.gen(function* () {
         const remote = yield* cdpBrowser()
         yield* withLive(
-          testSettings({ cdpEndpoint: remote.endpoint }),
+          testSettings({ cdpEndpoints: [remote.endpoint] }),
           Effect.gen(function* () {
             expect((yield* call(launch, {})).ok).toBe(true)
             yield* Effect.promise(() => remote.kill())
@@ -106,7 +106,7 @@ describe("remote browsers", () => {
         const app = yield* pageServer({ "/": loginPageWith(3, 0) })
         const first = yield* wsServer()
         const endpoint = new URL(first.wsEndpoint())
-        const settings = testSettings({ wsEndpoint: first.wsEndpoint() })
+        const settings = testSettings({ wsEndpoints: [first.wsEndpoint()] })
         yield* withLive(
           settings,
           Effect.gen(function* () {
@@ -133,7 +133,7 @@ describe("remote browsers", () => {
 
   it.live("an endpoint's token never shows in the error, and an extension cannot be loaded into a remote browser", () =>
     withLive(
-      testSettings({ wsEndpoint: "ws://127.0.0.1:1/playwright?token=hunter2" }),
+      testSettings({ wsEndpoints: ["ws://127.0.0.1:1/playwright?token=hunter2"] }),
       Effect.gen(function* () {
         const failed = yield* call(launch, {})
         expect(failed.error?.details).toEqual({ reason: "ConnectFailed" })

@@ -13,8 +13,8 @@ export interface RunningHttpServer {
   readonly stop: () => Promise<number | null>
 }
 
-/** Spawns the server with --port 0 and the loopback guards; resolves once it printed its address. */
-export const startHttpServer = (args: ReadonlyArray<string>, marker: string): Promise<RunningHttpServer> =>
+/** Spawns the server with --port 0 and the loopback guards (and more environment); resolves once it printed its address. */
+export const startHttpServer = (args: ReadonlyArray<string>, marker: string, env: Readonly<Record<string, string>> = {}): Promise<RunningHttpServer> =>
   new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -29,7 +29,7 @@ export const startHttpServer = (args: ReadonlyArray<string>, marker: string): Pr
         `--bwm-test-marker=${marker}`,
         ...args
       ],
-      { stdio: ["ignore", "pipe", "pipe"] }
+      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } }
     )
     // An HTTP server is not tied to our stdin: make sure it goes when the test worker does, even after a timeout.
     const killOnExit = () => child.kill("SIGTERM")

@@ -1,6 +1,6 @@
 // The live browser: Session and Observer over one shared Playwright state.
 import { Context, Effect, Layer, type Scope } from "effect"
-import type { Config } from "../../services/Config.js"
+import { Config } from "../../services/Config.js"
 import type { KnowledgeStore } from "../../services/KnowledgeStore.js"
 import type { Session } from "../../services/Session.js"
 import { handleOf, type SessionHandle } from "../../services/Sessions.js"
@@ -12,6 +12,8 @@ import { recorderLayer } from "./recorder.js"
 import * as ObserverAdapter from "./observer/observer.js"
 import * as SessionAdapter from "./session/session.js"
 import * as SharedBrowser from "./lifecycle/shared-browser.js"
+import { remoteEndpoints } from "./lifecycle/endpoints.js"
+import * as RemotePool from "./lifecycle/remote-pool.js"
 
 /** The Observer, answering from what a paused page can still tell while its JavaScript is paused in the debugger. */
 const observer = Layer.effect(Observer, Effect.flatMap(ObserverAdapter.make, DebuggerGuard.observer))
@@ -33,8 +35,13 @@ export const slots: Effect.Effect<(scope: Scope.Scope) => Effect.Effect<Context.
   Effect.gen(function* () {
     yield* Browser.housekeeping
     const shared = yield* SharedBrowser.make
+    // The remote browsers every session of the server is placed on (none: sessions launch their own).
+    const pool = yield* RemotePool.make(remoteEndpoints(yield* Config))
     // Everything the server was given (Config, the Fixture capability...) reaches every session.
-    const context = Context.add(yield* Effect.context<Config>(), SharedBrowser.SharedBrowser, shared)
+    const context = (yield* Effect.context<Config>()).pipe(
+      Context.add(SharedBrowser.SharedBrowser, shared),
+      Context.add(RemotePool.RemotePool, pool)
+    )
     return (scope: Scope.Scope) => Layer.buildWithScope(Layer.provide(slotLayer, Layer.succeedContext(context)), scope)
   })
 

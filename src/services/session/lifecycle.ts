@@ -25,6 +25,8 @@ export interface SessionInfo {
   readonly flowTags: ReadonlyArray<string>
   readonly tags: ReadonlyArray<string>
   readonly extensionId?: string | undefined
+  /** host:port of the remote browser server it runs on (--ws-endpoint, --cdp-endpoint); none for a browser this server launched. */
+  readonly browser?: string | undefined
 }
 
 export interface LaunchResult {

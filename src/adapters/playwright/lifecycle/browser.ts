@@ -12,6 +12,8 @@ import { removeStaleProfiles } from "./profiles.js"
 import { tabIdIn } from "./session-state.js"
 import { PRELOAD_DELAY_MS, preloadPlaywright } from "../calls.js"
 import { SharedBrowser } from "./shared-browser.js"
+import { isRemote, remoteEndpoints } from "./endpoints.js"
+import * as RemotePool from "./remote-pool.js"
 import { fixturesFor, newSessionId, startSession } from "./start.js"
 
 export type { LiveSession } from "./live-session.js"
@@ -95,6 +97,9 @@ export const make = Effect.gen(function* () {
   // A Fixture capability replaces the config file's fixtures; read once, when the layer is built.
   const fixtures = yield* fixturesFor(settings)
   const shared = Option.getOrUndefined(yield* Effect.serviceOption(SharedBrowser))
+  // The server's pool of remote browsers; a session built alone (a single-session layer) gets one of its own.
+  const offered = Option.getOrUndefined(yield* Effect.serviceOption(RemotePool.RemotePool))
+  const pool = offered ?? (isRemote(settings) ? yield* RemotePool.make(remoteEndpoints(settings)) : undefined)
   const runSync = Runtime.runSync(yield* Effect.runtime<never>())
   const phase = yield* Ref.make<Phase>({ _tag: "Idle" })
   const lifecycle = yield* Effect.makeSemaphore(1)
@@ -122,7 +127,7 @@ export const make = Effect.gen(function* () {
       yield* Ref.set(phase, { _tag: "Starting", sessionId })
       const scope = yield* Scope.make()
       // The scope outlives this call when the start succeeds; on failure or interruption it closes here.
-      const live = yield* startSession(settings, fixtures, options, sessionId, shared).pipe(
+      const live = yield* startSession(settings, fixtures, options, sessionId, shared, pool).pipe(
         Scope.extend(scope),
         Effect.onExit((exit) =>
           Exit.isSuccess(exit)

@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import type { Settings } from "../../../domain/config.js"
 import { InvalidConfig, LaunchFailed } from "../../../domain/errors.js"
 import { editDistance } from "../../../domain/edit-distance.js"
+import { remoteOption } from "./endpoints.js"
 
 /** System browsers we look for, in order, when no executable path is configured. */
 export const EXECUTABLE_CANDIDATES: ReadonlyArray<string> = [
@@ -271,19 +272,6 @@ export const contextOptionsFor = (
   }
 }
 
-/** How the session gets its browser. */
-export type BrowserSource =
-  | { readonly _tag: "Launch" }
-  | { readonly _tag: "Cdp"; readonly endpoint: string }
-  | { readonly _tag: "Ws"; readonly endpoint: string }
-
-export const browserSourceOf = (settings: Pick<Settings, "cdpEndpoint" | "wsEndpoint">): BrowserSource =>
-  settings.cdpEndpoint !== undefined
-    ? { _tag: "Cdp", endpoint: settings.cdpEndpoint }
-    : settings.wsEndpoint !== undefined
-      ? { _tag: "Ws", endpoint: settings.wsEndpoint }
-      : { _tag: "Launch" }
-
 /**
  * An endpoint as it may be shown or logged: scheme, host and port only. Hosted browsers put their API
  * token in the query (or the path), which must never reach an error message or the logs.
@@ -308,13 +296,10 @@ export const withoutSecrets = (text: string, endpoint: string) =>
 export const settingsConflict = (
   settings: Pick<
     Settings,
-    "cdpEndpoint" | "wsEndpoint" | "extension" | "userDataDir" | "storageState" | "proxyServer" | "proxyBypass" | "browserArgs"
+    "cdpEndpoints" | "wsEndpoints" | "extension" | "userDataDir" | "storageState" | "proxyServer" | "proxyBypass" | "browserArgs"
   >
 ): { readonly option: string; readonly detail: string } | undefined => {
-  const remote = settings.cdpEndpoint !== undefined ? "--cdp-endpoint" : settings.wsEndpoint !== undefined ? "--ws-endpoint" : undefined
-  if (settings.cdpEndpoint !== undefined && settings.wsEndpoint !== undefined) {
-    return { option: "--ws-endpoint", detail: "give either --cdp-endpoint or --ws-endpoint, not both." }
-  }
+  const remote = remoteOption(settings)
   if (remote !== undefined && settings.extension !== undefined) {
     return {
       option: "--extension",

@@ -295,7 +295,11 @@ const answerDialog = (runSync: RunSync, live: LiveSession, page: Page, dialog: D
  * is on) every tab's requests are captured from the first one. Gives nothing to undo: the listeners go
  * with the context.
  */
-export const trackContext = (runSync: RunSync, live: LiveSession, options: { readonly captureNetwork?: boolean } = {}) =>
+export const trackContext = (
+  runSync: RunSync,
+  live: LiveSession,
+  options: { readonly captureNetwork?: boolean; readonly remote?: string | undefined } = {}
+) =>
   Effect.sync(() => {
     if (options.captureNetwork === true) watchNetwork(runSync, live)
     for (const page of live.context.pages()) trackPage(runSync, live, page)
@@ -310,8 +314,9 @@ export const trackContext = (runSync: RunSync, live: LiveSession, options: { rea
         )
       )
     })
+    const why = options.remote === undefined ? "the browser process exited or lost its connection" : `the browser server at ${options.remote} went away or dropped the connection`
     live.context.on("close", () => {
-      runSync(Ref.update(live.ended, (ended) => (Option.isSome(ended) ? ended : Option.some("the browser process exited or lost its connection"))))
+      runSync(Ref.update(live.ended, (ended) => (Option.isSome(ended) ? ended : Option.some(why))))
     })
   })
 

@@ -14,7 +14,6 @@ import type { LaunchOptions } from "../../../services/Session.js"
 import { firstLine, loadPlaywright, type PlaywrightModule } from "../calls.js"
 import {
   baseBrowserArgs,
-  browserSourceOf,
   contextOptionsFor,
   findDevice,
   inspectExtension,
@@ -22,12 +21,11 @@ import {
   resolveExecutable,
   resolveScreenUrl,
   settingsConflict,
-  shownEndpoint,
-  withoutSecrets,
-  type BrowserSource,
   type ContextOptions,
   type ExtensionInfo
 } from "./launch.js"
+import { isRemote } from "./endpoints.js"
+import type { RemotePoolService } from "./remote-pool.js"
 import { makeLiveSession, trackContext, trackOwnPage } from "./live-session.js"
 import { capturesNetwork } from "../devtools/network.js"
 import { installPolicy, policyOf, withResolverRules } from "./policy.js"
@@ -186,40 +184,6 @@ const launchBrowser = (
     )
   })
 
-/**
- * Reaches a browser that runs elsewhere (over CDP, or a Playwright browser server) and opens a context
- * of its own there. The scope closes only that context and the connection: the browser keeps running.
- */
-const attachBrowser = (
-  chromium: PlaywrightModule["chromium"],
-  source: Exclude<BrowserSource, { _tag: "Launch" }>,
-  page: PageSettings,
-  storageState: StorageStateValue | undefined
-) =>
-  Effect.gen(function* () {
-    const option = source._tag === "Cdp" ? "--cdp-endpoint" : "--ws-endpoint"
-    const where = `${shownEndpoint(source.endpoint)} (${option})`
-    const detailOf = (error: unknown) => withoutSecrets(firstLine(error).replace(/^[\w.]+: /, ""), source.endpoint)
-    const browser = yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () =>
-          source._tag === "Cdp"
-            ? chromium.connectOverCDP(source.endpoint, { timeout: BROWSER_START_TIMEOUT_MS, slowMo: page.slowMo })
-            : chromium.connect(source.endpoint, { timeout: BROWSER_START_TIMEOUT_MS, slowMo: page.slowMo }),
-        catch: (error) => new LaunchFailed({ reason: "ConnectFailed", detail: `could not connect to the browser at ${where}: ${detailOf(error)}` })
-      }).pipe(Effect.tapError((error) => Effect.logWarning(error.message))),
-      // Disconnects; for a CDP browser this leaves the browser and its own contexts running.
-      (browser) => Effect.promise(() => browser.close().catch(() => undefined))
-    )
-    return yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () => browser.newContext({ ...page.contextOptions, ...(storageState !== undefined ? { storageState } : {}) }),
-        catch: (error) => new LaunchFailed({ reason: "ConnectFailed", detail: `the browser at ${where} did not open a context: ${detailOf(error)}` })
-      }),
-      (context) => Effect.promise(() => context.close().catch(() => undefined))
-    )
-  })
-
 /** Starts the browser the sessions share (no profile of ours: Playwright removes its own when it closes). */
 const launchSharedBrowser = (chromium: PlaywrightModule["chromium"], settings: Settings) =>
   Effect.gen(function* () {
@@ -278,7 +242,8 @@ export const startSession = (
   fixtures: FixtureService,
   options: LaunchOptions,
   sessionId: string,
-  shared?: SharedBrowserService | undefined
+  shared?: SharedBrowserService | undefined,
+  pool?: RemotePoolService | undefined
 ) =>
   Effect.gen(function* () {
     const extensionDir = options.extensionPath ?? settings.extension
@@ -295,20 +260,30 @@ export const startSession = (
     const pageSettings: PageSettings = { contextOptions: contextOptionsFor(settings, device?.descriptor), slowMo: options.slowMo }
     const storageState = settings.storageState === undefined ? undefined : yield* readStorageState(settings.storageState)
 
-    const source = browserSourceOf(settings)
-    if (source._tag !== "Launch" && (!settings.headless || settings.executablePath !== undefined)) {
+    const remote = isRemote(settings) && pool !== undefined ? pool : undefined
+    if (remote !== undefined && (!settings.headless || settings.executablePath !== undefined)) {
       yield* Effect.logWarning("--headed and --executable-path apply to a browser this server launches; the remote browser runs as it was started")
     }
     const own = ownsBrowser(settings, extension, options, shared)
+    // A remote session's context opens on the least loaded browser server of the pool.
+    const placed =
+      remote === undefined
+        ? undefined
+        : yield* remote.newContext(
+            playwright.chromium,
+            (browser) => browser.newContext({ ...pageSettings.contextOptions, ...(storageState !== undefined ? { storageState } : {}) }),
+            { slowMo: options.slowMo }
+          )
+    const launched = placed === undefined
     const context =
-      source._tag !== "Launch"
-        ? yield* attachBrowser(playwright.chromium, source, pageSettings, storageState)
+      placed !== undefined
+        ? placed.context
         : own || shared === undefined
           ? yield* launchBrowser(playwright.chromium, settings, extension, pageSettings)
           : yield* contextInSharedBrowser(playwright.chromium, settings, shared, pageSettings, storageState)
     yield* installInitScripts(context, settings.initScripts)
     // A launched profile takes the state after the start (launchPersistentContext has no such option).
-    if (storageState !== undefined && source._tag === "Launch" && own) {
+    if (storageState !== undefined && launched && own) {
       yield* Effect.tryPromise({
         try: () => context.setStorageState(storageState),
         catch: (error) => new InvalidConfig({ source: "--storage-state", detail: `the browser did not take the state: ${firstLine(error)}` })
@@ -334,7 +309,8 @@ export const startSession = (
         goal: options.goal,
         flowTags: options.flowTags,
         tags: options.tags,
-        extensionId: extension?.id
+        extensionId: extension?.id,
+        ...(placed !== undefined ? { browser: placed.where } : {})
       },
       context,
       extension,
@@ -343,10 +319,10 @@ export const startSession = (
       notificationUrl:
         extension === undefined ? undefined : resolveScreenUrl(settings.screens.notification ?? "notification.html", extension, settings.appUrl)
     })
-    yield* trackContext(runSync, live, { captureNetwork: capturesNetwork(settings) })
+    yield* trackContext(runSync, live, { captureNetwork: capturesNetwork(settings), remote: placed?.where })
     yield* followEmulation(context, { viewport: pageSettings.contextOptions.viewport, permissions: settings.grantPermissions })
     // In a shared browser other contexts are other sessions': the policy goes on this context only.
-    yield* installPolicy(runSync, live, policyOf(settings, extension), { ownsBrowser: source._tag === "Launch" && own })
+    yield* installPolicy(runSync, live, policyOf(settings, extension), { ownsBrowser: launched && own })
     // Before the first page loads, so the recordings hold the whole session; finished when its scope closes.
     yield* startRecording(settings, context, sessionId)
 

@@ -20,6 +20,7 @@ import type { Assertion, PageAffordances, PageWait, ScrollRequest, ScrollResult,
 import { writeFileAtomic } from "../../files.js"
 import { checkUploadPaths, uploadRootsOf } from "../../upload-roots.js"
 import { BrowserState } from "../lifecycle/browser.js"
+import { isRemote } from "../lifecycle/endpoints.js"
 import { BrowserCallFailed, firstLine, isPlaywrightTimeout } from "../calls.js"
 import type { LiveSession } from "../lifecycle/live-session.js"
 import { evaluateInPage } from "../page-eval.js"
@@ -446,7 +447,7 @@ export const make = Effect.gen(function* () {
   const savePdf = (name: string) =>
     Effect.gen(function* () {
       const { page } = yield* browser.activePage
-      if (!settings.headless && settings.cdpEndpoint === undefined && settings.wsEndpoint === undefined) {
+      if (!settings.headless && !isRemote(settings)) {
         return yield* new PdfFailed({ detail: "the browser is headed, and Chromium prints to PDF only headless; start the server with --headless." })
       }
       const file = path.resolve(settings.artifactsDir, "pdf", `${pdfName(name)}.pdf`)
