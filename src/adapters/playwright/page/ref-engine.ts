@@ -5,14 +5,17 @@
 export const refSelectorEngine = () => {
   const find = (root: Node, body: string): Element | null => {
     const KEY = Symbol.for("browser-workflow-mcp")
-    // Inside a same-origin iframe the registry is the top page's (the utility world spans the page's frames).
-    let registry = (window as any)[KEY]
-    if (registry === undefined) {
+    // Inside a same-origin iframe the registry is the one of the document that walked it: the top page's,
+    // or a cross-origin frame's above it (the utility world spans a process's same-origin frames). Up the
+    // parents until one has it; a cross-origin parent ends the search.
+    let registry: any
+    for (let view: Window = window; registry === undefined; view = view.parent) {
       try {
-        registry = (window.top as any)?.[KEY]
+        registry = (view as any)[KEY]
       } catch {
-        registry = undefined
+        break
       }
+      if (view === view.parent) break
     }
     const element: Element | undefined = registry?.byRef.get(body)
     if (!element || !element.isConnected || element.ownerDocument.defaultView === null) return null

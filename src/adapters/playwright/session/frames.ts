@@ -355,12 +355,19 @@ export const withSeparateFrames = async (page: Page, result: ObserveResult, args
   }
 }
 
-/** A ref that is not in the top document's registry, looked for in the cross-origin frames: with the frame refs to reach it. */
-export const refInSeparateFrames = async (page: Page, ref: string): Promise<RefCheck | undefined> => {
+/**
+ * A ref that is not in the top document's registry, looked for in the cross-origin frames: with the frame
+ * refs to reach it; else not there, with the refs those frames hold (for the wrong-ref answer).
+ */
+export const refInSeparateFrames = async (page: Page, ref: string): Promise<RefCheck> => {
+  const current: Array<RefCheck["current"][number]> = []
   for (const frame of separateFrames(page)) {
     try {
       const check = await evaluateInFrame<RefCheck>(page, frame, checkRefExpression(ref))
-      if (!check.exists) continue
+      if (!check.exists) {
+        current.push(...check.current)
+        continue
+      }
       const chain = await frameChain(page, frame)
       if (chain === null) continue
       return { exists: true, current: [], frames: [...chain, ...check.frames] }
@@ -368,7 +375,7 @@ export const refInSeparateFrames = async (page: Page, ref: string): Promise<RefC
       continue
     }
   }
-  return undefined
+  return { exists: false, current, frames: [] }
 }
 
 /**

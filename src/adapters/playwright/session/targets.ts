@@ -26,6 +26,9 @@ export type Action = "click" | "type" | "get_text" | "press_key" | "select_optio
 
 const cssString = (value: string) => JSON.stringify(value)
 
+/** At most this many refs are suggested when a ref is unknown (each document suggests as many at most). */
+const SUGGESTED_REFS = 40
+
 /** How long a check of the page (a ref, a count, a visibility) may take. */
 const CHECK_TIMEOUT_MS = 3_000
 const CHECK_TIMEOUT = Duration.millis(CHECK_TIMEOUT_MS)
@@ -112,11 +115,16 @@ export const targets = (browser: BrowserStateService) => {
       catch: (cause): PageClosed | BrowserCallFailed =>
         unanswered(cause) ? new BrowserCallFailed({ cause }) : new PageClosed({ detail: "the page went away while checking the ref" })
     }).pipe(
-      // Not in the top document: perhaps in a cross-origin frame, whose document has its own registry.
+      // Not in the top document: perhaps in a cross-origin frame, whose document has its own registry;
+      // when in none, the refs worth suggesting are the top document's, then those frames'.
       Effect.flatMap((check) =>
         check.exists
           ? Effect.succeed(check)
-          : Effect.promise(() => refInSeparateFrames(page, ref).catch(() => undefined)).pipe(Effect.map((found) => found ?? check))
+          : Effect.promise(() => refInSeparateFrames(page, ref).catch(() => undefined)).pipe(
+              Effect.map((found): RefCheck =>
+                found === undefined ? check : found.exists ? found : { ...check, current: [...check.current, ...found.current].slice(0, SUGGESTED_REFS) }
+              )
+            )
       ),
       Effect.catchAll((failed): Effect.Effect<RefCheck, PageClosed | PageUnresponsive> =>
         failed instanceof PageClosed
