@@ -114,8 +114,7 @@ export const optionTable = {
     default: defaultSettings.cdpEndpoints,
     defaultText: "none: launch",
     help: "Attach to a running Chromium over CDP (http://host:9222 or its ws:// URL): Browserless, a Grid node, your own Chrome; repeatable.",
-    details:
-      "Each session opens a context of its own there (isolated: no cookies of the browser's profile) and closes only that context at cleanup; the browser keeps running. Needs `--remote-debugging-port` on that browser. Several (the flag repeated, URLs separated by spaces in the variable, an array in the file) make a pool with the `--ws-endpoint` ones (docs/scale.md). See [Remote browsers](#remote-browsers)."
+    details: "Each session opens a context of its own there (isolated: no cookies of the browser's profile) and closes only that context at cleanup; the browser keeps running. Needs `--remote-debugging-port` on that browser. Several (the flag repeated, URLs separated by spaces in the variable, an array in the file) make a pool with the `--ws-endpoint` ones (docs/scale.md). See [Remote browsers](#remote-browsers)."
   }),
   wsEndpoint: option({
     section: "remote",
@@ -126,8 +125,7 @@ export const optionTable = {
     default: defaultSettings.wsEndpoints,
     defaultText: "none: launch",
     help: "Connect to a Playwright browser server (its wsEndpoint, from `playwright run-server` or launchServer); repeatable: a pool.",
-    details:
-      "The server must run the same Playwright version as this one (1.65). Cleanup closes this server's context. Several (the flag repeated, URLs separated by spaces in the variable, an array in the file) make a pool: each new session goes to the reachable one with the fewest sessions of this server, over one connection per browser server shared by its sessions (docs/scale.md)."
+    details: "The server must run the same Playwright version as this one (1.65). Cleanup closes this server's context. Several (the flag repeated, URLs separated by spaces in the variable, an array in the file) make a pool: each new session goes to the reachable one with the fewest sessions of this server, over one connection per browser server shared by its sessions (docs/scale.md)."
   }),
   endpointHeaders: option({
     section: "remote",
@@ -137,8 +135,7 @@ export const optionTable = {
     default: defaultSettings.endpointHeaders,
     defaultText: "none",
     help: 'Headers sent when connecting to the remote endpoints (auth tokens): {"Authorization": "Bearer ..."} for all, or per endpoint {"ws://host:3000/": {...}} (its URL as given, its host:port, or "*").',
-    details:
-      "JSON in the variable. Only from the environment or the config file, never from a tool call; the values never appear in responses, step records, reports or logs. A key that names none of the endpoints stops the server at start."
+    details: "JSON in the variable. Only from the environment or the config file, never from a tool call; the values never appear in responses, step records, reports or logs. A key that names none of the endpoints stops the server at start."
   }),
   userDataDir: option({
     section: "context",
