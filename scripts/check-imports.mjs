@@ -57,22 +57,13 @@ export const ALLOWED_LONG_FUNCTIONS = {
   // short, the closure long). Splitting means a port per concern (HOUSE_STYLE: past ~400 lines), with
   // the state they share passed in; left whole today because widget-gaps, downloads and emulate are
   // changing these files. Who removes them: the structure helper, once those land.
-  "adapters/playwright/session/interactions.ts:make": "port closure; split by concern (drag/scroll/uploads, waits/assertions)",
-  "adapters/playwright/session/navigation.ts:make": "port closure; split goto from history/screens",
   "adapters/playwright/session/actions.ts:make": "port closure; split the direct path from Playwright's actions",
   "adapters/playwright/session/direct.ts:directActions": "port closure of the direct actions; one function per action",
   "adapters/playwright/session/targets.ts:targets": "closure over the locator cache; split locating from resolving refs",
   "adapters/playwright/observer/observer.ts:make": "port closure; split walks from the snapshot and test ids",
-  "adapters/playwright/devtools/debugger.ts:make": "port closure; split breakpoints from stepping",
-  "adapters/knowledge-files.ts:makeFileStore": "the store as one closure over its files and index; split writing from reading",
-  "adapters/knowledge-files.ts:(anonymous in makeFileStore)": "the Effect.gen body of makeFileStore (same split)",
-  // The sessions helper (issue 20) is rewriting serveHttp today; split it after that lands.
-  "mcp/http.ts:serveHttp": "being rewritten by the sessions helper (issue 20); split after it lands",
   // The hot path of bench:knowledge: its loops are closures over typed-array counters on purpose (V8
   // optimizes each); splitting the shared counters into a context needs bench:knowledge before and after.
   "knowledge/prior.ts:priorKnowledge": "hot path; split only with bench:knowledge before/after",
-  // The batch tool closes over its limits (its run loop inside it is under 150 lines now).
-  "tools/batch.ts:makeRunSteps": "closure over the batch limits; move the step runner to module level"
 }
 
 /**

@@ -123,6 +123,207 @@ export interface FileStore {
   readonly status: Effect.Effect<{ readonly restoredFromIndex: boolean; readonly filesRead: number }>
 }
 
+const fail = (detail: string) => (error: unknown) => new KnowledgeError({ detail: `${detail}: ${String(error)}` })
+
+/** The in-memory index and what it knows of each session directory (a restored index file replaces all three). */
+interface Indexed {
+  catalog: Catalog
+  directories: Map<string, DirectoryState>
+  packedNames: Uint8Array | undefined
+}
+
+const directoryIn = (indexed: Indexed, name: string) => {
+  let state = indexed.directories.get(name)
+  if (state === undefined) indexed.directories.set(name, (state = newDirectoryState()))
+  return state
+}
+
+const namesIn = (indexed: Indexed, state: DirectoryState) => unpackNames(state, indexed.packedNames)
+
+interface Loaded {
+  readonly unreadable: Array<string>
+  /** Step files read from the disk. */
+  read: number
+}
+
+/** Loads what this process has not indexed yet and forgets what is gone; on a full sweep every directory is checked. */
+const loadNew = async (indexed: Indexed, root: string, full: boolean, now: number, first: boolean): Promise<Loaded> => {
+  const loaded: Loaded = { unreadable: [], read: 0 }
+  const entries = await fs.readdir(root, { withFileTypes: true }).catch(() => [])
+  const sessionDirs = entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith(".")).map((entry) => entry.name)
+  if (full) {
+    // A save cut short (the process killed while writing) leaves its temporary file: removed once stale.
+    for (const entry of entries) {
+      if (!entry.isFile() || !entry.name.startsWith(`.${INDEX_FILE}.`) || !entry.name.endsWith(".tmp")) continue
+      const file = path.join(root, entry.name)
+      if ((statIfPresent(file)?.mtimeMs ?? now) < now - 60_000) await fs.rm(file, { force: true })
+    }
+    const present = new Set(sessionDirs)
+    for (const [name, state] of indexed.directories) {
+      if (present.has(name)) continue
+      // The whole session directory is gone: so are its steps.
+      for (const sessionId of state.sessionIds) indexed.catalog.dropSession(sessionId, "forget")
+      indexed.directories.delete(name)
+    }
+  }
+  await pool(sessionDirs, 16, async (name) => {
+    const isNew = !indexed.directories.has(name)
+    const state = directoryIn(indexed, name)
+    if (!state.hasMetadata || (first && !isNew)) {
+      // Read again on every refresh until it exists (a session's metadata may land after its first steps),
+      // and once after a restart in case it changed while no server was looking.
+      const file = path.join(root, name, "session.json")
+      const stat = statIfPresent(file)
+      const stamp = stat === undefined ? undefined : `${stat.mtimeMs}:${stat.size}`
+      if (stamp !== undefined && stamp !== state.metadataStamp) {
+        const text = await fs.readFile(file, "utf8").catch(() => undefined)
+        if (text !== undefined) {
+          const metadata = parse(text, decodeSessionJson)
+          state.hasMetadata = true
+          state.metadataStamp = stamp
+          if (metadata === undefined) loaded.unreadable.push(file)
+          else indexed.catalog.addSession(metadata)
+        }
+      }
+    }
+    if (!full && !isNew && !(state.seenMtime > now - HOT_MS)) return
+    if (!full && !isNew && now - state.checkedAt < (now - state.seenMtime) / QUIET_FRACTION) return
+    const stepsDir = path.join(root, name, "steps")
+    // A stat is a few microseconds done synchronously, and a thread-pool round trip done asynchronously.
+    const stat = statIfPresent(stepsDir)
+    if (stat === undefined) return
+    state.checkedAt = now
+    state.seenMtime = stat.mtimeMs
+    if (!state.wrote && stat.mtimeMs === state.listedMtime && stat.mtimeMs < now - SETTLE_MS) return
+    // Until the listing below is fully indexed, a saved index must list this directory again.
+    state.listedMtime = -1
+    state.wrote = false
+    const files = (await fs.readdir(stepsDir).catch(() => [] as Array<string>)).filter(isStepFile).sort()
+    const names = namesIn(indexed, state)
+    const present = new Set(files)
+    let removed = false
+    for (const known of names) {
+      if (!present.has(known)) {
+        removed = true
+        break
+      }
+    }
+    if (removed) {
+      // A step file went away (or was replaced): the session is read again from what is there now.
+      for (const sessionId of state.sessionIds) indexed.catalog.dropSession(sessionId)
+      names.clear()
+    }
+    const fresh = files.filter((file) => !names.has(file))
+    const texts = await readTexts(fresh.map((file) => path.join(stepsDir, file)))
+    loaded.read += fresh.length
+    for (const [index, file] of fresh.entries()) {
+      if (names.has(file)) continue
+      const text = texts[index]
+      if (text === undefined) continue
+      // A bad file is remembered as seen, so it is reported once, not on every query.
+      names.add(file)
+      const step = parse(text, decodeStepJson)
+      if (step === undefined) loaded.unreadable.push(path.join(stepsDir, file))
+      else {
+        state.sessionIds.add(step.sessionId)
+        indexed.catalog.addStep(step)
+      }
+    }
+    if (!state.wrote) {
+      state.listedMtime = stat.mtimeMs
+      state.listedAt = now
+    }
+  })
+  return loaded
+}
+
+/** The store's reads of whole files (no index): a session's steps and metadata, artifacts, reports, recordings. */
+const fileReaders = (artifactsDir: string, root: string) => {
+  const readRecord = <A>(file: string, decode: (json: unknown) => Either.Either<A, unknown>) =>
+    Effect.promise(() => fs.readFile(file, "utf8").catch(() => undefined)).pipe(
+      Effect.flatMap((text) => {
+        if (text === undefined) return Effect.succeed(undefined)
+        const record = parse(text, decode)
+        if (record !== undefined) return Effect.succeed(record)
+        return Effect.logWarning(`knowledge store: skipping unreadable file ${file}`).pipe(Effect.as(undefined))
+      })
+    )
+
+  const steps = (sessionId: string) =>
+    Effect.gen(function* () {
+      const dir = path.join(root, safeSegment(sessionId), "steps")
+      const names = yield* Effect.promise(() => fs.readdir(dir).catch(() => [] as Array<string>))
+      const files = names.filter(isStepFile).sort()
+      const records = yield* Effect.forEach(files, (name) => readRecord(path.join(dir, name), decodeStepJson), { concurrency: 16 })
+      return records.filter((record): record is StepRecord => record !== undefined)
+    })
+
+  const sessions = Effect.gen(function* () {
+    const names = yield* Effect.promise(() => fs.readdir(root).catch(() => [] as Array<string>))
+    const records = yield* Effect.forEach(
+      names.filter((name) => !name.startsWith(".")),
+      (name) => readRecord(path.join(root, name, "session.json"), decodeSessionJson),
+      { concurrency: 16 }
+    )
+    return records.filter((record): record is SessionMetadata => record !== undefined)
+  })
+
+  const artifactsRoot = path.resolve(artifactsDir)
+  /** Only files under the artifacts directory: a step record never makes the store read elsewhere. */
+  const readArtifact = (file: string) =>
+    Effect.promise(async () => {
+      const resolved = path.resolve(artifactsRoot, file)
+      const relative = path.relative(artifactsRoot, resolved)
+      if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return Option.none<Uint8Array>()
+      const bytes = await fs.readFile(resolved).catch(() => undefined)
+      return bytes === undefined ? Option.none<Uint8Array>() : Option.some<Uint8Array>(bytes)
+    })
+
+  const writeReport = (sessionId: string, html: string) => {
+    const file = path.join(artifactsRoot, "reports", `${safeSegment(sessionId)}.html`)
+    return Effect.tryPromise({ try: () => writeFileAtomic(file, html, { within: artifactsRoot }), catch: fail(`cannot write the report ${file}`) }).pipe(Effect.as(file))
+  }
+
+  /** The session's recordings (sessions/<id>/: complete files only) and the downloads directory, when there are any. */
+  const sessionFiles = (sessionId: string) =>
+    Effect.promise(async () => {
+      const dir = path.join(artifactsRoot, "sessions", safeSegment(sessionId))
+      const names = await fs.readdir(dir).catch(() => [] as Array<string>)
+      const files = names
+        .filter((name) => !name.startsWith(".") && !name.endsWith(".partial"))
+        .sort()
+        .map((name) => ({ path: path.join(dir, name), name: `sessions/${safeSegment(sessionId)}/${name}` }))
+      const downloads = path.join(artifactsRoot, "downloads")
+      const hasDownloads = await fs.readdir(downloads).then((entries) => entries.length > 0, () => false)
+      return hasDownloads ? [...files, { path: downloads, name: "downloads/" }] : files
+    })
+  return { steps, sessions, readArtifact, writeReport, sessionFiles }
+}
+
+/** File names must increase strictly within this process even when two steps share a millisecond. */
+interface StepClock {
+  last: number
+}
+
+/** Writes a step's file (never over another one: a taken name moves a millisecond on) and answers its path. */
+const writeStepFile = (clock: StepClock, root: string, artifactsDir: string, step: StepRecord, text: string) =>
+  Effect.try({
+    try: () => {
+      const parsed = Date.parse(step.timestamp)
+      const stamp = Math.max(Number.isNaN(parsed) ? Date.now() : parsed, clock.last + 1)
+      clock.last = stamp
+      const dir = path.join(root, safeSegment(step.sessionId), "steps")
+      const name = (millis: number) => path.join(dir, `${stepStamp(millis)}-${safeSegment(step.tool.name)}.json`)
+      let next = stamp
+      return createSmallFileAtomic(name(stamp), text, () => {
+        next += 1
+        clock.last = Math.max(clock.last, next)
+        return name(next)
+      }, artifactsDir)
+    },
+    catch: fail(`cannot record step of ${step.sessionId}`)
+  })
+
 export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = {}) =>
   Effect.gen(function* () {
     const root = path.resolve(artifactsDir, "llm-knowledge")
@@ -130,18 +331,9 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
     const refreshIntervalMs = options.refreshIntervalMs ?? 1_000
     const persist = options.persistIndex ?? true
     const saveIntervalMs = options.saveIntervalMs ?? 60_000
-    // File names must increase strictly within this process even when two steps share a millisecond.
-    let lastStamp = 0
-    let catalog = new Catalog()
+    const clock: StepClock = { last: 0 }
+    const indexed: Indexed = { catalog: new Catalog(), directories: new Map(), packedNames: undefined }
     const hints = new RefHints()
-    let directories = new Map<string, DirectoryState>()
-    let packedNames: Uint8Array | undefined
-    const directory = (name: string) => {
-      let state = directories.get(name)
-      if (state === undefined) directories.set(name, (state = newDirectoryState()))
-      return state
-    }
-    const namesOf = (state: DirectoryState) => unpackNames(state, packedNames)
     let restored = false
     let restoredFromIndex = false
     let filesRead = 0
@@ -151,9 +343,7 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
     let savedAt = Date.now()
     const lock = yield* Effect.makeSemaphore(1)
 
-    const fail = (detail: string) => (error: unknown) => new KnowledgeError({ detail: `${detail}: ${String(error)}` })
-
-    /** Takes the saved index as the starting point, once, before anything touches the catalog. */
+    /** Takes the saved index as the starting point, once, before anything touches the indexed.catalog. */
     const restore = Effect.suspend(() => {
       if (restored) return Effect.void
       restored = true
@@ -163,18 +353,18 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
       if (loaded === "damaged") {
         return Effect.logWarning(`knowledge store: the index ${indexFile} is damaged or of another version; rebuilding it from the step files`)
       }
-      catalog = loaded.catalog
-      directories = loaded.directories
-      packedNames = loaded.packedNames
+      indexed.catalog = loaded.catalog
+      indexed.directories = loaded.directories
+      indexed.packedNames = loaded.packedNames
       restoredFromIndex = true
-      savedVersion = catalog.version
+      savedVersion = indexed.catalog.version
       return Effect.void
     })
 
     const saveUnlocked = Effect.suspend(() => {
-      if (!persist || catalog.version === savedVersion) return Effect.void
-      const version = catalog.version
-      const bytes = encodeStoreIndex(catalog, directories, packedNames, Date.now(), SETTLE_MS)
+      if (!persist || indexed.catalog.version === savedVersion) return Effect.void
+      const version = indexed.catalog.version
+      const bytes = encodeStoreIndex(indexed.catalog, indexed.directories, indexed.packedNames, Date.now(), SETTLE_MS)
       return Effect.tryPromise({ try: () => writeFileAtomic(indexFile, bytes, { within: artifactsDir }), catch: fail(`cannot save the index ${indexFile}`) }).pipe(
         Effect.tap(() =>
           Effect.sync(() => {
@@ -189,7 +379,7 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
 
     /** While running, a changed index is saved in the background at most every saveIntervalMs. */
     const saveLater = Effect.suspend(() =>
-      persist && catalog.version !== savedVersion && Date.now() - savedAt >= saveIntervalMs
+      persist && indexed.catalog.version !== savedVersion && Date.now() - savedAt >= saveIntervalMs
         ? Effect.asVoid(Effect.forkDaemon(Effect.sync(() => (savedAt = Date.now())).pipe(Effect.zipRight(saveIndex))))
         : Effect.void
     )
@@ -209,10 +399,10 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
         ),
         Effect.tap(() =>
           Effect.sync(() => {
-            const state = directory(safeSegment(metadata.sessionId))
+            const state = directoryIn(indexed, safeSegment(metadata.sessionId))
             state.hasMetadata = true
             state.metadataStamp = undefined
-            catalog.addSession(metadata)
+            indexed.catalog.addSession(metadata)
           })
         )
       )
@@ -231,13 +421,6 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
             const encoded = encodeStep(enriched)
             // The index learns the step as written.
             const step = encoded.kept
-            const parsed = Date.parse(step.timestamp)
-            const stamp = Math.max(Number.isNaN(parsed) ? Date.now() : parsed, lastStamp + 1)
-            lastStamp = stamp
-            const segment = safeSegment(step.sessionId)
-            const dir = path.join(root, segment, "steps")
-            const name = (millis: number) => path.join(dir, `${stepStamp(millis)}-${safeSegment(step.tool.name)}.json`)
-            let next = stamp
             // A field the schema refused is named on stderr by its path, never by its value; the step is still written.
             const refused =
               encoded.dropped.length === 0
@@ -245,129 +428,23 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
                 : Effect.logWarning(
                     `step record of ${step.tool.name}: left out ${encoded.dropped.map((entry) => `${entry.path} (${entry.issue})`).join(", ")}`
                   )
-            const write = Effect.try({
-              try: () =>
-                createSmallFileAtomic(name(stamp), encoded.text, () => {
-                  next += 1
-                  lastStamp = Math.max(lastStamp, next)
-                  return name(next)
-                }, artifactsDir),
-              catch: fail(`cannot record step of ${step.sessionId}`)
-            })
-            return Effect.zipRight(refused, write).pipe(
+            return Effect.zipRight(refused, writeStepFile(clock, root, artifactsDir, step, encoded.text)).pipe(
               Effect.map((written) => {
                 // The index learns the step now; a refresh that already listed the file will see it is known.
-                const state = directory(segment)
-                const names = namesOf(state)
+                const state = directoryIn(indexed, safeSegment(step.sessionId))
+                const names = namesIn(indexed, state)
                 const file = path.basename(written)
                 state.wrote = true
                 if (names.has(file)) return
                 names.add(file)
                 state.sessionIds.add(step.sessionId)
-                catalog.addStep(step)
+                indexed.catalog.addStep(step)
               })
             )
           })
         ),
         Effect.zipLeft(saveLater)
       )
-
-    interface Loaded {
-      readonly unreadable: Array<string>
-      /** Step files read from the disk. */
-      read: number
-    }
-
-    /** Loads what this process has not indexed yet and forgets what is gone; on a full sweep every directory is checked. */
-    const loadNew = async (full: boolean, now: number, first: boolean): Promise<Loaded> => {
-      const loaded: Loaded = { unreadable: [], read: 0 }
-      const entries = await fs.readdir(root, { withFileTypes: true }).catch(() => [])
-      const sessionDirs = entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith(".")).map((entry) => entry.name)
-      if (full) {
-        // A save cut short (the process killed while writing) leaves its temporary file: removed once stale.
-        for (const entry of entries) {
-          if (!entry.isFile() || !entry.name.startsWith(`.${INDEX_FILE}.`) || !entry.name.endsWith(".tmp")) continue
-          const file = path.join(root, entry.name)
-          if ((statIfPresent(file)?.mtimeMs ?? now) < now - 60_000) await fs.rm(file, { force: true })
-        }
-        const present = new Set(sessionDirs)
-        for (const [name, state] of directories) {
-          if (present.has(name)) continue
-          // The whole session directory is gone: so are its steps.
-          for (const sessionId of state.sessionIds) catalog.dropSession(sessionId, "forget")
-          directories.delete(name)
-        }
-      }
-      await pool(sessionDirs, 16, async (name) => {
-        const isNew = !directories.has(name)
-        const state = directory(name)
-        if (!state.hasMetadata || (first && !isNew)) {
-          // Read again on every refresh until it exists (a session's metadata may land after its first steps),
-          // and once after a restart in case it changed while no server was looking.
-          const file = path.join(root, name, "session.json")
-          const stat = statIfPresent(file)
-          const stamp = stat === undefined ? undefined : `${stat.mtimeMs}:${stat.size}`
-          if (stamp !== undefined && stamp !== state.metadataStamp) {
-            const text = await fs.readFile(file, "utf8").catch(() => undefined)
-            if (text !== undefined) {
-              const metadata = parse(text, decodeSessionJson)
-              state.hasMetadata = true
-              state.metadataStamp = stamp
-              if (metadata === undefined) loaded.unreadable.push(file)
-              else catalog.addSession(metadata)
-            }
-          }
-        }
-        if (!full && !isNew && !(state.seenMtime > now - HOT_MS)) return
-        if (!full && !isNew && now - state.checkedAt < (now - state.seenMtime) / QUIET_FRACTION) return
-        const stepsDir = path.join(root, name, "steps")
-        // A stat is a few microseconds done synchronously, and a thread-pool round trip done asynchronously.
-        const stat = statIfPresent(stepsDir)
-        if (stat === undefined) return
-        state.checkedAt = now
-        state.seenMtime = stat.mtimeMs
-        if (!state.wrote && stat.mtimeMs === state.listedMtime && stat.mtimeMs < now - SETTLE_MS) return
-        // Until the listing below is fully indexed, a saved index must list this directory again.
-        state.listedMtime = -1
-        state.wrote = false
-        const files = (await fs.readdir(stepsDir).catch(() => [] as Array<string>)).filter(isStepFile).sort()
-        const names = namesOf(state)
-        const present = new Set(files)
-        let removed = false
-        for (const known of names) {
-          if (!present.has(known)) {
-            removed = true
-            break
-          }
-        }
-        if (removed) {
-          // A step file went away (or was replaced): the session is read again from what is there now.
-          for (const sessionId of state.sessionIds) catalog.dropSession(sessionId)
-          names.clear()
-        }
-        const fresh = files.filter((file) => !names.has(file))
-        const texts = await readTexts(fresh.map((file) => path.join(stepsDir, file)))
-        loaded.read += fresh.length
-        for (const [index, file] of fresh.entries()) {
-          if (names.has(file)) continue
-          const text = texts[index]
-          if (text === undefined) continue
-          // A bad file is remembered as seen, so it is reported once, not on every query.
-          names.add(file)
-          const step = parse(text, decodeStepJson)
-          if (step === undefined) loaded.unreadable.push(path.join(stepsDir, file))
-          else {
-            state.sessionIds.add(step.sessionId)
-            catalog.addStep(step)
-          }
-        }
-        if (!state.wrote) {
-          state.listedMtime = stat.mtimeMs
-          state.listedAt = now
-        }
-      })
-      return loaded
-    }
 
     const refresh = lock.withPermits(1)(
       Effect.gen(function* () {
@@ -376,7 +453,7 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
         if (now - checkedAt < refreshIntervalMs) return
         const first = sweptAt === -Infinity
         const full = now - sweptAt >= FULL_SWEEP_MS
-        const loaded = yield* Effect.tryPromise({ try: () => loadNew(full, now, first), catch: fail("cannot read the knowledge store") })
+        const loaded = yield* Effect.tryPromise({ try: () => loadNew(indexed, root, full, now, first), catch: fail("cannot read the knowledge store") })
         checkedAt = Date.now()
         filesRead += loaded.read
         if (full) sweptAt = now
@@ -385,76 +462,13 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
       })
     )
 
-    const readRecord = <A>(file: string, decode: (json: unknown) => Either.Either<A, unknown>) =>
-      Effect.promise(() => fs.readFile(file, "utf8").catch(() => undefined)).pipe(
-        Effect.flatMap((text) => {
-          if (text === undefined) return Effect.succeed(undefined)
-          const record = parse(text, decode)
-          if (record !== undefined) return Effect.succeed(record)
-          return Effect.logWarning(`knowledge store: skipping unreadable file ${file}`).pipe(Effect.as(undefined))
-        })
-      )
-
-    const steps = (sessionId: string) =>
-      Effect.gen(function* () {
-        const dir = path.join(root, safeSegment(sessionId), "steps")
-        const names = yield* Effect.promise(() => fs.readdir(dir).catch(() => [] as Array<string>))
-        const files = names.filter(isStepFile).sort()
-        const records = yield* Effect.forEach(files, (name) => readRecord(path.join(dir, name), decodeStepJson), { concurrency: 16 })
-        return records.filter((record): record is StepRecord => record !== undefined)
-      })
-
-    const sessions = Effect.gen(function* () {
-      const names = yield* Effect.promise(() => fs.readdir(root).catch(() => [] as Array<string>))
-      const records = yield* Effect.forEach(
-        names.filter((name) => !name.startsWith(".")),
-        (name) => readRecord(path.join(root, name, "session.json"), decodeSessionJson),
-        { concurrency: 16 }
-      )
-      return records.filter((record): record is SessionMetadata => record !== undefined)
-    })
-
-    const artifactsRoot = path.resolve(artifactsDir)
-    /** Only files under the artifacts directory: a step record never makes the store read elsewhere. */
-    const readArtifact = (file: string) =>
-      Effect.promise(async () => {
-        const resolved = path.resolve(artifactsRoot, file)
-        const relative = path.relative(artifactsRoot, resolved)
-        if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return Option.none<Uint8Array>()
-        const bytes = await fs.readFile(resolved).catch(() => undefined)
-        return bytes === undefined ? Option.none<Uint8Array>() : Option.some<Uint8Array>(bytes)
-      })
-
-    const writeReport = (sessionId: string, html: string) => {
-      const file = path.join(artifactsRoot, "reports", `${safeSegment(sessionId)}.html`)
-      return Effect.tryPromise({ try: () => writeFileAtomic(file, html, { within: artifactsRoot }), catch: fail(`cannot write the report ${file}`) }).pipe(Effect.as(file))
-    }
-
-    /** The session's recordings (sessions/<id>/: complete files only) and the downloads directory, when there are any. */
-    const sessionFiles = (sessionId: string) =>
-      Effect.promise(async () => {
-        const dir = path.join(artifactsRoot, "sessions", safeSegment(sessionId))
-        const names = await fs.readdir(dir).catch(() => [] as Array<string>)
-        const files = names
-          .filter((name) => !name.startsWith(".") && !name.endsWith(".partial"))
-          .sort()
-          .map((name) => ({ path: path.join(dir, name), name: `sessions/${safeSegment(sessionId)}/${name}` }))
-        const downloads = path.join(artifactsRoot, "downloads")
-        const hasDownloads = await fs.readdir(downloads).then((entries) => entries.length > 0, () => false)
-        return hasDownloads ? [...files, { path: downloads, name: "downloads/" }] : files
-      })
-
     const store = KnowledgeStore.of({
       startSession,
       recordStep,
-      steps,
-      sessions,
-      readArtifact,
-      sessionFiles,
-      writeReport,
+      ...fileReaders(artifactsDir, root),
       catalog: refresh.pipe(
         Effect.zipRight(saveLater),
-        Effect.map(() => catalog)
+        Effect.map(() => indexed.catalog)
       )
     })
     const status = Effect.sync(() => ({ restoredFromIndex, filesRead }))

@@ -101,6 +101,52 @@ const isRequest = (message: JSONRPCMessage): message is Extract<JSONRPCMessage, 
 const isResponse = (message: JSONRPCMessage): message is Extract<JSONRPCMessage, { id: RequestId }> =>
   "id" in message && !("method" in message)
 
+/** Keeps the client's in-flight requests and last activity (for --idle-timeout) as messages pass. */
+const track = (client: Client) => {
+  const transport = client.transport
+  const deliver = transport.onmessage
+  if (deliver === undefined) return
+  const send = transport.send.bind(transport)
+  transport.send = async (message, sendOptions) => {
+    try {
+      await send(message, sendOptions)
+    } finally {
+      // Also when the answer could not be delivered (the client's connection dropped): the call is over.
+      if (isResponse(message)) {
+        client.inFlight.delete(message.id)
+        client.lastSeen = Date.now()
+      }
+    }
+  }
+  transport.onmessage = (message, extra) => {
+    client.lastSeen = Date.now()
+    if ("method" in message && message.method === "notifications/cancelled") {
+      // A cancelled call gets no response: it is over now.
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId
+      if (typeof id === "string" || typeof id === "number") client.inFlight.delete(id)
+    } else if (isRequest(message)) client.inFlight.add(message.id)
+    deliver(message, extra)
+  }
+}
+
+/** Closes, every so often, the client sessions idle (nothing in flight) for longer than idleTimeoutMs (0: none). */
+const idleSweep = (clients: ReadonlyMap<string, Client>, idleTimeoutMs: number) => {
+  if (idleTimeoutMs <= 0) return undefined
+  const sweep = setInterval(
+    () => {
+      const now = Date.now()
+      for (const client of clients.values()) {
+        if (client.inFlight.size === 0 && now - client.lastSeen > idleTimeoutMs) {
+          void client.transport.close().catch(() => undefined)
+        }
+      }
+    },
+    Math.min(60_000, Math.max(1_000, Math.floor(idleTimeoutMs / 4)))
+  )
+  sweep.unref()
+  return sweep
+}
+
 /**
  * Serves the registry over Streamable HTTP at /mcp until closed. Each client session gets its own SDK
  * Server; all of them run tools on the one runtime, whose session registry gives each client its own
@@ -119,34 +165,6 @@ export const serveHttp = async <R, ER>(
   const maxClients = options.maxClients ?? DEFAULT_MAX_CLIENTS
   /** Initialize requests being answered: sessions about to exist, counted against the limit. */
   let opening = 0
-  /** Keeps the client's in-flight requests and last activity (for --idle-timeout) as messages pass. */
-  const track = (client: Client) => {
-    const transport = client.transport
-    const deliver = transport.onmessage
-    if (deliver === undefined) return
-    const send = transport.send.bind(transport)
-    transport.send = async (message, sendOptions) => {
-      try {
-        await send(message, sendOptions)
-      } finally {
-        // Also when the answer could not be delivered (the client's connection dropped): the call is over.
-        if (isResponse(message)) {
-          client.inFlight.delete(message.id)
-          client.lastSeen = Date.now()
-        }
-      }
-    }
-    transport.onmessage = (message, extra) => {
-      client.lastSeen = Date.now()
-      if ("method" in message && message.method === "notifications/cancelled") {
-        // A cancelled call gets no response: it is over now.
-        const id = (message.params as { requestId?: unknown } | undefined)?.requestId
-        if (typeof id === "string" || typeof id === "number") client.inFlight.delete(id)
-      } else if (isRequest(message)) client.inFlight.add(message.id)
-      deliver(message, extra)
-    }
-  }
-
   const newClient = async (): Promise<Client> => {
     let client: Client | undefined
     const transport = new StreamableHTTPServerTransport({
@@ -234,22 +252,7 @@ export const serveHttp = async <R, ER>(
     })
   })
 
-  const idleTimeoutMs = options.idleTimeoutMs ?? 0
-  const sweep =
-    idleTimeoutMs > 0
-      ? setInterval(
-          () => {
-            const now = Date.now()
-            for (const client of clients.values()) {
-              if (client.inFlight.size === 0 && now - client.lastSeen > idleTimeoutMs) {
-                void client.transport.close().catch(() => undefined)
-              }
-            }
-          },
-          Math.min(60_000, Math.max(1_000, Math.floor(idleTimeoutMs / 4)))
-        )
-      : undefined
-  sweep?.unref()
+  const sweep = idleSweep(clients, options.idleTimeoutMs ?? 0)
 
   const address = server.address() as AddressInfo
   return {

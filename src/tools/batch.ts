@@ -153,85 +153,160 @@ const skippedResult = (step: StepInput, error: ErrorInfo): StepResult => ({
   skipped: true
 })
 
+type BatchInput = Schema.Schema.Type<ReturnType<typeof makeInput>>
+
+/** Finds the step's tool or says why it cannot run in a batch. */
+const resolve = (registry: ToolRegistryService, step: StepInput): Either.Either<AnyToolDefinition, ErrorInfo> => {
+  const tool = registry.lookup(step.tool)
+  if (tool === undefined) {
+    return Either.left(toErrorInfo(new UnknownTool({ tool: step.tool, available: registry.tools.map(registry.servedName) })))
+  }
+  if (tool.name === BATCH_TOOL_NAME) {
+    return Either.left(toErrorInfo(new InvalidInput({ field: "tool", problem: `${registry.servedName(tool)} cannot run inside a batch` })))
+  }
+  return Either.right(tool)
+}
+
+const validate = (registry: ToolRegistryService, steps: ReadonlyArray<StepInput>) =>
+  Effect.forEach(steps, (step, index) =>
+    Either.match(resolve(registry, step), {
+      onLeft: (error) => Effect.succeed(Option.some({ index, tool: step.tool, error })),
+      onRight: (tool) =>
+        decodeInput(tool.input, step.args ?? {}).pipe(
+          Effect.match({
+            onFailure: (error) => Option.some({ index, tool: step.tool, error: toErrorInfo(error) }),
+            onSuccess: () => Option.none()
+          })
+        )
+    })
+  ).pipe(Effect.map((results) => results.flatMap(Option.toArray)))
+
+/** Checks the batch against the configured per-tool limits and the parallel-mode rule. */
+const checkShape = (limits: BatchLimits, registry: ToolRegistryService, input: BatchInput): Option.Option<InvalidInput> => {
+  const counts = new Map<string, number>()
+  for (const [index, step] of input.steps.entries()) {
+    const tool = registry.lookup(step.tool)
+    if (tool === undefined) continue
+    const count = (counts.get(tool.name) ?? 0) + 1
+    counts.set(tool.name, count)
+    const max = limits.toolLimits[tool.name]?.maxSteps
+    if (max !== undefined && count > max) {
+      return Option.some(
+        new InvalidInput({ field: `steps.${index}.tool`, problem: `${step.tool} may appear at most ${max} times in one batch (config batch.toolLimits)` })
+      )
+    }
+    if (input.executionMode === "parallel" && !(tool.annotations.readOnly && tool.concurrencySafe === true)) {
+      return Option.some(
+        new InvalidInput({
+          field: `steps.${index}.tool`,
+          problem: `executionMode "parallel" needs read-only steps that do not depend on the page changing; step ${index} (${step.tool}) is not one. Use "sequential".`
+        })
+      )
+    }
+  }
+  return Option.none()
+}
+
+/** With validateFirst: the answer that runs nothing, when a step is invalid. */
+const refuseInvalid = (registry: ToolRegistryService, steps: BatchInput["steps"]) =>
+  Effect.map(validate(registry, steps), (invalid): Option.Option<RunStepsOutput> => {
+    const total = steps.length
+    return invalid.length === 0
+      ? Option.none()
+      : Option.some({
+          steps: [],
+          summary: { ok: false, total, succeeded: 0, skipped: total, warnings: [`${invalid.length} of ${total} steps are invalid; nothing ran.`] },
+          invalidSteps: invalid
+        })
+  })
+
+/** What one step's run shares with the others: the batch's limits, input, id and deadline. */
+interface BatchRun {
+  readonly limits: BatchLimits
+  readonly input: BatchInput
+  readonly batchId: string
+  readonly batchTimeoutMs: number
+}
+
+/** Runs one step's tool through runTool and makes its result: the envelope's fields and the step's expectation. */
+const runStepTool = (
+  run: BatchRun,
+  tool: ToolDefinition<unknown, unknown, unknown, unknown, ToolServices>,
+  step: StepInput,
+  index: number,
+  stepStarted: number,
+  remaining: number
+) =>
+  Effect.gen(function* () {
+    const { limits, input, batchId, batchTimeoutMs } = run
+    const session = yield* Session
+    const consoleCursor = step.expectation?.includeConsole === true ? yield* session.consoleCursor : 0
+    const stepTimeout = step.timeoutMs ?? limits.toolLimits[tool.name]?.timeoutMs
+    // When the batch deadline is the tighter one, the interrupted step says so with MM_BATCH_TIMEOUT.
+    const batchBinds = stepTimeout === undefined || remaining < stepTimeout
+    const { envelope } = yield* runTool(tool)(step.args ?? {}, {
+      policy: input.includeObservations === "none" ? "none" : input.includeObservations === "failures" ? "failures" : undefined,
+      batch: { batchId, index },
+      deadlineMs: stepTimeout === undefined ? remaining : Math.min(stepTimeout, remaining),
+      onDeadline: batchBinds ? () => new BatchTimeout({ batchTimeoutMs, started: true }) : undefined
+    })
+    const expectation = step.expectation
+    const snapshot =
+      expectation?.includeSnapshot === true
+        ? yield* Effect.flatMap(Observer, (observer) =>
+            observer.accessibility({ rootSelector: expectation.snapshotSelector })
+          ).pipe(
+            Effect.map(({ nodes, truncated }) => {
+              const rendered = renderNodes(nodes)
+              return truncated && !rendered.cut ? `${rendered.text}\n… more nodes than the limit` : rendered.text
+            }),
+            Effect.option
+          )
+        : Option.none()
+    const screenshot =
+      expectation?.includeScreenshot === true
+        ? yield* session.screenshot({ name: `${batchId}-step-${index}`, fullPage: false }).pipe(Effect.option)
+        : Option.none()
+    // Every message while the step ran, in the same short lines as the errors every response carries.
+    const allConsole =
+      expectation?.includeConsole === true
+        ? consoleLines(yield* session.consoleSince(consoleCursor), envelope.page?.url, { all: true, lines: STEP_CONSOLE_LINES })
+        : []
+    // A step whose result is page text (a snapshot, describe_screen, find) keeps it whatever the observations.
+    const keepSnapshot =
+      input.includeObservations === "all" ||
+      (input.includeObservations === "failures" && !envelope.ok) ||
+      (envelope.ok && tool.pageText !== undefined)
+    const text = Option.isSome(snapshot) ? snapshot.value : keepSnapshot ? envelope.snapshot : undefined
+    const consoleShown = allConsole.length > 0 ? allConsole : envelope.console
+    const downloads = expectation?.includeDownloads === true ? (envelope.download !== undefined ? [envelope.download] : envelope.downloads ?? []) : []
+    const now = yield* Clock.currentTimeMillis
+    const result: StepResult = {
+      ...(step.label !== undefined ? { label: step.label } : {}),
+      ok: envelope.ok,
+      ...(envelope.ok && envelope.result !== undefined ? { result: envelope.result } : {}),
+      ...(envelope.error !== undefined ? { error: envelope.error } : {}),
+      ...(envelope.page !== undefined ? { page: envelope.page } : {}),
+      ...(consoleShown !== undefined && consoleShown.length > 0 ? { console: consoleShown } : {}),
+      ...(envelope.notices !== undefined ? { notices: envelope.notices } : {}),
+      ...(downloads.length > 0 ? { downloads } : {}),
+      ...slowMs(now - stepStarted),
+      ...(Option.isSome(screenshot) ? { screenshot: screenshot.value.path } : {}),
+      ...(text !== undefined && text !== "" ? { snapshot: text } : {})
+    }
+    return result
+  })
+
 /**
- * The batch tool, with the configured limits. It runs its steps' tools from the served registry (which
+ * The batch's run with the configured limits. It runs its steps' tools from the served registry (which
  * includes this tool itself, which a batch refuses to call).
  */
-export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
-  const Input = makeInput(limits)
-  type Input = typeof Input.Type
-
-
-  /** Finds the step's tool or says why it cannot run in a batch. */
-  const resolve = (registry: ToolRegistryService, step: StepInput): Either.Either<AnyToolDefinition, ErrorInfo> => {
-    const tool = registry.lookup(step.tool)
-    if (tool === undefined) {
-      return Either.left(toErrorInfo(new UnknownTool({ tool: step.tool, available: registry.tools.map(registry.servedName) })))
-    }
-    if (tool.name === BATCH_TOOL_NAME) {
-      return Either.left(toErrorInfo(new InvalidInput({ field: "tool", problem: `${registry.servedName(tool)} cannot run inside a batch` })))
-    }
-    return Either.right(tool)
-  }
-
-  const validate = (registry: ToolRegistryService, steps: ReadonlyArray<StepInput>) =>
-    Effect.forEach(steps, (step, index) =>
-      Either.match(resolve(registry, step), {
-        onLeft: (error) => Effect.succeed(Option.some({ index, tool: step.tool, error })),
-        onRight: (tool) =>
-          decodeInput(tool.input, step.args ?? {}).pipe(
-            Effect.match({
-              onFailure: (error) => Option.some({ index, tool: step.tool, error: toErrorInfo(error) }),
-              onSuccess: () => Option.none()
-            })
-          )
-      })
-    ).pipe(Effect.map((results) => results.flatMap(Option.toArray)))
-
-  /** Checks the batch against the configured per-tool limits and the parallel-mode rule. */
-  const checkShape = (registry: ToolRegistryService, input: Input): Option.Option<InvalidInput> => {
-    const counts = new Map<string, number>()
-    for (const [index, step] of input.steps.entries()) {
-      const tool = registry.lookup(step.tool)
-      if (tool === undefined) continue
-      const count = (counts.get(tool.name) ?? 0) + 1
-      counts.set(tool.name, count)
-      const max = limits.toolLimits[tool.name]?.maxSteps
-      if (max !== undefined && count > max) {
-        return Option.some(
-          new InvalidInput({ field: `steps.${index}.tool`, problem: `${step.tool} may appear at most ${max} times in one batch (config batch.toolLimits)` })
-        )
-      }
-      if (input.executionMode === "parallel" && !(tool.annotations.readOnly && tool.concurrencySafe === true)) {
-        return Option.some(
-          new InvalidInput({
-            field: `steps.${index}.tool`,
-            problem: `executionMode "parallel" needs read-only steps that do not depend on the page changing; step ${index} (${step.tool}) is not one. Use "sequential".`
-          })
-        )
-      }
-    }
-    return Option.none()
-  }
-
-  /** With validateFirst: the answer that runs nothing, when a step is invalid. */
-  const refuseInvalid = (registry: ToolRegistryService, steps: Input["steps"]) =>
-    Effect.map(validate(registry, steps), (invalid): Option.Option<RunStepsOutput> => {
-      const total = steps.length
-      return invalid.length === 0
-        ? Option.none()
-        : Option.some({
-            steps: [],
-            summary: { ok: false, total, succeeded: 0, skipped: total, warnings: [`${invalid.length} of ${total} steps are invalid; nothing ran.`] },
-            invalidSteps: invalid
-          })
-    })
-
-  const program = Effect.fn("tool.run_steps")(function* (input: Input) {
+const runBatch = (limits: BatchLimits) =>
+  Effect.fn("tool.run_steps")(function* (input: BatchInput) {
     const startedAt = yield* Clock.currentTimeMillis
     const batchId = `batch-${startedAt.toString(36)}-${randomBytes(3).toString("hex")}`
     const registry = yield* ToolRegistry
-    const shapeError = checkShape(registry, input)
+    const shapeError = checkShape(limits, registry, input)
     if (Option.isSome(shapeError)) return yield* shapeError.value
 
     const total = input.steps.length
@@ -241,6 +316,7 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
     }
 
     const batchTimeoutMs = input.batchTimeoutMs ?? limits.defaultTimeoutMs
+    const run: BatchRun = { limits, input, batchId, batchTimeoutMs }
     const deadline = startedAt + batchTimeoutMs
     const results = yield* Ref.make<ReadonlyArray<{ readonly index: number; readonly result: StepResult }>>([])
     const completed = yield* Ref.make(0)
@@ -272,61 +348,7 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
           stepResult = { ...(step.label !== undefined ? { label: step.label } : {}), ok: false, error: resolved.left }
         } else {
           const tool = resolved.right as ToolDefinition<unknown, unknown, unknown, unknown, ToolServices>
-          const session = yield* Session
-          const consoleCursor = step.expectation?.includeConsole === true ? yield* session.consoleCursor : 0
-          const stepTimeout = step.timeoutMs ?? limits.toolLimits[tool.name]?.timeoutMs
-          // When the batch deadline is the tighter one, the interrupted step says so with MM_BATCH_TIMEOUT.
-          const batchBinds = stepTimeout === undefined || remaining < stepTimeout
-          const { envelope } = yield* runTool(tool)(step.args ?? {}, {
-            policy: input.includeObservations === "none" ? "none" : input.includeObservations === "failures" ? "failures" : undefined,
-            batch: { batchId, index },
-            deadlineMs: stepTimeout === undefined ? remaining : Math.min(stepTimeout, remaining),
-            onDeadline: batchBinds ? () => new BatchTimeout({ batchTimeoutMs, started: true }) : undefined
-          })
-          const expectation = step.expectation
-          const snapshot =
-            expectation?.includeSnapshot === true
-              ? yield* Effect.flatMap(Observer, (observer) =>
-                  observer.accessibility({ rootSelector: expectation.snapshotSelector })
-                ).pipe(
-                  Effect.map(({ nodes, truncated }) => {
-                    const rendered = renderNodes(nodes)
-                    return truncated && !rendered.cut ? `${rendered.text}\n… more nodes than the limit` : rendered.text
-                  }),
-                  Effect.option
-                )
-              : Option.none()
-          const screenshot =
-            expectation?.includeScreenshot === true
-              ? yield* session.screenshot({ name: `${batchId}-step-${index}`, fullPage: false }).pipe(Effect.option)
-              : Option.none()
-          // Every message while the step ran, in the same short lines as the errors every response carries.
-          const allConsole =
-            expectation?.includeConsole === true
-              ? consoleLines(yield* session.consoleSince(consoleCursor), envelope.page?.url, { all: true, lines: STEP_CONSOLE_LINES })
-              : []
-          // A step whose result is page text (a snapshot, describe_screen, find) keeps it whatever the observations.
-          const keepSnapshot =
-            input.includeObservations === "all" ||
-            (input.includeObservations === "failures" && !envelope.ok) ||
-            (envelope.ok && tool.pageText !== undefined)
-          const text = Option.isSome(snapshot) ? snapshot.value : keepSnapshot ? envelope.snapshot : undefined
-          const consoleShown = allConsole.length > 0 ? allConsole : envelope.console
-          const downloads = expectation?.includeDownloads === true ? (envelope.download !== undefined ? [envelope.download] : envelope.downloads ?? []) : []
-          const now = yield* Clock.currentTimeMillis
-          stepResult = {
-            ...(step.label !== undefined ? { label: step.label } : {}),
-            ok: envelope.ok,
-            ...(envelope.ok && envelope.result !== undefined ? { result: envelope.result } : {}),
-            ...(envelope.error !== undefined ? { error: envelope.error } : {}),
-            ...(envelope.page !== undefined ? { page: envelope.page } : {}),
-            ...(consoleShown !== undefined && consoleShown.length > 0 ? { console: consoleShown } : {}),
-            ...(envelope.notices !== undefined ? { notices: envelope.notices } : {}),
-            ...(downloads.length > 0 ? { downloads } : {}),
-            ...slowMs(now - stepStarted),
-            ...(Option.isSome(screenshot) ? { screenshot: screenshot.value.path } : {}),
-            ...(text !== undefined && text !== "" ? { snapshot: text } : {})
-          }
+          stepResult = yield* runStepTool(run, tool, step, index, stepStarted, remaining)
         }
         const done = yield* Ref.updateAndGet(completed, (n) => n + 1)
         yield* reportProgress(done, total, `${stepResult.ok ? "ok" : "failed"}: step ${index} ${step.tool}`)
@@ -374,6 +396,9 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
     return output
   })
 
+/** The batch tool, with the configured limits. */
+export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
+  const Input = makeInput(limits)
   return defineTool({
     name: BATCH_TOOL_NAME,
     role: "batch",
@@ -409,6 +434,6 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
         executionMode: input.executionMode
       }
     }),
-    run: program
+    run: runBatch(limits)
   })
 }

@@ -2,10 +2,11 @@
 // the active tab's history.
 import { Effect, Ref } from "effect"
 import type { Page } from "playwright"
+import type { Settings } from "../../../domain/config.js"
 import { fromPage, InvalidConfig, NavigationBlocked, NavigationFailed, PageClosed, shownUrl } from "../../../domain/errors.js"
 import { checkNavigation, checkRequest, shortUrl } from "../../../domain/url-policy.js"
 import type { Destination, SessionNavigation } from "../../../services/Session.js"
-import { BrowserState } from "../lifecycle/browser.js"
+import { BrowserState, type BrowserStateService } from "../lifecycle/browser.js"
 import { firstLine, isPlaywrightTimeout } from "../calls.js"
 import { resolveScreenUrl } from "../lifecycle/launch.js"
 import { dropNewTabNotices, type LiveSession } from "../lifecycle/live-session.js"
@@ -17,222 +18,220 @@ type HistoryMove = Extract<Destination, { readonly screen: "back" | "forward" | 
 const isHistoryMove = (destination: Destination): destination is HistoryMove =>
   destination.screen === "back" || destination.screen === "forward" || destination.screen === "reload"
 
-export const make = Effect.gen(function* () {
-  const browser = yield* BrowserState
-  const settings = browser.settings
-
-  const destinationUrl = (live: LiveSession, destination: Exclude<Destination, HistoryMove>) =>
-    Effect.gen(function* () {
-      if (destination.screen === "url") return destination.url
-      if (destination.screen === "home") return live.homeUrl
-      if (destination.screen === "popup") {
-        // An action popup cannot be a Playwright page; its page opened as a tab is the closest thing.
-        if (live.extension?.popupPath === undefined) {
-          return yield* new InvalidConfig({
-            source: "extension",
-            detail:
-              live.extension === undefined
-                ? "no extension is loaded, so there is no popup; launch with extensionPath or --extension."
-                : `the extension ${live.extension.name} declares no action popup (action.default_popup in manifest.json).`
-          })
-        }
-        return `chrome-extension://${live.extension.id}/${live.extension.popupPath}`
-      }
-      const configured = settings.screens[destination.screen]
-      const fallback =
-        destination.screen === "notification" && live.extension !== undefined ? "notification.html" : undefined
-      const value = configured ?? fallback
-      // Relative screens resolve against the extension, else the app, else the page the session is on.
-      const active = (yield* Ref.get(live.tabs)).active
-      const activeOrigin = active !== undefined && /^https?:/.test(active.url()) ? new URL(active.url()).origin : undefined
-      const url = value === undefined ? undefined : resolveScreenUrl(value, live.extension, settings.appUrl ?? activeOrigin)
-      if (url === undefined) {
+const destinationUrl = (settings: Settings, live: LiveSession, destination: Exclude<Destination, HistoryMove>) =>
+  Effect.gen(function* () {
+    if (destination.screen === "url") return destination.url
+    if (destination.screen === "home") return live.homeUrl
+    if (destination.screen === "popup") {
+      // An action popup cannot be a Playwright page; its page opened as a tab is the closest thing.
+      if (live.extension?.popupPath === undefined) {
         return yield* new InvalidConfig({
-          source: "screens",
-          detail: `no ${destination.screen} screen is configured; set screens.${destination.screen} in the config file (a URL, or a path inside the extension or the app).`
+          source: "extension",
+          detail:
+            live.extension === undefined
+              ? "no extension is loaded, so there is no popup; launch with extensionPath or --extension."
+              : `the extension ${live.extension.name} declares no action popup (action.default_popup in manifest.json).`
         })
       }
-      return url
-    })
+      return `chrome-extension://${live.extension.id}/${live.extension.popupPath}`
+    }
+    const configured = settings.screens[destination.screen]
+    const fallback =
+      destination.screen === "notification" && live.extension !== undefined ? "notification.html" : undefined
+    const value = configured ?? fallback
+    // Relative screens resolve against the extension, else the app, else the page the session is on.
+    const active = (yield* Ref.get(live.tabs)).active
+    const activeOrigin = active !== undefined && /^https?:/.test(active.url()) ? new URL(active.url()).origin : undefined
+    const url = value === undefined ? undefined : resolveScreenUrl(value, live.extension, settings.appUrl ?? activeOrigin)
+    if (url === undefined) {
+      return yield* new InvalidConfig({
+        source: "screens",
+        detail: `no ${destination.screen} screen is configured; set screens.${destination.screen} in the config file (a URL, or a path inside the extension or the app).`
+      })
+    }
+    return url
+  })
 
-  /**
-   * A page that did not load: a timeout says how long we waited, the policy's route (which aborts as
-   * "blocked by client") says it refused a redirect or a page the navigation led to, anything else
-   * says what the browser said.
-   */
-  const navigationFailed = (url: string, timeoutMs: number, error: unknown, landed?: { readonly url: string; readonly live: LiveSession }) =>
-    isPlaywrightTimeout(error)
-      ? new NavigationFailed({ url, detail: `did not load within ${timeoutMs} ms` })
-      : firstLine(error).includes("net::ERR_BLOCKED_BY_CLIENT") ||
-          // The policy empties a tab that a redirect took to a refused URL, which interrupts the navigation.
-          (landed !== undefined &&
-            landed.url !== url &&
-            (landed.url === "about:blank" || !checkRequest(policyOf(settings, landed.live.extension), landed.url).allowed))
-        ? new NavigationBlocked({
-            url: shortUrl(url),
-            reason: "the navigation led to a URL the server's URL policy refuses (a redirect or the page itself).",
-            hint: "The notices name it; --allowed-origins / --blocked-origins decide."
-          })
-        : new NavigationFailed({ url, detail: firstLine(error) })
-
-  /**
-   * A redirect hop is not routed (Playwright routes the first request of a chain): a page that ended up
-   * on a refused URL is replaced by about:blank before anything reads it, and the navigation is refused.
-   */
-  const landedAllowed = (live: LiveSession, page: Page, requested: string, timeoutMs: number) =>
-    Effect.gen(function* () {
-      const landed = page.url()
-      if (landed === requested || landed.startsWith("chrome-error://")) return
-      // The policy's own listener may have emptied the tab already (a redirect cannot lead to about:blank).
-      if (landed === "about:blank") {
-        return yield* new NavigationBlocked({
-          url: shortUrl(requested),
-          reason: "it redirected to a URL the server's URL policy refuses.",
+/**
+ * A page that did not load: a timeout says how long we waited, the policy's route (which aborts as
+ * "blocked by client") says it refused a redirect or a page the navigation led to, anything else
+ * says what the browser said.
+ */
+const navigationFailed = (settings: Settings, url: string, timeoutMs: number, error: unknown, landed?: { readonly url: string; readonly live: LiveSession }) =>
+  isPlaywrightTimeout(error)
+    ? new NavigationFailed({ url, detail: `did not load within ${timeoutMs} ms` })
+    : firstLine(error).includes("net::ERR_BLOCKED_BY_CLIENT") ||
+        // The policy empties a tab that a redirect took to a refused URL, which interrupts the navigation.
+        (landed !== undefined &&
+          landed.url !== url &&
+          (landed.url === "about:blank" || !checkRequest(policyOf(settings, landed.live.extension), landed.url).allowed))
+      ? new NavigationBlocked({
+          url: shortUrl(url),
+          reason: "the navigation led to a URL the server's URL policy refuses (a redirect or the page itself).",
           hint: "The notices name it; --allowed-origins / --blocked-origins decide."
         })
-      }
-      const verdict = checkRequest(policyOf(settings, live.extension), landed)
-      if (verdict.allowed) return
-      yield* Effect.promise(() => page.goto("about:blank", { timeout: timeoutMs }).catch(() => undefined))
+      : new NavigationFailed({ url, detail: firstLine(error) })
+
+/**
+ * A redirect hop is not routed (Playwright routes the first request of a chain): a page that ended up
+ * on a refused URL is replaced by about:blank before anything reads it, and the navigation is refused.
+ */
+const landedAllowed = (settings: Settings, live: LiveSession, page: Page, requested: string, timeoutMs: number) =>
+  Effect.gen(function* () {
+    const landed = page.url()
+    if (landed === requested || landed.startsWith("chrome-error://")) return
+    // The policy's own listener may have emptied the tab already (a redirect cannot lead to about:blank).
+    if (landed === "about:blank") {
       return yield* new NavigationBlocked({
         url: shortUrl(requested),
-        reason: `it redirected (${fromPage("URL", landed)}), and ${verdict.reason}`,
-        hint: verdict.hint
+        reason: "it redirected to a URL the server's URL policy refuses.",
+        hint: "The notices name it; --allowed-origins / --blocked-origins decide."
       })
+    }
+    const verdict = checkRequest(policyOf(settings, live.extension), landed)
+    if (verdict.allowed) return
+    yield* Effect.promise(() => page.goto("about:blank", { timeout: timeoutMs }).catch(() => undefined))
+    return yield* new NavigationBlocked({
+      url: shortUrl(requested),
+      reason: `it redirected (${fromPage("URL", landed)}), and ${verdict.reason}`,
+      hint: verdict.hint
     })
+  })
 
-  /** Refuses, before anything loads, a URL the server's policy does not allow. */
-  const allowed = (live: LiveSession, url: string) =>
-    Effect.gen(function* () {
-      const verdict = checkNavigation(policyOf(settings, live.extension), url)
-      if (!verdict.allowed) return yield* new NavigationBlocked({ url: shortUrl(url), reason: verdict.reason, hint: verdict.hint })
-    })
+/** Refuses, before anything loads, a URL the server's policy does not allow. */
+const allowed = (settings: Settings, live: LiveSession, url: string) =>
+  Effect.gen(function* () {
+    const verdict = checkNavigation(policyOf(settings, live.extension), url)
+    if (!verdict.allowed) return yield* new NavigationBlocked({ url: shortUrl(url), reason: verdict.reason, hint: verdict.hint })
+  })
 
-  /**
-   * Opens a URL in a new tab as a top-level target with a single history entry, as a browser would
-   * open a popup, so that the page may close itself with window.close().
-   */
-  const openTab = (live: LiveSession, anchor: Page | undefined, url: string, timeoutMs: number) =>
-    Effect.tryPromise({
-      try: async (signal) => {
-        if (anchor === undefined) {
-          const page = await live.context.newPage()
-          await page.goto(url, { waitUntil: "load", timeout: timeoutMs, signal })
-          return page
+/**
+ * Opens a URL in a new tab as a top-level target with a single history entry, as a browser would
+ * open a popup, so that the page may close itself with window.close().
+ */
+const openTab = (settings: Settings, live: LiveSession, anchor: Page | undefined, url: string, timeoutMs: number) =>
+  Effect.tryPromise({
+    try: async (signal) => {
+      if (anchor === undefined) {
+        const page = await live.context.newPage()
+        await page.goto(url, { waitUntil: "load", timeout: timeoutMs, signal })
+        return page
+      }
+      const cdp = await live.context.newCDPSession(anchor)
+      try {
+        // Playwright neither routes nor reports the first load of a target created with its URL, so
+        // mm_mock_network's rules and the request log would miss it: a web page opens blank and replaces
+        // itself with the URL, which keeps the single history entry.
+        const viaBlank = /^https?:/i.test(url)
+        const opened = live.context.waitForEvent("page", { timeout: timeoutMs })
+        // In the session's own context: a browser shared by sessions has others (and a default one).
+        const { targetInfo } = await cdp.send("Target.getTargetInfo")
+        await cdp.send("Target.createTarget", {
+          url: viaBlank ? "about:blank" : url,
+          ...(targetInfo.browserContextId !== undefined ? { browserContextId: targetInfo.browserContextId } : {})
+        })
+        const page = await opened
+        if (viaBlank) {
+          await Promise.all([
+            page.waitForURL((current) => current.href !== "about:blank", { waitUntil: "load", timeout: timeoutMs }),
+            page.evaluate((target) => location.replace(target), url).catch(() => undefined)
+          ])
+        } else {
+          await page.waitForLoadState("load", { timeout: timeoutMs })
         }
-        const cdp = await live.context.newCDPSession(anchor)
-        try {
-          // Playwright neither routes nor reports the first load of a target created with its URL, so
-          // mm_mock_network's rules and the request log would miss it: a web page opens blank and replaces
-          // itself with the URL, which keeps the single history entry.
-          const viaBlank = /^https?:/i.test(url)
-          const opened = live.context.waitForEvent("page", { timeout: timeoutMs })
-          // In the session's own context: a browser shared by sessions has others (and a default one).
-          const { targetInfo } = await cdp.send("Target.getTargetInfo")
-          await cdp.send("Target.createTarget", {
-            url: viaBlank ? "about:blank" : url,
-            ...(targetInfo.browserContextId !== undefined ? { browserContextId: targetInfo.browserContextId } : {})
-          })
-          const page = await opened
-          if (viaBlank) {
-            await Promise.all([
-              page.waitForURL((current) => current.href !== "about:blank", { waitUntil: "load", timeout: timeoutMs }),
-              page.evaluate((target) => location.replace(target), url).catch(() => undefined)
-            ])
-          } else {
-            await page.waitForLoadState("load", { timeout: timeoutMs })
-          }
-          return page
-        } finally {
-          await cdp.detach().catch(() => undefined)
-        }
-      },
-      catch: (error) => navigationFailed(url, timeoutMs, error)
-    })
-
-  /**
-   * A page that opened a dialog a moment ago may open one more while it is being left, and Chromium
-   * cannot answer a dialog of a document that is being replaced: the navigation would wait on it for
-   * ever. Such a page's dialogs are silenced first (it is being left anyway). A page that does not
-   * answer at all gets the script that holds it stopped (DevTools' Runtime.terminateExecution).
-   */
-  const quietBeforeLeaving = (live: LiveSession, page: Page) =>
-    Effect.gen(function* () {
-      // A page stuck in a script of its own (while (true)) cannot be left until that script stops.
-      if (yield* Effect.promise(() => rescuePage(page))) {
-        yield* Effect.logInfo("the page did not answer; its running script was stopped before leaving it")
-        return
+        return page
+      } finally {
+        await cdp.detach().catch(() => undefined)
       }
-      const last = (yield* Ref.get(live.dialogRates)).get(page)?.last
-      if (last === undefined || Date.now() - last > DIALOG_RECENT_MS) return
-      yield* Effect.promise(() => silenceDialogs(page)).pipe(Effect.timeoutOption("1 second"))
-    })
+    },
+    catch: (error) => navigationFailed(settings, url, timeoutMs, error)
+  })
 
-  /** Back, forward or reload in the active tab; going past either end of its history is an error, not a no-op. */
-  const moveInHistory = (move: "back" | "forward" | "reload", timeoutMs: number) =>
-    Effect.gen(function* () {
-      const { live, page } = yield* browser.activePage
-      yield* quietBeforeLeaving(live, page)
-      const before = page.url()
-      const options = { waitUntil: "load" as const, timeout: timeoutMs }
-      const response = yield* Effect.tryPromise({
-        try: (signal) =>
-          move === "back"
-            ? page.goBack({ ...options, signal })
-            : move === "forward"
-              ? page.goForward({ ...options, signal })
-              : page.reload({ ...options, signal }),
-        catch: (error) =>
-          page.isClosed() ? new PageClosed({ detail: `the page closed while going ${move}` }) : navigationFailed(move, timeoutMs, error)
-      })
-      // Playwright answers null both at the end of the history and for a same-document entry: the URL tells them apart.
-      if (response === null && move !== "reload" && page.url() === before) {
-        return yield* new NavigationFailed({ url: move, detail: `this tab has no ${move === "back" ? "previous" : "next"} page in its history` })
-      }
+/**
+ * A page that opened a dialog a moment ago may open one more while it is being left, and Chromium
+ * cannot answer a dialog of a document that is being replaced: the navigation would wait on it for
+ * ever. Such a page's dialogs are silenced first (it is being left anyway). A page that does not
+ * answer at all gets the script that holds it stopped (DevTools' Runtime.terminateExecution).
+ */
+const quietBeforeLeaving = (live: LiveSession, page: Page) =>
+  Effect.gen(function* () {
+    // A page stuck in a script of its own (while (true)) cannot be left until that script stops.
+    if (yield* Effect.promise(() => rescuePage(page))) {
+      yield* Effect.logInfo("the page did not answer; its running script was stopped before leaving it")
+      return
+    }
+    const last = (yield* Ref.get(live.dialogRates)).get(page)?.last
+    if (last === undefined || Date.now() - last > DIALOG_RECENT_MS) return
+    yield* Effect.promise(() => silenceDialogs(page)).pipe(Effect.timeoutOption("1 second"))
+  })
+
+/** Back, forward or reload in the active tab; going past either end of its history is an error, not a no-op. */
+const moveInHistory = (browser: BrowserStateService, move: "back" | "forward" | "reload", timeoutMs: number) =>
+  Effect.gen(function* () {
+    const { live, page } = yield* browser.activePage
+    yield* quietBeforeLeaving(live, page)
+    const before = page.url()
+    const options = { waitUntil: "load" as const, timeout: timeoutMs }
+    const response = yield* Effect.tryPromise({
+      try: (signal) =>
+        move === "back"
+          ? page.goBack({ ...options, signal })
+          : move === "forward"
+            ? page.goForward({ ...options, signal })
+            : page.reload({ ...options, signal }),
+      catch: (error) =>
+        page.isClosed() ? new PageClosed({ detail: `the page closed while going ${move}` }) : navigationFailed(browser.settings, move, timeoutMs, error)
+    })
+    // Playwright answers null both at the end of the history and for a same-document entry: the URL tells them apart.
+    if (response === null && move !== "reload" && page.url() === before) {
+      return yield* new NavigationFailed({ url: move, detail: `this tab has no ${move === "back" ? "previous" : "next"} page in its history` })
+    }
+    return { currentUrl: shownUrl(page.url()) }
+  })
+
+const navigate = (browser: BrowserStateService, destination: Destination, options: { readonly timeoutMs: number }) =>
+  Effect.gen(function* () {
+    if (isHistoryMove(destination)) return yield* moveInHistory(browser, destination.screen, options.timeoutMs)
+    const live = yield* browser.live
+    const url = yield* destinationUrl(browser.settings, live, destination)
+    yield* allowed(browser.settings, live, url)
+    const tabs = yield* Ref.get(live.tabs)
+    const active = tabs.active !== undefined && !tabs.active.isClosed() ? tabs.active : undefined
+    const opensTab =
+      destination.screen === "notification" ||
+      destination.screen === "popup" ||
+      (destination.screen === "url" && destination.newTab === true) ||
+      active === undefined
+    if (opensTab) {
+      const anchor = tabs.pages.find((page) => !page.isClosed())
+      const page = yield* openTab(browser.settings, live, anchor, url, options.timeoutMs)
+      // A tab we open is a notification only when asked for one, whoever Chromium says opened it.
+      yield* Ref.update(live.tabs, (current) => ({
+        ...withNotification(tabOpened(current, page), page, destination.screen === "notification"),
+        active: page
+      }))
+      yield* dropNewTabNotices(live)
+      yield* landedAllowed(browser.settings, live, page, url, options.timeoutMs)
+      if (page.url().startsWith("chrome-error://")) return yield* new NavigationFailed({ url, detail: "the page could not be loaded" })
       return { currentUrl: shownUrl(page.url()) }
+    }
+    const page = active
+    yield* quietBeforeLeaving(live, page)
+    yield* Effect.tryPromise({
+      try: (signal) => page.goto(url, { waitUntil: "load", timeout: options.timeoutMs, signal }),
+      catch: (error) =>
+        page.isClosed()
+          ? new PageClosed({ detail: `the page closed while navigating to ${url}` })
+          : navigationFailed(browser.settings, url, options.timeoutMs, error, { url: page.url(), live })
     })
+    yield* landedAllowed(browser.settings, live, page, url, options.timeoutMs)
+    return { currentUrl: shownUrl(page.url()) }
+  })
 
-  const navigate = (destination: Destination, options: { readonly timeoutMs: number }) =>
-    Effect.gen(function* () {
-      if (isHistoryMove(destination)) return yield* moveInHistory(destination.screen, options.timeoutMs)
-      const live = yield* browser.live
-      const url = yield* destinationUrl(live, destination)
-      yield* allowed(live, url)
-      const tabs = yield* Ref.get(live.tabs)
-      const active = tabs.active !== undefined && !tabs.active.isClosed() ? tabs.active : undefined
-      const opensTab =
-        destination.screen === "notification" ||
-        destination.screen === "popup" ||
-        (destination.screen === "url" && destination.newTab === true) ||
-        active === undefined
-      if (opensTab) {
-        const anchor = tabs.pages.find((page) => !page.isClosed())
-        const page = yield* openTab(live, anchor, url, options.timeoutMs)
-        // A tab we open is a notification only when asked for one, whoever Chromium says opened it.
-        yield* Ref.update(live.tabs, (current) => ({
-          ...withNotification(tabOpened(current, page), page, destination.screen === "notification"),
-          active: page
-        }))
-        yield* dropNewTabNotices(live)
-        yield* landedAllowed(live, page, url, options.timeoutMs)
-        if (page.url().startsWith("chrome-error://")) return yield* new NavigationFailed({ url, detail: "the page could not be loaded" })
-        return { currentUrl: shownUrl(page.url()) }
-      }
-      const page = active
-      yield* quietBeforeLeaving(live, page)
-      yield* Effect.tryPromise({
-        try: (signal) => page.goto(url, { waitUntil: "load", timeout: options.timeoutMs, signal }),
-        catch: (error) =>
-          page.isClosed()
-            ? new PageClosed({ detail: `the page closed while navigating to ${url}` })
-            : navigationFailed(url, options.timeoutMs, error, { url: page.url(), live })
-      })
-      yield* landedAllowed(live, page, url, options.timeoutMs)
-      return { currentUrl: shownUrl(page.url()) }
-    })
-
+export const make = Effect.gen(function* () {
+  const browser = yield* BrowserState
   const navigation: SessionNavigation = {
-    navigate: (destination, options) => browser.refineClosed(navigate(destination, options))
+    navigate: (destination, options) => browser.refineClosed(navigate(browser, destination, options))
   }
   return navigation
 })
