@@ -4,7 +4,7 @@ import { Cause, Effect, Exit, Layer, Option } from "effect"
 import * as KnowledgeFiles from "../adapters/knowledge-files.js"
 import * as StderrLogger from "../adapters/logger.js"
 import { defaultSettings } from "../domain/config.js"
-import { secretEnvName } from "../knowledge/recipe.js"
+import { placeholderEnvName } from "../knowledge/recipe.js"
 import { exportSession } from "../tools/knowledge.js"
 import { parseSubcommandArgs } from "./args.js"
 import { CliError } from "./options.js"
@@ -56,9 +56,9 @@ export const runExport = async (argv: ReadonlyArray<string>, env: Readonly<Recor
     for (const skipped of exit.value.skipped) counts.set(skipped, (counts.get(skipped) ?? 0) + 1)
     for (const [skipped, count] of counts) process.stderr.write(`browser-workflow-mcp export: left out ${skipped}${count > 1 ? ` (${count} steps)` : ""}\n`)
     if (exit.value.placeholders.length > 0) {
-      const names = exit.value.placeholders.map((placeholder) => placeholder.name)
+      const names = exit.value.placeholders.map((placeholder) => `${placeholder.name}${placeholder.default !== undefined ? " (a param: its recorded text unless set)" : ""}`)
       process.stderr.write(
-        `browser-workflow-mcp export: placeholders to fill: ${names.join(", ")}${format === "playwright" ? ` (environment ${names.map(secretEnvName).join(", ")})` : ""}\n`
+        `browser-workflow-mcp export: placeholders to fill: ${names.join(", ")}${format === "playwright" ? ` (environment ${exit.value.placeholders.map(placeholderEnvName).join(", ")})` : ""}\n`
       )
     }
     return 0

@@ -11,6 +11,7 @@ import {
   InvalidInput,
   KnowledgeError,
   ReplayFailed,
+  ReplayRunsFailed,
   SeedFailed,
   ToolUnavailable,
   UnknownTool
@@ -73,6 +74,7 @@ export const ToolError = Schema.Union(
   BatchTimeout,
   KnowledgeError,
   ReplayFailed,
+  ReplayRunsFailed,
   BuildFailed,
   SeedFailed,
   ContractNotFound,

@@ -83,6 +83,8 @@ export const SessionMetadata = Schema.Struct({
   goal: Schema.optional(Schema.String),
   flowTags: Schema.Array(Schema.String),
   tags: Schema.Array(Schema.String),
+  /** A replay's session: the session whose flow it ran (never the source of a later flowTag replay). */
+  replayOf: Schema.optional(Schema.String),
   launch: Schema.Struct({
     stateMode: Schema.String,
     fixturePreset: Schema.optional(Schema.String),
@@ -190,8 +192,9 @@ export type RecipeStep = typeof RecipeStep.Type
 
 export const Placeholder = Schema.Struct({
   name: Schema.String.annotations({ description: "Placeholder name as written in args: {{name}}." }),
-  target: Schema.String.annotations({ description: "Field the secret was typed into." }),
-  length: Schema.optional(Schema.Number).annotations({ description: "Length of the recorded secret." })
+  target: Schema.String.annotations({ description: "Field it was typed into." }),
+  length: Schema.optional(Schema.Number).annotations({ description: "Length of the recorded secret." }),
+  default: Schema.optional(Schema.String).annotations({ description: "A param's recorded text: typed when params has no value." })
 })
 export type Placeholder = typeof Placeholder.Type
 

@@ -44,7 +44,8 @@ const plan = (steps: ReadonlyArray<StepRecord>, tools: ReplayTools) => {
   const out: Array<Replayed> = []
   const placeholders: Array<Placeholder> = []
   const skipped: Array<string> = []
-  const taken = new Set<string>()
+  // Names given with `param` are the caller's: a generated placeholder name never takes one.
+  const taken = new Set<string>(steps.flatMap((record) => (typeof record.tool.input.param === "string" ? [record.tool.input.param] : [])))
   const served = (tool: string) => servedAs(tools.prefix, tool)
   /** Fields a secret was typed into (by description and durable form): what is read there is never checked. */
   const secretFields = new Set<string>()
@@ -93,15 +94,20 @@ const plan = (steps: ReadonlyArray<StepRecord>, tools: ReplayTools) => {
     }
     if (adapted !== undefined) args = { ...adapted.args }
     let notes = tool?.replay?.note?.(record.tool.input, target, record) ?? label
-    if (typeof args.text === "string" && (record.tool.textRedacted === true || args.text === REDACTED)) {
-      const placeholder = placeholderName(record.tool.target, taken)
-      placeholders.push({
-        name: placeholder,
-        target: target ?? "the field",
-        ...(record.tool.textLength !== undefined ? { length: record.tool.textLength } : {})
-      })
+    const param = typeof record.tool.input.param === "string" ? record.tool.input.param : undefined
+    const secret = record.tool.textRedacted === true || args.text === REDACTED
+    if (typeof args.text === "string" && (secret || param !== undefined)) {
+      const placeholder = param ?? placeholderName(record.tool.target, taken)
+      // A param typed in several steps is one placeholder: one value fills them all (its first recorded text by default).
+      if (!placeholders.some((known) => known.name === placeholder)) {
+        placeholders.push({
+          name: placeholder,
+          target: target ?? "the field",
+          ...(secret ? (record.tool.textLength !== undefined ? { length: record.tool.textLength } : {}) : { default: args.text })
+        })
+      }
       args.text = `{{${placeholder}}}`
-      notes += ` (fill in {{${placeholder}}})`
+      notes += secret ? ` (fill in {{${placeholder}}})` : ` ({{${placeholder}}})`
     }
     const dialog = args.dialog as { accept?: boolean; promptText?: string } | undefined
     if (dialog?.promptText === REDACTED) {
@@ -414,6 +420,13 @@ const inFrame = (locator: string | undefined, frame: string | undefined): string
 /** The environment variable a Playwright export reads a placeholder from. */
 export const secretEnvName = (placeholder: string): string => `BWM_SECRET_${placeholder.toUpperCase()}`
 
+/** The environment variable a Playwright export reads a param from (a placeholder with recorded text, typed when it is unset). */
+export const paramEnvName = (placeholder: string): string => `BWM_PARAM_${placeholder.toUpperCase()}`
+
+/** A placeholder's variable in a Playwright export: BWM_PARAM_* for a param with recorded text, BWM_SECRET_* for one without. */
+export const placeholderEnvName = (placeholder: Placeholder): string =>
+  placeholder.default !== undefined ? paramEnvName(placeholder.name) : secretEnvName(placeholder.name)
+
 /** The helper an export calls for the variables it needs: a missing one fails the test at once, by name. */
 const ENV_HELPER = "requiredEnv"
 
@@ -430,17 +443,23 @@ const envHelperLines = [
  * The expressions of one export for environment variables (through the helper) and text arguments (a
  * literal, or the variable of its placeholder), with the variables they read, in order.
  */
-const expressions = () => {
+const expressions = (placeholders: ReadonlyArray<Placeholder>) => {
   const variables = new Set<string>()
+  const params = new Set<string>()
   const env = (name: string): string => {
     variables.add(name)
     return `${ENV_HELPER}(${js(name)})`
   }
   const text = (value: string): string => {
-    const secret = /^\{\{(.+)\}\}$/.exec(value)
-    return secret ? env(secretEnvName(secret[1]!)) : js(value)
+    const name = /^\{\{(.+)\}\}$/.exec(value)?.[1]
+    if (name === undefined) return js(value)
+    // A param is a parameter of the test: its variable when set, else the recorded text.
+    const recorded = placeholders.find((placeholder) => placeholder.name === name)?.default
+    if (recorded === undefined) return env(secretEnvName(name))
+    params.add(paramEnvName(name))
+    return `(process.env[${js(paramEnvName(name))}] ?? ${js(recorded)})`
   }
-  return { env, text, variables }
+  return { env, text, variables, params }
 }
 
 /**
@@ -459,7 +478,7 @@ export const toPlaywright = (
   const { out } = plan(steps, tools)
   const batch = toolWithRole(tools.tools, "batch")
   const elsewhere = batch === undefined ? "replay it as a recipe" : `replay it with ${servedAs(tools.prefix, batch.name)}`
-  const { env, text: textExpression, variables } = expressions()
+  const { env, text: textExpression, variables, params } = expressions(recipe.placeholders)
   let hashes = false
   recipe.steps.forEach((step, index) => {
     const replayed = out[index]
@@ -505,6 +524,7 @@ export const toPlaywright = (
   return [
     `// Recorded by browser-workflow-mcp from session ${sessionId}.`,
     ...(variables.size > 0 ? [`// Secrets come from the environment (the test fails naming one that is not set or empty): ${[...variables].join(", ")}.`] : []),
+    ...(params.size > 0 ? [`// Params: set ${[...params].join(", ")} to type other text than the recorded one.`] : []),
     `// getByTestId uses Playwright's testIdAttribute (data-testid unless configured otherwise).`,
     ...(hashes ? [`import { createHash } from "node:crypto"`, `import { readFile } from "node:fs/promises"`] : []),
     `import { expect, test } from "@playwright/test"`,

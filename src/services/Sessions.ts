@@ -19,6 +19,8 @@ export interface SessionRequest {
   readonly selector?: string | undefined
   /** The tool starts a session (launch, replay): without a selector it gets a new one of its own. */
   readonly starts: boolean
+  /** A new session even from inside a call (a fan-out replay's runs); with `starts`. */
+  readonly fresh?: true | undefined
 }
 
 /** A session as `mm_sessions` lists it. */
@@ -131,10 +133,10 @@ export const onCurrentSession = <A, E, R>(effect: Effect.Effect<A, E, R>): Effec
     )
   ) as Effect.Effect<A, E, Exclude<R, SessionServices>>
 
-/** Inside a call, calls without a `session` argument run on the call's own session. */
+/** Inside a call, calls without a `session` argument run on the call's own session (unless they ask for a fresh one). */
 export const nestedSessions = (outer: SessionsService, handle: SessionHandle): SessionsService => ({
   ...outer,
-  resolve: (request) => (request.selector === undefined ? Effect.succeed(handle) : outer.resolve(request))
+  resolve: (request) => (request.selector === undefined && request.fresh !== true ? Effect.succeed(handle) : outer.resolve(request))
 })
 
 /** The longest `session` argument taken (ids are 30 characters; names at most 64). */

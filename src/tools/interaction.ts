@@ -94,12 +94,19 @@ const TypeInput = targetInput({
     { exact: true }
   ).annotations({ description: "Name of a --secrets value to type instead of text.", [Unlisted]: true }),
   submit: Schema.optional(Schema.Boolean).annotations({ description: "Press Enter after." }),
+  // A replay's params fill it ({{name}} in the recipe); without a value the recorded text is typed.
+  param: Schema.optionalWith(
+    Schema.String.pipe(Schema.pattern(SECRET_NAME, { message: () => "must be an identifier: letters, digits and _" })),
+    { exact: true }
+  ).annotations({ description: "Name the text as a replay param." }),
   dialog: QuietDialogField
 }).pipe(
   Schema.filter((input) =>
     (input.text === undefined) === (input.secret === undefined)
       ? { path: [input.text === undefined ? "text" : "secret"], message: "give exactly one of text or secret" }
-      : true
+      : input.param !== undefined && input.secret !== undefined
+        ? { path: ["param"], message: "a secret is typed by its name already; param names typed text" }
+        : true
   )
 )
 
@@ -163,6 +170,7 @@ export const type = defineTool({
     return {
       input: {
         text: keep ? text : REDACTED,
+        ...(input.param !== undefined ? { param: input.param } : {}),
         ...(input.submit === true ? { submit: true } : {}),
         timeoutMs: input.timeoutMs,
         ...recordDialog(input.dialog)

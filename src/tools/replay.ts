@@ -10,17 +10,20 @@
 // for the load; and the recorded flow's own wait_for steps replay as they were. An inserted wait would
 // cost one more round trip per step and wait for nothing more.
 import { Clock, Effect, Option, Schema, SchemaAST } from "effect"
-import { InvalidInput, KnowledgeError, ReplayFailed } from "../domain/errors.js"
+import { defaultSettings } from "../domain/config.js"
+import { InvalidInput, KnowledgeError, ReplayFailed, ReplayRun } from "../domain/errors.js"
 import type { Download } from "../domain/download.js"
-import type { Placeholder, Recipe, StepRecord } from "../domain/knowledge.js"
+import type { Placeholder, Recipe, SessionMetadata, StepRecord } from "../domain/knowledge.js"
 import { framesTheFlow, recipeOf, toBatch } from "../knowledge/recipe.js"
 import { ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
 import { decodeInput } from "../runtime/runTool.js"
 import { defineTool, replayModeOf, type AnyToolDefinition, type ToolDefinition, type ToolServices } from "../runtime/tool.js"
+import { Config } from "../services/Config.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Secrets } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import { BATCH_TOOL_NAME, makeRunSteps, RunStepsOutput, stepSnapshots } from "./batch.js"
+import { fanOut } from "./fan-out.js"
 import { sessionSteps } from "./knowledge.js"
 import { launch } from "./session.js"
 import { RecordOnly } from "./shared.js"
@@ -30,19 +33,37 @@ type Lookup = ToolRegistryService["lookup"]
 
 const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
 
+const Params = Schema.Record({ key: Schema.String, value: Schema.String.pipe(Schema.maxLength(100_000)) })
+
+/** The most runs one fan-out takes, and at once. */
+const MAX_RUNS = 1_000
+const MAX_CONCURRENCY = 64
+
 const ReplayInput = Schema.Struct({
   sessionId: Schema.optional(Id).annotations({ description: "The session to redo." }),
   flowTag: Schema.optional(Id).annotations({ description: "Or the newest successful session with this flow tag." }),
-  params: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String.pipe(Schema.maxLength(100_000)) })).annotations({
+  params: Schema.optional(Params).annotations({
     description: "{{placeholder}} values."
+  }),
+  runs: Schema.optional(Schema.Array(Schema.Struct({ params: Schema.optional(Params) })).pipe(Schema.minItems(1), Schema.maxItems(MAX_RUNS))).annotations({
+    description: "Run it once per entry, each in a new session."
+  }),
+  concurrency: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, MAX_CONCURRENCY))).annotations({
+    description: "Runs at once (default 1, at most --max-sessions)."
   })
 }).pipe(
   Schema.filter((input) =>
-    (input.sessionId === undefined) !== (input.flowTag === undefined)
-      ? true
-      : { path: ["sessionId"], message: "give exactly one of sessionId or flowTag" }
+    (input.sessionId === undefined) === (input.flowTag === undefined)
+      ? { path: ["sessionId"], message: "give exactly one of sessionId or flowTag" }
+      : input.runs !== undefined && input.params !== undefined
+        ? { path: ["params"], message: "give params in each run, not beside runs" }
+        : input.concurrency !== undefined && input.runs === undefined
+          ? { path: ["concurrency"], message: "concurrency goes with runs" }
+          : true
   )
 )
+
+const LeftOut = Schema.optional(Schema.Array(Schema.String)).annotations({ description: "Recorded steps the recipe leaves out, each with why." })
 
 /** How many sessions with the flow tag are looked at, newest first. */
 const FLOW_CANDIDATES = 20
@@ -75,6 +96,12 @@ const acts = (recipe: Recipe) => recipe.steps.some((step) => !framesTheFlow(step
 
 const noDurable = (recipe: Recipe) => recipe.skipped.some((reason) => /: (only a ref|no durable form|the element had no|its locator was scoped)/.test(reason))
 
+/** The tag a replay's session carries (beside replayOf, which names its source). */
+const REPLAY_TAG = "replay"
+
+/** A session a replay started (or one launched with the replay tag). */
+const isReplay = (tags: ReadonlyArray<string>, metadata: SessionMetadata | undefined) => tags.includes(REPLAY_TAG) || metadata?.replayOf !== undefined
+
 /** The session to replay and its recipe. */
 const chooseSession = (input: typeof ReplayInput.Type, registry: ToolRegistryService) =>
   Effect.gen(function* () {
@@ -94,7 +121,11 @@ const chooseSession = (input: typeof ReplayInput.Type, registry: ToolRegistrySer
     const catalog = yield* catalogOf(store)
     const current = yield* (yield* Session).current
     const running = Option.isSome(current) ? current.value.sessionId : undefined
-    const sessions = catalog.sessions(FLOW_CANDIDATES, { flowTag }, yield* Clock.currentTimeMillis)
+    // A replay's own session is never the source: the recorded flow is (after many replays, too).
+    const sessions = catalog
+      .sessions(Number.MAX_SAFE_INTEGER, { flowTag }, yield* Clock.currentTimeMillis)
+      .filter((summary) => !isReplay(summary.tags, catalog.metadata(summary.sessionId)))
+      .slice(0, FLOW_CANDIDATES)
     const passed: Array<string> = []
     for (const summary of sessions) {
       // The running session is the one the replay runs in, not one to copy.
@@ -150,12 +181,16 @@ const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string
     const secrets = Option.getOrElse(yield* Effect.serviceOption(Secrets), () => Secrets.none)
     const typesSecrets = takesNamedSecret(lookup("type"))
     const namedSecret = (name: string) => typesSecrets && Option.isSome(secrets.lookup(name))
-    const missing = recipe.placeholders.filter((placeholder) => params[placeholder.name] === undefined)
+    // A param without a value types its recorded text.
+    const values = new Map<string, string>()
+    for (const placeholder of recipe.placeholders) if (placeholder.default !== undefined) values.set(placeholder.name, placeholder.default)
+    for (const [name, value] of Object.entries(params)) values.set(name, value)
+    const missing = recipe.placeholders.filter((placeholder) => !values.has(placeholder.name))
     const steps = toBatch(recipe).steps.map((step) => {
       const fill = (value: unknown): unknown => {
         if (typeof value === "string") {
           const match = /^\{\{(.+)\}\}$/.exec(value)
-          return match && params[match[1]!] !== undefined ? params[match[1]!] : value
+          return match && values.has(match[1]!) ? values.get(match[1]!) : value
         }
         if (Array.isArray(value)) return value.map(fill)
         if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, fill(inner)]))
@@ -164,7 +199,7 @@ const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string
       const args = fill(step.args) as Record<string, unknown>
       const secret = typeof args.text === "string" ? /^\{\{(.+)\}\}$/.exec(args.text)?.[1] : undefined
       const expectation = step.expectation !== undefined ? { expectation: step.expectation } : {}
-      if (secret !== undefined && params[secret] === undefined && namedSecret(secret)) {
+      if (secret !== undefined && !values.has(secret) && namedSecret(secret)) {
         const { text: _text, ...rest } = args
         return { tool: step.tool, args: { ...rest, secret }, ...expectation }
       }
@@ -218,15 +253,24 @@ export const replay = defineTool({
   name: "replay",
   title: "Replay a recorded flow",
   description:
-    "Redo a recorded flow in one batch, in a new session of its own (or the one session names), stopping at the first failing step (then MM_REPLAY_FAILED). Returns {replayed, steps, summary}.",
+    "Redo a recorded flow in one batch, in a new session of its own (or the one session names), stopping at the first failing step (then MM_REPLAY_FAILED). Returns {replayed, steps, summary}; with runs, {runs, passed}.",
   input: ReplayInput,
-  output: Schema.Struct({
-    replayed: Schema.String.annotations({ description: "The session whose flow ran." }),
-    leftOut: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "Recorded steps the recipe leaves out, each with why." }),
-    ...RunStepsOutput.fields,
-    // The batch's step tools, for the headings of the page texts after the JSON.
-    stepTools: RecordOnly(Schema.Array(Schema.String))
-  }),
+  output: Schema.Union(
+    Schema.Struct({
+      replayed: Schema.String.annotations({ description: "The session whose flow ran." }),
+      leftOut: LeftOut,
+      ...RunStepsOutput.fields,
+      // The batch's step tools, for the headings of the page texts after the JSON.
+      stepTools: RecordOnly(Schema.Array(Schema.String))
+    }),
+    Schema.Struct({
+      replayed: Schema.String.annotations({ description: "The session whose flow ran." }),
+      leftOut: LeftOut,
+      runs: Schema.Array(ReplayRun).annotations({ description: "Each run's session and ms, in order." }),
+      passed: Schema.Number,
+      ms: Schema.Number
+    })
+  ),
   // It redoes a recorded flow: page actions among its steps.
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   group: "knowledge",
@@ -239,25 +283,65 @@ export const replay = defineTool({
   stepKinds: ["memory"],
   // A failed replay shows the page it stopped on (the batch stops there) beside its error.
   observation: "failures",
-  // The batch keeps its own deadline (batch.defaultTimeoutMs) and answers with what ran; this is a backstop.
-  deadlineMs: () => 310_000,
-  // Only the names of the params: their values may be secrets, whatever they are called.
+  // The batch keeps its own deadline (batch.defaultTimeoutMs) and answers with what ran; this is a backstop
+  // (per round of runs for a fan-out).
+  deadlineMs: (input) => REPLAY_DEADLINE_MS * (input.runs === undefined ? 1 : Math.ceil(input.runs.length / (input.concurrency ?? 1))),
   // As run_steps: the failing step's page text goes after the JSON, under its "## step N tool" line.
   attachments: (_input, result) => {
+    if (!("steps" in result)) return { result, attachments: [] }
     const { steps, text } = stepSnapshots(result.steps, result.stepTools ?? [])
     return { result: { ...result, steps }, attachments: text === "" ? [] : [{ type: "text", text }] }
   },
+  // Only the names of the params: their values may be secrets, whatever they are called.
   record: (input) => ({
     input: {
       ...(input.sessionId !== undefined ? { sessionId: input.sessionId } : {}),
       ...(input.flowTag !== undefined ? { flowTag: input.flowTag } : {}),
-      ...(input.params !== undefined ? { params: Object.keys(input.params) } : {})
+      ...(input.params !== undefined ? { params: Object.keys(input.params) } : {}),
+      ...(input.runs !== undefined ? { runs: input.runs.length, concurrency: input.concurrency ?? 1 } : {})
     }
   }),
   run: Effect.fn("tool.replay")(function* (input) {
     const registry = yield* ToolRegistry
     const chosen = yield* chooseSession(input, registry)
-    const steps = yield* fillPlaceholders(chosen.recipe, input.params ?? {}, registry.lookup)
+    const leftOut = chosen.recipe.skipped.filter((reason) => !reason.endsWith(": read-only"))
+    const shown = leftOut.length > 0 ? { leftOut } : {}
+    if (input.runs === undefined) {
+      const params = input.params ?? {}
+      return { ...shown, ...(yield* replayOnce(chosen, yield* fillPlaceholders(chosen.recipe, params, registry.lookup), hashesFor(chosen.recipe, params), registry)) }
+    }
+    const concurrency = input.concurrency ?? 1
+    const settings = Option.getOrElse(yield* Effect.serviceOption(Config), () => defaultSettings)
+    if (concurrency > settings.maxSessions) {
+      return yield* new InvalidInput({ field: "concurrency", problem: `at most --max-sessions (${settings.maxSessions})` })
+    }
+    // Every run's params are checked before any run starts: a typo fails the call, not one run in the middle.
+    const filled = yield* Effect.forEach(input.runs, (run, index) =>
+      Effect.map(
+        Effect.mapError(fillPlaceholders(chosen.recipe, run.params ?? {}, registry.lookup), (error) =>
+          error._tag === "InvalidInput" ? new InvalidInput({ field: `runs.${index}.${error.field}`, problem: error.problem }) : error
+        ),
+        (steps) => ({ steps, hashes: hashesFor(chosen.recipe, run.params ?? {}) })
+      )
+    )
+    return { ...shown, ...(yield* fanOut(chosen.sessionId, filled, concurrency, (run) => replayOnce(chosen, run.steps, run.hashes, registry))) }
+  })
+})
+
+/** Downloads are checked by content too when the flow runs with the recorded inputs (no placeholders, no params). */
+const hashesFor = (recipe: Recipe, params: Readonly<Record<string, string>>) => recipe.placeholders.length === 0 && Object.keys(params).length === 0
+
+/** The most time one replay runs: the batch's own deadline stops it first. */
+const REPLAY_DEADLINE_MS = 310_000
+
+/** The recorded flow once, in the session the call runs on (a new one: the replay launches it first). */
+const replayOnce = (
+  chosen: { readonly sessionId: string; readonly metadata: SessionMetadata | undefined; readonly recipe: Recipe },
+  steps: Effect.Effect.Success<ReturnType<typeof fillPlaceholders>>,
+  hashes: boolean,
+  registry: ToolRegistryService
+) =>
+  Effect.gen(function* () {
     const running = Option.isSome(yield* (yield* Session).current)
     const launchStep = running
       ? []
@@ -267,7 +351,8 @@ export const replay = defineTool({
             args: {
               goal: chosen.metadata?.goal ?? `replay of ${chosen.sessionId}`,
               flowTags: [...(chosen.metadata?.flowTags ?? [])],
-              tags: ["replay"]
+              tags: [REPLAY_TAG],
+              replayOf: chosen.sessionId
             }
           }
         ]
@@ -292,7 +377,6 @@ export const replay = defineTool({
       })
     }
     // The files the flow downloaded came again: the same names, and for a flow without params the same content.
-    const hashes = chosen.recipe.placeholders.length === 0 && Object.keys(input.params ?? {}).length === 0
     const mismatch = downloadMismatch(chosen.recipe, result.steps, launchStep.length, hashes)
     if (mismatch !== undefined) {
       const { ok: _ok, warnings: _warnings, ...summary } = result.summary
@@ -302,12 +386,5 @@ export const replay = defineTool({
         failed: { index: mismatch.index, tool: batchSteps[mismatch.index]?.tool ?? "?", code: "MM_DOWNLOAD_MISMATCH", message: mismatch.message }
       })
     }
-    const leftOut = chosen.recipe.skipped.filter((reason) => !reason.endsWith(": read-only"))
-    return {
-      replayed: chosen.sessionId,
-      ...(leftOut.length > 0 ? { leftOut } : {}),
-      ...result,
-      stepTools: batchSteps.map((step) => step.tool)
-    }
+    return { replayed: chosen.sessionId, ...result, stepTools: batchSteps.map((step) => step.tool) }
   })
-})

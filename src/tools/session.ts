@@ -44,6 +44,11 @@ const LaunchInput = Schema.Struct({
   extensionPath: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
     description: "Unpacked MV3 extension."
   }),
+  // Set by mm_replay on the session it starts: the session whose flow it runs.
+  replayOf: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({
+    description: "The session whose flow this one replays.",
+    [Unlisted]: true
+  }),
   autoBuild: Schema.optional(Schema.Boolean).annotations({
     description: "Accepted for compatibility; this server does not build before launching.",
     ...compatibility
@@ -77,7 +82,8 @@ export const launch = defineTool({
       ...(input.fixturePreset !== undefined ? { fixturePreset: input.fixturePreset } : {}),
       ...(input.fixture !== undefined ? { fixture: "[inline fixture]" } : {}),
       flowTags: input.flowTags,
-      tags: input.tags
+      tags: input.tags,
+      ...(input.replayOf !== undefined ? { replayOf: input.replayOf } : {})
     }
   }),
   run: Effect.fn("tool.launch")(function* (input) {
@@ -104,6 +110,7 @@ export const launch = defineTool({
         ...(input.goal !== undefined ? { goal: input.goal } : {}),
         flowTags: input.flowTags,
         tags: input.tags,
+        ...(input.replayOf !== undefined ? { replayOf: input.replayOf } : {}),
         launch: {
           stateMode: input.stateMode,
           ...(input.fixturePreset !== undefined ? { fixturePreset: input.fixturePreset } : {}),

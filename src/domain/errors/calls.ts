@@ -150,6 +150,39 @@ export class ReplayFailed extends Schema.TaggedError<ReplayFailed>()("ReplayFail
   }
 }
 
+/** One run of a fan-out replay: the session it ran in and its time; for a failed run, the step that failed. */
+export const ReplayRun = Schema.Struct({
+  session: Schema.optional(Schema.String),
+  ms: Schema.Number,
+  failed: Schema.optional(
+    Schema.Struct({ index: Schema.optional(Schema.Number), tool: Schema.optional(Schema.String), code: Schema.String, message: Schema.String })
+  )
+})
+export type ReplayRun = typeof ReplayRun.Type
+
+/** The runs of a fan-out replay (mm_replay {runs}): some failed. Every run's outcome is in the details. */
+export class ReplayRunsFailed extends Schema.TaggedError<ReplayRunsFailed>()("ReplayRunsFailed", {
+  replayed: Schema.String,
+  runs: Schema.Array(ReplayRun),
+  ms: Schema.Number
+}) {
+  get code() {
+    return "MM_REPLAY_FAILED" as const
+  }
+  override get message() {
+    const failed = this.runs.flatMap((run, index) => (run.failed === undefined ? [] : [{ index, failed: run.failed }]))
+    const named = failed
+      .slice(0, 10)
+      .map(({ index, failed }) => `run ${index} (${failed.code}${failed.index !== undefined ? ` at step ${failed.index}` : ""})`)
+    const more = failed.length > 10 ? `, and ${failed.length - 10} more` : ""
+    return `${failed.length} of ${this.runs.length} runs of ${this.replayed} failed: ${named.join(", ")}${more}. details.runs has every run's outcome.`
+  }
+  get details() {
+    const failed = this.runs.filter((run) => run.failed !== undefined).length
+    return { replayed: this.replayed, runs: this.runs, passed: this.runs.length - failed, failed, ms: this.ms }
+  }
+}
+
 export class BuildFailed extends Schema.TaggedError<BuildFailed>()("BuildFailed", {
   reason: Schema.Literal("ExitCode", "Timeout", "StartFailed", "Failed"),
   detail: Schema.String,
