@@ -6,6 +6,7 @@ import type { Settings } from "./domain/config.js"
 import { SERVER_VERSION } from "./mcp/server.js"
 import { CALL_USAGE } from "./cli/call.js"
 import { EXPORT_USAGE } from "./cli/export.js"
+import { REPLAY_USAGE } from "./cli/replay.js"
 import { REPORT_USAGE } from "./cli/report.js"
 import { helpText } from "./cli/help.js"
 import { CliError, parseOptions, toServeOptions, toSettings, type ServeOptions } from "./cli/options.js"
@@ -28,7 +29,8 @@ export interface Subcommand {
 export const subcommands: Readonly<Record<string, Subcommand>> = {
   call: { usage: CALL_USAGE, run: (argv, env) => import("./cli/call.js").then((module) => module.runCall(argv, env)) },
   export: { usage: EXPORT_USAGE, run: (argv, env) => import("./cli/export.js").then((module) => module.runExport(argv, env)) },
-  report: { usage: REPORT_USAGE, run: (argv, env) => import("./cli/report.js").then((module) => module.runReport(argv, env)) }
+  report: { usage: REPORT_USAGE, run: (argv, env) => import("./cli/report.js").then((module) => module.runReport(argv, env)) },
+  replay: { usage: REPLAY_USAGE, run: (argv, env) => import("./cli/replay.js").then((module) => module.runReplay(argv, env)) }
 }
 
 export const HELP = helpText(SERVER_VERSION, Object.values(subcommands))
