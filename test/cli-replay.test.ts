@@ -68,7 +68,8 @@ beforeAll(async () => {
   expect(fs.existsSync(binEntry), "run npm run build first").toBe(true)
   app = await serveListApp()
   artifactsDir = tempDir()
-  browser = await chromium.launch({ executablePath: EXECUTABLE_CANDIDATES.find((file) => fs.existsSync(file)), args: [...LOOPBACK_ARGS] })
+  const executablePath = EXECUTABLE_CANDIDATES.find((file) => fs.existsSync(file))
+  browser = await chromium.launch({ ...(executablePath !== undefined ? { executablePath } : {}), args: [...LOOPBACK_ARGS] })
   // The flow, recorded in-process into the directory the command reads.
   const settings = testSettings({ appUrl: `${app.url}/list`, artifactsDir })
   const registry = servedRegistry(settings)
