@@ -45,7 +45,7 @@ const ReplayInput = Schema.Struct({
   params: Schema.optional(Params).annotations({
     description: "{{placeholder}} values."
   }),
-  runs: Schema.optional(Schema.Array(Schema.Struct({ params: Schema.optional(Params) })).pipe(Schema.minItems(1), Schema.maxItems(MAX_RUNS))).annotations({
+  runs: Schema.optional(Schema.Array(Schema.Struct({ params: Schema.optional(Params).annotations({ description: "The run's values." }) })).pipe(Schema.minItems(1), Schema.maxItems(MAX_RUNS))).annotations({
     description: "Run it once per entry, each in a new session."
   }),
   concurrency: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, MAX_CONCURRENCY))).annotations({
