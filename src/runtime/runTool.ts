@@ -21,7 +21,7 @@ import { Config } from "../services/Config.js"
 import { programDeadline } from "../services/Deadline.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
-import { Recorder } from "../services/Recorder.js"
+import { groupToOpen, Recorder, type GroupToOpen } from "../services/Recorder.js"
 import { Secrets, type SecretsService } from "../services/Secrets.js"
 import { Session, type SessionInfo } from "../services/Session.js"
 import { nestedSessions, sessionArgument, Sessions, type SessionServices } from "../services/Sessions.js"
@@ -484,32 +484,48 @@ const runOn = <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>, raw
       if (decoded._tag === "Left") return yield* refuse(decoded.left)
       const input = decoded.right
 
-      // run (a named group of the session's trace, when one is recorded, from here to the record)
-      const endGroup = yield* recorderDo(
-        (recorder) => Effect.flatMap(servedNameOf(definition), (served) => recorder.callStarted(traceLabel(served, input))),
-        Effect.void
+      // run, observe, download, record: a named group of the session's trace when one is recorded, closed however the call ends
+      const { outcome, sessionId, observed, downloads } = yield* Effect.acquireUseRelease(
+        traceGroup(definition, input),
+        (group) =>
+          Effect.gen(function* () {
+            const deadline = deadlineOf(definition, input, options, call.startedAt)
+            const exit = yield* run(definition, input, deadline, options, call.startedAt)
+            const outcome = yield* settle(definition, input, exit)
+
+            // observe
+            const after = yield* (yield* Session).current
+            const sessionId = sessionIdOf(after) ?? sessionIdOf(call.before)
+            const observed = yield* observe(definition, options.policy ?? definition.observation, outcome, Option.isSome(after), deadline)
+
+            // downloads
+            const downloads = yield* downloadsOf(call, sessionId, deadline)
+
+            // record
+            if (sessionId !== undefined) {
+              yield* record(definition, input, outcome, observed.observation, downloads, { call, sessionId, running: Option.isSome(after), deadline, options })
+            }
+            return { outcome, sessionId, observed, downloads }
+          }).pipe(Effect.locally(groupToOpen, Option.some(group.toOpen))),
+        (group) => group.close
       )
-      const deadline = deadlineOf(definition, input, options, call.startedAt)
-      const exit = yield* run(definition, input, deadline, options, call.startedAt)
-      const outcome = yield* settle(definition, input, exit)
-
-      // observe
-      const after = yield* (yield* Session).current
-      const sessionId = sessionIdOf(after) ?? sessionIdOf(call.before)
-      const observed = yield* observe(definition, options.policy ?? definition.observation, outcome, Option.isSome(after), deadline)
-
-      // downloads
-      const downloads = yield* downloadsOf(call, sessionId, deadline)
-
-      // record
-      if (sessionId !== undefined) {
-        yield* record(definition, input, outcome, observed.observation, downloads, { call, sessionId, running: Option.isSome(after), deadline, options })
-      }
-      yield* endGroup
 
       // envelope
       return yield* envelope(definition, call, outcome, sessionId, observed, downloads)
     })
+
+/**
+ * The call's group in the session's trace: opened now when a recording runs; else opened by a recording
+ * that starts during the call (mm_launch's, once its context exists). `close` ends whichever was opened.
+ */
+const traceGroup = <I>(definition: ToolDefinition<I, any, any, any, any>, input: I) =>
+  Effect.gen(function* () {
+    const label = traceLabel(yield* servedNameOf(definition), input)
+    const opened = yield* recorderDo((recorder) => recorder.callStarted(label), Effect.void)
+    const closeLater = yield* Ref.make<Effect.Effect<void>>(Effect.void)
+    const toOpen: GroupToOpen = { label, close: closeLater }
+    return { toOpen, close: Effect.zipRight(opened, Effect.flatten(Ref.get(closeLater))) }
+  })
 
 /** Runs `use` with the Recorder when one is provided; else answers `otherwise`. */
 const recorderDo = <A>(use: (recorder: typeof Recorder.Service) => Effect.Effect<A>, otherwise?: A) =>

@@ -1,7 +1,7 @@
 // The session's recordings as tool calls see them (--save-trace, --save-har): runTool marks each call as
 // a named group of the session's trace and hands over text the call typed that must stay out of them.
 // Optional: without it (tests, a library without the live browser) calls are not marked.
-import { Context, type Effect } from "effect"
+import { Context, type Effect, FiberRef, Option, type Ref } from "effect"
 
 export interface RecorderService {
   /** Opens a group named `label` in the trace of the running session; the effect it returns closes it. */
@@ -11,3 +11,15 @@ export interface RecorderService {
 }
 
 export class Recorder extends Context.Tag("browser-workflow-mcp/Recorder")<Recorder, RecorderService>() {}
+
+/**
+ * The trace group of the call running in this fiber, for a recording that starts during the call (the
+ * session mm_launch starts has no trace before its context exists): the recording opens the group once it
+ * has started and leaves what closes it in `close`, which the call runs when it ends, however it ends.
+ */
+export interface GroupToOpen {
+  readonly label: string
+  readonly close: Ref.Ref<Effect.Effect<void>>
+}
+
+export const groupToOpen = FiberRef.unsafeMake<Option.Option<GroupToOpen>>(Option.none())

@@ -4,16 +4,18 @@
 // entry of the trace (unzipped) or any string of the HAR.
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
+import type * as http from "node:http"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import { chromium } from "playwright"
 import { describe, expect, layer } from "@effect/vitest"
-import { Context, Effect, Layer } from "effect"
+import { Context, Deferred, Effect, Fiber, Layer } from "effect"
 import { recordingDir } from "../../src/adapters/playwright/lifecycle/recording.js"
 import { findFfmpeg } from "../../src/adapters/playwright/lifecycle/recording-video.js"
 import { readZip } from "../../src/adapters/zip.js"
 import { Secrets } from "../../src/services/Secrets.js"
-import { html, liveLayer, LOOPBACK_ARGS, pageServer, testSettings } from "../support/browser.js"
+import { answerPage, listenLoopback, pathOf, send } from "../../demo/serve.js"
+import { html, liveLayer, LOOPBACK_ARGS, testSettings } from "../support/browser.js"
 import { call, ok } from "../support/calls.js"
 
 const SECRET = "Tr0ub4dor-and-3"
@@ -31,8 +33,33 @@ const pages = {
   )
 }
 
-class Pages extends Context.Tag("test/RecordingPages")<Pages, { readonly url: (path: string) => string }>() {}
-const PagesLive = Layer.scoped(Pages, Effect.map(pageServer(pages), (server) => ({ url: (p: string) => `${server.url}${p}` })))
+class Pages extends Context.Tag("test/RecordingPages")<
+  Pages,
+  { readonly url: (path: string) => string; readonly slowAsked: Effect.Effect<void> }
+>() {}
+/** The pages, and /slow, which never answers (until the server closes) and says when it was asked. */
+const PagesLive = Layer.scoped(
+  Pages,
+  Effect.gen(function* () {
+    const asked = yield* Deferred.make<void>()
+    const held: Array<http.ServerResponse> = []
+    const server = yield* Effect.acquireRelease(
+      Effect.promise(() =>
+        listenLoopback(
+          (request, response) => {
+            if (pathOf(request) === "/slow") {
+              held.push(response)
+              Effect.runSync(Deferred.succeed(asked, undefined))
+            } else if (!answerPage(pages, request, response)) send(response, 404, "text/plain", "not found")
+          },
+          () => held.forEach((response) => response.destroy())
+        )
+      ),
+      (running) => Effect.promise(() => running.close())
+    )
+    return { url: (p: string) => `${server.url}${p}`, slowAsked: Deferred.await(asked) }
+  })
+)
 
 const ffmpeg = findFfmpeg()
 const settings = testSettings({ saveTrace: true, saveHar: true })
@@ -83,6 +110,33 @@ const viewerActionTitles = async (traceFile: string): Promise<ReadonlyArray<stri
   }
 }
 
+interface TraceEvent {
+  readonly type: string
+  readonly callId?: string
+  readonly parentId?: string
+  readonly method?: string
+  readonly title?: string
+  readonly params?: { readonly name?: string }
+}
+
+/** The events of a trace.zip's .trace files, in order. */
+const traceEvents = (file: string): ReadonlyArray<TraceEvent> =>
+  readZip(fs.readFileSync(file))
+    .filter((entry) => entry.name.endsWith(".trace"))
+    .flatMap((entry) => Buffer.from(entry.data).toString("utf8").split("\n"))
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as TraceEvent)
+
+/** The groups a trace opened, with the group each sits in. */
+const traceGroups = (events: ReadonlyArray<TraceEvent>) => {
+  const opened = events.filter((event) => event.type === "before" && event.method === "tracingGroup")
+  const nameOf = (callId: string | undefined) => {
+    const parent = opened.find((event) => event.callId === callId)
+    return parent === undefined ? undefined : (parent.title ?? parent.params?.name)
+  }
+  return opened.map((event) => ({ name: event.title ?? event.params?.name, within: nameOf(event.parentId) }))
+}
+
 /** Where a value shows in the bytes, as is or URL-encoded. */
 const leaks = (bytes: Buffer, value: string) => [value, encodeURIComponent(value)].some((form) => bytes.includes(form))
 
@@ -121,13 +175,9 @@ layer(Layer.mergeAll(liveLayer(settings), PagesLive, secrets), { timeout: 180_00
 
         // The trace: every entry readable, each call a group, in the order they were made.
         const entries = readZip(fs.readFileSync(path.join(dir, "trace.zip")))
-        const events = entries
-          .filter((entry) => entry.name.endsWith(".trace"))
-          .flatMap((entry) => Buffer.from(entry.data).toString("utf8").split("\n"))
-          .filter((line) => line !== "")
-          .map((line) => JSON.parse(line) as { type: string; method?: string; title?: string; params?: { name?: string } })
-        const groups = events.filter((event) => event.type === "before" && event.method === "tracingGroup").map((event) => event.title ?? event.params?.name)
-        const calls = [`mm_navigate "${url("/login")}"`, 'mm_type "user"', 'mm_type "token"', 'mm_type "pass"', 'mm_click "go"', "mm_knowledge", "mm_cleanup"]
+        const events = traceEvents(path.join(dir, "trace.zip"))
+        const groups = traceGroups(events).map((group) => group.name)
+        const calls = ["mm_launch", `mm_navigate "${url("/login")}"`, 'mm_type "user"', 'mm_type "token"', 'mm_type "pass"', 'mm_click "go"', "mm_knowledge", "mm_cleanup"]
         expect(groups).toEqual(calls)
         expect(events.some((event) => event.type === "frame-snapshot")).toBe(true)
 
@@ -151,6 +201,24 @@ layer(Layer.mergeAll(liveLayer(settings), PagesLive, secrets), { timeout: 180_00
         // Playwright's own trace viewer lists the calls, in order, among the actions they made.
         const titles = yield* Effect.promise(() => viewerActionTitles(path.join(dir, "trace.zip")))
         expect(titles.filter((title) => title.startsWith("mm_"))).toEqual(calls)
+      }))
+
+    it.effect("a call interrupted half-way (a navigation the server never answers) closes its group: the next call's group stands beside it", () =>
+      Effect.gen(function* () {
+        const { url, slowAsked } = yield* Pages
+        const sessionId = (yield* ok("mm_launch", {})).result.sessionId as string
+        const navigating = yield* Effect.fork(call("mm_navigate", { url: url("/slow") }))
+        yield* slowAsked
+        yield* Fiber.interrupt(navigating)
+        yield* ok("mm_navigate", { url: url("/login") })
+        yield* ok("mm_cleanup")
+        const groups = traceGroups(traceEvents(path.join(recordingDir(settings.artifactsDir, sessionId), "trace.zip")))
+        expect(groups).toEqual([
+          { name: "mm_launch", within: undefined },
+          { name: `mm_navigate "${url("/slow")}"`, within: undefined },
+          { name: `mm_navigate "${url("/login")}"`, within: undefined },
+          { name: "mm_cleanup", within: undefined }
+        ])
       }))
   })
 })

@@ -5,10 +5,11 @@
 // They live in <artifacts>/sessions/<sessionId>/: trace.zip, network.har, video-tab<N>.webm.
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { Effect, Option, Ref, Runtime } from "effect"
+import { Effect, FiberRef, Option, Ref, Runtime } from "effect"
 import type { BrowserContext, Page } from "playwright"
 import type { Settings } from "../../../domain/config.js"
 import { LaunchFailed } from "../../../domain/errors.js"
+import { groupToOpen } from "../../../services/Recorder.js"
 import { Secrets } from "../../../services/Secrets.js"
 import { directoryWithin, writeFileAtomic } from "../../files.js"
 import { readZip, writeZip } from "../../zip.js"
@@ -129,5 +130,8 @@ export const startRecording = (settings: Settings, context: BrowserContext, sess
       sensitive: (values) => Ref.update(sensitive, (known) => new Set([...known, ...values]))
     }
     recordings.set(context, recording)
+    // The call that starts the session (mm_launch) is a group of its trace from here on.
+    const toOpen = yield* FiberRef.get(groupToOpen)
+    if (Option.isSome(toOpen)) yield* Ref.set(toOpen.value.close, yield* recording.group(toOpen.value.label))
     return recording
   })
