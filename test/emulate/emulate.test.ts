@@ -142,15 +142,16 @@ describe("mm_emulate in real Chromium", () => {
         expect(yield* inPage("navigator.userAgent")).toBe(before)
         const unknown = yield* call("mm_emulate", { device: "Pixle 7" })
         expect(unknown.error?.code).toBe("MM_INVALID_INPUT")
-        expect(unknown.error?.message).toContain("Pixel 7")
+        expect(unknown.error?.message).toContain('"Pixle 7" is not in Playwright\'s device list; closest: "Pixel 7"')
+        expect(unknown.error?.message).not.toMatch(/\bis is\b/)
       })
     )
   })
 
-  layer(Layer.merge(liveLayer(testSettings({ caps: ["emulation", "evaluate"], timezone: "Europe/Berlin" })), PagesLive), {
+  layer(Layer.merge(liveLayer(testSettings({ caps: ["emulation", "evaluate"], timezone: "Europe/Berlin", device: "Pixel 7" })), PagesLive), {
     timeout: 120_000,
     excludeTestServices: true
-  })("a session launched with --timezone", (it) => {
+  })("a session launched with --timezone and --device", (it) => {
     it.effect("a time zone alone is refused with MM_EMULATION_FAILED naming --timezone; with another setting it is listed in notApplied", () =>
       Effect.gen(function* () {
         const pages = yield* Pages
@@ -164,6 +165,20 @@ describe("mm_emulate in real Chromium", () => {
         expect(partly.result.notApplied).toEqual([expect.stringContaining("timezone: needs a new session started with --timezone")])
         expect(yield* inPage("Intl.DateTimeFormat().resolvedOptions().timeZone")).toBe("Europe/Berlin")
         expect(yield* inPage(`matchMedia("(prefers-color-scheme: dark)").matches`)).toBe(true)
+      })
+    )
+
+    it.effect("a device is said to need a new session for what its scale, touch and mobile mode differ from the launch's, also a desktop one after a phone", () =>
+      Effect.gen(function* () {
+        const desktop = yield* ok("mm_emulate", { device: "Desktop Chrome" })
+        expect(desktop.result.notApplied).toEqual(['device: its scale factor 1, no touch and desktop mode need a new session started with --device "Desktop Chrome"'])
+        expect(yield* inPage("innerWidth")).toBe(1280)
+        expect(yield* inPage("devicePixelRatio")).toBe(2.625)
+        // The launch's own device: nothing it cannot take.
+        const same = yield* ok("mm_emulate", { device: "Pixel 7" })
+        expect(same.result.emulating).toMatchObject({ device: "Pixel 7" })
+        expect(same.result.notApplied).toBeUndefined()
+        expect(yield* inPage("navigator.userAgent")).toContain("Pixel 7")
       })
     )
   })

@@ -320,7 +320,8 @@ export const startSession = (
         extension === undefined ? undefined : resolveScreenUrl(settings.screens.notification ?? "notification.html", extension, settings.appUrl)
     })
     yield* trackContext(runSync, live, { captureNetwork: capturesNetwork(settings), remote: placed?.where })
-    yield* followEmulation(context, { viewport: pageSettings.contextOptions.viewport, permissions: settings.grantPermissions })
+    const { viewport, deviceScaleFactor = 1, hasTouch = false, isMobile = false } = pageSettings.contextOptions
+    yield* followEmulation(context, { viewport, permissions: settings.grantPermissions, fixed: { deviceScaleFactor, hasTouch, isMobile } })
     // In a shared browser other contexts are other sessions': the policy goes on this context only.
     yield* installPolicy(runSync, live, policyOf(settings, extension), { ownsBrowser: launched && own })
     // Before the first page loads, so the recordings hold the whole session; finished when its scope closes.

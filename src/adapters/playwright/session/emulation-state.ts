@@ -20,10 +20,17 @@ export interface EmulationHolder {
   readonly state: Ref.Ref<EmulationInForce>
   /** One mm_emulate at a time per session. */
   readonly lock: Effect.Semaphore
-  /** The viewport and permissions the session was launched with: what a reset goes back to. */
-  readonly launch: { readonly viewport: { readonly width: number; readonly height: number }; readonly permissions: ReadonlyArray<string> }
+  /** The viewport and permissions the session was launched with (what a reset goes back to), and what its context fixed. */
+  readonly launch: LaunchEmulation
   /** http(s) origins the session's frames navigated to. */
   readonly origins: Ref.Ref<ReadonlySet<string>>
+}
+
+/** What the session's context was made with: Playwright fixes the scale factor, touch and mobile mode then. */
+export interface LaunchEmulation {
+  readonly viewport: { readonly width: number; readonly height: number }
+  readonly permissions: ReadonlyArray<string>
+  readonly fixed: { readonly deviceScaleFactor: number; readonly hasTouch: boolean; readonly isMobile: boolean }
 }
 
 const holders = new WeakMap<BrowserContext, EmulationHolder>()
@@ -144,10 +151,7 @@ const originOf = (url: string): string | undefined => (/^https?:/i.test(url) ? n
  * Follows the session's context from now on: each tab it opens takes the emulation in force, and each
  * frame's origin is remembered for mm_storage. Nothing to undo: the listeners go with the context.
  */
-export const followEmulation = (
-  context: BrowserContext,
-  launch: { readonly viewport: { readonly width: number; readonly height: number }; readonly permissions: ReadonlyArray<string> }
-) =>
+export const followEmulation = (context: BrowserContext, launch: LaunchEmulation) =>
   Effect.gen(function* () {
     const holder: EmulationHolder = {
       state: yield* Ref.make<EmulationInForce>({ emulation: {}, device: undefined }),

@@ -21,12 +21,15 @@ const refusalText = (refusal: Refusal, emulation: Emulation): string => {
     : `${refusal.setting}: needs a new session started with ${option}${typeof value === "string" ? ` ${JSON.stringify(value)}` : ""} (the running one refused it: ${refusal.detail})`
 }
 
-/** What of a device a running context cannot take (Playwright fixes them when the context is made), or undefined. */
-const deviceLaunchOnly = (device: DeviceDescriptor): string | undefined => {
+/**
+ * What of a device a running context cannot take (Playwright fixes them when the context is made): where
+ * the device's scale factor, touch or mobile mode differs from the session's launch; or undefined.
+ */
+const deviceLaunchOnly = (device: DeviceDescriptor, launched: EmulationHolder["launch"]["fixed"]): string | undefined => {
   const fixed = [
-    ...(device.deviceScaleFactor !== 1 ? [`its scale factor ${device.deviceScaleFactor}`] : []),
-    ...(device.hasTouch ? ["touch"] : []),
-    ...(device.isMobile ? ["mobile mode"] : [])
+    ...(device.deviceScaleFactor !== launched.deviceScaleFactor ? [`its scale factor ${device.deviceScaleFactor}`] : []),
+    ...(device.hasTouch !== launched.hasTouch ? [device.hasTouch ? "touch" : "no touch"] : []),
+    ...(device.isMobile !== launched.isMobile ? [device.isMobile ? "mobile mode" : "desktop mode"] : [])
   ]
   return fixed.length === 0 ? undefined : fixed.join(", ").replace(/, ([^,]+)$/, " and $1")
 }
@@ -77,7 +80,7 @@ export const make = Effect.gen(function* () {
           ? undefined
           : yield* findDevice(change.device, (yield* loadPlaywright()).devices).pipe(
               Effect.catchTag("InvalidConfig", (error: InvalidConfig) =>
-                Effect.fail(new InvalidInput({ field: "device", problem: error.detail.replace(/^"[^"]*" /, "is ") }))
+                Effect.fail(new InvalidInput({ field: "device", problem: error.detail }))
               )
             )
       return yield* holder.lock.withPermits(1)(
@@ -114,10 +117,9 @@ export const make = Effect.gen(function* () {
           if (notApplied.length > 0 && [...touched].every((setting) => refused.has(setting))) {
             return yield* new EmulationFailed({ detail: notApplied.join("; ") })
           }
-          if (device !== undefined && !refused.has("device")) {
-            const fixed = deviceLaunchOnly(device.descriptor)
-            if (fixed !== undefined) notApplied.push(`device: ${fixed} need a new session started with --device ${JSON.stringify(device.name)}`)
-          }
+          // Said by every call that names a device, also one the session has in force already.
+          const fixed = device === undefined || refused.has("device") ? undefined : deviceLaunchOnly(device.descriptor, holder.launch.fixed)
+          if (fixed !== undefined) notApplied.push(`device: ${fixed} need a new session started with --device ${JSON.stringify(device!.name)}`)
           return { emulating: setFields((yield* Ref.get(holder.state)).emulation), notApplied }
         })
       )
