@@ -80,7 +80,7 @@ export const optionTable = {
   }),
   browserArgs: option({
     section: "browser",
-    type: OptionTypes.jsonList("ARG"),
+    type: OptionTypes.jsonList("ARG", "--lang=de"),
     flag: "browser-arg",
     env: "BWM_BROWSER_ARGS",
     repeatable: true,
@@ -220,7 +220,7 @@ export const optionTable = {
   }),
   initScripts: option({
     section: "context",
-    type: OptionTypes.jsonList("FILE"),
+    type: OptionTypes.jsonList("FILE", "./scripts/seed.js"),
     flag: "init-script",
     env: "BWM_INIT_SCRIPTS",
     repeatable: true,
@@ -229,7 +229,7 @@ export const optionTable = {
     defaultText: "none",
     help: "JavaScript file run in every page and frame before the page's own scripts; repeat for more (in order).",
     details:
-      "Read once when the server starts (a file that cannot be read stops it, naming the file); installed in every session's context (Playwright's `addInitScript`). The variable and the config key take a JSON array of paths."
+      "Read and compiled once when the server starts (a file that cannot be read or does not parse stops it, naming the file and line); installed in every session's context (Playwright's `addInitScript`). An error it throws in a page shows in the console lines as `uncaught: ... (--init-script FILE:LINE)`. The variable and the config key take a JSON array of paths."
   }),
   proxyServer: option({
     section: "context",

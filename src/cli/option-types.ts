@@ -70,7 +70,7 @@ export const OptionTypes = {
     expected: "a comma-separated list"
   }),
   /** A JSON array of strings in the variable and the file (items may hold commas); the flag repeats. */
-  jsonList: (placeholder: string): ValueType<ReadonlyArray<string>> => ({
+  jsonList: (placeholder: string, example: string): ValueType<ReadonlyArray<string>> => ({
     schema: Schema.Array(Schema.String),
     fromText: (text) => {
       if (text.trim() === "") return []
@@ -81,7 +81,7 @@ export const OptionTypes = {
       }
     },
     placeholder,
-    expected: 'a JSON array of strings, e.g. ["--lang=de"]'
+    expected: `a JSON array of strings, e.g. ${JSON.stringify([example])}`
   }),
   /** An endpoint URL with one of the given protocols ("ws:", "http:"...). */
   endpoint: (protocols: ReadonlyArray<string>, expected: string) =>

@@ -7,6 +7,7 @@ import { parseArgs } from "node:util"
 import { Either, ParseResult, Schema } from "effect"
 import { LOOPBACK_ARGS, settingsConflict } from "../adapters/playwright/lifecycle/launch.js"
 import { endpointKeysText, hostPortOf, unmatchedHeaderKey } from "../adapters/playwright/lifecycle/endpoints.js"
+import { initScriptSyntaxError } from "../adapters/playwright/session/emulation-state.js"
 import type * as StderrLogger from "../adapters/logger.js"
 import { defaultBatchLimits, defaultSettings, type InitScript, type Settings } from "../domain/config.js"
 import { editDistance } from "../domain/edit-distance.js"
@@ -258,13 +259,17 @@ export const toSettings = (values: OptionValues, configDir: string): Settings =>
   return settings
 }
 
-/** An --init-script file, read now: a server never starts with a script it cannot run. */
+/** An --init-script file, read and compiled now: a server never starts with a script it cannot run. */
 const readInitScript = (file: string): InitScript => {
+  let source: string
   try {
-    return { file, source: fs.readFileSync(file, "utf8") }
+    source = fs.readFileSync(file, "utf8")
   } catch (error) {
     throw new CliError(`--init-script: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
   }
+  const syntaxError = initScriptSyntaxError(file, source)
+  if (syntaxError !== undefined) throw new CliError(`--init-script: ${syntaxError}`)
+  return { file, source }
 }
 
 /** The fields that are set: the file's batch limits over the defaults. */

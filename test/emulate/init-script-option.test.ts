@@ -1,5 +1,5 @@
 // --init-script: repeatable, read when the server starts (flags, the variable and the config file, relative
-// paths as every path option), and a file that cannot be read stops the start with one line naming it.
+// paths as every path option), and a file that cannot be read or does not parse stops the start with one line naming it.
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
@@ -27,5 +27,19 @@ describe("--init-script", () => {
     const missing = path.join(tempDir(), "nope.js")
     expect(() => parseCli(["--init-script", missing], {})).toThrow(CliError)
     expect(() => parseCli(["--init-script", missing], {})).toThrow(`--init-script: cannot read ${missing} (ENOENT)`)
+  })
+
+  it("a file that does not parse stops the start naming the file, the line and the syntax error; a top-level return is fine (Playwright runs it in a function)", () => {
+    const dir = tempDir()
+    const broken = path.join(dir, "broken.js")
+    fs.writeFileSync(broken, "window.a = 1\nwindow.b = (;\n")
+    expect(() => parseCli(["--init-script", broken], {})).toThrow(`--init-script: ${broken}:2: SyntaxError: Unexpected token ';'`)
+    const returns = path.join(dir, "returns.js")
+    fs.writeFileSync(returns, "if (window.top !== window) return\nwindow.a = 1")
+    expect(parseCli(["--init-script", returns], {}).settings.initScripts).toHaveLength(1)
+  })
+
+  it("a bad BWM_INIT_SCRIPTS value shows a file path as its example, not a browser argument", () => {
+    expect(() => parseCli([], { BWM_INIT_SCRIPTS: "{" })).toThrow('a JSON array of strings, e.g. ["./scripts/seed.js"]')
   })
 })

@@ -38,13 +38,14 @@ const initPage = htmlPage(
 const PagesLive = Layer.scoped(
   Pages,
   Effect.all({
-    a: serveRoutes({ "/store": storePage, "/init": initPage, "/frame": htmlPage("Frame", `<script>window.frameSaw = window.__initMark</script>`) }),
+    a: serveRoutes({ "/store": storePage, "/init": initPage, "/boom": htmlPage("Boom", "<h1>Boom</h1>"), "/frame": htmlPage("Frame", `<script>window.frameSaw = window.__initMark</script>`) }),
     b: serveRoutes({ "/store": storePage, "/read": htmlPage("Read", "<h1>Read</h1>") })
   })
 )
 
 const initScript = { file: "/virtual/mark.js", source: `window.__initMark = "set by init script at " + location.pathname` }
-const settings = testSettings({ caps: ["storage", "evaluate"], initScripts: [initScript] })
+const throwing = { file: "/virtual/throws.js", source: `if (location.pathname === "/boom") {\n  throw new Error("init failed here")\n}` }
+const settings = testSettings({ caps: ["storage", "evaluate"], initScripts: [initScript, throwing] })
 const { ok } = callsWith(settings)
 
 const inPage = (expression: string) => Effect.map(ok("mm_evaluate", { expression: `await (${expression})` }), (envelope) => envelope.result.value)
@@ -69,6 +70,14 @@ describe("mm_storage and --init-script in real Chromium", () => {
         yield* ok("mm_navigate", { url: a.url("/init") })
         expect(yield* inPage(`document.getElementById("seen").textContent`)).toBe("first script saw set by init script at /init")
         expect(yield* inPage(`document.querySelector("iframe").contentWindow.frameSaw`)).toBe("set by init script at /frame")
+      })
+    )
+
+    it.effect("an init script that throws is named, with its line, in the console line of the call", () =>
+      Effect.gen(function* () {
+        const { a } = yield* Pages
+        const boom = yield* ok("mm_navigate", { url: a.url("/boom") })
+        expect(boom.console).toEqual(["uncaught: init failed here (--init-script /virtual/throws.js:2)"])
       })
     )
 

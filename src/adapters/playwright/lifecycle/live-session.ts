@@ -11,6 +11,7 @@ import type { ExtensionInfo } from "./launch.js"
 import { CONSOLE_FLOOD_COUNT, CONSOLE_FLOOD_WINDOW_MS, silenceDialogs, watchConsole } from "../page-eval.js"
 import { watchFrameConsoles } from "../session/frames.js"
 import { makeDownloads, watchDownloads, type Downloads, type DownloadTarget } from "../session/downloads.js"
+import { initScriptErrorText } from "../session/emulation-state.js"
 import type { ObserveResult, PageAffordances } from "../page-script.js"
 import { emptyMocks, type MockState } from "../devtools/mocks.js"
 import { emptyNetwork, watchNetwork, type NetworkLog } from "../devtools/network.js"
@@ -206,7 +207,7 @@ const trackPage = (runSync: RunSync, live: LiveSession, page: Page) => {
     onMessage: (type, text, origin) => log(type, `[frame ${origin}] ${text}`),
     onFlood: (origin) => log("dropped", `A frame of ${origin} in tab ${tabId()} floods its console; it is no longer recorded until the frame navigates.`)
   })
-  page.on("pageerror", (error) => log("pageerror", error.message, error.stack))
+  page.on("pageerror", (error) => log("pageerror", initScriptErrorText(error.message, error.stack), error.stack))
   // "Since the last navigation" in the console starts here (a client-side route change counts too).
   page.on("framenavigated", (frame) => {
     if (frame === page.mainFrame()) runSync(Ref.update(live.console, (log) => consoleNavigated(log, tabId())))

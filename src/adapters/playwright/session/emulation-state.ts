@@ -1,6 +1,7 @@
 // The page's environment kept per session's context: what mm_emulate set (applied to each tab the context
 // opens later), the origins its pages visited (what mm_storage clears without an origin), and the
 // --init-script files installed where the context is made. Hooks of one line each in lifecycle/start.ts.
+import * as vm from "node:vm"
 import { Effect, Ref } from "effect"
 import type { BrowserContext, CDPSession, Page } from "playwright"
 import type { InitScript } from "../../../domain/config.js"
@@ -180,10 +181,41 @@ export const followEmulation = (context: BrowserContext, launch: LaunchEmulation
 export const installInitScripts = (context: BrowserContext, scripts: ReadonlyArray<InitScript>) =>
   Effect.forEach(
     scripts,
-    (script) =>
-      Effect.tryPromise({
+    (script) => {
+      // The CLI checked its files at start; settings a library built are checked here.
+      const syntaxError = initScriptSyntaxError(script.file, script.source)
+      if (syntaxError !== undefined) return Effect.fail(new InvalidConfig({ source: "--init-script", detail: syntaxError }))
+      return Effect.tryPromise({
         try: () => context.addInitScript({ content: `${script.source}\n//# sourceURL=${script.file}` }),
         catch: (error) => new InvalidConfig({ source: "--init-script", detail: `${script.file} was not installed: ${firstLine(error)}` })
-      }),
+      })
+    },
     { discard: true }
   )
+
+/**
+ * Where the script does not parse, as "file:line: SyntaxError: ...", or undefined. Compiled (never run) as
+ * Playwright installs it: the body of an arrow function, so the file's own lines start on the second.
+ */
+export const initScriptSyntaxError = (file: string, source: string): string | undefined => {
+  try {
+    new vm.Script(`(() => {\n${source}\n})()`, { filename: file })
+    return undefined
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) return undefined
+    const line = Number(/:(\d+)$/.exec(error.stack?.split("\n")[0] ?? "")?.[1] ?? 0) - 1
+    return `${file}${line > 0 ? `:${line}` : ""}: SyntaxError: ${error.message}`
+  }
+}
+
+/**
+ * An uncaught error thrown by an --init-script, as its console line shows it: the message and where in the
+ * file ("init failed (--init-script /abs/seed.js:2)"). Init scripts are named by their path (their
+ * sourceURL), which no page script has: a page's come from URLs.
+ */
+export const initScriptErrorText = (message: string, stack: string | undefined): string => {
+  const top = stack?.split("\n").find((line) => /^\s+at /.test(line))
+  const where = top === undefined ? null : /(?:\(|at )((?:\/|[A-Za-z]:\\)[^()]*?):(\d+):\d+\)?$/.exec(top)
+  // Playwright wraps the source in a function whose first line comes before the file's.
+  return where === null ? message : `${message} (--init-script ${where[1]}:${Math.max(1, Number(where[2]) - 1)})`
+}
