@@ -4,7 +4,7 @@ import { Effect, Fiber, Layer, Option, Ref, Schema, TestClock } from "effect"
 import { KnowledgeError, PageClosed, TargetNotFound } from "../../src/domain/errors.js"
 import type { StepRecord } from "../../src/domain/knowledge.js"
 import type { Observation } from "../../src/domain/observation.js"
-import { runTool } from "../../src/runtime/runTool.js"
+import { decodeInput, runTool } from "../../src/runtime/runTool.js"
 import { defineTool } from "../../src/runtime/tool.js"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Observer, type ObserveOptions } from "../../src/services/Observer.js"
@@ -120,6 +120,27 @@ describe("runTool", () => {
       expect(ran).toBe(false)
       expect(yield* Ref.get(world.steps)).toHaveLength(0)
     }))
+
+  it.effect("a union field's failure is one issue naming every member an agent can send, never 'Expected undefined'", () =>
+    Effect.gen(function* () {
+      const schema = Schema.Struct({
+        network: Schema.optional(Schema.Union(Schema.Literal("slow-3g", "fast-3g"), Schema.Struct({ latencyMs: Schema.Number }))),
+        count: Schema.optional(Schema.Number)
+      })
+      const error = yield* Effect.flip(decodeInput(schema, { network: "bad", count: "x" }))
+      expect(error.issues).toEqual([
+        { field: "network", problem: 'Expected "slow-3g" | "fast-3g" | { readonly latencyMs: number }, actual "bad"' },
+        { field: "count", problem: 'Expected number, actual "x"' }
+      ])
+      expect(error.message).toBe('Invalid input at "network": Expected "slow-3g" | "fast-3g" | { readonly latencyMs: number }, actual "bad"')
+      // A member that matched in shape keeps its own issues beside the others'.
+      const nested = yield* Effect.flip(decodeInput(schema, { network: {} }))
+      expect(nested.issues).toEqual([
+        { field: "network", problem: 'Expected "slow-3g" | "fast-3g", actual {}' },
+        { field: "network.latencyMs", problem: "is missing" }
+      ])
+    })
+  )
 
   it.effect("an unexpected property is MM_INVALID_INPUT naming that property", () =>
     Effect.gen(function* () {
