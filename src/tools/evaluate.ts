@@ -11,7 +11,7 @@ export const evaluate = defineTool({
   name: "evaluate",
   title: "Evaluate JavaScript",
   description:
-    "Run JavaScript in the active page like the DevTools console (statements, await; a function is called). Returns {type, value?, cut?}: the result as JSON, cut at depth 6, 100 items, 10,000 characters.",
+    "Run JavaScript in the active page like the DevTools console (statements, await; a function is called, a promise awaited). Returns {type, value?, cut?}: the result as JSON, cut at depth 6, 100 items, 10,000 characters.",
   input: Schema.Struct({
     // The message never quotes the value: an expression may hold a secret.
     expression: Schema.String.pipe(

@@ -300,12 +300,14 @@ const traceOf = (sessionId: string) =>
     const trace = files.find((file) => file.name.endsWith("/trace.zip"))
     if (trace !== undefined) return { format: "trace" as const, path: trace.path, sessionId }
     const current = yield* (yield* Session).current
-    const running = Option.isSome(current) && current.value.sessionId === sessionId
-    return yield* new KnowledgeError({
-      detail: running
-        ? `session ${sessionId} is still running: its trace (with --save-trace) is written when it ends; call mm_cleanup first.`
-        : `no trace of session ${sessionId}: traces are recorded when the server runs with --save-trace.`
-    })
+    if (Option.isSome(current) && current.value.sessionId === sessionId) {
+      return yield* new KnowledgeError({
+        detail: `session ${sessionId} is still running: its trace (with --save-trace) is written when it ends; call mm_cleanup first.`
+      })
+    }
+    // A session the memory does not know is that, whatever the server records.
+    yield* sessionSteps(sessionId)
+    return yield* new KnowledgeError({ detail: `no trace of session ${sessionId}: traces are recorded when the server runs with --save-trace.` })
   })
 
 /** A session as a file (batch, playwright), its recipe, or its HTML report written under <artifacts>/reports/. */

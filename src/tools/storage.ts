@@ -1,6 +1,7 @@
 // Saving the session's cookies and localStorage to a file, for a later session to start from; reading the
 // cookies and clearing cookies and storage (mm_storage).
 import { Effect, Schema } from "effect"
+import { InvalidInput } from "../domain/errors.js"
 import { isSecretCookie, REDACTED } from "../domain/redaction.js"
 import { defineTool } from "../runtime/tool.js"
 import { Session } from "../services/Session.js"
@@ -67,7 +68,7 @@ export const storage = defineTool({
     "Read cookies (secret-looking values redacted), or clear cookies and storage (local, session, IndexedDB, caches) of an origin or the whole session. Returns {count, cookies?} or {cleared}.",
   input: Schema.Struct({
     action: Schema.Literal("cookies", "clear").annotations({ description: "cookies: list them; clear: remove cookies and storage." }),
-    origin: Schema.optional(Origin).annotations({ description: "Only this origin's (e.g. http://127.0.0.1:8080); the whole session without it." }),
+    origin: Schema.optional(Origin).annotations({ description: "Only this origin's (cookies: its host's, any port); the whole session without it." }),
     cookies: Schema.optionalWith(Schema.Boolean, { default: () => true }).annotations({ description: "clear: the cookies (default true)." }),
     storage: Schema.optionalWith(Schema.Boolean, { default: () => true }).annotations({ description: "clear: the storage (default true)." })
   }),
@@ -117,6 +118,9 @@ export const storage = defineTool({
         count: cookies.length,
         ...(cookies.length > 0 ? { cookies: cookies.map((cookie) => (isSecretCookie(cookie.name) ? { ...cookie, value: REDACTED } : cookie)) } : {})
       }
+    }
+    if (!input.cookies && !input.storage) {
+      return yield* new InvalidInput({ field: "storage", problem: "cookies and storage are both false: there is nothing to clear; leave one out (both default to true)" })
     }
     const cleared = yield* session.clearStorage({ origin: input.origin, cookies: input.cookies, storage: input.storage })
     return { cleared: { cookies: cleared.cookies, ...(cleared.origins.length > 0 ? { origins: cleared.origins } : {}) } }

@@ -67,6 +67,9 @@ describe("mm_evaluate in real Chromium", () => {
         expect(yield* value("document.title")).toEqual({ type: "string", value: "Evaluate" })
         expect(yield* value("const x = 20; await Promise.resolve(x + 1) * 2")).toEqual({ type: "number", value: 42 })
         expect(yield* value("() => location.pathname")).toEqual({ type: "string", value: "/page" })
+        // A promise handed back unawaited is awaited: its value, not {"type": "Promise"}.
+        expect(yield* value("new Promise((resolve) => setTimeout(() => resolve({ later: 7 }), 20))")).toEqual({ type: "Object", value: { later: 7 } })
+        expect(yield* value("fetch(location.href).then((response) => response.status)")).toEqual({ type: "number", value: 200 })
         expect(yield* value("undefined")).toEqual({ type: "undefined" })
         expect(yield* value("document.getElementById('box')")).toEqual({ type: "HTMLDivElement", value: "<div#box.card.wide>" })
         const big = yield* value("window.big")
@@ -93,6 +96,8 @@ describe("mm_evaluate in real Chromium", () => {
         expect(thrown.error.message).toContain("at inner")
         const rejected = yield* call(evaluate, { expression: "await Promise.reject(new Error('rejected later'))" })
         expect(rejected.error.message).toContain("Error: rejected later")
+        const unawaited = yield* call(evaluate, { expression: "Promise.reject(new Error('rejected unawaited'))" })
+        expect(unawaited.error.message).toContain("Error: rejected unawaited")
       }))
 
     it.effect("bound by its deadline: a busy loop is terminated and a promise that never settles is abandoned; the page answers afterwards", () =>
@@ -102,6 +107,8 @@ describe("mm_evaluate in real Chromium", () => {
         expect(busy.error.code).toBe("MM_TIMEOUT")
         const never = yield* call(evaluate, { expression: "await new Promise(() => {})", timeoutMs: 300 })
         expect(never.error.code).toBe("MM_TIMEOUT")
+        const neverUnawaited = yield* call(evaluate, { expression: "new Promise(() => {})", timeoutMs: 300 })
+        expect(neverUnawaited.error.code).toBe("MM_TIMEOUT")
         // The page is not held: it answers the next call.
         expect((yield* call(evaluate, { expression: "document.title" })).result).toEqual({ type: "string", value: "Evaluate" })
       }))

@@ -46,7 +46,7 @@ const PagesLive = Layer.scoped(
 const initScript = { file: "/virtual/mark.js", source: `window.__initMark = "set by init script at " + location.pathname` }
 const throwing = { file: "/virtual/throws.js", source: `if (location.pathname === "/boom") {\n  throw new Error("init failed here")\n}` }
 const settings = testSettings({ caps: ["storage", "evaluate"], initScripts: [initScript, throwing] })
-const { ok } = callsWith(settings)
+const { call, ok } = callsWith(settings)
 
 const inPage = (expression: string) => Effect.map(ok("mm_evaluate", { expression: `await (${expression})` }), (envelope) => envelope.result.value)
 
@@ -117,6 +117,10 @@ describe("mm_storage and --init-script in real Chromium", () => {
         expect(yield* inPage(`localStorage.length + sessionStorage.length`)).toBe(0)
         const none = yield* ok("mm_storage", { action: "cookies" })
         expect(none.result).toEqual({ count: 0 })
+        // Nothing to clear is refused, not answered as done.
+        const nothing = yield* call("mm_storage", { action: "clear", cookies: false, storage: false })
+        expect(nothing.error?.code).toBe("MM_INVALID_INPUT")
+        expect(nothing.error?.message).toContain("nothing to clear")
       })
     )
   })

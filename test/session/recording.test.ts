@@ -155,6 +155,9 @@ layer(Layer.mergeAll(liveLayer(settings), PagesLive, secrets), { timeout: 180_00
         const early = yield* call("mm_knowledge", { export: "trace", session: "current" })
         expect(early.error?.code).toBe("MM_KNOWLEDGE_ERROR")
         expect(early.error?.message).toContain("still running")
+        // A session the memory does not know is named as such, not blamed on --save-trace.
+        const unknown = yield* call("mm_knowledge", { export: "trace", session: "no-such-session" })
+        expect(unknown.error?.message).toContain("no steps are recorded for session no-such-session")
         yield* ok("mm_cleanup")
 
         const dir = recordingDir(settings.artifactsDir, sessionId)
@@ -253,6 +256,9 @@ layer(Layer.mergeAll(liveLayer(videoSettings), PagesLive), { timeout: 120_000, e
         // The report links it.
         const report = fs.readFileSync((yield* ok("mm_knowledge", { export: "report", session: sessionId })).result.path as string, "utf8")
         expect(report).toContain(`<a href="${pathToFileURL(file).href}">Video of tab 1</a>`)
+        // Recorded without --save-trace: the answer says so.
+        const trace = yield* call("mm_knowledge", { export: "trace", session: sessionId })
+        expect(trace.error?.message).toContain("traces are recorded when the server runs with --save-trace")
       })
   )
 })

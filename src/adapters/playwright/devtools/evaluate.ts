@@ -191,6 +191,12 @@ const run = async (cdp: CDPSession, expression: string, options: EvaluateOptions
   })
   if (evaluated.exceptionDetails !== undefined) throw failed(evaluated.exceptionDetails)
   let result: RemoteObject = evaluated.result
+  // The console's REPL mode answers a promise it was handed unawaited (`fetch(url)`): its value is what was asked for.
+  if (result.subtype === "promise" && result.objectId !== undefined) {
+    const settled = await cdp.send("Runtime.awaitPromise", { promiseObjectId: result.objectId, returnByValue: false })
+    if (settled.exceptionDetails !== undefined) throw failed(settled.exceptionDetails)
+    result = settled.result
+  }
   // A function is called, as Playwright's evaluate does with one.
   if (result.type === "function" && result.objectId !== undefined) {
     const called = await cdp.send("Runtime.callFunctionOn", {
