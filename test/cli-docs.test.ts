@@ -1,8 +1,11 @@
-// docs/errors.md lists exactly the MM_* codes the server can answer: every code literal in src/.
+// docs/errors.md lists exactly the MM_* codes the server can answer: every code literal in src/; docs/tools.md
+// has a row for every tool the server serves, and for no other.
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { defaultSettings } from "../src/domain/config.js"
 import { actionCode } from "../src/domain/errors.js"
+import { servedRegistry } from "../src/tools/registry.js"
 
 const root = path.resolve(import.meta.dirname, "..")
 
@@ -32,5 +35,16 @@ describe("docs/errors.md", () => {
       for (const match of codes.matchAll(/`(MM_[A-Z_]+)`/g)) documented.add(match[1]!)
     }
     expect([...documented].sort()).toEqual([...inSource].sort())
+  })
+})
+
+describe("docs/tools.md", () => {
+  it("has a row in 'Every tool' for each served tool (mm_navigate among them), and for no other", () => {
+    const docs = fs.readFileSync(path.join(root, "docs/tools.md"), "utf8")
+    const section = docs.slice(docs.indexOf("## Every tool"), docs.indexOf("\n## ", docs.indexOf("## Every tool") + 1))
+    const rows = [...section.matchAll(/^\| `([a-z_]+)[ `]/gm)].map((match) => match[1]!)
+    const served = servedRegistry({ toolPrefix: "mm_", batch: defaultSettings.batch }).tools.map((tool) => tool.name)
+    expect(rows).toContain("navigate")
+    expect([...rows].sort()).toEqual([...served].sort())
   })
 })
