@@ -228,8 +228,7 @@ export const optionTable = {
     default: [] as ReadonlyArray<string>,
     defaultText: "none",
     help: "JavaScript file run in every page and frame before the page's own scripts; repeat for more (in order).",
-    details:
-      "Read and compiled once when the server starts (a file that cannot be read or does not parse stops it, naming the file and line); installed in every session's context (Playwright's `addInitScript`). An error it throws in a page shows in the console lines as `uncaught: ... (--init-script FILE:LINE)`. The variable and the config key take a JSON array of paths."
+    details: "Read and compiled once when the server starts (a file that cannot be read or does not parse stops it, naming the file and line); installed in every session's context (Playwright's `addInitScript`). An error it throws in a page shows in the console lines as `uncaught: ... (--init-script FILE:LINE)`. The variable and the config key take a JSON array of paths."
   }),
   proxyServer: option({
     section: "context",
