@@ -180,7 +180,7 @@ layer(Layer.mergeAll(liveLayer(settings), PagesLive, secrets), { timeout: 180_00
         const entries = readZip(fs.readFileSync(path.join(dir, "trace.zip")))
         const events = traceEvents(path.join(dir, "trace.zip"))
         const groups = traceGroups(events).map((group) => group.name)
-        const calls = ["mm_launch", `mm_navigate "${url("/login")}"`, 'mm_type "user"', 'mm_type "token"', 'mm_type "pass"', 'mm_click "go"', "mm_knowledge", "mm_cleanup"]
+        const calls = ["mm_launch", `mm_navigate "${url("/login")}"`, 'mm_type "user"', 'mm_type "token"', 'mm_type "pass"', 'mm_click "go"', "mm_knowledge", "mm_knowledge", "mm_cleanup"]
         expect(groups).toEqual(calls)
         expect(events.some((event) => event.type === "frame-snapshot")).toBe(true)
 
