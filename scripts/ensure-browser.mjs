@@ -33,7 +33,12 @@ const ffmpegPlaces = [...(process.env.PATH ?? "").split(delimiter).filter(Boolea
 if (!ffmpegPlaces.some((path) => existsSync(path))) {
   if (isRoot && hasApt) {
     process.stderr.write("No ffmpeg found (for --save-video); installing Debian's ffmpeg with apt-get...\n")
-    aptInstall("--no-install-recommends", "ffmpeg")
+    // Only --save-video needs it: an install that fails (no network, no such package) is a note, not the end of the set-up.
+    try {
+      aptInstall("--no-install-recommends", "ffmpeg")
+    } catch (error) {
+      process.stderr.write(`note: ffmpeg could not be installed (${String(error).split("\n")[0]}); --save-video will fail saying what to install, and its test checks that error instead of a video.\n`)
+    }
   } else {
     process.stderr.write("note: no ffmpeg found; --save-video needs it (Debian/Ubuntu: sudo apt-get install -y ffmpeg; macOS: brew install ffmpeg).\n")
   }
