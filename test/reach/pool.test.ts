@@ -206,6 +206,14 @@ describe("a pool of two browser servers", () => {
     expect(together).toHaveLength(4)
     expect(counts).toEqual({ [a]: 4, [b]: 4 })
     await closeAll()
+
+    // A launch with slowMo gets a connection of its own (slowMo is per connection), counted where it runs.
+    const slow = (await caller.ok("mm_launch", { slowMo: 1 })).result.sessionId as string
+    const plain = (await caller.ok("mm_launch", {})).result.sessionId as string
+    expect(await placement(caller)).toEqual({ [slow]: a, [plain]: b })
+    await caller.ok("mm_navigate", { url: `${app.url}/who`, session: slow })
+    expect((await caller.ok("mm_get_text", { testId: "who", session: slow })).result.text).toBe("here")
+    await closeAll()
   })
 
   it("a browser server killed under its sessions: they answer MM_BROWSER_CLOSED at once, the other's go on, new ones avoid it", async () => {
