@@ -25,7 +25,10 @@ export const TargetElement = Schema.Struct({
   role: Schema.optional(Schema.String),
   name: Schema.optional(Schema.String),
   selector: Schema.optional(Schema.String),
-  /** A selector of the same-origin iframe the element is in (its other forms name it inside that frame). */
+  /**
+   * A selector of the iframe the element is in, from the top document (through the frames between, joined
+   * by ENTER_FRAME: see frames.ts); its other forms name it inside that frame's document.
+   */
   frame: Schema.optional(Schema.String),
   unique: Schema.Array(DurableForm)
 })

@@ -1,6 +1,7 @@
 // A recorded session as something that runs again: a recipe of tool calls, an mm_run_steps batch, or a
 // Playwright test. Targets are made durable, redacted text becomes a named placeholder; what each tool
 // contributes (replayed or not, its note, its Playwright lines) comes from its definition.
+import { ENTER_FRAME } from "../domain/frames.js"
 import type { Placeholder, Recipe, RecipeStep, SessionMetadata, StepRecord, StepTarget } from "../domain/knowledge.js"
 import { isSensitiveKey, REDACTED } from "../domain/redaction.js"
 import { replayModeOf, servedAs, toolWithRole, type ReplayableTool, type ReplayTools } from "../domain/replay.js"
@@ -118,8 +119,6 @@ const plan = (steps: ReadonlyArray<StepRecord>, tools: ReplayTools) => {
       notes += ` (answer the prompt with {{${placeholder}}})`
     }
     if (record.tool.target !== undefined && durableTarget(record.tool.target, reads)?.scopeDropped) notes += " (its ref scope was dropped)"
-    const frame = record.tool.target?.element?.frame
-    if (frame !== undefined) notes += ` (inside the iframe ${frame}: a Playwright export enters it, a replay here looks in the top document)`
     const downloads = record.downloads?.map((download) => ({ name: download.name, ...(download.sha256 !== undefined ? { sha256: download.sha256 } : {}) }))
     out.push({ step: { tool: served(name), args, notes, ...(downloads !== undefined && downloads.length > 0 ? { downloads } : {}) }, record, tool })
   }
@@ -355,6 +354,7 @@ const attributeValue = (quoted: string): string => quoted.slice(1, -1).replace(/
 const ATTRIBUTE = /^\[([a-z-]+)=("(?:[^"\\]|\\.)*")([si]?)\]$/
 const ROLE = /^(?:internal:)?role=([a-z]+)(?:\[name=("(?:[^"\\]|\\.)*")([si]?)\])?$/
 const ENGINE = /^[a-zA-Z_0-9:+*-]+=/
+const ENTER_FRAME_PART = ENTER_FRAME.replace(/^ >> | >> $/g, "")
 
 /** One part of a selector as a locator method call, or undefined for syntax the export does not translate. */
 const partLocator = (part: string, first: boolean): string | undefined => {
@@ -385,6 +385,8 @@ const partLocator = (part: string, first: boolean): string | undefined => {
     // Only the lax form has a locator twin (filter({ hasText }) matches a case-insensitive substring).
     return text === undefined || first || text.exact ? undefined : `filter({ hasText: ${js(text.text)} })`
   }
+  // Into an iframe (a step inside frames names the frame's element first: see ENTER_FRAME).
+  if (part === ENTER_FRAME_PART) return first ? undefined : "contentFrame()"
   const nth = /^nth=(-?\d+)$/.exec(part)
   if (nth) return first ? undefined : `nth(${nth[1]})`
   if (ENGINE.test(part)) return undefined
@@ -412,10 +414,6 @@ const locatorOf = (args: Readonly<Record<string, unknown>>): string | undefined 
   const scope = one(args.within)
   return scope === undefined ? `page.${main}` : `page.${scope}.${main}`
 }
-
-/** A page locator moved inside the iframe the element was in (`page.locator(frame).contentFrame().getByRole(...)`). */
-const inFrame = (locator: string | undefined, frame: string | undefined): string | undefined =>
-  locator === undefined || frame === undefined || !locator.startsWith("page.") ? locator : `page.${selectorLocator(frame)}.contentFrame().${locator.slice("page.".length)}`
 
 /** The environment variable a Playwright export reads a placeholder from. */
 export const secretEnvName = (placeholder: string): string => `BWM_SECRET_${placeholder.toUpperCase()}`
@@ -489,7 +487,7 @@ export const toPlaywright = (
       if (title !== undefined) lines.push(`await expect(page).toHaveTitle(${js(title)})`)
       return
     }
-    const locator = inFrame(locatorOf(step.args), replayed?.record?.tool.target?.element?.frame)
+    const locator = locatorOf(step.args)
     const written =
       replayed === undefined
         ? undefined

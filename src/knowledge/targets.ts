@@ -3,6 +3,7 @@
 // selector generated for it, each recorded with whether it was unique then), else the locator the agent
 // gave (a test id or a selector), else, for steps recorded before elements were described, the role and
 // name the ref pointed at on the page the agent saw.
+import { ENTER_FRAME } from "../domain/frames.js"
 import type { StepTarget } from "../domain/knowledge.js"
 import { collapseWhitespace } from "../domain/text.js"
 import { describeStepTarget } from "./entry.js"
@@ -61,16 +62,19 @@ export const durableTarget = (target: StepTarget | undefined, reads: ReadonlyArr
   const own: Array<DurableArgs> = []
   // Forms that name the element by what a check reads of it: only when nothing else names it.
   const circular: Array<DurableArgs> = []
+  // An element inside iframes: its forms name it in its frame's document, entered through the frame's selector.
+  const framed = (selector: string) => (element?.frame === undefined ? selector : element.frame + ENTER_FRAME + selector)
   if (element !== undefined) {
-    if (element.testId !== undefined && element.unique.includes("testId")) pageWide.push({ testId: element.testId })
+    // A test id is looked for in the top document (and cross-origin frames): inside a frame, the generated selector names it.
+    if (element.testId !== undefined && element.unique.includes("testId") && element.frame === undefined) pageWide.push({ testId: element.testId })
     if (element.role !== undefined && element.name !== undefined && element.unique.includes("role")) {
-      const form = { selector: roleSelector(element.role, element.name) }
+      const form = { selector: framed(roleSelector(element.role, element.name)) }
       if (namedByRead(element.name, reads)) circular.push(form)
       else pageWide.push(form)
     }
   }
   if (target.testId !== undefined && scope !== "lost") own.push(scoped({ testId: target.testId }))
-  const generated = element?.selector !== undefined && element.unique.includes("selector") ? element.selector : undefined
+  const generated = element?.selector !== undefined && element.unique.includes("selector") ? framed(element.selector) : undefined
   const agents = target.selector !== undefined && scope !== "lost" ? scoped({ selector: target.selector }) : undefined
   if (reads.length === 0) {
     if (generated !== undefined) own.push({ selector: generated })

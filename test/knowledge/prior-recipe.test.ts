@@ -124,7 +124,7 @@ describe("recipes", () => {
     expect(toBatch(recipe).steps[3]).toEqual({ tool: "mm_click", args: { timeoutMs: 15000, selector: 'role=button[name="Sign in"s]' } })
   })
 
-  it("a step on an element of a same-origin iframe exports inside that frame (contentFrame), and its recipe note says so", () => {
+  it("a step on an element inside an iframe replays through the frame's selector (ENTER_FRAME) and exports inside that frame (contentFrame)", () => {
     const framed = [
       step({ sessionId: "f", tool: "launch", url: "http://127.0.0.1:5000/checkout" }),
       step({
@@ -137,7 +137,9 @@ describe("recipes", () => {
       })
     ]
     const recipe = recipeOf(framed, tools)
-    expect(recipe.steps.map((one) => one.notes).join("\n")).toContain('inside the iframe internal:role=iframe[name="Payment"s]')
+    expect(toBatch(recipe).steps[1]?.args).toMatchObject({
+      selector: 'internal:role=iframe[name="Payment"s] >> internal:control=enter-frame >> role=textbox[name="Card number"s]'
+    })
     const code = toPlaywright(recipe, framed, session("f", { goal: "pay" }), "f", tools)
     expect(code).toContain('await page.getByRole("iframe", { name: "Payment", exact: true }).contentFrame().getByRole("textbox", { name: "Card number", exact: true }).fill("4242")')
   })

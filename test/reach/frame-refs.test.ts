@@ -17,6 +17,7 @@ import { html, liveLayer, testSettings } from "../support/browser.js"
 const form = html(
   "Form",
   `<label>Name <input name="name"></label>
+   <label>PIN <input type="password" name="pin"></label>
    <label><input type="checkbox" name="agree"> Agree</label>
    <label>Size <select name="size"><option>S</option><option>M</option><option>L</option></select></label>
    <button onclick="document.getElementById('out').textContent = 'Sent ' + document.querySelector('input').value + ' ' + document.querySelector('select').value + (document.querySelector('[type=checkbox]').checked ? ' agreed' : '')">Send</button>
@@ -97,12 +98,13 @@ const formsIn = (text: string) => {
   const boxes = refs("checkbox", "Agree")
   const sizes = refs("combobox", "Size")
   const sends = refs("button", "Send")
-  expect([names.length, boxes.length, sizes.length, sends.length]).toEqual([6, 6, 6, 6])
-  return names.map((name, index) => ({ name, agree: boxes[index]!, size: sizes[index]!, send: sends[index]! }))
+  const pins = refs("textbox", "PIN")
+  expect([names.length, pins.length, boxes.length, sizes.length, sends.length]).toEqual([6, 6, 6, 6, 6])
+  return names.map((name, index) => ({ name, pin: pins[index]!, agree: boxes[index]!, size: sizes[index]!, send: sends[index]! }))
 }
 
 layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("refs inside iframes in real Chromium", (it) => {
-  it.effect("every frame's refs from mm_describe_screen type, check, select, hover, click and read in one call each, and the frames' pages saw it", () =>
+  it.effect("every frame's refs from mm_describe_screen type, check, select, hover, click and read in one call each, and the frames' pages saw it; a password is a secret in every frame", () =>
     Effect.gen(function* () {
       yield* openHost
       const described = yield* ok("describe_screen")
@@ -110,7 +112,9 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("refs inside i
       for (const title of FRAMES) expect(linesNamed(text, "iframe", title)).toHaveLength(1)
       const forms = formsIn(text)
       for (const [index, refs] of forms.entries()) {
-        yield* ok("type", { a11yRef: refs.name, text: `Ada${index}` })
+        // A plain field's text is kept; a password's is a secret, in every frame (the focus in a cross-origin frame is read there).
+        expect((yield* ok("type", { a11yRef: refs.name, text: `Ada${index}` })).result.sensitive).toBeUndefined()
+        expect((yield* ok("type", { a11yRef: refs.pin, text: "1234" })).result.sensitive).toBe(true)
         yield* ok("set_checked", { a11yRef: refs.agree, checked: true })
         yield* ok("select_option", { a11yRef: refs.size, values: ["M"] })
         yield* ok("hover", { a11yRef: refs.send })
@@ -122,7 +126,7 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("refs inside i
       const after = parseSnapshot((yield* ok("accessibility_snapshot")).snapshot)
       const sent = after.filter((line) => line.role === "paragraph" && line.text?.startsWith("Sent ")).map((line) => line.text)
       expect(sent.sort()).toEqual(forms.map((_, index) => `Sent Ada${index} M agreed`).sort())
-    }))
+    }), 180_000)
 
   it.effect("refs that mm_find answers inside the frames click at once", () =>
     Effect.gen(function* () {

@@ -12,7 +12,7 @@ export interface EngineTexts {
 export const makeTexts = ({ under }: EngineView): EngineTexts => {
   const normalize = (text: string) => text.replace(/\u200b/g, "").trim().replace(/\s+/g, " ")
   const skipsText = (element: Element) =>
-    element.nodeName === "SCRIPT" || element.nodeName === "NOSCRIPT" || element.nodeName === "STYLE" || (document.head !== null && document.head.contains(element))
+    element.nodeName === "SCRIPT" || element.nodeName === "NOSCRIPT" || element.nodeName === "STYLE" || (element.ownerDocument.head !== null && element.ownerDocument.head.contains(element))
   const texts = new Map<Node, string>()
   const fullText = (node: Element | ShadowRoot): string => {
     let text = texts.get(node)
@@ -48,12 +48,15 @@ export const makeTexts = ({ under }: EngineView): EngineTexts => {
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) if (textOf(child) === value) return false
     return !(element.shadowRoot && textOf(element.shadowRoot) === value)
   }
-  // Labels per control, from one pass over the label elements (Chromium's `labels` may walk the document per call).
-  let labelMap: Map<Element, Array<Element>> | undefined
+  // Labels per control, from one pass over the label elements of its document (Chromium's `labels` may
+  // walk the document per call); a frame's controls are labelled in their own document.
+  const labelMaps = new Map<Document, Map<Element, Array<Element>>>()
   const labelsOf = (element: Element): Array<Element> => {
+    let labelMap = labelMaps.get(element.ownerDocument)
     if (labelMap === undefined) {
       labelMap = new Map()
-      for (const label of under(document).filter((candidate) => candidate.localName === "label")) {
+      labelMaps.set(element.ownerDocument, labelMap)
+      for (const label of under(element.ownerDocument).filter((candidate) => candidate.localName === "label")) {
         const control = (label as HTMLLabelElement).control
         if (control === null) continue
         const list = labelMap.get(control) ?? []

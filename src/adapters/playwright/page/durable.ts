@@ -6,7 +6,8 @@
 // match exactly this element are marked unique.
 import { makeTexts } from "./durable-text.js"
 import { makeView } from "./engine-view.js"
-import { joined, makeSearch } from "./selector-search.js"
+import { ENTER_FRAME } from "../../../domain/frames.js"
+import { joined, makeSearch, type SelectorSearch } from "./selector-search.js"
 import { exactName, makeTokens } from "./selector-tokens.js"
 import type { AriaTests, DescribeArgs, Described, DescribeLocator, ElementFacts } from "./types.js"
 import { isLiveElement as isLive } from "./visibility.js"
@@ -23,6 +24,7 @@ export const describeTarget = (args: DescribeArgs, aria: AriaTests | null): Desc
   const resolveIn = (locator: DescribeLocator, scope: Document | Element): Array<Element> | string => {
     if (locator.kind === "a11yRef") {
       const element: Element | undefined = registry?.byRef.get(locator.value)
+      // The words are the Node side's cue to ask the cross-origin frames (frames.ts REF_NOT_ON_PAGE).
       return element !== undefined && isLive(element) ? [element] : "the ref is not on the page"
     }
     if (locator.kind === "testId") return under(scope).filter((element) => element.getAttribute(args.testIdAttribute) === locator.value)
@@ -46,22 +48,36 @@ export const describeTarget = (args: DescribeArgs, aria: AriaTests | null): Desc
   const target = targets[0]!
   const tokens = makeTokens(args, aria, view, makeTexts(view))
   const { roleOf, nameOf, roleMatches } = tokens
-  const { matchAll, cssFallback, generate } = makeSearch(view, tokens, overBudget)
+  // Selectors are searched in the document of the element they name (a frame's own, for its elements).
+  const searches = new Map<Document, SelectorSearch>()
+  const selectorOf = (element: Element): { readonly selector: string; readonly unique: boolean } => {
+    const home = element.ownerDocument
+    let search = searches.get(home)
+    if (search === undefined) {
+      search = makeSearch(view, tokens, overBudget, home)
+      searches.set(home, search)
+    }
+    const chosen = search.generate(element, false, false) ?? search.cssFallback(element)
+    const matched = search.matchAll(chosen)
+    return { selector: joined(chosen), unique: matched.length === 1 && matched[0] === element }
+  }
 
   // ---- The facts ----
   const facts: ElementFacts = { unique: [] }
-  // An element of a same-origin iframe of the top document: its test id and role name it inside that
-  // frame, which a selector of the iframe element names in the top document (as Playwright's
-  // `page.locator(frame).contentFrame()` reads them). Deeper frames are not described.
+  // An element of a same-origin iframe (at any depth): its forms name it inside its frame's document, and
+  // `frame` names that frame from this document, each frame element by a selector in its own document,
+  // joined by Playwright's step into a frame (as `page.locator(frame).contentFrame()` reads it).
   const home: Document = target.ownerDocument
-  if (home !== document) {
-    const frame = home.defaultView?.frameElement ?? null
-    if (frame === null || frame.ownerDocument !== document) return { found: false, why: "the element is inside a nested frame" }
-    const framing = generate(frame, false, false) ?? cssFallback(frame)
-    const matched = matchAll(framing)
-    if (matched.length !== 1 || matched[0] !== frame) return { found: false, why: "no selector names its frame alone" }
-    facts.frame = joined(framing)
+  const framing: Array<string> = []
+  for (let inner = home; inner !== document; ) {
+    const frame = inner.defaultView?.frameElement ?? null
+    if (frame === null) return { found: false, why: "its frame cannot be reached from the page" }
+    const named = selectorOf(frame)
+    if (!named.unique) return { found: false, why: "no selector names its frame alone" }
+    framing.unshift(named.selector)
+    inner = frame.ownerDocument
   }
+  if (framing.length > 0) facts.frame = framing.join(ENTER_FRAME)
   const testId = target.getAttribute(args.testIdAttribute)
   if (testId !== null && testId !== "") {
     facts.testId = testId
@@ -77,12 +93,8 @@ export const describeTarget = (args: DescribeArgs, aria: AriaTests | null): Desc
       if (!under(home).some((element) => element !== target && roleMatches(element, role, name))) facts.unique.push("role")
     }
   }
-  // Generated selectors are searched in the top document only.
-  if (home !== document) return { found: true, element: facts }
-  const chosen = generate(target, false, false) ?? cssFallback(target)
-  const selector = joined(chosen)
+  const { selector, unique } = selectorOf(target)
   facts.selector = selector
-  const matched = matchAll(chosen)
-  if (matched.length === 1 && matched[0] === target) facts.unique.push("selector")
+  if (unique) facts.unique.push("selector")
   return { found: true, element: facts }
 }

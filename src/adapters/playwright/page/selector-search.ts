@@ -8,7 +8,7 @@ export const joined = (tokens: ReadonlyArray<Token>) => tokens.map((token) => to
 const combined = (tokens: ReadonlyArray<Token>) => tokens.reduce((sum, token, i) => sum + token.score * (tokens.length - i), 0)
 
 export interface SelectorSearch {
-  /** The elements a chain of tokens matches in the document. */
+  /** The elements a chain of tokens matches in the search's document. */
   readonly matchAll: (tokens: ReadonlyArray<Token>) => Array<Element>
   readonly cssFallback: (element: Element) => Array<Token>
   readonly generate: (element: Element, nested: boolean, noText: boolean) => Array<Token> | null
@@ -17,7 +17,9 @@ export interface SelectorSearch {
 export const makeSearch = (
   { under, inside }: EngineView,
   { css, nth, quoteCss, cssIdent, tagOf, plainCandidates, textCandidates }: Tokens,
-  overBudget: () => boolean
+  overBudget: () => boolean,
+  /** The document the selectors are for: the top one, or a frame's (whose iframe element a selector of its own names). */
+  root: Document = document
 ): SelectorSearch => {
   /** The elements a chain of tokens matches in the document. */
   const matchCache = new Map<string, Array<Element>>()
@@ -31,7 +33,7 @@ export const makeSearch = (
       else if (token.kind === "filter") current = (current ?? []).filter(token.test)
       else {
         const next = new Set<Element>()
-        for (const root of current ?? [document]) for (const element of under(root)) if (token.test(element)) next.add(element)
+        for (const scope of current ?? [root]) for (const element of under(scope)) if (token.test(element)) next.add(element)
         current = [...next]
       }
     }
@@ -46,7 +48,7 @@ export const makeSearch = (
     const unique = (prefix?: string): string | undefined => {
       const selector = (prefix === undefined ? parts : [prefix, ...parts]).join(" > ")
       try {
-        return document.querySelector(selector) === element ? selector : undefined
+        return root.querySelector(selector) === element ? selector : undefined
       } catch {
         return undefined
       }
@@ -56,7 +58,7 @@ export const makeSearch = (
       const found = matchAll([token])
       return found.length === 1 ? [token] : [token, nth(Math.max(0, found.indexOf(element)))]
     }
-    for (let node: Element | null = element; node !== null && node !== document.documentElement; node = node.parentElement) {
+    for (let node: Element | null = element; node !== null && node !== root.documentElement; node = node.parentElement) {
       let best = ""
       if (node.id) {
         const token = /^[a-zA-Z][a-zA-Z0-9\-_]+$/.test(node.id) ? `#${node.id}` : `[id=${quoteCss(node.id)}]`

@@ -267,7 +267,10 @@ export interface ElementFacts {
   role?: string
   name?: string
   selector?: string
-  /** A selector of the same-origin iframe (of the top document) the element is in; its other forms name it inside that frame. */
+  /**
+   * A selector of the iframe the element is in, from this document (through the frames between, joined by
+   * ENTER_FRAME); its other forms name it inside that frame's document.
+   */
   frame?: string
   /** The forms that matched exactly this element. */
   unique: Array<DurableForm>

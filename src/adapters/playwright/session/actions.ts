@@ -18,14 +18,14 @@ import { PAGE } from "../page-bundle.js"
 import type { Typed } from "../page/typing.js"
 
 /**
- * Whether the focused element (down through shadow roots and frames) looks secret; a frame that
- * cannot be read counts as secret, and so does a page that cannot answer.
+ * Whether the focused element (down through shadow roots and frames) looks secret; null when the focus is
+ * in a frame of another origin, which the top document cannot read. A page that cannot answer counts as secret.
  */
 const focusIsSecret = (page: Page) =>
   Effect.promise(() =>
     page.isClosed()
       ? Promise.resolve(true)
-      : evaluateInPage<boolean>(
+      : evaluateInPage<boolean | null>(
           page,
           `(() => {
             const isSensitive = ${isSensitiveField.toString()}
@@ -35,7 +35,7 @@ const focusIsSecret = (page: Page) =>
               if (element && (element.localName === "iframe" || element.localName === "frame")) {
                 let inner = null
                 try { inner = element.contentDocument } catch { inner = null }
-                if (inner === null) return true
+                if (inner === null) return null
                 if (inner.activeElement && inner.activeElement !== inner.body) { element = inner.activeElement; continue }
               }
               break
@@ -245,7 +245,8 @@ export const make = Effect.gen(function* () {
       // A page known to be stuck answers MM_PAGE_UNRESPONSIVE before the watch below waits on it.
       yield* failIfStuck(page, `type on ${describeTarget(target)} could not start`)
       // A field that drives a popup has its page's changes counted from now on, for the app's answer to the typing.
-      const field = targeting.locate(page, target, yield* targeting.ensureRefs(page, target))
+      const frames = yield* targeting.ensureRefs(page, target)
+      const field = targeting.locate(page, target, frames)
       const drivesPopup = yield* Effect.promise(() => field.evaluate(watchTyping, undefined, { timeout: WATCH_TIMEOUT_MS }).catch(() => false))
       const direct_ = yield* direct.directType(live, page, target, text, options.timeoutMs)
       if (direct_._tag === "Done") {
@@ -258,8 +259,9 @@ export const make = Effect.gen(function* () {
       const { locator } = yield* targeting.act("type", target, options.timeoutMs, (typed, opts) => typeInto(typed, text, opts), page)
       yield* checkTyped(page, locator, target, text, drivesPopup)
       // Read in our isolated world (the field keeps the focus after fill) and, for a field that lost it, on the element.
+      // Focus in a cross-origin frame: the field itself says, when it is in a frame (it has the focus there).
       const focused = yield* focusIsSecret(page)
-      if (focused) return { sensitive: true, ...described(element) }
+      if (focused === true || (focused === null && frames.length === 0)) return { sensitive: true, ...described(element) }
       const sensitive = yield* Effect.promise(() =>
         locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true)
       )
@@ -294,7 +296,8 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const { page } = yield* browser.activePage
       // A key typed into a secret field is part of the secret: where the focus is before and after the key both count.
-      let sensitive = target === undefined ? yield* focusIsSecret(page) : false
+      // Focus in a cross-origin frame (null) cannot be read from the top document: secret.
+      let sensitive = target === undefined ? (yield* focusIsSecret(page)) !== false : false
       if (target !== undefined) {
         const { locator } = yield* targeting.act("press_key", target, options.timeoutMs, (field, opts) => pressOn(field, key, opts), page)
         sensitive = yield* Effect.promise(() => locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true))
@@ -307,7 +310,7 @@ export const make = Effect.gen(function* () {
               : new ActionFailed({ action: "press_key", target: "the focused element", detail: firstLine(cause) })
         })
       }
-      if (!sensitive) sensitive = yield* focusIsSecret(page)
+      if (!sensitive) sensitive = (yield* focusIsSecret(page)) !== false
       return { sensitive }
     })
 

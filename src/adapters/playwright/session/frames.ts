@@ -5,6 +5,8 @@
 // selector engine looks), through a DevTools session of the frame's own; a cross-origin frame in the
 // page's process has none, and its scripts run in its main world.
 import type { CDPSession, Frame, Page } from "playwright"
+import { ENTER_FRAME } from "../../../domain/frames.js"
+import { describeExpression, describeInstallExpression, type DescribeAnswer, type DescribeArgs, type Described, type ElementFacts } from "../page-durable.js"
 import {
   consoleText,
   devtoolsOf,
@@ -24,7 +26,8 @@ import {
   type ObserveResult,
   type RawNode,
   type RawTestId,
-  type RefCheck
+  type RefCheck,
+  walkInstallKey
 } from "../page-script.js"
 
 /** How long one frame may take to answer before the observation goes on without it. */
@@ -395,6 +398,53 @@ export const selectorInSeparateFrames = async (page: Page, selector: string): Pr
     } catch {
       continue
     }
+  }
+  return undefined
+}
+
+/** What the page's describe says of a ref its registry does not hold. */
+export const REF_NOT_ON_PAGE = "the ref is not on the page"
+
+/** The describe function's answer in a frame's document (the top one: the main frame), installing it there first if needed. */
+const describeIn = async (page: Page, frame: Frame, args: DescribeArgs): Promise<Described> => {
+  const evaluate = <A>(expression: string) =>
+    frame === page.mainFrame() ? withTimeout(evaluateInPage<A>(page, expression)) : evaluateInFrame<A>(page, frame, expression)
+  const answer = await evaluate<DescribeAnswer>(describeExpression(args, walkInstallKey()))
+  return "missing" in answer ? evaluate<Described>(describeInstallExpression(args, walkInstallKey())) : answer
+}
+
+/**
+ * A selector that names the frame's element from the top document: the selector of its element in the
+ * document that holds it, after the way into that document when it is another cross-origin frame's.
+ */
+const frameSelector = async (page: Page, frame: Frame, args: DescribeArgs): Promise<string | undefined> => {
+  const place = await framePlace(frame)
+  const ref = await frameElementRef(page, frame)
+  if (place === undefined || ref === null) return undefined
+  const described = await describeIn(page, place.root, { ...args, locator: { kind: "a11yRef", value: ref }, within: null })
+  if (!described.found || described.element.selector === undefined || !described.element.unique.includes("selector")) return undefined
+  const own = described.element.frame === undefined ? described.element.selector : described.element.frame + ENTER_FRAME + described.element.selector
+  if (place.root === page.mainFrame()) return own
+  const above = await frameSelector(page, place.root, args)
+  return above === undefined ? undefined : above + ENTER_FRAME + own
+}
+
+/**
+ * The durable forms of a ref target the top document does not hold, described in the cross-origin frame
+ * whose registry has it (as the top document describes its own elements), its `frame` naming the way in
+ * from the top document; undefined when no frame has it or no selector names a frame on the way alone.
+ */
+export const describeInSeparateFrames = async (page: Page, args: DescribeArgs): Promise<ElementFacts | undefined> => {
+  for (const frame of separateFrames(page)) {
+    const described = await describeIn(page, frame, args).catch((): Described => ({ found: false, why: "the frame did not answer" }))
+    if (!described.found) {
+      if (described.why === REF_NOT_ON_PAGE || described.why === "the frame did not answer") continue
+      return undefined
+    }
+    const way = await frameSelector(page, frame, args).catch(() => undefined)
+    if (way === undefined) return undefined
+    const { frame: inner, ...element } = described.element
+    return { ...element, frame: inner === undefined ? way : way + ENTER_FRAME + inner }
   }
   return undefined
 }

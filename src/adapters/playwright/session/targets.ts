@@ -9,7 +9,7 @@ import type { ActionError } from "../../../services/Session.js"
 import { type BrowserStateService } from "../lifecycle/browser.js"
 import { BrowserCallFailed, firstLine, isPlaywrightTimeout } from "../calls.js"
 import type { TargetElement } from "../../../domain/knowledge.js"
-import { refInSeparateFrames, selectorInSeparateFrames } from "./frames.js"
+import { describeInSeparateFrames, REF_NOT_ON_PAGE, refInSeparateFrames, selectorInSeparateFrames, separateFrames } from "./frames.js"
 import { describeExpression, describeInstallExpression, describeInstallKey, type DescribeAnswer, type DescribeArgs, type Described } from "../page-durable.js"
 import { evaluateAcrossNavigation, evaluateInPage, hasInstalled, noteInstalled } from "../page-eval.js"
 import { failIfStuck, knownStuck, unanswered, unresponsive } from "./responsive.js"
@@ -159,11 +159,14 @@ export const targets = (browser: BrowserStateService) => {
    * function when that document did not have it.
    */
   const describe = (page: Page, target: Target, answered?: DescribeAnswer): Effect.Effect<TargetElement | undefined> => {
-    if (answered !== undefined && !("missing" in answered)) {
-      noteInstalled(page, describeInstallKey())
-      return Effect.succeed(answered.found ? answered.element : undefined)
-    }
     const args = describeArgs(target)
+    // A ref the top document does not hold may be in a cross-origin frame, which describes it in its own document.
+    const orInFrames = (answer: Described): Promise<TargetElement | undefined> =>
+      answer.found
+        ? Promise.resolve(answer.element)
+        : target.locator.kind === "a11yRef" && answer.why === REF_NOT_ON_PAGE && separateFrames(page).length > 0
+          ? describeInSeparateFrames(page, args)
+          : Promise.resolve(undefined)
     const ask = async (): Promise<TargetElement | undefined> => {
       // A page known to be stuck is not asked: the action that follows says so at once.
       if (page.isClosed() || knownStuck(page)) return undefined
@@ -172,7 +175,11 @@ export const targets = (browser: BrowserStateService) => {
       let answer = answered ?? (await evaluateInPage<DescribeAnswer>(page, (fresh ? describeInstallExpression : describeExpression)(args, walkInstallKey()), bound))
       if ("missing" in answer) answer = await evaluateInPage<Described>(page, describeInstallExpression(args, walkInstallKey()), bound)
       noteInstalled(page, describeInstallKey())
-      return answer.found ? answer.element : undefined
+      return orInFrames(answer)
+    }
+    if (answered !== undefined && !("missing" in answered)) {
+      noteInstalled(page, describeInstallKey())
+      if (answered.found || page.isClosed() || knownStuck(page)) return Effect.succeed(answered.found ? answered.element : undefined)
     }
     return Effect.promise(() => ask().catch(() => undefined)).pipe(
       Effect.timeoutTo({ duration: DESCRIBE_TIMEOUT_MS, onSuccess: (element) => element, onTimeout: () => undefined })
