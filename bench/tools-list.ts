@@ -1,6 +1,6 @@
 // tools/list benchmark: what a client puts into the model's context before the first call, in each
 // state of our server (before launch, with a session on a page of ours, with an MV3 extension, each with
-// a page offering every conditional tool and with a second tab open, with every opt-in group and the
+// a page offering every conditional tool and with a second tab open, with a second session, with every opt-in group and the
 // build capability, the fixed list) against @playwright/mcp (default and
 // with every capability), over stdio with the SDK Client. Everything stays on 127.0.0.1.
 import * as fs from "node:fs"
@@ -90,6 +90,12 @@ const main = async () => {
       // The largest default state: the extension, a second tab (the tab tool), every conditional tool.
       await call(client, "mm_navigate", { url: `${app.url}/all`, newTab: true })
       rows.push(await measure(client, "ours", "extension + 2 tabs + all conditional tools"))
+      // A second session (the same state): mm_sessions and every session tool's `session` argument are listed.
+      await call(client, "mm_launch", { name: "second" })
+      await call(client, "mm_navigate", { url: `${app.url}/all` })
+      await call(client, "mm_navigate", { url: `${app.url}/all`, newTab: true })
+      rows.push(await measure(client, "ours", "2 sessions, extension + 2 tabs + all conditional tools"))
+      await call(client, "mm_sessions", { action: "close" })
       await call(client, "mm_cleanup")
       await client.close()
     }

@@ -2,7 +2,8 @@
 // fields, the constraints decoding enforces (bounds, lengths, patterns, item counts) and one
 // description per field; Effect's generated titles and descriptions never reach the list.
 import { Option, SchemaAST as AST, type Schema } from "effect"
-import { ListedAs, Unlisted } from "../runtime/tool.js"
+import { DEFAULT_STRING_LIMIT } from "../runtime/input-limits.js"
+import { Evident, ListedAs, Unlisted } from "../runtime/tool.js"
 
 export type JsonSchema = { readonly [key: string]: unknown }
 
@@ -42,8 +43,14 @@ const literalSchema = (values: ReadonlyArray<AST.LiteralValue>): JsonSchema => {
   return types.size === 1 && only !== undefined ? { type: only, enum: values } : { enum: values }
 }
 
+/** How far a walk went (recursive schemas are listed one level deep) and whether evident descriptions are listed too. */
+interface Walk {
+  readonly seen: ReadonlySet<AST.AST>
+  readonly full: boolean
+}
+
 /** The JSON Schema of a node's encoded side (what a client sends), without its description. */
-const structure = (ast: AST.AST, seen: ReadonlySet<AST.AST>): JsonSchema => {
+const structure = (ast: AST.AST, seen: Walk): JsonSchema => {
   const listed = ast.annotations[ListedAs]
   if (typeof listed === "object" && listed !== null) return listed as JsonSchema
   switch (ast._tag) {
@@ -65,8 +72,14 @@ const structure = (ast: AST.AST, seen: ReadonlySet<AST.AST>): JsonSchema => {
       const base = structure(ast.from, seen)
       const refined = Option.getOrUndefined(AST.getJSONSchemaAnnotation(ast)) as JsonSchema | undefined
       if (refined === undefined) return base
-      const { type, description: _description, title: _title, ...constraints } = refined
-      return { ...base, ...(typeof type === "string" && base.type === "number" ? { type } : {}), ...constraints }
+      const { type, description: _description, title: _title, maxLength, ...constraints } = refined
+      // The instructions say once that a string takes at most DEFAULT_STRING_LIMIT characters.
+      return {
+        ...base,
+        ...(typeof type === "string" && base.type === "number" ? { type } : {}),
+        ...constraints,
+        ...(maxLength === undefined || maxLength === DEFAULT_STRING_LIMIT ? {} : { maxLength })
+      }
     }
     case "Transformation":
       return ast.from._tag === "TypeLiteral" && ast.to._tag === "TypeLiteral"
@@ -90,24 +103,28 @@ const structure = (ast: AST.AST, seen: ReadonlySet<AST.AST>): JsonSchema => {
     }
     case "Suspend":
       // Recursive schemas are listed one level deep.
-      return seen.has(ast) ? {} : structure(ast.f(), new Set([...seen, ast]))
+      return seen.seen.has(ast) ? {} : structure(ast.f(), { ...seen, seen: new Set([...seen.seen, ast]) })
     default:
       return {}
   }
 }
 
 /** A node's JSON Schema with its own description. */
-const node = (ast: AST.AST, seen: ReadonlySet<AST.AST>): JsonSchema => withDescription(structure(ast, seen), describe(ast))
+const node = (ast: AST.AST, seen: Walk): JsonSchema => withDescription(structure(ast, seen), describe(ast))
 
-const objectSchema = (from: AST.TypeLiteral, to: AST.TypeLiteral | undefined, seen: ReadonlySet<AST.AST>): JsonSchema => {
+const objectSchema = (from: AST.TypeLiteral, to: AST.TypeLiteral | undefined, seen: Walk): JsonSchema => {
   const properties: Record<string, JsonSchema> = {}
   const required: Array<string> = []
   for (const signature of from.propertySignatures) {
     if (typeof signature.name !== "string") continue
     const target = to?.propertySignatures.find((other) => other.name === signature.name)
     if (signature.annotations[Unlisted] === true || target?.annotations[Unlisted] === true) continue
-    const description =
-      ownDescription(signature.annotations) ??
+    // On the property (an optional field) or on its type (a required one).
+    const evident =
+      !seen.full && [signature, signature.type, target, target?.type].some((annotated) => annotated?.annotations[Evident] === true)
+    const description = evident
+      ? undefined
+      : ownDescription(signature.annotations) ??
       (target === undefined ? undefined : ownDescription(target.annotations) ?? describe(target.type)) ??
       describe(signature.type)
     properties[signature.name] = withDescription(structure(signature.type, seen), description)
@@ -123,14 +140,17 @@ const objectSchema = (from: AST.TypeLiteral, to: AST.TypeLiteral | undefined, se
   }
 }
 
-/** The listed JSON Schema of a tool's input: an object root, as MCP requires. */
-export const inputJsonSchema = (schema: Schema.Schema.Any): JsonSchema & { readonly type: "object" } => {
-  const json = structure(schema.ast, new Set())
+/**
+ * The listed JSON Schema of a tool's input: an object root, as MCP requires. `full` lists the descriptions
+ * of evident fields too (what the definition says of every field).
+ */
+export const inputJsonSchema = (schema: Schema.Schema.Any, options: { readonly full?: boolean } = {}): JsonSchema & { readonly type: "object" } => {
+  const json = structure(schema.ast, { seen: new Set(), full: options.full === true })
   return json.type === "object" ? (json as JsonSchema & { readonly type: "object" }) : { type: "object" }
 }
 
 /** The JSON Schema of any schema (e.g. a tool's output), with the root's description. */
-export const jsonSchemaOf = (schema: Schema.Schema.Any): JsonSchema => node(schema.ast, new Set())
+export const jsonSchemaOf = (schema: Schema.Schema.Any): JsonSchema => node(schema.ast, { seen: new Set(), full: true })
 
 /**
  * The `session` argument every session tool takes, as one shared fragment without a description (the

@@ -62,6 +62,11 @@ export const hintsOf = (annotations: AnyToolDefinition["annotations"]): Tool["an
 export interface DescribeOptions {
   /** Add the tool's output schema (the envelope around its result). */
   readonly outputSchema?: boolean | undefined
+  /**
+   * List the optional `session` argument of a tool that takes one (default true). The server lists it
+   * while the client has two sessions or more: with one, every call goes to it anyway.
+   */
+  readonly sessionArgument?: boolean | undefined
 }
 
 /** The tools/list entry of a tool: name, description, compact input schema, the hints that differ from the defaults. */
@@ -73,7 +78,9 @@ export const describeTool = (registry: ToolRegistryService, tool: AnyToolDefinit
   return {
     name: registry.servedName(tool),
     description: served(tool.description),
-    inputSchema: schema(takesSession(tool) ? withSessionArgument(inputJsonSchema(tool.input)) : inputJsonSchema(tool.input)) as Tool["inputSchema"],
+    inputSchema: schema(
+      takesSession(tool) && options.sessionArgument !== false ? withSessionArgument(inputJsonSchema(tool.input)) : inputJsonSchema(tool.input)
+    ) as Tool["inputSchema"],
     ...(options.outputSchema === true ? { outputSchema: schema(jsonSchemaOf(envelopeSchema(tool.output))) as Tool["outputSchema"] } : {}),
     ...(annotations === undefined ? {} : { annotations })
   }
@@ -158,23 +165,30 @@ export const makeMcpServer = <R, ER>(
       ) as Effect.Effect<void, never, R>
     )
   }
-  const entries = new Map<AnyToolDefinition, Tool>()
-  const entryOf = (tool: AnyToolDefinition) => {
+  // Each tool's entry with and without its `session` argument, built once.
+  const entries = new Map<AnyToolDefinition, { readonly one: Tool; readonly many: Tool }>()
+  const entryOf = (tool: AnyToolDefinition, sessionArgument: boolean) => {
     let entry = entries.get(tool)
     if (entry === undefined) {
-      entry = describeTool(registry, tool, { outputSchema: structured })
+      const many = describeTool(registry, tool, { outputSchema: structured })
+      entry = { one: takesSession(tool) ? describeTool(registry, tool, { outputSchema: structured, sessionArgument: false }) : many, many }
       entries.set(tool, entry)
     }
-    return entry
+    return sessionArgument ? entry.many : entry.one
   }
 
-  // The list follows this client's current session.
+  // The list follows this client's current session; `session` arguments are listed once it has two (always with a fixed list).
   const listNow = () =>
     runtime.runPromise(
-      onCurrentSession(visibleTools(registry.tools)).pipe(
+      onCurrentSession(
+        Effect.all({
+          tools: visibleTools(registry.tools),
+          sessionArgument: staticTools ? Effect.succeed(true) : Effect.map(Effect.flatMap(Sessions, (sessions) => sessions.count), (count) => count > 1)
+        })
+      ).pipe(
         Effect.provideService(ToolView, view),
         Effect.locally(ObservingClient, memory.viewer)
-      ) as Effect.Effect<ReadonlyArray<AnyToolDefinition>, never, R>
+      ) as Effect.Effect<Listing, never, R>
     )
 
   // What the client was last shown (or told about); refreshes and listings run one at a time.
@@ -185,7 +199,7 @@ export const makeMcpServer = <R, ER>(
     queue = next.catch(() => undefined)
     return next
   }
-  const keyOf = (tools: ReadonlyArray<AnyToolDefinition>) => tools.map((tool) => tool.name).join(",")
+  const keyOf = (listing: Listing) => `${listing.sessionArgument ? "+session:" : ""}${listing.tools.map((tool) => tool.name).join(",")}`
   const refresh = () =>
     serialized(async () => {
       const key = keyOf(await listNow())
@@ -223,16 +237,16 @@ export const makeMcpServer = <R, ER>(
 
   server.setRequestHandler(ListToolsRequestSchema, () =>
     serialized(async () => {
-      const tools = await listNow()
-      shown = keyOf(tools)
-      return { tools: tools.map(entryOf) }
+      const listing = await listNow()
+      shown = keyOf(listing)
+      return { tools: listing.tools.map((tool) => entryOf(tool, listing.sessionArgument)) }
     })
   )
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = registry.lookup(request.params.name)
     if (tool === undefined) {
-      const available = (await listNow()).map(registry.servedName)
+      const available = (await listNow()).tools.map(registry.servedName)
       const unknown = new UnknownTool({ tool: request.params.name, available })
       return toCallToolResult(failureResponse(toErrorInfo(unknown)), structured)
     }
@@ -281,6 +295,12 @@ export const makeMcpServer = <R, ER>(
   })
 
   return server
+}
+
+/** What a client is shown: the tools, and whether their `session` arguments are listed. */
+interface Listing {
+  readonly tools: ReadonlyArray<AnyToolDefinition>
+  readonly sessionArgument: boolean
 }
 
 /** How long pause changes must be quiet before a client's tool list is compared (a step resumes, then pauses). */

@@ -294,6 +294,12 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
       return listed.flatMap(Option.toArray)
     })
 
+    const count: SessionsService["count"] = Effect.gen(function* () {
+      if (shared !== undefined) return Option.isSome(yield* Context.get(shared.services, Session).current) ? 1 : 0
+      const client = yield* FiberRef.get(ObservingClient)
+      return visibleTo(yield* Ref.get(state), client).length
+    })
+
     const switchTo: SessionsService["switchTo"] = (selector) =>
       Effect.gen(function* () {
         const client = yield* FiberRef.get(ObservingClient)
@@ -334,7 +340,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
       yield* Effect.forkScoped(Effect.repeat(leaseSweep({ state, options, closeSlot }), Schedule.spaced(every)))
     }
 
-    const service: SessionsService = { resolve, list, switchTo, close, onPauseChange }
+    const service: SessionsService = { resolve, list, count, switchTo, close, onPauseChange }
     return service
   })
 

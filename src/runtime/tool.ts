@@ -63,6 +63,8 @@ export interface ListingState {
   readonly paused: boolean
   /** How many downloads the session has started. */
   readonly downloads: number
+  /** How many sessions the client has (its own live ones and those it named by id). */
+  readonly sessions: number
 }
 
 export interface ToolDefinition<I, IE, O, OE, R> {
@@ -191,6 +193,13 @@ export const groupOf = (tool: AnyToolDefinition): string => tool.group ?? "custo
  * Decoding still checks the full structure.
  */
 export const ListedAs: unique symbol = Symbol.for("browser-workflow-mcp/ListedAs")
+
+/**
+ * Schema annotation on a property: its description is not listed, because its name, type and the tool's
+ * description say it (newTab, fullPage, a tab's role): every byte of tools/list is read by the model.
+ * The description stays on the definition (library users, `inputJsonSchema(schema, { full: true })`).
+ */
+export const Evident: unique symbol = Symbol.for("browser-workflow-mcp/Evident")
 
 /** Schema annotation on a property: accepted but not listed (compatibility fields a model never needs). */
 export const Unlisted: unique symbol = Symbol.for("browser-workflow-mcp/Unlisted")

@@ -4,6 +4,7 @@
 import { Context, Effect, Option, Ref } from "effect"
 import { DebuggerPaused, NoActiveSession, ToolUnavailable, type ToolError } from "../domain/errors.js"
 import { Session, type PauseSummary, type SessionInfo } from "../services/Session.js"
+import { Sessions } from "../services/Sessions.js"
 import type { ToolRegistryService } from "./registry.js"
 import { servedAs, toolWithRole } from "../domain/replay.js"
 import { DEFAULT_PREFIX } from "./registry.js"
@@ -105,7 +106,8 @@ const situation = Effect.gen(function* () {
     hiddenByClient,
     paused: Option.isSome(paused),
     page: yield* service.affordances,
-    downloads: Option.isSome(session) ? yield* service.downloadCursor : 0
+    downloads: Option.isSome(session) ? yield* service.downloadCursor : 0,
+    sessions: yield* (yield* Sessions).count
   }
   return { session, view, rules, context, listing, paused } satisfies Situation
 })

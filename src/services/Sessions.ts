@@ -46,6 +46,8 @@ export interface SessionsService {
   readonly resolve: (request: SessionRequest) => Effect.Effect<SessionHandle, SessionNotFound, Scope.Scope>
   /** The calling client's live sessions, plus those it named by id (every session with --shared-browser). */
   readonly list: Effect.Effect<ReadonlyArray<SessionListing>>
+  /** How many sessions `list` would show, without reading them (the tool list asks after every call). */
+  readonly count: Effect.Effect<number>
   /** Makes a session the calling client's current one. */
   readonly switchTo: (selector: string) => Effect.Effect<SessionListing, SessionNotFound>
   /** Closes a session and all it opened; answers its id. */
@@ -89,6 +91,7 @@ export const singleSessions = (handle: SessionHandle): SessionsService => {
   return {
     resolve: (request) => (request.selector === undefined ? Effect.succeed(handle) : Effect.as(matching(request.selector), handle)),
     list: Effect.map(listingOf(handle, { current: true }), Option.toArray),
+    count: Effect.suspend(() => Effect.map(sessionOf(handle).current, (info) => (Option.isSome(info) ? 1 : 0))),
     switchTo: matching,
     close: (selector) => Effect.tap(Effect.map(matching(selector), (listing) => listing.id), () => sessionOf(handle).cleanup),
     onPauseChange: (listener) => sessionOf(handle).onPauseChange(listener)
@@ -108,6 +111,7 @@ const ambient: SessionsService = {
         : Effect.dieMessage("No session to run on: pipe the call through withSession(handle), or provide the app layer (its Sessions registry).")
     ),
   list: Effect.succeed([]),
+  count: Effect.succeed(0),
   onPauseChange: () => Effect.succeed(() => undefined)
 }
 

@@ -9,7 +9,7 @@ import { BatchTimeout, InvalidInput, toErrorInfo, UnknownTool, type ErrorInfo } 
 import { renderNodes } from "../domain/snapshot-text.js"
 import { ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
 import { decodeInput, runTool } from "../runtime/runTool.js"
-import { defineTool, ListedAs, Unlisted, type AnyToolDefinition, type Attachment, type ToolDefinition, type ToolServices } from "../runtime/tool.js"
+import { defineTool, Evident, ListedAs, Unlisted, type AnyToolDefinition, type Attachment, type ToolDefinition, type ToolServices } from "../runtime/tool.js"
 import { Observer } from "../services/Observer.js"
 import { reportProgress } from "../services/Progress.js"
 import { Session } from "../services/Session.js"
@@ -36,18 +36,22 @@ const Expectation = Schema.Struct({
 
 const StepInput = Schema.Struct({
   tool: Schema.String.pipe(Schema.minLength(1)).annotations({
-    description: "Tool name."
+    description: "Tool name.",
+    [Evident]: true
   }),
   args: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })).annotations({
-    description: "Its arguments."
+    description: "Its arguments.",
+    [Evident]: true
   }),
   label: Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({
     description: "Echoed back.",
     // The step's index names it as well; labels are for batches people write.
     [Unlisted]: true
   }),
+  // A step's tool takes its own timeoutMs, and batchTimeoutMs bounds them all: accepted, not listed.
   timeoutMs: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(100, 300_000))).annotations({
-    description: "Step deadline, ms."
+    description: "Step deadline, ms.",
+    [Unlisted]: true
   }),
   continueOnError: Schema.optional(Schema.Boolean).annotations({
     description: "Overrides stopOnError."
@@ -125,9 +129,10 @@ const makeInput = (limits: BatchLimits) =>
   Schema.Struct({
     steps: Schema.Array(StepInput)
       .pipe(Schema.minItems(1), Schema.maxItems(limits.maxSteps))
-      .annotations({ description: `Up to ${limits.maxSteps}.` }),
+      .annotations({ description: `Up to ${limits.maxSteps}.`, [Evident]: true }),
     stopOnError: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
-      description: "Stop at the first failure."
+      description: "Stop at the first failure.",
+      [Evident]: true
     }),
     includeObservations: Schema.optionalWith(Schema.Literal("none", "failures", "all"), { default: () => "all" as const }).annotations({
       description: "Default all; none is fastest."
@@ -135,8 +140,10 @@ const makeInput = (limits: BatchLimits) =>
     batchTimeoutMs: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1_000, 300_000))).annotations({
       description: `Default ${limits.defaultTimeoutMs} ms.`
     }),
+    // Each step is checked as it runs anyway; checking all before any runs is for hand-written batches: accepted, not listed (docs/batch.md).
     validateFirst: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
-      description: "Check all steps first."
+      description: "Check all steps first.",
+      [Unlisted]: true
     }),
     executionMode: Schema.optionalWith(Schema.Literal("sequential", "parallel"), {
       default: () => "sequential" as const

@@ -6,7 +6,7 @@ import type { StepRecord } from "../domain/knowledge.js"
 import { TabId } from "../domain/observation.js"
 import { isSensitiveKey, REDACTED } from "../domain/redaction.js"
 import { describeStepTarget } from "../knowledge/entry.js"
-import { defineTool, ListedAs, Unlisted, type ReplayArgs } from "../runtime/tool.js"
+import { defineTool, Evident, ListedAs, Unlisted, type ReplayArgs } from "../runtime/tool.js"
 import { ToolRegistry } from "../runtime/registry.js"
 import { BATCH_TOOL_NAME } from "./batch.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
@@ -34,7 +34,7 @@ const reading = {
 /** A time of day in UTC with milliseconds, as the envelope's meta.timestamp writes it: "12:01:02.345". */
 export const timeOfDay = (ms: number): string => new Date(ms).toISOString().slice(11, 23)
 
-const TabField = Schema.optional(TabId).annotations({ description: "Default: the active tab." })
+const TabField = Schema.optional(TabId).annotations({ description: "Default: the active tab.", [Evident]: true })
 
 const limitField = (max: number, fallback: number) =>
   Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, max)), { default: () => fallback }).annotations({
@@ -135,7 +135,7 @@ export const consoleMessages = defineTool({
   name: "console_messages",
   title: "Console messages",
   description:
-    "A tab's console and uncaught errors (stacks) since it navigated. Returns {tabId, url, messages?}.",
+    "A tab's console and uncaught errors (with stacks) since it navigated.",
   input: Schema.Struct({
     // The least severe level shown, default info (all but debug).
     level: Schema.optionalWith(Schema.Literal("error", "warning", "info", "debug", "all"), { default: () => "info" as const }).annotations({

@@ -5,9 +5,9 @@ import { ExtensionSummary, Tabs, TestIdItem } from "../domain/observation.js"
 import { renderNodes } from "../domain/snapshot-text.js"
 import { PriorKnowledge } from "../domain/knowledge.js"
 import { hasPriorKnowledge, priorKnowledge } from "../knowledge/prior.js"
-import { defineTool, Unlisted } from "../runtime/tool.js"
+import { defineTool, Evident, Unlisted } from "../runtime/tool.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
-import { Observer } from "../services/Observer.js"
+import { Observer, type ObserverService } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
 import { imageAttachment, ScreenshotResult } from "./screenshot.js"
 import { NoInput } from "./shared.js"
@@ -69,15 +69,25 @@ export const snapshotAsPageText = <O extends { readonly snapshot?: string | unde
   return { result: rest as unknown as O, text: snapshot === undefined || snapshot === "" ? EMPTY_PAGE : snapshot }
 }
 
+/** A CSS selector naming the part of the page to answer. */
+const RootSelector = Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({ description: "CSS selector of a part.", [Evident]: true })
+
+/** The page under a selector (or all of it) as text with refs, cut at `limit` nodes and the text budget. */
+const pageTextOf = (observer: ObserverService, rootSelector: string | undefined, limit: number) =>
+  Effect.map(observer.accessibility({ rootSelector, limit }), ({ nodes, truncated }) => {
+    const rendered = renderNodes(nodes)
+    return truncated || rendered.cut ? { snapshot: rendered.text, truncated: true } : { snapshot: rendered.text }
+  })
+
 export const accessibilitySnapshot = defineTool({
   name: "accessibility_snapshot",
   title: "Accessibility snapshot",
   description:
     "The active tab (or the part under rootSelector) as text with refs; mm_find is cheaper for one thing.",
+  // describe_screen {rootSelector} does its work: an old name, callable, not listed.
+  unlisted: true,
   input: Schema.Struct({
-    rootSelector: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
-      description: "CSS selector of a part."
-    }),
+    rootSelector: RootSelector,
     // The text budget cuts a long page with a marker anyway: accepted, not listed.
     limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 2_000)), { default: () => 400 }).annotations({
       description: "Max nodes (default 400).",
@@ -92,12 +102,12 @@ export const accessibilitySnapshot = defineTool({
   observation: "none",
   pageText: snapshotAsPageText,
   run: Effect.fn("tool.accessibility_snapshot")(function* (input) {
-    const observer = yield* Observer
-    const { nodes, truncated } = yield* observer.accessibility({ rootSelector: input.rootSelector, limit: input.limit })
-    const rendered = renderNodes(nodes)
-    return truncated || rendered.cut ? { snapshot: rendered.text, truncated: true } : { snapshot: rendered.text }
+    return yield* pageTextOf(yield* Observer, input.rootSelector, input.limit)
   })
 })
+
+/** Nodes of a part of the page at most (accessibility_snapshot's default). */
+const PART_LIMIT = 400
 
 const DescribeScreenOutput = Schema.Struct({
   state: StateView,
@@ -114,8 +124,9 @@ export const describeScreen = defineTool({
   name: "describe_screen",
   title: "Describe the screen",
   description:
-    "The active tab's state, test ids and hints from earlier sessions on this screen, then the page as text with refs.",
+    "The active tab's state, test ids and hints from earlier sessions, then the page as text with refs (with rootSelector: state and that part).",
   input: Schema.Struct({
+    rootSelector: RootSelector,
     // The screenshot options are upstream's; mm_screenshot is the listed way to take one.
     includeScreenshot: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
       description: "Save a screenshot too.",
@@ -149,6 +160,11 @@ export const describeScreen = defineTool({
   run: Effect.fn("tool.describe_screen")(function* (input) {
     const observer = yield* Observer
     const session = yield* Session
+    // A part of the page: its text and where the tab is, no test ids or hints about the whole screen.
+    if (input.rootSelector !== undefined) {
+      const [state, part] = yield* Effect.all([observer.state, pageTextOf(observer, input.rootSelector, PART_LIMIT)])
+      return { state, ...part }
+    }
     const observation = yield* observer.observe({ testIds: true, a11y: true })
     const wantsShot = input.includeScreenshot || input.includeImage || input.includeScreenshotBase64
     const screenshot = wantsShot

@@ -8,7 +8,7 @@ import { Session } from "../services/Session.js"
 export const extensionStorage = defineTool({
   name: "extension_storage",
   title: "Read extension storage",
-  description: "Read the extension's chrome.storage, secrets redacted. Returns {area, keys, values}.",
+  description: "Read the extension's chrome.storage (secrets redacted).",
   input: Schema.Struct({
     area: Schema.optionalWith(Schema.Literal("local", "sync", "session"), { default: () => "local" as const }).annotations({
       description: "Default local."

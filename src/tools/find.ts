@@ -9,14 +9,14 @@ const Needle = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
 
 const FindInput = Schema.Struct({
   text: Schema.optional(Needle).annotations({
-    description: "Part of the shown text or name, any case."
+    description: "Shown text or name, a part, any case."
   }),
   role: Schema.optional(Schema.String.pipe(Schema.pattern(/^[a-z]+$/), Schema.maxLength(40))).annotations({
-    description: 'ARIA role, e.g. "button", "listitem".'
+    description: 'ARIA role, e.g. "button".'
   }),
-  name: Schema.optional(Needle).annotations({ description: "Part of the accessible name, any case." }),
+  name: Schema.optional(Needle).annotations({ description: "Accessible name, a part, any case." }),
   limit: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(1, 50)), { default: () => 10 }).annotations({
-    description: "Max matches (default 10)."
+    description: "Default 10."
   })
 }).pipe(
   Schema.filter((input) =>
@@ -30,7 +30,7 @@ export const find = defineTool({
   name: "find",
   title: "Find on the page",
   description:
-    'Search the active tab by text, role and/or name: matches ("▶") as text, with their ancestors and children. Returns {found}.',
+    "Search the active tab by text, role and/or name: matches (▶) with their ancestors and children, as text.",
   input: FindInput,
   output: Schema.Struct({
     // Sent as the text block after the JSON (pageText), never inside it.

@@ -5,7 +5,7 @@ import { Effect, Option, Schema } from "effect"
 import type { StepTarget } from "../domain/knowledge.js"
 import { describeLocator, Scope, targetOf, validateTarget } from "../domain/target.js"
 import { durableTarget, whyNotDurable } from "../knowledge/targets.js"
-import { ListedAs, defineTool, type ReplayArgs } from "../runtime/tool.js"
+import { Evident, ListedAs, defineTool, type ReplayArgs } from "../runtime/tool.js"
 import { Session } from "../services/Session.js"
 import {
   actionTimeoutField,
@@ -91,9 +91,9 @@ const describeStepLocator = (value: unknown): string => {
 
 const ScrollInput = Schema.Struct({
   ...targetFields,
-  to: Schema.optional(Schema.Literal("top", "bottom")).annotations({ description: "Scroll to an end." }),
-  deltaY: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(-100_000, 100_000))).annotations({ description: "Pixels down (negative: up)." }),
-  deltaX: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(-100_000, 100_000))).annotations({ description: "Pixels right." }),
+  to: Schema.optional(Schema.Literal("top", "bottom")).annotations({ description: "Scroll to an end.", [Evident]: true }),
+  deltaY: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(-100_000, 100_000))).annotations({ description: "Pixels; negative: up (deltaX: left)." }),
+  deltaX: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(-100_000, 100_000))).annotations({ description: "Pixels right.", [Evident]: true }),
   timeoutMs: actionTimeoutField
 }).pipe(
   Schema.filter((input) => {
@@ -109,7 +109,7 @@ export const scroll = defineTool({
   name: "scroll",
   title: "Scroll",
   description:
-    "Scroll an element into view, or the page or a container to an end or by pixels. Returns {moved, top, height, atBottom}.",
+    "Scroll an element into view, or the page or a container to an end or by pixels.",
   input: ScrollInput,
   output: Schema.Struct({
     moved: Schema.Boolean.annotations({ description: "The position changed, or the element came into view." }),
@@ -202,7 +202,7 @@ const UploadInput = Schema.Struct({
 export const uploadFile = defineTool({
   name: "upload_file",
   title: "Upload files",
-  description: "Give files to the open file chooser, a file input, or the chooser a targeted button opens. Returns {files, via}.",
+  description: "Give files to a file input, the open file chooser, or the one a targeted button opens.",
   input: UploadInput,
   output: Schema.Struct({
     files: Schema.Array(Schema.String).annotations({ description: "File names the input holds now." }),

@@ -8,7 +8,7 @@ import { collapseWhitespace } from "../domain/text.js"
 import { looksLikeRegex, regexOf } from "../domain/url-pattern.js"
 import { describeTarget, targetOf, validateTarget } from "../domain/target.js"
 import { holdsSecret, readAssertion, readMatches, recordRead, recordReads } from "../knowledge/reads.js"
-import { defineTool, Unlisted, type Replay } from "../runtime/tool.js"
+import { defineTool, Evident, Unlisted, type Replay } from "../runtime/tool.js"
 import { Secrets, type SecretsService } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import {
@@ -19,7 +19,6 @@ import {
   ElementField,
   elementTool,
   described,
-  QuietDialogField,
   recordDialog,
   recordTarget,
   recordAction,
@@ -84,7 +83,8 @@ const TypeInput = targetInput({
   // Exact: an optional that also takes undefined would answer "Expected undefined, actual <the text>".
   text: Schema.optionalWith(
     Schema.String.pipe(Schema.maxLength(100_000, { message: () => "must be at most 100000 characters long" })).annotations({
-      description: "New text."
+      description: "New text.",
+      [Evident]: true
     }),
     { exact: true }
   ),
@@ -99,7 +99,7 @@ const TypeInput = targetInput({
     Schema.String.pipe(Schema.pattern(SECRET_NAME, { message: () => "must be an identifier: letters, digits and _" })),
     { exact: true }
   ).annotations({ description: "Name the text as a replay param." }),
-  dialog: QuietDialogField
+  dialog: DialogField
 }).pipe(
   Schema.filter((input) =>
     (input.text === undefined) === (input.secret === undefined)
@@ -236,7 +236,7 @@ const WaitForInput = Schema.Struct({
     description: "Default visible."
   }),
   url: Schema.optional(UrlPattern).annotations({ description: 'Page URL glob ("**/done") or "/regex/".' }),
-  loadState: Schema.optional(Schema.Literal("load", "domcontentloaded", "networkidle")).annotations({ description: "Page load state." }),
+  loadState: Schema.optional(Schema.Literal("load", "domcontentloaded", "networkidle")).annotations({ description: "Page load state.", [Evident]: true }),
   timeoutMs: timeoutField(100, 120_000, 15_000)
 }).pipe(Schema.filter(someWait))
 
@@ -305,7 +305,7 @@ export const waitFor = defineTool({
 })
 
 const GetTextInput = targetInput({
-  all: Schema.optional(Schema.Boolean).annotations({ description: "Every match." }),
+  all: Schema.optional(Schema.Boolean).annotations({ description: "Every match.", [Evident]: true }),
   // A replay's check of what the recorded flow read (see docs/knowledge.md, "Reads become checks"): not listed.
   expected: Schema.optional(
     Schema.Union(Schema.String.pipe(Schema.maxLength(10_000)), Schema.Array(Schema.String.pipe(Schema.maxLength(10_000))).pipe(Schema.maxItems(100)))
@@ -348,7 +348,7 @@ const readCheckFailed = (input: typeof GetTextInput.Type, actual: string, timeou
 export const getText = defineTool({
   name: "get_text",
   title: "Read an element's text",
-  description: "An element's text or a field's value (not passwords). Returns {text}, with all {texts}.",
+  description: "An element's text or a field's value (not passwords); with all, every match's.",
   input: GetTextInput,
   output: Schema.Struct({
     text: Schema.optional(Schema.String),
@@ -531,7 +531,7 @@ const SelectOptionInput = targetInput({
   values: Schema.Array(Schema.String)
     .pipe(Schema.minItems(1), Schema.maxItems(100))
     .annotations({ description: "Values or labels." }),
-  dialog: QuietDialogField
+  dialog: DialogField
 })
 
 export const selectOption = defineTool({
@@ -561,7 +561,7 @@ export const selectOption = defineTool({
   })
 })
 
-const HoverInput = targetInput({ dialog: QuietDialogField })
+const HoverInput = targetInput({ dialog: DialogField })
 
 export const hover = defineTool({
   name: "hover",

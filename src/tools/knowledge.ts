@@ -17,7 +17,7 @@ import {
 import type { SessionSet } from "../knowledge/catalog.js"
 import { recipeOf, toBatch, toPlaywright } from "../knowledge/recipe.js"
 import { expandedWords, queryGroups } from "../knowledge/text.js"
-import { defineTool, ListedAs } from "../runtime/tool.js"
+import { defineTool, Evident, ListedAs, Unlisted } from "../runtime/tool.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Session } from "../services/Session.js"
 import { ToolRegistry, toolLookup } from "../runtime/registry.js"
@@ -37,8 +37,10 @@ const memoryTool = {
   observation: "none"
 } as const
 
+// Words find steps; narrowing by flow tag, tag, screen or age is for people's queries: accepted, not listed (docs/knowledge.md).
 const Filters = Schema.optional(KnowledgeFilters.annotations({ [ListedAs]: { type: "object" } })).annotations({
-  description: "{flowTag?, tag?, screen?, sinceHours?}"
+  description: "{flowTag?, tag?, screen?, sinceHours?}",
+  [Unlisted]: true
 })
 
 const Words = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
@@ -335,9 +337,9 @@ export const knowledge = defineTool({
     session: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({
       description: "current, all or a session id."
     }),
-    sessions: Schema.optional(Schema.Boolean).annotations({ description: "true: sessions, newest first." }),
+    sessions: Schema.optional(Schema.Boolean).annotations({ description: "true: sessions, newest first.", [Evident]: true }),
     export: Schema.optional(ExportFormat).annotations({
-      description: "As an mm_run_steps batch, a Playwright test, its recipe, an HTML report file, or where its Playwright trace is (--save-trace)."
+      description: "batch: mm_run_steps steps; report: an HTML file; trace: its path (--save-trace)."
     }),
     limit: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 200))).annotations({ description: "Default 20 (10 sessions)." }),
     filters: Filters

@@ -14,7 +14,10 @@ import {
   type VisibilityRule
 } from "../runtime/visibility.js"
 
-const Patterns = Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100), Schema.pattern(/^[A-Za-z0-9_.*?-]+$/)))
+// One pattern states the length too: fewer bytes in tools/list than minLength, maxLength and pattern.
+const Patterns = Schema.Array(
+  Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_.*?-]{1,100}$/, { message: () => "a tool name or glob: letters, digits, _ . - * ?, 1 to 100 characters" }))
+)
   .pipe(Schema.minItems(1), Schema.maxItems(50))
   .annotations({ description: 'Names or globs, e.g. ["get_*"].' })
 

@@ -1,7 +1,7 @@
 // Moving the active tab: to a configured screen or to a URL.
 import { Effect, Schema } from "effect"
 import { NavigationFailed } from "../domain/errors.js"
-import { defineTool, ListedAs, Unlisted } from "../runtime/tool.js"
+import { defineTool, Evident, ListedAs, Unlisted } from "../runtime/tool.js"
 import { Session, type Destination } from "../services/Session.js"
 import { DEADLINE_SLACK_MS, timeoutField } from "./shared.js"
 
@@ -15,10 +15,11 @@ const NavigateInput = Schema.Struct({
     // "url" is accepted (upstream's form: screen "url" with url) but not listed: url alone says it.
     Screen.annotations({ [ListedAs]: { type: "string", enum: ["back", "forward", "reload", "home", "settings", "notification", "popup"] } })
   ).annotations({
-    description: "Or: back, forward, reload, a configured page."
+    description: "Instead of url."
   }),
   newTab: Schema.optional(Schema.Boolean).annotations({
-    description: "In a new tab."
+    description: "In a new tab.",
+    [Evident]: true
   }),
   // 30 s suits nearly every navigation: accepted and recorded, not listed.
   timeoutMs: timeoutField(1_000, 120_000, 30_000).annotations({ [Unlisted]: true })

@@ -1,6 +1,6 @@
 // Screenshots to files under the artifacts directory, optionally inline.
 import { Effect, Schema } from "effect"
-import { defineTool, Unlisted, type Attachment } from "../runtime/tool.js"
+import { defineTool, Evident, Unlisted, type Attachment } from "../runtime/tool.js"
 import { Session } from "../services/Session.js"
 
 export const ScreenshotResult = Schema.Struct({
@@ -23,18 +23,20 @@ export const imageAttachment = (
 export const screenshot = defineTool({
   name: "screenshot",
   title: "Take a screenshot",
-  description: "Save a PNG of the viewport or an element. Returns {path, width, height}.",
+  description: "Save a PNG of the viewport or an element under the artifacts dir.",
   input: Schema.Struct({
     name: Schema.String.pipe(
       Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, {
         message: () => "a plain file name: letters, digits, '.', '_' and '-', starting with a letter or digit (at most 100)"
       })
-    ).annotations({ description: "File name." }),
+    ).annotations({ description: "File name.", [Evident]: true }),
     fullPage: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
-      description: "Whole page, not viewport."
+      description: "Whole page, not viewport.",
+      [Evident]: true
     }),
     selector: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
-      description: "Element's CSS selector."
+      description: "Element's CSS selector.",
+      [Evident]: true
     }),
     // Base64 text costs the model far more than an image block: accepted for compatibility, not listed.
     includeBase64: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({

@@ -3,43 +3,49 @@ import { Effect, Option, Schema } from "effect"
 import { StorageState } from "../domain/config.js"
 import { InvalidInput } from "../domain/errors.js"
 import { StateView } from "../domain/envelope.js"
-import { defineTool, ListedAs, Unlisted } from "../runtime/tool.js"
+import { defineTool, Evident, ListedAs, Unlisted } from "../runtime/tool.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
 import { Sessions } from "../services/Sessions.js"
 
-const Tags = (description: string) =>
-  Schema.optionalWith(Schema.Array(Schema.String.pipe(Schema.minLength(1))).pipe(Schema.maxItems(50)), {
-    default: () => []
-  }).annotations({ description })
+/** Labels for the step memory. */
+const Tags = Schema.optionalWith(Schema.Array(Schema.String.pipe(Schema.minLength(1))).pipe(Schema.maxItems(50)), {
+  default: () => []
+}).annotations({ description: "Labels for the step memory (mm_knowledge filters).", [Evident]: true })
 
 /** Fields kept for upstream compatibility: accepted, not listed. */
 const compatibility = { [Unlisted]: true } as const
+
+/** Fields a model seldom needs, accepted but not listed (docs/tools.md): the error that needs `force` says so. */
+const rarely = { [Unlisted]: true } as const
 
 const LaunchInput = Schema.Struct({
   name: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))).annotations({
     description: "Its name, for session."
   }),
   goal: Schema.optional(Schema.String.pipe(Schema.maxLength(500))).annotations({
-    description: "Purpose of the session."
+    description: "Purpose."
   }),
-  flowTags: Tags("Flow names."),
-  tags: Tags("Tags."),
-  stateMode: Schema.optionalWith(Schema.Literal("default", "onboarding", "custom"), {
+  flowTags: Tags,
+  tags: Tags,
+  // "custom" (upstream's) is accepted, not listed: a fixture or fixturePreset given is used in the default mode too.
+  stateMode: Schema.optionalWith(Schema.Literal("default", "onboarding", "custom").annotations({ [ListedAs]: { type: "string", enum: ["default", "onboarding"] } }), {
     default: () => "default" as const
   }).annotations({
-    description: "default, onboarding (fresh profile) or custom (fixturePreset/fixture)."
+    description: "onboarding: a fresh profile, no fixture."
   }),
   fixturePreset: Schema.optional(Schema.String).annotations({ description: "Config fixture." }),
   fixture: Schema.optional(StorageState.annotations({ [ListedAs]: { type: "object" } })).annotations({
     description: "Storage state {cookies, origins}."
   }),
   slowMo: Schema.optionalWith(Schema.Number.pipe(Schema.int(), Schema.between(0, 10_000)), { default: () => 0 }).annotations({
-    description: "Delay per browser operation, ms."
+    description: "Delay per browser operation, ms (a browser of its own).",
+    ...rarely
   }),
   force: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
-    description: "Replace the running session (--shared-browser, or the one named by session)."
+    description: "Replace the running session (--shared-browser, or the one session names); errors that need it say so.",
+    ...rarely
   }),
   extensionPath: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
     description: "Unpacked MV3 extension."
@@ -60,7 +66,7 @@ export const launch = defineTool({
   role: "launch",
   title: "Launch the browser",
   description:
-    "Start a browser session on the app's or extension's home page, as your current one; the page tools appear. Each launch is another session. Returns {sessionId, state}.",
+    "Start a new browser session (then your current one) at the home page. Returns {sessionId, state}.",
   input: LaunchInput,
   output: Schema.Struct({
     sessionId: Schema.String,
@@ -151,6 +157,8 @@ export const cleanup = defineTool({
   group: "session",
   requiresSession: false,
   sessionArgument: true,
+  // From the second session on, mm_sessions closes any of them (close: default current).
+  listedWhen: (state) => state.sessions <= 1,
   replay: { mode: "never" },
   observation: "none",
   deadlineMs: () => 30_000,
@@ -176,7 +184,7 @@ export const sessions = defineTool({
   name: "sessions",
   title: "Sessions",
   description:
-    "List your sessions, or switch to or close the one session names (close: default current). Returns {sessions}, {current} or {closed}.",
+    "List your sessions, or switch to or close (default: current) the one session names.",
   input: Schema.Struct({
     action: Schema.optionalWith(Schema.Literal("list", "switch", "close"), { default: () => "list" as const }).annotations({
       description: "Default list."
@@ -191,6 +199,8 @@ export const sessions = defineTool({
   group: "session",
   requiresSession: false,
   sessionArgument: true,
+  // With one session there is nothing to switch to, and mm_cleanup closes it: listed from the second on.
+  listedWhen: (state) => state.sessions > 1,
   replay: { mode: "never" },
   observation: "none",
   run: Effect.fn("tool.sessions")(function* (input) {

@@ -4,7 +4,7 @@
 import { Effect, Order, Schema } from "effect"
 import { NotificationTimeout } from "../domain/errors.js"
 import { TabId, TabInfo, TabRole, TabRoleInput, Tabs, type TabInfo as TabInfoType } from "../domain/observation.js"
-import { defineTool, ListedAs, Unlisted, type ListingState, type Replay } from "../runtime/tool.js"
+import { defineTool, Evident, ListedAs, Unlisted, type ListingState, type Replay } from "../runtime/tool.js"
 import { Session, type TabSelector } from "../services/Session.js"
 import { DEADLINE_SLACK_MS, timeoutField } from "./shared.js"
 
@@ -259,10 +259,11 @@ const TabAction = Schema.Literal("list", "switch", "close")
 const TabsInput = Schema.Struct({
   action: TabAction.annotations({ description: "switch: tools then act on it." }),
   // The tab to switch to or close: listed as in the old tools, with shorter words.
-  tabId: Schema.optional(TabId).annotations({ description: 'E.g. "t3".' }),
+  tabId: Schema.optional(TabId).annotations({ description: 'E.g. "t3".', [Evident]: true }),
   // "dapp" (an alias of app) is accepted, not listed.
   role: Schema.optional(TabRoleInput).annotations({
     description: "Tab role.",
+    [Evident]: true,
     [ListedAs]: { type: "string", enum: ["extension", "notification", "app", "other"] }
   }),
   url: SelectorFields.url,
@@ -287,7 +288,7 @@ export const tabs = defineTool({
   prior: {},
   title: "Tabs",
   description:
-    "List tabs, or switch to or close the newest one matching tabId, role and url. Returns {tabs}, {tab} or {closed, active}.",
+    "List tabs, or switch to or close the newest one matching tabId, role and url.",
   input: TabsInput,
   output: Schema.Struct({
     tabs: Schema.optional(Schema.String).annotations({ description: 'list: one line per tab, "* " for the active one: id [role] title url.' }),

@@ -62,8 +62,8 @@ describe("a server with another tool prefix", () => {
       expect(tools.every((tool) => tool.name.startsWith("bw_"))).toBe(true)
       const listed = JSON.stringify(tools)
       expect(listed).not.toContain("mm_")
-      // What the default prefix's text said is there, renamed: the a11yRef field points to the served snapshot tool.
-      expect(listed).toContain("bw_accessibility_snapshot")
+      // What the default prefix's text said is there, renamed: mm_knowledge's export names the served batch tool.
+      expect(listed).toContain("batch: bw_run_steps steps")
       expect(client.getInstructions()).not.toContain("mm_")
       expect(client.getInstructions()).toContain("bw_launch")
     } finally {

@@ -221,7 +221,7 @@ describe("lean responses", () => {
     await structured.connect(clientSide)
     try {
       const listed = await structured.listTools()
-      for (const name of ["mm_describe_screen", "mm_accessibility_snapshot", "mm_find"]) {
+      for (const name of ["mm_describe_screen", "mm_find"]) {
         const schema = listed.tools.find((candidate) => candidate.name === name)!.outputSchema as any
         // The page text is not a field of the result: the envelope's snapshot carries it.
         expect(Object.keys(schema.properties.result.properties), name).not.toContain("snapshot")
@@ -230,7 +230,7 @@ describe("lean responses", () => {
       }
       for (const [name, args] of [
         ["mm_describe_screen", {}],
-        ["mm_accessibility_snapshot", {}],
+        ["mm_describe_screen", { rootSelector: "body" }],
         ["mm_find", { text: "About" }]
       ] as const) {
         const result = await structured.callTool({ name, arguments: args })

@@ -7,8 +7,11 @@ import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { Effect, Layer, ManagedRuntime, Option, Ref, Schema } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { Build } from "../../src/capabilities/Build.js"
+import { inputJsonSchema } from "../../src/mcp/json-schema.js"
 import { makeMcpServer, type McpServerOptions } from "../../src/mcp/server.js"
 import { makeRegistry } from "../../src/runtime/registry.js"
+import * as SessionRegistry from "../../src/runtime/session-registry.js"
+import type { SlotFactory } from "../../src/runtime/session-registry.js"
 import { defineTool, type AnyToolDefinition } from "../../src/runtime/tool.js"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Observer } from "../../src/services/Observer.js"
@@ -102,7 +105,6 @@ const connect = async (
 const BEFORE_LAUNCH = [
   "mm_launch",
   "mm_cleanup",
-  "mm_sessions",
   "mm_knowledge",
   "mm_replay",
   "mm_hide_tools",
@@ -119,14 +121,13 @@ const PAGE_TOOLS = [
   "mm_hover",
   "mm_wait_for",
   "mm_get_text",
-  "mm_accessibility_snapshot",
   "mm_screenshot",
   "mm_get_state"
 ]
 
 const TAB_TOOLS = ["mm_tabs"]
 /** Old names of what a listed tool now does: callable, never listed (not even in the fixed list). */
-const OLD_NAMES = ["mm_list_tabs", "mm_switch_to_tab", "mm_close_tab", "mm_list_testids"]
+const OLD_NAMES = ["mm_list_tabs", "mm_switch_to_tab", "mm_close_tab", "mm_list_testids", "mm_accessibility_snapshot"]
 const EXTENSION_TOOLS = ["mm_wait_for_notification", "mm_extension_storage"]
 
 describe("the tool list follows the session", () => {
@@ -145,9 +146,10 @@ describe("the tool list follows the session", () => {
     // launch stays listed (another launch is another session); a replay (in a session of its own) is listed
     // before a launch only; the older knowledge tools are callable but never listed.
     expect(withSession).toEqual(
-      expect.arrayContaining([...PAGE_TOOLS, "mm_launch", "mm_cleanup", "mm_sessions", "mm_knowledge", "mm_hide_tools", "mm_run_steps"])
+      expect.arrayContaining([...PAGE_TOOLS, "mm_launch", "mm_cleanup", "mm_knowledge", "mm_hide_tools", "mm_run_steps"])
     )
-    for (const absent of ["mm_replay", "mm_knowledge_sessions", "mm_knowledge_search", "mm_report", ...TAB_TOOLS, ...EXTENSION_TOOLS, "mm_show_tools", "mm_debugger_probe"]) {
+    // mm_sessions is listed from a second session on (test below).
+    for (const absent of ["mm_sessions", "mm_replay", "mm_knowledge_sessions", "mm_knowledge_search", "mm_report", ...TAB_TOOLS, ...EXTENSION_TOOLS, "mm_show_tools", "mm_debugger_probe"]) {
       expect(withSession).not.toContain(absent)
     }
     expect((await call("mm_cleanup")).result).toEqual({ cleanedUp: true })
@@ -303,6 +305,76 @@ describe("batches", () => {
   })
 })
 
+/** A session registry over mock sessions: each launch is a slot of its own, as the live server's are. */
+const registryWorld = () => {
+  let launches = 0
+  const factory: SlotFactory = (scope) =>
+    Effect.suspend(() => {
+      const current = Ref.unsafeMake(Option.none<SessionInfo>())
+      return Layer.buildWithScope(
+        Layer.merge(
+          Session.layerTest({
+            current: Ref.get(current),
+            tabs: Effect.succeed({ active: null, tracked: [] } as any),
+            onPauseChange: () => Effect.succeed(() => undefined),
+            launch: () =>
+              Effect.gen(function* () {
+                const sessionId = `s${++launches}`
+                yield* Ref.set(current, Option.some({ sessionId, startedAt: "", flowTags: [], tags: [] }))
+                return { sessionId, homeUrl: state.currentUrl }
+              }),
+            cleanup: Effect.map(Ref.getAndSet(current, Option.none()), Option.isSome)
+          }),
+          Observer.layerTest({ state: Effect.succeed(state), observe: () => Effect.succeed({ state }) })
+        ),
+        scope
+      )
+    })
+  const layer = SessionRegistry.layer(Effect.succeed(factory), { maxSessions: 8, idleTimeoutMs: 0, shared: false, privateKnowledge: false }).pipe(
+    Layer.provideMerge(KnowledgeStore.layerMemory)
+  )
+  const runtime = ManagedRuntime.make(layer)
+  runtimes.push(runtime)
+  return runtime
+}
+
+describe("sessions in the tool list", () => {
+  it("from a second session on, mm_sessions and every session tool's session argument are listed and mm_cleanup is not; back to one, the list is as before", async () => {
+    const { client, call, changes } = await connect(registryWorld())
+    const listed = async () => (await client.listTools()).tools
+    const withSessionArgument = (tools: Awaited<ReturnType<typeof listed>>) =>
+      tools.filter((tool) => Object.hasOwn((tool.inputSchema.properties ?? {}) as object, "session")).map((tool) => tool.name)
+    expect((await call("mm_launch")).ok).toBe(true)
+    const one = await listed()
+    const names = one.map((tool) => tool.name)
+    expect(names).toContain("mm_cleanup")
+    expect(names).not.toContain("mm_sessions")
+    // mm_knowledge's own `session` (which session's steps) is a field of its own, listed in every state.
+    expect(withSessionArgument(one)).toEqual(["mm_knowledge"])
+    const before = changes()
+    expect((await call("mm_launch", { name: "second" })).ok).toBe(true)
+    expect(changes()).toBe(before + 1)
+    const two = await listed()
+    expect(two.map((tool) => tool.name)).toContain("mm_sessions")
+    expect(two.map((tool) => tool.name)).not.toContain("mm_cleanup")
+    const sessionTools = ["mm_sessions", "mm_navigate", "mm_click", "mm_describe_screen", "mm_get_state", "mm_run_steps"]
+    expect(withSessionArgument(two)).toEqual(expect.arrayContaining([...sessionTools, "mm_knowledge"]))
+    expect(two.find((tool) => tool.name === "mm_click")!.inputSchema.properties).toMatchObject({ session: { type: "string" } })
+    // Each call can name its session; closing the second leaves one, and the list it had.
+    expect((await call("mm_sessions", { action: "switch", session: "s1" })).result.current).toMatchObject({ id: "s1", current: true })
+    expect((await call("mm_sessions", { action: "close", session: "second" })).result).toEqual({ closed: "s2" })
+    expect((await listed()).map((tool) => tool.name)).toEqual(names)
+    expect(withSessionArgument(await listed())).toEqual(["mm_knowledge"])
+  })
+
+  it("a fixed list (--static-tools) lists mm_sessions, mm_cleanup and every session argument whatever the count", async () => {
+    const { client } = await connect(registryWorld(), { staticTools: true })
+    const tools = (await client.listTools()).tools
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["mm_sessions", "mm_cleanup"]))
+    expect(tools.find((tool) => tool.name === "mm_click")!.inputSchema.properties).toMatchObject({ session: { type: "string" } })
+  })
+})
+
 describe("--static-tools", () => {
   it("one fixed list with every group on and without hide/show; no notifications; calls still need their session", async () => {
     const { client, names, call, changes } = await connect(runtimeOf(mockWorld()), { staticTools: true })
@@ -342,15 +414,21 @@ describe("tools/list content", () => {
     // The element fields of every element tool, and every session tool's session, are described once, in the server's instructions.
     const inInstructions = ["a11yRef", "testId", "selector", "session"]
     for (const field of inInstructions) expect(client.getInstructions()).toContain(field)
+    const registry = registryOf([...builtinTools, debuggerProbe])
+    const described = (path: string, property: Record<string, any>) =>
+      (typeof property.description === "string" && property.description.length > 0) || inInstructions.includes(path.split(".").at(-1)!)
+    // Every field's definition describes it; the list leaves out only the descriptions of fields marked Evident.
     const undescribed = listed.tools.flatMap((tool) =>
-      properties(tool.inputSchema as Record<string, any>, tool.name).flatMap(([path, property]) =>
-        (typeof property.description === "string" && property.description.length > 0) ||
-        inInstructions.includes(path.split(".").at(-1)!)
-          ? []
-          : [path]
+      properties(inputJsonSchema(registry.lookup(tool.name)!.input, { full: true }), tool.name).flatMap(([path, property]) =>
+        described(path, property) ? [] : [path]
       )
     )
     expect(undescribed).toEqual([])
+    const evident = listed.tools.flatMap((tool) =>
+      properties(tool.inputSchema as Record<string, any>, tool.name).flatMap(([path, property]) => (described(path, property) ? [] : [path]))
+    )
+    expect(evident).toEqual(expect.arrayContaining(["mm_navigate.newTab", "mm_screenshot.fullPage", "mm_run_steps.steps[].tool"]))
+    expect(evident).not.toContain("mm_find.text")
     expect(json).not.toMatch(/"description":""/)
     // Compatibility fields are accepted but not listed.
     const launch = listed.tools.find((tool) => tool.name === "mm_launch")!
