@@ -25,7 +25,8 @@ const LaunchInput = Schema.Struct({
     description: "Its name, for session."
   }),
   goal: Schema.optional(Schema.String.pipe(Schema.maxLength(500))).annotations({
-    description: "Purpose."
+    description: "Purpose of the session.",
+    [Evident]: true
   }),
   flowTags: Tags,
   tags: Tags,
@@ -35,7 +36,7 @@ const LaunchInput = Schema.Struct({
   }).annotations({
     description: "onboarding: a fresh profile, no fixture."
   }),
-  fixturePreset: Schema.optional(Schema.String).annotations({ description: "Config fixture." }),
+  fixturePreset: Schema.optional(Schema.String).annotations({ description: "A fixture of the config file.", [Evident]: true }),
   fixture: Schema.optional(StorageState.annotations({ [ListedAs]: { type: "object" } })).annotations({
     description: "Storage state {cookies, origins}."
   }),
@@ -48,7 +49,8 @@ const LaunchInput = Schema.Struct({
     ...rarely
   }),
   extensionPath: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
-    description: "Unpacked MV3 extension."
+    description: "An unpacked MV3 extension's directory.",
+    [Evident]: true
   }),
   // Set by mm_replay on the session it starts: the session whose flow it runs.
   replayOf: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({

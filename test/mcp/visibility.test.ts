@@ -8,7 +8,7 @@ import { Effect, Layer, ManagedRuntime, Option, Ref, Schema } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { Build } from "../../src/capabilities/Build.js"
 import { inputJsonSchema } from "../../src/mcp/json-schema.js"
-import { makeMcpServer, type McpServerOptions } from "../../src/mcp/server.js"
+import { describeTool, makeMcpServer, type McpServerOptions } from "../../src/mcp/server.js"
 import { makeRegistry } from "../../src/runtime/registry.js"
 import * as SessionRegistry from "../../src/runtime/session-registry.js"
 import type { SlotFactory } from "../../src/runtime/session-registry.js"
@@ -433,6 +433,19 @@ describe("tools/list content", () => {
     // Compatibility fields are accepted but not listed.
     const launch = listed.tools.find((tool) => tool.name === "mm_launch")!
     expect(Object.keys(launch.inputSchema.properties ?? {})).not.toContain("autoBuild")
+  })
+
+  it("the largest default state (a second session, an extension, two tabs, every conditional tool) lists at most 0.6x of Playwright MCP's bytes", () => {
+    // What bench:tools measures over real Chromium (docs/tools.md), from the definitions: a tool or field
+    // added to these states shows here first. @playwright/mcp 0.0.83 lists 20,296 bytes by default.
+    const registry = makeRegistry([...builtinTools, makeRunSteps()], "mm")
+    const largest = ["launch", "sessions", "describe_screen", "navigate", "click", "type", "press_key", "select_option", "hover", "drag", "set_checked", "upload_file", "scroll", "wait_for", "get_text", "find", "screenshot", "get_state", "tabs", "wait_for_notification", "extension_storage", "console_messages", "knowledge", "hide_tools", "run_steps"]
+    const tools = largest.map((name) => describeTool(registry, registry.lookup(name)!))
+    const bytes = Buffer.byteLength(JSON.stringify({ tools }))
+    expect(bytes).toBeLessThanOrEqual(Math.floor(20_296 * 0.6))
+    // With one session, mm_cleanup instead of mm_sessions and no session argument.
+    const one = largest.map((name) => (name === "sessions" ? "cleanup" : name)).map((name) => describeTool(registry, registry.lookup(name)!, { sessionArgument: false }))
+    expect(Buffer.byteLength(JSON.stringify({ tools: one }))).toBeLessThan(bytes - 600)
   })
 
   it("results carry the envelope as JSON text only, unless structured output is asked for", async () => {
