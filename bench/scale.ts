@@ -1,0 +1,253 @@
+// bench:scale (issue 23): a recorded TodoMVC flow replayed 16 times, each run with its own item names as
+// params. Two Playwright browser servers on 127.0.0.1 (launchServer, the protocol of `playwright
+// run-server`) stand in for the grid. Contenders, interleaved over BENCH_ROUNDS rounds (default 2), each a
+// fresh server process over stdio:
+//   sequential  one browser server; per run mm_replay {flowTag, params} then mm_cleanup (32 calls)
+//   fan-out     both browser servers; one mm_replay {flowTag, runs, concurrency: 4}
+// Then the same fan-out with the second browser server killed (SIGKILL) once 4 runs have finished: its
+// runs must fail with MM_BROWSER_CLOSED, the others pass, and replaying the failed ones again passes.
+// Every run must end with exactly its own items: the TodoMVC page served here reports its stored todos
+// to this process after every change, per page load.
+import * as http from "node:http"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { chromium, type BrowserServer } from "playwright"
+import { listenLoopback, send, type RunningServer } from "../demo/serve.js"
+import { serveThirdParty } from "../demo/third-party-apps.js"
+import { LOOPBACK_ARGS } from "../src/adapters/playwright/lifecycle/launch.js"
+import { findChromium, ourServer, out, root, spawnClient } from "./support.js"
+
+const RUNS = 16
+const CONCURRENCY = 4
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
+const FLOW = "bench-scale-todo"
+const executablePath = findChromium()
+
+// ---------------------------------------------------------------------------------------------------
+// The app: TodoMVC (React) with a reporter of its stored todos
+
+/** Reports localStorage writes (TodoMVC keeps its todos there) to the bench, per page load. */
+const REPORTER = `<script>(() => {
+  const load = Math.random().toString(36).slice(2); let seq = 0
+  const setItem = Storage.prototype.setItem
+  Storage.prototype.setItem = function (key, value) {
+    setItem.call(this, key, value)
+    fetch("/log", { method: "POST", body: JSON.stringify({ load, seq: ++seq, value }) })
+  }
+})()</script>`
+
+interface App extends RunningServer {
+  /** Each page load's last stored todo titles (loads that stored something). */
+  readonly lists: () => ReadonlyArray<ReadonlyArray<string>>
+  readonly reset: () => void
+}
+
+const serveApp = async (): Promise<App> => {
+  const index = fs.readFileSync(path.join(root, "node_modules/todomvc/examples/react/index.html"), "utf8").replace("<head>", `<head>${REPORTER}`)
+  const latest = new Map<string, { seq: number; titles: ReadonlyArray<string> }>()
+  const handler: http.RequestListener = (request, response) => {
+    if (request.method === "POST" && request.url === "/log") {
+      let body = ""
+      request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
+      request.on("end", () => {
+        const report = JSON.parse(body) as { load: string; seq: number; value: string }
+        const titles = (JSON.parse(report.value) as Array<{ title: string }>).map((todo) => todo.title)
+        const known = latest.get(report.load)
+        if (known === undefined || known.seq < report.seq) latest.set(report.load, { seq: report.seq, titles })
+        send(response, 204, "text/plain", "")
+      })
+      return
+    }
+    const p = new URL(request.url ?? "/", "http://127.0.0.1").pathname
+    if (p === "/todomvc/react/" || p === "/todomvc/react/index.html") return void send(response, 200, "text/html; charset=utf-8", index)
+    if (!serveThirdParty(request, response)) send(response, 404, "text/plain", "not found")
+  }
+  const server = await listenLoopback(handler)
+  return {
+    ...server,
+    lists: () => [...latest.values()].map((entry) => entry.titles).filter((titles) => titles.length > 0),
+    reset: () => latest.clear()
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Browser servers and our server
+
+const browserServer = (): Promise<BrowserServer> =>
+  chromium.launchServer({ executablePath, headless: true, args: [...LOOPBACK_ARGS], host: "127.0.0.1", port: 0 })
+
+const artifacts = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-bench-scale-"))
+
+/** Our server over stdio on the given browser servers; counts the calls it answers. */
+const ourClient = async (app: App, endpoints: ReadonlyArray<string>) => {
+  const args = [ourServer, "--artifacts-dir", artifacts, "--loopback-only", "--app-url", `${app.url}/todomvc/react/`, "--log-level", "warning", ...endpoints.flatMap((url) => ["--ws-endpoint", url])]
+  const { client } = await spawnClient(args, { name: "bench-scale", cwd: root })
+  let calls = 0
+  const call = async (name: string, args: Record<string, unknown>, onProgress?: (done: number) => void) => {
+    calls++
+    const result = await client.callTool({ name, arguments: args }, undefined, {
+      timeout: 900_000,
+      resetTimeoutOnProgress: true,
+      ...(onProgress !== undefined ? { onprogress: (progress: { progress: number }) => onProgress(progress.progress) } : {})
+    })
+    return JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as { ok: boolean; result?: any; error?: any }
+  }
+  return { client, call, calls: () => calls }
+}
+
+/** Each run's own items. */
+const paramsOf = (run: number) => ({ first: `Run ${run} milk`, second: `Run ${run} bread` })
+
+/** Whether the page loads ended with exactly these runs' items, each run its own two. */
+const ownItems = (app: App, runs: ReadonlyArray<number>) => {
+  const got = app.lists().map((titles) => titles.join("|")).sort()
+  const want = runs.map((run) => `${paramsOf(run).first}|${paramsOf(run).second}`).sort()
+  return JSON.stringify(got) === JSON.stringify(want)
+}
+
+const must = <T extends { ok: boolean; error?: any }>(what: string, envelope: T): T => {
+  if (!envelope.ok) throw new Error(`${what}: ${JSON.stringify(envelope.error)}`)
+  return envelope
+}
+
+const close = async (client: Client) => client.close().catch(() => undefined)
+
+// ---------------------------------------------------------------------------------------------------
+// The measurements
+
+interface Row {
+  readonly contender: string
+  readonly wallMs: number
+  readonly calls: number
+  readonly passed: number
+  readonly own: boolean
+}
+
+const record = async (app: App, endpoint: string) => {
+  const ours = await ourClient(app, [endpoint])
+  try {
+    must("launch", await ours.call("mm_launch", { goal: "add two todos", flowTags: [FLOW] }))
+    must("type", await ours.call("mm_type", { selector: "#new-todo", text: "Buy milk", param: "first", submit: true }))
+    must("type", await ours.call("mm_type", { selector: "#new-todo", text: "Bake bread", param: "second", submit: true }))
+    must("cleanup", await ours.call("mm_cleanup", {}))
+  } finally {
+    await close(ours.client)
+  }
+}
+
+const sequential = async (app: App, endpoint: string): Promise<Row> => {
+  app.reset()
+  const ours = await ourClient(app, [endpoint])
+  try {
+    const started = performance.now()
+    let passed = 0
+    for (let run = 0; run < RUNS; run++) {
+      const answer = await ours.call("mm_replay", { flowTag: FLOW, params: paramsOf(run) })
+      if (answer.ok) passed++
+      await ours.call("mm_cleanup", {})
+    }
+    const wallMs = performance.now() - started
+    return { contender: "sequential, 1 server", wallMs, calls: ours.calls(), passed, own: ownItems(app, [...Array(RUNS).keys()]) }
+  } finally {
+    await close(ours.client)
+  }
+}
+
+const fanOut = async (app: App, endpoints: ReadonlyArray<string>, onProgress?: (done: number) => void) => {
+  app.reset()
+  const ours = await ourClient(app, endpoints)
+  try {
+    const started = performance.now()
+    const runs = [...Array(RUNS).keys()].map((run) => ({ params: paramsOf(run) }))
+    const answer = await ours.call("mm_replay", { flowTag: FLOW, runs, concurrency: CONCURRENCY }, onProgress)
+    const wallMs = performance.now() - started
+    return { answer, wallMs, calls: ours.calls(), ours }
+  } catch (error) {
+    await close(ours.client)
+    throw error
+  }
+}
+
+const runsOf = (answer: { ok: boolean; result?: any; error?: any }): ReadonlyArray<{ session?: string; failed?: { code: string; index?: number } }> =>
+  answer.ok ? answer.result.runs : (answer.error?.details?.runs ?? [])
+
+const main = async () => {
+  const app = await serveApp()
+  const servers = [await browserServer(), await browserServer()]
+  try {
+    out(`bench:scale: ${RUNS} replays of a recorded TodoMVC flow (2 todos typed as params), ${ROUNDS} round(s) interleaved, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}`)
+    await record(app, servers[0]!.wsEndpoint())
+    const rows: Array<Row> = []
+    for (let round = 0; round < ROUNDS; round++) {
+      // Interleaved: which contender goes first alternates by round.
+      const order = round % 2 === 0 ? ["sequential", "fan-out"] : ["fan-out", "sequential"]
+      for (const contender of order) {
+        if (contender === "sequential") rows.push(await sequential(app, servers[0]!.wsEndpoint()))
+        else {
+          const { answer, wallMs, calls, ours } = await fanOut(app, servers.map((server) => server.wsEndpoint()))
+          await close(ours.client)
+          const runs = runsOf(answer)
+          rows.push({ contender: `fan-out c=${CONCURRENCY}, 2 servers`, wallMs, calls, passed: runs.filter((run) => run.failed === undefined).length, own: ownItems(app, [...Array(RUNS).keys()]) })
+          if (!answer.ok) out(`  fan-out failed: ${answer.error?.message}`)
+        }
+        const row = rows.at(-1)!
+        out(`  round ${round + 1} ${row.contender}: ${(row.wallMs / 1000).toFixed(1)} s, ${row.calls} calls, ${row.passed}/${RUNS} passed, own items ${row.own ? "yes" : "NO"}`)
+      }
+    }
+    out("")
+    out("| contender | wall s (median) | calls | passed | every run exactly its own items |")
+    out("| --- | --- | --- | --- | --- |")
+    const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!
+    const summary = (name: string) => {
+      const mine = rows.filter((row) => row.contender.startsWith(name))
+      return { wall: median(mine.map((row) => row.wallMs)), calls: mine[0]!.calls, passed: mine.map((row) => row.passed).join(", "), own: mine.every((row) => row.own), label: mine[0]!.contender }
+    }
+    const seq = summary("sequential")
+    const fan = summary("fan-out")
+    for (const row of [seq, fan]) out(`| ${row.label} | ${(row.wall / 1000).toFixed(1)} | ${row.calls} | ${row.passed} | ${row.own ? "yes" : "NO"} |`)
+    out("")
+    out(`fan-out / sequential: wall ${(fan.wall / seq.wall).toFixed(2)}x (target <= 0.5x), calls ${(fan.calls / seq.calls).toFixed(2)}x`)
+
+    // One browser server killed in the middle.
+    out("")
+    out(`killed: the second browser server gets SIGKILL once 4 runs have finished`)
+    let killed = false
+    const { answer, wallMs, ours } = await fanOut(app, servers.map((server) => server.wsEndpoint()), (done) => {
+      if (!killed && done >= 4) {
+        killed = true
+        servers[1]!.process().kill("SIGKILL")
+      }
+    })
+    try {
+      const runs = runsOf(answer)
+      const failed = runs.flatMap((run, index) => (run.failed === undefined ? [] : [index]))
+      const codes = [...new Set(runs.flatMap((run) => (run.failed === undefined ? [] : [run.failed.code])))]
+      const passed = runs.flatMap((run, index) => (run.failed === undefined ? [index] : []))
+      out(`  ${(wallMs / 1000).toFixed(1)} s: ${passed.length} passed, ${failed.length} failed (runs ${failed.join(", ") || "none"}; codes ${codes.join(", ") || "none"})`)
+      out(`  the passed runs ended with exactly their own items: ${ownItems(app, passed) ? "yes" : "NO"}`)
+      for (const index of failed) {
+        const failure = runs[index]!.failed as { code: string; index?: number; tool?: string; message?: string }
+        out(`    run ${index}: ${failure.code} at step ${failure.index ?? "-"} ${failure.tool ?? ""}: ${(failure.message ?? "").slice(0, 160)}`)
+      }
+      if (failed.length > 0) {
+        app.reset()
+        const again = await ours.call("mm_replay", { flowTag: FLOW, runs: failed.map((run) => ({ params: paramsOf(run) })), concurrency: CONCURRENCY })
+        const rerun = runsOf(again)
+        out(`  the failed runs again: ${rerun.filter((run) => run.failed === undefined).length}/${failed.length} passed, own items ${ownItems(app, failed) ? "yes" : "NO"}`)
+      }
+    } finally {
+      await close(ours.client)
+    }
+  } finally {
+    for (const server of servers) await server.close().catch(() => undefined)
+    await app.close()
+    fs.rmSync(artifacts, { recursive: true, force: true })
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:scale failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+  process.exit(1)
+})
