@@ -173,6 +173,23 @@ const fanOut = async (app: App, endpoints: ReadonlyArray<string>, onProgress?: (
 const runsOf = (answer: { ok: boolean; result?: any; error?: any }): ReadonlyArray<{ session?: string; failed?: { code: string; index?: number } }> =>
   answer.ok ? answer.result.runs : (answer.error?.details?.runs ?? [])
 
+/** The contenders' medians and the ratios. */
+const printTable = (rows: ReadonlyArray<Row>) => {
+  out("")
+  out("| contender | wall s (median) | calls | passed | every run exactly its own items |")
+  out("| --- | --- | --- | --- | --- |")
+  const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!
+  const summary = (name: string) => {
+    const mine = rows.filter((row) => row.contender.startsWith(name))
+    return { wall: median(mine.map((row) => row.wallMs)), calls: mine[0]!.calls, passed: mine.map((row) => row.passed).join(", "), own: mine.every((row) => row.own), label: mine[0]!.contender }
+  }
+  const seq = summary("sequential")
+  const fan = summary("fan-out")
+  for (const row of [seq, fan]) out(`| ${row.label} | ${(row.wall / 1000).toFixed(1)} | ${row.calls} | ${row.passed} | ${row.own ? "yes" : "NO"} |`)
+  out("")
+  out(`fan-out / sequential: wall ${(fan.wall / seq.wall).toFixed(2)}x (target <= 0.5x), calls ${(fan.calls / seq.calls).toFixed(2)}x`)
+}
+
 const main = async () => {
   const app = await serveApp()
   const servers = [await browserServer(), await browserServer()]
@@ -196,19 +213,8 @@ const main = async () => {
         out(`  round ${round + 1} ${row.contender}: ${(row.wallMs / 1000).toFixed(1)} s, ${row.calls} calls, ${row.passed}/${RUNS} passed, own items ${row.own ? "yes" : "NO"}`)
       }
     }
-    out("")
-    out("| contender | wall s (median) | calls | passed | every run exactly its own items |")
-    out("| --- | --- | --- | --- | --- |")
-    const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!
-    const summary = (name: string) => {
-      const mine = rows.filter((row) => row.contender.startsWith(name))
-      return { wall: median(mine.map((row) => row.wallMs)), calls: mine[0]!.calls, passed: mine.map((row) => row.passed).join(", "), own: mine.every((row) => row.own), label: mine[0]!.contender }
-    }
-    const seq = summary("sequential")
-    const fan = summary("fan-out")
-    for (const row of [seq, fan]) out(`| ${row.label} | ${(row.wall / 1000).toFixed(1)} | ${row.calls} | ${row.passed} | ${row.own ? "yes" : "NO"} |`)
-    out("")
-    out(`fan-out / sequential: wall ${(fan.wall / seq.wall).toFixed(2)}x (target <= 0.5x), calls ${(fan.calls / seq.calls).toFixed(2)}x`)
+    // BENCH_ROUNDS=0: only the killed browser server.
+    if (rows.length > 0) printTable(rows)
 
     // One browser server killed in the middle.
     out("")
