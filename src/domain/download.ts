@@ -17,18 +17,23 @@ export const Download = Schema.Struct({
 })
 export type Download = typeof Download.Type
 
-/** What a step record keeps of a download: enough for a replay to check it (its name; its hash when it finished). */
+/**
+ * What a step record keeps of a download: enough for a replay to check it (its name; its hash when it
+ * finished) and for the report to link the file the step saved.
+ */
 export const RecordedDownload = Schema.Struct({
   name: Schema.String,
   sha256: Schema.optional(Schema.String),
-  bytes: Schema.optional(Schema.Number)
+  bytes: Schema.optional(Schema.Number),
+  path: Schema.optional(Schema.String)
 })
 export type RecordedDownload = typeof RecordedDownload.Type
 
 export const recordedDownload = (download: Download): RecordedDownload => ({
   name: download.name,
   ...(download.sha256 !== undefined ? { sha256: download.sha256 } : {}),
-  ...(download.bytes !== undefined ? { bytes: download.bytes } : {})
+  ...(download.bytes !== undefined ? { bytes: download.bytes } : {}),
+  ...(download.path !== undefined ? { path: download.path } : {})
 })
 
 /** A response's download fields: `download` for one, `downloads` for several, nothing for none. */
@@ -87,10 +92,42 @@ const TYPES: Readonly<Record<string, string>> = {
   bin: "application/octet-stream"
 }
 
-/** A data: URL's own type; else the type its extension suggests; else none. */
-export const mimeOf = (name: string, url: string): string | undefined => {
+/** The types a file's first bytes prove, by their signature. */
+const SIGNATURES: ReadonlyArray<readonly [ReadonlyArray<number | undefined>, string]> = [
+  [[0x25, 0x50, 0x44, 0x46, 0x2d], "application/pdf"],
+  [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "image/png"],
+  [[0xff, 0xd8, 0xff], "image/jpeg"],
+  [[0x47, 0x49, 0x46, 0x38], "image/gif"],
+  [[0x52, 0x49, 0x46, 0x46, undefined, undefined, undefined, undefined, 0x57, 0x45, 0x42, 0x50], "image/webp"],
+  [[0x50, 0x4b, 0x03, 0x04], "application/zip"],
+  [[0x1f, 0x8b], "application/gzip"]
+]
+
+/** Types that are zip files inside: a zip signature does not contradict them. */
+const ZIP_BASED = new Set([TYPES.xlsx, TYPES.docx])
+
+/** The type a file's first bytes prove, or undefined (text and most formats prove nothing). */
+export const sniffedMime = (head: Uint8Array): string | undefined =>
+  SIGNATURES.find(([signature]) => signature.length <= head.length && signature.every((byte, index) => byte === undefined || head[index] === byte))?.[1]
+
+/** A response's type, without parameters; none for the generic types a server sends when it does not know. */
+const declaredMime = (contentType: string | undefined): string | undefined => {
+  const type = contentType?.split(";")[0]!.trim().toLowerCase()
+  return type === undefined || type === "" || type === "application/octet-stream" || type === "binary/octet-stream" ? undefined : type
+}
+
+/**
+ * A download's type, from the best evidence there is: the response's Content-Type (the server's word; not
+ * a generic one), a data: URL's own type, the file's first bytes (a PDF, an image, a zip), then its extension.
+ */
+export const mimeOf = (name: string, url: string, evidence: { readonly contentType?: string | undefined; readonly head?: Uint8Array | undefined } = {}): string | undefined => {
+  const declared = declaredMime(evidence.contentType)
+  if (declared !== undefined) return declared
   const data = /^data:([^;,]+)/i.exec(url)
   if (data !== null) return data[1]!.toLowerCase()
   const dot = name.lastIndexOf(".")
-  return dot > 0 ? TYPES[name.slice(dot + 1).toLowerCase()] : undefined
+  const byName = dot > 0 ? TYPES[name.slice(dot + 1).toLowerCase()] : undefined
+  const sniffed = evidence.head === undefined ? undefined : sniffedMime(evidence.head)
+  if (sniffed === "application/zip" && byName !== undefined && ZIP_BASED.has(byName)) return byName
+  return sniffed ?? byName
 }

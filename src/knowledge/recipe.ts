@@ -461,6 +461,54 @@ const expressions = (placeholders: ReadonlyArray<Placeholder>) => {
 }
 
 /**
+ * A step's lines with the downloads it must start: one is awaited with waitForEvent; several are
+ * collected as they come until all have, and checked as a set (names, then name and hash), in any order.
+ */
+const downloadLines = (
+  variable: string,
+  downloads: ReadonlyArray<{ readonly name: string; readonly sha256?: string | undefined }>,
+  written: ReadonlyArray<string>,
+  withHashes: boolean
+): ReadonlyArray<string> => {
+  const hashOf = (download: string) => `createHash("sha256").update(await readFile(await ${download}.path())).digest("hex")`
+  if (downloads.length === 0) return written
+  if (downloads.length === 1) {
+    const download = downloads[0]!
+    return [
+      `const ${variable}Promise = page.waitForEvent("download")`,
+      ...written,
+      `const ${variable} = await ${variable}Promise`,
+      `expect(${variable}.suggestedFilename()).toBe(${js(download.name)})`,
+      ...(withHashes && download.sha256 !== undefined ? [`expect(${hashOf(variable)}).toBe(${js(download.sha256)})`] : [])
+    ]
+  }
+  const sorted = (values: ReadonlyArray<string>) => JSON.stringify([...values].sort())
+  return [
+    `const ${variable}Promise = new Promise<Array<Download>>((resolve) => {`,
+    `  const seen: Array<Download> = []`,
+    `  const take = (download: Download) => {`,
+    `    seen.push(download)`,
+    `    if (seen.length === ${downloads.length}) {`,
+    `      page.off("download", take)`,
+    `      resolve(seen)`,
+    `    }`,
+    `  }`,
+    `  page.on("download", take)`,
+    `})`,
+    ...written,
+    `const ${variable} = await ${variable}Promise`,
+    `expect(${variable}.map((download) => download.suggestedFilename()).sort()).toEqual(${sorted(downloads.map((download) => download.name))})`,
+    ...(withHashes
+      ? [
+          `expect((await Promise.all(${variable}.map(async (download) => \`\${download.suggestedFilename()} \${${hashOf("download")}}\`))).sort()).toEqual(${sorted(
+            downloads.map((download) => `${download.name} ${download.sha256}`)
+          )})`
+        ]
+      : [])
+  ]
+}
+
+/**
  * A Playwright test file with one test(): each replayed step becomes the lines its tool's definition
  * writes (page.goto, locator actions, expectations); secrets are read from BWM_SECRET_* variables.
  */
@@ -478,6 +526,7 @@ export const toPlaywright = (
   const elsewhere = batch === undefined ? "replay it as a recipe" : `replay it with ${servedAs(tools.prefix, batch.name)}`
   const { env, text: textExpression, variables, params } = expressions(recipe.placeholders)
   let hashes = false
+  let severalDownloads = false
   recipe.steps.forEach((step, index) => {
     const replayed = out[index]
     if (replayed?.end !== undefined) {
@@ -502,19 +551,11 @@ export const toPlaywright = (
       lines.push(`page.once("dialog", (dialog) => dialog.${dialog.accept === true ? `accept(${text})` : "dismiss()"})`)
     }
     const downloads = step.downloads ?? []
-    const download = downloads[0]
-    if (download === undefined) lines.push(...written)
-    else {
-      // The step's file, as recorded: its name, and its content's hash when the flow takes no params (the same inputs, the same file).
-      const variable = `download${index}`
-      lines.push(`const ${variable}Promise = page.waitForEvent("download")`, ...written, `const ${variable} = await ${variable}Promise`)
-      lines.push(`expect(${variable}.suggestedFilename()).toBe(${js(download.name)})`)
-      if (download.sha256 !== undefined && recipe.placeholders.length === 0) {
-        hashes = true
-        lines.push(`expect(createHash("sha256").update(await readFile(await ${variable}.path())).digest("hex")).toBe(${js(download.sha256)})`)
-      }
-      if (downloads.length > 1) lines.push(`// The step downloaded ${downloads.length} files; this checks the first.`)
-    }
+    // The step's files, as recorded: their names, and their content's hashes when the flow takes no params (the same inputs, the same files).
+    const withHashes = recipe.placeholders.length === 0 && downloads.every((download) => download.sha256 !== undefined)
+    if (downloads.length > 0 && withHashes) hashes = true
+    if (downloads.length > 1) severalDownloads = true
+    lines.push(...downloadLines(`download${index}`, downloads, written, withHashes))
     // The answer was for this step's dialog only: a later dialog must not get it.
     if (dialog !== undefined) lines.push(`page.removeAllListeners("dialog")`)
   })
@@ -525,7 +566,7 @@ export const toPlaywright = (
     ...(params.size > 0 ? [`// Params: set ${[...params].join(", ")} to type other text than the recorded one.`] : []),
     `// getByTestId uses Playwright's testIdAttribute (data-testid unless configured otherwise).`,
     ...(hashes ? [`import { createHash } from "node:crypto"`, `import { readFile } from "node:fs/promises"`] : []),
-    `import { expect, test } from "@playwright/test"`,
+    `import { expect, test${severalDownloads ? ", type Download" : ""} } from "@playwright/test"`,
     ``,
     ...(variables.size > 0 ? [...envHelperLines, ``] : []),
     `test(${js(title)}, async ({ page }) => {`,

@@ -1,5 +1,5 @@
 // A session as one HTML page a person can read: a timeline of the steps with their durations, targets,
-// outcomes and screenshots, then the replayable recipe, with links to the session's recordings. Self-contained (inline CSS, images as data URIs,
+// outcomes, screenshots and downloaded files, then the replayable recipe, with links to the session's recordings. Self-contained (inline CSS, images as data URIs,
 // no script at all) and built only from redacted step records, so no secret can appear in it.
 import type { Recipe, SessionMetadata, StepRecord } from "../domain/knowledge.js"
 import { REDACTED } from "../domain/redaction.js"
@@ -16,6 +16,8 @@ export interface ReportInput {
   readonly images: ReadonlyMap<string, string>
   /** The files the session left besides its steps (trace, HAR, videos, downloads): a link and the name under the artifacts directory. */
   readonly files?: ReadonlyArray<{ readonly name: string; readonly href: string; readonly path: string }> | undefined
+  /** How a file a step saved (a download) is linked: its file: URL. Without it, the path is shown unlinked. */
+  readonly hrefOf?: ((path: string) => string) | undefined
   readonly generatedAt: string
 }
 
@@ -83,7 +85,23 @@ ul.failures li { margin: 2px 0; }
 footer { color: var(--muted); font-size: 12px; }
 `
 
-const stepHtml = (step: StepRecord, index: number, start: number, images: ReadonlyMap<string, string>): string => {
+/** A file the step downloaded: a link to where it was saved, its size and the start of its hash; or its name alone when it did not finish within the step. */
+const downloadHtml = (download: NonNullable<StepRecord["downloads"]>[number], hrefOf: ReportInput["hrefOf"]): string => {
+  const name = escapeHtml(download.name, 300)
+  const facts = [
+    ...(download.bytes !== undefined ? [`${download.bytes} bytes`] : []),
+    ...(download.sha256 !== undefined ? [`sha256 <code>${escapeHtml(download.sha256.slice(0, 12), 12)}…</code>`] : [])
+  ]
+  const file =
+    download.path === undefined
+      ? `${name} (not saved during the step)`
+      : hrefOf === undefined
+        ? `${name} <code>${escapeHtml(download.path, 2_000)}</code>`
+        : `<a href="${escapeHtml(hrefOf(download.path), 4_000)}">${name}</a>`
+  return [file, ...facts].join(" · ")
+}
+
+const stepHtml = (step: StepRecord, index: number, start: number, images: ReadonlyMap<string, string>, hrefOf: ReportInput["hrefOf"]): string => {
   const target = describeStepTarget(step.tool.target)
   const args = argumentsOf(step)
   const stepStart = Date.parse(step.timestamp) - step.timing.durationMs
@@ -107,6 +125,7 @@ const stepHtml = (step: StepRecord, index: number, start: number, images: Readon
       }</dd>`
     )
   }
+  for (const download of step.downloads ?? []) rows.push(`<dt>downloaded</dt><dd>${downloadHtml(download, hrefOf)}</dd>`)
   if (step.batch !== undefined) rows.push(`<dt>batch</dt><dd class="mono">${escapeHtml(step.batch.batchId, 100)} step ${step.batch.index + 1}</dd>`)
   const picture =
     image !== undefined
@@ -214,7 +233,7 @@ ${filesHtml(input.files ?? [])}
 ${failures}
 <h2>Timeline</h2>
 <ol class="timeline">
-${steps.map((step, index) => stepHtml(step, index, start, input.images)).join("\n")}
+${steps.map((step, index) => stepHtml(step, index, start, input.images, input.hrefOf)).join("\n")}
 </ol>
 <h2>Recipe</h2>
 <p class="meta">The successful actions with durable targets, as <code>mm_knowledge {export}</code> exports them.</p>

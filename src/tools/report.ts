@@ -50,6 +50,7 @@ export const buildReport = (sessionId: string) =>
       recipe: recipeOf(steps, yield* ToolRegistry),
       images,
       files: files.map((file) => ({ name: file.name, path: file.path, href: pathToFileURL(file.path).href })),
+      hrefOf: (file) => pathToFileURL(file).href,
       generatedAt: new Date(yield* Clock.currentTimeMillis).toISOString()
     })
     return { html, steps: steps.length, failed: steps.filter((step) => !step.outcome.ok).length, screenshots: images.size }

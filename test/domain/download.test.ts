@@ -29,6 +29,17 @@ describe("download names", () => {
     expect(mimeOf("report.CSV", "https://example.test/r")).toBe("text/csv")
     expect(mimeOf("noext", "blob:https://example.test/1")).toBeUndefined()
   })
+
+  it("a response's declared type wins (not a generic one), then a data: URL's, then the first bytes, then the extension; a zip-based office file keeps its own", () => {
+    const bytes = (text: string) => new Uint8Array(Buffer.from(text, "latin1"))
+    expect(mimeOf("export", "https://example.test/e", { contentType: "text/csv; charset=utf-8" })).toBe("text/csv")
+    expect(mimeOf("x.pdf", "https://example.test/e", { contentType: "application/octet-stream", head: bytes("PK\x03\x04") })).toBe("application/zip")
+    expect(mimeOf("statement", "blob:https://example.test/1", { head: bytes("%PDF-1.7") })).toBe("application/pdf")
+    expect(mimeOf("photo.dat", "https://example.test/p", { head: bytes("\x89PNG\r\n\x1a\n") })).toBe("image/png")
+    expect(mimeOf("pic", "https://example.test/p", { head: bytes("RIFF\x00\x00\x00\x00WEBPVP8 ") })).toBe("image/webp")
+    expect(mimeOf("sheet.xlsx", "https://example.test/s", { head: bytes("PK\x03\x04") })).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    expect(mimeOf("notes.txt", "https://example.test/n", { head: bytes("hello") })).toBe("text/plain")
+  })
 })
 
 describe("the replay's download check", () => {

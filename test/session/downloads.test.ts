@@ -7,6 +7,7 @@ import * as fs from "node:fs"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as path from "node:path"
+import { pathToFileURL } from "node:url"
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Schedule } from "effect"
 import type { Download } from "../../src/domain/download.js"
@@ -21,6 +22,7 @@ const JSON_BODY = JSON.stringify({ report: [1, 2, 3] })
 const BLOB_TEXT = "made in the page\n"
 const DATA_TEXT = "from a data URL"
 const OPENED = "opened by window.open\n"
+const PDF = "%PDF-1.4\n% a statement\n"
 /** What /attachment serves: the replay test changes it. */
 const attachment = { body: JSON_BODY }
 const root = path.resolve(import.meta.dirname, "../..")
@@ -51,6 +53,8 @@ const page = html(
    <a id="big" href="/big">Big</a>
    <a id="slow" href="/slow">Slow</a>
    <a id="endless" href="/endless">Endless</a>
+   <a id="statement" download="statement" href="/statement">Statement</a>
+   <a id="export" href="/export">Export</a>
    <button id="many" onclick="for (let i = 0; i < 5; i++) { const a = document.createElement('a'); a.href = '/file.csv?n=' + i; a.download = 'many.csv'; document.body.append(a); a.click() }">Many</button>`
 )
 
@@ -77,6 +81,14 @@ const ServerLive = Layer.scoped(
               case "/attachment":
                 response.writeHead(200, { "Content-Type": "application/json", "Content-Disposition": 'attachment; filename="report.json"' })
                 return response.end(attachment.body)
+              case "/statement":
+                // A PDF the server does not type, under a name without an extension: its bytes tell.
+                response.writeHead(200, { "Content-Type": "application/octet-stream" })
+                return response.end(PDF)
+              case "/export":
+                // An attachment without an extension: its response's type tells.
+                response.writeHead(200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": "attachment; filename=export" })
+                return response.end(CSV)
               case "/opened":
                 response.writeHead(200, { "Content-Type": "text/plain", "Content-Disposition": 'attachment; filename="opened.txt"' })
                 return response.end(OPENED)
@@ -182,6 +194,17 @@ layer(Layer.merge(liveLayer(settings), ServerLive), { timeout: 180_000, excludeT
       }))
   })
 
+  describe("types", () => {
+    it.effect("a download's type comes from its response's Content-Type, else from its first bytes, not only its name", () =>
+      Effect.gen(function* () {
+        yield* open
+        const statement = yield* ok("mm_click", { selector: "#statement" })
+        expect(savedFile(statement.download, PDF)).toMatchObject({ name: "statement", mime: "application/pdf" })
+        const exported = yield* ok("mm_click", { selector: "#export" })
+        expect(savedFile(exported.download, CSV)).toMatchObject({ name: "export", mime: "text/csv" })
+      }))
+  })
+
   describe("limits", () => {
     it.effect("a download past --max-download-mb is stopped and deleted, with a notice saying so", () =>
       Effect.gen(function* () {
@@ -269,7 +292,12 @@ layer(Layer.merge(liveLayer(settings), ServerLive), { timeout: 180_000, excludeT
         expect(recorded.download?.sha256).toBe(sha256(JSON_BODY))
         // The step memory keeps the file's name and hash.
         const steps = yield* Effect.flatMap(KnowledgeStore, (store) => store.steps(sessionId))
-        expect(steps.find((step) => step.tool.name === "click")?.downloads).toEqual([{ name: "report.json", sha256: sha256(JSON_BODY), bytes: Buffer.byteLength(JSON_BODY) }])
+        expect(steps.find((step) => step.tool.name === "click")?.downloads).toEqual([
+          { name: "report.json", sha256: sha256(JSON_BODY), bytes: Buffer.byteLength(JSON_BODY), path: recorded.download?.path }
+        ])
+        // The report's step links the file it saved.
+        const report = fs.readFileSync((yield* ok("mm_knowledge", { export: "report", session: sessionId })).result.path as string, "utf8")
+        expect(report).toContain(`<dt>downloaded</dt><dd><a href="${pathToFileURL(recorded.download!.path!).href}">report.json</a>`)
 
         // The Playwright export (of the flow as recorded, before the replays below add their steps to the session) waits for the download and checks its name and hash.
         const exported = (yield* ok("mm_knowledge", { session: sessionId, export: "playwright" })).result.content as string

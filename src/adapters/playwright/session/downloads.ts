@@ -65,6 +65,9 @@ const startedOn = new WeakMap<Page, number>()
 
 export const downloadsStartedOn = (page: Page): number => startedOn.get(page) ?? 0
 
+/** How many navigations' declared types a page keeps, for the download one of them turns out to be. */
+const DECLARED_KEPT = 20
+
 /** How often a running download's partial file is measured against the cap. */
 const SIZE_CHECK_MS = 200
 
@@ -125,8 +128,26 @@ interface Ending {
   readonly notice?: string
 }
 
+/** The first bytes of a file: what its type is told by. */
+const headOf = async (file: string): Promise<Uint8Array> => {
+  const handle = await fs.open(file, "r")
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(16), 0, 16, 0)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await handle.close()
+  }
+}
+
+/** Where a download came from and the type its response declared, if any. */
+interface Origin {
+  readonly url: string
+  readonly contentType: string | undefined
+}
+
 /** Waits for the download, stopping it when it grows past the cap, then saves it under a free name and hashes it. */
-const save = async (download: PlaywrightDownload, target: DownloadTarget, name: string, mime: string | undefined): Promise<Ending> => {
+const save = async (download: PlaywrightDownload, target: DownloadTarget, name: string, origin: Origin): Promise<Ending> => {
+  const mime = mimeOf(name, origin.url, { contentType: origin.contentType })
   const base: Download = { name, ...(mime !== undefined ? { mime } : {}) }
   const tooLarge = (bytes: number): Ending => ({
     download: { ...base, state: "too large" },
@@ -171,8 +192,10 @@ const save = async (download: PlaywrightDownload, target: DownloadTarget, name: 
       return tooLarge(bytes)
     }
     const sha256 = await sha256Of(temporary)
+    // The content has its say where the response did not declare a type (a link with `download`, a blob).
+    const type = mimeOf(name, origin.url, { contentType: origin.contentType, head: await headOf(temporary) })
     const saved = await placeFileAtomic(temporary, wanted, (taken) => path.join(target.dir, nextFreeName(path.basename(taken))))
-    return { download: { ...base, path: saved, bytes, sha256 } }
+    return { download: { name, path: saved, bytes, sha256, ...(type !== undefined ? { mime: type } : {}) } }
   } finally {
     await fs.rm(temporary, { force: true }).catch(() => undefined)
     // Playwright's own copy (in its temporary artifacts directory) is not needed any more.
@@ -189,6 +212,20 @@ const stateWord = (download: Download) =>
  * about: a cap that stopped a download, and the end of a download an answer reported as in progress.
  */
 export const watchDownloads = (runSync: RunSync, downloads: Downloads, page: Page, notice: (text: string) => void): void => {
+  // The type each recent navigation's response declared: a download that was a navigation (an attachment) is one of them.
+  const declared = new Map<string, string>()
+  page.on("response", (response) => {
+    try {
+      if (!response.request().isNavigationRequest()) return
+      const type = response.headers()["content-type"]
+      if (type === undefined) return
+      declared.delete(response.url())
+      declared.set(response.url(), type)
+      if (declared.size > DECLARED_KEPT) declared.delete(declared.keys().next().value!)
+    } catch {
+      // A response of a page that went away: nothing to keep.
+    }
+  })
   page.on("download", (download) => {
     startedOn.set(page, downloadsStartedOn(page) + 1)
     let name = "download"
@@ -199,7 +236,8 @@ export const watchDownloads = (runSync: RunSync, downloads: Downloads, page: Pag
     } catch {
       // A download whose page went away meanwhile still gets its entry (it will end as failed).
     }
-    const mime = mimeOf(name, url)
+    const origin: Origin = { url, contentType: declared.get(url) }
+    const mime = mimeOf(name, url, { contentType: origin.contentType })
     const done = runSync(Deferred.make<void>())
     const seq = runSync(
       Ref.modify(downloads.log, (log): [number, DownloadLog] => {
@@ -219,7 +257,7 @@ export const watchDownloads = (runSync: RunSync, downloads: Downloads, page: Pag
       if (ending.notice !== undefined) notice(ending.notice)
       else if (told) notice(`The download (${fromPage("file name", name, 120)}) ${stateWord(ending.download)}.`)
     }
-    save(download, downloads.target, name, mime).then(finish, (error: unknown) => {
+    save(download, downloads.target, name, origin).then(finish, (error: unknown) => {
       void download.delete().catch(() => undefined)
       finish({ download: { name, state: "failed", error: firstLine(error), ...(mime !== undefined ? { mime } : {}) } })
     })
