@@ -114,7 +114,7 @@ describe("many sessions over Streamable HTTP", () => {
       expect(knownA).not.toContain(idB)
 
       await Promise.all([ok(a.client, "mm_cleanup", {}), ok(b.client, "mm_cleanup", {})])
-      expect((await ok(a.client, "mm_sessions", {})).result?.sessions).toBeUndefined()
+      expect((await ok(a.client, "mm_sessions", {})).result).toEqual({ sessions: [] })
     } finally {
       for (const { client, transport } of [a, b]) {
         await transport.terminateSession().catch(() => undefined)
@@ -143,7 +143,7 @@ describe("many sessions over Streamable HTTP", () => {
       expect((await call(third.client, "mm_get_text", { testId: "list" })).error.code).toBe("MM_NO_ACTIVE_SESSION")
       const guessed = await call(third.client, "mm_get_text", { testId: "list", session: `${session.slice(0, -2)}xx` })
       expect(guessed.error.code).toBe("MM_SESSION_NOT_FOUND")
-      expect((await call(third.client, "mm_sessions", {})).result).toBeUndefined()
+      expect((await call(third.client, "mm_sessions", {})).result).toEqual({ sessions: [] })
       expect((await ok(third.client, "mm_get_text", { testId: "list", session })).result.text).toBe("milk")
       expect((await ok(third.client, "mm_cleanup", { session })).result.cleanedUp).toBe(true)
       expect((await call(third.client, "mm_get_state", { session })).error.code).toBe("MM_SESSION_NOT_FOUND")
@@ -239,6 +239,39 @@ describe("session lease, limit and browsers", () => {
 })
 
 describe("many sessions over stdio", () => {
+  it("four launches at once under --max-sessions 2: one name, one session; the refused launch counts the ones starting", async () => {
+    const app = await servePages(pages)
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [binEntry, "--app-url", `${app.url}/`, "--artifacts-dir", tempDir(), "--loopback-only", "--max-sessions", "2"],
+      stderr: "pipe"
+    })
+    const client = new Client({ name: "sessions-race", version: "1.0.0" })
+    await client.connect(transport)
+    try {
+      expect((await ok(client, "mm_sessions", {})).result).toEqual({ sessions: [] })
+      const answers = await Promise.all(["d", "d", "e", "f"].map((name) => call(client, "mm_launch", { name })))
+      const launched = answers.filter((answer) => answer.error === undefined)
+      const refused = answers.filter((answer) => answer.error !== undefined)
+      expect(launched).toHaveLength(2)
+      const named = refused.find((answer) => answer.error.code === "MM_INVALID_INPUT")
+      expect(named?.error.message, JSON.stringify(refused)).toContain('you have a session named "d"')
+      const limited = refused.filter((answer) => answer.error.code === "MM_SESSION_LIMIT")
+      expect(limited.length, JSON.stringify(refused)).toBeGreaterThan(0)
+      for (const answer of limited) {
+        expect(answer.error.message).not.toContain("none of them is yours")
+        expect(answer.error.message).toContain("yours: ")
+      }
+      const listed: Array<{ name: string }> = (await ok(client, "mm_sessions", {})).result.sessions
+      expect(listed).toHaveLength(2)
+      expect(new Set(listed.map((session) => session.name)).size).toBe(2)
+      expect(listed.map((session) => session.name)).toContain("d")
+    } finally {
+      await client.close()
+      await app.close()
+    }
+  })
+
   it("one stdio client runs three sessions in parallel batches, each ending with exactly its own items", async () => {
     const app = await servePages(pages)
     const transport = new StdioClientTransport({

@@ -53,13 +53,31 @@ interface ClientState {
 interface State {
   readonly entries: ReadonlyMap<string, Entry>
   readonly clients: ReadonlyMap<string, ClientState>
-  /** Launches under way, counted against the limit. */
-  readonly starting: number
+  /** Launches under way by slot key, counted against the limit; their names are taken. */
+  readonly starting: ReadonlyMap<string, Starting>
+}
+
+interface Starting {
+  readonly owner: string
+  readonly name?: string | undefined
 }
 
 const noClient: ClientState = { named: new Set(), launched: new Set() }
 
 const shownAs = (entry: Entry) => (entry.name === undefined ? entry.sessionId : `${entry.sessionId} (${entry.name})`)
+
+const withoutStarting = (key: string) => (current: State): State => {
+  if (!current.starting.has(key)) return current
+  const starting = new Map(current.starting)
+  starting.delete(key)
+  return { ...current, starting }
+}
+
+/** A client's own launches under way, as SessionLimit lists them. */
+const startingOf = (current: State, client: string) =>
+  [...current.starting.values()]
+    .filter((launch) => launch.owner === client)
+    .map((launch) => (launch.name === undefined ? "one starting" : `one starting (${launch.name})`))
 
 /** Store reads limited to the given sessions; without `catalog`, queries read those sessions' records only. */
 const privateStore = (store: KnowledgeStoreService, allowed: Effect.Effect<ReadonlySet<string>>): KnowledgeStoreService => ({
@@ -125,34 +143,39 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
         const client = yield* FiberRef.get(ObservingClient)
         const before = yield* Ref.get(state)
         const own = before.entries.get(slot.key)
-        if (launchOptions.name !== undefined) {
-          const taken = visibleTo(before, client).find((entry) => entry.name === launchOptions.name && entry.slot.key !== slot.key)
-          if (taken !== undefined) {
-            return yield* new InvalidInput({
-              field: "name",
-              problem: `you have a session named ${JSON.stringify(launchOptions.name)} already (${taken.sessionId}); close it or choose another name`
-            })
-          }
-        }
+        const name = launchOptions.name
         const ended = own === undefined ? yield* endedKeys([...before.entries.values()]) : new Set<string>()
-        const reserved = yield* Ref.modify(state, (current): [boolean, State] => {
-          if (current.entries.has(slot.key)) return [true, current]
-          const open = [...current.entries.keys()].filter((key) => !ended.has(key)).length + current.starting
-          return open >= options.maxSessions ? [false, current] : [true, { ...current, starting: current.starting + 1 }]
-        })
-        if (!reserved) return yield* new SessionLimit({ limit: options.maxSessions, yours: yours(yield* Ref.get(state), client) })
-        const release = own === undefined ? Ref.update(state, (current) => ({ ...current, starting: current.starting - 1 })) : Effect.void
-        const launched = yield* Effect.ensuring(inner.launch(launchOptions), release)
-        yield* Ref.update(state, (current) => {
-          const entry: Entry = {
-            slot,
-            sessionId: launched.sessionId,
-            name: launchOptions.name ?? own?.name,
-            owner: own?.owner ?? client
+        // The name check and the slot count in one step: concurrent launches cannot both take a name or the last slot.
+        const reserved = yield* Ref.modify(state, (current): [Entry | "taken" | "full" | "ok", State] => {
+          if (name !== undefined) {
+            const taken = visibleTo(current, client).find((entry) => entry.name === name && entry.slot.key !== slot.key)
+            if (taken !== undefined) return [taken, current]
+            if ([...current.starting].some(([key, launch]) => key !== slot.key && launch.owner === client && launch.name === name)) return ["taken", current]
           }
-          const next = { ...current, entries: new Map(current.entries).set(slot.key, entry) }
-          return withClient(next, client, (known) => ({ ...known, current: slot.key, launched: new Set(known.launched).add(launched.sessionId) }))
+          if (current.entries.has(slot.key)) return ["ok", current]
+          const open = [...current.entries.keys()].filter((key) => !ended.has(key)).length + current.starting.size
+          if (open >= options.maxSessions) return ["full", current]
+          return ["ok", { ...current, starting: new Map(current.starting).set(slot.key, { owner: client, name }) }]
         })
+        if (reserved === "full") {
+          const now = yield* Ref.get(state)
+          return yield* new SessionLimit({ limit: options.maxSessions, yours: [...yours(now, client), ...startingOf(now, client)] })
+        }
+        if (reserved !== "ok") {
+          const which = reserved === "taken" ? "being launched" : `already (${reserved.sessionId})`
+          return yield* new InvalidInput({
+            field: "name",
+            problem: `you have a session named ${JSON.stringify(name)} ${which}; close it or choose another name`
+          })
+        }
+        // The entry replaces its reservation in the same step; a failed or interrupted launch gives it back.
+        const register = (launched: { readonly sessionId: string }) =>
+          Ref.update(state, (before) => {
+            const entry: Entry = { slot, sessionId: launched.sessionId, name: name ?? own?.name, owner: own?.owner ?? client }
+            const next = { ...withoutStarting(slot.key)(before), entries: new Map(before.entries).set(slot.key, entry) }
+            return withClient(next, client, (known) => ({ ...known, current: slot.key, launched: new Set(known.launched).add(launched.sessionId) }))
+          })
+        const launched = yield* Effect.ensuring(Effect.tap(inner.launch(launchOptions), register), Ref.update(state, withoutStarting(slot.key)))
         return launched
       }),
     cleanup: Effect.flatMap(Ref.get(state), (current) => (current.entries.has(slot.key) ? Effect.as(closeSlot(slot), true) : inner.cleanup))
@@ -191,7 +214,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
   Effect.gen(function* () {
     const store = yield* KnowledgeStore
     const registryScope = yield* Effect.scope
-    const state = yield* Ref.make<State>({ entries: new Map(), clients: new Map(), starting: 0 })
+    const state = yield* Ref.make<State>({ entries: new Map(), clients: new Map(), starting: new Map() })
     // Plain callbacks, called from the browser's pause events (outside any fiber).
     const listeners = new Set<() => void>()
     let slots = 0

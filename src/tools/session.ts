@@ -209,7 +209,7 @@ export const sessions = defineTool({
     const registry = yield* Sessions
     if (input.action === "list") {
       const listed = yield* registry.list
-      return listed.length === 0 ? {} : { sessions: listed }
+      return { sessions: listed }
     }
     // The call runs on the session its `session` argument named (else the current one): that is the one meant.
     const current = yield* (yield* Session).current
