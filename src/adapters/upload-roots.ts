@@ -1,12 +1,15 @@
 // Which local files mm_upload_file may hand to a page: regular files under the configured roots (the
 // artifacts directory and --allowed-roots), after following symbolic links, and never a file that holds
-// the session's secrets (saved storage states, step records, reports, the --secrets and --storage-state
-// files, a --user-data-dir profile). One small check, kept apart so that a wider file policy can take it over.
+// the session's secrets (saved storage states, step records, reports, recorded traces and HARs, the
+// --secrets and --storage-state files, a --user-data-dir profile). One small check, kept apart so that a wider file policy can take it over.
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 
-/** The artifacts directory's subdirectories that hold session data: cookies, typed values, records. */
-export const SESSION_DATA_DIRS: ReadonlyArray<string> = ["storage-state", "llm-knowledge", "reports"]
+/**
+ * The artifacts directory's subdirectories that hold session data: cookies, typed values, records, and the
+ * sessions' recordings (traces and HARs keep what the pages showed and sent, response bodies with tokens).
+ */
+export const SESSION_DATA_DIRS: ReadonlyArray<string> = ["storage-state", "llm-knowledge", "reports", "sessions"]
 
 export interface UploadPolicy {
   /** The roots uploads may read from: the artifacts directory first, then --allowed-roots. */

@@ -151,10 +151,24 @@ const binaryForms = (value: string): ReadonlyArray<string> => {
 /** Binary forms shorter than this are not looked for (a 3-character value is 4 base64 characters). */
 const MIN_ENCODED_LENGTH = 4
 
+/**
+ * The value as a browser writes it into a URL a page built with it raw: white space, quotes, "<", ">",
+ * controls and non-ASCII characters percent-encoded (their UTF-8 bytes), the rest as it is.
+ */
+const browserUrlForm = (value: string): string =>
+  [...value]
+    .map((character) =>
+      /[\x00-\x20"'<>`\x7f-\u{10ffff}]/u.test(character)
+        ? [...new TextEncoder().encode(character)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("")
+        : character
+    )
+    .join("")
+
 /** The value written whole in the common encodings: what a cut may leave the beginning of. */
 const literalForms = (value: string): ReadonlyArray<string> => [
   ...new Set([
     value,
+    browserUrlForm(value),
     encodeURIComponent(value),
     encodeURI(value),
     new URLSearchParams({ v: value }).toString().slice(2),
@@ -207,6 +221,13 @@ const cutSecretAt = (
   return best
 }
 
+/** For each secret's literal and binary forms, the beginnings a cut may leave of them. */
+const prefixTable = (secrets: ReadonlyArray<readonly [string, string]>, markers: ReadonlyArray<string>): ReadonlyArray<Prefixes> =>
+  secrets.flatMap(([, value], index) => [
+    ...literalForms(value).map((form) => prefixesOf(form, markers[index]!, 1)),
+    ...binaryForms(value).map((form) => prefixesOf(form, markers[index]!, MIN_ENCODED_LENGTH))
+  ])
+
 /**
  * A function that replaces every secret value in a text by its marker, in every reversible form a page
  * or a tool can give it: as typed; URL-encoded in any mix (encodeURIComponent, encodeURI, a browser's
@@ -236,10 +257,7 @@ export const makeTextRedactor = (entries: ReadonlyMap<string, string>): ((text: 
       .join("|") + ")",
     "g"
   )
-  const prefixes = secrets.flatMap(([, value], index) => [
-    ...literalForms(value).map((form) => prefixesOf(form, markers[index]!, 1)),
-    ...binaryForms(value).map((form) => prefixesOf(form, markers[index]!, MIN_ENCODED_LENGTH))
-  ])
+  const prefixes = prefixTable(secrets, markers)
   const replaceCutSecrets = (text: string): string => {
     let out = ""
     let from = 0
@@ -259,6 +277,78 @@ export const makeTextRedactor = (entries: ReadonlyMap<string, string>): ((text: 
       return String(groups[0])
     })
     return whole.includes("…") || whole.includes("...") ? replaceCutSecrets(whole) : whole
+  }
+}
+
+/** The names values typed into secret fields go by, in order: `typed`, `typed_2`, ... */
+export const typedSecretName = (index: number) => (index === 0 ? "typed" : `typed_${index + 1}`)
+
+/** What ends a URL in a text: a browser's URL escapes white space, '"', "<" and ">" (it may leave "'" and "`"). */
+const URL_END = /[\s"<>]/
+
+/** Where, in a URL's query or fragment, a value a page spliced in raw may have been split: before "&", "#", ";" and at its end. */
+const URL_SPLIT = /[&#;]|$/g
+
+/** A beginning of a value split off in a URL is its marker only from this many characters on. */
+const MIN_SPLIT_LENGTH = 4
+
+/**
+ * A function that replaces, in every query and fragment of the URLs of a text, each value typed into a
+ * secret field (a password a GET form sent, a value a page put into its URL) by its marker: in every form
+ * makeTextRedactor knows, and a beginning of 4 characters or more of one that a "&", "#" or the URL's end
+ * split off (a page that spliced the raw value into its URL). Only from a URL's first "?", "#" or "&" (where
+ * an HTML-escaped one starts) on: the value in a page's words, a test id or a path is the page's own.
+ * Linear in the text: each URL is found from its "?" or "#" outwards.
+ */
+export const makeUrlTailRedactor = (values: ReadonlyArray<string>): ((text: string) => string) => {
+  const secrets = [...new Set(values.filter((value) => value.length >= MIN_SECRET_LENGTH))]
+    .map((value, index) => [typedSecretName(index), value] as const)
+    .sort((a, b) => b[1].length - a[1].length)
+  if (secrets.length === 0) return (text) => text
+  const redact = makeTextRedactor(new Map(secrets))
+  const markers = secrets.map(([name]) => secretMarker(name))
+  const prefixes = prefixTable(secrets, markers)
+  const forms = secrets.map(([, value]) => literalForms(value))
+  /** The marker of the value a piece between two splits is the middle of (its own "&" or "#" split it on both sides). */
+  const middleOf = (piece: string) => {
+    if (piece.length < MIN_SPLIT_LENGTH || piece.includes("[secret:")) return undefined
+    const index = forms.findIndex((written) => written.some((form) => form.includes(piece)))
+    return index < 0 ? undefined : markers[index]
+  }
+  const scrubTail = (tail: string): string => {
+    const whole = redact(tail)
+    let out = ""
+    let from = 0
+    // Where the piece before each split starts: just after the split before it.
+    let start = 0
+    for (const split of whole.matchAll(URL_SPLIT)) {
+      const pieceStart = start
+      start = split.index + 1
+      const found = cutSecretAt(whole, split.index, MIN_SPLIT_LENGTH, prefixes)
+      const prefix = found === undefined || split.index - found.length < from ? undefined : found
+      const middle = prefix === undefined && pieceStart >= from ? middleOf(whole.slice(pieceStart, split.index)) : undefined
+      if (prefix !== undefined) out += whole.slice(from, split.index - prefix.length) + prefix.marker
+      else if (middle !== undefined) out += whole.slice(from, pieceStart) + middle
+      else continue
+      from = split.index
+    }
+    return from === 0 ? whole : out + whole.slice(from)
+  }
+  return (text) => {
+    let out = ""
+    let from = 0
+    for (let at = 0; at < text.length; at++) {
+      if (text[at] !== "?" && text[at] !== "#") continue
+      let start = at
+      while (start > from && !URL_END.test(text[start - 1]!)) start--
+      let end = at + 1
+      while (end < text.length && !URL_END.test(text[end]!)) end++
+      const tail = start + text.slice(start, end).search(/[?#&]/)
+      out += text.slice(from, tail) + scrubTail(text.slice(tail, end))
+      from = end
+      at = end
+    }
+    return from === 0 ? text : out + text.slice(from)
   }
 }
 

@@ -343,6 +343,7 @@ const record = <I, O, OE>(
     // Text kept out of the record (a password field's) is kept out of the session's trace and HAR too.
     const typed = (input as { readonly text?: unknown }).text
     if (recorded.textRedacted === true && typeof typed === "string") yield* recorderDo((recorder) => recorder.sensitive([typed]))
+    const secrets = yield* secretsNow(call)
     const screenshot =
       recorded.screenshot ??
       (at.running && wantsStepScreenshot(call.settings.stepScreenshots, definition.observation, outcome)
@@ -377,8 +378,18 @@ const record = <I, O, OE>(
       ...(at.options.batch ? { batch: at.options.batch } : {})
     }
     const store = yield* KnowledgeStore
-    yield* at.deadline.budget.settle(definition.name, store.recordStep(call.secrets.redact(step)))
+    yield* at.deadline.budget.settle(definition.name, store.recordStep(secrets.redact(step)))
   })
+
+/**
+ * The secrets to scrub from what the call answers and records: every --secrets value, and the values typed
+ * into the session's secret fields (this call's too) wherever a URL's query or fragment shows them.
+ */
+const secretsNow = (call: Call) =>
+  Effect.map(
+    recorderDo((recorder) => recorder.urlScrub, Option.none()),
+    (scrub) => (Option.isSome(scrub) ? Secrets.andThen(call.secrets, scrub.value) : call.secrets)
+  )
 
 // ---- envelope -------------------------------------------------------------------------------------
 
@@ -435,7 +446,7 @@ const envelope = <O, OE>(
       ...slowMs(finishedAt - call.startedAt),
       ...(snapshot !== "" ? { snapshot } : {})
     }
-    const { secrets } = call
+    const secrets = yield* secretsNow(call)
     // The blocks beside the envelope (a batch's page text, get_text's text) and the observation handed to library users are scrubbed as the envelope is.
     const attachments = (outcome.ok ? outcome.attachments : []).map((attachment) =>
       attachment.type === "text" ? { ...attachment, text: secrets.redactText(attachment.text) } : attachment

@@ -28,6 +28,12 @@ export class Secrets extends Context.Tag("browser-workflow-mcp/Secrets")<Secrets
     }
   }
 
+  /** The same secrets, and `scrub` run on every text after them (the URLs of a session's typed secret values). */
+  static readonly andThen = (secrets: SecretsService, scrub: (text: string) => string): SecretsService => {
+    const redactText = (text: string) => scrub(secrets.redactText(text))
+    return { ...secrets, redactText, redact: <A>(value: A) => redactValue(redactText, value) as A }
+  }
+
   static readonly layer = (entries: ReadonlyMap<string, string>) => Layer.succeed(Secrets, Secrets.make(entries))
 
   static readonly none: SecretsService = Secrets.make(new Map())

@@ -47,6 +47,8 @@ describe("upload roots never hand session data to a page", () => {
   const session = write(path.join(artifacts, "llm-knowledge", "s1", "session.json"))
   const index = write(path.join(artifacts, "llm-knowledge", ".index.bin"), "index")
   const report = write(path.join(artifacts, "reports", "s1.html"), "<p>report</p>")
+  const trace = write(path.join(artifacts, "sessions", "s1", "trace.zip"), "zip")
+  const har = write(path.join(artifacts, "sessions", "s1", "network.har"), "{}")
   const secrets = write(path.join(allowed, "secrets.env"), "TOKEN=s3cret\n")
   const given = write(path.join(allowed, "given-state.json"))
   const profile = write(path.join(allowed, "profile", "Default", "Cookies"), "cookies")
@@ -56,8 +58,8 @@ describe("upload roots never hand session data to a page", () => {
   fs.symlinkSync(path.join(artifacts, "storage-state"), path.join(artifacts, "states"))
   const policy = uploadRootsOf({ artifactsDir: artifacts, allowedRoots: [allowed], secrets, storageState: given, userDataDir: path.join(allowed, "profile") })
 
-  it("refuses a saved storage state, a step record, session metadata, the index, a report, the secrets, the given state and the profile", async () => {
-    for (const file of [state, step, session, index, report, secrets, given, profile]) {
+  it("refuses a saved storage state, a step record, session metadata, the index, a report, a trace, a HAR, the secrets, the given state and the profile", async () => {
+    for (const file of [state, step, session, index, report, trace, har, secrets, given, profile]) {
       expect(await checkUploadPaths([file], policy), file).toMatchObject({ problem: expect.stringContaining("never uploaded") })
     }
     // As mm_upload_file is called: relative to the artifacts directory.

@@ -4,7 +4,7 @@
 // and in every string of a HAR; and the credentials of every request and response (Authorization, Cookie,
 // Set-Cookie, token and key headers, cookie values) in both, and the cookies and stored values a call read
 // or set through the context (mm_storage, storage states). Pure functions over the files' contents.
-import { MIN_SECRET_LENGTH, makeTextRedactor, redactValue } from "../../../domain/secrets.js"
+import { MIN_SECRET_LENGTH, makeTextRedactor, makeUrlTailRedactor, redactValue, typedSecretName } from "../../../domain/secrets.js"
 import { isSensitiveKey, REDACTED } from "../../../domain/redaction.js"
 import type { SecretsService } from "../../../services/Secrets.js"
 import type { ZipEntry } from "../../zip.js"
@@ -74,9 +74,12 @@ export const artifactRedactor = (secrets: SecretsService, typed: Iterable<string
     if (value.length < MIN_SECRET_LENGTH || known.has(value)) continue
     known.add(value)
     count++
-    entries.set(count === 1 ? "typed" : `typed_${count}`, value)
+    entries.set(typedSecretName(count - 1), value)
   }
-  return makeTextRedactor(entries)
+  const redact = makeTextRedactor(entries)
+  // And pieces of a typed value a page spliced raw into a URL, which its own "&" or "#" split (makeUrlTailRedactor).
+  const inUrls = makeUrlTailRedactor([...typed])
+  return (text) => inUrls(redact(text))
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: true })
@@ -189,11 +192,14 @@ const blankEntryCredentials = (entry: unknown): boolean => {
   return blankCredentials(response) || inRequest
 }
 
-/** A trace.network line with the credentials of its resource snapshot blanked. */
-const scrubNetworkLine = (line: string): string => {
+/** A trace.network line with the credentials of its resource snapshot blanked and its query parameters scrubbed. */
+const scrubNetworkLine = (line: string, redact: (text: string) => string): string => {
   if (!line.includes('"resource-snapshot"')) return line
   const event = parseLine(line)
-  return event !== undefined && event.type === "resource-snapshot" && blankEntryCredentials(event.snapshot) ? JSON.stringify(event) : line
+  if (event === undefined || event.type !== "resource-snapshot") return line
+  blankEntryCredentials(event.snapshot)
+  scrubQueryValues(event.snapshot, redact)
+  return JSON.stringify(event)
 }
 
 /** A trace's entries with no secret left in any text entry; binary entries (screenshots) as they were. */
@@ -208,11 +214,24 @@ export const scrubTrace = (
     const structural = entry.name.endsWith(".trace")
       ? text.split("\n").map((line) => scrubTraceLine(line, sensitive)).join("\n")
       : entry.name.endsWith(".network")
-        ? text.split("\n").map(scrubNetworkLine).join("\n")
+        ? text.split("\n").map((line) => scrubNetworkLine(line, redact)).join("\n")
         : text
     const scrubbed = redact(structural)
     return scrubbed === text ? entry : { name: entry.name, data: Buffer.from(scrubbed, "utf8") }
   })
+
+/**
+ * A HAR entry's query parameters, each scrubbed as the tail of a URL: a value a page spliced in raw is split
+ * into several by its own "&", and each piece is a piece of a URL's query. Changes it in place.
+ */
+const scrubQueryValues = (entry: unknown, redact: (text: string) => string): void => {
+  const query = (entry as { request?: { queryString?: unknown } } | null)?.request?.queryString
+  for (const parameter of Array.isArray(query) ? query : []) {
+    if (typeof parameter?.value !== "string" || parameter.value === "") continue
+    const scrubbed = redact(`?${parameter.value}`)
+    parameter.value = scrubbed.startsWith("?") ? scrubbed.slice(1) : scrubbed
+  }
+}
 
 /**
  * A HAR (its JSON text) without credentials (Authorization, Cookie and Set-Cookie headers, headers named
@@ -220,6 +239,9 @@ export const scrubTrace = (
  */
 export const scrubHar = (text: string, redact: (text: string) => string): string => {
   const har = JSON.parse(text) as { log?: { entries?: unknown } }
-  for (const entry of Array.isArray(har.log?.entries) ? har.log.entries : []) blankEntryCredentials(entry)
+  for (const entry of Array.isArray(har.log?.entries) ? har.log.entries : []) {
+    blankEntryCredentials(entry)
+    scrubQueryValues(entry, redact)
+  }
   return JSON.stringify(redactValue(redact, har), null, 1)
 }
