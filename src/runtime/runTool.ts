@@ -16,7 +16,7 @@ import { labelsFor, type StepRecord } from "../domain/knowledge.js"
 import type { Observation, ObservationPolicy } from "../domain/observation.js"
 import { redactDeep } from "../domain/redaction.js"
 import { Config } from "../services/Config.js"
-import { programDeadline } from "../services/Deadline.js"
+import { programDeadline, targetSighting, type Sighting } from "../services/Deadline.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
 import { groupToOpen, Recorder, type GroupToOpen } from "../services/Recorder.js"
@@ -128,17 +128,23 @@ type Deadline = ReturnType<typeof deadlineOf>
 const run = <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>, input: I, deadline: Deadline, options: RunOptions, startedAt: number) =>
   Effect.gen(function* () {
     const elapsed = (yield* Clock.currentTimeMillis) - startedAt
+    const sighting = yield* Ref.make<Sighting>({ looked: false, matched: false })
+    const onTimeout = (seen: Sighting): ToolError =>
+      (options.onDeadline !== undefined && deadline.fromOutside ? options.onDeadline(deadline.ms) : undefined) ??
+      definition.onDeadline?.(input, deadline.ms, seen) ??
+      new DeadlineExceeded({ tool: definition.name, timeoutMs: deadline.ms })
     return yield* definition.run(input).pipe(
       // Waits inside the program end in time for their own answer; under a tighter deadline from outside,
       // the caller's (a batch's), running out is the caller's answer.
       Effect.locally(programDeadline, deadline.fromOutside ? undefined : startedAt + deadline.programMs),
-      Effect.timeoutFail({
+      // What the program saw of its target decides what running out means (not found, or not ready).
+      Effect.locally(targetSighting, sighting),
+      Effect.timeoutTo({
         duration: Math.max(0, deadline.programMs - elapsed),
-        onTimeout: (): ToolError =>
-          (options.onDeadline !== undefined && deadline.fromOutside ? options.onDeadline(deadline.ms) : undefined) ??
-          definition.onDeadline?.(input, deadline.ms) ??
-          new DeadlineExceeded({ tool: definition.name, timeoutMs: deadline.ms })
+        onSuccess: (value: O): Option.Option<O> => Option.some(value),
+        onTimeout: (): Option.Option<O> => Option.none()
       }),
+      Effect.flatMap((done) => (Option.isSome(done) ? Effect.succeed(done.value) : Effect.flatMap(Ref.get(sighting), (seen) => Effect.fail(onTimeout(seen))))),
       Effect.exit
     )
   })

@@ -10,6 +10,7 @@ import type { Observation, ObservationPolicy } from "../domain/observation.js"
 import type { KnowledgeStore } from "../services/KnowledgeStore.js"
 import type { Observer } from "../services/Observer.js"
 import type { PageAffordances, Session } from "../services/Session.js"
+import type { Sighting } from "../services/Deadline.js"
 
 /** The services every tool program may use. */
 export type ToolServices = Session | Observer | KnowledgeStore | ToolRegistry
@@ -136,8 +137,8 @@ export interface ToolDefinition<I, IE, O, OE, R> {
   readonly observation: ObservationPolicy
   /** The whole call's deadline; the program is interrupted (and its browser action aborted) past it. */
   readonly deadlineMs?: (input: I) => number
-  /** The error to answer when the deadline passes; DeadlineExceeded by default. */
-  readonly onDeadline?: (input: I, timeoutMs: number) => ToolError
+  /** The error to answer when the deadline passes (`seen`: what the program saw of its target); DeadlineExceeded by default. */
+  readonly onDeadline?: (input: I, timeoutMs: number, seen: Sighting) => ToolError
   /** What to record (redacted); by default the input with sensitive keys redacted. */
   readonly record?: (input: I, result: Option.Option<O>) => RecordedCall
   /**

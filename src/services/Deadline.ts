@@ -1,7 +1,7 @@
 // When the running call's program must have answered, for the adapters that wait on the page: they
 // cut their own waits to it, so that their answer (a target that matches nothing, one that never became
 // ready) comes before the call's deadline does, which can only say that time ran out.
-import { Clock, Effect, FiberRef } from "effect"
+import { Clock, Effect, FiberRef, Ref } from "effect"
 
 /** The moment (epoch ms) the call's program must have answered by; none outside a call. */
 export const programDeadline = FiberRef.unsafeMake<number | undefined>(undefined)
@@ -14,3 +14,21 @@ export const waitWithin = (timeoutMs: number, reserveMs: number) =>
     const left = deadline - (yield* Clock.currentTimeMillis) - reserveMs
     return Math.max(1, Math.min(timeoutMs, left))
   })
+
+/** What the running call's program saw of its target while it waited: whether it looked, and whether anything ever matched. */
+export interface Sighting {
+  readonly looked: boolean
+  readonly matched: boolean
+}
+
+/**
+ * The running call's sighting, which runTool reads when the deadline passes: a target looked for and never
+ * seen is not found, whatever time was left to find out why (a slow machine), never "found but not ready".
+ */
+export const targetSighting = FiberRef.unsafeMake<Ref.Ref<Sighting> | undefined>(undefined)
+
+/** Notes one look at the target: how many elements matched it (a negative count: the look failed). */
+export const noteSighting = (count: number) =>
+  Effect.flatMap(FiberRef.get(targetSighting), (sighting) =>
+    sighting === undefined || count < 0 ? Effect.void : Ref.update(sighting, (seen) => ({ looked: true, matched: seen.matched || count > 0 }))
+  )

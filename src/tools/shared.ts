@@ -1,10 +1,11 @@
 // Schema fragments and definition fields shared by several tools, above all the tools that act on one element.
 import { Option, Schema } from "effect"
-import { ActionTimeout, WaitTimeout } from "../domain/errors.js"
+import { ActionTimeout, TargetNotFound, WaitTimeout } from "../domain/errors.js"
 import { TargetElement, type StepTarget } from "../domain/knowledge.js"
 import { REDACTED } from "../domain/redaction.js"
 import { A11yRef, describeTarget, locatorText, Scope, targetFields as locatorFields, targetOf, validateTarget, type Target } from "../domain/target.js"
 import { ListedAs, Unlisted } from "../runtime/tool.js"
+import type { Sighting } from "../services/Deadline.js"
 
 /** A `timeoutMs` field with bounds and a default, described for the agent. */
 export const timeoutField = (min: number, max: number, fallback: number) =>
@@ -44,8 +45,14 @@ export const TargetResult = Schema.String.annotations({ description: 'The target
 /** The deadline errors of targeting tools, so a stopped call still says which target it was about. */
 export const actionDeadline =
   (action: "click" | "type" | "get_text" | "select_option" | "hover") =>
-  (input: Parameters<typeof targetOf>[0], timeoutMs: number) =>
-    new ActionTimeout({ action, target: describeTarget(targetOf(input)), timeoutMs })
+  (input: Parameters<typeof targetOf>[0] & { readonly timeoutMs?: number }, timeoutMs: number, seen?: Sighting) =>
+    // Decided from what was seen before the deadline: a target looked for and never matched is not found.
+    seen?.looked === true && !seen.matched
+      ? new TargetNotFound({
+          target: describeTarget(targetOf(input)),
+          detail: `No element matches ${describeTarget(targetOf(input))} (waited ${input.timeoutMs ?? timeoutMs} ms).`
+        })
+      : new ActionTimeout({ action, target: describeTarget(targetOf(input)), timeoutMs })
 
 export const waitDeadline = (input: Parameters<typeof targetOf>[0] & { readonly state: string }, timeoutMs: number) =>
   new WaitTimeout({ target: describeTarget(targetOf(input)), state: input.state, timeoutMs })

@@ -6,6 +6,8 @@ import type { StepRecord } from "../../src/domain/knowledge.js"
 import type { Observation } from "../../src/domain/observation.js"
 import { decodeInput, runTool } from "../../src/runtime/runTool.js"
 import { defineTool } from "../../src/runtime/tool.js"
+import { noteSighting } from "../../src/services/Deadline.js"
+import { actionDeadline } from "../../src/tools/shared.js"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Observer, type ObserveOptions } from "../../src/services/Observer.js"
 import { Secrets } from "../../src/services/Secrets.js"
@@ -232,6 +234,34 @@ describe("runTool", () => {
       expect(envelope.error?.details?.timeoutMs).toBe(2000)
       expect(interrupted).toBe(true)
       expect((yield* Ref.get(world.steps))[0]?.outcome.error?.code).toBe("MM_TIMEOUT")
+    }))
+
+  it.effect("an action's deadline says what was seen of its target: never matched is MM_TARGET_NOT_FOUND, matched once is its timeout", () =>
+    Effect.gen(function* () {
+      const world = yield* makeWorld
+      // A click that looked at its target (finding `count` elements) and never got an answer from the page.
+      const clickSeeing = (counts: ReadonlyArray<number>) =>
+        defineTool({
+          ...baseTool,
+          name: "click",
+          input: Schema.Struct({ testId: Schema.String, timeoutMs: Schema.Number }),
+          observation: "none",
+          deadlineMs: (input) => input.timeoutMs + 1_000,
+          onDeadline: actionDeadline("click"),
+          run: () => Effect.forEach(counts, noteSighting).pipe(Effect.zipRight(Effect.never), Effect.as({ done: true }))
+        })
+      const answer = (counts: ReadonlyArray<number>) =>
+        Effect.gen(function* () {
+          const fiber = yield* Effect.fork(runTool(clickSeeing(counts))({ testId: "nope", timeoutMs: 5_000 }).pipe(Effect.provide(layers(world))))
+          yield* TestClock.adjust("6 seconds")
+          return (yield* Fiber.join(fiber)).envelope.error
+        })
+      const missing = yield* answer([0, 0, -1])
+      expect(missing).toMatchObject({ code: "MM_TARGET_NOT_FOUND" })
+      expect(missing?.message).toContain("No element matches testId:nope (waited 5000 ms)")
+      expect((yield* answer([0, 1, 0]))?.code).toBe("MM_CLICK_TIMEOUT")
+      // Nothing seen at all (no look answered): no claim that it is missing.
+      expect((yield* answer([-1]))?.code).toBe("MM_CLICK_TIMEOUT")
     }))
 
   it.effect("a tighter deadline from the caller wins over the tool's own", () =>

@@ -7,6 +7,7 @@
 // our page code runs in the page's main world, where a page can lie; it only ever ends a wait early.
 import { Data, Effect } from "effect"
 import type { ElementHandle, JSHandle, Locator, Page } from "playwright"
+import { noteSighting } from "../../../services/Deadline.js"
 import { requestsInFlight } from "../lifecycle/live-session.js"
 import { PAGE } from "../page-bundle.js"
 import { elementFunction } from "../page-script.js"
@@ -80,11 +81,14 @@ export const watchReadiness = (page: Page, locator: Locator, action: ReadinessAc
     let throughLooks = 0
     for (;;) {
       const answer = yield* ask(locator, action, through, ASK_MS)
+      // What the call saw of its target decides what its deadline means (services/Deadline.ts).
+      if (!("failed" in answer)) yield* noteSighting(1)
       let notReady: NotReady | undefined
       let changing = true
       if ("failed" in answer) {
         // More than one match is as settled as any reason; none yet is waited for (Playwright waits too).
         const count = yield* countOf(locator)
+        yield* noteSighting(count)
         if (count > 1) {
           notReady = new NotReady({ reason: "ambiguous", detail: `${count} elements match it`, count })
           changing = false
