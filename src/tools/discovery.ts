@@ -28,7 +28,7 @@ const looking = {
 export const listTestIds = defineTool({
   name: "list_testids",
   title: "List test ids",
-  description: "Visible elements with a test id, with tag and text. Returns {items}.",
+  description: "Visible elements with a test id, with tag and text. Returns {items} (none on a page without test ids).",
   // describe_screen answers the test ids with the page: an old name, callable, not listed.
   unlisted: true,
   input: Schema.Struct({
@@ -36,12 +36,14 @@ export const listTestIds = defineTool({
       description: "Max items (default 150)."
     })
   }),
-  output: Schema.Struct({ items: Schema.Array(TestIdItem) }),
+  output: Schema.Struct({ items: Schema.optional(Schema.Array(TestIdItem)) }),
   ...looking,
   observation: "none",
   run: Effect.fn("tool.list_testids")(function* (input) {
     const observer = yield* Observer
-    return { items: yield* observer.testIds(input.limit) }
+    const items = yield* observer.testIds(input.limit)
+    // No empty fields in an answer: a page without test ids answers nothing.
+    return items.length === 0 ? {} : { items }
   })
 })
 

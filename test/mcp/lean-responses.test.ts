@@ -180,6 +180,10 @@ describe("lean responses", () => {
     })
     expect(batch.envelope.ok).toBe(true)
     expect(batch.envelope.result.steps.at(-1).page).toEqual({ url: `${app.url}/about`, title: "About" })
+    // A page without test ids: the unlisted list_testids answers no items field, not an empty list.
+    const noIds = await call("mm_list_testids")
+    expect(noIds.envelope.ok).toBe(true)
+    expect(noIds.envelope.result).toBeUndefined()
     expect((await call("mm_knowledge_last", { n: 3 })).envelope.ok).toBe(true)
 
     // Failures: the error, the whole page as text; still nothing empty.
