@@ -200,6 +200,14 @@ describe("one option table", () => {
     expect(Object.keys(fields).sort()).toEqual(Object.keys(optionTable).sort())
   })
 
+  it("every --flag --help prints (subcommands' too) is in docs/configuration.md", () => {
+    const docs = fs.readFileSync(path.join(root, "docs/configuration.md"), "utf8")
+    const printed = new Set([...HELP.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((match) => match[1]!))
+    for (const flag of ["format", "out", "version", "help", "server"]) expect(printed.has(flag), flag).toBe(true)
+    for (const flag of printed) expect(docs.includes(`--${flag}`), `--${flag}`).toBe(true)
+    expect(docs).toContain("`-v, --version`")
+  })
+
   it("every --flag the README and the docs show for this server exists", () => {
     const flags = new Set(["help", "version", "config"])
     for (const spec of Object.values(optionTable) as Array<{ flag?: string; negation?: string }>) {

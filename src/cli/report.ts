@@ -2,7 +2,7 @@
 // the artifacts directory (or to --out FILE); the file's path goes to stdout.
 import * as path from "node:path"
 import { Cause, Effect, Exit, Layer, Option } from "effect"
-import { writeFileAtomic } from "../adapters/files.js"
+import { OWNER_ONLY_FILE, writeFileAtomic } from "../adapters/files.js"
 import * as KnowledgeFiles from "../adapters/knowledge-files.js"
 import * as StderrLogger from "../adapters/logger.js"
 import { defaultSettings } from "../domain/config.js"
@@ -63,7 +63,8 @@ export const runReport = async (argv: ReadonlyArray<string>, env: Readonly<Recor
     }
     const file = path.resolve(out)
     yield* Effect.tryPromise({
-      try: () => writeFileAtomic(file, built.html),
+      // A report holds what the session typed and saw: owner-only, as the server writes it.
+      try: () => writeFileAtomic(file, built.html, { mode: OWNER_ONLY_FILE }),
       catch: (error) => new KnowledgeError({ detail: `cannot write ${file}: ${String(error)}` })
     })
     return file

@@ -107,6 +107,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
         const code = yield* Effect.promise(() => runReport([sessionId, "--artifacts-dir", settings.artifactsDir, `--out=${out}`], {}))
         expect(code).toBe(0)
         const fromCli = fs.readFileSync(out, "utf8")
+        expect(fs.statSync(out).mode & 0o777).toBe(0o600)
         expect(fromCli).not.toContain(SECRET)
         expect((yield* readInChromium(out)).tools).toEqual(seen.tools)
         expect(yield* Effect.promise(() => runReport(["mm-no-such-session", "--artifacts-dir", settings.artifactsDir], {}))).toBe(1)
