@@ -142,20 +142,18 @@ const fuzzEveryTool = (label: string, skip: ReadonlySet<string>, perToolMs: numb
     expect(runs).toBeGreaterThan(tools.length - skip.size)
   })
 
-// The fuzzed calls run on the layer's services, captured once.
+// The fuzzed calls run on the layer's services, captured by each test as it starts (none depends on another running first).
 let services = Context.empty() as unknown as Context.Context<any>
+const captureServices = Effect.map(Effect.context<never>(), (context) => {
+  services = context as unknown as Context.Context<any>
+})
 
 const settings = testSettings()
 
 layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 400_000, excludeTestServices: true })("hostile input", (it) => {
-  it.effect("capture the services", () =>
-    Effect.gen(function* () {
-      services = (yield* Effect.context<never>()) as unknown as Context.Context<any>
-      expect(services).toBeDefined()
-    }))
-
   it.effect("without a session: every tool fuzzed from its schema; a megabyte in every string field", () =>
     Effect.gen(function* () {
+      yield* captureServices
       // Launching is what this part leaves out (a launch is a session).
       yield* fuzzEveryTool("no session", new Set(["launch"]), 1_500)
       expect(codeOf(yield* call(cleanup))).toBe("ok")
@@ -164,6 +162,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 400_000, excludeTe
 
   it.effect("with a session: a megabyte in every string field, a megabyte URL hash from the page, then every tool fuzzed", () =>
     Effect.gen(function* () {
+      yield* captureServices
       const { url } = yield* Pages
       expect(codeOf(yield* call(launch, { force: true }))).toBe("ok")
       expect(codeOf(yield* call(navigate, { screen: "url", url: url("/form") }))).toBe("ok")

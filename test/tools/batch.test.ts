@@ -1,6 +1,6 @@
 // mm_run_steps with mock layers: every branch of the runner.
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Option, Ref, Schema, TestClock } from "effect"
+import { Effect, Exit, Fiber, Layer, Option, Ref, Schema, TestClock } from "effect"
 import { defaultBatchLimits, type BatchLimits } from "../../src/domain/config.js"
 import { TargetNotFound } from "../../src/domain/errors.js"
 import type { StepRecord } from "../../src/domain/knowledge.js"
@@ -21,7 +21,9 @@ const world = Effect.gen(function* () {
   const observed = yield* Ref.make(0)
   const running = yield* Ref.make(0)
   const maxRunning = yield* Ref.make(0)
-  return { ran, steps, observed, running, maxRunning }
+  /** How many times a hanging step was interrupted. */
+  const interrupted = yield* Ref.make(0)
+  return { ran, steps, observed, running, maxRunning, interrupted }
 })
 type World = Effect.Effect.Success<typeof world>
 
@@ -55,7 +57,11 @@ const tools = (w: World) => {
     name: "hang",
     input: Schema.Struct({}),
     annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-    run: () => Ref.update(w.ran, (all) => [...all, "hang"]).pipe(Effect.zipRight(Effect.never), Effect.as({ echoed: "" }))
+    run: () =>
+      Ref.update(w.ran, (all) => [...all, "hang"]).pipe(
+        Effect.zipRight(Effect.never.pipe(Effect.onInterrupt(() => Ref.update(w.interrupted, (n) => n + 1)))),
+        Effect.as({ echoed: "" })
+      )
   })
   const read = defineTool({
     ...base,
@@ -299,8 +305,13 @@ describe("mm_run_steps", () => {
     Effect.gen(function* () {
       const w = yield* world
       const fiber = yield* Effect.fork(batch(w, { steps: [echo("a"), { tool: "hang" }, echo("never")] }).pipe(Effect.provide(layers(w))))
-      yield* TestClock.adjust("10 millis")
-      yield* Fiber.interrupt(fiber)
+      // Until the hanging step runs (no time passes on the test clock: nothing else can end it).
+      while (!(yield* Ref.get(w.ran)).includes("hang")) yield* Effect.yieldNow()
+      const exit = yield* Fiber.interrupt(fiber)
+      // The call ends interrupted (no answer made up for it), the running step itself was interrupted
+      // (not left running in a fiber of its own), and no later step started.
+      expect(Exit.isInterrupted(exit)).toBe(true)
+      expect(yield* Ref.get(w.interrupted)).toBe(1)
       expect(yield* Ref.get(w.ran)).toEqual(["a", "hang"])
     }))
 })
