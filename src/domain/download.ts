@@ -42,19 +42,45 @@ export const downloadFields = (
 ): { readonly download?: Download; readonly downloads?: ReadonlyArray<Download> } =>
   downloads.length === 0 ? {} : downloads.length === 1 ? { download: downloads[0]! } : { downloads }
 
+/** The most UTF-8 bytes a download's name keeps: a file system takes 255, and " (2)" or a temporary suffix may follow. */
+const MAX_NAME_BYTES = 180
+
+const encoder = new TextEncoder()
+const utf8Length = (text: string) => encoder.encode(text).length
+
+/** The longest beginning of `text` (whole characters) that is at most `bytes` UTF-8 bytes. */
+const withinBytes = (text: string, bytes: number): string => {
+  let kept = ""
+  let used = 0
+  for (const character of text) {
+    used += utf8Length(character)
+    if (used > bytes) break
+    kept += character
+  }
+  return kept
+}
+
 /**
- * A suggested file name as a plain file name: no directory parts, no control characters, no leading
- * dot (never a hidden file, never `..`), at most 150 characters (keeping the extension); "download" when
- * nothing is left.
+ * A suggested file name as a plain file name: no directory parts, no control characters (C0, C1, line
+ * separators, and the bidirectional and invisible formatting marks that can make "txt.exe" read
+ * "exe.txt"), no leading dot (never a hidden file, never `..`), at most 150 characters and 180 UTF-8
+ * bytes (keeping the extension, never splitting a character); "download" when nothing is left.
  */
 export const safeFileName = (suggested: string): string => {
   const base = suggested.split(/[/\\]/).pop() ?? ""
-  // eslint-disable-next-line no-control-regex
-  let name = base.replace(/[\u0000-\u001f\u007f:*?"<>|]/g, "_").trim().replace(/^[.\s]+/, "")
-  if (name.length > 150) {
+  const name = base
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f:*?"<>|\u2028\u2029]/g, "_")
+    .replace(/[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, "")
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "_")
+    .trim()
+    .replace(/^[.\s]+/, "")
+  const characters = [...name]
+  if (characters.length > 150 || utf8Length(name) > MAX_NAME_BYTES) {
     const dot = name.lastIndexOf(".")
     const extension = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : ""
-    name = name.slice(0, 150 - extension.length) + extension
+    const stem = [...name.slice(0, name.length - extension.length)].slice(0, 150 - [...extension].length).join("")
+    return withinBytes(stem, MAX_NAME_BYTES - utf8Length(extension)) + extension
   }
   return name === "" ? "download" : name
 }

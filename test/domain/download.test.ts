@@ -18,6 +18,22 @@ describe("download names", () => {
     expect(long.endsWith(".pdf")).toBe(true)
   })
 
+  it("a page's name can neither spoof its extension nor be too long for the file system, in bytes", () => {
+    // A right-to-left override makes "report\u202Efdp.exe" read "reportexe.pdf"; zero-width and C1 characters hide.
+    expect(safeFileName("report\u202Efdp.exe")).toBe("reportfdp.exe")
+    expect(safeFileName("a\u200bb\u0085c\u2028d.txt")).toBe("ab_c_d.txt")
+    // 150 emoji are 600 bytes: kept whole, never split, within 180 bytes with the extension.
+    for (const name of [`${"😀".repeat(150)}.pdf`, `${"é".repeat(200)}.csv`, "😀".repeat(100)]) {
+      const safe = safeFileName(name)
+      expect(Buffer.byteLength(safe), name.slice(0, 8)).toBeLessThanOrEqual(180)
+      expect(safe).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/)
+      expect(safe.length).toBeGreaterThan(40)
+    }
+    expect(safeFileName(`${"😀".repeat(150)}.pdf`).endsWith("😀.pdf")).toBe(true)
+    // A lone surrogate is no file name character.
+    expect(safeFileName("a\ud800b.txt")).toBe("a_b.txt")
+  })
+
   it("a taken name is numbered, keeping its extension", () => {
     expect(nextFreeName("report.csv")).toBe("report (2).csv")
     expect(nextFreeName("report (2).csv")).toBe("report (3).csv")
