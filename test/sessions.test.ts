@@ -107,6 +107,10 @@ describe("many sessions over Streamable HTTP", () => {
       expect(listedB.result.sessions.map((session: { id: string }) => session.id)).toEqual([idB])
       // A name reaches only the client's own sessions: b's "mine" is b's.
       expect((await ok(b.client, "mm_get_state", { session: "mine" })).result.state.url).toContain("/b")
+      // Still once b named a's session by its id (a's is named "mine" too, and a can choose its name): names are b's own first.
+      expect((await ok(b.client, "mm_get_state", { session: idA })).result.state.url).toContain("/a")
+      expect((await ok(b.client, "mm_get_state", { session: "mine" })).result.state.url).toContain("/b")
+      expect((await ok(a.client, "mm_get_state", { session: "mine" })).result.state.url).toContain("/a")
 
       // --private-knowledge: each client's step memory holds only its own sessions.
       const knownA = JSON.stringify((await ok(a.client, "mm_knowledge_sessions", {})).result)

@@ -272,7 +272,11 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
       Effect.gen(function* () {
         const current = yield* Ref.get(state)
         const byId = [...current.entries.values()].find((entry) => entry.sessionId === selector)
-        const entry = byId ?? visibleTo(current, client).find((entry) => entry.name === selector)
+        // A name is the client's own session's first: another client's session it once named by id may
+        // carry the same name (names are per client), and must not take calls meant for its own.
+        const visible = visibleTo(current, client)
+        const entry =
+          byId ?? visible.find((entry) => entry.owner === client && entry.name === selector) ?? visible.find((entry) => entry.name === selector)
         if (entry === undefined) return yield* new SessionNotFound({ session: clip(selector), yours: yours(current, client) })
         if (entry.owner !== client) yield* Ref.update(state, (now) => withClient(now, client, (known) => ({ ...known, named: new Set(known.named).add(entry.slot.key) })))
         return entry
