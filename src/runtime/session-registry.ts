@@ -96,6 +96,13 @@ const withClient = (current: State, client: string, change: (before: ClientState
   clients: new Map(current.clients).set(client, change(clientOf(current, client)))
 })
 
+/**
+ * The session a name names for a client: its own first, then one of another client's it named by id (names
+ * are per client: that one may carry the same name, and must not take calls meant for the client's own).
+ */
+const byName = (visible: ReadonlyArray<Entry>, client: string, name: string): Entry | undefined =>
+  visible.find((entry) => entry.owner === client && entry.name === name) ?? visible.find((entry) => entry.name === name)
+
 /** The sessions a client sees: its own and those it named by id (all with --shared-browser). */
 const visibleIn = (current: State, client: string, shared: boolean): ReadonlyArray<Entry> =>
   [...current.entries.values()].filter((entry) => shared || entry.owner === client || clientOf(current, client).named.has(entry.slot.key))
@@ -272,11 +279,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
       Effect.gen(function* () {
         const current = yield* Ref.get(state)
         const byId = [...current.entries.values()].find((entry) => entry.sessionId === selector)
-        // A name is the client's own session's first: another client's session it once named by id may
-        // carry the same name (names are per client), and must not take calls meant for its own.
-        const visible = visibleTo(current, client)
-        const entry =
-          byId ?? visible.find((entry) => entry.owner === client && entry.name === selector) ?? visible.find((entry) => entry.name === selector)
+        const entry = byId ?? byName(visibleTo(current, client), client, selector)
         if (entry === undefined) return yield* new SessionNotFound({ session: clip(selector), yours: yours(current, client) })
         if (entry.owner !== client) yield* Ref.update(state, (now) => withClient(now, client, (known) => ({ ...known, named: new Set(known.named).add(entry.slot.key) })))
         return entry
