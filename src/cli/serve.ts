@@ -61,7 +61,9 @@ export const registryOptionsOf = (settings: Settings): SessionRegistry.RegistryO
   maxSessions: settings.maxSessions,
   idleTimeoutMs: settings.sessionIdleTimeout * 1000,
   shared: settings.sharedBrowser,
-  privateKnowledge: settings.privateKnowledge
+  privateKnowledge: settings.privateKnowledge,
+  // A remote browser hosts contexts, never this profile (the options refuse both together).
+  ...(settings.userDataDir !== undefined ? { profile: settings.userDataDir } : {})
 })
 
 /** The secrets of `--secrets` (checked at start by parseCli; a file that broke since is a defect). */

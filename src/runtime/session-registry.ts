@@ -3,7 +3,7 @@
 // by id (any client: a capability) or by name (its owner, and clients that named its id), and closed by
 // mm_cleanup, mm_sessions, its idle lease or the server's end, which closes its scope and all it opened.
 import { Clock, Context, Duration, Effect, ExecutionStrategy, Exit, FiberRef, Layer, Option, Ref, Schedule, Scope } from "effect"
-import { clip, InvalidInput, SessionLimit, SessionNotFound } from "../domain/errors.js"
+import { clip, InvalidInput, ProfileInUse, SessionLimit, SessionNotFound } from "../domain/errors.js"
 import { KnowledgeStore, type KnowledgeStoreService } from "../services/KnowledgeStore.js"
 import { ObservingClient, type Observer } from "../services/Observer.js"
 import { Session, type SessionService } from "../services/Session.js"
@@ -21,6 +21,11 @@ export interface RegistryOptions {
   readonly shared: boolean
   /** Step memory a client reads is its own sessions' only (--private-knowledge). */
   readonly privateKnowledge: boolean
+  /**
+   * The profile every session's browser runs on (--user-data-dir): Chromium runs one browser per profile,
+   * so one session holds it at a time and another launch answers MM_PROFILE_IN_USE at once.
+   */
+  readonly profile?: string | undefined
   /** Resident memory of a session's browser processes, MB, for mm_sessions (when the adapter can tell). */
   readonly memoryOf?: ((session: Context.Context<Session | Observer>) => Effect.Effect<number | undefined>) | undefined
 }
@@ -139,6 +144,13 @@ interface Core {
   readonly closeSlot: (slot: Slot) => Effect.Effect<void>
 }
 
+/** The --user-data-dir profile is held: by which session (named only to a client that may use it). */
+const profileInUse = (current: State, client: string, profile: string, ended: ReadonlySet<string>) => {
+  const holder = [...current.entries.values()].find((entry) => !ended.has(entry.slot.key))
+  const yours = holder !== undefined && visibleIn(current, client, false).includes(holder)
+  return new ProfileInUse({ profile, heldBy: holder === undefined ? "a session that is starting" : yours ? shownAs(holder) : "another client's session", yours })
+}
+
 /** The slot's Session, as tools see it: a launch registers the session (within the limit), a cleanup closes the slot. */
 const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inner: SessionService): SessionService => {
   const visibleTo = (current: State, client: string) => visibleIn(current, client, options.shared)
@@ -153,7 +165,7 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
         const name = launchOptions.name
         const ended = own === undefined ? yield* endedKeys([...before.entries.values()]) : new Set<string>()
         // The name check and the slot count in one step: concurrent launches cannot both take a name or the last slot.
-        const reserved = yield* Ref.modify(state, (current): [Entry | "taken" | "full" | "ok", State] => {
+        const reserved = yield* Ref.modify(state, (current): [Entry | "taken" | "full" | "profile" | "ok", State] => {
           if (name !== undefined) {
             const taken = visibleTo(current, client).find((entry) => entry.name === name && entry.slot.key !== slot.key)
             if (taken !== undefined) return [taken, current]
@@ -161,9 +173,11 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
           }
           if (current.entries.has(slot.key)) return ["ok", current]
           const open = [...current.entries.keys()].filter((key) => !ended.has(key)).length + current.starting.size
+          if (options.profile !== undefined && open > 0) return ["profile", current]
           if (open >= options.maxSessions) return ["full", current]
           return ["ok", { ...current, starting: new Map(current.starting).set(slot.key, { owner: client, name }) }]
         })
+        if (reserved === "profile") return yield* profileInUse(yield* Ref.get(state), client, options.profile!, ended)
         if (reserved === "full") {
           const now = yield* Ref.get(state)
           return yield* new SessionLimit({ limit: options.maxSessions, yours: [...yours(now, client), ...startingOf(now, client)] })

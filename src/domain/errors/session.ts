@@ -109,6 +109,31 @@ export class SessionLimit extends Schema.TaggedError<SessionLimit>()("SessionLim
   }
 }
 
+/**
+ * The server's --user-data-dir profile is held by an open session: Chromium runs one browser per profile,
+ * so a second session on it would only fail after Chromium's own wait. Answered at once, naming the holder.
+ */
+export class ProfileInUse extends Schema.TaggedError<ProfileInUse>()("ProfileInUse", {
+  profile: Schema.String,
+  /** The session that holds it, as "id (name)"; its id only when it is the calling client's own or one it named. */
+  heldBy: Schema.String,
+  /** The holder is the calling client's (or one it named): it may close it or go on in it. */
+  yours: Schema.Boolean
+}) {
+  get code() {
+    return "MM_PROFILE_IN_USE" as const
+  }
+  override get message() {
+    const next = this.yours
+      ? `go on in it ({"session": "${this.heldBy.split(" ")[0]}"}), or close it (mm_sessions {action: "close", session: ID}) and launch again`
+      : "try again once it closes (mm_cleanup by its client, or its idle lease, --session-idle-timeout)"
+    return `--user-data-dir ${this.profile} is in use by ${this.yours ? `your session ${this.heldBy}` : "another client's session"}: Chromium runs one browser per profile, so this server holds one session on it at a time. ${next}.`
+  }
+  get details() {
+    return this.yours ? { profile: this.profile, heldBy: this.heldBy } : { profile: this.profile }
+  }
+}
+
 export class TabNotFound extends Schema.TaggedError<TabNotFound>()("TabNotFound", {
   detail: Schema.String
 }) {

@@ -1,7 +1,7 @@
 // The session's lifecycle: start a browser session, end it, and tell which one runs.
 import type { Effect, Option } from "effect"
 import type { StorageState } from "../../domain/config.js"
-import type { InvalidConfig, InvalidInput, LaunchFailed, SessionAlreadyRunning, SessionLimit } from "../../domain/errors.js"
+import type { InvalidConfig, InvalidInput, LaunchFailed, ProfileInUse, SessionAlreadyRunning, SessionLimit } from "../../domain/errors.js"
 
 export interface LaunchOptions {
   readonly goal?: string | undefined
@@ -36,7 +36,7 @@ export interface LaunchResult {
 }
 
 /** Why a launch failed; SessionLimit and InvalidInput (a name taken) come from the session registry. */
-export type LaunchError = LaunchFailed | SessionAlreadyRunning | InvalidConfig | SessionLimit | InvalidInput
+export type LaunchError = LaunchFailed | SessionAlreadyRunning | InvalidConfig | SessionLimit | ProfileInUse | InvalidInput
 
 export interface SessionLifecycle {
   /**
