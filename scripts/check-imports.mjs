@@ -57,10 +57,8 @@ export const ALLOWED_LONG_FUNCTIONS = {
   // short, the closure long). Splitting means a port per concern (HOUSE_STYLE: past ~400 lines), with
   // the state they share passed in; left whole today because widget-gaps, downloads and emulate are
   // changing these files. Who removes them: the structure helper, once those land.
-  "adapters/playwright/session/actions.ts:make": "port closure; split the direct path from Playwright's actions",
   "adapters/playwright/session/direct.ts:directActions": "port closure of the direct actions; one function per action",
   "adapters/playwright/session/targets.ts:targets": "closure over the locator cache; split locating from resolving refs",
-  "adapters/playwright/observer/observer.ts:make": "port closure; split walks from the snapshot and test ids",
   // The hot path of bench:knowledge: its loops are closures over typed-array counters on purpose (V8
   // optimizes each); splitting the shared counters into a context needs bench:knowledge before and after.
   "knowledge/prior.ts:priorKnowledge": "hot path; split only with bench:knowledge before/after",

@@ -1,12 +1,12 @@
 // Observer over Playwright: one in-page walk per observation; refs are handed out under a lock so
 // numbering stays unique across the session's tabs.
-import { Effect, FiberRef, Layer, Option, Ref } from "effect"
+import { type Context, Effect, FiberRef, Layer, Option, Ref } from "effect"
 import type { Page } from "playwright"
 import { DiscoveryFailed, PageClosed, PageUnresponsive, shownUrl, StateFailed } from "../../../domain/errors.js"
 import type { A11yNode, FindResult, Observation, ScreenState, TestIdItem } from "../../../domain/observation.js"
 import { StateSnapshot, type PageProbe } from "../../../capabilities/StateSnapshot.js"
 import { Observer, ObservingClient, type FindOptions, type ObserveOptions } from "../../../services/Observer.js"
-import { BrowserState, type LiveSession } from "../lifecycle/browser.js"
+import { BrowserState, type BrowserStateService, type LiveSession } from "../lifecycle/browser.js"
 import { BrowserCallFailed, firstLine } from "../calls.js"
 import { withSeparateFrames } from "../session/frames.js"
 import { requestsInFlight } from "../lifecycle/live-session.js"
@@ -52,144 +52,155 @@ const networkQuiet = (page: Page) =>
 /** A page read the page never answered (rather than one that failed in the page). */
 const unansweredRead = (error: unknown): boolean => error instanceof BrowserCallFailed && unanswered(error.cause)
 
-export const make = Effect.gen(function* () {
-  const browser = yield* BrowserState
-  const settings = browser.settings
-  // An app's own state reader, when the library user provided one; read once, when the layer is built.
-  const appState = yield* Effect.serviceOption(StateSnapshot)
-  // Each tab's document ledgers (see ledgers.ts), so refs carry over to a new document at the same URL.
-  const ledgers = new WeakMap<Page, TabLedgers>()
+/** What the walks and state reads share: the browser state, the app's own state reader, each tab's document ledgers. */
+interface ObserverContext {
+  readonly browser: BrowserStateService
+  readonly appState: Option.Option<Context.Tag.Service<StateSnapshot>>
+  readonly ledgers: WeakMap<Page, TabLedgers>
+}
 
-  const evaluate = (live: LiveSession, page: Page, args: WalkArgs, settle: boolean) =>
-    live.observeLock.withPermits(1)(
-      Effect.gen(function* () {
-        // Changes-only answers and searches are per client: the page keeps each one's record.
-        const viewer = yield* FiberRef.get(ObservingClient)
-        const base: ObserveArgs = {
-          ...args,
-          nextRef: live.nextRef,
-          testIdAttribute: settings.testIdAttribute,
-          screenRules: settings.screenRules,
-          ...(viewer !== "" ? { viewer } : {})
-        }
-        const tab = ledgers.get(page) ?? emptyLedgers()
-        ledgers.set(page, tab)
-        const wantTree = args.wantA11y || args.find !== undefined
-        const full: ObserveArgs = wantTree ? { ...base, ...ledgerArgs(tab) } : base
-        // A read of the state alone is small; a walk may take a while on a large page.
-        const readTimeoutMs = args.wantA11y || args.wantTestIds || args.find !== undefined ? WALK_TIMEOUT_MS : STATE_TIMEOUT_MS
-        const read = (expression: string, timeoutMs: number) =>
-          Effect.tryPromise({
-            try: (signal) => evaluateAcrossNavigation<ObserveResult>(page, expression, { timeoutMs, signal }),
-            catch: (cause) =>
-              page.isClosed() ? new PageClosed({ detail: "the active page closed while it was being read" }) : new BrowserCallFailed({ cause })
-          })
-        // The walk is installed once per document; the first observation of a document installs it.
-        // A document known to be new gets the walk in the same trip.
-        const observeWith = (walkArgs: ObserveArgs, settleArgs: SettleArgs | null, timeoutMs: number) =>
-          Effect.flatMap(
-            read(
-              hasInstalled(page, walkInstallKey()) ? installedCallExpression(walkArgs, settleArgs) : installedObserveExpression(walkArgs, settleArgs),
-              timeoutMs
-            ),
-            (answer) =>
-              (answer as { missing?: boolean }).missing === true
-                ? read(installedObserveExpression(walkArgs, settleArgs), timeoutMs)
-                : Effect.succeed(answer)
-          ).pipe(Effect.tap(() => noteInstalled(page, walkInstallKey())))
-        // The first walk of a new document at the URL of an earlier one asks for that one's refs, then walks.
-        const observeOnce = (settleArgs: SettleArgs | null, timeoutMs: number) =>
-          Effect.flatMap(observeWith(full, settleArgs, timeoutMs), (answer) =>
-            answer.carryWanted === undefined
-              ? Effect.succeed(answer)
-              : observeWith(
-                  { ...full, carry: carryFor(tab, answer.carryWanted) ?? { url: answer.carryWanted, refs: [], told: [] } },
-                  null,
-                  timeoutMs
-                )
+/** One walk of the page (settled first when `settle`), under the session's observe lock, with its cross-origin frames. */
+const evaluate = (context: ObserverContext, live: LiveSession, page: Page, args: WalkArgs, settle: boolean) =>
+  live.observeLock.withPermits(1)(
+    Effect.gen(function* () {
+      // Changes-only answers and searches are per client: the page keeps each one's record.
+      const viewer = yield* FiberRef.get(ObservingClient)
+      const base: ObserveArgs = {
+        ...args,
+        nextRef: live.nextRef,
+        testIdAttribute: context.browser.settings.testIdAttribute,
+        screenRules: context.browser.settings.screenRules,
+        ...(viewer !== "" ? { viewer } : {})
+      }
+      const tab = context.ledgers.get(page) ?? emptyLedgers()
+      context.ledgers.set(page, tab)
+      const wantTree = args.wantA11y || args.find !== undefined
+      const full: ObserveArgs = wantTree ? { ...base, ...ledgerArgs(tab) } : base
+      // A read of the state alone is small; a walk may take a while on a large page.
+      const readTimeoutMs = args.wantA11y || args.wantTestIds || args.find !== undefined ? WALK_TIMEOUT_MS : STATE_TIMEOUT_MS
+      const read = (expression: string, timeoutMs: number) =>
+        Effect.tryPromise({
+          try: (signal) => evaluateAcrossNavigation<ObserveResult>(page, expression, { timeoutMs, signal }),
+          catch: (cause) =>
+            page.isClosed() ? new PageClosed({ detail: "the active page closed while it was being read" }) : new BrowserCallFailed({ cause })
+        })
+      // The walk is installed once per document; the first observation of a document installs it.
+      // A document known to be new gets the walk in the same trip.
+      const observeWith = (walkArgs: ObserveArgs, settleArgs: SettleArgs | null, timeoutMs: number) =>
+        Effect.flatMap(
+          read(
+            hasInstalled(page, walkInstallKey()) ? installedCallExpression(walkArgs, settleArgs) : installedObserveExpression(walkArgs, settleArgs),
+            timeoutMs
+          ),
+          (answer) =>
+            (answer as { missing?: boolean }).missing === true
+              ? read(installedObserveExpression(walkArgs, settleArgs), timeoutMs)
+              : Effect.succeed(answer)
+        ).pipe(Effect.tap(() => noteInstalled(page, walkInstallKey())))
+      // The first walk of a new document at the URL of an earlier one asks for that one's refs, then walks.
+      const observeOnce = (settleArgs: SettleArgs | null, timeoutMs: number) =>
+        Effect.flatMap(observeWith(full, settleArgs, timeoutMs), (answer) =>
+          answer.carryWanted === undefined
+            ? Effect.succeed(answer)
+            : observeWith(
+                { ...full, carry: carryFor(tab, answer.carryWanted) ?? { url: answer.carryWanted, refs: [], told: [] } },
+                null,
+                timeoutMs
+              )
+        )
+      // What the page is still fetching to render (a script, a fetch) is waited for first, within the same cap.
+      const waited = settle ? yield* networkQuiet(page) : 0
+      const remaining = { quietMs: SETTLE.quietMs, capMs: Math.max(SETTLE.quietMs, SETTLE.capMs - waited) }
+      // A page whose timers never fire (a fake clock) never lets the settling end: past the cap, read it as it is,
+      // unless the page does not answer at all (a script of its own holds it).
+      const settled = settle
+        ? yield* observeOnce(remaining, remaining.capMs + SETTLE_SLACK_MS).pipe(
+            Effect.map(Option.some),
+            Effect.catchIf(
+              unansweredRead,
+              () => Effect.flatMap(unresponsive(page, "the page could not be read"), (stuck) => (Option.isSome(stuck) ? Effect.fail(stuck.value) : Effect.succeedNone))
+            )
           )
-        // What the page is still fetching to render (a script, a fetch) is waited for first, within the same cap.
-        const waited = settle ? yield* networkQuiet(page) : 0
-        const remaining = { quietMs: SETTLE.quietMs, capMs: Math.max(SETTLE.quietMs, SETTLE.capMs - waited) }
-        // A page whose timers never fire (a fake clock) never lets the settling end: past the cap, read it as it is,
-        // unless the page does not answer at all (a script of its own holds it).
-        const settled = settle
-          ? yield* observeOnce(remaining, remaining.capMs + SETTLE_SLACK_MS).pipe(
-              Effect.map(Option.some),
-              Effect.catchIf(
-                unansweredRead,
-                () => Effect.flatMap(unresponsive(page, "the page could not be read"), (stuck) => (Option.isSome(stuck) ? Effect.fail(stuck.value) : Effect.succeedNone))
-              )
-            )
-          : Option.none<ObserveResult>()
-        const top: ObserveResult = Option.isSome(settled)
-          ? settled.value
-          : yield* observeOnce(null, readTimeoutMs).pipe(
-              Effect.catchIf(
-                unansweredRead,
-                () =>
-                  Effect.flatMap(unresponsive(page, "the page could not be read"), (stuck) =>
-                    Option.isSome(stuck)
-                      ? Effect.fail(stuck.value)
-                      : // It answers, slowly (a flood of its own, a loaded machine): once more, then it counts as busy.
-                        observeOnce(null, readTimeoutMs).pipe(
-                          Effect.catchIf(
-                            unansweredRead,
-                            () => Effect.fail(new PageUnresponsive({ detail: `the page could not be read within ${readTimeoutMs} ms, twice` }))
-                          )
+        : Option.none<ObserveResult>()
+      const top: ObserveResult = Option.isSome(settled)
+        ? settled.value
+        : yield* observeOnce(null, readTimeoutMs).pipe(
+            Effect.catchIf(
+              unansweredRead,
+              () =>
+                Effect.flatMap(unresponsive(page, "the page could not be read"), (stuck) =>
+                  Option.isSome(stuck)
+                    ? Effect.fail(stuck.value)
+                    : // It answers, slowly (a flood of its own, a loaded machine): once more, then it counts as busy.
+                      observeOnce(null, readTimeoutMs).pipe(
+                        Effect.catchIf(
+                          unansweredRead,
+                          () => Effect.fail(new PageUnresponsive({ detail: `the page could not be read within ${readTimeoutMs} ms, twice` }))
                         )
-                  )
-              )
+                      )
+                )
             )
-        // Cross-origin frames run in processes of their own: their trees come from their own walks.
-        if (top.ledger !== undefined) applyLedger(tab, top.ledger)
-        const result = yield* Effect.promise(() => withSeparateFrames(page, top, { ...base, nextRef: top.nextRef }).catch(() => top))
-        live.nextRef = Math.max(live.nextRef, result.nextRef)
-        return result
-      })
-    )
+          )
+      // Cross-origin frames run in processes of their own: their trees come from their own walks.
+      if (top.ledger !== undefined) applyLedger(tab, top.ledger)
+      const result = yield* Effect.promise(() => withSeparateFrames(page, top, { ...base, nextRef: top.nextRef }).catch(() => top))
+      live.nextRef = Math.max(live.nextRef, result.nextRef)
+      return result
+    })
+  )
 
-  const probeOf = (live: LiveSession, page: Page, result: ObserveResult): PageProbe => ({
-    url: shownUrl(result.url),
-    title: result.title,
-    role: browser.roleOf(live, page),
-    detectedScreen: result.screen,
-    evaluate: (fn, arg) =>
-      Effect.tryPromise({
-        try: () => page.evaluate(fn as (arg: unknown) => unknown, arg as unknown) as Promise<any>,
-        catch: (error) => new StateFailed({ detail: `the StateSnapshot capability's page script failed: ${firstLine(error)}` })
-      })
+const probeOf = (context: ObserverContext, live: LiveSession, page: Page, result: ObserveResult): PageProbe => ({
+  url: shownUrl(result.url),
+  title: result.title,
+  role: context.browser.roleOf(live, page),
+  detectedScreen: result.screen,
+  evaluate: (fn, arg) =>
+    Effect.tryPromise({
+      try: () => page.evaluate(fn as (arg: unknown) => unknown, arg as unknown) as Promise<any>,
+      catch: (error) => new StateFailed({ detail: `the StateSnapshot capability's page script failed: ${firstLine(error)}` })
+    })
+})
+
+/** The screen state an observation answers, with the app's own state when a reader was provided. */
+const stateOf = (context: ObserverContext, live: LiveSession, page: Page, result: ObserveResult) =>
+  Effect.gen(function* () {
+    live.affordances = { page, affords: result.affords ?? {} }
+    const tabs = yield* Ref.get(live.tabs)
+    // A page the session has not (or no longer) given an id (a tab closing, one opening) is observed without one.
+    const tabId = tabs.tabIds.get(page)
+    const base: ScreenState = {
+      isLoaded: result.readyState === "complete",
+      currentUrl: shownUrl(result.url),
+      title: result.title,
+      currentScreen: result.screen,
+      ...(tabId !== undefined ? { tabId } : {}),
+      ...(live.extension !== undefined ? { extensionId: live.extension.id } : {})
+    }
+    if (Option.isNone(context.appState)) return base
+    const app = yield* context.appState.value.snapshot(probeOf(context, live, page, result))
+    const state: ScreenState = {
+      ...base,
+      ...(app.screen !== undefined ? { currentScreen: app.screen } : {}),
+      ...(app.fields !== undefined ? { app: app.fields } : {})
+    }
+    return state
   })
 
-  const stateOf = (live: LiveSession, page: Page, result: ObserveResult) =>
-    Effect.gen(function* () {
-      live.affordances = { page, affords: result.affords ?? {} }
-      const tabs = yield* Ref.get(live.tabs)
-      // A page the session has not (or no longer) given an id (a tab closing, one opening) is observed without one.
-      const tabId = tabs.tabIds.get(page)
-      const base: ScreenState = {
-        isLoaded: result.readyState === "complete",
-        currentUrl: shownUrl(result.url),
-        title: result.title,
-        currentScreen: result.screen,
-        ...(tabId !== undefined ? { tabId } : {}),
-        ...(live.extension !== undefined ? { extensionId: live.extension.id } : {})
-      }
-      if (Option.isNone(appState)) return base
-      const app = yield* appState.value.snapshot(probeOf(live, page, result))
-      const state: ScreenState = {
-        ...base,
-        ...(app.screen !== undefined ? { currentScreen: app.screen } : {}),
-        ...(app.fields !== undefined ? { app: app.fields } : {})
-      }
-      return state
-    })
+export const make = Effect.gen(function* () {
+  const browser = yield* BrowserState
+  const context: ObserverContext = {
+    browser,
+    // An app's own state reader, when the library user provided one; read once, when the layer is built.
+    appState: yield* Effect.serviceOption(StateSnapshot),
+    // Each tab's document ledgers (see ledgers.ts), so refs carry over to a new document at the same URL.
+    ledgers: new WeakMap<Page, TabLedgers>()
+  }
 
   const run = <E>(args: WalkArgs, onError: (detail: string) => E, settle = false) =>
     Effect.gen(function* () {
       const { live, page } = yield* browser.activePage
       yield* failIfStuck(page, "the page could not be read")
-      const result = yield* evaluate(live, page, args, settle).pipe(
+      const result = yield* evaluate(context, live, page, args, settle).pipe(
         Effect.mapError((error) =>
           error instanceof PageClosed || error instanceof PageUnresponsive ? error : onError(firstLine(error.cause))
         )
@@ -202,7 +213,7 @@ export const make = Effect.gen(function* () {
       { testIdLimit: 0, a11yLimit: 0, rootSelector: null, wantTestIds: false, wantA11y: false, changesOnly: false },
       (detail) => new StateFailed({ detail })
     ),
-    ({ live, page, result }) => stateOf(live, page, result)
+    ({ live, page, result }) => stateOf(context, live, page, result)
   )
 
   // The action that just ran may have read the state on its last trip to the page: take it.
@@ -211,7 +222,7 @@ export const make = Effect.gen(function* () {
     const live = current.value
     const last = live.lastRead
     live.lastRead = undefined
-    return last !== undefined && last.page === live.active && !last.page.isClosed() ? stateOf(live, last.page, last.result) : read
+    return last !== undefined && last.page === live.active && !last.page.isClosed() ? stateOf(context, live, last.page, last.result) : read
   })
 
   const observe = (options: ObserveOptions) =>
@@ -235,7 +246,7 @@ export const make = Effect.gen(function* () {
       }
       const changesOnly = options.changesOnly === true && options.rootSelector === undefined
       const observation: Observation = {
-        state: yield* stateOf(live, page, result),
+        state: yield* stateOf(context, live, page, result),
         ...(result.testIds !== null ? { testIds: result.testIds as ReadonlyArray<TestIdItem> } : {}),
         ...(result.testIds !== null && changesOnly ? { testIdsUnchanged: result.testIdsUnchanged } : {}),
         ...(result.a11y !== null

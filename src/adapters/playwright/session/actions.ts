@@ -7,13 +7,13 @@ import type { TargetElement } from "../../../domain/knowledge.js"
 import { describeTarget, type Target } from "../../../domain/target.js"
 import { failIfStuck } from "./responsive.js"
 import type { ActionOptions, ClickOptions, DialogChoice, SessionActions } from "../../../services/Session.js"
-import { BrowserState } from "../lifecycle/browser.js"
+import { BrowserState, type BrowserStateService } from "../lifecycle/browser.js"
 import { BrowserCallFailed, firstLine } from "../calls.js"
-import { directActions, splitLastKey } from "./direct.js"
+import { directActions, splitLastKey, type DirectActions } from "./direct.js"
 import { requestsInFlight, type LiveSession } from "../lifecycle/live-session.js"
 import { evaluateInPage } from "../page-eval.js"
 import { elementFunction, isSensitiveField, readText } from "../page-script.js"
-import { Refused, targets } from "./targets.js"
+import { Refused, targets, type Targets } from "./targets.js"
 import { PAGE } from "../page-bundle.js"
 import type { Typed } from "../page/typing.js"
 
@@ -206,221 +206,227 @@ const typeInto = async (field: Locator, text: string, options: { timeout: number
 /** The element field of an action's answer: only when the page could describe the target. */
 const described = (element: TargetElement | undefined): { readonly element?: TargetElement } => (element !== undefined ? { element } : {})
 
+/** What the actions share: the session's browser state, the target helpers, and the direct path over them. */
+interface ActionContext {
+  readonly browser: BrowserStateService
+  readonly targeting: Targets
+  readonly direct: DirectActions
+}
+
+/**
+ * Runs an action alone on the session's input (see `inputLock`), with its choice for the dialogs its
+ * page opens in force (until the next action's).
+ */
+const withDialogs = <A, E>(live: LiveSession, page: Page, choice: DialogChoice | undefined, action: Effect.Effect<A, E>) =>
+  live.inputLock.withPermits(1)(Effect.zipRight(Ref.set(live.dialogChoice, choice === undefined ? undefined : { page, ...choice }), action))
+
+/** The same for an action that starts from the active page. */
+const onActivePage = <A, E>(context: ActionContext, choice: DialogChoice | undefined, action: Effect.Effect<A, E>) =>
+  Effect.flatMap(context.browser.activePage, ({ live, page }) => withDialogs(live, page, choice, action))
+
+const click = (context: ActionContext, target: Target, options: ClickOptions) =>
+  Effect.flatMap(context.browser.activePage, ({ live, page }) =>
+    withDialogs(live, page, options.dialog, context.direct.clickPage(live, page, target, options))
+  ).pipe(
+    Effect.map(({ page, element }) => ({ closed: page.isClosed(), element })),
+    // A confirm button that closes its own popup: the click did its job.
+    Effect.catchTag("PageClosed", (error) =>
+      error.during === "click" ? Effect.succeed({ closed: true, element: undefined }) : Effect.fail(error)
+    ),
+    // Unless the page closed because the whole browser went away.
+    Effect.flatMap(({ closed, element }) =>
+      Effect.as(closed ? context.browser.live : Effect.void, { pageClosedAfterClick: closed, ...(element !== undefined ? { element } : {}) })
+    )
+  )
+
+const type = (context: ActionContext, target: Target, text: string, options: ActionOptions) => onActivePage(context, options.dialog, typeNow(context, target, text, options))
+
+const typeNow = (context: ActionContext, target: Target, text: string, options: ActionOptions) =>
+  Effect.gen(function* () {
+    const { live, page } = yield* context.browser.activePage
+    // A page known to be stuck answers MM_PAGE_UNRESPONSIVE before the watch below waits on it.
+    yield* failIfStuck(page, `type on ${describeTarget(target)} could not start`)
+    // A field that drives a popup has its page's changes counted from now on, for the app's answer to the typing.
+    const frames = yield* context.targeting.ensureRefs(page, target)
+    const field = context.targeting.locate(page, target, frames)
+    const drivesPopup = yield* Effect.promise(() => field.evaluate(watchTyping, undefined, { timeout: WATCH_TIMEOUT_MS }).catch(() => false))
+    const direct_ = yield* context.direct.directType(live, page, target, text, options.timeoutMs)
+    if (direct_._tag === "Done") {
+      yield* checkTyped(page, field, target, text, drivesPopup)
+      return { sensitive: direct_.sensitive ?? true, ...described(direct_.element) }
+    }
+    live.lastRead = undefined
+    yield* Effect.logDebug(`type: ${direct_.why}; Playwright's fill takes over`)
+    const element = yield* context.targeting.describe(page, target, direct_.described)
+    const { locator } = yield* context.targeting.act("type", target, options.timeoutMs, (typed, opts) => typeInto(typed, text, opts), page)
+    yield* checkTyped(page, locator, target, text, drivesPopup)
+    // Read in our isolated world (the field keeps the focus after fill) and, for a field that lost it, on the element.
+    // Focus in a cross-origin frame: the field itself says, when it is in a frame (it has the focus there).
+    const focused = yield* focusIsSecret(page)
+    if (focused === true || (focused === null && frames.length === 0)) return { sensitive: true, ...described(element) }
+    const sensitive = yield* Effect.promise(() =>
+      locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true)
+    )
+    return { sensitive, ...described(element) }
+  })
+
+/**
+ * After typing: a field that drives a popup gives its app the moment it takes to answer (a first change
+ * within REACTION.firstMs, then quiet for REACTION.quietMs, at most REACTION.capMs), so that the
+ * observation after it shows the filtered options; then the call fails unless the field holds the text
+ * (or a formatting of it). A field that cannot be read any more (it went away) passes.
+ */
+const checkTyped = (page: Page, locator: Locator, target: Target, text: string, drivesPopup: boolean) =>
+  Effect.gen(function* () {
+    if (drivesPopup) yield* Effect.promise(() => awaitReaction(locator))
+    const typed = yield* Effect.promise(() => locator.evaluate(typedState, text, { timeout: 2_000 }).catch(() => undefined))
+    if (typed === undefined || typed.arrived || page.isClosed()) return
+    return yield* new ActionFailed({
+      action: "type",
+      target: describeTarget(target),
+      detail:
+        typed.holds === undefined
+          ? "the field does not hold the text typed afterwards (the page changed or refused it; a secret field's value is not shown)"
+          : `the field holds ${JSON.stringify(typed.holds)} afterwards, not the text typed (the page changed or refused it)`
+    })
+  })
+
+const pressKey = (context: ActionContext, target: Target | undefined, key: string, options: ActionOptions) =>
+  onActivePage(context, options.dialog, pressKeyNow(context, target, key, options))
+
+const pressKeyNow = (context: ActionContext, target: Target | undefined, key: string, options: ActionOptions) =>
+  Effect.gen(function* () {
+    const { page } = yield* context.browser.activePage
+    // A key typed into a secret field is part of the secret: where the focus is before and after the key both count.
+    // Focus in a cross-origin frame (null) cannot be read from the top document: secret.
+    let sensitive = target === undefined ? (yield* focusIsSecret(page)) !== false : false
+    if (target !== undefined) {
+      const { locator } = yield* context.targeting.act("press_key", target, options.timeoutMs, (field, opts) => pressOn(field, key, opts), page)
+      sensitive = yield* Effect.promise(() => locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true))
+    } else {
+      yield* Effect.tryPromise({
+        try: () => page.keyboard.press(key),
+        catch: (cause) =>
+          page.isClosed()
+            ? new PageClosed({ detail: "the page closed while a key was pressed", during: "press_key" })
+            : new ActionFailed({ action: "press_key", target: "the focused element", detail: firstLine(cause) })
+      })
+    }
+    if (!sensitive) sensitive = (yield* focusIsSecret(page)) !== false
+    return { sensitive }
+  })
+
+const selectOption = (context: ActionContext, target: Target, values: ReadonlyArray<string>, options: ActionOptions) =>
+  onActivePage(context, 
+    options.dialog,
+    Effect.gen(function* () {
+      const { page } = yield* context.browser.activePage
+      const select = context.targeting.act("select_option", target, options.timeoutMs, (found, opts) =>
+        // Each value matches an option by its value or by its label, as Playwright's own string form does.
+        found.selectOption([...values], opts)
+      , page).pipe(
+        Effect.map(({ value }): ReadonlyArray<string> => value),
+        // Playwright waits for a missing option until the time runs out: say which options there are.
+        Effect.catchTag("ActionTimeout", (timeout) =>
+          Effect.flatMap(context.targeting.ensureRefs(page, target), (frames) => missingOptions(context.targeting.locate(page, target, frames), target, values, timeout))
+        )
+      )
+      const found = Effect.map(context.targeting.ensureRefs(page, target), (frames) => context.targeting.locate(page, target, frames))
+      return yield* Effect.raceFirst(select, failFastSelect(page, found, target, values))
+    })
+  )
+
+const hover = (context: ActionContext, target: Target, options: ActionOptions) =>
+  onActivePage(context, options.dialog, context.targeting.act("hover", target, options.timeoutMs, (locator, opts) => locator.hover(opts)).pipe(Effect.asVoid))
+
+const getText = (context: ActionContext, target: Target, options: { readonly timeoutMs: number }) =>
+  context.targeting.act("get_text", target, options.timeoutMs, (locator, opts) => locator.evaluate(readText, undefined, opts)).pipe(
+    Effect.map(({ value }) => value)
+  )
+
+/**
+ * wait_for: waits on any of the target's matches (visible once one is, hidden once none is). Answers
+ * the target's durable forms as the page showed them: once it showed, or before it went.
+ */
+const waitForAny = (context: ActionContext, target: Target, state: "visible" | "hidden", options: { readonly timeoutMs: number }) =>
+  Effect.gen(function* () {
+    const { live, page } = yield* context.browser.activePage
+    const shown = describeTarget(target)
+    const before = state === "hidden" ? yield* context.targeting.describe(page, target) : undefined
+    const prepared = yield* context.direct.prepare(live, page, state, target, options.timeoutMs, "", state === "visible")
+    if (prepared.ready === true) {
+      const element = state === "visible" ? yield* context.targeting.describe(page, target, prepared.described) : before
+      // The state read in the same trip stays the latest: describing only reads.
+      if (prepared.page !== undefined) live.lastRead = { page, result: prepared.page }
+      return described(element)
+    }
+    yield* Effect.logDebug(`wait_for: ${prepared.ready === false ? prepared.why : "not ready"}; Playwright's wait takes over`)
+    const refCheck = yield* Effect.either(context.targeting.ensureRefs(page, target))
+    if (refCheck._tag === "Left") {
+      // A ref whose element left the page is as hidden as it gets.
+      if (state === "hidden" && refCheck.left._tag === "TargetNotFound") return described(before)
+      return yield* refCheck.left
+    }
+    // The first of the matches that are visible, which exists when any is and is gone when none is.
+    const awaited = context.targeting.locate(page, target, refCheck.right).filter({ visible: true }).first()
+    yield* Effect.tryPromise({
+      try: (signal) => awaited.waitFor({ state, timeout: options.timeoutMs, signal }),
+      catch: (cause) => new BrowserCallFailed({ cause })
+    }).pipe(
+      Effect.catchTag("BrowserCallFailed", (error) =>
+        Effect.gen(function* () {
+          if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed while waiting for ${shown}` })
+          yield* Effect.logDebug("wait_for failed", firstLine(error.cause))
+          return yield* new WaitTimeout({ target: shown, state, timeoutMs: options.timeoutMs })
+        })
+      )
+    )
+    return described(state === "visible" ? yield* context.targeting.describe(page, target) : before)
+  })
+
+const getTexts = (context: ActionContext, target: Target, options: { readonly timeoutMs: number; readonly limit: number }) =>
+  Effect.gen(function* () {
+    const { page } = yield* context.browser.activePage
+    const described = describeTarget(target)
+    const locator = context.targeting.locate(page, target, yield* context.targeting.ensureRefs(page, target))
+    const read = Effect.tryPromise({
+      try: () => locator.evaluateAll(readEach, options.limit),
+      catch: (cause) =>
+        page.isClosed()
+          ? new PageClosed({ detail: `the page closed during get_text on ${described}`, during: "get_text" })
+          : new ActionFailed({ action: "get_text", target: described, detail: firstLine(cause) })
+    })
+    const first = yield* read
+    if (first.total > 0) return first
+    // Nothing yet: wait as long as a single get_text would for one to be attached, then read them all.
+    yield* Effect.tryPromise({
+      try: (signal) => locator.first().waitFor({ state: "attached", timeout: options.timeoutMs, signal }),
+      catch: () =>
+        page.isClosed()
+          ? new PageClosed({ detail: `the page closed during get_text on ${described}`, during: "get_text" })
+          : new TargetNotFound({ target: described, detail: `No element matches ${described} (waited ${options.timeoutMs} ms).` })
+    })
+    return yield* read
+  })
+
 export const make = Effect.gen(function* () {
   const browser = yield* BrowserState
   const targeting = targets(browser)
-  const direct = directActions(browser, targeting)
-
-  /**
-   * Runs an action alone on the session's input (see `inputLock`), with its choice for the dialogs its
-   * page opens in force (until the next action's).
-   */
-  const withDialogs = <A, E>(live: LiveSession, page: Page, choice: DialogChoice | undefined, action: Effect.Effect<A, E>) =>
-    live.inputLock.withPermits(1)(Effect.zipRight(Ref.set(live.dialogChoice, choice === undefined ? undefined : { page, ...choice }), action))
-
-  /** The same for an action that starts from the active page. */
-  const onActivePage = <A, E>(choice: DialogChoice | undefined, action: Effect.Effect<A, E>) =>
-    Effect.flatMap(browser.activePage, ({ live, page }) => withDialogs(live, page, choice, action))
-
-  const click = (target: Target, options: ClickOptions) =>
-    Effect.flatMap(browser.activePage, ({ live, page }) =>
-      withDialogs(live, page, options.dialog, direct.clickPage(live, page, target, options))
-    ).pipe(
-      Effect.map(({ page, element }) => ({ closed: page.isClosed(), element })),
-      // A confirm button that closes its own popup: the click did its job.
-      Effect.catchTag("PageClosed", (error) =>
-        error.during === "click" ? Effect.succeed({ closed: true, element: undefined }) : Effect.fail(error)
-      ),
-      // Unless the page closed because the whole browser went away.
-      Effect.flatMap(({ closed, element }) =>
-        Effect.as(closed ? browser.live : Effect.void, { pageClosedAfterClick: closed, ...(element !== undefined ? { element } : {}) })
-      )
-    )
-
-  const type = (target: Target, text: string, options: ActionOptions) => onActivePage(options.dialog, typeNow(target, text, options))
-
-  const typeNow = (target: Target, text: string, options: ActionOptions) =>
-    Effect.gen(function* () {
-      const { live, page } = yield* browser.activePage
-      // A page known to be stuck answers MM_PAGE_UNRESPONSIVE before the watch below waits on it.
-      yield* failIfStuck(page, `type on ${describeTarget(target)} could not start`)
-      // A field that drives a popup has its page's changes counted from now on, for the app's answer to the typing.
-      const frames = yield* targeting.ensureRefs(page, target)
-      const field = targeting.locate(page, target, frames)
-      const drivesPopup = yield* Effect.promise(() => field.evaluate(watchTyping, undefined, { timeout: WATCH_TIMEOUT_MS }).catch(() => false))
-      const direct_ = yield* direct.directType(live, page, target, text, options.timeoutMs)
-      if (direct_._tag === "Done") {
-        yield* checkTyped(page, field, target, text, drivesPopup)
-        return { sensitive: direct_.sensitive ?? true, ...described(direct_.element) }
-      }
-      live.lastRead = undefined
-      yield* Effect.logDebug(`type: ${direct_.why}; Playwright's fill takes over`)
-      const element = yield* targeting.describe(page, target, direct_.described)
-      const { locator } = yield* targeting.act("type", target, options.timeoutMs, (typed, opts) => typeInto(typed, text, opts), page)
-      yield* checkTyped(page, locator, target, text, drivesPopup)
-      // Read in our isolated world (the field keeps the focus after fill) and, for a field that lost it, on the element.
-      // Focus in a cross-origin frame: the field itself says, when it is in a frame (it has the focus there).
-      const focused = yield* focusIsSecret(page)
-      if (focused === true || (focused === null && frames.length === 0)) return { sensitive: true, ...described(element) }
-      const sensitive = yield* Effect.promise(() =>
-        locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true)
-      )
-      return { sensitive, ...described(element) }
-    })
-
-  /**
-   * After typing: a field that drives a popup gives its app the moment it takes to answer (a first change
-   * within REACTION.firstMs, then quiet for REACTION.quietMs, at most REACTION.capMs), so that the
-   * observation after it shows the filtered options; then the call fails unless the field holds the text
-   * (or a formatting of it). A field that cannot be read any more (it went away) passes.
-   */
-  const checkTyped = (page: Page, locator: Locator, target: Target, text: string, drivesPopup: boolean) =>
-    Effect.gen(function* () {
-      if (drivesPopup) yield* Effect.promise(() => awaitReaction(locator))
-      const typed = yield* Effect.promise(() => locator.evaluate(typedState, text, { timeout: 2_000 }).catch(() => undefined))
-      if (typed === undefined || typed.arrived || page.isClosed()) return
-      return yield* new ActionFailed({
-        action: "type",
-        target: describeTarget(target),
-        detail:
-          typed.holds === undefined
-            ? "the field does not hold the text typed afterwards (the page changed or refused it; a secret field's value is not shown)"
-            : `the field holds ${JSON.stringify(typed.holds)} afterwards, not the text typed (the page changed or refused it)`
-      })
-    })
-
-  const pressKey = (target: Target | undefined, key: string, options: ActionOptions) =>
-    onActivePage(options.dialog, pressKeyNow(target, key, options))
-
-  const pressKeyNow = (target: Target | undefined, key: string, options: ActionOptions) =>
-    Effect.gen(function* () {
-      const { page } = yield* browser.activePage
-      // A key typed into a secret field is part of the secret: where the focus is before and after the key both count.
-      // Focus in a cross-origin frame (null) cannot be read from the top document: secret.
-      let sensitive = target === undefined ? (yield* focusIsSecret(page)) !== false : false
-      if (target !== undefined) {
-        const { locator } = yield* targeting.act("press_key", target, options.timeoutMs, (field, opts) => pressOn(field, key, opts), page)
-        sensitive = yield* Effect.promise(() => locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true))
-      } else {
-        yield* Effect.tryPromise({
-          try: () => page.keyboard.press(key),
-          catch: (cause) =>
-            page.isClosed()
-              ? new PageClosed({ detail: "the page closed while a key was pressed", during: "press_key" })
-              : new ActionFailed({ action: "press_key", target: "the focused element", detail: firstLine(cause) })
-        })
-      }
-      if (!sensitive) sensitive = (yield* focusIsSecret(page)) !== false
-      return { sensitive }
-    })
-
-  const selectOption = (target: Target, values: ReadonlyArray<string>, options: ActionOptions) =>
-    onActivePage(
-      options.dialog,
-      Effect.gen(function* () {
-        const { page } = yield* browser.activePage
-        const select = targeting.act("select_option", target, options.timeoutMs, (found, opts) =>
-          // Each value matches an option by its value or by its label, as Playwright's own string form does.
-          found.selectOption([...values], opts)
-        , page).pipe(
-          Effect.map(({ value }): ReadonlyArray<string> => value),
-          // Playwright waits for a missing option until the time runs out: say which options there are.
-          Effect.catchTag("ActionTimeout", (timeout) =>
-            Effect.flatMap(targeting.ensureRefs(page, target), (frames) => missingOptions(targeting.locate(page, target, frames), target, values, timeout))
-          )
-        )
-        const found = Effect.map(targeting.ensureRefs(page, target), (frames) => targeting.locate(page, target, frames))
-        return yield* Effect.raceFirst(select, failFastSelect(page, found, target, values))
-      })
-    )
-
-  const hover = (target: Target, options: ActionOptions) =>
-    onActivePage(options.dialog, targeting.act("hover", target, options.timeoutMs, (locator, opts) => locator.hover(opts)).pipe(Effect.asVoid))
-
-  const getText = (target: Target, options: { readonly timeoutMs: number }) =>
-    targeting.act("get_text", target, options.timeoutMs, (locator, opts) => locator.evaluate(readText, undefined, opts)).pipe(
-      Effect.map(({ value }) => value)
-    )
-
-  /**
-   * wait_for: waits on any of the target's matches (visible once one is, hidden once none is). Answers
-   * the target's durable forms as the page showed them: once it showed, or before it went.
-   */
-  const waitForAny = (target: Target, state: "visible" | "hidden", options: { readonly timeoutMs: number }) =>
-    Effect.gen(function* () {
-      const { live, page } = yield* browser.activePage
-      const shown = describeTarget(target)
-      const before = state === "hidden" ? yield* targeting.describe(page, target) : undefined
-      const prepared = yield* direct.prepare(live, page, state, target, options.timeoutMs, "", state === "visible")
-      if (prepared.ready === true) {
-        const element = state === "visible" ? yield* targeting.describe(page, target, prepared.described) : before
-        // The state read in the same trip stays the latest: describing only reads.
-        if (prepared.page !== undefined) live.lastRead = { page, result: prepared.page }
-        return described(element)
-      }
-      yield* Effect.logDebug(`wait_for: ${prepared.ready === false ? prepared.why : "not ready"}; Playwright's wait takes over`)
-      const refCheck = yield* Effect.either(targeting.ensureRefs(page, target))
-      if (refCheck._tag === "Left") {
-        // A ref whose element left the page is as hidden as it gets.
-        if (state === "hidden" && refCheck.left._tag === "TargetNotFound") return described(before)
-        return yield* refCheck.left
-      }
-      // The first of the matches that are visible, which exists when any is and is gone when none is.
-      const awaited = targeting.locate(page, target, refCheck.right).filter({ visible: true }).first()
-      yield* Effect.tryPromise({
-        try: (signal) => awaited.waitFor({ state, timeout: options.timeoutMs, signal }),
-        catch: (cause) => new BrowserCallFailed({ cause })
-      }).pipe(
-        Effect.catchTag("BrowserCallFailed", (error) =>
-          Effect.gen(function* () {
-            if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed while waiting for ${shown}` })
-            yield* Effect.logDebug("wait_for failed", firstLine(error.cause))
-            return yield* new WaitTimeout({ target: shown, state, timeoutMs: options.timeoutMs })
-          })
-        )
-      )
-      return described(state === "visible" ? yield* targeting.describe(page, target) : before)
-    })
-
-  const getTexts = (target: Target, options: { readonly timeoutMs: number; readonly limit: number }) =>
-    Effect.gen(function* () {
-      const { page } = yield* browser.activePage
-      const described = describeTarget(target)
-      const locator = targeting.locate(page, target, yield* targeting.ensureRefs(page, target))
-      const read = Effect.tryPromise({
-        try: () => locator.evaluateAll(readEach, options.limit),
-        catch: (cause) =>
-          page.isClosed()
-            ? new PageClosed({ detail: `the page closed during get_text on ${described}`, during: "get_text" })
-            : new ActionFailed({ action: "get_text", target: described, detail: firstLine(cause) })
-      })
-      const first = yield* read
-      if (first.total > 0) return first
-      // Nothing yet: wait as long as a single get_text would for one to be attached, then read them all.
-      yield* Effect.tryPromise({
-        try: (signal) => locator.first().waitFor({ state: "attached", timeout: options.timeoutMs, signal }),
-        catch: () =>
-          page.isClosed()
-            ? new PageClosed({ detail: `the page closed during get_text on ${described}`, during: "get_text" })
-            : new TargetNotFound({ target: described, detail: `No element matches ${described} (waited ${options.timeoutMs} ms).` })
-      })
-      return yield* read
-    })
-
+  const context: ActionContext = { browser, targeting, direct: directActions(browser, targeting) }
   const actions: SessionActions = {
     describe: (target) =>
       browser.activePage.pipe(
-        Effect.flatMap(({ page }) => targeting.describe(page, target)),
+        Effect.flatMap(({ page }) => context.targeting.describe(page, target)),
         Effect.orElseSucceed(() => undefined)
       ),
-    click: (target, options) => browser.refineClosed(click(target, options)),
-    type: (target, text, options) => browser.refineClosed(type(target, text, options)),
-    waitForAny: (target, state, options) => browser.refineClosed(waitForAny(target, state, options)),
-    getText: (target, options) => browser.refineClosed(getText(target, options)),
-    getTexts: (target, options) => browser.refineClosed(getTexts(target, options)),
-    pressKey: (target, key, options) => browser.refineClosed(pressKey(target, key, options)),
-    selectOption: (target, values, options) => browser.refineClosed(selectOption(target, values, options)),
-    hover: (target, options) => browser.refineClosed(hover(target, options))
+    click: (target, options) => browser.refineClosed(click(context, target, options)),
+    type: (target, text, options) => browser.refineClosed(type(context, target, text, options)),
+    waitForAny: (target, state, options) => browser.refineClosed(waitForAny(context, target, state, options)),
+    getText: (target, options) => browser.refineClosed(getText(context, target, options)),
+    getTexts: (target, options) => browser.refineClosed(getTexts(context, target, options)),
+    pressKey: (target, key, options) => browser.refineClosed(pressKey(context, target, key, options)),
+    selectOption: (target, values, options) => browser.refineClosed(selectOption(context, target, values, options)),
+    hover: (target, options) => browser.refineClosed(hover(context, target, options))
   }
   return actions
 })

@@ -124,6 +124,8 @@ const handOver = (why: string, described?: DescribeAnswer): Outcome => ({ _tag: 
 /** The description a prepared target came with, if any. */
 const describedOf = (prepared: DirectResult): DescribeAnswer | undefined => (prepared.ready === false ? undefined : prepared.described)
 
+export type DirectActions = ReturnType<typeof directActions>
+
 export const directActions = (browser: BrowserStateService, targeting: Targets) => {
   const settings = browser.settings
   /** `--action-path playwright` takes Playwright's path for every action. */
