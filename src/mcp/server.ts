@@ -26,21 +26,26 @@ import { toolListChangesOf, type ToolListChanges } from "./tool-list.js"
 export const SERVER_NAME = "browser-workflow-mcp"
 export const SERVER_VERSION = "0.1.0"
 
-export const instructions = (prefix: string, secretNames: ReadonlyArray<string> = []) => {
-  const p = prefix === "" ? "" : `${prefix}_`
+/**
+ * What the server tells a client once, at initialize. Written, like every server-authored text, in the
+ * default prefix's names (mm_launch) and rendered as this registry serves them (servedText).
+ */
+export const instructions = (registry: ToolRegistryService, secretNames: ReadonlyArray<string> = []) => {
   const secrets =
     secretNames.length === 0
       ? []
-      : [`Secrets: ${p}type {secret: NAME} (instead of text) types one; names: ${secretNames.slice(0, 50).join(", ")}. Their values never appear in answers.`]
-  return [
-    "Drive a real Chromium browser (a web app or an MV3 extension) and remember what worked.",
-    `Start with ${p}launch: tools appear as they apply, the page tools once a session runs.`,
-    `Each launch is a session of its own; every session tool takes session (an id from ${p}launch, or its name) to act on one, else your current one; ${p}sessions lists, switches, closes.`,
-    "Name an element by exactly one of a11yRef (a ref like e12 from the page text), testId (its test id) or selector (CSS or Playwright). A string takes at most 2000 characters unless its schema says more.",
-    "A response is JSON {ok, result | error: {code, message}, page? (when it changed), console? (new errors), notices?}, then the page as text: after an action only what changed since you last looked (a ${p}find counts; other refs stay valid), after a failure all of it.",
-    `Send known steps together with ${p}run_steps; ${p}knowledge finds what earlier sessions did, ${p}replay redoes one. An error's message says how to recover.`,
-    ...secrets
-  ].join(" ")
+      : [`Secrets: mm_type {secret: NAME} (instead of text) types one; names: ${secretNames.slice(0, 50).join(", ")}. Their values never appear in answers.`]
+  return servedText(registry)(
+    [
+      "Drive a real Chromium browser (a web app or an MV3 extension) and remember what worked.",
+      "Start with mm_launch: tools appear as they apply, the page tools once a session runs.",
+      "Each launch is a session of its own; every session tool takes session (an id from mm_launch, or its name) to act on one, else your current one; mm_sessions lists, switches, closes.",
+      "Name an element by exactly one of a11yRef (a ref like e12 from the page text), testId (its test id) or selector (CSS or Playwright). A string takes at most 2000 characters unless its schema says more.",
+      "A response is JSON {ok, result | error: {code, message}, page? (when it changed), console? (new errors), notices?}, then the page as text: after an action only what changed since you last looked (a mm_find counts; other refs stay valid), after a failure all of it.",
+      "Send known steps together with mm_run_steps; mm_knowledge finds what earlier sessions did, mm_replay redoes one. An error's message says how to recover.",
+      ...secrets
+    ].join(" ")
+  )
 }
 
 /**
@@ -150,7 +155,7 @@ export const makeMcpServer = <R, ER>(
   const structured = options.structuredOutput ?? false
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION, title: "Browser Workflow MCP" },
-    { capabilities: { tools: { listChanged: !staticTools }, logging: {} }, instructions: instructions(registry.prefix, options.secretNames) }
+    { capabilities: { tools: { listChanged: !staticTools }, logging: {} }, instructions: instructions(registry, options.secretNames) }
   )
   const view = ToolView.make(registry, { caps: options.caps, staticTools })
   // What this client was last told (the page, the console read so far) and its id in the pages it looks at: responses say only what changed.

@@ -71,9 +71,14 @@ describe("a server with another tool prefix", () => {
     }
   })
 
-  it("answers hints, refusals, notices and recipes with the served names, and lists them so at every step", async () => {
-    const client = await connect(app, ["--tool-prefix", "bw", "--caps", "all"])
-    const seen: Array<string> = []
+  it("tells its instructions (with the secrets sentence), answers hints, refusals, notices and recipes with the served names, and lists them so at every step", async () => {
+    // A secret makes the instructions name the tool that types it.
+    const secrets = path.join(tempDir(), "secrets.env")
+    fs.writeFileSync(secrets, "API_TOKEN=prefix-test-value\n", { mode: 0o600 })
+    const client = await connect(app, ["--tool-prefix", "bw", "--caps", "all", "--secrets", secrets])
+    const seen: Array<string> = [client.getInstructions() ?? ""]
+    expect(client.getInstructions()).toContain("bw_type {secret: NAME}")
+    expect(client.getInstructions()).toContain("bw_run_steps")
     const call = async (name: string, args: Record<string, unknown> = {}) => {
       const got = await answer(client, name, args)
       seen.push(...got.texts)
