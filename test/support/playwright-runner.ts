@@ -11,7 +11,7 @@ import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../../src/adapters/playwri
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..")
 
 /** Writes `playwright.config.mjs` into `dir` (specs in `dir`, headless, the system Chromium, loopback only); gives its path. */
-export const writePlaywrightConfig = (dir: string, options: { readonly workers?: number } = {}): string => {
+export const writePlaywrightConfig = (dir: string, options: { readonly workers?: number; readonly testTimeoutMs?: number } = {}): string => {
   const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
   const config = path.join(dir, "playwright.config.mjs")
   const launchOptions = { ...(executablePath !== undefined ? { executablePath } : {}), args: [...LOOPBACK_ARGS] }
@@ -20,7 +20,7 @@ export const writePlaywrightConfig = (dir: string, options: { readonly workers?:
     `export default ${JSON.stringify(
       {
         testDir: ".",
-        timeout: 30_000,
+        timeout: options.testTimeoutMs ?? 30_000,
         workers: options.workers ?? 1,
         reporter: "line",
         outputDir: "./results",
@@ -33,10 +33,18 @@ export const writePlaywrightConfig = (dir: string, options: { readonly workers?:
   return config
 }
 
-/** Runs `npx playwright test` with `config` (only `files` when given) under `env` (the process's own by default). */
+/** How long a run may take before it is stopped (a hung browser or page must not hang the test file). */
+const KILL_AFTER_MS = 120_000
+/** After SIGTERM, how long the runner gets to close its browsers before SIGKILL. */
+const KILL_GRACE_MS = 5_000
+
+/**
+ * Runs `npx playwright test` with `config` (only `files` when given) under `env` (the process's own by
+ * default). A run past `killAfterMs` (120 s) is stopped: SIGTERM, then SIGKILL; its output says so.
+ */
 export const runPlaywrightTests = (
   config: string,
-  options: { readonly files?: ReadonlyArray<string>; readonly env?: NodeJS.ProcessEnv } = {}
+  options: { readonly files?: ReadonlyArray<string>; readonly env?: NodeJS.ProcessEnv; readonly killAfterMs?: number } = {}
 ) =>
   Effect.promise(
     () =>
@@ -48,8 +56,19 @@ export const runPlaywrightTests = (
           stdio: ["ignore", "pipe", "pipe"]
         })
         let output = ""
+        let forced: NodeJS.Timeout | undefined
+        const limit = options.killAfterMs ?? KILL_AFTER_MS
+        const stop = setTimeout(() => {
+          output += `\n[playwright-runner] stopped after ${limit} ms\n`
+          child.kill("SIGTERM")
+          forced = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS)
+        }, limit)
         child.stdout.on("data", (chunk) => (output += chunk))
         child.stderr.on("data", (chunk) => (output += chunk))
-        child.on("close", (status) => resolve({ status, output }))
+        child.on("close", (status) => {
+          clearTimeout(stop)
+          if (forced !== undefined) clearTimeout(forced)
+          resolve({ status, output })
+        })
       })
   )

@@ -1,14 +1,12 @@
 // The interactions beyond a click: uploads, drag and drop, double click (TodoMVC's edit mode), scrolling
 // an infinite list, checkboxes, page waits, assertions, cross-origin frames, PDF, in batches and in an
 // exported Playwright test run by Playwright's own runner. Real Chromium, pages on 127.0.0.1.
-import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option } from "effect"
 import { registryFor } from "../../src/cli.js"
-import { EXECUTABLE_CANDIDATES, LOOPBACK_ARGS } from "../../src/adapters/playwright/lifecycle/launch.js"
 import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool } from "../../src/runtime/runTool.js"
 import { visibleTools, ToolView } from "../../src/runtime/visibility.js"
@@ -17,6 +15,7 @@ import { exportSession } from "../../src/tools/knowledge.js"
 import { corpusServer, ORIGIN_KEYED } from "../page/corpus.js"
 import { linesNamed } from "../page/parse.js"
 import { html, liveLayer, testSettings } from "../support/browser.js"
+import { runPlaywrightTests, writePlaywrightConfig } from "../support/playwright-runner.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 
@@ -98,8 +97,6 @@ class Pages extends Context.Tag("test/InteractionPages")<
   Pages,
   { readonly url: (path: string) => string; readonly frameUrl: (path: string) => string; readonly artifactsDir: string; readonly uploads: string }
 >() {}
-
-const executablePath = EXECUTABLE_CANDIDATES.find((candidate) => fs.existsSync(candidate))
 
 /** Two servers (the second is another origin, isolated in a process of its own) and a session layer over them. */
 const TestLayer = Layer.unwrapScoped(
@@ -405,25 +402,10 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
       fs.mkdirSync(path.join(root, ".tmp"), { recursive: true })
       const dir = fs.mkdtempSync(path.join(root, ".tmp", "pw-export-"))
       fs.writeFileSync(path.join(dir, "flow.spec.ts"), code)
-      fs.writeFileSync(
-        path.join(dir, "playwright.config.mjs"),
-        `export default { testDir: ".", timeout: 60000, reporter: "line", workers: 1, use: { headless: true, launchOptions: { ${
-          executablePath !== undefined ? `executablePath: ${JSON.stringify(executablePath)}, ` : ""
-        }args: ${JSON.stringify(LOOPBACK_ARGS)} } } }\n`
+      const run = yield* runPlaywrightTests(writePlaywrightConfig(dir, { testTimeoutMs: 60_000 })).pipe(
+        Effect.ensuring(Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true })))
       )
-      const run = yield* Effect.promise(
-        () =>
-          new Promise<{ code: number | null; output: string }>((resolve) => {
-            execFile(
-              process.execPath,
-              [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--config", path.join(dir, "playwright.config.mjs")],
-              { cwd: dir, timeout: 120_000 },
-              (error, stdout, stderr) => resolve({ code: error === null ? 0 : (error.code as number | null), output: stdout + stderr })
-            )
-          })
-      )
-      fs.rmSync(dir, { recursive: true, force: true })
       expect(run.output).toContain("1 passed")
-      expect(run.code).toBe(0)
+      expect(run.status).toBe(0)
     }))
 })
