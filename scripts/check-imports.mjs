@@ -59,9 +59,6 @@ export const ALLOWED_LONG_FUNCTIONS = {
   // changing these files. Who removes them: the structure helper, once those land.
   "adapters/playwright/session/direct.ts:directActions": "port closure of the direct actions; one function per action",
   "adapters/playwright/session/targets.ts:targets": "closure over the locator cache; split locating from resolving refs",
-  // The hot path of bench:knowledge: its loops are closures over typed-array counters on purpose (V8
-  // optimizes each); splitting the shared counters into a context needs bench:knowledge before and after.
-  "knowledge/prior.ts:priorKnowledge": "hot path; split only with bench:knowledge before/after",
 }
 
 /**

@@ -180,15 +180,31 @@ interface SuggestionRow {
 /** True when more sessions saw every action on the target fail than saw one work: it is not suggested. */
 export const mostlyFailed = (worked: number, failed: number): boolean => failed > worked
 
-/** Prior knowledge for the screen in `observation`, from other sessions of the last 48 hours. */
-export const priorKnowledge = (catalog: Catalog, input: PriorInput, actions: PriorActions): PriorKnowledge => {
+/** One call's view of the catalog: its steps, this call's counters and the steps it met, and how steps compare. */
+interface Pass {
+  readonly steps: Catalog["steps"]
+  readonly counters: Counters
+  readonly call: number
+  /** How many steps of `counters.touched` this call met. */
+  readonly count: number
+  /** Per tool of the steps table: whether it is an action. */
+  readonly actionable: ReadonlyArray<boolean>
+  /** The order of similar steps: more similar, then newer, then session id, then the order they were recorded in. */
+  readonly before: (a: number, b: number) => boolean
+  /** Of two steps, the newer; among equal times the one listed first. */
+  readonly later: (a: number, b: number) => boolean
+  /** Whether a step's action fits its target (no keys pressed on a heading), by the target's recorded role. */
+  readonly fits: (id: number) => boolean
+}
+
+/**
+ * Marks every step of another session in the window that shares something with this screen (its screen,
+ * place, test ids, accessible names) and counts the overlaps; answers how many steps it met.
+ */
+const touchSimilar = (catalog: Catalog, input: PriorInput, counters: Counters, call: number): number => {
   const steps = catalog.steps
   const since = input.now - PRIOR_LIMITS.windowHours * 3_600_000
-  const sessionCount = catalog.sessionIds().length
-  let counters = countersOf.get(catalog)
-  if (counters === undefined) countersOf.set(catalog, (counters = new Counters()))
-  const call = counters.begin(steps.size, sessionCount)
-  const { stamp, flags, testIds, a11y, score, sessionStamp, sessionBest, touched } = counters
+  const { stamp, flags, testIds, a11y, touched } = counters
   const current = input.currentSessionId === undefined ? undefined : catalog.sessionIndex(input.currentSessionId)
   const time = steps.time
   const dead = steps.dead
@@ -218,74 +234,78 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput, actions: Pri
   if (here.place !== undefined) visit(catalog.byPlace.get(here.place), "place")
   for (const testId of here.testIds) visit(catalog.byTestId.get(testId), "testId")
   for (const name of here.names) visit(catalog.byA11yName.get(name), "a11y")
+  return count
+}
 
-  const actionable = steps.tools.map((tool) => actions(tool) !== undefined)
-  // Each loop is its own function: V8 optimizes them one by one instead of deoptimizing one large function.
-  const scoreSteps = () => {
-    for (let i = 0; i < count; i++) {
-      const id = touched[i]!
-      score[id] = similarityScore({
-        sameScreen: (flags[id]! & SCREEN) !== 0,
-        samePlace: (flags[id]! & PLACE) !== 0,
-        testIdOverlap: testIds[id]!,
-        a11yOverlap: a11y[id]!,
-        actionable: actionable[steps.tool[id]!]!
-      })
-    }
-  }
-  scoreSteps()
-  const sessionIdOf = (id: number) => catalog.sessionOf(id).sessionId
-  /** The order of similar steps: more similar, then newer, then session id, then the order they were recorded in. */
-  const before = (a: number, b: number) =>
-    (score[b]! - score[a]! || time[b]! - time[a]! || compare(sessionIdOf(a), sessionIdOf(b)) || a - b) < 0
-  /** Of two steps, the newer; among equal times the one listed first. */
-  const later = (a: number, b: number) => time[a]! > time[b]! || (time[a] === time[b] && before(a, b))
-  /** Whether a step's action fits its target (no keys pressed on a heading), by the target's recorded role. */
-  const fits = (id: number) => {
-    const target = steps.target[id]!
-    return target < 0 || fitsTarget(actions(steps.tools[steps.tool[id]!]!), steps.targets[target]!.target)
-  }
+// Each loop is its own function: V8 optimizes them one by one instead of deoptimizing one large function.
 
-  // Only actions are flows an agent can redo: sessions are related by them, targets judged by them.
+/** The similarity score of every step met. */
+const scoreSteps = (pass: Pass) => {
+  const { steps, count, actionable } = pass
+  const { flags, testIds, a11y, score, touched } = pass.counters
+  for (let i = 0; i < count; i++) {
+    const id = touched[i]!
+    score[id] = similarityScore({
+      sameScreen: (flags[id]! & SCREEN) !== 0,
+      samePlace: (flags[id]! & PLACE) !== 0,
+      testIdOverlap: testIds[id]!,
+      a11yOverlap: a11y[id]!,
+      actionable: actionable[steps.tool[id]!]!
+    })
+  }
+}
+
+/**
+ * Only actions are flows an agent can redo: sessions are related by them (each session's best action that
+ * worked, in the counters), targets judged by them (a row per target shown).
+ */
+const rankSteps = (pass: Pass): Map<number, TargetRow> => {
+  const { steps, count, actionable, call, before, later, fits } = pass
+  const { flags, sessionStamp, sessionBest, touched } = pass.counters
   const targetRows = new Map<number, TargetRow>()
-  const rankSteps = () => {
-    for (let i = 0; i < count; i++) {
-      const id = touched[i]!
-      if (!actionable[steps.tool[id]!]) continue
-      const session = steps.session[id]!
-      // A session is related by an action that worked and fit its target: one that only erred teaches nothing.
-      if (steps.ok[id] === 1 && fits(id)) {
-        if (sessionStamp[session] !== call) {
-          sessionStamp[session] = call
-          sessionBest[session] = id
-        } else if (before(id, sessionBest[session]!)) sessionBest[session] = id
-      }
-      const target = steps.target[id]!
-      if (target < 0) continue
-      const key = steps.targets[target]!.shownId
-      if (key < 0) continue
-      let row = targetRows.get(key)
-      if (row === undefined) targetRows.set(key, (row = { worked: new Set(), failedIn: new Set(), failuresHere: 0, first: -1, latest: -1 }))
-      // A call that worked on a target it does not fit (a key pressed on a heading) is no evidence either way.
-      if (steps.ok[id] === 1) {
-        if (fits(id)) row.worked.add(session)
-        continue
-      }
-      row.failedIn.add(session)
-      // Avoid: targets that failed on this very screen (same screen or same URL path).
-      if (flags[id] === 0) continue
-      row.failuresHere++
-      if (row.first < 0 || before(id, row.first)) row.first = id
-      if (row.latest < 0 || later(id, row.latest)) row.latest = id
+  for (let i = 0; i < count; i++) {
+    const id = touched[i]!
+    if (!actionable[steps.tool[id]!]) continue
+    const session = steps.session[id]!
+    // A session is related by an action that worked and fit its target: one that only erred teaches nothing.
+    if (steps.ok[id] === 1 && fits(id)) {
+      if (sessionStamp[session] !== call) {
+        sessionStamp[session] = call
+        sessionBest[session] = id
+      } else if (before(id, sessionBest[session]!)) sessionBest[session] = id
     }
+    const target = steps.target[id]!
+    if (target < 0) continue
+    const key = steps.targets[target]!.shownId
+    if (key < 0) continue
+    let row = targetRows.get(key)
+    if (row === undefined) targetRows.set(key, (row = { worked: new Set(), failedIn: new Set(), failuresHere: 0, first: -1, latest: -1 }))
+    // A call that worked on a target it does not fit (a key pressed on a heading) is no evidence either way.
+    if (steps.ok[id] === 1) {
+      if (fits(id)) row.worked.add(session)
+      continue
+    }
+    row.failedIn.add(session)
+    // Avoid: targets that failed on this very screen (same screen or same URL path).
+    if (flags[id] === 0) continue
+    row.failuresHere++
+    if (row.first < 0 || before(id, row.first)) row.first = id
+    if (row.latest < 0 || later(id, row.latest)) row.latest = id
   }
-  rankSteps()
-  /** Sessions where the target only failed, against sessions where it worked. */
-  const failing = (row: TargetRow) => {
-    let only = 0
-    for (const session of row.failedIn) if (!row.worked.has(session)) only++
-    return only
-  }
+  return targetRows
+}
+
+/** Sessions where the target only failed, against sessions where it worked. */
+const failing = (row: TargetRow) => {
+  let only = 0
+  for (const session of row.failedIn) if (!row.worked.has(session)) only++
+  return only
+}
+
+/** The targets to avoid (failed here at least twice, mostly failed), and every target never suggested (mostly failed). */
+const avoidOf = (pass: Pass, targetRows: ReadonlyMap<number, TargetRow>) => {
+  const { steps, before } = pass
+  const time = steps.time
   const judged = [...targetRows.entries()].map(([key, row]) => ({ key, row, mostlyFailed: mostlyFailed(row.worked.size, failing(row)) }))
   const failureRows = judged.filter((item) => item.mostlyFailed && item.row.failuresHere >= PRIOR_LIMITS.minFailures)
   const worstFailures = topK(PRIOR_LIMITS.avoid, (a, b) => {
@@ -301,42 +321,52 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput, actions: Pri
   })
   /** Targets never suggested: those that mostly failed (the ones that failed here twice are listed in avoid). */
   const distrusted = new Set(judged.filter((item) => item.mostlyFailed).map((item) => item.key))
+  return { avoid, distrusted }
+}
 
-  // Suggestions: actions that worked and fit their target, with a target that can be replayed and mostly worked.
+/**
+ * Suggestions: actions that worked and fit their target, with a target that can be replayed and mostly worked
+ * (a row per target, tool and click count); and the other actions that worked, best step per row.
+ */
+const collectSuggestions = (pass: Pass, distrusted: ReadonlySet<number>, clicksOf: (id: number) => number | undefined) => {
+  const { steps, count, actionable, before, fits } = pass
+  const touched = pass.counters.touched
   // A step without a target, or with a ref alone and no durable form, tells an agent of another session nothing.
   const toolCount = steps.tools.length
-  /** Clicks per click of each label set (a double click is its own action). */
-  const clicks = steps.labelSets.map(clickCountOf)
-  const clicksOf = (id: number) => clicks[steps.labels[id]!]
   const suggestions = new Map<number, SuggestionRow>()
   /** Other actions that worked, best step per tool and target. */
   const others = new Map<number, number>()
-  const collectSuggestions = () => {
-    for (let i = 0; i < count; i++) {
-      const id = touched[i]!
-      if (!actionable[steps.tool[id]!]) continue
-      const target = steps.target[id]!
-      if (target < 0) continue
-      const info = steps.targets[target]!
-      if (info.shownId < 0 || info.durable === undefined || distrusted.has(info.shownId)) continue
-      const key = (info.shownId * toolCount + steps.tool[id]!) * 4 + (clicksOf(id) ?? 1)
-      if (steps.ok[id] === 1 && fits(id)) {
-        const known = others.get(key)
-        if (known === undefined || before(id, known)) others.set(key, id)
-      }
-      let row = suggestions.get(key)
-      if (row === undefined) suggestions.set(key, (row = { key, best: -1, succeeded: 0, failed: 0, sessions: new Set() }))
-      if (steps.ok[id] !== 1) {
-        row.failed++
-        continue
-      }
-      if (!fits(id)) continue
-      row.succeeded++
-      row.sessions.add(steps.session[id]!)
-      if (row.best < 0 || before(id, row.best)) row.best = id
+  for (let i = 0; i < count; i++) {
+    const id = touched[i]!
+    if (!actionable[steps.tool[id]!]) continue
+    const target = steps.target[id]!
+    if (target < 0) continue
+    const info = steps.targets[target]!
+    if (info.shownId < 0 || info.durable === undefined || distrusted.has(info.shownId)) continue
+    const key = (info.shownId * toolCount + steps.tool[id]!) * 4 + (clicksOf(id) ?? 1)
+    if (steps.ok[id] === 1 && fits(id)) {
+      const known = others.get(key)
+      if (known === undefined || before(id, known)) others.set(key, id)
     }
+    let row = suggestions.get(key)
+    if (row === undefined) suggestions.set(key, (row = { key, best: -1, succeeded: 0, failed: 0, sessions: new Set() }))
+    if (steps.ok[id] !== 1) {
+      row.failed++
+      continue
+    }
+    if (!fits(id)) continue
+    row.succeeded++
+    row.sessions.add(steps.session[id]!)
+    if (row.best < 0 || before(id, row.best)) row.best = id
   }
-  collectSuggestions()
+  return { suggestions, others }
+}
+
+/** The best suggestions, and the best other actions that worked (similar steps), each at most its limit. */
+const chooseSuggestions = (pass: Pass, distrusted: ReadonlySet<number>, clicksOf: (id: number) => number | undefined) => {
+  const { before } = pass
+  const score = pass.counters.score
+  const { suggestions, others } = collectSuggestions(pass, distrusted, clicksOf)
   const suggestionRows = [...suggestions.values()].filter((row) => row.best >= 0)
   const bestSuggestions = topK(PRIOR_LIMITS.suggestions, (a, b) => {
     const x = suggestionRows[a]!
@@ -353,6 +383,41 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput, actions: Pri
   for (const row of chosen) others.delete(row.key)
   const similar = topK(PRIOR_LIMITS.similarSteps, before)
   for (const id of others.values()) similar.offer(id)
+  return { chosen, similar: similar.result() }
+}
+
+/** Prior knowledge for the screen in `observation`, from other sessions of the last 48 hours. */
+export const priorKnowledge = (catalog: Catalog, input: PriorInput, actions: PriorActions): PriorKnowledge => {
+  const steps = catalog.steps
+  const sessionCount = catalog.sessionIds().length
+  let counters = countersOf.get(catalog)
+  if (counters === undefined) countersOf.set(catalog, (counters = new Counters()))
+  const call = counters.begin(steps.size, sessionCount)
+  const { flags, score, sessionStamp, sessionBest } = counters
+  const time = steps.time
+  const count = touchSimilar(catalog, input, counters, call)
+  const sessionIdOf = (id: number) => catalog.sessionOf(id).sessionId
+  const before = (a: number, b: number) =>
+    (score[b]! - score[a]! || time[b]! - time[a]! || compare(sessionIdOf(a), sessionIdOf(b)) || a - b) < 0
+  const pass: Pass = {
+    steps,
+    counters,
+    call,
+    count,
+    actionable: steps.tools.map((tool) => actions(tool) !== undefined),
+    before,
+    later: (a, b) => time[a]! > time[b]! || (time[a] === time[b] && before(a, b)),
+    fits: (id) => {
+      const target = steps.target[id]!
+      return target < 0 || fitsTarget(actions(steps.tools[steps.tool[id]!]!), steps.targets[target]!.target)
+    }
+  }
+  scoreSteps(pass)
+  const { avoid, distrusted } = avoidOf(pass, rankSteps(pass))
+  /** Clicks per click of each label set (a double click is its own action). */
+  const clicks = steps.labelSets.map(clickCountOf)
+  const clicksOf = (id: number) => clicks[steps.labels[id]!]
+  const { chosen, similar } = chooseSuggestions(pass, distrusted, clicksOf)
   const screen = screenTargets(input.observation)
 
   // Related sessions: by their most similar action that worked, then by its time.
@@ -374,7 +439,7 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput, actions: Pri
         ...(row.failed > 0 ? { failed: row.failed } : {})
       }
     }),
-    similarSteps: similar.result().map((id) => {
+    similarSteps: similar.map((id) => {
       const count = clicksOf(id)
       return {
         tool: steps.tools[steps.tool[id]!]!,
