@@ -153,7 +153,7 @@ const ajv = new Ajv({ strict: false })
 const TARGET_FIELDS = new Set(["a11yRef", "testId", "selector"])
 
 describe("a fuzz test from the published input schemas", () => {
-  const instructions = serverInstructions(registry.prefix)
+  const instructions = serverInstructions(registry)
   /** How many generated inputs each tool accepted. */
   const acceptedBy = new Map<string, number>()
   it("the instructions state the target rule the element tools' schemas leave to them", () => {
