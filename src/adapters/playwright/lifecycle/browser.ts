@@ -3,7 +3,7 @@
 import { Context, Effect, Exit, Layer, Option, Ref, Runtime, Scope } from "effect"
 import type { Page } from "playwright"
 import type { Settings } from "../../../domain/config.js"
-import { BrowserClosed, NoActiveSession, PageClosed, SessionAlreadyRunning } from "../../../domain/errors.js"
+import { BrowserClosed, NoActiveSession, PageClosed, PageUnresponsive, SessionAlreadyRunning } from "../../../domain/errors.js"
 import type { TabRole } from "../../../domain/observation.js"
 import { Config } from "../../../services/Config.js"
 import type { LaunchError, LaunchOptions, LaunchResult } from "../../../services/Session.js"
@@ -45,8 +45,8 @@ export interface BrowserStateService {
   /** Makes the page the one tools act on. */
   readonly activate: (live: LiveSession, page: Page) => Effect.Effect<void>
   /**
-   * A page that closed under a call: MM_BROWSER_CLOSED when the whole browser went with it, else the
-   * given MM_PAGE_CLOSED.
+   * A page that closed (or stopped answering) under a call: MM_BROWSER_CLOSED when the whole browser
+   * went with it, else the given MM_PAGE_CLOSED or MM_PAGE_UNRESPONSIVE.
    */
   readonly refineClosed: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E | BrowserClosed>
 }
@@ -173,7 +173,8 @@ export const make = Effect.gen(function* () {
   const refineClosed = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E | BrowserClosed> =>
     Effect.catchIf(
       effect,
-      (error) => error instanceof PageClosed,
+      // A page that stopped answering because its browser died is a closed browser, not a stuck page.
+      (error) => error instanceof PageClosed || error instanceof PageUnresponsive,
       (error) =>
         Effect.flatMap(currentLive, (running) =>
           Effect.flatMap(

@@ -201,7 +201,7 @@ export const make = (endpoints: ReadonlyArray<RemoteEndpoint>) =>
             reasons.push(browser.left)
             continue
           }
-          const context = yield* Effect.acquireRelease(
+          const context = yield* Effect.either(Effect.acquireRelease(
             Effect.tryPromise({
               try: () => open(browser.right),
               catch: (error) =>
@@ -211,8 +211,15 @@ export const make = (endpoints: ReadonlyArray<RemoteEndpoint>) =>
                 })
             }),
             (context) => Effect.promise(() => context.close().catch(() => undefined))
-          )
-          return { context, where: endpoint.where }
+          ))
+          if (context._tag === "Left") {
+            // A browser server that went away between the connection and the context: the next one is tried.
+            if (browser.right.isConnected()) return yield* context.left
+            yield* Effect.logWarning(context.left.detail)
+            reasons.push(context.left.detail)
+            continue
+          }
+          return { context: context.right, where: endpoint.where }
         }
       })
 
