@@ -231,6 +231,18 @@ const listingFor = (options: RegistryOptions, entry: Entry, current: boolean, no
     })
   })
 
+/** Holds the slot for the caller's scope; a new slot nobody launched in closes with it. */
+const holdIn = (state: Ref.Ref<State>) => (slot: Slot, fresh: boolean) =>
+  Effect.acquireRelease(
+    Ref.update(slot.use, (use) => ({ ...use, calls: use.calls + 1 })),
+    () =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        yield* Ref.update(slot.use, (use) => ({ calls: use.calls - 1, lastUsed: now }))
+        if (fresh && !(yield* Ref.get(state)).entries.has(slot.key)) yield* Scope.close(slot.scope, Exit.void)
+      })
+  )
+
 export const make = (factory: SlotFactory, options: RegistryOptions) =>
   Effect.gen(function* () {
     const store = yield* KnowledgeStore
@@ -274,17 +286,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
       )
     }
 
-    /** Holds the slot for the caller's scope; a new slot nobody launched in closes with it. */
-    const hold = (slot: Slot, fresh: boolean) =>
-      Effect.acquireRelease(
-        Ref.update(slot.use, (use) => ({ ...use, calls: use.calls + 1 })),
-        () =>
-          Effect.gen(function* () {
-            const now = yield* Clock.currentTimeMillis
-            yield* Ref.update(slot.use, (use) => ({ calls: use.calls - 1, lastUsed: now }))
-            if (fresh && !(yield* Ref.get(state)).entries.has(slot.key)) yield* Scope.close(slot.scope, Exit.void)
-          })
-      )
+    const hold = holdIn(state)
 
     const shared = options.shared ? yield* newSlot : undefined
 

@@ -75,6 +75,20 @@ const candidates = (members: ReadonlyArray<Member>, tried: ReadonlySet<number>, 
 }
 
 /** The pool over these endpoints for the current scope, whose end disconnects every connection. */
+/** A new context in a connected browser, closed with the caller's scope. */
+const contextOn = (browser: Browser, url: string, open: (browser: Browser) => Promise<BrowserContext>) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () => open(browser),
+      catch: (error) =>
+        new LaunchFailed({
+          reason: "ConnectFailed",
+          detail: `the browser at ${shownEndpoint(url)} did not open a context: ${withoutSecrets(firstLine(error).replace(/^[\w.]+: /, ""), url)}`
+        })
+    }),
+    (context) => Effect.promise(() => context.close().catch(() => undefined))
+  )
+
 export const make = (endpoints: ReadonlyArray<RemoteEndpoint>) =>
   Effect.gen(function* () {
     const state = yield* Ref.make<ReadonlyArray<Member>>(endpoints.map(() => fresh))
@@ -201,17 +215,7 @@ export const make = (endpoints: ReadonlyArray<RemoteEndpoint>) =>
             reasons.push(browser.left)
             continue
           }
-          const context = yield* Effect.either(Effect.acquireRelease(
-            Effect.tryPromise({
-              try: () => open(browser.right),
-              catch: (error) =>
-                new LaunchFailed({
-                  reason: "ConnectFailed",
-                  detail: `the browser at ${shownEndpoint(endpoint.url)} did not open a context: ${withoutSecrets(firstLine(error).replace(/^[\w.]+: /, ""), endpoint.url)}`
-                })
-            }),
-            (context) => Effect.promise(() => context.close().catch(() => undefined))
-          ))
+          const context = yield* Effect.either(contextOn(browser.right, endpoint.url, open))
           if (context._tag === "Left") {
             // A browser server that went away between the connection and the context: the next one is tried.
             if (browser.right.isConnected()) return yield* context.left
