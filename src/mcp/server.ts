@@ -141,6 +141,18 @@ export interface McpServerOptions {
   readonly secretNames?: ReadonlyArray<string> | undefined
 }
 
+/** A misspelt group would otherwise leave its tools off without a word. */
+const warnUnknownCaps = <R, ER>(registry: ToolRegistryService, runtime: ManagedRuntime.ManagedRuntime<R, ER>, caps: McpServerOptions["caps"]) => {
+  const groups = new Set(optInGroups(registry.tools))
+  const unknownCaps = (caps ?? []).filter((cap) => cap !== ALL_CAPS && !groups.has(cap))
+  if (unknownCaps.length === 0) return
+  runtime.runFork(
+    Effect.logWarning(
+      `--caps names no opt-in group of this server: ${unknownCaps.join(", ")} (groups: ${[...groups].join(", ") || "none"})`
+    ) as Effect.Effect<void, never, R>
+  )
+}
+
 /**
  * Builds the SDK server for a registry, running every call on the given runtime. Call it once per
  * client: each server keeps its client's hide/show rules and tells its client when its list changed.
@@ -160,16 +172,7 @@ export const makeMcpServer = <R, ER>(
   const view = ToolView.make(registry, { caps: options.caps, staticTools })
   // What this client was last told (the page, the console read so far) and its id in the pages it looks at: responses say only what changed.
   const memory = ClientMemory.make()
-  // A misspelt group would otherwise leave its tools off without a word.
-  const groups = new Set(optInGroups(registry.tools))
-  const unknownCaps = (options.caps ?? []).filter((cap) => cap !== ALL_CAPS && !groups.has(cap))
-  if (unknownCaps.length > 0) {
-    runtime.runFork(
-      Effect.logWarning(
-        `--caps names no opt-in group of this server: ${unknownCaps.join(", ")} (groups: ${[...groups].join(", ") || "none"})`
-      ) as Effect.Effect<void, never, R>
-    )
-  }
+  warnUnknownCaps(registry, runtime, options.caps)
   // Each tool's entry with and without its `session` argument, built once.
   const entries = new Map<AnyToolDefinition, { readonly one: Tool; readonly many: Tool }>()
   const entryOf = (tool: AnyToolDefinition, sessionArgument: boolean) => {
