@@ -225,7 +225,7 @@ export const make = Effect.gen(function* () {
     return last !== undefined && last.page === live.active && !last.page.isClosed() ? stateOf(context, live, last.page, last.result) : read
   })
 
-  const observe = (options: ObserveOptions) =>
+  const observePage = (options: ObserveOptions) =>
     Effect.gen(function* () {
       const { live, page, result } = yield* run(
         {
@@ -283,9 +283,11 @@ export const make = Effect.gen(function* () {
       return found
     })
 
+  // A page that closed (or stopped answering) because its browser died is a closed browser.
+  const observe = (options: ObserveOptions) => browser.refineClosed(observePage(options))
   return Observer.of({
-    find,
-    state,
+    find: (options) => browser.refineClosed(find(options)),
+    state: browser.refineClosed(state),
     observe,
     testIds: (limit) => Effect.map(observe({ testIds: true, a11y: false, testIdLimit: limit }), (o) => o.testIds ?? []),
     accessibility: (options) =>
