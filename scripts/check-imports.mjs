@@ -52,14 +52,7 @@ export const ALLOWED_LONG_FILES = {}
  * `file:name` (name as longFunctions reports it). Each entry says why it stays whole; same rule as above.
  */
 export const MAX_FUNCTION_LINES = 150
-export const ALLOWED_LONG_FUNCTIONS = {
-  // A port's implementation made as one closure of its methods over the session's state (each method
-  // short, the closure long). Splitting means a port per concern (HOUSE_STYLE: past ~400 lines), with
-  // the state they share passed in; left whole today because widget-gaps, downloads and emulate are
-  // changing these files. Who removes them: the structure helper, once those land.
-  "adapters/playwright/session/direct.ts:directActions": "port closure of the direct actions; one function per action",
-  "adapters/playwright/session/targets.ts:targets": "closure over the locator cache; split locating from resolving refs",
-}
+export const ALLOWED_LONG_FUNCTIONS = {}
 
 /**
  * What a function is called where it is declared: its own name, else the variable, property or method it

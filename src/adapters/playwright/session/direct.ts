@@ -124,340 +124,381 @@ const handOver = (why: string, described?: DescribeAnswer): Outcome => ({ _tag: 
 /** The description a prepared target came with, if any. */
 const describedOf = (prepared: DirectResult): DescribeAnswer | undefined => (prepared.ready === false ? undefined : prepared.described)
 
+/** What the direct path's steps share: the session's settings, the targeting they describe through, and the input tokens. */
+interface DirectContext {
+  readonly settings: BrowserStateService["settings"]
+  readonly targeting: Targets
+  /** `--action-path playwright` takes Playwright's path for every action. */
+  readonly enabled: boolean
+  readonly newToken: () => string
+}
+
+/** `notAfter` for the page: well before this side gives up, so that a late answer never focuses or arms anything behind Playwright's back. */
+const deadlineForPage = (waitMs = Duration.toMillis(PREPARE_TIMEOUT)) => Date.now() + waitMs / 2
+
+/**
+ * Asks the page whether the target can be acted on at once, and prepares it (focus for typing,
+ * a guard for clicking and typing). Anything unusual, including a page that answers late, is "not
+ * ready"; a page that does not answer at all is MM_PAGE_UNRESPONSIVE. It waits at most a third of
+ * the action's own time (at most PREPARE_TIMEOUT), so that Playwright's path keeps the rest.
+ */
+const prepare = (
+  context: DirectContext,
+  live: LiveSession,
+  page: Page,
+  action: DirectArgs["action"],
+  target: Target,
+  actionTimeoutMs: number,
+  token = "",
+  /** Also describe the target (its durable forms) in the same trip, once it is ready. */
+  describe = false
+): Effect.Effect<DirectResult, PageUnresponsive> => {
+  if (!context.enabled) return Effect.succeed<DirectResult>({ ready: false, why: "the action path is playwright" })
+  const { settings, targeting } = context
+  const waitMs = Math.min(Duration.toMillis(PREPARE_TIMEOUT), Math.max(300, Math.floor(actionTimeoutMs / 3)))
+  // A wait that is already satisfied is the whole action: the state read after it can come along.
+  const readsState = action === "visible" || action === "hidden"
+  const directArgs: DirectArgs = {
+    action,
+    locator: target.locator,
+    within: target.within ?? null,
+    testIdAttribute: settings.testIdAttribute,
+    token,
+    notAfter: deadlineForPage(waitMs),
+    report: REPORT_BINDING
+  }
+  const script = (install: boolean) =>
+    prepareActionScript(directArgs, {
+      stateArgs: readsState ? stateReadArgs(live.nextRef, settings) : null,
+      describe: describe ? targeting.describeScript(page, target) : null,
+      install
+    })
+  return Effect.gen(function* () {
+    yield* failIfStuck(page, `${action} could not start`)
+    const result = yield* askPrepared(page, script, waitMs)
+    if (result.ready !== false || result.why !== NO_ANSWER) return result
+    // A page that does not answer a trivial script either is stuck in a script of its own: Playwright's path would only wait it out.
+    const stuck = yield* unresponsive(page, `${action} could not start`)
+    if (Option.isSome(stuck)) return yield* stuck.value
+    return result
+  })
+}
+
+/**
+ * The page's answer to prepare's script within waitMs. The action functions are installed once per
+ * document: on a new one they come along at once, and a document this process could not tell apart
+ * answers `missing` (nothing was done there) for a second trip. A page whose timers are faked or
+ * frozen never answers: after a while that too means "not ready".
+ */
+const askPrepared = (page: Page, script: (install: boolean) => string, waitMs: number): Effect.Effect<DirectResult> => {
+  const key = actionsInstallKey()
+  const ask = async (signal: AbortSignal): Promise<DirectResult> => {
+    const options = { timeoutMs: waitMs, signal }
+    const fresh = !hasInstalled(page, key)
+    let answer = await evaluateInPage<DirectResult | ActionsMissing>(page, script(fresh), options)
+    if ("missing" in answer) answer = await evaluateInPage<DirectResult | ActionsMissing>(page, script(true), options)
+    if ("missing" in answer) return { ready: false, why: "the page script could not be installed" }
+    noteInstalled(page, key)
+    return answer
+  }
+  return Effect.promise((signal) =>
+    ask(signal).catch(
+      (error: unknown): DirectResult => ({ ready: false, why: unanswered(error) ? NO_ANSWER : "the page could not answer" })
+    )
+  ).pipe(
+    Effect.timeoutTo({
+      duration: Duration.millis(waitMs),
+      onSuccess: (result) => result,
+      onTimeout: (): DirectResult => ({ ready: false, why: NO_ANSWER })
+    })
+  )
+}
+
+/**
+ * A click point the page could not tell by itself (the target is inside frames, or inline in pieces): the
+ * element's content quads give the point, the browser's hit test from the top document says what is
+ * there, and the page checks that it is the element (or inside it) and that nothing moved, then arms
+ * the guard. Any doubt (no quad in view, another element or frame there, no answer) is None.
+ */
+const measure = (page: Page, token: string, viewport: Viewport) =>
+  Effect.tryPromise(async (): Promise<Point | undefined> => {
+    const devtools = await devtoolsOf(page)
+    try {
+      const bound = { timeoutMs: Duration.toMillis(PREPARE_TIMEOUT) }
+      const element = await evaluateToObject(page, callExpression(measuredElement, token), bound)
+      if (element.objectId === undefined) return undefined
+      const { quads } = await devtools.send("DOM.getContentQuads", { objectId: element.objectId })
+      const measured = clickPointOf(quads, viewport)
+      if (measured === undefined) return undefined
+      const hit = await devtools.send("DOM.getNodeForLocation", {
+        x: measured.hit.x,
+        y: measured.hit.y,
+        includeUserAgentShadowDOM: false,
+        ignorePointerEventsNone: false
+      })
+      const hitObject = await resolveNodeInWorld(page, hit.backendNodeId, bound)
+      if (hitObject === undefined) return undefined
+      const verified = await callOnObject<DirectResult>(page, element.objectId, verifyMeasuredDeclaration(), [
+        { objectId: hitObject },
+        { value: { token, report: REPORT_BINDING, notAfter: deadlineForPage() } }
+      ], bound)
+      return verified.ready === true ? measured.point : undefined
+    } finally {
+      void releaseActionObjects(page)
+    }
+  }).pipe(
+    Effect.timeoutOption(PREPARE_TIMEOUT),
+    Effect.map(Option.flatMap(Option.fromNullable)),
+    Effect.orElseSucceed(() => Option.none<Point>())
+  )
+
+/**
+ * What the guard saw: the page's own answer after the input, or, when the document went away or
+ * did not answer, the report it sent at the first event. Undefined when nothing says.
+ */
+const verdictOf = (context: DirectContext, live: LiveSession, page: Page, token: string) =>
+  Effect.gen(function* () {
+    const answer = yield* Effect.promise(() =>
+      evaluateInPage<GuardVerdict>(page, finishGuardScript(token, stateReadArgs(live.nextRef, context.settings)), {
+        timeoutMs: Duration.toMillis(FINISH_TIMEOUT)
+      }).then(
+        (verdict): GuardVerdict | undefined => verdict,
+        () => undefined
+      )
+    ).pipe(Effect.timeoutTo({ duration: FINISH_TIMEOUT, onSuccess: (verdict) => verdict, onTimeout: () => undefined }))
+    const report = takeReport(page, token)
+    if (answer !== undefined && answer.seen) return answer
+    if (report === "target" || report === "other") {
+      const fromReport: GuardVerdict = { seen: true, hit: report === "target", navigating: false }
+      return fromReport
+    }
+    return answer
+  })
+
+/**
+ * Resolves once the page commits a new document in a frame, a download starts, or a navigation
+ * request ends without a document (a 204, a failure; a redirect is not an end).
+ */
+const watchCommit = (page: Page) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      let done = () => {}
+      const committed = new Promise<void>((resolve) => (done = resolve))
+      const onCommit = () => done()
+      const timers: Array<ReturnType<typeof setTimeout>> = []
+      const onRequestEnd = (request: Request) => {
+        if (!request.isNavigationRequest()) return
+        // A document that arrives is committed a moment after its request ends; a redirect goes on elsewhere.
+        timers.push(setTimeout(() => request.redirectedTo() === null && done(), 250))
+      }
+      page.on("framenavigated", onCommit)
+      page.on("download", onCommit)
+      page.on("requestfinished", onRequestEnd)
+      page.on("requestfailed", onRequestEnd)
+      const dispose = () => {
+        page.off("framenavigated", onCommit)
+        page.off("download", onCommit)
+        page.off("requestfinished", onRequestEnd)
+        page.off("requestfailed", onRequestEnd)
+        for (const timer of timers) clearTimeout(timer)
+      }
+      return { committed, dispose }
+    }),
+    (watcher) => Effect.sync(watcher.dispose)
+  )
+
+/**
+ * A download the click asked for has started (Chromium decides a moment after the click), or after
+ * DOWNLOAD_WAIT it is left to the call's end: its answer lists the downloads that started by then.
+ */
+const awaitDownload = (page: Page, timeoutMs: number, downloadsBefore: number) =>
+  Effect.scoped(
+    Effect.flatMap(watchCommit(page), (watcher) =>
+      downloadsStartedOn(page) > downloadsBefore
+        ? Effect.void
+        : Effect.promise(() => watcher.committed).pipe(Effect.timeoutOption(Duration.millis(Math.min(timeoutMs, Duration.toMillis(DOWNLOAD_WAIT)))))
+    )
+  )
+
+/**
+ * Listening from now on, then asking whether the click's documents are still shown: no commit can
+ * slip between. A navigation that never commits (cancelled, or ended before we listened) is waited
+ * for at most COMMIT_WAIT, and a notice says so.
+ */
+const awaitCommit = (live: LiveSession, page: Page, token: string, timeoutMs: number, downloadsBefore: number) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const watcher = yield* watchCommit(page)
+      // The navigation became a download (an attachment) before we listened: no document will come.
+      if (downloadsStartedOn(page) > downloadsBefore) return
+      const unchanged = yield* Effect.promise(() => evaluateInPage<boolean>(page, callExpression(sameDocuments, token), { timeoutMs: Duration.toMillis(PREPARE_TIMEOUT) }).catch(() => false))
+      if (!unchanged) return
+      const waitMs = Math.min(timeoutMs, Duration.toMillis(COMMIT_WAIT))
+      const arrived = yield* Effect.promise(() => watcher.committed).pipe(Effect.timeoutOption(Duration.millis(waitMs)))
+      if (Option.isNone(arrived)) {
+        yield* addNotice(
+          live,
+          `The click started loading another page, which had not arrived after ${waitMs} ms; the observation shows the page as it is.`
+        )
+      }
+    })
+  )
+
+/**
+ * After the input: done when the first trusted event reached the target; handed over when the
+ * guard stopped it (nothing reached the page's elements, so Playwright's try is not a second one);
+ * otherwise MM_ACTION_UNCONFIRMED, never a success nor a second try.
+ */
+const concluded = (
+  context: DirectContext,
+  live: LiveSession,
+  page: Page,
+  action: "click" | "type",
+  target: Target,
+  token: string,
+  dispatched: { readonly _tag: "Left"; readonly left: BrowserCallFailed } | { readonly _tag: "Right" }
+) =>
+  Effect.gen(function* () {
+    const verdict = yield* verdictOf(context, live, page, token)
+    if (verdict !== undefined && verdict.seen) {
+      if (!verdict.hit) return { navigating: false, choosing: false, outcome: handOver(`the first ${action} event would have reached another element`) }
+      if (verdict.page !== undefined) live.lastRead = { page, result: verdict.page }
+      return { navigating: verdict.navigating, downloading: verdict.downloading === true, choosing: verdict.choosing === true, outcome: { _tag: "Done" } as Outcome }
+    }
+    const described = describeTarget(target)
+    if (dispatched._tag === "Left") {
+      if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action })
+      return yield* new ActionFailed({ action, target: described, detail: firstLine(dispatched.left.cause) })
+    }
+    return yield* new ActionUnconfirmed({
+      action,
+      target: described,
+      detail:
+        verdict === undefined
+          ? "the page did not say whether it reached the target (it went away or did not answer)"
+          : "no event of it arrived where the target is (it may have landed in another frame)"
+    })
+  })
+
+/**
+ * The file chooser a click opened: the browser announces it a moment after the click's events. Waited
+ * for at most CHOOSER_WAIT (a page that opens none in the end only costs that).
+ */
+const awaitChooser = (live: LiveSession, page: Page) =>
+  Effect.gen(function* () {
+    for (let waited = 0; waited < Duration.toMillis(CHOOSER_WAIT); waited += CHOOSER_POLL_MS) {
+      if ((yield* Ref.get(live.fileChooser))?.page() === page || page.isClosed()) return
+      yield* Effect.sleep(CHOOSER_POLL_MS)
+    }
+  })
+
+/** Real input, with the fiber's interruption passed on. */
+const input = (run: () => Promise<void>) =>
+  Effect.tryPromise({ try: run, catch: (cause) => new BrowserCallFailed({ cause }) }).pipe(
+    Effect.map(() => ({ _tag: "Right" }) as const),
+    Effect.catchAll((left) => Effect.succeed({ _tag: "Left", left } as const))
+  )
+
+/** The direct click, or why it handed over before any event reached the page. */
+const directClick = (context: DirectContext, live: LiveSession, page: Page, target: Target, timeoutMs: number) =>
+  Effect.gen(function* () {
+    const token = context.newToken()
+    const prepared = yield* prepare(context, live, page, "click", target, timeoutMs, token, true)
+    const described = describedOf(prepared)
+    let point: Point | undefined
+    if (prepared.ready === true && prepared.x !== undefined && prepared.y !== undefined) point = { x: prepared.x, y: prepared.y }
+    else if (prepared.ready === "measure") point = Option.getOrUndefined(yield* measure(page, token, prepared.viewport))
+    else return handOver(prepared.ready === false ? prepared.why : "not ready", described)
+    if (point === undefined) return handOver("the browser's geometry did not confirm the target at its click point", described)
+    const { x, y } = point
+    // A document without the describe function installs it now, before the input changes anything.
+    const element = yield* context.targeting.describe(page, target, described)
+    const downloadsBefore = downloadsStartedOn(page)
+    const dispatched = yield* input(() => page.mouse.click(x, y))
+    const { navigating, downloading, choosing, outcome } = yield* concluded(context, live, page, "click", target, token, dispatched)
+    // As Playwright's click: a navigation the click started has committed before the click is done; a download it asked for has started.
+    if (navigating) yield* awaitCommit(live, page, token, timeoutMs, downloadsBefore)
+    else if (downloading === true) yield* awaitDownload(page, timeoutMs, downloadsBefore)
+    // A chooser the click opened is announced with the click's own answer.
+    if (choosing) yield* awaitChooser(live, page)
+    return outcome._tag === "Done" ? { ...outcome, element } : { ...outcome, described }
+  })
+
+const clickPage = (
+  context: DirectContext,
+  live: LiveSession,
+  page: Page,
+  target: Target,
+  options: { readonly timeoutMs: number; readonly count?: number | undefined }
+) =>
+  Effect.gen(function* () {
+    const { targeting } = context
+    const count = options.count ?? 1
+    // A double or triple click (dblclick, word and line selection) is Playwright's: one mouse sequence with rising click counts.
+    if (count > 1) {
+      const element = yield* targeting.describe(page, target)
+      yield* targeting.act("click", target, options.timeoutMs, (locator, opts) => locator.click({ ...opts, clickCount: count }), page)
+      return { page, element }
+    }
+    const outcome = yield* directClick(context, live, page, target, options.timeoutMs)
+    if (outcome._tag === "Done") return { page, element: outcome.element }
+    live.lastRead = undefined
+    yield* Effect.logDebug(`click: ${outcome.why}; Playwright's click takes over`)
+    const element = yield* targeting.describe(page, target, outcome.described)
+    // A target that cannot take the pointer itself is clicked where a person would (its label, its host, the control drawn over it).
+    yield* targeting.act("click", target, options.timeoutMs, (locator, opts) => locator.click(opts), page, (via, locator, opts) =>
+      actThrough(locator, via, () => via.element.click(opts), opts)
+    )
+    return { page, element }
+  })
+
+/**
+ * The direct type: the field has the focus and its text selected; the text goes in as Playwright's
+ * fill puts it (insertText, or Delete for none) and the guard says whether it reached the field.
+ */
+const directType = (context: DirectContext, live: LiveSession, page: Page, target: Target, text: string, timeoutMs: number) =>
+  Effect.gen(function* () {
+    const token = context.newToken()
+    const prepared = yield* prepare(context, live, page, "type", target, timeoutMs, token, true)
+    const described = describedOf(prepared)
+    if (prepared.ready !== true) return handOver(prepared.ready === false ? prepared.why : "not ready", described)
+    // A document without the describe function installs it now, before the input changes anything.
+    const element = yield* context.targeting.describe(page, target, described)
+    const { head, last } = splitLastKey(text)
+    const dispatched = yield* input(async () => {
+      if (text === "") return page.keyboard.press("Delete")
+      // What fill does (the selection replaced by the text), the last character as a person's keystroke.
+      if (head !== "") await page.keyboard.insertText(head)
+      if (last !== "") await page.keyboard.type(last)
+    })
+    const { outcome } = yield* concluded(context, live, page, "type", target, token, dispatched)
+    return outcome._tag === "Done" ? ({ _tag: "Done", sensitive: prepared.sensitive ?? true, element } as Outcome) : { ...outcome, described }
+  })
+
 export type DirectActions = ReturnType<typeof directActions>
 
+/** The direct path of one session: its steps bound to the session's settings, targeting and input tokens. */
 export const directActions = (browser: BrowserStateService, targeting: Targets) => {
-  const settings = browser.settings
-  /** `--action-path playwright` takes Playwright's path for every action. */
-  const enabled = settings.actionPath !== "playwright"
   let tokens = 0
-  const newToken = () => `${process.pid}-${++tokens}`
-
-  /** `notAfter` for the page: well before this side gives up, so that a late answer never focuses or arms anything behind Playwright's back. */
-  const deadlineForPage = (waitMs = Duration.toMillis(PREPARE_TIMEOUT)) => Date.now() + waitMs / 2
-
-  /**
-   * Asks the page whether the target can be acted on at once, and prepares it (focus for typing,
-   * a guard for clicking and typing). Anything unusual, including a page that answers late, is "not
-   * ready"; a page that does not answer at all is MM_PAGE_UNRESPONSIVE. It waits at most a third of
-   * the action's own time (at most PREPARE_TIMEOUT), so that Playwright's path keeps the rest.
-   */
-  const prepare = (
-    live: LiveSession,
-    page: Page,
-    action: DirectArgs["action"],
-    target: Target,
-    actionTimeoutMs: number,
-    token = "",
-    /** Also describe the target (its durable forms) in the same trip, once it is ready. */
-    describe = false
-  ): Effect.Effect<DirectResult, PageUnresponsive> => {
-    if (!enabled) return Effect.succeed<DirectResult>({ ready: false, why: "the action path is playwright" })
-    const waitMs = Math.min(Duration.toMillis(PREPARE_TIMEOUT), Math.max(300, Math.floor(actionTimeoutMs / 3)))
-    // A wait that is already satisfied is the whole action: the state read after it can come along.
-    const readsState = action === "visible" || action === "hidden"
-    const directArgs: DirectArgs = {
-      action,
-      locator: target.locator,
-      within: target.within ?? null,
-      testIdAttribute: settings.testIdAttribute,
-      token,
-      notAfter: deadlineForPage(waitMs),
-      report: REPORT_BINDING
-    }
-    const script = (install: boolean) =>
-      prepareActionScript(directArgs, {
-        stateArgs: readsState ? stateReadArgs(live.nextRef, settings) : null,
-        describe: describe ? targeting.describeScript(page, target) : null,
-        install
-      })
-    const key = actionsInstallKey()
-    // The action functions are installed once per document: on a new one they come along at once, and a
-    // document this process could not tell apart answers `missing` (nothing was done there) for a second trip.
-    const ask = async (signal: AbortSignal): Promise<DirectResult> => {
-      const options = { timeoutMs: waitMs, signal }
-      const fresh = !hasInstalled(page, key)
-      let answer = await evaluateInPage<DirectResult | ActionsMissing>(page, script(fresh), options)
-      if ("missing" in answer) answer = await evaluateInPage<DirectResult | ActionsMissing>(page, script(true), options)
-      if ("missing" in answer) return { ready: false, why: "the page script could not be installed" }
-      noteInstalled(page, key)
-      return answer
-    }
-    // A page whose timers are faked or frozen never answers: after a while that too means "not ready".
-    const asked = Effect.promise((signal) =>
-      ask(signal).catch(
-        (error: unknown): DirectResult => ({ ready: false, why: unanswered(error) ? NO_ANSWER : "the page could not answer" })
-      )
-    ).pipe(
-      Effect.timeoutTo({
-        duration: Duration.millis(waitMs),
-        onSuccess: (result) => result,
-        onTimeout: (): DirectResult => ({ ready: false, why: NO_ANSWER })
-      })
-    )
-    return Effect.gen(function* () {
-      yield* failIfStuck(page, `${action} could not start`)
-      const result = yield* asked
-      if (result.ready !== false || result.why !== NO_ANSWER) return result
-      // A page that does not answer a trivial script either is stuck in a script of its own: Playwright's path would only wait it out.
-      const stuck = yield* unresponsive(page, `${action} could not start`)
-      if (Option.isSome(stuck)) return yield* stuck.value
-      return result
-    })
+  const context: DirectContext = {
+    settings: browser.settings,
+    targeting,
+    enabled: browser.settings.actionPath !== "playwright",
+    newToken: () => `${process.pid}-${++tokens}`
   }
-
-  /**
-   * A click point the page could not tell by itself (the target is inside frames, or inline in pieces): the
-   * element's content quads give the point, the browser's hit test from the top document says what is
-   * there, and the page checks that it is the element (or inside it) and that nothing moved, then arms
-   * the guard. Any doubt (no quad in view, another element or frame there, no answer) is None.
-   */
-  const measure = (page: Page, token: string, viewport: Viewport) =>
-    Effect.tryPromise(async (): Promise<Point | undefined> => {
-      const devtools = await devtoolsOf(page)
-      try {
-        const bound = { timeoutMs: Duration.toMillis(PREPARE_TIMEOUT) }
-        const element = await evaluateToObject(page, callExpression(measuredElement, token), bound)
-        if (element.objectId === undefined) return undefined
-        const { quads } = await devtools.send("DOM.getContentQuads", { objectId: element.objectId })
-        const measured = clickPointOf(quads, viewport)
-        if (measured === undefined) return undefined
-        const hit = await devtools.send("DOM.getNodeForLocation", {
-          x: measured.hit.x,
-          y: measured.hit.y,
-          includeUserAgentShadowDOM: false,
-          ignorePointerEventsNone: false
-        })
-        const hitObject = await resolveNodeInWorld(page, hit.backendNodeId, bound)
-        if (hitObject === undefined) return undefined
-        const verified = await callOnObject<DirectResult>(page, element.objectId, verifyMeasuredDeclaration(), [
-          { objectId: hitObject },
-          { value: { token, report: REPORT_BINDING, notAfter: deadlineForPage() } }
-        ], bound)
-        return verified.ready === true ? measured.point : undefined
-      } finally {
-        void releaseActionObjects(page)
-      }
-    }).pipe(
-      Effect.timeoutOption(PREPARE_TIMEOUT),
-      Effect.map(Option.flatMap(Option.fromNullable)),
-      Effect.orElseSucceed(() => Option.none<Point>())
-    )
-
-  /**
-   * What the guard saw: the page's own answer after the input, or, when the document went away or
-   * did not answer, the report it sent at the first event. Undefined when nothing says.
-   */
-  const verdictOf = (live: LiveSession, page: Page, token: string) =>
-    Effect.gen(function* () {
-      const answer = yield* Effect.promise(() =>
-        evaluateInPage<GuardVerdict>(page, finishGuardScript(token, stateReadArgs(live.nextRef, settings)), {
-          timeoutMs: Duration.toMillis(FINISH_TIMEOUT)
-        }).then(
-          (verdict): GuardVerdict | undefined => verdict,
-          () => undefined
-        )
-      ).pipe(Effect.timeoutTo({ duration: FINISH_TIMEOUT, onSuccess: (verdict) => verdict, onTimeout: () => undefined }))
-      const report = takeReport(page, token)
-      if (answer !== undefined && answer.seen) return answer
-      if (report === "target" || report === "other") {
-        const fromReport: GuardVerdict = { seen: true, hit: report === "target", navigating: false }
-        return fromReport
-      }
-      return answer
-    })
-
-  /**
-   * Resolves once the page commits a new document in a frame, a download starts, or a navigation
-   * request ends without a document (a 204, a failure; a redirect is not an end).
-   */
-  const watchCommit = (page: Page) =>
-    Effect.acquireRelease(
-      Effect.sync(() => {
-        let done = () => {}
-        const committed = new Promise<void>((resolve) => (done = resolve))
-        const onCommit = () => done()
-        const timers: Array<ReturnType<typeof setTimeout>> = []
-        const onRequestEnd = (request: Request) => {
-          if (!request.isNavigationRequest()) return
-          // A document that arrives is committed a moment after its request ends; a redirect goes on elsewhere.
-          timers.push(setTimeout(() => request.redirectedTo() === null && done(), 250))
-        }
-        page.on("framenavigated", onCommit)
-        page.on("download", onCommit)
-        page.on("requestfinished", onRequestEnd)
-        page.on("requestfailed", onRequestEnd)
-        const dispose = () => {
-          page.off("framenavigated", onCommit)
-          page.off("download", onCommit)
-          page.off("requestfinished", onRequestEnd)
-          page.off("requestfailed", onRequestEnd)
-          for (const timer of timers) clearTimeout(timer)
-        }
-        return { committed, dispose }
-      }),
-      (watcher) => Effect.sync(watcher.dispose)
-    )
-
-  /**
-   * A download the click asked for has started (Chromium decides a moment after the click), or after
-   * DOWNLOAD_WAIT it is left to the call's end: its answer lists the downloads that started by then.
-   */
-  const awaitDownload = (page: Page, timeoutMs: number, downloadsBefore: number) =>
-    Effect.scoped(
-      Effect.flatMap(watchCommit(page), (watcher) =>
-        downloadsStartedOn(page) > downloadsBefore
-          ? Effect.void
-          : Effect.promise(() => watcher.committed).pipe(Effect.timeoutOption(Duration.millis(Math.min(timeoutMs, Duration.toMillis(DOWNLOAD_WAIT)))))
-      )
-    )
-
-  /**
-   * Listening from now on, then asking whether the click's documents are still shown: no commit can
-   * slip between. A navigation that never commits (cancelled, or ended before we listened) is waited
-   * for at most COMMIT_WAIT, and a notice says so.
-   */
-  const awaitCommit = (live: LiveSession, page: Page, token: string, timeoutMs: number, downloadsBefore: number) =>
-    Effect.scoped(
-      Effect.gen(function* () {
-        const watcher = yield* watchCommit(page)
-        // The navigation became a download (an attachment) before we listened: no document will come.
-        if (downloadsStartedOn(page) > downloadsBefore) return
-        const unchanged = yield* Effect.promise(() => evaluateInPage<boolean>(page, callExpression(sameDocuments, token), { timeoutMs: Duration.toMillis(PREPARE_TIMEOUT) }).catch(() => false))
-        if (!unchanged) return
-        const waitMs = Math.min(timeoutMs, Duration.toMillis(COMMIT_WAIT))
-        const arrived = yield* Effect.promise(() => watcher.committed).pipe(Effect.timeoutOption(Duration.millis(waitMs)))
-        if (Option.isNone(arrived)) {
-          yield* addNotice(
-            live,
-            `The click started loading another page, which had not arrived after ${waitMs} ms; the observation shows the page as it is.`
-          )
-        }
-      })
-    )
-
-  /**
-   * After the input: done when the first trusted event reached the target; handed over when the
-   * guard stopped it (nothing reached the page's elements, so Playwright's try is not a second one);
-   * otherwise MM_ACTION_UNCONFIRMED, never a success nor a second try.
-   */
-  const concluded = (
-    live: LiveSession,
-    page: Page,
-    action: "click" | "type",
-    target: Target,
-    token: string,
-    dispatched: { readonly _tag: "Left"; readonly left: BrowserCallFailed } | { readonly _tag: "Right" }
-  ) =>
-    Effect.gen(function* () {
-      const verdict = yield* verdictOf(live, page, token)
-      if (verdict !== undefined && verdict.seen) {
-        if (!verdict.hit) return { navigating: false, choosing: false, outcome: handOver(`the first ${action} event would have reached another element`) }
-        if (verdict.page !== undefined) live.lastRead = { page, result: verdict.page }
-        return { navigating: verdict.navigating, downloading: verdict.downloading === true, choosing: verdict.choosing === true, outcome: { _tag: "Done" } as Outcome }
-      }
-      const described = describeTarget(target)
-      if (dispatched._tag === "Left") {
-        if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action })
-        return yield* new ActionFailed({ action, target: described, detail: firstLine(dispatched.left.cause) })
-      }
-      return yield* new ActionUnconfirmed({
-        action,
-        target: described,
-        detail:
-          verdict === undefined
-            ? "the page did not say whether it reached the target (it went away or did not answer)"
-            : "no event of it arrived where the target is (it may have landed in another frame)"
-      })
-    })
-
-  /**
-   * The file chooser a click opened: the browser announces it a moment after the click's events. Waited
-   * for at most CHOOSER_WAIT (a page that opens none in the end only costs that).
-   */
-  const awaitChooser = (live: LiveSession, page: Page) =>
-    Effect.gen(function* () {
-      for (let waited = 0; waited < Duration.toMillis(CHOOSER_WAIT); waited += CHOOSER_POLL_MS) {
-        if ((yield* Ref.get(live.fileChooser))?.page() === page || page.isClosed()) return
-        yield* Effect.sleep(CHOOSER_POLL_MS)
-      }
-    })
-
-  /** Real input, with the fiber's interruption passed on. */
-  const input = (run: () => Promise<void>) =>
-    Effect.tryPromise({ try: run, catch: (cause) => new BrowserCallFailed({ cause }) }).pipe(
-      Effect.map(() => ({ _tag: "Right" }) as const),
-      Effect.catchAll((left) => Effect.succeed({ _tag: "Left", left } as const))
-    )
-
-  /** The direct click, or why it handed over before any event reached the page. */
-  const directClick = (live: LiveSession, page: Page, target: Target, timeoutMs: number) =>
-    Effect.gen(function* () {
-      const token = newToken()
-      const prepared = yield* prepare(live, page, "click", target, timeoutMs, token, true)
-      const described = describedOf(prepared)
-      let point: Point | undefined
-      if (prepared.ready === true && prepared.x !== undefined && prepared.y !== undefined) point = { x: prepared.x, y: prepared.y }
-      else if (prepared.ready === "measure") point = Option.getOrUndefined(yield* measure(page, token, prepared.viewport))
-      else return handOver(prepared.ready === false ? prepared.why : "not ready", described)
-      if (point === undefined) return handOver("the browser's geometry did not confirm the target at its click point", described)
-      const { x, y } = point
-      // A document without the describe function installs it now, before the input changes anything.
-      const element = yield* targeting.describe(page, target, described)
-      const downloadsBefore = downloadsStartedOn(page)
-      const dispatched = yield* input(() => page.mouse.click(x, y))
-      const { navigating, downloading, choosing, outcome } = yield* concluded(live, page, "click", target, token, dispatched)
-      // As Playwright's click: a navigation the click started has committed before the click is done; a download it asked for has started.
-      if (navigating) yield* awaitCommit(live, page, token, timeoutMs, downloadsBefore)
-      else if (downloading === true) yield* awaitDownload(page, timeoutMs, downloadsBefore)
-      // A chooser the click opened is announced with the click's own answer.
-      if (choosing) yield* awaitChooser(live, page)
-      return outcome._tag === "Done" ? { ...outcome, element } : { ...outcome, described }
-    })
-
-  const clickPage = (live: LiveSession, page: Page, target: Target, options: { readonly timeoutMs: number; readonly count?: number | undefined }) =>
-    Effect.gen(function* () {
-      const count = options.count ?? 1
-      // A double or triple click (dblclick, word and line selection) is Playwright's: one mouse sequence with rising click counts.
-      if (count > 1) {
-        const element = yield* targeting.describe(page, target)
-        yield* targeting.act("click", target, options.timeoutMs, (locator, opts) => locator.click({ ...opts, clickCount: count }), page)
-        return { page, element }
-      }
-      const outcome = yield* directClick(live, page, target, options.timeoutMs)
-      if (outcome._tag === "Done") return { page, element: outcome.element }
-      live.lastRead = undefined
-      yield* Effect.logDebug(`click: ${outcome.why}; Playwright's click takes over`)
-      const element = yield* targeting.describe(page, target, outcome.described)
-      // A target that cannot take the pointer itself is clicked where a person would (its label, its host, the control drawn over it).
-      yield* targeting.act("click", target, options.timeoutMs, (locator, opts) => locator.click(opts), page, (via, locator, opts) =>
-        actThrough(locator, via, () => via.element.click(opts), opts)
-      )
-      return { page, element }
-    })
-
-  /**
-   * The direct type: the field has the focus and its text selected; the text goes in as Playwright's
-   * fill puts it (insertText, or Delete for none) and the guard says whether it reached the field.
-   */
-  const directType = (live: LiveSession, page: Page, target: Target, text: string, timeoutMs: number) =>
-    Effect.gen(function* () {
-      const token = newToken()
-      const prepared = yield* prepare(live, page, "type", target, timeoutMs, token, true)
-      const described = describedOf(prepared)
-      if (prepared.ready !== true) return handOver(prepared.ready === false ? prepared.why : "not ready", described)
-      // A document without the describe function installs it now, before the input changes anything.
-      const element = yield* targeting.describe(page, target, described)
-      const { head, last } = splitLastKey(text)
-      const dispatched = yield* input(async () => {
-        if (text === "") return page.keyboard.press("Delete")
-        // What fill does (the selection replaced by the text), the last character as a person's keystroke.
-        if (head !== "") await page.keyboard.insertText(head)
-        if (last !== "") await page.keyboard.type(last)
-      })
-      const { outcome } = yield* concluded(live, page, "type", target, token, dispatched)
-      return outcome._tag === "Done" ? ({ _tag: "Done", sensitive: prepared.sensitive ?? true, element } as Outcome) : { ...outcome, described }
-    })
-
-  return { enabled, prepare, clickPage, directType }
+  return {
+    enabled: context.enabled,
+    prepare: (
+      live: LiveSession,
+      page: Page,
+      action: DirectArgs["action"],
+      target: Target,
+      actionTimeoutMs: number,
+      token?: string,
+      describe?: boolean
+    ) => prepare(context, live, page, action, target, actionTimeoutMs, token, describe),
+    clickPage: (live: LiveSession, page: Page, target: Target, options: { readonly timeoutMs: number; readonly count?: number | undefined }) =>
+      clickPage(context, live, page, target, options),
+    directType: (live: LiveSession, page: Page, target: Target, text: string, timeoutMs: number) => directType(context, live, page, target, text, timeoutMs)
+  }
 }

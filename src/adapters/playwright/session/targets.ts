@@ -84,249 +84,285 @@ export const notReadyError = (action: Action, described: string, timeoutMs: numb
   }
 }
 
-export type Targets = ReturnType<typeof targets>
+/** The settings targeting reads: the attribute test ids live in. */
+type TargetSettings = Pick<BrowserStateService["settings"], "testIdAttribute">
 
-export const targets = (browser: BrowserStateService) => {
-  const settings = browser.settings
-
-  const selectorOf = (locator: TargetLocator): string => {
-    switch (locator.kind) {
-      case "a11yRef":
-        return `${REF_ENGINE}=${locator.value}`
-      case "testId":
-        return `[${settings.testIdAttribute}=${cssString(locator.value)}]`
-      case "selector":
-        return locator.value
-    }
+const selectorOf = (settings: TargetSettings, locator: TargetLocator): string => {
+  switch (locator.kind) {
+    case "a11yRef":
+      return `${REF_ENGINE}=${locator.value}`
+    case "testId":
+      return `[${settings.testIdAttribute}=${cssString(locator.value)}]`
+    case "selector":
+      return locator.value
   }
+}
 
-  /** The target as a Playwright locator, entering the same-origin iframes (by their refs) that hold a ref target. */
-  const locate = (page: Page, target: Target, frames: ReadonlyArray<string> = []): Locator => {
-    let base: Page | FrameLocator = page
-    for (const frame of frames) base = base.locator(`${REF_ENGINE}=${frame}`).contentFrame()
-    const scope = target.within === undefined ? base : base.locator(selectorOf(target.within))
-    return scope.locator(selectorOf(target.locator))
-  }
+/** The target as a Playwright locator, entering the same-origin iframes (by their refs) that hold a ref target. */
+const locate = (settings: TargetSettings, page: Page, target: Target, frames: ReadonlyArray<string> = []): Locator => {
+  let base: Page | FrameLocator = page
+  for (const frame of frames) base = base.locator(`${REF_ENGINE}=${frame}`).contentFrame()
+  const scope = target.within === undefined ? base : base.locator(selectorOf(settings, target.within))
+  return scope.locator(selectorOf(settings, target.locator))
+}
 
-  /** The ref's check, once more after the next document is in when the page was between two documents. */
-  const refCheck = (page: Page, ref: string) =>
-    Effect.tryPromise({
-      try: (signal) => evaluateAcrossNavigation<RefCheck>(page, checkRefExpression(ref), { timeoutMs: CHECK_TIMEOUT_MS, signal }),
-      catch: (cause): PageClosed | BrowserCallFailed =>
-        unanswered(cause) ? new BrowserCallFailed({ cause }) : new PageClosed({ detail: "the page went away while checking the ref" })
-    }).pipe(
-      // Not in the top document: perhaps in a cross-origin frame, whose document has its own registry;
-      // when in none, the refs worth suggesting are the top document's, then those frames'.
-      Effect.flatMap((check) =>
-        check.exists
-          ? Effect.succeed(check)
-          : Effect.promise(() => refInSeparateFrames(page, ref).catch(() => undefined)).pipe(
-              Effect.map((found): RefCheck =>
-                found === undefined ? check : found.exists ? found : { ...check, current: [...check.current, ...found.current].slice(0, SUGGESTED_REFS) }
-              )
+/** The ref's check, once more after the next document is in when the page was between two documents. */
+const refCheck = (page: Page, ref: string) =>
+  Effect.tryPromise({
+    try: (signal) => evaluateAcrossNavigation<RefCheck>(page, checkRefExpression(ref), { timeoutMs: CHECK_TIMEOUT_MS, signal }),
+    catch: (cause): PageClosed | BrowserCallFailed =>
+      unanswered(cause) ? new BrowserCallFailed({ cause }) : new PageClosed({ detail: "the page went away while checking the ref" })
+  }).pipe(
+    // Not in the top document: perhaps in a cross-origin frame, whose document has its own registry;
+    // when in none, the refs worth suggesting are the top document's, then those frames'.
+    Effect.flatMap((check) =>
+      check.exists
+        ? Effect.succeed(check)
+        : Effect.promise(() => refInSeparateFrames(page, ref).catch(() => undefined)).pipe(
+            Effect.map((found): RefCheck =>
+              found === undefined ? check : found.exists ? found : { ...check, current: [...check.current, ...found.current].slice(0, SUGGESTED_REFS) }
             )
-      ),
-      Effect.catchAll((failed): Effect.Effect<RefCheck, PageClosed | PageUnresponsive> =>
-        failed instanceof PageClosed
-          ? // Still no answer from a live page: as far as anyone can tell, the ref is not on the page.
-            page.isClosed()
-            ? Effect.fail(failed)
-            : Effect.succeed<RefCheck>({ exists: false, current: [], frames: [] })
-          : Effect.flatMap(unresponsive(page, `the ref ${ref} could not be checked`), (stuck) =>
-              Option.isSome(stuck) ? Effect.fail(stuck.value) : Effect.succeed<RefCheck>({ exists: false, current: [], frames: [] })
-            )
-      )
+          )
+    ),
+    Effect.catchAll((failed): Effect.Effect<RefCheck, PageClosed | PageUnresponsive> =>
+      failed instanceof PageClosed
+        ? // Still no answer from a live page: as far as anyone can tell, the ref is not on the page.
+          page.isClosed()
+          ? Effect.fail(failed)
+          : Effect.succeed<RefCheck>({ exists: false, current: [], frames: [] })
+        : Effect.flatMap(unresponsive(page, `the ref ${ref} could not be checked`), (stuck) =>
+            Option.isSome(stuck) ? Effect.fail(stuck.value) : Effect.succeed<RefCheck>({ exists: false, current: [], frames: [] })
+          )
     )
+  )
 
-  const describeArgs = (target: Target): DescribeArgs => ({
-    locator: target.locator,
-    within: target.within ?? null,
-    testIdAttribute: settings.testIdAttribute,
-    budgetMs: SELECTOR_BUDGET_MS
-  })
+const describeArgs = (settings: TargetSettings, target: Target): DescribeArgs => ({
+  locator: target.locator,
+  within: target.within ?? null,
+  testIdAttribute: settings.testIdAttribute,
+  budgetMs: SELECTOR_BUDGET_MS
+})
 
-  /**
-   * The expression that describes the target, for an action's own script to run in its trip (see
-   * direct.ts): the installing form on a document known not to have the describe function yet.
-   */
-  const describeScript = (page: Page, target: Target): string =>
-    (hasInstalled(page, describeInstallKey()) ? describeExpression : describeInstallExpression)(describeArgs(target), walkInstallKey())
+/**
+ * The expression that describes the target, for an action's own script to run in its trip (see
+ * direct.ts): the installing form on a document known not to have the describe function yet.
+ */
+const describeScript = (settings: TargetSettings, page: Page, target: Target): string =>
+  (hasInstalled(page, describeInstallKey()) ? describeExpression : describeInstallExpression)(describeArgs(settings, target), walkInstallKey())
 
-  /**
-   * The target's durable forms (see page-durable.ts), in one trip (two on a document that has not
-   * installed the describe function yet); undefined when the page cannot say in time. `answered` is
-   * what an action's own script already got from describeScript: a second trip only installs the
-   * function when that document did not have it.
-   */
-  const describe = (page: Page, target: Target, answered?: DescribeAnswer): Effect.Effect<TargetElement | undefined> => {
-    const args = describeArgs(target)
-    // A ref the top document does not hold may be in a cross-origin frame, which describes it in its own document.
-    const orInFrames = (answer: Described): Promise<TargetElement | undefined> =>
-      answer.found
-        ? Promise.resolve(answer.element)
-        : target.locator.kind === "a11yRef" && answer.why === REF_NOT_ON_PAGE && separateFrames(page).length > 0
-          ? describeInSeparateFrames(page, args)
-          : Promise.resolve(undefined)
-    const ask = async (): Promise<TargetElement | undefined> => {
-      // A page known to be stuck is not asked: the action that follows says so at once.
-      if (page.isClosed() || knownStuck(page)) return undefined
-      const bound = { timeoutMs: DESCRIBE_TIMEOUT_MS }
-      const fresh = answered === undefined && !hasInstalled(page, describeInstallKey())
-      let answer = answered ?? (await evaluateInPage<DescribeAnswer>(page, (fresh ? describeInstallExpression : describeExpression)(args, walkInstallKey()), bound))
-      if ("missing" in answer) answer = await evaluateInPage<Described>(page, describeInstallExpression(args, walkInstallKey()), bound)
-      noteInstalled(page, describeInstallKey())
-      return orInFrames(answer)
-    }
-    if (answered !== undefined && !("missing" in answered)) {
-      noteInstalled(page, describeInstallKey())
-      if (answered.found || page.isClosed() || knownStuck(page)) return Effect.succeed(answered.found ? answered.element : undefined)
-    }
-    return Effect.promise(() => ask().catch(() => undefined)).pipe(
-      Effect.timeoutTo({ duration: DESCRIBE_TIMEOUT_MS, onSuccess: (element) => element, onTimeout: () => undefined })
-    )
+/**
+ * The target's durable forms (see page-durable.ts), in one trip (two on a document that has not
+ * installed the describe function yet); undefined when the page cannot say in time. `answered` is
+ * what an action's own script already got from describeScript: a second trip only installs the
+ * function when that document did not have it.
+ */
+const describe = (settings: TargetSettings, page: Page, target: Target, answered?: DescribeAnswer): Effect.Effect<TargetElement | undefined> => {
+  const args = describeArgs(settings, target)
+  // A ref the top document does not hold may be in a cross-origin frame, which describes it in its own document.
+  const orInFrames = (answer: Described): Promise<TargetElement | undefined> =>
+    answer.found
+      ? Promise.resolve(answer.element)
+      : target.locator.kind === "a11yRef" && answer.why === REF_NOT_ON_PAGE && separateFrames(page).length > 0
+        ? describeInSeparateFrames(page, args)
+        : Promise.resolve(undefined)
+  const ask = async (): Promise<TargetElement | undefined> => {
+    // A page known to be stuck is not asked: the action that follows says so at once.
+    if (page.isClosed() || knownStuck(page)) return undefined
+    const bound = { timeoutMs: DESCRIBE_TIMEOUT_MS }
+    const fresh = answered === undefined && !hasInstalled(page, describeInstallKey())
+    let answer = answered ?? (await evaluateInPage<DescribeAnswer>(page, (fresh ? describeInstallExpression : describeExpression)(args, walkInstallKey()), bound))
+    if ("missing" in answer) answer = await evaluateInPage<Described>(page, describeInstallExpression(args, walkInstallKey()), bound)
+    noteInstalled(page, describeInstallKey())
+    return orInFrames(answer)
   }
+  if (answered !== undefined && !("missing" in answered)) {
+    noteInstalled(page, describeInstallKey())
+    if (answered.found || page.isClosed() || knownStuck(page)) return Effect.succeed(answered.found ? answered.element : undefined)
+  }
+  return Effect.promise(() => ask().catch(() => undefined)).pipe(
+    Effect.timeoutTo({ duration: DESCRIBE_TIMEOUT_MS, onSuccess: (element) => element, onTimeout: () => undefined })
+  )
+}
 
-  /**
-   * A ref must still be bound to an element of the active page; otherwise answer at once with the current refs.
-   * Gives the refs of the iframes around the target (its own ref's, else its scope's; none in the top document).
-   */
-  const ensureRefs = (page: Page, target: Target) =>
-    Effect.gen(function* () {
-      const frames: Partial<Record<"locator" | "within", ReadonlyArray<string>>> = {}
-      // A test id the top document lacks may be in a cross-origin frame (the observations list those too).
-      if (target.locator.kind === "testId" && target.within === undefined) {
-        const selector = selectorOf(target.locator)
-        const chain = yield* Effect.promise(() => selectorInSeparateFrames(page, selector).catch(() => undefined))
-        if (chain !== undefined) return chain
-      }
-      for (const role of ["within", "locator"] as const) {
-        const locator = target[role]
-        if (locator?.kind !== "a11yRef") continue
-        const check = yield* refCheck(page, locator.value)
-        if (!check.exists) {
-          return yield* new TargetNotFound({
-            target: describeTarget(target),
-            detail: `Unknown a11yRef: ${locator.value} (its element left the page, or the ref came from another tab or an earlier page).`,
-            availableRefs: check.current
-          })
-        }
-        frames[role] = check.frames
-      }
-      if (frames.locator !== undefined && frames.within !== undefined && frames.locator.join() !== frames.within.join()) {
+/**
+ * A ref must still be bound to an element of the active page; otherwise answer at once with the current refs.
+ * Gives the refs of the iframes around the target (its own ref's, else its scope's; none in the top document).
+ */
+const ensureRefs = (settings: TargetSettings, page: Page, target: Target) =>
+  Effect.gen(function* () {
+    const frames: Partial<Record<"locator" | "within", ReadonlyArray<string>>> = {}
+    // A test id the top document lacks may be in a cross-origin frame (the observations list those too).
+    if (target.locator.kind === "testId" && target.within === undefined) {
+      const selector = selectorOf(settings, target.locator)
+      const chain = yield* Effect.promise(() => selectorInSeparateFrames(page, selector).catch(() => undefined))
+      if (chain !== undefined) return chain
+    }
+    for (const role of ["within", "locator"] as const) {
+      const locator = target[role]
+      if (locator?.kind !== "a11yRef") continue
+      const check = yield* refCheck(page, locator.value)
+      if (!check.exists) {
         return yield* new TargetNotFound({
           target: describeTarget(target),
-          detail: "The target and its within scope are in different frames; give a scope in the target's own frame, or none."
+          detail: `Unknown a11yRef: ${locator.value} (its element left the page, or the ref came from another tab or an earlier page).`,
+          availableRefs: check.current
         })
       }
-      return frames.locator ?? frames.within ?? []
-    })
+      frames[role] = check.frames
+    }
+    if (frames.locator !== undefined && frames.within !== undefined && frames.locator.join() !== frames.within.join()) {
+      return yield* new TargetNotFound({
+        target: describeTarget(target),
+        detail: "The target and its within scope are in different frames; give a scope in the target's own frame, or none."
+      })
+    }
+    return frames.locator ?? frames.within ?? []
+  })
 
-  // Both ask the page: bounded, so that a page that cannot answer does not hold the call.
-  const countSafely = (locator: Locator) =>
-    Effect.promise(() => locator.count().catch(() => -1)).pipe(Effect.timeoutTo({ duration: CHECK_TIMEOUT, onSuccess: (n) => n, onTimeout: () => -1 }))
-  const visibleSafely = (locator: Locator) =>
-    Effect.promise(() => locator.isVisible().catch(() => false)).pipe(
-      Effect.timeoutTo({ duration: CHECK_TIMEOUT, onSuccess: (visible) => visible, onTimeout: () => false })
-    )
+// Both ask the page: bounded, so that a page that cannot answer does not hold the call.
+const countSafely = (locator: Locator) =>
+  Effect.promise(() => locator.count().catch(() => -1)).pipe(Effect.timeoutTo({ duration: CHECK_TIMEOUT, onSuccess: (n) => n, onTimeout: () => -1 }))
+const visibleSafely = (locator: Locator) =>
+  Effect.promise(() => locator.isVisible().catch(() => false)).pipe(
+    Effect.timeoutTo({ duration: CHECK_TIMEOUT, onSuccess: (visible) => visible, onTimeout: () => false })
+  )
 
-  /** Turns a failed Playwright action into the error that says what is wrong with the target. */
-  const classify = (action: Action, page: Page, locator: Locator, target: Target, timeoutMs: number, error: unknown) =>
-    Effect.gen(function* () {
-      const described = describeTarget(target)
-      if (page.isClosed()) return new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action })
-      if (error instanceof Refused) return new TargetUnusable({ action, target: described, reason: error.reason, detail: error.detail })
-      // A page stuck in a script of its own lets every action time out: say so instead.
-      if (isPlaywrightTimeout(error)) {
-        const stuck = yield* unresponsive(page, `${action} on ${described} could not run`)
-        if (Option.isSome(stuck)) return stuck.value
-      }
-      const count = yield* countSafely(locator)
-      if (count > 1) return new TargetAmbiguous({ target: described, count })
-      if (count === 0) {
-        return new TargetNotFound({ target: described, detail: `No element matches ${described} (waited ${timeoutMs} ms).` })
-      }
-      // Why it did not become ready or was refused (typing into a heading), as the page says now.
-      const checks = READINESS[action]
-      const why = checks === undefined ? undefined : yield* whyNotReady(locator, checks)
-      if (why !== undefined && (isPlaywrightTimeout(error) || UNUSABLE.has(why.reason))) return notReadyError(action, described, timeoutMs, why)
-      if (isPlaywrightTimeout(error)) {
-        if (!(yield* visibleSafely(locator))) {
-          return new TargetNotFound({
-            target: described,
-            detail: `${described} is in the page but not visible (waited ${timeoutMs} ms).`
-          })
-        }
-        return new ActionTimeout({ action, target: described, timeoutMs })
-      }
-      return new ActionFailed({ action, target: described, detail: firstLine(error) })
-    })
-
-  /**
-   * Runs one action on the target of the active page, aborting it when the fiber is interrupted. While
-   * Playwright's action waits for an action with a readiness (READINESS), the page is asked why the target
-   * is not ready (see readiness.ts): a settled reason ends the wait at once with that reason, and with
-   * `through`, a target a person would act on through another element (its label, its host, its drawn
-   * control) is acted on through that element instead.
-   */
-  const act = <A>(
-    action: Action,
-    target: Target,
-    timeoutMs: number,
-    run: (locator: Locator, options: { timeout: number; signal: AbortSignal }) => Promise<A>,
-    /** The page the action started on: the fallback of a direct action never moves to another tab. */
-    startedOn?: Page,
-    /** The action through another element; `how` and `description` say which, for messages. */
-    through?: (
-      via: { readonly element: ElementHandle; readonly how: string; readonly description: string },
-      locator: Locator,
-      options: { timeout: number; signal: AbortSignal }
-    ) => Promise<A>
-  ) =>
-    Effect.gen(function* () {
-      const page = startedOn ?? (yield* browser.activePage).page
-      const described = describeTarget(target)
-      if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action })
-      yield* failIfStuck(page, `${action} on ${described} could not start`)
-      const frames = yield* ensureRefs(page, target)
-      const locator = locate(page, target, frames)
-      // Within what the call has left, with time to say what went wrong.
-      const waitMs = yield* waitWithin(timeoutMs, CLASSIFY_RESERVE_MS)
-      const started = Date.now()
-      const attempt = (go: (options: { timeout: number; signal: AbortSignal }) => Promise<A>) =>
-        Effect.tryPromise({
-          try: (signal) => go({ timeout: Math.max(1, waitMs - (Date.now() - started)), signal }),
-          catch: (cause) => new BrowserCallFailed({ cause })
+/** Turns a failed Playwright action into the error that says what is wrong with the target. */
+const classify = (action: Action, page: Page, locator: Locator, target: Target, timeoutMs: number, error: unknown) =>
+  Effect.gen(function* () {
+    const described = describeTarget(target)
+    if (page.isClosed()) return new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action })
+    if (error instanceof Refused) return new TargetUnusable({ action, target: described, reason: error.reason, detail: error.detail })
+    // A page stuck in a script of its own lets every action time out: say so instead.
+    if (isPlaywrightTimeout(error)) {
+      const stuck = yield* unresponsive(page, `${action} on ${described} could not run`)
+      if (Option.isSome(stuck)) return stuck.value
+    }
+    const count = yield* countSafely(locator)
+    if (count > 1) return new TargetAmbiguous({ target: described, count })
+    if (count === 0) {
+      return new TargetNotFound({ target: described, detail: `No element matches ${described} (waited ${timeoutMs} ms).` })
+    }
+    // Why it did not become ready or was refused (typing into a heading), as the page says now.
+    const checks = READINESS[action]
+    const why = checks === undefined ? undefined : yield* whyNotReady(locator, checks)
+    if (why !== undefined && (isPlaywrightTimeout(error) || UNUSABLE.has(why.reason))) return notReadyError(action, described, timeoutMs, why)
+    if (isPlaywrightTimeout(error)) {
+      if (!(yield* visibleSafely(locator))) {
+        return new TargetNotFound({
+          target: described,
+          detail: `${described} is in the page but not visible (waited ${timeoutMs} ms).`
         })
-      const checks = READINESS[action]
-      const outcome: Effect.Effect<{ readonly value: A; readonly via?: string }, BrowserCallFailed | ActionError | PageClosed> =
-        checks === undefined
-          ? Effect.map(attempt((options) => run(locator, options)), (value) => ({ value }))
-          : Effect.raceFirst(
-              Effect.map(attempt((options) => run(locator, options)), (value): { readonly value: A; readonly via?: string } => ({ value })),
-              watchReadiness(page, locator, checks, through !== undefined).pipe(
-                Effect.catchTag("NotReady", (notReady) =>
-                  Effect.fail(page.isClosed() ? new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action }) : notReadyError(action, described, waitMs, notReady))
-                ),
-                Effect.flatMap((via) =>
-                  attempt((options) =>
-                    through === undefined ? Promise.reject(new Error("no action through another element")) : through({ element: via.element, how: via.how, description: via.via }, locator, options)
-                  ).pipe(
-                    Effect.map((value) => ({ value, via: via.via })),
-                    Effect.ensuring(Effect.promise(() => via.element.dispose().catch(() => undefined)))
-                  )
-                )
-              )
-            )
-      return yield* outcome.pipe(
-        Effect.map(({ value, via }) => ({ page, value, locator, ...(via !== undefined ? { via } : {}) })),
-        Effect.catchTag("BrowserCallFailed", (error) =>
-          Effect.flatMap(classify(action, page, locator, target, waitMs, error.cause), (classified) =>
-            // A page that closed because the whole browser went away ends the session, not just the action.
-            browser.refineClosed(Effect.fail<ActionError | PageClosed>(classified))
-          )
+      }
+      return new ActionTimeout({ action, target: described, timeoutMs })
+    }
+    return new ActionFailed({ action, target: described, detail: firstLine(error) })
+  })
+
+/** Playwright's options for one try: what is left of the action's wait, and the fiber's abort signal. */
+type TryOptions = { timeout: number; signal: AbortSignal }
+
+/** The action through another element; `how` and `description` say which, for messages. */
+type Through<A> = (
+  via: { readonly element: ElementHandle; readonly how: string; readonly description: string },
+  locator: Locator,
+  options: TryOptions
+) => Promise<A>
+
+/**
+ * Runs one action on the target of the active page, aborting it when the fiber is interrupted. While
+ * Playwright's action waits for an action with a readiness (READINESS), the page is asked why the target
+ * is not ready (see readiness.ts): a settled reason ends the wait at once with that reason, and with
+ * `through`, a target a person would act on through another element (its label, its host, its drawn
+ * control) is acted on through that element instead.
+ */
+const act = <A>(
+  browser: BrowserStateService,
+  action: Action,
+  target: Target,
+  timeoutMs: number,
+  run: (locator: Locator, options: TryOptions) => Promise<A>,
+  /** The page the action started on: the fallback of a direct action never moves to another tab. */
+  startedOn?: Page,
+  through?: Through<A>
+) =>
+  Effect.gen(function* () {
+    const page = startedOn ?? (yield* browser.activePage).page
+    const described = describeTarget(target)
+    if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action })
+    yield* failIfStuck(page, `${action} on ${described} could not start`)
+    const frames = yield* ensureRefs(browser.settings, page, target)
+    const locator = locate(browser.settings, page, target, frames)
+    // Within what the call has left, with time to say what went wrong.
+    const waitMs = yield* waitWithin(timeoutMs, CLASSIFY_RESERVE_MS)
+    return yield* attemptAction(action, page, locator, described, waitMs, run, through).pipe(
+      Effect.map(({ value, via }) => ({ page, value, locator, ...(via !== undefined ? { via } : {}) })),
+      Effect.catchTag("BrowserCallFailed", (error) =>
+        Effect.flatMap(classify(action, page, locator, target, waitMs, error.cause), (classified) =>
+          // A page that closed because the whole browser went away ends the session, not just the action.
+          browser.refineClosed(Effect.fail<ActionError | PageClosed>(classified))
         )
       )
-    })
+    )
+  })
 
-  return { locate, ensureRefs, describe, describeScript, countSafely, act }
+/**
+ * Playwright's action on the located target within waitMs; for an action with a readiness, raced with the
+ * page's say on why the target is not ready, which ends the wait or acts through another element.
+ */
+const attemptAction = <A>(
+  action: Action,
+  page: Page,
+  locator: Locator,
+  described: string,
+  waitMs: number,
+  run: (locator: Locator, options: TryOptions) => Promise<A>,
+  through: Through<A> | undefined
+): Effect.Effect<{ readonly value: A; readonly via?: string }, BrowserCallFailed | ActionError | PageClosed> => {
+  const started = Date.now()
+  const attempt = (go: (options: TryOptions) => Promise<A>) =>
+    Effect.tryPromise({
+      try: (signal) => go({ timeout: Math.max(1, waitMs - (Date.now() - started)), signal }),
+      catch: (cause) => new BrowserCallFailed({ cause })
+    })
+  const checks = READINESS[action]
+  if (checks === undefined) return Effect.map(attempt((options) => run(locator, options)), (value) => ({ value }))
+  return Effect.raceFirst(
+    Effect.map(attempt((options) => run(locator, options)), (value): { readonly value: A; readonly via?: string } => ({ value })),
+    watchReadiness(page, locator, checks, through !== undefined).pipe(
+      Effect.catchTag("NotReady", (notReady) =>
+        Effect.fail(page.isClosed() ? new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action }) : notReadyError(action, described, waitMs, notReady))
+      ),
+      Effect.flatMap((via) =>
+        attempt((options) =>
+          through === undefined ? Promise.reject(new Error("no action through another element")) : through({ element: via.element, how: via.how, description: via.via }, locator, options)
+        ).pipe(
+          Effect.map((value) => ({ value, via: via.via })),
+          Effect.ensuring(Effect.promise(() => via.element.dispose().catch(() => undefined)))
+        )
+      )
+    )
+  )
+}
+
+export type Targets = ReturnType<typeof targets>
+
+/** Finding and acting on targets in one session: each step bound to the session's browser state and settings. */
+export const targets = (browser: BrowserStateService) => {
+  const settings = browser.settings
+  return {
+    locate: (page: Page, target: Target, frames?: ReadonlyArray<string>) => locate(settings, page, target, frames),
+    ensureRefs: (page: Page, target: Target) => ensureRefs(settings, page, target),
+    describe: (page: Page, target: Target, answered?: DescribeAnswer) => describe(settings, page, target, answered),
+    describeScript: (page: Page, target: Target) => describeScript(settings, page, target),
+    countSafely,
+    act: <A>(
+      action: Action,
+      target: Target,
+      timeoutMs: number,
+      run: (locator: Locator, options: TryOptions) => Promise<A>,
+      startedOn?: Page,
+      through?: Through<A>
+    ) => act(browser, action, target, timeoutMs, run, startedOn, through)
+  }
 }
