@@ -35,24 +35,14 @@ export const LAYERS = {
   "bin.ts": ["cli.ts", "adapters/"]
 }
 
-/**
- * Known violations, each an import (`from -> to`, paths under src/) that is left out of both checks
- * until its owner removes it. Each line names who removes it; an entry that no longer occurs is an
- * error, so whoever fixes one deletes its line here in the same commit. Keep this list shrinking.
- */
-export const ALLOWED_IMPORTS = {}
-
-/** Files over MAX_LINES today, with the helper that splits them. Same rule: delete the line when done. */
+/** No file of src/ over this many lines. */
 export const MAX_LINES = 600
-export const ALLOWED_LONG_FILES = {}
 
 /**
- * Functions over MAX_FUNCTION_LINES (declarations, methods, accessors, function expressions and arrow
- * functions, each counted from its first line to its last, nested ones inside it included), keyed
- * `file:name` (name as longFunctions reports it). Each entry says why it stays whole; same rule as above.
+ * No function over this many lines (declarations, methods, accessors, function expressions and arrow
+ * functions, each counted from its first line to its last, nested ones inside it included).
  */
 export const MAX_FUNCTION_LINES = 150
-export const ALLOWED_LONG_FUNCTIONS = {}
 
 /**
  * What a function is called where it is declared: its own name, else the variable, property or method it
@@ -190,61 +180,28 @@ const shortestCircle = (edges, start, component) => {
 }
 
 /** Every problem of the tree at root, as lines to print; empty when the tree is in shape. */
-export const checkImports = (
-  root,
-  {
-    layers = LAYERS,
-    allowedImports = ALLOWED_IMPORTS,
-    allowedLongFiles = ALLOWED_LONG_FILES,
-    maxLines = MAX_LINES,
-    allowedLongFunctions = ALLOWED_LONG_FUNCTIONS,
-    maxFunctionLines = MAX_FUNCTION_LINES
-  } = {}
-) => {
+export const checkImports = (root, { layers = LAYERS, maxLines = MAX_LINES, maxFunctionLines = MAX_FUNCTION_LINES } = {}) => {
   const graph = importGraph(root)
   const problems = []
-  const used = new Set()
   const edges = new Map()
-  const longUsed = new Set()
   for (const [file, { imports, lines, text }] of graph) {
     for (const { name, line, lines: length } of longFunctions(file, text, maxFunctionLines)) {
-      const key = `${file}:${name}`
-      if (key in allowedLongFunctions) longUsed.add(key)
-      else problems.push(`long function: ${key} (line ${line}) has ${length} lines (at most ${maxFunctionLines}); split it`)
+      problems.push(`long function: ${file}:${name} (line ${line}) has ${length} lines (at most ${maxFunctionLines}); split it`)
     }
-    const kept = []
     for (const target of imports) {
-      const edge = `${file} -> ${target}`
-      if (edge in allowedImports) {
-        used.add(edge)
-        continue
-      }
-      kept.push(target)
       const from = partOf(file)
       const to = partOf(target)
       const may = layers[from] ?? []
       if (from !== to && may !== "*" && !may.includes(to)) {
-        problems.push(`upward import: ${edge} (${from} may import ${may.length === 0 ? "nothing of ours" : may.join(", ")})`)
+        problems.push(`upward import: ${file} -> ${target} (${from} may import ${may.length === 0 ? "nothing of ours" : may.join(", ")})`)
       }
     }
-    edges.set(file, kept)
-    if (lines > maxLines && !(file in allowedLongFiles)) problems.push(`long file: ${file} has ${lines} lines (at most ${maxLines})`)
-    if (lines <= maxLines && file in allowedLongFiles) {
-      problems.push(`allow-list: ${file} has ${lines} lines now; remove it from ALLOWED_LONG_FILES in scripts/check-imports.mjs`)
-    }
+    edges.set(file, imports)
+    if (lines > maxLines) problems.push(`long file: ${file} has ${lines} lines (at most ${maxLines})`)
   }
   for (const { circle, files } of circles(edges)) {
     const more = files.length > circle.length - 1 ? ` (one of the circles among ${files.join(", ")})` : ""
     problems.push(`import circle: ${circle.join(" -> ")}${more}`)
-  }
-  for (const edge of Object.keys(allowedImports)) {
-    if (!used.has(edge)) problems.push(`allow-list: ${edge} no longer occurs; remove it from ALLOWED_IMPORTS in scripts/check-imports.mjs`)
-  }
-  for (const key of Object.keys(allowedLongFunctions)) {
-    if (!longUsed.has(key)) problems.push(`allow-list: ${key} is no function over ${maxFunctionLines} lines now; remove it from ALLOWED_LONG_FUNCTIONS in scripts/check-imports.mjs`)
-  }
-  for (const file of Object.keys(allowedLongFiles)) {
-    if (!graph.has(file)) problems.push(`allow-list: ${file} no longer exists; remove it from ALLOWED_LONG_FILES in scripts/check-imports.mjs`)
   }
   return problems
 }
@@ -257,5 +214,5 @@ if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLTo
     process.stderr.write(`check-imports: ${problems.length} problem(s) in ${root}\n`)
     process.exit(1)
   }
-  process.stdout.write(`check-imports: ${root} has no import circle, no upward import, no file over ${MAX_LINES} lines, no function over ${MAX_FUNCTION_LINES} (but the ${Object.keys(ALLOWED_LONG_FUNCTIONS).length} allow-listed)\n`)
+  process.stdout.write(`check-imports: ${root} has no import circle, no upward import, no file over ${MAX_LINES} lines, no function over ${MAX_FUNCTION_LINES} lines\n`)
 }

@@ -1,6 +1,6 @@
 // scripts/check-imports.mjs (run by `npm test` and `npm run check:imports`) on tiny trees written for
 // each test: it finds a circle (also one closed by `import type` or a dynamic import), an import that
-// runs up the layers, a long file and a long function, honours its allow-lists and reports their stale entries.
+// runs up the layers, a long file and a long function.
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -20,8 +20,6 @@ const tree = (files: Record<string, string>): string => {
   return root
 }
 
-const none = { allowedImports: {}, allowedLongFiles: {}, allowedLongFunctions: {} }
-
 afterEach(() => {
   for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true })
 })
@@ -33,7 +31,7 @@ describe("check-imports", () => {
       "services/Session.ts": 'import {\n  t\n} from "../domain/target.js"\nexport const s = t\n',
       "tools/click.ts": 'import { s } from "../services/Session.js"\nimport type { t } from "../domain/target.js"\nexport const c = s\n'
     })
-    expect(checkImports(root, none)).toEqual([])
+    expect(checkImports(root)).toEqual([])
   })
 
   it("reports a circle, also one closed by a type-only import, as the path around it", () => {
@@ -42,7 +40,7 @@ describe("check-imports", () => {
       "services/b.ts": 'import type { c } from "./c.js"\nexport const b = 1 as c\n',
       "services/c.ts": 'export type { a } from "./a.js"\nexport type c = number\n'
     })
-    expect(checkImports(root, none)).toEqual(["import circle: services/a.ts -> services/b.ts -> services/c.ts -> services/a.ts"])
+    expect(checkImports(root)).toEqual(["import circle: services/a.ts -> services/b.ts -> services/c.ts -> services/a.ts"])
   })
 
   it("counts a dynamic import(): hiding a circle from the compiler does not hide it from the check", () => {
@@ -50,7 +48,7 @@ describe("check-imports", () => {
       "tools/lookup.ts": 'export const registry = () => import("./registry.js")\n',
       "tools/registry.ts": 'import { registry } from "./lookup.js"\nexport const all = [registry]\n'
     })
-    expect(checkImports(root, none)).toEqual(["import circle: tools/lookup.ts -> tools/registry.ts -> tools/lookup.ts"])
+    expect(checkImports(root)).toEqual(["import circle: tools/lookup.ts -> tools/registry.ts -> tools/lookup.ts"])
   })
 
   it("reports an import that runs up the layers, naming what the part may import", () => {
@@ -60,7 +58,7 @@ describe("check-imports", () => {
       "tools/click.ts": 'import { layer } from "../adapters/playwright/index.js"\nexport const c = layer\n',
       "adapters/playwright/index.ts": "export const layer = 1\n"
     })
-    expect(checkImports(root, none)).toEqual([
+    expect(checkImports(root)).toEqual([
       "upward import: knowledge/recipe.ts -> runtime/tool.ts (knowledge/ may import domain/)",
       "upward import: tools/click.ts -> adapters/playwright/index.ts (tools/ may import domain/, knowledge/, services/, capabilities/, runtime/)"
     ])
@@ -68,51 +66,20 @@ describe("check-imports", () => {
 
   it("reports a file over the line limit", () => {
     const root = tree({ "domain/config.ts": "export const x = 1\n".repeat(12) })
-    expect(checkImports(root, { ...none, maxLines: 10 })).toEqual(["long file: domain/config.ts has 12 lines (at most 10)"])
+    expect(checkImports(root, { maxLines: 10 })).toEqual(["long file: domain/config.ts has 12 lines (at most 10)"])
   })
 
-  it("reports a function over the line limit by the name it is declared or assigned under, nested ones too, and lets the allow-list keep one until it is split", () => {
+  it("reports a function over the line limit by the name it is declared or assigned under, nested ones too", () => {
     const body = "  x++\n".repeat(8)
     const root = tree({
       "tools/click.ts": `export function click() {\n${body}}\nexport const run = Effect.gen(function* () {\n  const inner = () => {\n${body}  }\n${body}})\nconst short = () => 1\nconst make = (x) => Effect.gen(function* () {\n${body}${body}})\n`
     })
-    expect(checkImports(root, { ...none, maxFunctionLines: 9 })).toEqual([
+    expect(checkImports(root, { maxFunctionLines: 9 })).toEqual([
       "long function: tools/click.ts:click (line 1) has 10 lines (at most 9); split it",
       "long function: tools/click.ts:run (line 11) has 20 lines (at most 9); split it",
       "long function: tools/click.ts:inner (line 12) has 10 lines (at most 9); split it",
       "long function: tools/click.ts:make (line 32) has 18 lines (at most 9); split it",
       "long function: tools/click.ts:(anonymous in make) (line 32) has 18 lines (at most 9); split it"
-    ])
-    const allowed = { ...none, maxFunctionLines: 9, allowedLongFunctions: { "tools/click.ts:click": "why", "tools/click.ts:inner": "why", "tools/click.ts:run": "why", "tools/click.ts:make": "why", "tools/click.ts:(anonymous in make)": "why" } }
-    expect(checkImports(root, allowed)).toEqual([])
-    fs.writeFileSync(path.join(root, "tools/click.ts"), "export const click = () => 1\n")
-    expect(checkImports(root, allowed)).toEqual([
-      "allow-list: tools/click.ts:click is no function over 9 lines now; remove it from ALLOWED_LONG_FUNCTIONS in scripts/check-imports.mjs",
-      "allow-list: tools/click.ts:inner is no function over 9 lines now; remove it from ALLOWED_LONG_FUNCTIONS in scripts/check-imports.mjs",
-      "allow-list: tools/click.ts:run is no function over 9 lines now; remove it from ALLOWED_LONG_FUNCTIONS in scripts/check-imports.mjs",
-      "allow-list: tools/click.ts:make is no function over 9 lines now; remove it from ALLOWED_LONG_FUNCTIONS in scripts/check-imports.mjs",
-      "allow-list: tools/click.ts:(anonymous in make) is no function over 9 lines now; remove it from ALLOWED_LONG_FUNCTIONS in scripts/check-imports.mjs"
-    ])
-  })
-
-  it("leaves out what the allow-lists name, and reports an entry that no longer occurs", () => {
-    const root = tree({
-      "runtime/tool.ts": "export const tool = 1\n",
-      "knowledge/recipe.ts": 'import { tool } from "../runtime/tool.js"\nexport const r = tool\n',
-      "domain/config.ts": "export const x = 1\n".repeat(12)
-    })
-    const allowed = {
-      allowedImports: { "knowledge/recipe.ts -> runtime/tool.ts": "registry" },
-      allowedLongFiles: { "domain/config.ts": "rooms" },
-      allowedLongFunctions: {},
-      maxLines: 10
-    }
-    expect(checkImports(root, allowed)).toEqual([])
-    fs.writeFileSync(path.join(root, "knowledge/recipe.ts"), "export const r = 1\n")
-    fs.writeFileSync(path.join(root, "domain/config.ts"), "export const x = 1\n")
-    expect(checkImports(root, allowed)).toEqual([
-      "allow-list: domain/config.ts has 1 lines now; remove it from ALLOWED_LONG_FILES in scripts/check-imports.mjs",
-      "allow-list: knowledge/recipe.ts -> runtime/tool.ts no longer occurs; remove it from ALLOWED_IMPORTS in scripts/check-imports.mjs"
     ])
   })
 
