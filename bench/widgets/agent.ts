@@ -84,13 +84,13 @@ const within = (nodes: ReadonlyArray<PageNode>, near: string): ReadonlyArray<Pag
 const score = (node: PageNode, target: Target): number => {
   const anyRole = target.role.includes("*")
   if (!anyRole && !target.role.includes(node.role)) return 0
-  const want = target.name.toLowerCase()
-  if (want === "") return node.own ? 1.5 : 1
-  const name = node.name.toLowerCase()
-  const text = node.text.toLowerCase()
   // At the same match, a node's own ref beats the one it borrows from its wrapper, and a role named
   // earlier in the target beats a later one.
   const own = (node.own ? 0.5 : 0) + (anyRole ? 0 : (target.role.length - target.role.indexOf(node.role)) * 0.01)
+  const want = target.name.toLowerCase()
+  if (want === "") return 1 + own
+  const name = node.name.toLowerCase()
+  const text = node.text.toLowerCase()
   if (name === want) return 5 + own
   if (text === want) return 4 + own
   if (anyRole) return 0

@@ -1,7 +1,7 @@
 // The widget corpus of bench/widgets: pages that use real widget libraries from their distributed builds
 // (installed as dev dependencies, served from node_modules on 127.0.0.1 as they ship: UMD/ESM bundles and
 // CSS), plus two esbuild bundles built once at start for the libraries that ship only bare-import ESM
-// (@material/web, codemirror 6). Every page reports its widget's state, read through the widget's own API
+// (@material/web, codemirror 6, react with react-select). Every page reports its widget's state, read through the widget's own API
 // (`window.benchState()`), to the server whenever it changes: the bench judges a task by that report,
 // never by what a contender answered.
 import * as fs from "node:fs"
@@ -21,7 +21,15 @@ const PACKAGES = [
   "quill",
   "ag-grid-community",
   "tabulator-tables",
-  "sortablejs"
+  "sortablejs",
+  "@ionic/core",
+  "jquery",
+  "jquery-ui",
+  "select2",
+  "jstree",
+  "nouislider",
+  "tinymce",
+  "handsontable"
 ] as const
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -30,7 +38,10 @@ const TYPES: Readonly<Record<string, string>> = {
   ".css": "text/css",
   ".svg": "image/svg+xml",
   ".json": "application/json",
-  ".woff2": "font/woff2"
+  ".woff2": "font/woff2",
+  ".woff": "font/woff",
+  ".png": "image/png",
+  ".gif": "image/gif"
 }
 
 /** Bundles of the libraries that ship only ESM with bare imports: built once, in memory. */
@@ -42,6 +53,7 @@ const buildBundles = async (): Promise<Record<string, string>> => {
       write: false,
       format: "iife",
       minify: true,
+      define: { "process.env.NODE_ENV": '"production"' },
       logLevel: "silent"
     })
     return result.outputFiles[0]!.text
@@ -52,6 +64,9 @@ const buildBundles = async (): Promise<Record<string, string>> => {
     ),
     "/bundle/codemirror.js": await bundle(
       `import { EditorView, basicSetup } from "codemirror"; window.CM = { EditorView, basicSetup };`
+    ),
+    "/bundle/react-select.js": await bundle(
+      `import * as React from "react"; import { createRoot } from "react-dom/client"; import Select from "react-select"; window.RS = { React, createRoot, Select };`
     )
   }
 }
