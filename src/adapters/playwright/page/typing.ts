@@ -26,15 +26,21 @@ export const typingKind = (element: Element): "text" | "fill" | "keys" | { reado
 /** Where a field's reaction watch is kept (on the field, in the world of the script that set it). */
 const WATCH = Symbol.for("browser-workflow-mcp/typing")
 
+/** How long the caller waits for the app's first answer to the typing, by how surely the field drives a popup. */
+const POPUP_FIRST_MS = 1_000
+const SUGGESTIONS_FIRST_MS = 500
+
 /**
  * Runs in the page on the field before typing: when it drives a popup (role combobox or searchbox,
- * aria-controls, aria-autocomplete, aria-haspopup, a `list`, a search input), counts the changes of the
- * page (the field's own attributes aside) that come after the last key typed, so that the caller can
- * wait for the app's answer to the typing (a filter 300 ms after the last key). What the focus alone
- * sets off (a combobox that opens its full list when focused) comes before the last key and is no
- * answer. Answers whether it drives a popup.
+ * aria-controls, aria-autocomplete, aria-haspopup, a `list`, a search input), or may show suggestions of
+ * its page's own (a text input with the browser's autocomplete off, as jQuery UI's autocomplete and
+ * other suggestion lists without ARIA set it), counts the changes of the page (the field's own
+ * attributes aside) that come after the last key typed, so that the caller can wait for the app's
+ * answer to the typing (a filter 300 ms after the last key). What the focus alone sets off (a combobox
+ * that opens its full list when focused) comes before the last key and is no answer. Answers how long
+ * to wait for a first answer (POPUP_FIRST_MS, SUGGESTIONS_FIRST_MS for the weaker sign), 0 for none.
  */
-export const watchTyping = (element: Element): boolean => {
+export const watchTyping = (element: Element): number => {
   const drivesPopup =
     element.getAttribute("role") === "combobox" ||
     element.getAttribute("role") === "searchbox" ||
@@ -43,8 +49,12 @@ export const watchTyping = (element: Element): boolean => {
     (element.hasAttribute("aria-haspopup") && element.getAttribute("aria-haspopup") !== "false") ||
     element.hasAttribute("list") ||
     (element instanceof HTMLInputElement && element.type === "search")
+  const suggests =
+    element instanceof HTMLInputElement &&
+    (element.getAttribute("autocomplete") ?? "").trim().toLowerCase() === "off" &&
+    ["", "text"].includes((element.getAttribute("type") ?? "").toLowerCase())
   stopWatch(element)
-  if (!drivesPopup) return false
+  if (!drivesPopup && !suggests) return 0
   const watch: TypingWatch = {
     changes: 0,
     observer: new MutationObserver((records) => {
@@ -58,7 +68,7 @@ export const watchTyping = (element: Element): boolean => {
   watch.observer.observe(element.ownerDocument, { subtree: true, childList: true, characterData: true, attributes: true })
   element.ownerDocument.addEventListener("keydown", watch.onKey, true)
   Object.defineProperty(element, WATCH, { value: watch, configurable: true, enumerable: false, writable: true })
-  return true
+  return drivesPopup ? POPUP_FIRST_MS : SUGGESTIONS_FIRST_MS
 }
 
 interface TypingWatch {

@@ -1,5 +1,6 @@
 // The walk: one pass over the DOM (shadow roots, slots and same-origin frames included) that builds the
 // tree of nodes a reader would see (roles that are nodes, text attached to the nodes around it).
+import { pseudoText } from "./css-content.js"
 import { isVisibleElement as isVisible } from "./visibility.js"
 import { NAME_FROM_CONTENT } from "./roles.js"
 import { noteShadowRoot } from "./registry.js"
@@ -151,8 +152,26 @@ const visitElement = (walk: Walk, element: Element, owner: TreeNode, targets: Ar
     const summary = Array.from(element.children).find((child) => child.localName === "summary")
     if (summary !== undefined) visitElement(walk, summary, nextOwner, nextTargets)
   } else if (tag !== "textarea" && tag !== "select" && tag !== "input") visitChildren(walk, element, nextOwner, nextTargets, visibleText)
+  if (nextOwner !== owner && nextOwner.leaf) showPlaceholder(walk, nextOwner, element)
   if (naming) walk.naming--
   if (block) addBreak(targets)
+}
+
+/**
+ * An empty editor's text is the placeholder it shows, as a browser's accessibility tree and Playwright
+ * have it: the CSS generated content (`content: attr(data-placeholder)`) of the editing host or of its
+ * first paragraph (TinyMCE, Quill, CKEditor, Tiptap), unless the editor's name already says it.
+ */
+const showPlaceholder = (walk: Walk, node: TreeNode, element: Element) => {
+  if (node.parts.join("").trim() !== "") return
+  const first = element.firstElementChild
+  let shown = ""
+  for (const holder of first === null ? [element] : [element, first]) {
+    shown = (pseudoText(holder, "::before", walk.aria.styleOf) + pseudoText(holder, "::after", walk.aria.styleOf)).trim()
+    if (shown !== "") break
+  }
+  if (shown === "" || shown === walk.aria.nameOf(element, node.role).trim()) return
+  addText([node], shown)
 }
 
 /**

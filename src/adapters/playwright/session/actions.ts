@@ -152,13 +152,13 @@ const pressOn = async (field: Locator, key: string, options: { timeout: number; 
   await field.press(key, options)
 }
 
-/** After typing into a field that drives a popup: its app's first change within firstMs, then quiet for quietMs, at most capMs. */
-const REACTION = { firstMs: 1_000, quietMs: 100, capMs: 1_500, pollMs: 25 } as const
+/** After typing into a field that drives a popup: its app's first change within the field's window (watchTyping), then quiet for quietMs, at most capMs. */
+const REACTION = { quietMs: 100, capMs: 1_500, pollMs: 25 } as const
 /** How long the field may take to start its watch before typing (a field not there yet is typed into without it; a busy page may take a while). */
 const WATCH_TIMEOUT_MS = 1_000
 
 const typingKind = elementFunction<undefined, "text" | "fill" | "keys" | { readonly notEditable: string }>(PAGE.typingKind)
-const watchTyping = elementFunction<undefined, boolean>(PAGE.watchTyping)
+const watchTyping = elementFunction<undefined, number>(PAGE.watchTyping)
 const typingChanges = elementFunction<undefined, number>(PAGE.typingChanges)
 const typedState = elementFunction<string, Typed>(PAGE.typedState)
 
@@ -166,7 +166,7 @@ const typedState = elementFunction<string, Typed>(PAGE.typedState)
  * Waits for the app's answer to typing into a field that drives a popup (see REACTION): a change of the
  * page after the last key (page/typing.ts), timed here, so that a page's frozen timers do not hold it.
  */
-const awaitReaction = async (field: Locator) => {
+const awaitReaction = async (field: Locator, firstMs: number) => {
   const started = Date.now()
   const look = () => field.evaluate(typingChanges, undefined, { timeout: 1_000 }).catch(() => -1)
   let seen = await look()
@@ -174,7 +174,7 @@ const awaitReaction = async (field: Locator) => {
   for (;;) {
     const now = Date.now()
     if (seen < 0 || now - started >= REACTION.capMs) return
-    if (changedAt === undefined ? now - started >= REACTION.firstMs : now - changedAt >= REACTION.quietMs) return
+    if (changedAt === undefined ? now - started >= firstMs : now - changedAt >= REACTION.quietMs) return
     await new Promise((resolve) => setTimeout(resolve, REACTION.pollMs))
     const changes = await look()
     if (changes !== seen) changedAt = Date.now()
@@ -249,7 +249,7 @@ const typeNow = (context: ActionContext, target: Target, text: string, options: 
     // A field that drives a popup has its page's changes counted from now on, for the app's answer to the typing.
     const frames = yield* context.targeting.ensureRefs(page, target)
     const field = context.targeting.locate(page, target, frames)
-    const drivesPopup = yield* Effect.promise(() => field.evaluate(watchTyping, undefined, { timeout: WATCH_TIMEOUT_MS }).catch(() => false))
+    const drivesPopup = yield* Effect.promise(() => field.evaluate(watchTyping, undefined, { timeout: WATCH_TIMEOUT_MS }).catch(() => 0))
     const direct_ = yield* context.direct.directType(live, page, target, text, options.timeoutMs)
     if (direct_._tag === "Done") {
       yield* checkTyped(page, field, target, text, drivesPopup)
@@ -272,13 +272,13 @@ const typeNow = (context: ActionContext, target: Target, text: string, options: 
 
 /**
  * After typing: a field that drives a popup gives its app the moment it takes to answer (a first change
- * within REACTION.firstMs, then quiet for REACTION.quietMs, at most REACTION.capMs), so that the
+ * within the field's window (watchTyping), then quiet for REACTION.quietMs, at most REACTION.capMs), so that the
  * observation after it shows the filtered options; then the call fails unless the field holds the text
  * (or a formatting of it). A field that cannot be read any more (it went away) passes.
  */
-const checkTyped = (page: Page, locator: Locator, target: Target, text: string, drivesPopup: boolean) =>
+const checkTyped = (page: Page, locator: Locator, target: Target, text: string, drivesPopup: number) =>
   Effect.gen(function* () {
-    if (drivesPopup) yield* Effect.promise(() => awaitReaction(locator))
+    if (drivesPopup > 0) yield* Effect.promise(() => awaitReaction(locator, drivesPopup))
     const typed = yield* Effect.promise(() => locator.evaluate(typedState, text, { timeout: 2_000 }).catch(() => undefined))
     if (typed === undefined || typed.arrived || page.isClosed()) return
     return yield* new ActionFailed({

@@ -1,0 +1,84 @@
+// Patterns found by widening bench/widgets to more libraries (issue 19), each on a small hand-written page
+// in real Chromium (no library code): an editor named by its label whose placeholder is drawn by CSS
+// generated content (TinyMCE's body in its iframe), and a text field that shows suggestions of its own
+// 300 ms after the last key without any ARIA (jQuery UI's autocomplete: only autocomplete="off").
+import { describe, expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { accessibilitySnapshot } from "../../src/tools/discovery.js"
+import { evaluate } from "../../src/tools/evaluate.js"
+import { find } from "../../src/tools/find.js"
+import { type } from "../../src/tools/interaction.js"
+import { html, liveLayer, testSettings } from "../support/browser.js"
+import { pageHarness } from "../support/page-harness.js"
+import { linesNamed } from "../page/parse.js"
+
+const LANGUAGES = ["Java", "JavaScript", "Perl", "PHP", "Python", "Ruby", "Scala"]
+
+const pages = {
+  // The placeholder is the ::before content of the empty editing host, from an attribute; the host is named by aria-label.
+  "/named-editor": html(
+    "Named editor",
+    `<style>.body{border:1px solid #ccc;min-height:80px;padding:8px}
+      .body[data-empty]::before{content:attr(data-ph);color:#999;position:absolute;pointer-events:none}</style>
+    <h1>New post</h1>
+    <div class="body" contenteditable="true" aria-label="Rich Text Area" data-ph="Write your post" data-empty><p><br></p></div>
+    <script>
+      const body = document.querySelector(".body")
+      body.addEventListener("input", () => body.toggleAttribute("data-empty", body.textContent.length === 0))
+      window.widgetState = () => ({ text: body.textContent })
+    </script>`
+  ),
+  // Suggestions in a plain list appended to the body, 300 ms after the last key; the field has no role or aria-* of its own.
+  "/suggestions": html(
+    "Suggestions",
+    `<label for="language">Favourite language</label> <input id="language" autocomplete="off">
+    <script>
+      const all = ${JSON.stringify(LANGUAGES)}
+      const input = document.getElementById("language")
+      const list = document.createElement("ul")
+      document.body.append(list)
+      let timer
+      input.addEventListener("input", () => {
+        clearTimeout(timer)
+        timer = setTimeout(() => {
+          const query = input.value.toLowerCase()
+          list.innerHTML = query === "" ? "" : all.filter((l) => l.toLowerCase().startsWith(query)).map((l) => "<li>" + l + "</li>").join("")
+        }, 300)
+      })
+      list.addEventListener("click", (event) => { input.value = event.target.textContent; list.innerHTML = "" })
+    </script>`
+  )
+}
+
+const { PagesLive, call, open } = pageHarness("test/WiderWidgetPages", pages)
+
+const snapshotOf = Effect.map(call(accessibilitySnapshot), (envelope) => envelope.snapshot as string)
+
+layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, excludeTestServices: true })("patterns of more widget libraries", (it) => {
+  describe("an editor whose placeholder CSS draws", () => {
+    it.effect("an empty editor named by its label shows the placeholder it draws as its text, is found by it, and shows what is typed instead", () =>
+      Effect.gen(function* () {
+        yield* open("/named-editor")
+        const [editor] = linesNamed(yield* snapshotOf, "textbox", "Rich Text Area")
+        expect(editor?.text).toBe("Write your post")
+        const found = yield* call(find, { text: "Write your post" })
+        expect(found.result.found).toBe(1)
+        expect(found.snapshot).toContain(`textbox "Rich Text Area" [${editor!.ref}]: Write your post`)
+        expect((yield* call(type, { a11yRef: editor!.ref, text: "Hello" })).ok).toBe(true)
+        expect((yield* call(evaluate, { expression: "window.widgetState()" })).result.value).toEqual({ text: "Hello" })
+        expect(linesNamed(yield* snapshotOf, "textbox", "Rich Text Area")[0]?.text).toBe("Hello")
+      }))
+  })
+
+  describe("a field with suggestions of its own", () => {
+    it.effect("a text field with autocomplete off that lists suggestions 300 ms after the last key: the answer to type shows them", () =>
+      Effect.gen(function* () {
+        yield* open("/suggestions")
+        const typed = yield* call(type, { selector: "#language", text: "Jav" })
+        expect(typed.ok).toBe(true)
+        const seen = JSON.stringify(typed)
+        expect(seen).toContain("JavaScript")
+        expect(seen).not.toContain("Python")
+      }))
+  })
+})
