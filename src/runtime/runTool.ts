@@ -124,6 +124,12 @@ const deadlineOf = <I>(definition: ToolDefinition<I, any, any, any, any>, input:
 }
 type Deadline = ReturnType<typeof deadlineOf>
 
+/** The timeout a deadline error quotes: the caller's own `timeoutMs` (the deadline adds slack to it), else the deadline. */
+const quotedTimeout = (input: unknown, deadline: Deadline): number => {
+  const given = typeof input === "object" && input !== null && "timeoutMs" in input ? input.timeoutMs : undefined
+  return typeof given === "number" && !deadline.fromOutside ? Math.min(given, deadline.ms) : deadline.ms
+}
+
 /** The program under its deadline, as an Exit. */
 const run = <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>, input: I, deadline: Deadline, options: RunOptions, startedAt: number) =>
   Effect.gen(function* () {
@@ -131,7 +137,7 @@ const run = <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>, input
     const sighting = yield* Ref.make<Sighting>({ looked: false, matched: false })
     const onTimeout = (seen: Sighting): ToolError =>
       (options.onDeadline !== undefined && deadline.fromOutside ? options.onDeadline(deadline.ms) : undefined) ??
-      definition.onDeadline?.(input, deadline.ms, seen) ??
+      definition.onDeadline?.(input, quotedTimeout(input, deadline), seen) ??
       new DeadlineExceeded({ tool: definition.name, timeoutMs: deadline.ms })
     return yield* definition.run(input).pipe(
       // Waits inside the program end in time for their own answer; under a tighter deadline from outside,

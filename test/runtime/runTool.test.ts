@@ -8,6 +8,7 @@ import { decodeInput, runTool } from "../../src/runtime/runTool.js"
 import { defineTool } from "../../src/runtime/tool.js"
 import { noteSighting } from "../../src/services/Deadline.js"
 import { actionDeadline } from "../../src/tools/shared.js"
+import { waitFor } from "../../src/tools/interaction.js"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Observer, type ObserveOptions } from "../../src/services/Observer.js"
 import { Secrets } from "../../src/services/Secrets.js"
@@ -262,6 +263,21 @@ describe("runTool", () => {
       expect((yield* answer([0, 1, 0]))?.code).toBe("MM_CLICK_TIMEOUT")
       // Nothing seen at all (no look answered): no claim that it is missing.
       expect((yield* answer([-1]))?.code).toBe("MM_CLICK_TIMEOUT")
+    }))
+
+  it.effect("a wait stopped by the call's deadline (a slow machine) quotes the caller's timeoutMs, not the deadline's 1 s of slack", () =>
+    Effect.gen(function* () {
+      const world = yield* makeWorld
+      const stuck = Layer.merge(
+        layers(world),
+        Session.layerTest({ current: Effect.succeed(Option.some(sessionInfo)), takeNotices: Effect.succeed([]), waitForAny: () => Effect.never })
+      )
+      const fiber = yield* Effect.fork(runTool(waitFor)({ selector: "text=never", timeoutMs: 5_000 }, { policy: "none" }).pipe(Effect.provide(stuck)))
+      yield* TestClock.adjust("6 seconds")
+      const { envelope } = yield* Fiber.join(fiber)
+      expect(envelope.error?.code).toBe("MM_WAIT_TIMEOUT")
+      expect(envelope.error?.details?.timeoutMs).toBe(5_000)
+      expect(envelope.error?.message).toContain("within 5000 ms")
     }))
 
   it.effect("a tighter deadline from the caller wins over the tool's own", () =>
