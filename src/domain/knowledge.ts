@@ -53,8 +53,8 @@ export const StepRecord = Schema.Struct({
     name: Schema.String,
     input: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
     target: Schema.optional(StepTarget),
-    textRedacted: Schema.optional(Schema.Boolean),
-    textLength: Schema.optional(Schema.Finite)
+    // A secret's length is never kept (older records' textLength is dropped when read).
+    textRedacted: Schema.optional(Schema.Boolean)
   }),
   timing: Schema.Struct({ durationMs: Schema.Finite }),
   outcome: Schema.Struct({
@@ -196,7 +196,6 @@ export type RecipeStep = typeof RecipeStep.Type
 export const Placeholder = Schema.Struct({
   name: Schema.String.annotations({ description: "Placeholder name as written in args: {{name}}." }),
   target: Schema.String.annotations({ description: "Field it was typed into." }),
-  length: Schema.optional(Schema.Number).annotations({ description: "Length of the recorded secret." }),
   default: Schema.optional(Schema.String).annotations({ description: "A param's recorded text: typed when params has no value." })
 })
 export type Placeholder = typeof Placeholder.Type

@@ -104,7 +104,7 @@ const plan = (steps: ReadonlyArray<StepRecord>, tools: ReplayTools) => {
         placeholders.push({
           name: placeholder,
           target: target ?? "the field",
-          ...(secret ? (record.tool.textLength !== undefined ? { length: record.tool.textLength } : {}) : { default: args.text })
+          ...(secret ? {} : { default: args.text })
         })
       }
       args.text = `{{${placeholder}}}`

@@ -34,7 +34,7 @@ const argumentsOf = (step: StepRecord): string => {
   for (const [key, value] of Object.entries(step.tool.input)) {
     if (TARGET_KEYS.has(key) && step.tool.target !== undefined) continue
     if (key === "text" && step.tool.textRedacted === true) {
-      shown[key] = `‹secret, ${step.tool.textLength ?? "?"} characters›`
+      shown[key] = "‹secret›"
       continue
     }
     shown[key] = value === REDACTED ? "‹secret›" : value

@@ -373,8 +373,7 @@ const record = <I, O, OE>(
           ...Object.fromEntries((recorded.verbatim ?? []).filter((key) => key in recorded.input).map((key) => [key, recorded.input[key]]))
         },
         ...(recorded.target ? { target: recorded.target } : {}),
-        ...(recorded.textRedacted !== undefined ? { textRedacted: recorded.textRedacted } : {}),
-        ...(recorded.textLength !== undefined ? { textLength: recorded.textLength } : {})
+        ...(recorded.textRedacted !== undefined ? { textRedacted: recorded.textRedacted } : {})
       },
       timing: { durationMs: finishedAt - call.startedAt },
       outcome: outcome.ok

@@ -34,7 +34,6 @@ export interface RecordedCall {
   readonly input: Readonly<Record<string, unknown>>
   readonly target?: StepTarget | undefined
   readonly textRedacted?: boolean | undefined
-  readonly textLength?: number | undefined
   readonly screenshot?: string | undefined
   /**
    * Top-level input keys kept as recorded although their name looks sensitive: the tool vouches they hold

@@ -42,8 +42,7 @@ export const evaluate = defineTool({
     const secret = looksSensitive(input.expression)
     return {
       input: { expression: secret ? REDACTED : input.expression, maxChars: input.maxChars, timeoutMs: input.timeoutMs },
-      textRedacted: secret,
-      textLength: input.expression.length
+      textRedacted: secret
     }
   },
   replay: {

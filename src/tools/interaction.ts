@@ -176,15 +176,14 @@ export const type = defineTool({
         ...recordDialog(input.dialog)
       },
       target: withElement(recordTarget(target), result),
-      textRedacted: !keep,
-      textLength: text.length
+      textRedacted: !keep
     }
   },
   replay: {
     note: (args, target, step) =>
       typeof args.secret === "string"
         ? `Type the secret ${args.secret} into${at(target)}`
-        : step.tool.textRedacted === true ? `Type a secret (${step.tool.textLength ?? "?"} characters) into${at(target)}` : `Type into${at(target)}`,
+        : step.tool.textRedacted === true ? `Type a secret into${at(target)}` : `Type into${at(target)}`,
     playwright: (args, context) =>
       context.locator === undefined
         ? undefined

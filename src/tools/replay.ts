@@ -13,7 +13,7 @@ import { Clock, Effect, Option, Schema, SchemaAST } from "effect"
 import { defaultSettings } from "../domain/config.js"
 import { InvalidInput, KnowledgeError, ReplayFailed, ReplayRun } from "../domain/errors.js"
 import type { Download } from "../domain/download.js"
-import type { Placeholder, Recipe, SessionMetadata, StepRecord } from "../domain/knowledge.js"
+import type { Recipe, SessionMetadata, StepRecord } from "../domain/knowledge.js"
 import { framesTheFlow, recipeOf, toBatch } from "../knowledge/recipe.js"
 import { ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
 import { decodeInput } from "../runtime/runTool.js"
@@ -151,9 +151,6 @@ const firstFailure = (steps: ReadonlyArray<{ readonly ok: boolean; readonly skip
   return ran >= 0 ? ran : steps.findIndex((step) => !step.ok)
 }
 
-/** A placeholder's use in the recipe, for messages. */
-const describePlaceholder = (placeholder: Placeholder) =>
-  `${placeholder.target}${placeholder.length !== undefined ? `, ${placeholder.length} characters` : ""}`
 
 /** Whether the served type tool takes a secret by name (a --secrets file), as `type {secret: NAME}`. */
 const takesNamedSecret = (tool: AnyToolDefinition | undefined): boolean =>
@@ -212,7 +209,7 @@ const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string
       const first = unfilled[0]!
       return yield* new InvalidInput({
         field: `params.${first.name}`,
-        problem: `the recipe needs it (${describePlaceholder(first)})${unfilled.length > 1 ? `; also ${unfilled.slice(1).map((placeholder) => placeholder.name).join(", ")}` : ""}`
+        problem: `the recipe needs it (${first.target})${unfilled.length > 1 ? `; also ${unfilled.slice(1).map((placeholder) => placeholder.name).join(", ")}` : ""}`
       })
     }
     return steps

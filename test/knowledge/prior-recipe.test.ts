@@ -112,14 +112,15 @@ describe("recipes", () => {
       ["mm_wait_for", { url: "/^http://127\\.0\\.0\\.1:3000/app#/home$/", timeoutMs: 5000 }]
     ])
     expect(recipe.steps.at(-1)?.notes).toBe("End at http://127.0.0.1:3000/app#/home")
-    expect(recipe.placeholders).toEqual([{ name: "password", target: "testId:password", length: 13 }])
+    // The record is an older one that kept the secret's length: the recipe tells nothing about the secret.
+    expect(recipe.placeholders).toEqual([{ name: "password", target: "testId:password" }])
     expect(recipe.skipped).toEqual([
       "describe_screen: read-only",
       "click testId:nope: failed with MM_TARGET_NOT_FOUND",
       "click a11yRef:e9: only a ref was recorded: the page did not describe the element (no test id, role and name, or selector)"
     ])
     expect(JSON.stringify(recipe)).not.toMatch(/"a11yRef"/)
-    expect(recipe.steps[2]?.notes).toBe("Type a secret (13 characters) into testId:password (fill in {{password}})")
+    expect(recipe.steps[2]?.notes).toBe("Type a secret into testId:password (fill in {{password}})")
     expect(toBatch(recipe)).toMatchObject({ stopOnError: true, includeObservations: "failures" })
     expect(toBatch(recipe).steps[3]).toEqual({ tool: "mm_click", args: { timeoutMs: 15000, selector: 'role=button[name="Sign in"s]' } })
   })

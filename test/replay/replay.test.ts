@@ -200,12 +200,14 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
 
         const batch = (yield* ok("mm_knowledge", { session: sessionId, export: "batch" })).result
         expect(JSON.parse(batch.content)).toMatchObject({ stopOnError: true, includeObservations: "failures" })
-        expect(batch.placeholders).toEqual([{ name: "password", target: 'role:textbox "Password"', length: PASSWORD.length }])
+        // Nothing about the secret is kept, not even its length.
+        expect(batch.placeholders).toEqual([{ name: "password", target: 'role:textbox "Password"' }])
         expect(batch.content).not.toContain(PASSWORD)
 
         // The password is not stored: a replay without it says which placeholder is missing, before launching.
         const unfilled = yield* call("mm_replay", { flowTag: "replay-login" })
         expect(unfilled.error).toMatchObject({ code: "MM_INVALID_INPUT", details: { field: "params.password" } })
+        expect(JSON.stringify(unfilled)).not.toMatch(new RegExp(`\\b${PASSWORD.length}\\b|characters`))
         expect(Option.isNone(yield* Effect.flatMap(Session, (session) => session.current))).toBe(true)
 
         // A fresh browser: mm_replay launches one, runs the newest successful flow with the tag, and fills the secret.
