@@ -97,6 +97,7 @@ export const RunStepsOutput = Schema.Struct({
     succeeded: Schema.Number,
     failed: Schema.optional(Schema.Number),
     skipped: Schema.optional(Schema.Number),
+    notRun: Schema.optional(Schema.String).annotations({ description: "Which steps did not run, and why (they are not in steps)." }),
     warnings: Schema.optional(Schema.Array(Schema.String))
   }),
   invalidSteps: Schema.optional(
@@ -152,13 +153,49 @@ const makeInput = (limits: BatchLimits) =>
     })
   })
 
-/** A step the batch did not run (its deadline had passed, or an earlier step failed). */
-const skippedResult = (step: StepInput, error: ErrorInfo): StepResult => ({
-  ...(step.label !== undefined ? { label: step.label } : {}),
+/** A step the batch did not run: its deadline had passed (an earlier step failing leaves no result at all). */
+const notStarted = (batchTimeoutMs: number): StepResult => ({
   ok: false,
-  error,
+  error: toErrorInfo(new BatchTimeout({ batchTimeoutMs, started: false })),
   skipped: true
 })
+
+/** The code the steps after a stopping failure are named with (in `summary.notRun`). */
+const BATCH_STOPPED = "MM_BATCH_STOPPED"
+
+/** Step numbers as ranges: "3-9", "2, 5-6". */
+const ranges = (indexes: ReadonlyArray<number>): string => {
+  const parts: Array<string> = []
+  for (let at = 0; at < indexes.length; ) {
+    let end = at
+    while (end + 1 < indexes.length && indexes[end + 1] === indexes[end]! + 1) end++
+    parts.push(end === at ? `${indexes[at]}` : `${indexes[at]}-${indexes[end]}`)
+    at = end + 1
+  }
+  return parts.join(", ")
+}
+
+/**
+ * The steps that did not run, as one line instead of one result each (a stopped batch of 50 steps repeated
+ * the same sentence 49 times), and the results: those up to the last step that ran, a step in between that
+ * did not run (a parallel batch) as a bare `{ok: false, skipped: true}`.
+ */
+const compactNotRun = (
+  results: ReadonlyArray<StepResult | undefined>,
+  stoppedAt: number | undefined
+): { readonly steps: ReadonlyArray<StepResult>; readonly skipped: number; readonly notRun?: string } => {
+  const timedOut = results.flatMap((result, index) => (result?.skipped === true ? [index] : []))
+  const stopped = results.flatMap((result, index) => (result === undefined ? [index] : []))
+  const lastRan = results.findLastIndex((result) => result !== undefined && result.skipped !== true)
+  const steps = results.slice(0, lastRan + 1).map((result): StepResult => (result === undefined || result.skipped === true ? { ok: false, skipped: true } : result))
+  const timeout = results[timedOut[0] ?? -1]?.error
+  const why = [
+    stopped.length > 0 ? `${stopped.length === 1 ? "step" : "steps"} ${ranges(stopped)}: step ${stoppedAt ?? "?"} failed and the batch stops on errors (${BATCH_STOPPED})` : undefined,
+    timeout !== undefined ? `${timedOut.length === 1 ? "step" : "steps"} ${ranges(timedOut)}: ${timeout.message.replace(/^Not run: /, "")} (${timeout.code})` : undefined
+  ].filter((line) => line !== undefined)
+  const skipped = stopped.length + timedOut.length
+  return why.length === 0 ? { steps, skipped } : { steps, skipped, notRun: `Not run: ${why.join("; ")}` }
+}
 
 type BatchInput = Schema.Schema.Type<ReturnType<typeof makeInput>>
 
@@ -347,7 +384,7 @@ const runBatch = (limits: BatchLimits) =>
         const stepStarted = yield* Clock.currentTimeMillis
         const remaining = deadline - stepStarted
         if (remaining <= 0) {
-          return skippedResult(step, toErrorInfo(new BatchTimeout({ batchTimeoutMs, started: false })))
+          return notStarted(batchTimeoutMs)
         }
         const resolved = resolve(registry, step)
         let stepResult: StepResult
@@ -378,15 +415,10 @@ const runBatch = (limits: BatchLimits) =>
     const ran = [...(yield* Ref.get(results))].sort((a, b) => a.index - b.index)
     const byIndex = new Map(ran.map(({ index, result }) => [index, result]))
     const stoppedAt = ran.find(({ index, result }) => stops(input.steps[index]!, result))
-    const steps = input.steps.map(
-      (step, index) =>
-        byIndex.get(index) ??
-        skippedResult(step, {
-          code: "MM_BATCH_STOPPED",
-          message: `Not run: step ${stoppedAt?.index ?? "?"} failed and the batch stops on errors.`
-        })
+    const { steps, skipped, notRun } = compactNotRun(
+      input.steps.map((_, index) => byIndex.get(index)),
+      stoppedAt?.index
     )
-    const skipped = steps.filter((result) => result.skipped === true).length
     const succeeded = steps.filter((result) => result.ok).length
     const failed = total - succeeded - skipped
     const output: RunStepsOutput = {
@@ -397,6 +429,7 @@ const runBatch = (limits: BatchLimits) =>
         succeeded,
         ...(failed > 0 ? { failed } : {}),
         ...(skipped > 0 ? { skipped } : {}),
+        ...(notRun !== undefined ? { notRun } : {}),
         ...(warnings.length > 0 ? { warnings } : {})
       }
     }

@@ -361,7 +361,7 @@ const replayOnce = (
       // The flow did not happen again: an error, naming the step that failed and why.
       const index = Math.max(0, firstFailure(result.steps))
       const error = result.steps[index]?.error
-      const { ok: _ok, warnings: _warnings, ...summary } = result.summary
+      const { ok: _ok, warnings: _warnings, notRun: _notRun, ...summary } = result.summary
       return yield* new ReplayFailed({
         replayed: chosen.sessionId,
         summary,
@@ -376,7 +376,7 @@ const replayOnce = (
     // The files the flow downloaded came again: the same names, and for a flow without params the same content.
     const mismatch = downloadMismatch(chosen.recipe, result.steps, launchStep.length, hashes)
     if (mismatch !== undefined) {
-      const { ok: _ok, warnings: _warnings, ...summary } = result.summary
+      const { ok: _ok, warnings: _warnings, notRun: _notRun, ...summary } = result.summary
       return yield* new ReplayFailed({
         replayed: chosen.sessionId,
         summary,
