@@ -208,14 +208,18 @@ export const makeMcpServer = <R, ER>(
     return next
   }
   const keyOf = (listing: Listing) => `${listing.sessionArgument ? "+session:" : ""}${listing.tools.map((tool) => tool.name).join(",")}`
+  // Every call ends with every client's refresh: on a server with N clients busy at once that is N per call.
+  // One refresh waits at a time; the changes that come in before it starts share it (it reads the list then).
+  let waiting: Promise<void> | undefined
   const refresh = () =>
-    serialized(async () => {
+    (waiting ??= serialized(async () => {
+      waiting = undefined
       const key = keyOf(await listNow())
       if (key === shown) return
       const hadList = shown !== undefined
       shown = key
       if (hadList && server.transport !== undefined) await server.sendToolListChanged().catch(() => undefined)
-    })
+    }))
 
   const changes = staticTools ? undefined : (options.toolListChanges ?? toolListChangesOf(runtime))
   if (changes !== undefined) {
