@@ -2,9 +2,10 @@
 // and reading its list back, and signing in to the sample app as its own user, all at once through one
 // server. Ours with one Streamable HTTP client per agent, and with one stdio client driving a session
 // per agent (the `session` argument); the same flows back to back; @playwright/mcp --isolated with one
-// HTTP client per agent. Contenders are interleaved in every run (their order rotates); every figure is
-// the median over the runs, every ratio is against a baseline measured in the same run. A failed agent
-// or a violation (an item or a user of another agent read back) is printed as such, never hidden.
+// HTTP client per agent; and the floor, the same flows as a plain Playwright script. Contenders are
+// interleaved in every run (their order rotates); every figure is the median over the runs, every ratio
+// is against a baseline measured in the same run; CPU seconds (server and browsers) beside wall time. A
+// failed agent or a violation (an item or a user of another agent read back) is printed as such, never hidden.
 //
 // Options (environment): BENCH_N=1,4,8 agent counts (the first is the memory baseline, the last the one
 // the targets speak of); BENCH_RUNS=3; BENCH_APPS=todo,sample; BENCH_QUICK=1 (or --quick): N=1,8, one
@@ -37,7 +38,8 @@ const LABELS: Record<Kind, string> = {
   "ours-serial": "ours, the same flows back to back",
   "ours-browser-per-session": "ours --browser-per-session, HTTP",
   "ours-shared": "control: ours --shared-browser (one session for all), HTTP",
-  playwright: "@playwright/mcp --isolated, an HTTP client per agent"
+  playwright: "@playwright/mcp --isolated, an HTTP client per agent",
+  plain: "floor: the same flows as a plain Playwright script (no MCP), a context per agent"
 }
 
 const ok = (m: Measurement) => m.agents.every((agent) => agent.failure === undefined)
@@ -63,7 +65,7 @@ const perAgent = (m: Measurement, figure: (agent: Measurement["agents"][number])
 const wall = (m: Measurement) => m.wallMs
 const bytesPerAgent = (m: Measurement) => perAgent(m, (agent) => agent.bytes)
 
-type Part = "server" | "browser" | "browserPss"
+type Part = "server" | "browser" | "browserPss" | "browserUss"
 
 /** Memory per extra session in MB: (memory at n - memory at the base count) / (n - base count), per run, median. */
 const perExtra = (at: ReadonlyArray<Measurement>, base: ReadonlyArray<Measurement>, part: Part) =>
@@ -84,6 +86,7 @@ const serveApps = () =>
 interface SecondBrowser {
   readonly rss: number | undefined
   readonly pss: number | undefined
+  readonly uss: number | undefined
 }
 
 const main = async () => {
@@ -91,7 +94,7 @@ const main = async () => {
   const plan: Plan = { apps, urls: { todo: `${server.url}/todomvc/react/`, sample: `${server.url}/sample/` } }
   const browserPerSession = await oursSupports("--browser-per-session")
   const results: Array<Measurement> = []
-  const secondBrowser: Array<{ browser: number; browserPss: number }> = []
+  const secondBrowser: Array<{ browser: number; browserPss: number; browserUss: number }> = []
   try {
     for (let run = 1; run <= runs; run++) {
       const tasks: Array<() => Promise<void>> = []
@@ -99,6 +102,7 @@ const main = async () => {
         for (const kind of ["ours-http", "ours-stdio", "playwright"] as const) tasks.push(async () => void results.push(await measure(kind, plan, n, run)))
       }
       tasks.push(async () => void results.push(await measure("ours-serial", plan, top, run)))
+      tasks.push(async () => void results.push(await measure("plain", plan, top, run)))
       if (browserPerSession) tasks.push(async () => void results.push(await measure("ours-browser-per-session", plan, top, run)))
       if (top > 1) tasks.push(async () => void results.push(await measure("ours-shared", plan, top, run)))
       tasks.push(async () => {
@@ -118,10 +122,18 @@ const main = async () => {
   } finally {
     await server.close()
   }
-  report(results, { rss: medianOf(secondBrowser.map((m) => m.browser / MB)), pss: medianOf(secondBrowser.map((m) => m.browserPss / MB)) }, browserPerSession)
+  const second = (part: "browser" | "browserPss" | "browserUss") => medianOf(secondBrowser.map((m) => m[part] / MB))
+  report(results, { rss: second("browser"), pss: second("browserPss"), uss: second("browserUss") }, browserPerSession)
 }
 
 type Of = (kind: Kind, n: number) => ReadonlyArray<Measurement>
+
+/** CPU seconds during the wall time, server + browsers (medians): "3.1 + 9.8". */
+const cpuCell = (ms: ReadonlyArray<Measurement>) => {
+  const server = medianOf(ms.flatMap((m) => (m.cpu === undefined ? [] : [m.cpu.server])))
+  const browser = medianOf(ms.flatMap((m) => (m.cpu === undefined ? [] : [m.cpu.browser])))
+  return server === undefined || browser === undefined ? "" : `${fmt(server)} + ${fmt(browser)}`
+}
 
 /** One row of the table: a contender at one agent count. */
 const row = (of: Of, kind: Kind, n: number): string => {
@@ -131,7 +143,8 @@ const row = (of: Of, kind: Kind, n: number): string => {
   const okAgents = agents.filter((agent) => agent.failure === undefined).length
   const theirs = of("playwright", n)
   const isOurs = kind === "ours-http" || kind === "ours-stdio" || kind === "ours-browser-per-session"
-  const hasMemory = kind !== "ours-serial" && kind !== "ours-shared"
+  const hasMemory = kind !== "ours-serial" && kind !== "ours-shared" && kind !== "plain"
+  const isMcp = kind !== "plain"
   const base = counts[0]!
   const baseMs = kind === "ours-browser-per-session" ? of("ours-http", base) : of(kind, base)
   const memory = (part: Part) => medianOf(good.flatMap((m) => (m.memory === undefined ? [] : [m.memory[part] / MB])))
@@ -140,17 +153,18 @@ const row = (of: Of, kind: Kind, n: number): string => {
     LABELS[kind],
     String(n),
     fmt(medianOf(good.map((m) => wall(m) / 1000))),
+    cpuCell(good),
     isOurs && n === top ? times(ratio(ms, of("ours-serial", top), wall)) : "",
     isOurs ? times(ratio(ms, theirs, wall)) : "",
-    fmt(medianOf(good.map((m) => perAgent(m, (agent) => agent.calls)))),
-    fmt(medianOf(good.map((m) => bytesPerAgent(m) / 1024))),
+    isMcp ? fmt(medianOf(good.map((m) => perAgent(m, (agent) => agent.calls)))) : "",
+    isMcp ? fmt(medianOf(good.map((m) => bytesPerAgent(m) / 1024))) : "",
     isOurs ? times(ratio(ms, theirs, bytesPerAgent)) : "",
     `${okAgents}/${agents.length}${okAgents < agents.length ? ` (${failures(ms)})` : ""}`,
     String(agents.reduce((sum, agent) => sum + agent.violations, 0)),
     hasMemory ? fmt(memory("server")) : "",
-    hasMemory ? `${fmt(memory("browser"))} (${fmt(memory("browserPss"))})` : "",
+    hasMemory ? `${fmt(memory("browser"))} (${fmt(memory("browserPss"))} / ${fmt(memory("browserUss"))})` : "",
     extra("server"),
-    n > base && hasMemory ? `${extra("browser")} (${extra("browserPss")})` : ""
+    n > base && hasMemory ? `${extra("browser")} (${extra("browserPss")} / ${extra("browserUss")})` : ""
   ]
   return `| ${cells.join(" | ")} |`
 }
@@ -160,16 +174,22 @@ const report = (results: ReadonlyArray<Measurement>, second: SecondBrowser, brow
   out(`Parallel sessions (issue 20): N agents at once, each on ${apps.join(" then ")}; ${runs} run(s), medians; Node ${process.version}, ${process.platform}.`)
   out("Wall time: from the agents' first call to the last read-back (browser launch included). Ratios: per run, against the")
   out("baseline measured in the same run. Memory with every session still open: the server process's RSS, and its process")
-  out(`tree below it (the browsers) summed, RSS (PSS in parentheses); per extra session against N=${counts[0]} of the same contender.`)
+  out(`tree below it (the browsers) summed, RSS (PSS / USS in parentheses); per extra session against N=${counts[0]} of the same contender.`)
+  out("CPU: user + system seconds used during the wall time by the server process + the processes below it (its browsers).")
   out()
-  out("| contender | N | wall s | vs back to back | vs @playwright/mcp | calls/agent | KB/agent | bytes vs PW | agents ok | violations | server MB | browser MB | +server MB/session | +browser MB/session |")
-  out("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+  out("| contender | N | wall s | CPU s | vs back to back | vs @playwright/mcp | calls/agent | KB/agent | bytes vs PW | agents ok | violations | server MB | browser MB | +server MB/session | +browser MB/session |")
+  out("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
   for (const n of counts) for (const kind of ["ours-http", "ours-stdio", "playwright"] as const) out(row(of, kind, n))
   out(row(of, "ours-serial", top))
+  out(row(of, "plain", top))
   if (browserPerSession) out(row(of, "ours-browser-per-session", top))
   if (top > 1) out(row(of, "ours-shared", top))
   out()
-  out(`A second browser (plain Chromium, same binary and flags, one page on TodoMVC with three items): ${fmt(second.rss)} MB RSS (${fmt(second.pss)} MB PSS).`)
+  out(`A second browser (plain Chromium, same binary and flags, one page on TodoMVC with three items): ${fmt(second.rss)} MB RSS (${fmt(second.pss)} MB PSS / ${fmt(second.uss)} MB USS).`)
+  out("Memory measures: RSS counts every page a process maps, so the browser binary and shared memory count once per process; PSS")
+  out("divides shared pages among the processes mapping them (other browsers on the machine included, so it moves with the load);")
+  out("USS counts private pages only: what a session or a browser adds beyond what is already mapped. The target speaks of RSS,")
+  out("as the issue measured it; USS is the marginal cost, and a second browser shares its binary with the first too.")
   out("The control shares one session among all agents on purpose: its violations and failures show what the bench catches.")
   out()
   targets(of, second)
@@ -191,13 +211,32 @@ const targets = (of: Of, second: SecondBrowser) => {
     const bytes = ratio(atTop, theirs, bytesPerAgent)
     out(`- ${LABELS[kind]}, N=${top}: wall ${times(vsSerial)} of the same flows back to back (target <= 0.5x): ${verdict(vsSerial, 0.5)}`)
     out(`  vs @playwright/mcp --isolated: wall ${times(vsTheirs)} (target <= 0.5x): ${verdict(vsTheirs, 0.5)}; bytes ${times(bytes)} (target < 1x): ${verdict(bytes, 0.999)}`)
-    const share = (part: "browser" | "browserPss", whole: number | undefined) => {
+    const share = (part: "browser" | "browserPss" | "browserUss", whole: number | undefined) => {
       const extra = perExtra(atTop, of(kind, counts[0]!), part)
       return extra === undefined || whole === undefined ? undefined : extra / whole
     }
     const rss = share("browser", second.rss)
-    out(`  browser memory per extra session: ${fmt(rss, 2)} of a second browser's by RSS, ${fmt(share("browserPss", second.pss), 2)} by PSS (target <= 0.33): ${verdict(rss, 1 / 3)}`)
+    out(
+      `  browser memory per extra session: ${fmt(rss, 2)} of a second browser's by RSS, ${fmt(share("browserPss", second.pss), 2)} by PSS, ${fmt(share("browserUss", second.uss), 2)} by USS (target <= 0.33, by RSS): ${verdict(rss, 1 / 3)}`
+    )
   }
+  floor(of)
+}
+
+/**
+ * What the floor says of the ratios to @playwright/mcp: both servers and the floor share the same two cores,
+ * and at N agents the page work alone (the floor) already takes some share of @playwright/mcp's wall time;
+ * no server can answer in less than that share.
+ */
+const floor = (of: Of) => {
+  const floorMs = of("plain", top)
+  const theirs = ratio(of("playwright", top), floorMs, wall)
+  const ours = ratio(of("ours-http", top), floorMs, wall)
+  const cpu = (kind: Kind) => medianOf(of(kind, top).filter(ok).flatMap((m) => (m.cpu === undefined ? [] : [m.cpu.server + m.cpu.browser])))
+  out(
+    `- The floor, N=${top} (the same flows as a plain Playwright script): @playwright/mcp takes ${times(theirs)} its wall time, ours (HTTP) ${times(ours)}; CPU seconds, server + browsers: floor ${fmt(cpu("plain"))}, @playwright/mcp ${fmt(cpu("playwright"))}, ours ${fmt(cpu("ours-http"))}.`
+  )
+  if (theirs !== undefined) out(`  No server's wall time goes below the floor's: ours vs @playwright/mcp cannot go below ${times(1 / theirs)} on this workload and machine.`)
 }
 
 main().then(

@@ -3,16 +3,18 @@
 // it not), with the server's and its browsers' resident memory taken while every session is still open.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { Agent, type App, CallFailed, ours, theirs, type Urls } from "./flows.js"
-import { type HttpServer, type Memory, memoryOf, type Running, startOursHttp, startOursStdio, startPlaywrightHttp } from "./servers.js"
+import { plain } from "./plain.js"
+import { type Cpu, cpuTreeOf, type HttpServer, type Memory, memoryOf, type Running, startOursHttp, startOursStdio, startPlaywrightHttp } from "./servers.js"
 
 /**
  * The contenders: ours with one HTTP client per agent, ours with one stdio client driving a session per
  * agent, ours running the agents back to back (one HTTP client at a time, a fresh session each), ours
  * with a browser per session (when the server has --browser-per-session), ours with --shared-browser (one
  * session every client shares: the control, where interference is expected and must be seen), and
- * @playwright/mcp --isolated with one HTTP client per agent.
+ * @playwright/mcp --isolated with one HTTP client per agent; and the floor, the same flows as a plain
+ * Playwright script (plain.ts).
  */
-export type Kind = "ours-http" | "ours-stdio" | "ours-serial" | "ours-browser-per-session" | "ours-shared" | "playwright"
+export type Kind = "ours-http" | "ours-stdio" | "ours-serial" | "ours-browser-per-session" | "ours-shared" | "playwright" | "plain"
 
 export interface Outcome {
   /** Why the agent stopped before its read-back (an MM_* code, or the first line of the error). */
@@ -30,6 +32,8 @@ export interface Measurement {
   readonly agents: ReadonlyArray<Outcome>
   /** Resident bytes of the server process and of every process below it; absent for back to back. */
   readonly memory?: Memory
+  /** CPU seconds the server process and the processes below it used during the wall time. */
+  readonly cpu?: Cpu
 }
 
 export interface Plan {
@@ -84,11 +88,14 @@ const timeAll = async (
   agents: ReadonlyArray<Agent>,
   go: (agent: Agent) => Promise<Outcome>
 ): Promise<Measurement> => {
+  const cpuBefore = cpuTreeOf(server.pid)
   const started = performance.now()
   const outcomes = await Promise.all(agents.map(go))
   const wallMs = performance.now() - started
+  const cpuAfter = cpuTreeOf(server.pid)
   const memory = memoryOf(server.pid)
-  return { kind, n: agents.length, run, wallMs, agents: outcomes, memory }
+  const cpu = { server: cpuAfter.server - cpuBefore.server, browser: cpuAfter.browser - cpuBefore.browser }
+  return { kind, n: agents.length, run, wallMs, agents: outcomes, memory, cpu }
 }
 
 const withServer = async <S extends Running>(start: () => Promise<S>, use: (server: S) => Promise<Measurement>) => {
@@ -135,15 +142,20 @@ const oursSerial = (plan: Plan, n: number, run: number) =>
     async (server) => {
       const outcomes: Array<Outcome> = []
       let wallMs = 0
+      const cpu = { server: 0, browser: 0 }
       for (const k of range(n)) {
         const agent = new Agent(await server.client(`bench-parallel-serial-${k}`), k)
+        const cpuBefore = cpuTreeOf(server.pid)
         const started = performance.now()
         outcomes.push(await runAgent(agent, plan, ours, launch))
         wallMs += performance.now() - started
+        const cpuAfter = cpuTreeOf(server.pid)
+        cpu.server += cpuAfter.server - cpuBefore.server
+        cpu.browser += cpuAfter.browser - cpuBefore.browser
         await agent.client.callTool({ name: "mm_cleanup", arguments: {} }).catch(() => undefined)
         await agent.client.close()
       }
-      return { kind: "ours-serial", n, run, wallMs, agents: outcomes }
+      return { kind: "ours-serial", n, run, wallMs, agents: outcomes, cpu }
     }
   )
 
@@ -170,5 +182,7 @@ export const measure = (kind: Kind, plan: Plan, n: number, run: number): Promise
       return oursHttp(plan, n, run, ["--shared-browser"], kind, joinShared())
     case "playwright":
       return playwright(plan, n, run)
+    case "plain":
+      return plain(plan, n, run)
   }
 }

@@ -90,6 +90,47 @@ export const pssOf = (pid: number): number => {
   }
 }
 
+/** Clock ticks per second of /proc's utime and stime (USER_HZ: 100 on Linux). */
+const TICKS = 100
+
+/**
+ * CPU seconds (user + system) one process has used, its reaped children's included (cutime, cstime:
+ * a renderer that exited counts in its parent), 0 once it is gone.
+ */
+export const cpuOf = (pid: number): number => {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+    // Fields after the command name: state is field 3; utime, stime, cutime, cstime are fields 14-17.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return [11, 12, 13, 14].reduce((sum, at) => sum + Number(fields[at]), 0) / TICKS
+  } catch {
+    return 0
+  }
+}
+
+/** CPU seconds of a server process and of every process below it (its browsers), apart. */
+export interface Cpu {
+  readonly server: number
+  readonly browser: number
+}
+
+export const cpuTreeOf = (pid: number): Cpu => ({ server: cpuOf(pid), browser: descendants(pid).reduce((sum, child) => sum + cpuOf(child), 0) })
+
+/**
+ * Unique set size of one process in bytes (Private_Clean + Private_Dirty: the pages no other process maps),
+ * 0 once it is gone. Summed over processes it leaves out every shared page (the browser binary, shared
+ * memory between the browser and its renderers): what the processes cost beyond what is already mapped.
+ */
+export const ussOf = (pid: number): number => {
+  try {
+    const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, "utf8")
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(rollup)?.[1] ?? 0)
+    return (kb("Private_Clean") + kb("Private_Dirty")) * 1024
+  } catch {
+    return 0
+  }
+}
+
 export interface Memory {
   /** The server process's resident bytes. */
   readonly server: number
@@ -97,6 +138,8 @@ export interface Memory {
   readonly browser: number
   /** The same processes, proportional set sizes summed. */
   readonly browserPss: number
+  /** The same processes, unique set sizes summed. */
+  readonly browserUss: number
 }
 
 /** The resident memory of a server process and of every process below it (its browsers). */
@@ -105,7 +148,8 @@ export const memoryOf = (pid: number): Memory => {
   return {
     server: rssOf(pid),
     browser: below.reduce((sum, child) => sum + rssOf(child), 0),
-    browserPss: below.reduce((sum, child) => sum + pssOf(child), 0)
+    browserPss: below.reduce((sum, child) => sum + pssOf(child), 0),
+    browserUss: below.reduce((sum, child) => sum + ussOf(child), 0)
   }
 }
 
@@ -231,7 +275,11 @@ export const secondBrowserMemory = async (url: string, prepare: (page: import("p
     await page.goto(url)
     await prepare(page)
     const tree = [server.process().pid!, ...descendants(server.process().pid!)]
-    const memory = { browser: tree.reduce((sum, pid) => sum + rssOf(pid), 0), browserPss: tree.reduce((sum, pid) => sum + pssOf(pid), 0) }
+    const memory = {
+      browser: tree.reduce((sum, pid) => sum + rssOf(pid), 0),
+      browserPss: tree.reduce((sum, pid) => sum + pssOf(pid), 0),
+      browserUss: tree.reduce((sum, pid) => sum + ussOf(pid), 0)
+    }
     await browser.close()
     return memory
   } finally {
