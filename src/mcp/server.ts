@@ -208,8 +208,7 @@ export const makeMcpServer = <R, ER>(
     return next
   }
   const keyOf = (listing: Listing) => `${listing.sessionArgument ? "+session:" : ""}${listing.tools.map((tool) => tool.name).join(",")}`
-  // Every call ends with every client's refresh: on a server with N clients busy at once that is N per call.
-  // One refresh waits at a time; the changes that come in before it starts share it (it reads the list then).
+  // Every call ends with every client's refresh; the changes that come in before a waiting refresh starts share it.
   let waiting: Promise<void> | undefined
   const refresh = () =>
     (waiting ??= serialized(async () => {
