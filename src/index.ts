@@ -23,6 +23,7 @@ export {
   type RunOutcome
 } from "./services/Session.js"
 export { Observer, type ObserverService, type ObserveOptions } from "./services/Observer.js"
+export { Sessions, withSession, type SessionHandle, type SessionListing, type SessionsService } from "./services/Sessions.js"
 export { KnowledgeStore, type KnowledgeStoreService } from "./services/KnowledgeStore.js"
 export { Config } from "./services/Config.js"
 export { Secrets, type SecretsService } from "./services/Secrets.js"
