@@ -50,6 +50,8 @@ const pages = {
   "/": html("Home", "<p>home</p>"),
   "/a": html("Page A", `<p data-testid="who">alpha</p><script>console.error("error from a")</script>`),
   "/b": html("Page B", `<p data-testid="who">bravo</p><script>console.error("error from b")</script>`),
+  // About 50 MB of JS heap, held by the page.
+  "/heavy": html("Heavy", `<p>heavy</p><script>window.held = Array.from({ length: 1_000_000 }, (_, i) => ({ i, s: "item " + i }))</script>`),
   "/todo": html(
     "Todo",
     `<input data-testid="new"><button data-testid="add" onclick="const i=document.querySelector('[data-testid=new]');const li=document.createElement('li');li.textContent=i.value;document.querySelector('ul').append(li);i.value=''">Add</button><ul data-testid="list"></ul>`
@@ -76,6 +78,8 @@ describe("many sessions over Streamable HTTP", () => {
     try {
       const [launchedA, launchedB] = await Promise.all([ok(a.client, "mm_launch", { name: "mine" }), ok(b.client, "mm_launch", { name: "mine" })])
       const idA: string = launchedA.result.sessionId
+      // A browser this server launched is not named (only a remote one is: test/reach/pool.test.ts).
+      expect(launchedA.result).not.toHaveProperty("browser")
       const idB: string = launchedB.result.sessionId
       expect(idA).not.toBe(idB)
       // At least 96 random bits after the time part.
@@ -105,6 +109,15 @@ describe("many sessions over Streamable HTTP", () => {
       expect(listedA.result.sessions[0]).toMatchObject({ name: "mine", title: "Page A", current: true })
       const listedB = await ok(b.client, "mm_sessions", {})
       expect(listedB.result.sessions.map((session: { id: string }) => session.id)).toEqual([idB])
+      // Memory per session: the JS heap of its own pages; a page that holds 50 MB shows in its session only.
+      const heapA: number = listedA.result.sessions[0].heapMb
+      expect(heapA).toBeGreaterThan(0)
+      await ok(b.client, "mm_navigate", { url: `${app.url}/heavy` })
+      const heavyB: number = (await ok(b.client, "mm_sessions", {})).result.sessions[0].heapMb
+      const againA: number = (await ok(a.client, "mm_sessions", {})).result.sessions[0].heapMb
+      expect(heavyB).toBeGreaterThan(heapA + 20)
+      expect(againA).toBeLessThan(heavyB - 20)
+      await ok(b.client, "mm_navigate", { url: `${app.url}/b` })
       // A name reaches only the client's own sessions: b's "mine" is b's.
       expect((await ok(b.client, "mm_get_state", { session: "mine" })).result.state.url).toContain("/b")
       // Still once b named a's session by its id (a's is named "mine" too, and a can choose its name): names are b's own first.
@@ -150,7 +163,18 @@ describe("many sessions over Streamable HTTP", () => {
       expect((await call(third.client, "mm_sessions", {})).result).toEqual({ sessions: [] })
       expect((await ok(third.client, "mm_get_text", { testId: "list", session })).result.text).toBe("milk")
       expect((await ok(third.client, "mm_cleanup", { session })).result.cleanedUp).toBe(true)
-      expect((await call(third.client, "mm_get_state", { session })).error.code).toBe("MM_SESSION_NOT_FOUND")
+      const closed = await call(third.client, "mm_get_state", { session })
+      expect(closed.error.code).toBe("MM_SESSION_NOT_FOUND")
+      // It says why the session is gone: another client (this one) closed it.
+      expect(closed.error.message).toContain("it was closed by mm_cleanup of another client")
+      // A client's own current session, closed: the next call says which and why, and what to do.
+      const own: string = (await ok(third.client, "mm_launch", {})).result.sessionId
+      await ok(third.client, "mm_cleanup", {})
+      const after = await call(third.client, "mm_get_state", {})
+      expect(after.error.code).toBe("MM_NO_ACTIVE_SESSION")
+      expect(after.error.message).toBe(
+        `mm_get_state needs a running session: your current one (${own}) was closed by mm_cleanup. Call mm_launch to start a new one, or mm_sessions to switch to another of yours.`
+      )
     } finally {
       await third.transport.terminateSession().catch(() => undefined)
       await third.client.close()
@@ -174,7 +198,9 @@ describe("session lease, limit and browsers", () => {
       expect(refused.error.message).toContain("--max-sessions")
       // Within the lease, it closes (its context, and the shared browser with its last context).
       expect(await waitUntil(() => mainBrowserPids(marker).length === 0, 20_000), server.stderr()).toBe(true)
-      expect((await call(next.client, "mm_get_state", { session })).error.code).toBe("MM_SESSION_NOT_FOUND")
+      const leased = await call(next.client, "mm_get_state", { session })
+      expect(leased.error.code).toBe("MM_SESSION_NOT_FOUND")
+      expect(leased.error.message).toContain("it was closed after 2 s without a call (its idle lease, --session-idle-timeout)")
       const own = await ok(next.client, "mm_launch", { name: "one" })
       const over = await call(next.client, "mm_launch", {})
       expect(over.error.message).toContain(`yours: ${own.result.sessionId} (one)`)
@@ -211,6 +237,9 @@ describe("session lease, limit and browsers", () => {
       const listed = (await ok(client, "mm_sessions", {})).result.sessions
       expect(listed.find((session: { id: string }) => session.id === ext)).toMatchObject({ ended: true })
       await ok(client, "mm_cleanup", { session: "ext" })
+      expect((await call(client, "mm_get_state", { session: ext })).error.message).toContain(
+        "it ended when its browser died (MM_BROWSER_CLOSED), and was closed by mm_cleanup"
+      )
       expect((await ok(client, "mm_get_state", { session: "web" })).result.state.url).toContain("/a")
       await client.close()
     } finally {

@@ -62,6 +62,7 @@ export const registryOptionsOf = (settings: Settings): SessionRegistry.RegistryO
   idleTimeoutMs: settings.sessionIdleTimeout * 1000,
   shared: settings.sharedBrowser,
   privateKnowledge: settings.privateKnowledge,
+  memoryOf: Playwright.memoryOf,
   // A remote browser hosts contexts, never this profile (the options refuse both together).
   ...(settings.userDataDir !== undefined ? { profile: settings.userDataDir } : {})
 })

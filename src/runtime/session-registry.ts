@@ -7,7 +7,7 @@ import { clip, InvalidInput, ProfileInUse, SessionLimit, SessionNotFound } from 
 import { KnowledgeStore, type KnowledgeStoreService } from "../services/KnowledgeStore.js"
 import { ObservingClient, type Observer } from "../services/Observer.js"
 import { Session, type SessionService } from "../services/Session.js"
-import { handleOf, listingOf, Sessions, type SessionHandle, type SessionListing, type SessionsService } from "../services/Sessions.js"
+import { EndedSession, handleOf, listingOf, Sessions, type SessionHandle, type SessionListing, type SessionsService } from "../services/Sessions.js"
 
 /** Builds one session's services in the given scope; nothing starts until its launch. */
 export type SlotFactory = (scope: Scope.Scope) => Effect.Effect<Context.Context<Session | Observer>>
@@ -26,7 +26,7 @@ export interface RegistryOptions {
    * so one session holds it at a time and another launch answers MM_PROFILE_IN_USE at once.
    */
   readonly profile?: string | undefined
-  /** Resident memory of a session's browser processes, MB, for mm_sessions (when the adapter can tell). */
+  /** The JS heap a session's pages use, MB, for mm_sessions (when the adapter can tell). */
   readonly memoryOf?: ((session: Context.Context<Session | Observer>) => Effect.Effect<number | undefined>) | undefined
 }
 
@@ -49,6 +49,8 @@ interface Entry {
 interface ClientState {
   /** The slot key of its current session. */
   readonly current?: string | undefined
+  /** Its current session closed (and no other became current since): its id, for the next call's MM_NO_ACTIVE_SESSION. */
+  readonly lost?: string | undefined
   /** Slot keys of other clients' sessions it named by id. */
   readonly named: ReadonlySet<string>
   /** Every session id it launched, closed ones included (its step memory with --private-knowledge). */
@@ -60,6 +62,23 @@ interface State {
   readonly clients: ReadonlyMap<string, ClientState>
   /** Launches under way by slot key, counted against the limit; their names are taken. */
   readonly starting: ReadonlyMap<string, Starting>
+  /** Why the sessions closed lately went (the newest CLOSED_KEPT), by id: "was closed by mm_cleanup". */
+  readonly closed: ReadonlyMap<string, string>
+}
+
+/** How many closed sessions' reasons are kept (an id is 30 characters, a reason about 80). */
+const CLOSED_KEPT = 256
+
+/** Who closed a session: the names an agent knows the ways by. */
+export type CloseReason = "cleanup" | "sessions" | "lease"
+
+/** Why a session went, as its errors say it ("was closed by mm_cleanup"). */
+const closedWhy = (reason: CloseReason, byOther: boolean, died: boolean, idleTimeoutMs: number): string => {
+  const how =
+    reason === "lease"
+      ? `was closed after ${Math.round(idleTimeoutMs / 1000)} s without a call (its idle lease, --session-idle-timeout)`
+      : `was closed by ${reason === "cleanup" ? "mm_cleanup" : 'mm_sessions {action: "close"}'}${byOther ? " of another client" : ""}`
+  return died ? `ended when its browser died (MM_BROWSER_CLOSED), and ${how}` : how
 }
 
 interface Starting {
@@ -112,21 +131,36 @@ const byName = (visible: ReadonlyArray<Entry>, client: string, name: string): En
 const visibleIn = (current: State, client: string, shared: boolean): ReadonlyArray<Entry> =>
   [...current.entries.values()].filter((entry) => shared || entry.owner === client || clientOf(current, client).named.has(entry.slot.key))
 
-/** Closes a slot's session and everything it opened; the slot leaves the registry first. */
-const closeSlotIn = (state: Ref.Ref<State>) => (slot: Slot) =>
+/**
+ * Closes a slot's session and everything it opened; the slot leaves the registry first. Its id keeps why it
+ * went, and each client whose current session it was learns so with its next call.
+ */
+const closeSlotIn = (state: Ref.Ref<State>, idleTimeoutMs: number) => (slot: Slot, reason: CloseReason) =>
   Effect.uninterruptible(
-    Effect.zipRight(
-      Ref.update(state, (current) => {
+    Effect.gen(function* () {
+      const closer = yield* FiberRef.get(ObservingClient)
+      const died = (yield* endedKeys([...(yield* Ref.get(state)).entries.values()].filter((entry) => entry.slot.key === slot.key))).size > 0
+      yield* Ref.update(state, (current) => {
+        const entry = current.entries.get(slot.key)
         const entries = new Map(current.entries)
         entries.delete(slot.key)
         const clients = new Map(
-          [...current.clients].map(([id, client]) => [id, client.current === slot.key ? { ...client, current: undefined } : client])
+          [...current.clients].map(([id, client]) => [
+            id,
+            client.current === slot.key ? { ...client, current: undefined, ...(entry !== undefined ? { lost: entry.sessionId } : {}) } : client
+          ])
         )
-        return { ...current, entries, clients }
-      }),
+        if (entry === undefined) return { ...current, entries, clients }
+        const closed = new Map(current.closed).set(entry.sessionId, closedWhy(reason, reason !== "lease" && closer !== entry.owner, died, idleTimeoutMs))
+        for (const oldest of closed.keys()) {
+          if (closed.size <= CLOSED_KEPT) break
+          closed.delete(oldest)
+        }
+        return { ...current, entries, clients, closed }
+      })
       // Our DevTools sessions detach before the browser goes; the scope then closes the rest.
-      Effect.zipRight(Context.get(slot.services, Session).cleanup, Scope.close(slot.scope, Exit.void))
-    )
+      yield* Effect.zipRight(Context.get(slot.services, Session).cleanup, Scope.close(slot.scope, Exit.void))
+    })
   )
 
 /** Sessions whose browser closed or crashed: they count toward no limit. */
@@ -141,7 +175,7 @@ const endedKeys = (entries: ReadonlyArray<Entry>) =>
 interface Core {
   readonly state: Ref.Ref<State>
   readonly options: RegistryOptions
-  readonly closeSlot: (slot: Slot) => Effect.Effect<void>
+  readonly closeSlot: (slot: Slot, reason: CloseReason) => Effect.Effect<void>
 }
 
 /** The --user-data-dir profile is held: by which session (named only to a client that may use it). */
@@ -194,12 +228,12 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
           Ref.update(state, (before) => {
             const entry: Entry = { slot, sessionId: launched.sessionId, name: name ?? own?.name, owner: own?.owner ?? client }
             const next = { ...withoutStarting(slot.key)(before), entries: new Map(before.entries).set(slot.key, entry) }
-            return withClient(next, client, (known) => ({ ...known, current: slot.key, launched: new Set(known.launched).add(launched.sessionId) }))
+            return withClient(next, client, (known) => ({ ...known, current: slot.key, lost: undefined, launched: new Set(known.launched).add(launched.sessionId) }))
           })
         const launched = yield* Effect.ensuring(Effect.tap(inner.launch(launchOptions), register), Ref.update(state, withoutStarting(slot.key)))
         return launched
       }),
-    cleanup: Effect.flatMap(Ref.get(state), (current) => (current.entries.has(slot.key) ? Effect.as(closeSlot(slot), true) : inner.cleanup))
+    cleanup: Effect.flatMap(Ref.get(state), (current) => (current.entries.has(slot.key) ? Effect.as(closeSlot(slot, "cleanup"), true) : inner.cleanup))
   }
 }
 
@@ -213,7 +247,7 @@ const leaseSweep = ({ state, options, closeSlot }: Core) =>
         yield* Effect.logInfo("closed a browser session whose idle lease ran out (--session-idle-timeout)").pipe(
           Effect.annotateLogs("sessionId", entry.sessionId)
         )
-        yield* closeSlot(entry.slot)
+        yield* closeSlot(entry.slot, "lease")
       }
     }
   })
@@ -222,12 +256,12 @@ const leaseSweep = ({ state, options, closeSlot }: Core) =>
 const listingFor = (options: RegistryOptions, entry: Entry, current: boolean, now: number) =>
   Effect.gen(function* () {
     const use = yield* Ref.get(entry.slot.use)
-    const memoryMb = options.memoryOf === undefined ? undefined : yield* options.memoryOf(entry.slot.services)
+    const heapMb = options.memoryOf === undefined ? undefined : yield* options.memoryOf(entry.slot.services)
     return yield* listingOf(handleOf(entry.slot.services as Context.Context<Session | Observer | KnowledgeStore>), {
       ...(entry.name !== undefined ? { name: entry.name } : {}),
       idle: use.calls > 0 ? 0 : Math.floor((now - use.lastUsed) / 1000),
       ...(current ? { current: true as const } : {}),
-      ...(memoryMb !== undefined ? { memoryMb } : {})
+      ...(heapMb !== undefined ? { heapMb } : {})
     })
   })
 
@@ -247,14 +281,14 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
   Effect.gen(function* () {
     const store = yield* KnowledgeStore
     const registryScope = yield* Effect.scope
-    const state = yield* Ref.make<State>({ entries: new Map(), clients: new Map(), starting: new Map() })
+    const state = yield* Ref.make<State>({ entries: new Map(), clients: new Map(), starting: new Map(), closed: new Map() })
     // Plain callbacks, called from the browser's pause events (outside any fiber).
     const listeners = new Set<() => void>()
     let slots = 0
 
     const visibleTo = (current: State, client: string) => visibleIn(current, client, options.shared)
     const yours = (current: State, client: string) => visibleTo(current, client).map(shownAs)
-    const closeSlot = closeSlotIn(state)
+    const closeSlot = closeSlotIn(state, options.idleTimeoutMs)
 
     const registered = (slot: Slot, inner: SessionService) => registeredSession({ state, options, closeSlot }, slot, inner)
 
@@ -296,7 +330,10 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
         const current = yield* Ref.get(state)
         const byId = [...current.entries.values()].find((entry) => entry.sessionId === selector)
         const entry = byId ?? byName(visibleTo(current, client), client, selector)
-        if (entry === undefined) return yield* new SessionNotFound({ session: clip(selector), yours: yours(current, client) })
+        if (entry === undefined) {
+          const ended = current.closed.get(selector)
+          return yield* new SessionNotFound({ session: clip(selector), yours: yours(current, client), ...(ended !== undefined ? { ended } : {}) })
+        }
         if (entry.owner !== client) yield* Ref.update(state, (now) => withClient(now, client, (known) => ({ ...known, named: new Set(known.named).add(entry.slot.key) })))
         return entry
       })
@@ -328,7 +365,11 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
         }
         const slot = yield* newSlot
         yield* hold(slot, true)
-        return handleFor(slot, client)
+        const handle = handleFor(slot, client)
+        // The client's current session closed since its last call: the call's gate says which and why.
+        const lost = request.starts ? undefined : clientOf(current, client).lost
+        const why = lost === undefined ? undefined : current.closed.get(lost)
+        return why === undefined ? handle : handleOf(Context.add(handle.context, EndedSession, { sessionId: lost!, why }))
       })
 
     const list: SessionsService["list"] = Effect.gen(function* () {
@@ -351,7 +392,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
         const client = yield* FiberRef.get(ObservingClient)
         if (shared !== undefined) return yield* Effect.orDie(Effect.flatMap(list, (all) => Option.fromNullable(all[0])))
         const entry = yield* find(selector, client)
-        yield* Ref.update(state, (current) => withClient(current, client, (known) => ({ ...known, current: entry.slot.key })))
+        yield* Ref.update(state, (current) => withClient(current, client, (known) => ({ ...known, current: entry.slot.key, lost: undefined })))
         const now = yield* Clock.currentTimeMillis
         const listing = yield* listingFor(options, entry, true, now)
         return Option.getOrElse(listing, (): SessionListing => ({ id: entry.sessionId, idle: 0, current: true }))
@@ -370,7 +411,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
           return listing.value.id
         }
         const entry = yield* find(selector, client)
-        yield* closeSlot(entry.slot)
+        yield* closeSlot(entry.slot, "sessions")
         return entry.sessionId
       })
 

@@ -23,6 +23,15 @@ export interface SessionRequest {
   readonly fresh?: true | undefined
 }
 
+/**
+ * In a call that has no session because the client's current one closed: which one, and why ("was closed by
+ * mm_cleanup"). The session gate's MM_NO_ACTIVE_SESSION says it, so an agent knows what happened.
+ */
+export class EndedSession extends Context.Tag("browser-workflow-mcp/EndedSession")<
+  EndedSession,
+  { readonly sessionId: string; readonly why: string }
+>() {}
+
 /** A session as `mm_sessions` lists it. */
 export interface SessionListing {
   readonly id: string
@@ -33,8 +42,8 @@ export interface SessionListing {
   readonly idle: number
   /** The calling client's current session. */
   readonly current?: true | undefined
-  /** Resident memory of its browser's processes, MB (a context in a shared browser: its renderers). */
-  readonly memoryMb?: number | undefined
+  /** The JS heap its tabs' pages use, MB (the adapter's measure: RegistryOptions.memoryOf). */
+  readonly heapMb?: number | undefined
   /** host:port of the remote browser server it runs on; none for a browser this server launched. */
   readonly browser?: string | undefined
   /** Its browser closed or crashed; it answers MM_BROWSER_CLOSED until closed. */

@@ -73,6 +73,7 @@ export const launch = defineTool({
   output: Schema.Struct({
     sessionId: Schema.String,
     extensionId: Schema.optional(Schema.String),
+    browser: Schema.optional(Schema.String).annotations({ description: "host:port of the remote browser server it landed on (--ws-endpoint, --cdp-endpoint)." }),
     state: StateView
   }),
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
@@ -136,9 +137,13 @@ export const launch = defineTool({
         StateFailed: () => Effect.succeed(unread)
       })
     )
+    // Where it landed, when that is a remote browser server (one of a pool): mm_sessions says the same.
+    const info = yield* session.current
+    const browser = Option.isSome(info) ? info.value.browser : undefined
     return {
       sessionId: launched.sessionId,
       ...(launched.extensionId !== undefined ? { extensionId: launched.extensionId } : {}),
+      ...(browser !== undefined ? { browser } : {}),
       state
     }
   })
@@ -177,7 +182,7 @@ const SessionListing = Schema.Struct({
   title: Schema.optional(Schema.String),
   idle: Schema.Number.annotations({ description: "Seconds since its last call." }),
   current: Schema.optional(Schema.Literal(true)),
-  memoryMb: Schema.optional(Schema.Number),
+  heapMb: Schema.optional(Schema.Number).annotations({ description: "JS heap its tabs' pages use, MB (DevTools Runtime.getHeapUsage)." }),
   browser: Schema.optional(Schema.String).annotations({ description: "host:port of its remote browser server." }),
   ended: Schema.optional(Schema.Literal(true)).annotations({ description: "Its browser closed: close it." })
 })
@@ -186,7 +191,7 @@ export const sessions = defineTool({
   name: "sessions",
   title: "Sessions",
   description:
-    "List your sessions, or switch to or close (default: current) the one session names.",
+    "List your sessions (heapMb: JS heap), or switch to or close (default: current) the one session names.",
   input: Schema.Struct({
     action: Schema.optionalWith(Schema.Literal("list", "switch", "close"), { default: () => "list" as const }).annotations({
       description: "Default list."

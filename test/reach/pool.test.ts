@@ -189,10 +189,13 @@ describe("a pool of two browser servers", () => {
   it("each new session goes to the browser server with the fewest sessions", async () => {
     const a = hostPort(firstUrl)
     const b = hostPort(second.wsEndpoint())
-    const ids: Array<string> = []
-    for (let index = 0; index < 4; index++) ids.push((await caller.ok("mm_launch", {})).result.sessionId)
+    const launches: Array<{ sessionId: string; browser?: string }> = []
+    for (let index = 0; index < 4; index++) launches.push((await caller.ok("mm_launch", {})).result)
+    const ids = launches.map((launched) => launched.sessionId)
     const placed = await placement(caller)
     expect(ids.map((id) => placed[id])).toEqual([a, b, a, b])
+    // mm_launch says where the session landed, as mm_sessions does.
+    expect(launches.map((launched) => launched.browser)).toEqual([a, b, a, b])
     // Two of the first's close: the next two go there, the first having fewer until both have two again.
     await caller.ok("mm_sessions", { action: "close", session: ids[0] })
     await caller.ok("mm_sessions", { action: "close", session: ids[2] })

@@ -6,13 +6,18 @@ export class NoActiveSession extends Schema.TaggedError<NoActiveSession>()("NoAc
   /** The served name of the tool that needs the session, when the gate (not the tool) refused it. */
   tool: Schema.optional(Schema.String),
   /** The served name of the launch tool, for the hint. */
-  launch: Schema.optional(Schema.String)
+  launch: Schema.optional(Schema.String),
+  /** The client's current session when it had one that is gone, and why: "was closed by mm_cleanup". */
+  ended: Schema.optional(Schema.Struct({ sessionId: Schema.String, why: Schema.String }))
 }) {
   get code() {
     return "MM_NO_ACTIVE_SESSION" as const
   }
   override get message() {
     const launch = this.launch ?? "mm_launch"
+    if (this.ended !== undefined) {
+      return `${this.tool ?? "This call"} needs a running session: your current one (${this.ended.sessionId}) ${this.ended.why}. Call ${launch} to start a new one, or mm_sessions to switch to another of yours.`
+    }
     return this.tool === undefined ? `No active session. Call ${launch} first.` : `${this.tool} needs a running session: call ${launch} first.`
   }
 }
@@ -77,14 +82,17 @@ export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()("Sess
   /** What the call named, clipped. */
   session: Schema.String,
   /** The calling client's own live sessions, as "id (name)". */
-  yours: Schema.Array(Schema.String)
+  yours: Schema.Array(Schema.String),
+  /** Why the session the call named by id is gone, when this server closed it: "was closed by mm_cleanup". */
+  ended: Schema.optional(Schema.String)
 }) {
   get code() {
     return "MM_SESSION_NOT_FOUND" as const
   }
   override get message() {
     const yours = this.yours.length === 0 ? "you have none open; call mm_launch" : `yours: ${this.yours.join(", ")}`
-    return `No open session ${JSON.stringify(this.session)} (it closed, or its idle lease ran out; a name reaches only your own sessions, an id any): ${yours}.`
+    const why = this.ended === undefined ? " (it closed, or its idle lease ran out; a name reaches only your own sessions, an id any)" : `: it ${this.ended}`
+    return `No open session ${JSON.stringify(this.session)}${why}; ${yours}.`
   }
 }
 
