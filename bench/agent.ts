@@ -15,6 +15,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { listenLoopback, send } from "../demo/serve.js"
 import { serveThirdParty } from "../demo/third-party-apps.js"
 import { LOOPBACK_ARGS } from "../src/adapters/playwright/lifecycle/launch.js"
+import { expandRefRuns } from "../src/domain/snapshot-text.js"
 import { connect as connectTo, expectIn, findChromium, ourServer, out, playwrightMcp, refIn, refNear, root } from "./support.js"
 
 const extensionDir = path.join(root, "bench/fixtures/reader-extension")
@@ -62,7 +63,7 @@ class Agent {
       const ref = /\[(e\d+)(?:\.\.e\d+)?\]/.exec(line)?.[1]
       if (ref !== undefined) this.view.set(ref, line.trim())
       const gone = /^\(gone: ([^)]*)\)$/.exec(line.trim())?.[1]
-      for (const left of gone?.split(" ") ?? []) this.view.delete(left)
+      for (const left of expandRefRuns(gone?.split(" ") ?? [])) this.view.delete(left)
     }
     return text
   }

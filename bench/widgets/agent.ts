@@ -5,6 +5,7 @@
 // is the same for both contenders; a small adapter per server names the tools and their arguments, and
 // one parser reads refs, roles, names and text out of either server's page text.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { expandRefRuns } from "../../src/domain/snapshot-text.js"
 import type { Step, Target } from "./tasks.js"
 
 /** One node of a page text: `role "name" [ref] ...: text` (ours) or `- role "name" [ref=e5] ...: text` (Playwright MCP). */
@@ -239,7 +240,7 @@ export class SingleCallAgent {
       if (answer.isError) this.errors++
       this.answers.push(answer)
       for (const line of answer.text.split("\n")) {
-        for (const ref of /^\(gone: ([^)]*)\)$/.exec(line.trim())?.[1]?.split(" ") ?? []) this.gone.add(ref)
+        for (const ref of expandRefRuns(/^\(gone: ([^)]*)\)$/.exec(line.trim())?.[1]?.split(" ") ?? [])) this.gone.add(ref)
       }
       this.log(`[${this.adapter.label}] ${call.tool} ${JSON.stringify(call.args)} -> ${answer.isError ? "ERROR " : ""}${answer.ms} ms\n${answer.text}\n`)
       return answer

@@ -4,7 +4,9 @@
 // A task succeeds when the state the page reported through the widget's own API is right after the
 // agent's one attempt; an attempt whose actions all answered success with a wrong end state is a false
 // "ok". Counts calls, bytes (each request's name and arguments plus every content block of the answer)
-// and wall time. Every call has a deadline, every task too, the whole run too; browsers are closed on
+// and wall time from spawning the server to its last answer (a server that loads Playwright at start and
+// one that loads it at its first launch compare alike), and flags each task above the issue's targets
+// (bytes at most 0.5x of Playwright MCP's, wall time at most its own). Every call has a deadline, every task too, the whole run too; browsers are closed on
 // every path (the server is closed, then any browser process carrying this run's marker switch is killed).
 //
 // npm run bench:widgets        BENCH_TASKS=quill-type,ag-grid-sort  BENCH_VERBOSE=1 (answers on stderr)
@@ -23,6 +25,9 @@ import { widerPages, widerTasks } from "./wider.js"
 const CALL_DEADLINE_MS = 30_000
 const TASK_DEADLINE_MS = 150_000
 const RUN_DEADLINE_MS = 25 * 60_000
+/** The issue's targets per task, against Playwright MCP's figures on the same task: bytes at most half, wall time at most the same. */
+const BYTES_TARGET = 0.5
+const WALL_TARGET = 1
 /** How long the page has after the attempt to settle (debounces, frames) before its reported state is judged. */
 const SETTLE_MS = 1_500
 
@@ -89,6 +94,10 @@ const contenders: ReadonlyArray<Contender> = [
 ]
 
 interface Outcome {
+  /** From spawning the server until it answered the handshake. */
+  readonly startMs: number
+  /** From spawning the server until the attempt's last answer: a server that defers work to its first call and one that does it at start compare alike. */
+  readonly wallMs: number
   readonly right: boolean
   readonly attempt: Attempt
   readonly falseOk: boolean
@@ -103,10 +112,12 @@ const runOne = async (corpus: WidgetCorpus, task: Task, contender: Contender, sc
   fs.mkdirSync(dir)
   let client: Client | undefined
   let pid: number | undefined
+  const spawned = Date.now()
   try {
     const connected = await withDeadline(spawnClient(contender.spawn(url, dir), { name: "bench-widgets", cwd: dir }), CALL_DEADLINE_MS, "connect")
     client = connected.client
     pid = connected.transport.pid ?? undefined
+    const startMs = Date.now() - spawned
     const agent = new SingleCallAgent(client, contender.adapter, CALL_DEADLINE_MS, log)
     const attempt = await withDeadline(agent.attempt(url, task.steps), TASK_DEADLINE_MS, `${task.id} (${contender.adapter.label})`).catch(
       (error: unknown): Attempt => ({ calls: 0, bytes: 0, errors: 1, allOk: false, stopped: String(error), ms: TASK_DEADLINE_MS, answers: [] })
@@ -114,7 +125,7 @@ const runOne = async (corpus: WidgetCorpus, task: Task, contender: Contender, sc
     await sleep(SETTLE_MS)
     const reported = { main: corpus.reportOf(run, "main")?.state, frame: corpus.reportOf(run, "frame")?.state }
     const right = task.done(reported)
-    return { right, attempt, falseOk: attempt.allOk && !right, state: JSON.stringify(reported).slice(0, 160) }
+    return { startMs, wallMs: startMs + attempt.ms, right, attempt, falseOk: attempt.allOk && !right, state: JSON.stringify(reported).slice(0, 160) }
   } finally {
     await withDeadline(client?.close() ?? Promise.resolve(), 10_000, "close").catch(() => undefined)
     if (pid !== undefined) {
@@ -159,7 +170,7 @@ const main = async () => {
       for (const contender of order) {
         outcomes[contender.adapter.label] = await runOne(corpus, task, contender, scratch, index)
         const o = outcomes[contender.adapter.label]!
-        process.stderr.write(`${task.id} ${contender.adapter.label}: ${o.right ? "right" : "WRONG"} ${o.attempt.calls} calls ${o.attempt.errors} errors ${o.attempt.ms} ms${o.attempt.stopped ? ` (${o.attempt.stopped})` : ""}\n`)
+        process.stderr.write(`${task.id} ${contender.adapter.label}: ${o.right ? "right" : "WRONG"} ${o.attempt.calls} calls ${o.attempt.errors} errors ${o.wallMs} ms (start ${o.startMs} ms)${o.attempt.stopped ? ` (${o.attempt.stopped})` : ""}\n`)
       }
       results.push({ task, outcomes })
     }
@@ -169,11 +180,13 @@ const main = async () => {
   }
 
   out("Widget tasks on real libraries served on 127.0.0.1 from their npm builds; a single-call scripted agent, one attempt per task.")
-  out("ok: the widget's own state was right after the attempt; err: error answers; false ok: every action answered success, state wrong.")
+  out("ok: the widget's own state was right after the attempt; err: error answers; false ok: every action answered success, state wrong;")
+  out("s: from spawning the server to its last answer; ×PW: ours over Playwright MCP's on the same task, ⚑ above target.")
   out()
-  out("| task | library | ours ok | ours err | ours calls | ours KB | ours s | PW ok | PW err | PW calls | PW KB | PW s |")
-  out("| --- | --- | :-: | --: | --: | --: | --: | :-: | --: | --: | --: | --: |")
-  const total = { ours: { ok: 0, err: 0, calls: 0, bytes: 0, ms: 0, falseOk: 0 }, theirs: { ok: 0, err: 0, calls: 0, bytes: 0, ms: 0, falseOk: 0 } }
+  out("| task | library | ours ok | ours err | ours calls | ours KB | ours s | PW ok | PW err | PW calls | PW KB | PW s | bytes ×PW | wall ×PW |")
+  out("| --- | --- | :-: | --: | --: | --: | --: | :-: | --: | --: | --: | --: | --: | --: |")
+  const over: Array<{ readonly task: string; readonly bytes: number | undefined; readonly wall: number | undefined }> = []
+  const total = { ours: { ok: 0, err: 0, calls: 0, bytes: 0, ms: 0, callsMs: 0, falseOk: 0 }, theirs: { ok: 0, err: 0, calls: 0, bytes: 0, ms: 0, callsMs: 0, falseOk: 0 } }
   for (const { task, outcomes } of results) {
     const row = [task.id, task.library.startsWith("(") ? task.library : `${task.library} ${versionOf(task.library)}`]
     for (const [key, label] of [["ours", "ours"], ["theirs", "playwright-mcp"]] as const) {
@@ -183,10 +196,20 @@ const main = async () => {
       t.err += o.attempt.errors
       t.calls += o.attempt.calls
       t.bytes += o.attempt.bytes
-      t.ms += o.attempt.ms
+      t.ms += o.wallMs
+      t.callsMs += o.attempt.ms
       t.falseOk += o.falseOk ? 1 : 0
-      row.push(o.right ? "yes" : o.falseOk ? "FALSE OK" : "no", String(o.attempt.errors), String(o.attempt.calls), kb(o.attempt.bytes), secs(o.attempt.ms))
+      row.push(o.right ? "yes" : o.falseOk ? "FALSE OK" : "no", String(o.attempt.errors), String(o.attempt.calls), kb(o.attempt.bytes), secs(o.wallMs))
     }
+    // The targets per task: bytes at most BYTES_TARGET of Playwright MCP's, wall time at most its own; a miss is flagged.
+    const mine = outcomes["ours"]!.attempt
+    const theirs = outcomes["playwright-mcp"]!.attempt
+    const bytesRatio = theirs.bytes === 0 ? Number.NaN : mine.bytes / theirs.bytes
+    const wallRatio = outcomes["playwright-mcp"]!.wallMs === 0 ? Number.NaN : outcomes["ours"]!.wallMs / outcomes["playwright-mcp"]!.wallMs
+    const bytesOver = !(bytesRatio <= BYTES_TARGET)
+    const wallOver = !(wallRatio <= WALL_TARGET)
+    if (bytesOver || wallOver) over.push({ task: task.id, bytes: bytesOver ? bytesRatio : undefined, wall: wallOver ? wallRatio : undefined })
+    row.push(`${bytesRatio.toFixed(2)}${bytesOver ? " ⚑" : ""}`, `${wallRatio.toFixed(2)}${wallOver ? " ⚑" : ""}`)
     out(`| ${row.join(" | ")} |`)
   }
   const n = results.length
@@ -197,7 +220,16 @@ const main = async () => {
   const ratio = (a: number, b: number) => (b === 0 ? "-" : `${(a / b).toFixed(2)}x`)
   out(
     `ours/theirs: right first time ${total.ours.ok}/${total.theirs.ok}; error answers ${total.ours.err}/${total.theirs.err}; false ok ${total.ours.falseOk}/${total.theirs.falseOk}; ` +
-      `calls ${ratio(total.ours.calls, total.theirs.calls)}; bytes ${ratio(total.ours.bytes, total.theirs.bytes)}; wall time ${ratio(total.ours.ms, total.theirs.ms)}`
+      `calls ${ratio(total.ours.calls, total.theirs.calls)}; bytes ${ratio(total.ours.bytes, total.theirs.bytes)}; wall time ${ratio(total.ours.ms, total.theirs.ms)} ` +
+        `(the calls alone, start left out: ${ratio(total.ours.callsMs, total.theirs.callsMs)})`
+  )
+  out(
+    over.length === 0
+      ? `per task: every task within the targets (bytes ≤ ${BYTES_TARGET}x, wall ≤ ${WALL_TARGET}x of Playwright MCP's)`
+      : `per task, ⚑ above target (bytes ≤ ${BYTES_TARGET}x, wall ≤ ${WALL_TARGET}x of Playwright MCP's): ` +
+          over
+            .map(({ task, bytes, wall }) => `${task} (${[bytes === undefined ? "" : `bytes ${bytes.toFixed(2)}x`, wall === undefined ? "" : `wall ${wall.toFixed(2)}x`].filter((part) => part !== "").join(", ")})`)
+            .join("; ")
   )
   out()
   out("What went wrong (the answer that stopped the agent, or the state it left):")

@@ -143,6 +143,42 @@ const nestedByUnder = (nodes: ReadonlyArray<A11yNode>): ReadonlyArray<A11yNode> 
   })
 }
 
+/** Runs of at least this many consecutive refs are written as one range. */
+const REF_RUN_MIN = 3
+
+/**
+ * Refs written short: in order of their numbers (per frame prefix), each run of at least REF_RUN_MIN
+ * consecutive ones as a range (`e12..e40`, as collapsed runs write theirs), so that a popup that closes
+ * costs one word, not one per node it held.
+ */
+export const refRuns = (refs: ReadonlyArray<string>): Array<string> => {
+  const parsed = refs.map((ref) => {
+    const match = /^(.*?)(\d+)$/.exec(ref)
+    return match === null ? { ref, prefix: ref, n: Number.NaN } : { ref, prefix: match[1]!, n: Number(match[2]) }
+  })
+  parsed.sort((a, b) => (a.prefix === b.prefix ? a.n - b.n : a.prefix < b.prefix ? -1 : 1))
+  const out: Array<string> = []
+  let i = 0
+  while (i < parsed.length) {
+    let end = i + 1
+    while (end < parsed.length && parsed[end]!.prefix === parsed[i]!.prefix && parsed[end]!.n === parsed[end - 1]!.n + 1) end++
+    if (end - i >= REF_RUN_MIN) out.push(`${parsed[i]!.ref}..${parsed[end - 1]!.ref}`)
+    else for (let j = i; j < end; j++) out.push(parsed[j]!.ref)
+    i = end
+  }
+  return out
+}
+
+/** The refs a list of refs and ranges (`e3 e7..e9`) names, ranges spelled out. */
+export const expandRefRuns = (words: ReadonlyArray<string>): Array<string> =>
+  words.flatMap((word) => {
+    const range = /^(.*?)(\d+)\.\.(.*?)(\d+)$/.exec(word)
+    if (range === null || range[1] !== range[3]) return [word]
+    const from = Number(range[2])
+    const to = Number(range[4])
+    return Array.from({ length: Math.max(0, to - from + 1) }, (_, k) => `${range[1]}${from + k}`)
+  })
+
 /** An observation's nodes as text, with what a changes-only observation says about the rest. */
 export const renderA11y = (a11y: NonNullable<Observation["a11y"]>, options: RenderOptions = {}): RenderedSnapshot => {
   const rendered = renderNodes(a11y.nodes, { ...options, changesOnly: options.changesOnly ?? a11y.changesOnly === true })
@@ -152,7 +188,7 @@ export const renderA11y = (a11y: NonNullable<Observation["a11y"]>, options: Rend
     const unchanged = a11y.unchanged ?? 0
     const removed = a11y.removed ?? []
     if (unchanged > 0) notes.push(`(${unchanged} nodes unchanged, their refs still valid)`)
-    if (removed.length > 0) notes.push(`(gone: ${removed.join(" ")})`)
+    if (removed.length > 0) notes.push(`(gone: ${refRuns(removed).join(" ")})`)
   }
   const parts = [rendered.text, ...notes].filter((part) => part !== "")
   return { text: parts.join("\n"), cut: rendered.cut }

@@ -3,6 +3,7 @@
 // item never takes a sibling's node under it.
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
+import { expandRefRuns } from "../../src/domain/snapshot-text.js"
 import { runTool } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { find } from "../../src/tools/find.js"
@@ -76,7 +77,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
 
         // Removed: every ref that left is listed as gone, and nothing else is shown.
         const removed = yield* call(click, { selector: "#remove" })
-        const gone = /\(gone: ([^)]*)\)/.exec(removed.snapshot ?? "")?.[1]?.split(" ") ?? []
+        const gone = expandRefRuns(/\(gone: ([^)]*)\)/.exec(removed.snapshot ?? "")?.[1]?.split(" ") ?? [])
         expect([...gone].sort()).toEqual([...refs].sort())
         expect(linesOf(removed.snapshot)).toEqual([])
       })

@@ -1,7 +1,7 @@
 // The text form of snapshots, as a pure function of the structured nodes.
 import { describe, expect, it } from "vitest"
 import type { A11yNode } from "../../src/domain/observation.js"
-import { renderA11y, renderFind, renderNodes } from "../../src/domain/snapshot-text.js"
+import { expandRefRuns, refRuns, renderA11y, renderFind, renderNodes } from "../../src/domain/snapshot-text.js"
 
 const nodes: ReadonlyArray<A11yNode> = [
   { ref: "e1", role: "heading", name: "todos", level: 1 },
@@ -54,6 +54,13 @@ describe("renderA11y and renderFind", () => {
   it("says what a changes-only observation left out", () => {
     const text = renderA11y({ nodes: [nodes[0]!], changesOnly: true, unchanged: 12, removed: ["e3", "e4"] }).text
     expect(text).toBe('heading "todos" [level=1] [e1]\n(12 nodes unchanged, their refs still valid)\n(gone: e3 e4)')
+  })
+
+  it("writes three or more consecutive gone refs as a range, per frame, and a reader gets every ref back", () => {
+    const removed = ["e9", "e3", "e4", "e5", "f1e7", "f1e8", "e12", "f1e6", "e13"]
+    const text = renderA11y({ nodes: [], changesOnly: true, removed }).text
+    expect(text).toBe("(gone: e3..e5 e9 e12 e13 f1e6..f1e8)")
+    expect(expandRefRuns(refRuns(removed)).sort()).toEqual([...removed].sort())
   })
 
   it("marks matches and elided siblings", () => {

@@ -83,3 +83,17 @@ export const finishGuardScript = (token: string, stateArgs: ObserveArgs): string
     }`,
     "{ seen: false, hit: false, navigating: false }"
   )
+
+/**
+ * The expression that answers, for the field the direct path typed into under `token`, how many times
+ * the page changed since the last key (page/typing.ts); -1 when the document no longer keeps it.
+ */
+export const typingChangesScript = (token: string): string =>
+  withActions(false, `return actions.typingChanges(${JSON.stringify(token)})`, "-1")
+
+/**
+ * The expression that answers whether the text typed under `token` arrived in its field (page/typing.ts),
+ * and stops the watch; null when the document no longer keeps the field or it left the page.
+ */
+export const typedStateScript = (token: string, text: string): string =>
+  withActions(false, `return actions.typedState(${JSON.stringify(token)}, ${JSON.stringify(text)})`, "null")

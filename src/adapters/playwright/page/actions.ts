@@ -5,6 +5,7 @@
 import { isSensitiveField as isSensitive } from "./fields.js"
 import { armGuard as arm, GUARDED_EVENTS as events } from "./guard.js"
 import { findTargets, notReady, within } from "./locate.js"
+import { keepTypingTarget, stopWatch as stopTypingWatch, watchTyping } from "./typing.js"
 import type { DirectArgs, DirectResult } from "./types.js"
 import { isLiveElement as isLive, isVisibleElement as isVisible } from "./visibility.js"
 
@@ -53,19 +54,34 @@ export const prepareAction = async (args: DirectArgs): Promise<DirectResult> => 
   return prepareClick(args, element, frames)
 }
 
-/** A type target: a text field that is not read-only, selected and focused, with the guard armed. */
+/**
+ * A type target: a text field or an editing host (contenteditable) that is not read-only, its content
+ * selected and focused, with the guard armed and, when it drives a popup, the watch of the app's
+ * answer started (page/typing.ts); kept under the token for the reads after the typing.
+ */
 const prepareType = (args: DirectArgs, element: Element): DirectResult => {
   const TEXT_TYPES = new Set(["", "text", "password", "search", "email", "tel", "url"])
   const tag = element.localName
   const isInput = tag === "input" && TEXT_TYPES.has((element.getAttribute("type") ?? "").toLowerCase())
-  if (!isInput && tag !== "textarea") return notReady("not a text field")
+  const host = !isInput && tag !== "textarea" && (element as HTMLElement).isContentEditable
+  if (!isInput && tag !== "textarea" && !host) return notReady("not a text field")
   const field = element as HTMLInputElement | HTMLTextAreaElement
-  if (field.readOnly || element.getAttribute("aria-readonly") === "true") return notReady("read-only")
+  if ((!host && field.readOnly) || element.getAttribute("aria-readonly") === "true") return notReady("read-only")
   if (late(args)) return notReady("late")
+  const firstMs = watchTyping(element)
   // As Playwright's fill: select everything, focus, then the caller inserts the text.
-  if (tag === "input") (field as HTMLInputElement).select()
-  else field.setSelectionRange(0, field.value.length)
-  field.focus()
+  if (host) {
+    ;(element as HTMLElement).focus()
+    const range = element.ownerDocument.createRange()
+    range.selectNodeContents(element)
+    const selection = element.ownerDocument.defaultView?.getSelection()
+    selection?.removeAllRanges()
+    selection?.addRange(range)
+  } else {
+    if (tag === "input") (field as HTMLInputElement).select()
+    else field.setSelectionRange(0, field.value.length)
+    field.focus()
+  }
   // The focused element, down through shadow roots and frames.
   let active: Element | null = document.activeElement
   for (;;) {
@@ -75,10 +91,13 @@ const prepareType = (args: DirectArgs, element: Element): DirectResult => {
     if (!inner || inner === active) break
     active = inner
   }
-  if (active !== element) return notReady("cannot focus")
-  if (late(args)) return notReady("late")
+  if (active !== element || late(args)) {
+    stopTypingWatch(element)
+    return notReady(active !== element ? "cannot focus" : "late")
+  }
   arm(element, args.token, args.report, events.type, false)
-  return { ready: true, sensitive: isSensitive(element) }
+  keepTypingTarget(element, args.token)
+  return { ready: true, sensitive: isSensitive(element), ...(firstMs > 0 ? { firstMs } : {}) }
 }
 
 /** A click target: in view, still for a frame, and (here, or through the browser's geometry) what the pointer hits. */

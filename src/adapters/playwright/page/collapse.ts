@@ -41,10 +41,13 @@ const refRanges = (nodes: Array<TreeNode>): Array<string> => {
   return ranges
 }
 
-/** A node a run of like siblings would hide something of: its label differs from its text, or it is the chosen one. */
-const standsOut = (node: TreeNode): boolean => {
+/**
+ * A node a run of like siblings would hide something of: the chosen one, or (unless `foldLabelled`) one
+ * whose label differs from its text (a run shows one of the two).
+ */
+const standsOut = (node: TreeNode, foldLabelled: boolean): boolean => {
   const raw = node.raw!
-  return node.distinct === true || raw.selected === true || raw.current !== undefined || raw.marked !== undefined
+  return (node.distinct === true && !foldLabelled) || raw.selected === true || raw.current !== undefined || raw.marked !== undefined
 }
 
 export interface OutputItem {
@@ -54,8 +57,12 @@ export interface OutputItem {
   readonly covered?: Array<TreeNode>
 }
 
-/** The finished tree in document order as output lines, runs of like siblings collapsed. */
-export const flattenTree = (top: TreeNode): Array<OutputItem> => {
+/**
+ * The finished tree in document order as output lines, runs of like siblings collapsed. `foldLabelled`
+ * (a changes-only answer): labelled nodes fold too, their labels as the run's examples; mm_find still
+ * matches each by its label and by its text, and a snapshot lists each on a line of its own.
+ */
+export const flattenTree = (top: TreeNode, foldLabelled = false): Array<OutputItem> => {
   const shapes = new Map<TreeNode, string>()
   const shapeOf = (node: TreeNode): string => {
     let shape = shapes.get(node)
@@ -81,9 +88,11 @@ export const flattenTree = (top: TreeNode): Array<OutputItem> => {
       const child = children[i]!
       let end = i + 1
       const shape = shapeOf(child)
-      // A node whose name differs from its text stays a line of its own (a run shows one of the two), and
-      // so does a chosen one (selected, current, marked by a class): a run would hide which it is.
-      if (!standsOut(child)) while (end < children.length && !standsOut(children[end]!) && shapeOf(children[end]!) === shape) end++
+      // A chosen node (selected, current, marked by a class) stays a line of its own: a run would hide which
+      // it is; so does, in a whole snapshot, a node whose name differs from its text (a run shows one of the two).
+      if (!standsOut(child, foldLabelled)) {
+        while (end < children.length && !standsOut(children[end]!, foldLabelled) && shapeOf(children[end]!) === shape) end++
+      }
       emit(child)
       if (end - i >= (child.children.length > 0 ? COLLAPSE_MIN : COLLAPSE_MIN_LEAF)) {
         const rest = children.slice(i + 1, end)

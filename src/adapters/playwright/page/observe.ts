@@ -83,7 +83,7 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
     if (args.find !== undefined) {
       found = findIn(top, args.find)
       if (searched) recordSeen(walk, flattenTree(top))
-    } else a11y = listNodes(walk, flattenTree(top))
+    } else a11y = listNodes(walk, flattenTree(top, args.changesOnly))
     nextRef = walk.nextRef
   }
 

@@ -213,6 +213,8 @@ export type DirectResult =
       readonly x?: number
       readonly y?: number
       readonly sensitive?: boolean
+      /** A type target that drives a popup or shows suggestions: how long to wait for its app's first answer to the typing (page/typing.ts). */
+      readonly firstMs?: number
       /** The page's state read in the same trip, when asked for. */
       readonly page?: ObserveResult
       /** The target's durable forms read in the same trip, when asked for (see page-durable.ts). */

@@ -48,9 +48,10 @@ export const watchTyping = (element: Element): number => {
     element.hasAttribute("aria-autocomplete") ||
     (element.hasAttribute("aria-haspopup") && element.getAttribute("aria-haspopup") !== "false") ||
     element.hasAttribute("list") ||
-    (element instanceof HTMLInputElement && element.type === "search")
+    (element.localName === "input" && (element as HTMLInputElement).type === "search")
+  // By name, not instanceof: the direct path watches a field of a same-origin frame from the top document's realm.
   const suggests =
-    element instanceof HTMLInputElement &&
+    element.localName === "input" &&
     (element.getAttribute("autocomplete") ?? "").trim().toLowerCase() === "off" &&
     ["", "text"].includes((element.getAttribute("type") ?? "").toLowerCase())
   stopWatch(element)
@@ -78,7 +79,7 @@ interface TypingWatch {
   readonly onKey: () => void
 }
 
-const stopWatch = (element: Element) => {
+export const stopWatch = (element: Element) => {
   const watch = (element as any)[WATCH] as TypingWatch | undefined
   if (watch === undefined) return
   watch.observer.disconnect()
@@ -101,12 +102,49 @@ export interface Typed {
 /** Runs in the page on the field after typing (and its app's answer): stops the watch; whether the text arrived. */
 export const typedState = (element: Element, text: string): Typed => {
   stopWatch(element)
+  // By name, not instanceof: the direct path reads a field of a same-origin frame from the top document's realm.
   const value =
-    element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement ? element.value : ((element as HTMLElement).innerText ?? element.textContent ?? "")
+    element.localName === "input" || element.localName === "textarea"
+      ? (element as HTMLInputElement).value
+      : ((element as HTMLElement).innerText ?? element.textContent ?? "")
   // Every character typed, in order: a field that formats what it is given ("(555) 123-4567") still holds it.
   let at = 0
   for (const char of value) if (at < text.length && char === text[at]) at++
   const arrived = text === "" ? value === "" : value === text || at === text.length
   const holds = arrived || isSensitiveField(element) ? undefined : value.length > 80 ? `${value.slice(0, 79)}…` : value
   return { arrived, ...(holds !== undefined ? { holds } : {}) }
+}
+
+/** Where the direct path keeps the field it prepared for typing, under the action's token (in our world). */
+const TYPING_TARGET = Symbol.for("browser-workflow-mcp/typing-target")
+
+/** Runs in the page when the direct path prepared `element` for typing: kept for the reads below, one at a time. */
+export const keepTypingTarget = (element: Element, token: string): void => {
+  Object.defineProperty(window, TYPING_TARGET, { value: { token, element }, enumerable: false, configurable: true, writable: true })
+}
+
+const keptTarget = (token: string): Element | undefined => {
+  const kept = (window as any)[TYPING_TARGET] as { readonly token: string; readonly element: Element } | undefined
+  return kept !== undefined && kept.token === token ? kept.element : undefined
+}
+
+/** Runs in the page (our world): typingChanges of the field the direct path typed into under `token`; -1 when it is not kept. */
+export const keptTypingChanges = (token: string): number => {
+  const element = keptTarget(token)
+  return element === undefined ? -1 : typingChanges(element)
+}
+
+/**
+ * Runs in the page (our world): typedState of the field the direct path typed into under `token`, and it
+ * is kept no longer; null when it is not kept (the document went away) or left the page.
+ */
+export const keptTypedState = (token: string, text: string): Typed | null => {
+  const element = keptTarget(token)
+  ;(window as any)[TYPING_TARGET] = undefined
+  if (element === undefined) return null
+  if (!element.isConnected) {
+    stopWatch(element)
+    return null
+  }
+  return typedState(element, text)
 }

@@ -12,6 +12,7 @@ import { BrowserCallFailed, firstLine } from "../calls.js"
 import { directActions, splitLastKey, type DirectActions } from "./direct.js"
 import { requestsInFlight, type LiveSession } from "../lifecycle/live-session.js"
 import { evaluateInPage } from "../page-eval.js"
+import { typedStateScript, typingChangesScript } from "../page-actions.js"
 import { elementFunction, isSensitiveField, readText } from "../page-script.js"
 import { Refused, targets, type Targets } from "./targets.js"
 import { PAGE } from "../page-bundle.js"
@@ -142,14 +143,16 @@ const holdsFocus = (element: Element): boolean => {
  * A key pressed on a target, as Playwright's press (focus, then the key), but only once the target holds
  * the focus: an element that cannot take it would send the key to whatever has it.
  */
-const pressOn = async (field: Locator, key: string, options: { timeout: number; signal: AbortSignal }) => {
+const pressOn = async (field: Locator, key: string, options: { timeout: number; signal: AbortSignal }): Promise<boolean> => {
   await field.focus({ timeout: options.timeout })
   if (!(await field.evaluate(holdsFocus, undefined, { timeout: options.timeout }))) {
     throw new Error(
       "the target cannot take the keyboard focus, so the key would go to the element that has it; press the key on a field or control, or with no target to send it to the focused element"
     )
   }
+  const sensitive = await field.evaluate(isSensitiveField, undefined, { timeout: options.timeout })
   await field.press(key, options)
+  return sensitive
 }
 
 /** After typing into a field that drives a popup: its app's first change within the field's window (watchTyping), then quiet for quietMs, at most capMs. */
@@ -159,16 +162,13 @@ const WATCH_TIMEOUT_MS = 1_000
 
 const typingKind = elementFunction<undefined, "text" | "fill" | "keys" | { readonly notEditable: string }>(PAGE.typingKind)
 const watchTyping = elementFunction<undefined, number>(PAGE.watchTyping)
-const typingChanges = elementFunction<undefined, number>(PAGE.typingChanges)
-const typedState = elementFunction<string, Typed>(PAGE.typedState)
 
 /**
  * Waits for the app's answer to typing into a field that drives a popup (see REACTION): a change of the
  * page after the last key (page/typing.ts), timed here, so that a page's frozen timers do not hold it.
  */
-const awaitReaction = async (field: Locator, firstMs: number) => {
+const awaitReaction = async (look: () => Promise<number>, firstMs: number) => {
   const started = Date.now()
-  const look = () => field.evaluate(typingChanges, undefined, { timeout: 1_000 }).catch(() => -1)
   let seen = await look()
   let changedAt = seen > 0 ? started : undefined
   for (;;) {
@@ -246,29 +246,65 @@ const typeNow = (context: ActionContext, target: Target, text: string, options: 
     const { live, page } = yield* context.browser.activePage
     // A page known to be stuck answers MM_PAGE_UNRESPONSIVE before the watch below waits on it.
     yield* failIfStuck(page, `type on ${describeTarget(target)} could not start`)
-    // A field that drives a popup has its page's changes counted from now on, for the app's answer to the typing.
-    const frames = yield* context.targeting.ensureRefs(page, target)
-    const field = context.targeting.locate(page, target, frames)
-    const drivesPopup = yield* Effect.promise(() => field.evaluate(watchTyping, undefined, { timeout: WATCH_TIMEOUT_MS }).catch(() => 0))
+    // The direct path starts the watch of a field that drives a popup itself, in the trip that prepares it.
     const direct_ = yield* context.direct.directType(live, page, target, text, options.timeoutMs)
     if (direct_._tag === "Done") {
-      yield* checkTyped(page, field, target, text, drivesPopup)
+      const token = direct_.token ?? ""
+      const read = <A>(expression: string, none: A) => () => evaluateInPage<A>(page, expression, { timeoutMs: 1_000 }).catch(() => none)
+      yield* checkTyped(page, target, {
+        firstMs: direct_.firstMs ?? 0,
+        changes: read(typingChangesScript(token), -1),
+        typed: read<Typed | null>(typedStateScript(token, text), null)
+      })
       return { sensitive: direct_.sensitive ?? true, ...described(direct_.element) }
     }
     live.lastRead = undefined
     yield* Effect.logDebug(`type: ${direct_.why}; Playwright's fill takes over`)
+    // A field that drives a popup has its page's changes counted from now on, for the app's answer to the typing.
+    const frames = yield* context.targeting.ensureRefs(page, target)
+    const field = context.targeting.locate(page, target, frames)
+    const firstMs = yield* Effect.promise(() => field.evaluate(watchTyping, undefined, { timeout: WATCH_TIMEOUT_MS }).catch(() => 0))
     const element = yield* context.targeting.describe(page, target, direct_.described)
     const { locator } = yield* context.targeting.act("type", target, options.timeoutMs, (typed, opts) => typeInto(typed, text, opts), page)
-    yield* checkTyped(page, locator, target, text, drivesPopup)
+    yield* checkTyped(page, target, {
+      firstMs,
+      changes: () => onElementNow(locator, PAGE.typingChanges, undefined, -1),
+      typed: () => onElementNow<Typed | null>(locator, PAGE.typedState, text, null)
+    })
     // Read in our isolated world (the field keeps the focus after fill) and, for a field that lost it, on the element.
     // Focus in a cross-origin frame: the field itself says, when it is in a frame (it has the focus there).
     const focused = yield* focusIsSecret(page)
     if (focused === true || (focused === null && frames.length === 0)) return { sensitive: true, ...described(element) }
-    const sensitive = yield* Effect.promise(() =>
-      locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true)
-    )
+    const sensitive = yield* Effect.promise(() => onElementNow(locator, PAGE.isSensitiveField, undefined, true))
     return { sensitive, ...described(element) }
   })
+
+/**
+ * The page function `source` (as PAGE holds it) on the locator's element as the page is now, or `absent`
+ * when it is not there (it left) or the page did not answer within 2 s: a field an action took away is
+ * not waited for, as a locator's evaluate would.
+ */
+const onElementNow = <R>(locator: Locator, source: string, arg: unknown, absent: R): Promise<R> => {
+  const run = new Function("elements", "given", `return elements.length === 0 ? given.absent : (${source})(elements[0], given.arg)`) as (
+    elements: Array<Element>,
+    given: { readonly arg: unknown; readonly absent: unknown }
+  ) => R
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<R>((resolve) => (timer = setTimeout(() => resolve(absent), 2_000)))
+  const now = (locator.evaluateAll(run, { arg, absent }) as Promise<R>).catch(() => absent)
+  return Promise.race([now, late]).finally(() => clearTimeout(timer))
+}
+
+/**
+ * How the checks after typing read the field: how long to wait for its app's first answer (0: the field
+ * drives nothing), its page's changes since the last key, and what it holds (null when it cannot be read
+ * any more: it went away).
+ */
+interface TypedReads {
+  readonly firstMs: number
+  readonly changes: () => Promise<number>
+  readonly typed: () => Promise<Typed | null>
+}
 
 /**
  * After typing: a field that drives a popup gives its app the moment it takes to answer (a first change
@@ -276,11 +312,11 @@ const typeNow = (context: ActionContext, target: Target, text: string, options: 
  * observation after it shows the filtered options; then the call fails unless the field holds the text
  * (or a formatting of it). A field that cannot be read any more (it went away) passes.
  */
-const checkTyped = (page: Page, locator: Locator, target: Target, text: string, drivesPopup: number) =>
+const checkTyped = (page: Page, target: Target, reads: TypedReads) =>
   Effect.gen(function* () {
-    if (drivesPopup > 0) yield* Effect.promise(() => awaitReaction(locator, drivesPopup))
-    const typed = yield* Effect.promise(() => locator.evaluate(typedState, text, { timeout: 2_000 }).catch(() => undefined))
-    if (typed === undefined || typed.arrived || page.isClosed()) return
+    if (reads.firstMs > 0) yield* Effect.promise(() => awaitReaction(reads.changes, reads.firstMs))
+    const typed = yield* Effect.promise(reads.typed)
+    if (typed === null || typed.arrived || page.isClosed()) return
     return yield* new ActionFailed({
       action: "type",
       target: describeTarget(target),
@@ -301,8 +337,7 @@ const pressKeyNow = (context: ActionContext, target: Target | undefined, key: st
     // Focus in a cross-origin frame (null) cannot be read from the top document: secret.
     let sensitive = target === undefined ? (yield* focusIsSecret(page)) !== false : false
     if (target !== undefined) {
-      const { locator } = yield* context.targeting.act("press_key", target, options.timeoutMs, (field, opts) => pressOn(field, key, opts), page)
-      sensitive = yield* Effect.promise(() => locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true))
+      sensitive = (yield* context.targeting.act("press_key", target, options.timeoutMs, (field, opts) => pressOn(field, key, opts), page)).value
     } else {
       yield* Effect.tryPromise({
         try: () => page.keyboard.press(key),

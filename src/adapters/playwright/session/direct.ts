@@ -116,7 +116,15 @@ export const splitLastKey = (text: string): { readonly head: string; readonly la
  * `described` is what the page said of the target right before the input (or before handing over).
  */
 type Outcome =
-  | { readonly _tag: "Done"; readonly sensitive?: boolean; readonly element?: TargetElement | undefined }
+  | {
+      readonly _tag: "Done"
+      readonly sensitive?: boolean
+      readonly element?: TargetElement | undefined
+      /** A type's token, under which the page keeps its field for the reads after it (page/typing.ts). */
+      readonly token?: string
+      /** A type's field drives a popup or shows suggestions: how long to wait for the app's first answer (page/typing.ts), 0 for none. */
+      readonly firstMs?: number
+    }
   | { readonly _tag: "HandOver"; readonly why: string; readonly described?: DescribeAnswer | undefined }
 
 const handOver = (why: string, described?: DescribeAnswer): Outcome => ({ _tag: "HandOver", why, described })
@@ -472,7 +480,9 @@ const directType = (context: DirectContext, live: LiveSession, page: Page, targe
       if (last !== "") await page.keyboard.type(last)
     })
     const { outcome } = yield* concluded(context, live, page, "type", target, token, dispatched)
-    return outcome._tag === "Done" ? ({ _tag: "Done", sensitive: prepared.sensitive ?? true, element } as Outcome) : { ...outcome, described }
+    if (outcome._tag !== "Done") return { ...outcome, described }
+    const done: Outcome = { _tag: "Done", sensitive: prepared.sensitive ?? true, element, token, firstMs: prepared.firstMs ?? 0 }
+    return done
   })
 
 export type DirectActions = ReturnType<typeof directActions>
