@@ -265,6 +265,13 @@ const listingFor = (options: RegistryOptions, entry: Entry, current: boolean, no
     })
   })
 
+/** A new slot's handle for a client whose current session closed since its last call: the call's gate says which and why. */
+const withEnded = (handle: SessionHandle, current: State, client: string): SessionHandle => {
+  const lost = clientOf(current, client).lost
+  const why = lost === undefined ? undefined : current.closed.get(lost)
+  return lost === undefined || why === undefined ? handle : handleOf(Context.add(handle.context, EndedSession, { sessionId: lost, why }))
+}
+
 /** Holds the slot for the caller's scope; a new slot nobody launched in closes with it. */
 const holdIn = (state: Ref.Ref<State>) => (slot: Slot, fresh: boolean) =>
   Effect.acquireRelease(
@@ -330,10 +337,8 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
         const current = yield* Ref.get(state)
         const byId = [...current.entries.values()].find((entry) => entry.sessionId === selector)
         const entry = byId ?? byName(visibleTo(current, client), client, selector)
-        if (entry === undefined) {
-          const ended = current.closed.get(selector)
-          return yield* new SessionNotFound({ session: clip(selector), yours: yours(current, client), ...(ended !== undefined ? { ended } : {}) })
-        }
+        const ended = current.closed.get(selector)
+        if (entry === undefined) return yield* new SessionNotFound({ session: clip(selector), yours: yours(current, client), ...(ended !== undefined ? { ended } : {}) })
         if (entry.owner !== client) yield* Ref.update(state, (now) => withClient(now, client, (known) => ({ ...known, named: new Set(known.named).add(entry.slot.key) })))
         return entry
       })
@@ -365,11 +370,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
         }
         const slot = yield* newSlot
         yield* hold(slot, true)
-        const handle = handleFor(slot, client)
-        // The client's current session closed since its last call: the call's gate says which and why.
-        const lost = request.starts ? undefined : clientOf(current, client).lost
-        const why = lost === undefined ? undefined : current.closed.get(lost)
-        return why === undefined ? handle : handleOf(Context.add(handle.context, EndedSession, { sessionId: lost!, why }))
+        return request.starts ? handleFor(slot, client) : withEnded(handleFor(slot, client), current, client)
       })
 
     const list: SessionsService["list"] = Effect.gen(function* () {
