@@ -146,6 +146,16 @@ export const applyToPage = async (
 const partsInForce = (emulation: Emulation) =>
   partsOf(Object.entries(emulation).flatMap(([key, value]) => (value === undefined ? [] : [key as EmulationSetting])))
 
+/** Each tab's first application of the emulation in force, while it runs. */
+const firstApplication = new WeakMap<Page, Promise<unknown>>()
+
+/**
+ * Resolves once a tab the context opened has taken the emulation in force (at once for a tab it did not
+ * follow). A tab the server opens itself waits for it before loading its URL, so its first script runs
+ * under the whole emulation; a tab the page opens runs its first document before (docs/tools.md).
+ */
+export const emulationApplied = (page: Page): Promise<void> => (firstApplication.get(page) ?? Promise.resolve()).then(() => undefined)
+
 const originOf = (url: string): string | undefined => (/^https?:/i.test(url) ? new URL(url).origin : undefined)
 
 /**
@@ -170,7 +180,9 @@ export const followEmulation = (context: BrowserContext, launch: LaunchEmulation
     context.on("page", (page) => {
       watch(page)
       const inForce = Effect.runSync(Ref.get(holder.state))
-      void applyToPage(page, partsInForce(inForce.emulation), inForce, launch.viewport)
+      const applying = applyToPage(page, partsInForce(inForce.emulation), inForce, launch.viewport)
+      firstApplication.set(page, applying)
+      void applying.finally(() => firstApplication.delete(page))
     })
   })
 

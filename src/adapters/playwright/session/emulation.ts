@@ -1,5 +1,6 @@
 // The emulation port: mm_emulate's change applied to every tab of the session (and, through
-// emulation-state.ts, to the tabs it opens later), geolocation on the context with its permission.
+// emulation-state.ts, to the tabs it opens later), geolocation on the context with its permission, offline on
+// the context as well.
 import { Effect, Ref } from "effect"
 import type { BrowserContext } from "playwright"
 import { EmulationFailed, InvalidConfig, InvalidInput } from "../../../domain/errors.js"
@@ -48,6 +49,19 @@ const applyGeolocation = (context: BrowserContext, holder: EmulationHolder, geol
       if (holder.launch.permissions.length > 0) await context.grantPermissions([...holder.launch.permissions])
     },
     catch: (error): Refusal => ({ setting: "geolocation", detail: firstLine(error).replace(/^[\w.]+: /, "") })
+  }).pipe(
+    Effect.as([] as ReadonlyArray<Refusal>),
+    Effect.catchAll((refusal) => Effect.succeed([refusal]))
+  )
+
+/**
+ * Offline on the context too: Playwright sets it on each tab the context opens before that tab's first
+ * script, also a tab the page opens itself (the DevTools conditions reach those only once they are open).
+ */
+const applyOffline = (context: BrowserContext, offline: boolean) =>
+  Effect.tryPromise({
+    try: () => context.setOffline(offline),
+    catch: (error): Refusal => ({ setting: "offline", detail: firstLine(error).replace(/^[\w.]+: /, "") })
   }).pipe(
     Effect.as([] as ReadonlyArray<Refusal>),
     Effect.catchAll((refusal) => Effect.succeed([refusal]))
@@ -105,8 +119,9 @@ export const make = Effect.gen(function* () {
             { concurrency: 4 }
           )
           const geolocation = touched.has("geolocation") ? yield* applyGeolocation(live.context, holder, emulation.geolocation) : []
+          const offline = touched.has("offline") ? yield* applyOffline(live.context, emulation.offline === true) : []
           const refused = new Map<EmulationSetting, Refusal>()
-          for (const refusal of [...perPage.flat(), ...geolocation]) if (!refused.has(refusal.setting)) refused.set(refusal.setting, refusal)
+          for (const refusal of [...perPage.flat(), ...geolocation, ...offline]) if (!refused.has(refusal.setting)) refused.set(refusal.setting, refusal)
           if (refused.size > 0) {
             // What the browser refused is not in force: later tabs must not get it either.
             const kept = { ...inForce.emulation } as Record<string, unknown>

@@ -12,6 +12,7 @@ import { resolveScreenUrl } from "../lifecycle/launch.js"
 import { dropNewTabNotices, type LiveSession } from "../lifecycle/live-session.js"
 import { rescuePage, silenceDialogs } from "../page-eval.js"
 import { policyOf } from "../lifecycle/policy.js"
+import { emulationApplied } from "./emulation-state.js"
 import { DIALOG_RECENT_MS, tabOpened, withNotification } from "../lifecycle/session-state.js"
 
 type HistoryMove = Extract<Destination, { readonly screen: "back" | "forward" | "reload" }>
@@ -114,6 +115,7 @@ const openTab = (settings: Settings, live: LiveSession, anchor: Page | undefined
     try: async (signal) => {
       if (anchor === undefined) {
         const page = await live.context.newPage()
+        await emulationApplied(page)
         await page.goto(url, { waitUntil: "load", timeout: timeoutMs, signal })
         return page
       }
@@ -132,6 +134,7 @@ const openTab = (settings: Settings, live: LiveSession, anchor: Page | undefined
         })
         const page = await opened
         if (viaBlank) {
+          await emulationApplied(page)
           await Promise.all([
             page.waitForURL((current) => current.href !== "about:blank", { waitUntil: "load", timeout: timeoutMs }),
             page.evaluate((target) => location.replace(target), url).catch(() => undefined)
