@@ -2,7 +2,9 @@
 // two Playwright browser servers on 127.0.0.1 (launchServer: run-server's protocol). N clients at once,
 // each its own session running a short flow (launch, navigate, add three to-dos, read them back):
 // wall time, how the sessions were placed, and the browser servers' memory (PSS of each one's process
-// tree) with every session open. Usage: npm run bench:pool [-- N] (default 8).
+// tree) with every session open. Then a burst of N sessions one after another on one browser server (each
+// closed before the next launches): the median launch, which reuses the connection the one before left
+// open (IDLE_KEEP_MS) instead of connecting again. Usage: npm run bench:pool [-- N] (default 8).
 import { chromium, type BrowserServer } from "playwright"
 import { LOOPBACK_ARGS } from "../../src/adapters/playwright/lifecycle/launch.js"
 import { servePages } from "../../demo/serve.js"
@@ -74,6 +76,40 @@ const measure = async (servers: ReadonlyArray<BrowserServer>, sessions: number, 
   }
 }
 
+/** N sessions one after another on one client: each launched, used once and closed before the next. */
+const sequential = async (server: BrowserServer, sessions: number, appUrl: string) => {
+  const ours = await startOursHttp(["--ws-endpoint", server.wsEndpoint()])
+  try {
+    const client = await ours.client("pool-sequential")
+    const call = async (name: string, args: Record<string, unknown> = {}) => {
+      const envelope = textOf(await client.callTool({ name, arguments: args }))
+      if (envelope.error !== undefined) throw new Error(`${name}: ${JSON.stringify(envelope.error)}`)
+      return envelope
+    }
+    const launchMs: Array<number> = []
+    const started = performance.now()
+    for (let index = 0; index < sessions; index++) {
+      const before = performance.now()
+      const id = (await call("mm_launch")).result.sessionId as string
+      launchMs.push(performance.now() - before)
+      await call("mm_navigate", { url: `${appUrl}/todo` })
+      await call("mm_sessions", { action: "close", session: id })
+    }
+    const wallMs = performance.now() - started
+    await client.close()
+    // The first connects in any case: the others are what the open connection saves.
+    const later = launchMs.slice(1).sort((a, b) => a - b)
+    return {
+      sequential: sessions,
+      wallMs: Math.round(wallMs),
+      firstLaunchMs: Math.round(launchMs[0]!),
+      ...(later.length > 0 ? { laterLaunchMsMedian: Math.round(later[Math.floor(later.length / 2)]!) } : {})
+    }
+  } finally {
+    await ours.stop()
+  }
+}
+
 const main = async () => {
   const sessions = Number(process.argv[2] ?? 8)
   const app = await servePages({ "/todo": todoPage })
@@ -82,6 +118,7 @@ const main = async () => {
   )
   try {
     for (const pool of [servers.slice(0, 1), servers]) out(JSON.stringify(await measure(pool, sessions, app.url)))
+    out(JSON.stringify(await sequential(servers[0]!, sessions, app.url)))
   } finally {
     for (const server of servers) await server.close()
     await app.close()

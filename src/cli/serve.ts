@@ -3,6 +3,7 @@ import { Layer, ManagedRuntime } from "effect"
 import * as KnowledgeFiles from "../adapters/knowledge-files.js"
 import * as StderrLogger from "../adapters/logger.js"
 import * as Playwright from "../adapters/playwright/index.js"
+import { endpointHeaderValues } from "../adapters/playwright/lifecycle/endpoints.js"
 import { readSecretsFile } from "../adapters/secrets-file.js"
 import * as Capabilities from "../capabilities/index.js"
 import type { Settings } from "../domain/config.js"
@@ -69,10 +70,11 @@ export const registryOptionsOf = (settings: Settings): SessionRegistry.RegistryO
 
 /** The secrets of `--secrets` (checked at start by parseCli; a file that broke since is a defect). */
 const secretsOf = (settings: Settings) => {
-  if (settings.secrets === undefined) return Secrets.none
+  const headers = endpointHeaderValues(settings.endpointHeaders)
+  if (settings.secrets === undefined) return headers.size === 0 ? Secrets.none : Secrets.make(new Map(), headers)
   const file = readSecretsFile(settings.secrets)
   if (!file.ok) throw new Error(`--secrets: ${file.problem}`)
-  return Secrets.make(file.entries)
+  return Secrets.make(file.entries, headers)
 }
 
 const defaultServeOptions: ServeOptions = { logLevel: "info", observation: undefined, http: undefined }

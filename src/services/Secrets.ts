@@ -17,14 +17,19 @@ export interface SecretsService {
 }
 
 export class Secrets extends Context.Tag("browser-workflow-mcp/Secrets")<Secrets, SecretsService>() {
-  static readonly make = (entries: ReadonlyMap<string, string>): SecretsService => {
-    const redactText = makeTextRedactor(entries)
+  /**
+   * `hidden` are redacted like the others but are no secret a tool may use or name: the values of the
+   * endpoint headers (`endpointHeaders`), which only the connection to a remote browser sends.
+   */
+  static readonly make = (entries: ReadonlyMap<string, string>, hidden: ReadonlyMap<string, string> = new Map()): SecretsService => {
+    const redacted = hidden.size === 0 ? entries : new Map([...hidden, ...entries])
+    const redactText = makeTextRedactor(redacted)
     return {
       names: [...entries.keys()],
       lookup: (name) => (entries.has(name) ? Option.some(entries.get(name)!) : Option.none()),
       redactText,
-      reach: redactionReach(entries),
-      redact: <A>(value: A) => (entries.size === 0 ? value : (redactValue(redactText, value) as A))
+      reach: redactionReach(redacted),
+      redact: <A>(value: A) => (redacted.size === 0 ? value : (redactValue(redactText, value) as A))
     }
   }
 

@@ -1,5 +1,6 @@
 // The pool's bookkeeping over stand-in connections (no browser): one connection per endpoint shared by
-// its sessions and closed with the last, launches at the same moment spread and share one connect,
+// its sessions, kept open for a while after the last (a session in that while takes it without connecting),
+// then closed, and closed at once with the pool, launches at the same moment spread and share one connect,
 // an endpoint that fails is skipped then preferred again after its backoff, one that goes away is
 // reset while the other's sessions stay, and every failure names host:port only.
 import { EventEmitter } from "node:events"
@@ -59,8 +60,11 @@ const open = (pool: RemotePool.RemotePoolService, chromium: PlaywrightModule["ch
     return { placed, close: Scope.close(scope, Exit.void) }
   })
 
+/** Real turns of the event loop, for a close the idle timer started to finish. */
+const settled = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
+
 describe("the remote pool", () => {
-  it.scoped("sessions share one connection per endpoint, spread by load, and the last one's close disconnects", () =>
+  it.scoped("sessions share one connection per endpoint, spread by load; after the last one's close it stays open IDLE_KEEP_MS, then disconnects", () =>
     Effect.gen(function* () {
       const fake = fakeChromium(new Set())
       const pool = yield* RemotePool.make(endpoints)
@@ -79,8 +83,41 @@ describe("the remote pool", () => {
         { where: "127.0.0.1:3002", sessions: 2, connected: true }
       ])
       for (const session of sessions) yield* session.close
+      expect(fake.browsers.map((browser) => browser.connected)).toEqual([true, true])
+      expect(yield* pool.load).toEqual([
+        { where: "127.0.0.1:3001", sessions: 0, connected: true },
+        { where: "127.0.0.1:3002", sessions: 0, connected: true }
+      ])
+      // A session in the idle while takes the open connection: no new connect.
+      yield* TestClock.adjust(RemotePool.IDLE_KEEP_MS - 1_000)
+      const again = yield* open(pool, fake.chromium)
+      expect(fake.connects).toHaveLength(2)
+      yield* again.close
+      // Its close starts the while again: A's connection is still open when the first while would have ended.
+      yield* TestClock.adjust(2_000)
+      yield* settled
+      expect(fake.browsers.map((browser) => browser.connected)).toEqual([true, false])
+      yield* TestClock.adjust(RemotePool.IDLE_KEEP_MS)
+      yield* settled
       expect(fake.browsers.map((browser) => browser.connected)).toEqual([false, false])
       expect((yield* pool.load).map((member) => member.connected)).toEqual([false, false])
+      // The next session connects again.
+      yield* (yield* open(pool, fake.chromium)).close
+      expect(fake.connects).toHaveLength(3)
+    }))
+
+  it.effect("the pool's end closes an idle connection at once, and a session's connection with it", () =>
+    Effect.gen(function* () {
+      const fake = fakeChromium(new Set())
+      const poolScope = yield* Scope.make()
+      const pool = yield* Scope.extend(RemotePool.make(endpoints), poolScope)
+      const idle = yield* open(pool, fake.chromium)
+      const busy = yield* open(pool, fake.chromium)
+      yield* idle.close
+      expect(fake.browsers.map((browser) => browser.connected)).toEqual([true, true])
+      yield* Scope.close(poolScope, Exit.void)
+      expect(fake.browsers.map((browser) => browser.connected)).toEqual([false, false])
+      yield* busy.close
     }))
 
   it.scoped("an endpoint that refuses is skipped, preferred again after its backoff, and named by host:port only", () =>
@@ -140,6 +177,9 @@ describe("the remote pool", () => {
       expect(next.placed._tag === "Right" && next.placed.right.where).toBe("127.0.0.1:3002")
       yield* onB.close
       yield* next.close
+      expect(fake.browsers[1]!.connected).toBe(true)
+      yield* TestClock.adjust(RemotePool.IDLE_KEEP_MS)
+      yield* settled
       expect(fake.browsers[1]!.connected).toBe(false)
     }))
 })

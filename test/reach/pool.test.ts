@@ -2,7 +2,7 @@
 // browser servers on 127.0.0.1 (launchServer, the protocol of `playwright run-server`). Placement on the
 // least loaded one, one that is down at start and comes back, one killed under its sessions, and the
 // endpoint headers: they reach the browser server (through a loopback proxy that records them) and
-// nothing the server answers, records or logs holds them.
+// nothing the server answers, records or logs holds them, also where a refusing server quotes them.
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as http from "node:http"
@@ -91,6 +91,23 @@ const recordingProxy = (target: string, token: string) =>
             server.close(() => done())
           })
       })
+    })
+  })
+
+/**
+ * A browser server that refuses every connection and quotes the request's headers in its answer's status
+ * line (the part of a refused handshake Playwright's error keeps): their values must still reach no one.
+ */
+const echoingEndpoint = (token: string) =>
+  new Promise<{ readonly url: string; readonly close: () => Promise<void> }>((resolve) => {
+    const server = http.createServer((_, response) => response.end())
+    server.on("upgrade", (request: http.IncomingMessage, socket: net.Socket) => {
+      const quoted = Object.entries(request.headers).filter(([name]) => name === "authorization" || name === "x-echo").map(([name, value]) => `${name}=${String(value)}`)
+      socket.end(`HTTP/1.1 401 refused ${quoted.join(" ")}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`)
+    })
+    server.listen(0, "127.0.0.1", () => {
+      const port = (server.address() as net.AddressInfo).port
+      resolve({ url: `ws://127.0.0.1:${port}/pw?token=${token}`, close: () => new Promise((done) => server.close(() => done())) })
     })
   })
 
@@ -262,7 +279,9 @@ describe("endpoint headers", () => {
   const oneSecret = `one-${randomUUID()}`
   const queryToken = `query-${randomUUID()}`
   const deadSecret = `dead-${randomUUID()}`
+  const echoSecret = `echo-${randomUUID()}`
   let dead: string
+  let echoing: { readonly url: string; readonly close: () => Promise<void> }
   let app: RunningServer
   let servers: Array<BrowserServer> = []
   let proxies: Array<RecordingProxy> = []
@@ -276,9 +295,16 @@ describe("endpoint headers", () => {
     artifacts = tempDir()
     // Nothing listens there: the first launch tries it first and logs why it failed.
     dead = `ws://127.0.0.1:${await freePort()}/pw?token=${queryToken}`
-    const headers = { "*": { Authorization: `Bearer ${allSecret}` }, [proxies[0]!.url]: { "X-Pool-Token": oneSecret }, [hostPort(dead)]: { "X-Dead": deadSecret } }
+    // Then one that refuses, quoting the headers it got.
+    echoing = await echoingEndpoint(queryToken)
+    const headers = {
+      "*": { Authorization: `Bearer ${allSecret}` },
+      [proxies[0]!.url]: { "X-Pool-Token": oneSecret },
+      [hostPort(dead)]: { "X-Dead": deadSecret },
+      [hostPort(echoing.url)]: { "X-Echo": echoSecret }
+    }
     server = await startHttpServer(
-      ["--ws-endpoint", dead, "--ws-endpoint", proxies[0]!.url, "--ws-endpoint", proxies[1]!.url, "--artifacts-dir", artifacts, "--save-har", "--log-level", "debug"],
+      ["--ws-endpoint", dead, "--ws-endpoint", echoing.url, "--ws-endpoint", proxies[0]!.url, "--ws-endpoint", proxies[1]!.url, "--artifacts-dir", artifacts, "--save-har", "--log-level", "debug"],
       randomUUID(),
       { BWM_ENDPOINT_HEADERS: JSON.stringify(headers) }
     )
@@ -286,6 +312,7 @@ describe("endpoint headers", () => {
   afterAll(async () => {
     await server?.stop()
     for (const proxy of proxies) await proxy.close()
+    await echoing?.close()
     for (const browser of servers) await browser.close().catch(() => undefined)
     await app?.close()
   })
@@ -300,6 +327,10 @@ describe("endpoint headers", () => {
       await caller.ok("mm_get_text", { testId: "who", session: id })
     }
     expect(server.stderr()).toContain(`could not connect to the browser at ws://${hostPort(dead)} (--ws-endpoint)`)
+    // The refusal quoted both of its headers, each value replaced by its marker in the log.
+    expect(server.stderr()).toContain(
+      `could not connect to the browser at ws://${hostPort(echoing.url)} (--ws-endpoint): WebSocket error: ws://${hostPort(echoing.url)}/pw 401 refused authorization=[secret:endpoint-header:Authorization] x-echo=[secret:endpoint-header:X-Echo]`
+    )
     const placed = await placement(caller)
     expect(new Set(Object.values(placed))).toEqual(new Set(proxies.map((proxy) => hostPort(proxy.url))))
     // The one for all reached both; the first's own only the first.
@@ -320,7 +351,7 @@ describe("endpoint headers", () => {
     const written = filesUnder(artifacts)
     expect(written.length).toBeGreaterThan(0)
     const everything = [...caller.answers, server.stderr(), ...written.map((entry) => entry.text)]
-    for (const secret of [allSecret, oneSecret, deadSecret, queryToken]) {
+    for (const secret of [allSecret, oneSecret, deadSecret, echoSecret, queryToken]) {
       expect(everything.filter((text) => text.includes(secret))).toEqual([])
     }
   })

@@ -54,3 +54,27 @@ export const endpointKeysText = (settings: Pick<Settings, "wsEndpoints" | "cdpEn
   const urls = [...settings.wsEndpoints, ...settings.cdpEndpoints]
   return urls.length === 0 ? "none is configured" : urls.map(hostPortOf).join(", ")
 }
+
+/** Shorter header values are left alone: a value such as "1" or "yes" would blank out ordinary text. */
+const MIN_REDACTED_HEADER = 6
+
+/**
+ * The endpoint header values to keep out of every answer, record and log, by the marker name they are
+ * replaced with ("endpoint-header:Authorization"): each value whole, and a credential after its scheme word
+ * ("Bearer", "Basic", "Token"...) alone, as a server's error may quote it.
+ */
+export const endpointHeaderValues = (headers: Settings["endpointHeaders"]): ReadonlyMap<string, string> => {
+  const values = new Map<string, string>()
+  for (const byName of Object.values(headers)) {
+    for (const [name, value] of Object.entries(byName)) {
+      const credential = /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value.trim())?.[1]
+      for (const form of [value, credential]) {
+        if (form === undefined || form.trim().length < MIN_REDACTED_HEADER || [...values.values()].includes(form)) continue
+        let key = `endpoint-header:${name}`
+        for (let index = 2; values.has(key); index++) key = `endpoint-header:${name}_${index}`
+        values.set(key, form)
+      }
+    }
+  }
+  return values
+}

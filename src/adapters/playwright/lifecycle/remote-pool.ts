@@ -1,6 +1,7 @@
 // The remote browsers sessions run on (--ws-endpoint, --cdp-endpoint, each possibly several): one
 // Playwright connection per endpoint, opened when a session first needs it, shared by that endpoint's
-// sessions (a context each) and closed with the last of them. A new session goes to the endpoint with
+// sessions (a context each) and kept open IDLE_KEEP_MS after the last of them closed (a burst of sessions
+// one after another connects once), then closed; all close with the server. A new session goes to the endpoint with
 // the fewest sessions of this server among those that answer; one that refuses or times out is skipped
 // and preferred again only after a backoff (tried anyway when no other answers). One that goes away
 // ends its sessions (their contexts close: MM_BROWSER_CLOSED) and leaves the others untouched.
@@ -14,6 +15,8 @@ import { shownEndpoint, withoutSecrets } from "./launch.js"
 
 /** How long connecting to one endpoint may take before it counts as not answering. */
 export const CONNECT_TIMEOUT_MS = 20_000
+/** How long a shared connection stays open with no session on it. */
+export const IDLE_KEEP_MS = 30_000
 /** The first wait before an endpoint that failed is preferred again; it doubles with each failure in a row. */
 const BACKOFF_BASE_MS = 1_000
 const BACKOFF_MAX_MS = 60_000
@@ -32,6 +35,8 @@ interface Member {
   readonly retryAt: number
   /** Why it last failed, as shown (never its URL's path or query, never its headers). */
   readonly lastError: string
+  /** Counts the times the connection was left with no session: an idle close is for the latest only. */
+  readonly idled: number
 }
 
 export interface Placement {
@@ -57,7 +62,7 @@ export interface RemotePoolService {
 
 export class RemotePool extends Context.Tag("browser-workflow-mcp/internal/RemotePool")<RemotePool, RemotePoolService>() {}
 
-const fresh: Member = { browser: undefined, users: 0, others: 0, failures: 0, failedTotal: 0, retryAt: 0, lastError: "" }
+const fresh: Member = { browser: undefined, users: 0, others: 0, failures: 0, failedTotal: 0, retryAt: 0, lastError: "", idled: 0 }
 
 const load = (member: Member) => member.users + member.others
 
@@ -89,8 +94,9 @@ const contextOn = (browser: Browser, url: string, open: (browser: Browser) => Pr
     (context) => Effect.promise(() => context.close().catch(() => undefined))
   )
 
-export const make = (endpoints: ReadonlyArray<RemoteEndpoint>) =>
+export const make = (endpoints: ReadonlyArray<RemoteEndpoint>, idleKeepMs = IDLE_KEEP_MS) =>
   Effect.gen(function* () {
+    const scope = yield* Effect.scope
     const state = yield* Ref.make<ReadonlyArray<Member>>(endpoints.map(() => fresh))
     const locks = yield* Effect.forEach(endpoints, () => Effect.makeSemaphore(1))
     // Plain callbacks: Playwright's disconnected events come outside any fiber.
@@ -122,6 +128,8 @@ export const make = (endpoints: ReadonlyArray<RemoteEndpoint>) =>
           const before = (yield* Ref.get(state))[index]!
           if (before.browser !== browser) return
           yield* update(index, (member) => ({ ...member, browser: undefined, users: 0 }))
+          // An idle connection the server dropped ended nothing: the next session connects again.
+          if (load(before) === 0) return yield* Effect.logDebug(`the idle connection to the browser server at ${endpoints[index]!.where} closed`)
           yield* failed(index, "it went away")
           yield* Effect.logWarning(
             `the browser server at ${endpoints[index]!.where} went away: its ${before.users} session(s) ended (MM_BROWSER_CLOSED); ${endpoints.length > 1 ? "new sessions go to the others until it answers again" : "a new session connects again"}`
@@ -164,16 +172,33 @@ export const make = (endpoints: ReadonlyArray<RemoteEndpoint>) =>
         ).pipe(Effect.tapError(() => update(index, (member) => ({ ...member, others: member.others - 1 })))),
         (browser) =>
           Effect.flatMap(
-            Ref.modify(state, (members): [Browser | undefined, ReadonlyArray<Member>] => {
+            Ref.modify(state, (members): [number | undefined, ReadonlyArray<Member>] => {
               const member = members[index]!
               // A connection that went away and was replaced has no users to count down.
               if (member.browser !== browser) return [undefined, members]
               const last = member.users <= 1 && member.others === 0
-              const next: Member = last ? { ...member, browser: undefined, users: 0 } : { ...member, users: member.users - 1 }
-              return [last ? browser : undefined, members.map((item, at) => (at === index ? next : item))]
+              const next: Member = last ? { ...member, users: 0, idled: member.idled + 1 } : { ...member, users: member.users - 1 }
+              return [last ? next.idled : undefined, members.map((item, at) => (at === index ? next : item))]
             }),
-            disconnect
+            // Forked from a release, which is uninterruptible: the wait must stay interruptible, so the pool's end does not wait it out.
+            (idled) => (idled === undefined ? Effect.void : Effect.asVoid(Effect.forkIn(Effect.interruptible(closeIdle(index, browser, idled)), scope)))
           )
+      )
+
+    /** Closes the connection after idleKeepMs unless a session took it meanwhile (the pool's end closes it anyway). */
+    const closeIdle = (index: number, browser: Browser, idled: number) =>
+      Effect.zipRight(
+        Effect.sleep(idleKeepMs),
+        locks[index]!.withPermits(1)(
+          Effect.flatMap(
+            Ref.modify(state, (members): [boolean, ReadonlyArray<Member>] => {
+              const member = members[index]!
+              if (member.browser !== browser || member.idled !== idled || load(member) > 0) return [false, members]
+              return [true, members.map((item, at) => (at === index ? { ...item, browser: undefined } : item))]
+            }),
+            (idle) => (idle ? disconnect(browser) : Effect.void)
+          )
+        )
       )
 
     /** A connection of the session's own (slowMo), counted on the endpoint while it lasts. */
