@@ -1,7 +1,7 @@
 // The widget corpus of bench/widgets: pages that use real widget libraries from their distributed builds
 // (installed as dev dependencies, served from node_modules on 127.0.0.1 as they ship: UMD/ESM bundles and
 // CSS), plus two esbuild bundles built once at start for the libraries that ship only bare-import ESM
-// (@material/web, codemirror 6, react with react-select). Every page reports its widget's state, read through the widget's own API
+// (@material/web, codemirror 6, the React pages). Every page reports its widget's state, read through the widget's own API
 // (`window.benchState()`), to the server whenever it changes: the bench judges a task by that report,
 // never by what a contender answered.
 import * as fs from "node:fs"
@@ -29,7 +29,9 @@ const PACKAGES = [
   "jstree",
   "nouislider",
   "tinymce",
-  "handsontable"
+  "handsontable",
+  "bootstrap",
+  "react-datepicker"
 ] as const
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -67,6 +69,16 @@ const buildBundles = async (): Promise<Record<string, string>> => {
     ),
     "/bundle/react-select.js": await bundle(
       `import * as React from "react"; import { createRoot } from "react-dom/client"; import Select from "react-select"; window.RS = { React, createRoot, Select };`
+    ),
+    "/bundle/radix-select.js": await bundle(
+      `import * as React from "react"; import { createRoot } from "react-dom/client"; import * as Select from "@radix-ui/react-select"; window.RX = { React, createRoot, Select };`
+    ),
+    "/bundle/mui.js": await bundle(
+      `import * as React from "react"; import { createRoot } from "react-dom/client"; import { Autocomplete, FormControl, InputLabel, MenuItem, Select, TextField } from "@mui/material";
+       window.MUI = { React, createRoot, M: { Autocomplete, FormControl, InputLabel, MenuItem, Select, TextField } };`
+    ),
+    "/bundle/react-datepicker.js": await bundle(
+      `import * as React from "react"; import { createRoot } from "react-dom/client"; import DatePicker from "react-datepicker"; window.RD = { React, createRoot, DatePicker };`
     )
   }
 }

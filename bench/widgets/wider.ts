@@ -1,8 +1,9 @@
 // More tasks of bench/widgets, on widget libraries of other families and kinds than tasks.ts has: web
 // components with lazily loaded parts and overlays (Ionic), jQuery plugins (Select2, jQuery UI, jsTree),
 // a range slider (noUiSlider), a rich-text editor inside an iframe (TinyMCE), a spreadsheet grid
-// (Handsontable), and a React component (react-select). Each page serves the library's distributed build
-// from node_modules (react-select as one esbuild bundle, corpus.ts) and reports its state through the
+// (Handsontable), Bootstrap's modal and dropdown, and React components (react-select, Radix Select, Material
+// UI's select and autocomplete, react-datepicker). Each page serves the library's distributed build
+// from node_modules (the React pages as esbuild bundles, corpus.ts) and reports its state through the
 // widget's own API.
 import { css, js, page } from "./corpus.js"
 import type { Task, Target } from "./tasks.js"
@@ -124,6 +125,83 @@ export const widerPages: Readonly<Record<string, string>> = {
       createRoot(document.getElementById("root")).render(React.createElement(App))
       window.benchState = () => ({ values: picked.slice().sort() })
     </script>`
+  ),
+  "/bootstrap": page(
+    "Bootstrap",
+    css(`${L}/bootstrap/dist/css/bootstrap.min.css`) + js(`${L}/bootstrap/dist/js/bootstrap.bundle.min.js`),
+    `<div class="container py-3"><h1>Account</h1>
+      <p>Name: <span id="name">Anonymous</span></p>
+      <button type="button" class="btn btn-primary" data-bs-toggle="modal" data-bs-target="#profile">Edit profile</button>
+      <div class="dropdown d-inline-block"><button class="btn btn-secondary dropdown-toggle" type="button" data-bs-toggle="dropdown" aria-expanded="false">Actions</button>
+        <ul class="dropdown-menu"><li><a class="dropdown-item" href="#" data-action="export">Export</a></li><li><a class="dropdown-item" href="#" data-action="archive">Archive</a></li><li><a class="dropdown-item" href="#" data-action="delete">Delete</a></li></ul></div>
+      <div class="modal fade" id="profile" tabindex="-1" aria-labelledby="profile-title" aria-hidden="true"><div class="modal-dialog"><div class="modal-content">
+        <div class="modal-header"><h2 class="modal-title fs-5" id="profile-title">Edit profile</h2><button type="button" class="btn-close" data-bs-dismiss="modal" aria-label="Close"></button></div>
+        <div class="modal-body"><label for="display" class="form-label">Display name</label><input id="display" class="form-control"></div>
+        <div class="modal-footer"><button type="button" class="btn btn-secondary" data-bs-dismiss="modal">Cancel</button><button type="button" class="btn btn-primary" id="save">Save changes</button></div>
+      </div></div></div></div>
+    <script>
+      let saved = null, action = null
+      const modal = bootstrap.Modal.getOrCreateInstance(document.getElementById("profile"))
+      document.getElementById("save").addEventListener("click", () => { saved = document.getElementById("display").value; document.getElementById("name").textContent = saved; modal.hide() })
+      document.querySelector(".dropdown-menu").addEventListener("click", (event) => { const item = event.target.closest("[data-action]"); if (item) { event.preventDefault(); action = item.dataset.action } })
+      window.benchState = () => ({ saved, open: modal._isShown, action })
+    </script>`
+  ),
+  "/radix-select": page(
+    "Radix Select",
+    js("/bundle/radix-select.js"),
+    `<h1>Lunch</h1><div id="root"></div>
+    <style>.content{background:white;border:1px solid #ccc;padding:4px}.item{padding:4px 8px;cursor:pointer}.item[data-highlighted]{background:#def}</style>
+    <script>
+      const { React, createRoot, Select } = RX
+      const h = React.createElement
+      let picked = null
+      const fruits = ["Apple", "Banana", "Cherry", "Grape", "Mango"]
+      const App = () => h(Select.Root, { onValueChange: (v) => (picked = v) },
+        h(Select.Trigger, { "aria-label": "Fruit", style: { width: 200 } }, h(Select.Value, { placeholder: "Pick a fruit" }), h(Select.Icon, null, "▾")),
+        h(Select.Portal, null, h(Select.Content, { className: "content", position: "popper", sideOffset: 4 },
+          h(Select.Viewport, null, fruits.map((f) => h(Select.Item, { key: f, value: f.toLowerCase(), className: "item" }, h(Select.ItemText, null, f)))))))
+      createRoot(document.getElementById("root")).render(h(App))
+      window.benchState = () => ({ value: picked })
+    </script>`
+  ),
+  "/mui": page(
+    "Material UI",
+    js("/bundle/mui.js"),
+    `<div id="root" style="padding:24px;width:320px"></div>
+    <script>
+      const { React, createRoot, M } = MUI
+      const h = React.createElement
+      let age = null, country = null
+      const countries = ${JSON.stringify(COUNTRIES)}
+      const App = () => {
+        const [value, setValue] = React.useState("")
+        return h("div", null, h("h1", null, "Survey"),
+          h(M.FormControl, { fullWidth: true, margin: "normal" }, h(M.InputLabel, { id: "age-label" }, "Age"),
+            h(M.Select, { labelId: "age-label", label: "Age", value, onChange: (e) => { age = e.target.value; setValue(e.target.value) } },
+              h(M.MenuItem, { value: 10 }, "Ten"), h(M.MenuItem, { value: 20 }, "Twenty"), h(M.MenuItem, { value: 30 }, "Thirty"))),
+          h(M.Autocomplete, { options: countries, onChange: (e, v) => (country = v), renderInput: (params) => h(M.TextField, { ...params, label: "Country", margin: "normal" }) }))
+      }
+      createRoot(document.getElementById("root")).render(h(App))
+      window.benchState = () => ({ age, country })
+    </script>`
+  ),
+  "/react-datepicker": page(
+    "react-datepicker",
+    css(`${L}/react-datepicker/dist/react-datepicker.css`) + js("/bundle/react-datepicker.js"),
+    `<h1>Task</h1><label for="due">Due date</label><div id="root"></div>
+    <script>
+      const { React, createRoot, DatePicker } = RD
+      const h = React.createElement
+      ${`const ymd = (d) => d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0") + "-" + String(d.getDate()).padStart(2, "0")`}
+      let picked = null
+      const App = () => {
+        const [date, setDate] = React.useState(null)
+        return h(DatePicker, { id: "due", selected: date, placeholderText: "Select a date", openToDate: new Date(2025, 2, 1), onChange: (d) => { picked = d && ymd(d); setDate(d) } })
+      }
+      createRoot(document.getElementById("root")).render(h(App))
+      window.benchState = () => ({ date: picked })
+    </script>`
   )
 }
 
@@ -238,6 +316,73 @@ export const widerTasks: ReadonlyArray<Task> = [
     path: "/handsontable",
     steps: [{ do: "click", target: { role: ["columnheader"], name: "Age" } }],
     done: (s) => same(s.main?.sort, ["2:asc"])
+  },
+  {
+    id: "bootstrap-modal",
+    library: "bootstrap",
+    goal: "open 'Edit profile', set the display name to Ada and save",
+    path: "/bootstrap",
+    steps: [
+      { do: "click", target: { role: ["button"], name: "Edit profile" } },
+      { do: "type", target: { role: ["textbox"], name: "Display name" }, text: "Ada" },
+      { do: "click", target: { role: ["button"], name: "Save changes" } }
+    ],
+    done: (s) => s.main?.saved === "Ada" && s.main?.open === false
+  },
+  {
+    id: "bootstrap-dropdown",
+    library: "bootstrap",
+    goal: "choose Archive in the Actions menu",
+    path: "/bootstrap",
+    steps: [
+      { do: "click", target: { role: ["button"], name: "Actions" } },
+      { do: "click", target: { role: ["menuitem", "link", "button"], name: "Archive" } }
+    ],
+    done: (s) => s.main?.action === "archive"
+  },
+  {
+    id: "radix-select",
+    library: "@radix-ui/react-select",
+    goal: "choose Banana as the fruit",
+    path: "/radix-select",
+    steps: [
+      { do: "click", target: { role: ["combobox", "button"], name: "Fruit" } },
+      { do: "click", target: { role: ["option"], name: "Banana" } }
+    ],
+    done: (s) => s.main?.value === "banana"
+  },
+  {
+    id: "mui-select",
+    library: "@mui/material",
+    goal: "choose Twenty as the age",
+    path: "/mui",
+    steps: [
+      { do: "click", target: { role: ["combobox", "button"], name: "Age" } },
+      { do: "click", target: { role: ["option"], name: "Twenty" } }
+    ],
+    done: (s) => s.main?.age === 20
+  },
+  {
+    id: "mui-autocomplete",
+    library: "@mui/material",
+    goal: "choose Portugal as the country, typing to filter",
+    path: "/mui",
+    steps: [
+      { do: "type", target: { role: ["combobox", "textbox"], name: "Country" }, text: "Por" },
+      { do: "click", target: { role: ["option"], name: "Portugal" } }
+    ],
+    done: (s) => s.main?.country === "Portugal"
+  },
+  {
+    id: "react-datepicker",
+    library: "react-datepicker",
+    goal: "pick March 14, 2025 as the due date",
+    path: "/react-datepicker",
+    steps: [
+      { do: "click", target: { role: ["textbox"], name: "Due date" } },
+      { do: "click", target: { role: any, name: "14" } }
+    ],
+    done: (s) => s.main?.date === "2025-03-14"
   },
   {
     id: "react-select-multi",
