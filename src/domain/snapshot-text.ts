@@ -110,7 +110,8 @@ export const renderNodes = (given: ReadonlyArray<A11yNode>, options: RenderOptio
       node.collapsed === undefined &&
       children.length > 0 &&
       end - i - 1 === children.length &&
-      children.every((child) => CELL_ROLES.has(child.role) && child.collapsed === undefined) &&
+      // A cell showing other words than its name (a date picker's "Choose Friday, March 14th, 2025" showing 14) keeps its line.
+      children.every((child) => CELL_ROLES.has(child.role) && child.collapsed === undefined && !(child.name && child.text)) &&
       // Changes only: the cells below may be some of the row's; one line only when they are all of it.
       (!changesOnly || collapseWhitespace(cells.join(" ")) === collapseWhitespace(node.name))
     // Changes only: the cells below may be some of the row's, and the agent knows the rest.

@@ -1,13 +1,14 @@
 // Patterns found by widening bench/widgets to more libraries (issue 19), each on a small hand-written page
 // in real Chromium (no library code): an editor named by its label whose placeholder is drawn by CSS
-// generated content (TinyMCE's body in its iframe), and a text field that shows suggestions of its own
+// generated content (TinyMCE's body in its iframe), date cells labelled with other words than the day
+// number they show (react-datepicker), and a text field that shows suggestions of its own
 // 300 ms after the last key without any ARIA (jQuery UI's autocomplete: only autocomplete="off").
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { accessibilitySnapshot } from "../../src/tools/discovery.js"
 import { evaluate } from "../../src/tools/evaluate.js"
 import { find } from "../../src/tools/find.js"
-import { type } from "../../src/tools/interaction.js"
+import { click, type } from "../../src/tools/interaction.js"
 import { html, liveLayer, testSettings } from "../support/browser.js"
 import { pageHarness } from "../support/page-harness.js"
 import { linesNamed } from "../page/parse.js"
@@ -26,6 +27,18 @@ const pages = {
       const body = document.querySelector(".body")
       body.addEventListener("input", () => body.toggleAttribute("data-empty", body.textContent.length === 0))
       window.widgetState = () => ({ text: body.textContent })
+    </script>`
+  ),
+  // A month of gridcells labelled "Choose Friday, March 14th, 2025" that show the day's number (react-datepicker), and one labelled with the number as a word.
+  "/labelled-days": html(
+    "Labelled days",
+    `<h1>March 2025</h1>
+    <div role="grid" aria-label="Month"><div role="row">${Array.from({ length: 7 }, (_, i) => `<div role="gridcell" tabindex="-1" aria-label="Choose ${["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][i]}, March ${10 + i}th, 2025">${10 + i}</div>`).join("")}</div>
+    <div role="row"><div role="gridcell" aria-label="March 21, 2025">21</div></div></div>
+    <script>
+      let picked = null
+      document.querySelector("[role=grid]").addEventListener("click", (event) => (picked = event.target.closest("[role=gridcell]")?.textContent ?? null))
+      window.widgetState = () => ({ picked })
     </script>`
   ),
   // Suggestions in a plain list appended to the body, 300 ms after the last key; the field has no role or aria-* of its own.
@@ -67,6 +80,21 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         expect((yield* call(type, { a11yRef: editor!.ref, text: "Hello" })).ok).toBe(true)
         expect((yield* call(evaluate, { expression: "window.widgetState()" })).result.value).toEqual({ text: "Hello" })
         expect(linesNamed(yield* snapshotOf, "textbox", "Rich Text Area")[0]?.text).toBe("Hello")
+      }))
+  })
+
+  describe("a labelled cell that shows other words than its label", () => {
+    it.effect("a gridcell labelled 'Choose Friday, March 14th, 2025' shows its 14, which find matches and a click picks; a label that says the text as a word shows none", () =>
+      Effect.gen(function* () {
+        yield* open("/labelled-days")
+        const text = yield* snapshotOf
+        const [day] = linesNamed(text, "gridcell", "Choose Friday, March 14th, 2025")
+        expect(day?.text).toBe("14")
+        expect(linesNamed(text, "gridcell", "March 21, 2025")[0]?.text).toBeUndefined()
+        const found = yield* call(find, { text: "14" })
+        expect(found.snapshot).toContain(`gridcell "Choose Friday, March 14th, 2025" [${day!.ref}]: 14`)
+        expect((yield* call(click, { a11yRef: day!.ref })).ok).toBe(true)
+        expect((yield* call(evaluate, { expression: "window.widgetState()" })).result.value).toEqual({ picked: "14" })
       }))
   })
 

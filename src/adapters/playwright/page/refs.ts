@@ -51,19 +51,28 @@ const namedApart = (walk: Walk, node: TreeNode): boolean => {
   return name !== "" && !node.children.some((child) => child.element !== null && walk.aria.nameOf(child.element, child.role) === name)
 }
 const squashed = (text: string) => text.replace(/\s+/g, "").toLowerCase()
+/** Whether a name says a text: holds it as whole words ("March 14, 2025" says "14"; "March 14th" does not). */
+const says = (name: string, text: string): boolean => {
+  const at = name.toLowerCase().indexOf(text.toLowerCase())
+  if (at < 0) return false
+  const word = /[\p{L}\p{N}]/u
+  return !word.test(name.charAt(at - 1)) && !word.test(name.charAt(at + text.length)) ? true : says(name.slice(at + 1), text)
+}
 
 /**
  * The text a node shows besides its name: none when the name already says it (a node named by its
- * content, a labelled generic whose label holds its text), nor an editor's content that may be a secret.
- * Marks the node distinct when its label (aria-label, aria-labelledby) differs from the text it shows.
+ * content, a labelled node whose label holds its text as whole words), nor an editor's content that may
+ * be a secret. Marks the node distinct when its label (aria-label, aria-labelledby) differs from the text
+ * it shows; such a node shows its text unless the label says it (a date picker's gridcell "Choose
+ * Friday, March 14th, 2025" shows 14, which a person reads and clicks, as Playwright shows it).
  */
 const shownText = (walk: Walk, node: TreeNode, raw: RawNode): string | undefined => {
   if (node.leaf && valueIsSecret(node.element!, walk.args.testIdAttribute)) return undefined
   if (raw.name === "") return textOf(node, raw.name)
   const text = textOf(node, "")
   if (text !== undefined && labelled(node.element!) && squashed(text) !== squashed(raw.name)) node.distinct = true
-  if (NAME_FROM_CONTENT.has(node.role) && !raw.name.endsWith("…")) return undefined
-  if (node.role === "generic" && text !== undefined && raw.name.toLowerCase().includes(text.toLowerCase())) return undefined
+  if (NAME_FROM_CONTENT.has(node.role) && !raw.name.endsWith("…") && !(node.distinct === true && text !== undefined && !says(raw.name, text))) return undefined
+  if ((node.role === "generic" || NAME_FROM_CONTENT.has(node.role)) && text !== undefined && says(raw.name, text)) return undefined
   return text === raw.name ? undefined : text
 }
 /**
