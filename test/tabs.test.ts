@@ -226,6 +226,21 @@ describe("tabs with the test extension and a web app", () => {
       }).pipe(Effect.provide(liveLayer(testSettings({ appUrl: `${app.url}/docs` }))))
     }).pipe(Effect.scoped))
 
+  it.live("closing the last tab on purpose: reads and actions answer MM_PAGE_CLOSED (the browser runs on), and a new tab goes on", () =>
+    Effect.gen(function* () {
+      const app = yield* pageServer(appPages)
+      return yield* Effect.gen(function* () {
+        yield* ok(launch)
+        yield* ok(closeTab, { url: `${app.url}/docs` })
+        const state = yield* call(getState)
+        expect(state.error?.code).toBe("MM_PAGE_CLOSED")
+        expect(state.error?.message).toContain("every tab of the session is closed")
+        expect((yield* call(click, { testId: "pay" })).error?.code).toBe("MM_PAGE_CLOSED")
+        yield* ok(navigate, { screen: "url", url: `${app.url}/about`, newTab: true })
+        expect((yield* ok(getState)).result.state.url).toBe(`${app.url}/about`)
+      }).pipe(Effect.provide(liveLayer(testSettings({ appUrl: `${app.url}/docs` }))))
+    }).pipe(Effect.scoped))
+
   it.live("list_tabs filters by a case-insensitive regex on URL or title, groups by role or host and orders within groups", () =>
     Effect.gen(function* () {
       const app = yield* pageServer(appPages)

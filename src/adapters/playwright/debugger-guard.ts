@@ -83,7 +83,7 @@ export const session = Effect.map(
         (...args: Args) =>
           guard(call(...args), refuse, interrupted(during))
       const pausedScreenshotOf = (debug: DebuggerHandle, options: Parameters<SessionService["screenshot"]>[0]) =>
-        Effect.flatMap(browser.activePage, ({ page }) => pausedScreenshot(debug, page, browser.settings.artifactsDir, options))
+        browser.refineClosed(Effect.flatMap(browser.activePage, ({ page }) => pausedScreenshot(debug, page, browser.settings.artifactsDir, options)))
       return {
         ...service,
         click: action("click", service.click),
@@ -124,7 +124,7 @@ export const session = Effect.map(
 /** The Observer with its page reads guarded: while paused, the state the paused page can still give, nothing more. */
 export const observer = (inner: ObserverService) =>
   Effect.map(makeGuard, ({ browser, guard }): ObserverService => {
-    const stateWhilePaused = (debug: DebuggerHandle) => Effect.flatMap(browser.activePage, ({ page }) => pausedState(debug, page))
+    const stateWhilePaused = (debug: DebuggerHandle) => browser.refineClosed(Effect.flatMap(browser.activePage, ({ page }) => pausedState(debug, page)))
     const unreadable: OnPause<never, DiscoveryFailed> = (_debug, pause) => {
       const { tabId, at } = summaryOf(pause)
       return Effect.fail(

@@ -34,7 +34,10 @@ export interface BrowserStateService {
   readonly current: Effect.Effect<Option.Option<LiveSession>>
   /** The running session: MM_NO_ACTIVE_SESSION without one, MM_BROWSER_CLOSED when its browser died. */
   readonly live: Effect.Effect<LiveSession, NoActiveSession | BrowserClosed>
-  /** The page tools act on, or MM_PAGE_CLOSED when none is open. */
+  /**
+   * The page tools act on, or MM_PAGE_CLOSED when none is open (at once: a caller that may meet a dying
+   * browser runs under refineClosed, which tells MM_BROWSER_CLOSED apart).
+   */
   readonly activePage: Effect.Effect<{ readonly live: LiveSession; readonly page: Page }, NoActiveSession | BrowserClosed | PageClosed>
   readonly launch: (options: LaunchOptions) => Effect.Effect<LaunchResult, LaunchError>
   readonly close: Effect.Effect<boolean>
@@ -159,14 +162,12 @@ export const make = Effect.gen(function* () {
     return running.value
   })
 
+  // Every port call that reaches the active page runs under refineClosed, which waits for the context's
+  // close when the browser may be dying: a page found closed here is answered at once, not waited for twice.
   const activePage = Effect.gen(function* () {
     const current = yield* live
     const page = (yield* Ref.get(current.tabs)).active
-    if (page === undefined || page.isClosed()) {
-      const ended = yield* endedAfterPageClose(current)
-      if (Option.isSome(ended)) return yield* ended.value
-      return yield* new PageClosed({ detail: "no tab is active (every tab of the session is closed)" })
-    }
+    if (page === undefined || page.isClosed()) return yield* new PageClosed({ detail: "no tab is active (every tab of the session is closed)" })
     return { live: current, page }
   })
 
