@@ -152,13 +152,13 @@ const firstFailure = (steps: ReadonlyArray<{ readonly ok: boolean; readonly skip
 }
 
 
-/** Whether the served type tool takes a secret by name (a --secrets file), as `type {secret: NAME}`. */
+/** Whether a served tool takes a secret by name (a --secrets file) instead of text, as the type tool does with `{secret: NAME}`. */
 const takesNamedSecret = (tool: AnyToolDefinition | undefined): boolean =>
   tool !== undefined && SchemaAST.getPropertySignatures(tool.input.ast).some((signature) => signature.name === "secret")
 
 /**
  * The batch steps with every `{{name}}` filled from `params`. A typed secret without a value in `params`
- * becomes `{secret: NAME}` when the type tool can read named secrets and --secrets has one of that name;
+ * becomes `{secret: NAME}` when its step's tool can read named secrets and --secrets has one of that name;
  * anything else missing is an error (before anything runs). A step recorded as `{secret: NAME}` stays so.
  */
 const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string>>, lookup: Lookup) =>
@@ -176,8 +176,7 @@ const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string
       }
     }
     const secrets = Option.getOrElse(yield* Effect.serviceOption(Secrets), () => Secrets.none)
-    const typesSecrets = takesNamedSecret(lookup("type"))
-    const namedSecret = (name: string) => typesSecrets && Option.isSome(secrets.lookup(name))
+    const namedSecret = (tool: string, name: string) => takesNamedSecret(lookup(tool)) && Option.isSome(secrets.lookup(name))
     // A param without a value types its recorded text.
     const values = new Map<string, string>()
     for (const placeholder of recipe.placeholders) if (placeholder.default !== undefined) values.set(placeholder.name, placeholder.default)
@@ -196,14 +195,14 @@ const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string
       const args = fill(step.args) as Record<string, unknown>
       const secret = typeof args.text === "string" ? /^\{\{(.+)\}\}$/.exec(args.text)?.[1] : undefined
       const expectation = step.expectation !== undefined ? { expectation: step.expectation } : {}
-      if (secret !== undefined && !values.has(secret) && namedSecret(secret)) {
+      if (secret !== undefined && !values.has(secret) && namedSecret(step.tool, secret)) {
         const { text: _text, ...rest } = args
         return { tool: step.tool, args: { ...rest, secret }, ...expectation }
       }
       return { tool: step.tool, args, ...expectation }
     })
     const unfilled = missing.filter(
-      (placeholder) => !(namedSecret(placeholder.name) && steps.some((step) => step.args.secret === placeholder.name))
+      (placeholder) => !steps.some((step) => step.args.secret === placeholder.name && namedSecret(step.tool, placeholder.name))
     )
     if (unfilled.length > 0) {
       const first = unfilled[0]!
