@@ -4,15 +4,12 @@
 // any form, while the URLs keep their shape ("p=[secret:typed]"); and the redactor of URL tails alone.
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { servePages, type RunningServer } from "../../demo/sample-app.js"
 import { readZip } from "../../src/adapters/zip.js"
 import { makeUrlTailRedactor } from "../../src/domain/secrets.js"
-import { html, LOOPBACK_ARGS, tempDir } from "../support/browser.js"
-
-const serverEntry = path.resolve(import.meta.dirname, "../../dist/src/main.js")
+import { html, tempDir } from "../support/browser.js"
+import { filesUnder, startStdioServer } from "../support/stdio-server.js"
 
 /** Every character URL, HTML and JSON encodings treat differently. */
 const PASSWORD = 'hunter2 QZX%41<b>"&+/é\'#?sec'
@@ -97,13 +94,6 @@ const pages = {
   )
 }
 
-/** Every file under a directory, recursively. */
-const filesUnder = (dir: string): Array<string> =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name)
-    return entry.isDirectory() ? filesUnder(file) : [file]
-  })
-
 describe("a password a GET form sends, over the built server", () => {
   let app: RunningServer
   beforeAll(async () => {
@@ -115,36 +105,18 @@ describe("a password a GET form sends, over the built server", () => {
 
   it("is in no URL of a response, record, export, report, HAR, trace or log", { timeout: 120_000 }, async () => {
     const artifacts = path.join(tempDir("bwm-secret-urls-"), "artifacts")
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        serverEntry,
-        "--artifacts-dir",
-        artifacts,
-        "--caps",
-        "devtools",
-        "--log-level",
-        "debug",
-        "--step-screenshots",
-        "all",
-        "--save-trace",
-        "--save-har",
-        ...LOOPBACK_ARGS.map((arg) => `--browser-arg=${arg}`)
-      ],
-      stderr: "pipe"
-    })
-    let stderr = ""
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    const client = new Client({ name: "secret-urls", version: "1.0.0" })
-    await client.connect(transport)
-    const answers: Array<string> = []
-    const call = async (name: string, args: Record<string, unknown> = {}) => {
-      const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })
-      answers.push(JSON.stringify(result))
-      return JSON.parse((result.content as Array<{ text: string }>)[0]!.text)
-    }
+    const { client, call, results, stderr } = await startStdioServer("secret-urls", [
+      "--artifacts-dir",
+      artifacts,
+      "--caps",
+      "devtools",
+      "--log-level",
+      "debug",
+      "--step-screenshots",
+      "all",
+      "--save-trace",
+      "--save-har"
+    ])
     try {
       expect((await call("mm_launch")).ok).toBe(true)
       expect((await call("mm_navigate", { screen: "url", url: `${app.url}/` })).ok).toBe(true)
@@ -171,9 +143,10 @@ describe("a password a GET form sends, over the built server", () => {
       await client.close()
     }
 
+    const answers = results.map((result) => JSON.stringify(result))
     expect(answers.length).toBeGreaterThan(10)
     for (const answer of answers) expect(leaked(answer), answer).toEqual([])
-    expect(leaked(stderr)).toEqual([])
+    expect(leaked(stderr())).toEqual([])
     const written = filesUnder(artifacts).filter((file) => !/\.(png|jpg|webm)$/.test(file))
     const records = written.filter((file) => file.includes(`${path.sep}steps${path.sep}`))
     // The step records show the URL, with the marker in it.

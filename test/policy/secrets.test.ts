@@ -4,16 +4,13 @@
 // press_key never spells out a key pressed into a secret field.
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { servePages, type RunningServer } from "../../demo/sample-app.js"
 import { readZip } from "../../src/adapters/zip.js"
 import { cutRedacted, makeTextRedactor, parseDotenv } from "../../src/domain/secrets.js"
 import { parseCli } from "../../src/cli.js"
-import { html, LOOPBACK_ARGS, tempDir } from "../support/browser.js"
-
-const serverEntry = path.resolve(import.meta.dirname, "../../dist/src/main.js")
+import { html, tempDir } from "../support/browser.js"
+import { filesUnder, startStdioServer } from "../support/stdio-server.js"
 
 describe("dotenv parser", () => {
   it("reads names and values: bare, quoted, escaped, exported, with comments", () => {
@@ -216,13 +213,6 @@ const pages = {
   "/done": html("Done", `<p data-testid="url"></p><script>document.querySelector('[data-testid=url]').textContent = location.href</script>`)
 }
 
-/** Every text file under a directory, recursively. */
-const filesUnder = (dir: string): Array<string> =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name)
-    return entry.isDirectory() ? filesUnder(file) : [file]
-  })
-
 describe("secrets over the built server", () => {
   let app: RunningServer
   beforeAll(async () => {
@@ -237,38 +227,19 @@ describe("secrets over the built server", () => {
     const artifacts = path.join(dir, "artifacts")
     const secretsFile = path.join(dir, "secrets.env")
     fs.writeFileSync(secretsFile, `API_TOKEN=${JSON.stringify(SECRET)}\n`, { mode: 0o600 })
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        serverEntry,
-        "--artifacts-dir",
-        artifacts,
-        "--secrets",
-        secretsFile,
-        "--log-level",
-        "debug",
-        "--step-screenshots",
-        "all",
-        // The session's trace and HAR hold what the page showed and sent: they are scanned too, unzipped.
-        "--save-trace",
-        "--save-har",
-        ...LOOPBACK_ARGS.map((arg) => `--browser-arg=${arg}`)
-      ],
-      stderr: "pipe"
-    })
-    let stderr = ""
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    const client = new Client({ name: "secrets", version: "1.0.0" })
-    await client.connect(transport)
-    const answers: Array<string> = []
-    const call = async (name: string, args: Record<string, unknown> = {}) => {
-      const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })
-      const text = JSON.stringify(result)
-      answers.push(text)
-      return JSON.parse((result.content as Array<{ text: string }>)[0]!.text)
-    }
+    const { client, call, results, stderr } = await startStdioServer("secrets", [
+      "--artifacts-dir",
+      artifacts,
+      "--secrets",
+      secretsFile,
+      "--log-level",
+      "debug",
+      "--step-screenshots",
+      "all",
+      // The session's trace and HAR hold what the page showed and sent: they are scanned too, unzipped.
+      "--save-trace",
+      "--save-har"
+    ])
     try {
       // The instructions name the secrets, never their values.
       expect(client.getInstructions()).toContain("API_TOKEN")
@@ -326,10 +297,11 @@ describe("secrets over the built server", () => {
       await client.close()
     }
 
+    const answers = results.map((result) => JSON.stringify(result))
     expect(answers.length).toBeGreaterThan(10)
     for (const answer of answers) expect(leaks(answer), answer.slice(0, 200)).toEqual([])
-    expect(stderr.length).toBeGreaterThan(0)
-    expect(leaks(stderr)).toEqual([])
+    expect(stderr().length).toBeGreaterThan(0)
+    expect(leaks(stderr())).toEqual([])
     const written = filesUnder(artifacts).filter((file) => !/\.(png|jpg)$/.test(file))
     expect(written.some((file) => file.includes(`${path.sep}steps${path.sep}`))).toBe(true)
     expect(written.some((file) => file.endsWith(".html"))).toBe(true)
@@ -383,24 +355,16 @@ describe("secrets in forms a page chose, over the built server", () => {
     const artifacts = path.join(dir, "artifacts")
     const secretsFile = path.join(dir, "secrets.env")
     fs.writeFileSync(secretsFile, `TOKEN=${JSON.stringify(HOSTILE_SECRET)}\n`, { mode: 0o600 })
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [serverEntry, "--artifacts-dir", artifacts, "--secrets", secretsFile, "--caps", "devtools", "--log-level", "debug", ...LOOPBACK_ARGS.map((arg) => `--browser-arg=${arg}`)],
-      stderr: "pipe"
-    })
-    let stderr = ""
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    const client = new Client({ name: "secret-forms", version: "1.0.0" })
-    await client.connect(transport)
-    const answers: Array<string> = []
-    const call = async (name: string, args: Record<string, unknown> = {}) => {
-      const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })
-      const text = (result.content as Array<{ text: string }>).map((block) => block.text).join("\n")
-      answers.push(text)
-      return JSON.parse((result.content as Array<{ text: string }>)[0]!.text)
-    }
+    const { client, call, results, stderr } = await startStdioServer("secret-forms", [
+      "--artifacts-dir",
+      artifacts,
+      "--secrets",
+      secretsFile,
+      "--caps",
+      "devtools",
+      "--log-level",
+      "debug"
+    ])
     try {
       expect((await call("mm_launch")).ok).toBe(true)
       expect((await call("mm_navigate", { screen: "url", url: `${app.url}/` })).ok).toBe(true)
@@ -432,8 +396,9 @@ describe("secrets in forms a page chose, over the built server", () => {
         Array.from({ length: form.length - 3 }, (_, at) => form.slice(0, at + 4)).filter((prefix) => text.includes(prefix))
       )
     ]
+    const answers = results.map((result) => (result.content as Array<{ text: string }>).map((block) => block.text).join("\n"))
     for (const answer of answers) expect(leaked(answer), answer.slice(0, 300)).toEqual([])
-    expect(leaked(stderr)).toEqual([])
+    expect(leaked(stderr())).toEqual([])
     const written = filesUnder(artifacts).filter((file) => !/\.(png|jpg)$/.test(file))
     expect(written.some((file) => file.includes(`${path.sep}steps${path.sep}`))).toBe(true)
     for (const file of written) expect(leaked(fs.readFileSync(file, "utf8")), file).toEqual([])

@@ -6,16 +6,13 @@
 import * as fs from "node:fs"
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option } from "effect"
-import { registryFor } from "../../src/cli.js"
-import type { Envelope } from "../../src/domain/envelope.js"
-import { runTool } from "../../src/runtime/runTool.js"
-import { ToolView } from "../../src/runtime/visibility.js"
 import { Session } from "../../src/services/Session.js"
 import { chromium } from "playwright"
 import { EXECUTABLE_CANDIDATES } from "../../src/adapters/playwright/lifecycle/launch.js"
 import { corpusServer, ORIGIN_KEYED } from "../page/corpus.js"
 import { linesNamed } from "../page/parse.js"
 import { html, liveLayer, testSettings } from "../support/browser.js"
+import { toolViewLayer, viewCall as call } from "../support/calls.js"
 
 const host = (frameOrigin: string) =>
   html(
@@ -44,18 +41,10 @@ const TestLayer = Layer.unwrapScoped(
     return Layer.mergeAll(
       liveLayer(settings),
       Layer.succeed(Pages, { url: (p: string) => `${main.url}${p}`, frameOrigin: frameServer.url, browserArgs: settings.browserArgs }),
-      Layer.succeed(ToolView, ToolView.make(registryFor(settings), { caps: settings.caps }))
+      toolViewLayer(settings)
     )
   })
 )
-
-const call = (name: string, args: Record<string, unknown> = {}) =>
-  Effect.gen(function* () {
-    const view = yield* ToolView
-    const tool = view.registry.lookup(name)
-    if (tool === undefined) throw new Error(`no tool ${name}`)
-    return (yield* runTool(tool)(args)).envelope as Envelope<any>
-  })
 
 const openHost = Effect.gen(function* () {
   const { url } = yield* Pages

@@ -5,14 +5,11 @@
 // Three loopback origins (127.0.0.1 on three ports, one origin-keyed: see ORIGIN_KEYED); real Chromium.
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option } from "effect"
-import { registryFor } from "../../src/cli.js"
-import type { Envelope } from "../../src/domain/envelope.js"
-import { runTool } from "../../src/runtime/runTool.js"
-import { ToolView } from "../../src/runtime/visibility.js"
 import { Session } from "../../src/services/Session.js"
-import { corpusServer, ORIGIN_KEYED } from "../page/corpus.js"
 import { linesNamed, parseSnapshot } from "../page/parse.js"
 import { html, liveLayer, testSettings } from "../support/browser.js"
+import { toolViewLayer, viewCall as call } from "../support/calls.js"
+import { FRAME_TITLES as FRAMES, frameHost } from "../support/frames.js"
 
 const form = html(
   "Form",
@@ -24,50 +21,15 @@ const form = html(
    <p id="out"></p>`
 )
 
-/** A page with a frame of `inner` (an origin, or "" for its own) inside it. */
-const nest = (inner: string) => html("Nest", `<p>outer</p><iframe title="Inner" src="${inner}/form" style="width:400px;height:220px"></iframe>`)
-
-const FRAMES = ["Same", "Cross", "Keyed", "Keyed nest", "Local nest", "Shadowed"] as const
-
-const host = (cross: string, keyed: string) =>
-  html(
-    "Host",
-    `<h1>Host</h1><button>Top</button>
-     <iframe title="Same" src="/form" style="width:400px;height:220px"></iframe>
-     <iframe title="Cross" src="${cross}/form" style="width:400px;height:220px"></iframe>
-     <iframe title="Keyed" src="${keyed}/form" style="width:400px;height:220px"></iframe>
-     <iframe title="Keyed nest" src="${keyed}/nest" style="width:600px;height:300px"></iframe>
-     <iframe title="Local nest" src="/nest" style="width:600px;height:300px"></iframe>
-     <div id="shadow-host"></div>
-     <script>
-       document.getElementById("shadow-host").attachShadow({ mode: "open" }).innerHTML =
-         '<iframe title="Shadowed" src="/form" style="width:400px;height:220px"></iframe>'
-     </script>`
-  )
-
 class Pages extends Context.Tag("test/FrameRefPages")<Pages, { readonly url: string }>() {}
 
 const TestLayer = Layer.unwrapScoped(
   Effect.gen(function* () {
-    const cross = yield* corpusServer({ "/form": form })
-    const keyed = yield* corpusServer({ "/form": form, "/nest": nest("") }, ORIGIN_KEYED)
-    const top = yield* corpusServer({ "/host": host(cross.url, keyed.url), "/form": form, "/nest": nest(cross.url) })
+    const url = yield* frameHost(form, { frame: { width: 400, height: 220 }, nest: { width: 600, height: 300 }, top: "<button>Top</button>" })
     const settings = testSettings()
-    return Layer.mergeAll(
-      liveLayer(settings),
-      Layer.succeed(Pages, { url: `${top.url}/host` }),
-      Layer.succeed(ToolView, ToolView.make(registryFor(settings), { caps: settings.caps }))
-    )
+    return Layer.mergeAll(liveLayer(settings), Layer.succeed(Pages, { url }), toolViewLayer(settings))
   })
 )
-
-const call = (name: string, args: Record<string, unknown> = {}) =>
-  Effect.gen(function* () {
-    const view = yield* ToolView
-    const tool = view.registry.lookup(name)
-    if (tool === undefined) throw new Error(`no tool ${name}`)
-    return (yield* runTool(tool)(args)).envelope as Envelope<any>
-  })
 
 const ok = (name: string, args: Record<string, unknown> = {}) =>
   Effect.map(call(name, args), (envelope) => {

@@ -14,9 +14,9 @@ import { runTool } from "../../src/runtime/runTool.js"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Session } from "../../src/services/Session.js"
 import { servedRegistry } from "../../src/tools/registry.js"
-import { corpusServer, ORIGIN_KEYED } from "../page/corpus.js"
 import { linesNamed } from "../page/parse.js"
 import { html, liveLayer, testSettings } from "../support/browser.js"
+import { FRAME_TITLES, frameHost } from "../support/frames.js"
 import { REPO_ROOT, runPlaywrightTests, writePlaywrightConfig } from "../support/playwright-runner.js"
 
 const form = html(
@@ -26,25 +26,7 @@ const form = html(
    <p id="out"></p>`
 )
 
-const nest = (inner: string) => html("Nest", `<p>outer</p><iframe title="Inner" src="${inner}/form" style="width:400px;height:160px"></iframe>`)
-
-const FRAMES = 6
-
-const host = (cross: string, keyed: string) =>
-  html(
-    "Host",
-    `<h1>Host</h1>
-     <iframe title="Same" src="/form" style="width:400px;height:160px"></iframe>
-     <iframe title="Cross" src="${cross}/form" style="width:400px;height:160px"></iframe>
-     <iframe title="Keyed" src="${keyed}/form" style="width:400px;height:160px"></iframe>
-     <iframe title="Keyed nest" src="${keyed}/nest" style="width:500px;height:240px"></iframe>
-     <iframe title="Local nest" src="/nest" style="width:500px;height:240px"></iframe>
-     <div id="shadow-host"></div>
-     <script>
-       document.getElementById("shadow-host").attachShadow({ mode: "open" }).innerHTML =
-         '<iframe title="Shadowed" src="/form" style="width:400px;height:160px"></iframe>'
-     </script>`
-  )
+const FRAMES = FRAME_TITLES.length
 
 class Pages extends Context.Tag("test/ReplayFramePages")<Pages, { readonly url: string }>() {}
 
@@ -55,10 +37,8 @@ const TestLayer = Layer.merge(
   liveLayer(settings),
   Layer.unwrapScoped(
     Effect.gen(function* () {
-      const cross = yield* corpusServer({ "/form": form })
-      const keyed = yield* corpusServer({ "/form": form, "/nest": nest("") }, ORIGIN_KEYED)
-      const top = yield* corpusServer({ "/host": host(cross.url, keyed.url), "/form": form, "/nest": nest(cross.url) })
-      return Layer.succeed(Pages, { url: `${top.url}/host` })
+      const url = yield* frameHost(form, { frame: { width: 400, height: 160 }, nest: { width: 500, height: 240 } })
+      return Layer.succeed(Pages, { url })
     })
   )
 )

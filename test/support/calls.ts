@@ -1,10 +1,11 @@
 // Calls by tool name through runTool, as the server makes them, for tests that drive a whole session:
 // `call` answers the envelope, `ok` also expects no error (naming the call when there is one).
 import { expect } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
+import { ToolView } from "../../src/runtime/visibility.js"
 import { defaultSettings, type Settings } from "../../src/domain/config.js"
 import { servedRegistry } from "../../src/tools/registry.js"
 
@@ -22,6 +23,18 @@ export const callsWith = (settings: Settings) => {
     )
   return { registry, call, ok }
 }
+
+/** The tools `settings` serve as this client's view, as a layer: runTool gates each call by it, as the server does. */
+export const toolViewLayer = (settings: Settings) => Layer.succeed(ToolView, ToolView.make(servedRegistry(settings), { caps: settings.caps }))
+
+/** A call by name through the ToolView the test provides (toolViewLayer): its envelope. */
+export const viewCall = (name: string, args: Record<string, unknown> = {}) =>
+  Effect.gen(function* () {
+    const view = yield* ToolView
+    const tool = view.registry.lookup(name)
+    if (tool === undefined) throw new Error(`no tool ${name}`)
+    return (yield* runTool(tool)(args)).envelope as Envelope<any>
+  })
 
 /** Every built-in tool and mm_run_steps, by name (the registry test/support/browser.ts's liveLayer provides). */
 export const { registry, call, ok } = callsWith(defaultSettings)
