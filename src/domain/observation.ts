@@ -144,6 +144,9 @@ export const Observation = Schema.Struct({
       }),
       removed: Schema.optional(Schema.Array(Schema.String)).annotations({
         description: "Changes-only: refs reported before that are no longer on the page."
+      }),
+      behindModal: Schema.optional(Schema.Finite).annotations({
+        description: "Nodes left out because a modal dialog is open in front of them (their refs stay valid)."
       })
     })
   ).annotations({ description: "Accessibility nodes with refs (capped)." })

@@ -180,11 +180,15 @@ export const expandRefRuns = (words: ReadonlyArray<string>): Array<string> =>
     return Array.from({ length: Math.max(0, to - from + 1) }, (_, k) => `${range[1]}${from + k}`)
   })
 
+/** What a snapshot says of the nodes a modal dialog hides. */
+export const modalNote = (behind: number): string => `(${behind} nodes behind the open modal dialog left out; close it to reach them)`
+
 /** An observation's nodes as text, with what a changes-only observation says about the rest. */
 export const renderA11y = (a11y: NonNullable<Observation["a11y"]>, options: RenderOptions = {}): RenderedSnapshot => {
   const rendered = renderNodes(a11y.nodes, { ...options, changesOnly: options.changesOnly ?? a11y.changesOnly === true })
   const notes: Array<string> = []
   if (a11y.truncated === true && !rendered.cut) notes.push("… more nodes than the limit; narrow it with rootSelector, or search with find")
+  if (a11y.behindModal !== undefined) notes.push(modalNote(a11y.behindModal))
   if (a11y.changesOnly === true) {
     const unchanged = a11y.unchanged ?? 0
     const removed = a11y.removed ?? []

@@ -2,7 +2,7 @@
 import { Effect, Option, Schema } from "effect"
 import { StateView } from "../domain/envelope.js"
 import { ExtensionSummary, Tabs, TestIdItem } from "../domain/observation.js"
-import { renderNodes } from "../domain/snapshot-text.js"
+import { modalNote, renderNodes } from "../domain/snapshot-text.js"
 import { PriorKnowledge } from "../domain/knowledge.js"
 import { hasPriorKnowledge, priorKnowledge } from "../knowledge/prior.js"
 import { defineTool, Evident, Unlisted } from "../runtime/tool.js"
@@ -194,7 +194,7 @@ export const describeScreen = defineTool({
       ...(hasPrior ? { priorKnowledge: prior } : {}),
       state: observation.state,
       ...(observation.testIds !== undefined && observation.testIds.length > 0 ? { testIds: { items: observation.testIds } } : {}),
-      snapshot: rendered.text,
+      snapshot: observation.a11y?.behindModal === undefined ? rendered.text : `${rendered.text}\n${modalNote(observation.a11y.behindModal)}`,
       ...(observation.a11y?.truncated || rendered.cut ? { truncated: true } : {}),
       ...(screenshot !== undefined ? { screenshot } : {})
     }

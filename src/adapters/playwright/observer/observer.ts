@@ -254,6 +254,7 @@ export const make = Effect.gen(function* () {
               a11y: {
                 nodes: result.a11y.nodes as ReadonlyArray<A11yNode>,
                 ...(result.a11y.truncated ? { truncated: true } : {}),
+                ...(result.a11y.behindModal !== undefined ? { behindModal: result.a11y.behindModal } : {}),
                 ...(changesOnly
                   ? { changesOnly: true, unchanged: result.a11y.unchanged, removed: result.a11y.removed }
                   : {})

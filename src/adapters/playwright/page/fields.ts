@@ -23,9 +23,17 @@ export const isSensitiveField = (element: Element): boolean => {
 /** Text of an element for get_text: the value of a form field (never a password), else rendered text. */
 export const readText = (element: Element): string | null => {
   const tag = element.localName
-  if (tag === "input" || tag === "textarea" || tag === "select") {
+  // A select reads as it shows: the labels of its chosen options (all of them for a multiple one).
+  if (tag === "select") return Array.from((element as HTMLSelectElement).selectedOptions, (option) => option.label).join(", ")
+  if (tag === "input" || tag === "textarea") {
     if ((element.getAttribute("type") ?? "").toLowerCase() === "password") return null
     return (element as HTMLInputElement).value
   }
-  return (element as HTMLElement).innerText ?? element.textContent ?? ""
+  const text = (element as HTMLElement).innerText ?? element.textContent ?? ""
+  // A drawn slider, spin button or meter holds its value in ARIA, often with no text of its own.
+  const role = element.getAttribute("role")
+  if (text.trim() === "" && (role === "slider" || role === "spinbutton" || role === "meter" || role === "progressbar" || role === "scrollbar")) {
+    return element.getAttribute("aria-valuetext") ?? element.getAttribute("aria-valuenow") ?? ""
+  }
+  return text
 }

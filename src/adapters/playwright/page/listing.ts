@@ -2,6 +2,7 @@
 // last looked, each naming its nearest shown ancestor, with the refs that left; and what a search of the
 // whole page records as seen.
 import type { OutputItem } from "./collapse.js"
+import { isWithin, openModal } from "./modal.js"
 import { tell, untell } from "./registry.js"
 import { hash } from "./text.js"
 import type { TreeNode, Walk } from "./tree.js"
@@ -90,18 +91,34 @@ export const listNodes = (walk: Walk, output: Array<OutputItem>): NonNullable<Ob
   // Lists reordered since the client last looked are shown again in their new order.
   const again = noteOrders(walk, output, args.changesOnly)
   const nodes: Array<RawNode> = []
+  // While a modal dialog is open, the page behind it is left out (and counted); its refs stay as they were.
+  const modal = walk.whole ? openModal() : null
+  let behind = 0
+  let modalDepth: number | undefined
+  let modalTold = false
   let truncated = walk.cut
   let unchanged = 0
   const seen = new Set<string>()
   // Changes-only: the enclosing nodes of the current one (by depth, document order), and which of them
   // this answer shows, so that each node shown names its nearest shown ancestor (`under`).
   const enclosing: Array<{ readonly depth: number; readonly ref: string; shown: boolean }> = []
-  for (const item of output) {
+  for (let item of output) {
     const key = keyOf(item)
     const depth = item.raw.depth ?? 0
     while (enclosing.length > 0 && enclosing[enclosing.length - 1]!.depth >= depth) enclosing.pop()
     const place = { depth, ref: item.raw.ref, shown: false }
     enclosing.push(place)
+    if (modal !== null) {
+      if (!isWithin(modal, item.node.element)) {
+        behind += 1 + (item.covered?.length ?? 0)
+        noteSeen(seen, key, item.covered)
+        continue
+      }
+      // The dialog is the top of what is shown; a changes-only answer says what it hides when it shows the dialog.
+      if (modalDepth === undefined) modalTold = !args.changesOnly || !(view.reported.get(key) === signatureOf(item.raw))
+      modalDepth ??= depth
+      if (modalDepth > 0) item = { ...item, raw: { ...item.raw, depth: depth - modalDepth } }
+    }
     if (!args.changesOnly) {
       if (nodes.length >= args.a11yLimit) {
         truncated = true
@@ -129,7 +146,17 @@ export const listNodes = (walk: Walk, output: Array<OutputItem>): NonNullable<Ob
     }
   }
   const removed = args.changesOnly ? removedRefs(walk, seen) : []
-  return { nodes, truncated, unchanged, removed }
+  return behind > 0 && modalTold ? { nodes, truncated, unchanged, removed, behindModal: behind } : { nodes, truncated, unchanged, removed }
+}
+
+/** A node left out behind a modal still counts as there (with what its run covers): its ref is not gone. */
+const noteSeen = (seen: Set<string>, key: string, covered: Array<TreeNode> | undefined) => {
+  seen.add(key)
+  const mark = (node: TreeNode) => {
+    seen.add(node.raw!.ref)
+    for (const child of node.children) mark(child)
+  }
+  for (const node of covered ?? []) mark(node)
 }
 
 /** A ref the client was told about and that is gone (or, after a full walk, no longer shown); forgotten as told. */

@@ -149,7 +149,7 @@ export interface ObserveResult {
   rootFound: boolean
   testIds: Array<RawTestId> | null
   testIdsUnchanged: number
-  a11y: { nodes: Array<RawNode>; truncated: boolean; unchanged: number; removed: Array<string> } | null
+  a11y: { nodes: Array<RawNode>; truncated: boolean; unchanged: number; removed: Array<string>; behindModal?: number } | null
   found?: { lines: Array<FindLine>; total: number }
   nextRef: number
   /** What the page offers that some tools need (listed only while it applies); absent when nothing. */

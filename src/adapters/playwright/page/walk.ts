@@ -151,7 +151,10 @@ const visitElement = (walk: Walk, element: Element, owner: TreeNode, targets: Ar
     // A closed details element shows its summary only.
     const summary = Array.from(element.children).find((child) => child.localName === "summary")
     if (summary !== undefined) visitElement(walk, summary, nextOwner, nextTargets)
-  } else if (tag !== "textarea" && tag !== "select" && tag !== "input") visitChildren(walk, element, nextOwner, nextTargets, visibleText)
+  } else if (tag !== "textarea" && tag !== "input" && (tag !== "select" || emitRole === "listbox")) {
+    // A select drawn as a list box shows its options (which are on screen); a drop-down one shows its value.
+    visitChildren(walk, element, nextOwner, nextTargets, visibleText)
+  }
   if (nextOwner !== owner && nextOwner.leaf) showPlaceholder(walk, nextOwner, element)
   if (naming) walk.naming--
   if (block) addBreak(targets)
