@@ -40,7 +40,7 @@ export const instructions = (registry: ToolRegistryService, secretNames: Readonl
       "Drive a real Chromium browser (a web app or an MV3 extension) and remember what worked.",
       "Start with mm_launch: tools appear as they apply, the page tools once a session runs.",
       "Each launch is a session of its own; every session tool takes session (an id from mm_launch, or its name) to act on one, else your current one; mm_sessions lists, switches, closes.",
-      "Name an element by exactly one of a11yRef (a ref like e12 from the page text), testId (its test id) or selector (CSS or Playwright). A string takes at most 2000 characters unless its schema says more.",
+      "Name an element by exactly one of a11yRef (a ref like e12 from the page text), testId (its test id) or selector (CSS or Playwright). A string takes at most 2000 characters unless its schema says more; a field the tool does not take is refused.",
       "A response is JSON {ok, result | error: {code, message}, page? (when it changed), console? (new errors), notices?}, then the page as text: after an action only what changed since you last looked (a mm_find counts; other refs stay valid), after a failure all of it.",
       "Send known steps together with mm_run_steps; mm_knowledge finds what earlier sessions did, mm_replay redoes one. An error's message says how to recover.",
       ...secrets

@@ -26,21 +26,21 @@ const ExpectInput = Schema.Struct({
   Schema.filter((input) => {
     const condition = input.condition
     if (PAGE_CONDITIONS.has(condition)) {
-      if (hasTarget(input) || input.within !== undefined) return { path: ["a11yRef"], message: `${condition} is about the page: give no target` }
+      if (hasTarget(input) || input.within !== undefined) return { path: ["a11yRef"], message: `condition ${condition} is about the page: give no target` }
     } else {
       const target = validateTarget(input)
       if (target !== true) return target
     }
     const expected = input.expected
     if (STRING_CONDITIONS.has(condition)) {
-      if (typeof expected !== "string") return { path: ["expected"], message: `${condition} needs expected as a string (or "/regex/flags")` }
+      if (typeof expected !== "string") return { path: ["expected"], message: `condition ${condition} needs expected as a string (or "/regex/flags")` }
       if (looksLikeRegex(expected) && regexOf(expected) === undefined) return { path: ["expected"], message: "is not a valid /regex/flags" }
     } else if (condition === "count") {
-      if (typeof expected !== "number" || !Number.isInteger(expected) || expected < 0) return { path: ["expected"], message: "count needs expected as a whole number >= 0" }
+      if (typeof expected !== "number" || !Number.isInteger(expected) || expected < 0) return { path: ["expected"], message: "condition count needs expected as a whole number >= 0" }
     } else if (condition === "checked" || condition === "enabled") {
-      if (expected !== undefined && typeof expected !== "boolean") return { path: ["expected"], message: `${condition} takes expected as a boolean` }
+      if (expected !== undefined && typeof expected !== "boolean") return { path: ["expected"], message: `condition ${condition} takes expected as a boolean` }
     } else if (expected !== undefined) {
-      return { path: ["expected"], message: `${condition} takes no expected value` }
+      return { path: ["expected"], message: `condition ${condition} takes no expected value` }
     }
     return true
   })

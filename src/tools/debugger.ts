@@ -107,15 +107,15 @@ const BreakpointInput = Schema.Struct({
     const given = (["url", "urlRegex", "line", "column", "condition", "id"] as const).filter((field) => input[field] !== undefined)
     if (input.action === "set") {
       if (input.url !== undefined && input.urlRegex !== undefined) return { path: ["urlRegex"], message: "give url or urlRegex, not both" }
-      if (input.url === undefined && input.urlRegex === undefined) return { path: ["url"], message: "set needs url or urlRegex" }
-      if (input.line === undefined) return { path: ["line"], message: "set needs a line (1-based)" }
-      if (input.id !== undefined) return { path: ["id"], message: "is only for remove" }
+      if (input.url === undefined && input.urlRegex === undefined) return { path: ["url"], message: "action set needs url or urlRegex" }
+      if (input.line === undefined) return { path: ["line"], message: "action set needs a line (1-based)" }
+      if (input.id !== undefined) return { path: ["id"], message: "is only for action remove" }
       return true
     }
     const allowed = input.action === "remove" ? ["id"] : []
     const extra = given.find((field) => !allowed.includes(field))
-    if (extra !== undefined) return { path: [extra], message: `is not used by ${input.action}` }
-    if (input.action === "remove" && input.id === undefined) return { path: ["id"], message: "remove needs the breakpoint's id (e.g. bp1)" }
+    if (extra !== undefined) return { path: [extra], message: `is not used by action ${input.action}` }
+    if (input.action === "remove" && input.id === undefined) return { path: ["id"], message: "action remove needs the breakpoint's id (e.g. bp1)" }
     return true
   })
 )

@@ -312,14 +312,14 @@ const MockInput = Schema.Struct({
 }).pipe(
   Schema.filter((input) => {
     if (input.action === "add") {
-      if (input.url === undefined) return { path: ["url"], message: "add needs url (a glob such as **/api/items)" }
+      if (input.url === undefined) return { path: ["url"], message: "action add needs url (a glob such as **/api/items)" }
       if (input.json !== undefined && input.body !== undefined) return { path: ["body"], message: "give json or body, not both" }
       if (input.abort === true && (input.json !== undefined || input.body !== undefined || input.status !== undefined)) {
         return { path: ["abort"], message: "an aborted request gets no status or body" }
       }
       return true
     }
-    if (input.action === "remove" && input.id === undefined) return { path: ["id"], message: "remove needs the rule's id (from add or list)" }
+    if (input.action === "remove" && input.id === undefined) return { path: ["id"], message: "action remove needs the rule's id (from add or list)" }
     return true
   })
 )

@@ -3,13 +3,14 @@
 import { Effect, Schema } from "effect"
 import { Download } from "../domain/download.js"
 import { defineTool } from "../runtime/tool.js"
+import { NoInput } from "./shared.js"
 import { Session } from "../services/Session.js"
 
 export const downloads = defineTool({
   name: "downloads",
   title: "List downloads",
   description: "This session's downloaded files, oldest first.",
-  input: Schema.Struct({}),
+  input: NoInput,
   output: Schema.Struct({ downloads: Schema.Array(Download) }),
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   group: "page",

@@ -2,6 +2,7 @@
 // Performance API: the navigation's first byte, DOMContentLoaded and load, first (contentful) paint, resources.
 import { Effect, Schema } from "effect"
 import { defineTool } from "../runtime/tool.js"
+import { NoInput } from "./shared.js"
 import { Session } from "../services/Session.js"
 import { DEVTOOLS_GROUP } from "../services/session/devtools.js"
 
@@ -12,7 +13,7 @@ export const performance = defineTool({
   title: "Page load timing",
   description:
     "How fast the active page loaded, in ms from its navigation's start: first byte, DOMContentLoaded, load, first (contentful) paint, resources so far. Returns {url, navigation?, firstPaint?, firstContentfulPaint?, resources}.",
-  input: Schema.Struct({}),
+  input: NoInput,
   output: Schema.Struct({
     url: Schema.String,
     navigation: Schema.optional(
