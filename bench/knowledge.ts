@@ -1,7 +1,9 @@
 // Step memory at scale: synthetic JSON-file stores of 1k, 10k and 100k steps, queried through the
 // in-memory index and, as the baseline, by reading and scoring every step file per query (upstream's way).
-// The first query is measured twice: building the index from the step files, and in a new process that
-// restores the saved index. Prints a table; targets are reported as met or not, never asserted.
+// The first query is measured four ways: building the index from the step files (no saved index), and in a
+// new process that restores the saved index, fresh or stale: the store copied elsewhere (every directory's time
+// changed, so every directory is listed again) or another server having added 1% more steps since the index
+// was saved (those files are read). Prints a table; targets are reported as met or not, never asserted.
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs/promises"
 import { statSync } from "node:fs"
@@ -12,6 +14,7 @@ import { fileURLToPath } from "node:url"
 import { Effect, Either, Schema } from "effect"
 import { makeFileStore } from "../src/adapters/knowledge-files.js"
 import { SessionMetadata, StepRecord } from "../src/domain/knowledge.js"
+import { stepStamp } from "../src/adapters/knowledge-files.js"
 import type { Observation } from "../src/domain/observation.js"
 import { type Catalog, scanSearch, type SearchInput } from "../src/knowledge/catalog.js"
 import { priorKnowledge } from "../src/knowledge/prior.js"
@@ -74,6 +77,10 @@ interface Row {
   readonly sessions: number
   readonly build: number
   readonly firstQuery: FirstQuery
+  /** The first query over the index of a store copied elsewhere (cp -r: new modification times). */
+  readonly copied: FirstQuery
+  /** The first query over an index saved before another server added 1% more steps. */
+  readonly behind: FirstQuery
   readonly indexMb: number
   readonly warmP50: number
   readonly warmP95: number
@@ -90,6 +97,8 @@ interface FirstQuery {
   readonly ms: number
   /** The same, with the process start and module loading included. */
   readonly processMs: number
+  /** CPU time (user + system) of the process from creating the store to the answer: steadier than wall time on a loaded machine. */
+  readonly cpuMs: number
   readonly restoredFromIndex: boolean
   readonly filesRead: number
 }
@@ -98,22 +107,53 @@ const input = (query: string, now: number): SearchInput => ({ groups: queryGroup
 
 /** In a child process: open the store over `dir`, answer one search, print the timings as JSON. */
 const firstQueryChild = async (dir: string) => {
+  const cpu = process.cpuUsage()
   const start = performance.now()
   const made = await Effect.runPromise(makeFileStore(dir))
   const catalog = await Effect.runPromise(made.store.catalog!)
   const matches = catalog.search(input(QUERIES[1]!, Date.now()))
   const ms = performance.now() - start
+  const used = process.cpuUsage(cpu)
   const status = await Effect.runPromise(made.status)
-  process.stdout.write(JSON.stringify({ ms, matches: matches.length, ...status }))
+  process.stdout.write(JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, matches: matches.length, ...status }))
 }
 
 /** The first query of a new server: a new node process, so nothing is warm but the operating system's file cache. */
 const firstQueryInNewProcess = (dir: string): FirstQuery => {
+  collect()
   const started = Date.now()
   const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--first-query", dir], { encoding: "utf8" })
   if (child.status !== 0) throw new Error(`first-query child failed: ${child.stderr}`)
   const result = JSON.parse(child.stdout) as Omit<FirstQuery, "processMs">
   return { ...result, processMs: Date.now() - started }
+}
+
+/** The median of three new processes, each starting over `indexBytes` (a child that read many files saves its index). */
+const medianFirstQuery = async (dir: string, indexBytes: Buffer | undefined): Promise<FirstQuery> => {
+  const firsts: Array<FirstQuery> = []
+  for (let i = 0; i < 3; i++) {
+    if (indexBytes !== undefined) await fs.writeFile(path.join(dir, "llm-knowledge", ".index.bin"), indexBytes)
+    firsts.push(firstQueryInNewProcess(dir))
+  }
+  return firsts.sort((a, b) => a.ms - b.ms)[1]!
+}
+
+/** Another server's steps: 1% more, spread over a tenth of the sessions, written after the index was saved. */
+const addSteps = async (dir: string, steps: number, sessions: number) => {
+  const root = path.join(dir, "llm-knowledge")
+  const names = (await fs.readdir(root)).filter((name) => !name.startsWith(".")).sort()
+  const touched = names.filter((_, i) => i % 10 === 0).slice(0, Math.max(1, Math.floor(sessions / 10)))
+  const count = Math.max(1, Math.floor(steps / 100))
+  const encode = Schema.encodeSync(StepRecord)
+  const now = Date.now()
+  await Promise.all(
+    Array.from({ length: count }, (_, i) => {
+      const sessionId = touched[i % touched.length]!
+      const record = step({ sessionId, tool: "click", target: { testId: `later-${i}` }, screen: "send", testIds: ["a", "b"], names: ["Later", "B"], at: new Date(now + i).toISOString() })
+      return fs.writeFile(path.join(root, sessionId, "steps", `${stepStamp(now + i)}-later-${i}-click.json`), JSON.stringify(encode(record), null, 2))
+    })
+  )
+  return count
 }
 
 const run = async (size: (typeof SIZES)[number]): Promise<Row> => {
@@ -174,16 +214,30 @@ const run = async (size: (typeof SIZES)[number]): Promise<Row> => {
   // Last, so that the child processes do not disturb the timings above: the median of three new processes.
   await Effect.runPromise(made.saveIndex)
   const indexMb = mb(statSync(made.indexFile).size)
+  const indexBytes = await fs.readFile(made.indexFile)
   // The median of three new processes over the saved index.
-  const firsts = [0, 1, 2].map(() => firstQueryInNewProcess(dir)).sort((a, b) => a.ms - b.ms)
-  const firstQuery = firsts[1]!
+  const firstQuery = await medianFirstQuery(dir, undefined)
   stage(`first query over the saved index in ${firstQuery.ms.toFixed(0)} ms (${firstQuery.processMs} ms with the process start)`)
+  // Stale: the whole store copied elsewhere without its times (as cp -r, rsync without -t, an unpacked archive do).
+  const copyDir = await fs.mkdtemp(path.join(os.tmpdir(), "bwm-bench-knowledge-copy-"))
+  await fs.cp(dir, copyDir, { recursive: true })
+  await new Promise((resolve) => setTimeout(resolve, 2_100))
+  const copied = await medianFirstQuery(copyDir, indexBytes)
+  stage(`first query over a copied store's index in ${copied.ms.toFixed(0)} ms, ${copied.filesRead} step files read`)
+  await fs.rm(copyDir, { recursive: true, force: true })
+  // Stale: another server added steps after this index was saved.
+  const added = await addSteps(dir, size.steps, size.sessions)
+  await new Promise((resolve) => setTimeout(resolve, 2_100))
+  const behind = await medianFirstQuery(dir, indexBytes)
+  stage(`first query over an index ${added} steps behind in ${behind.ms.toFixed(0)} ms, ${behind.filesRead} step files read`)
   await fs.rm(dir, { recursive: true, force: true })
   return {
     steps: size.steps,
     sessions: size.sessions,
     build: coldBuild,
     firstQuery,
+    copied,
+    behind,
     indexMb,
     warmP50: percentile(warm, 50),
     warmP95: percentile(warm, 95),
@@ -208,13 +262,16 @@ const main = async () => {
     rows.push(row)
   }
   const fixed = (value: number | undefined, digits = 2) => (value === undefined ? "skipped" : value.toFixed(digits))
-  const header = ["steps", "sessions", "build ms", "first query ms", "+ process ms", "index MB", "warm p50 ms", "warm p95 ms", "file scan ms", "scan/warm p50", "prior p50 ms", "prior p95 ms", "record p50 ms", "rss Δ MB", "heap Δ MB"]
+  const header = ["steps", "sessions", "build ms", "first query ms", "+ process ms", "first query cpu ms", "stale: copied ms / cpu", "stale: +1% ms / cpu", "index MB", "warm p50 ms", "warm p95 ms", "file scan ms", "scan/warm p50", "prior p50 ms", "prior p95 ms", "record p50 ms", "rss Δ MB", "heap Δ MB"]
   const lines = rows.map((row) => [
     String(row.steps),
     String(row.sessions),
     fixed(row.build, 0),
     fixed(row.firstQuery.ms, 0),
     String(row.firstQuery.processMs),
+    fixed(row.firstQuery.cpuMs, 0),
+    `${fixed(row.copied.ms, 0)} / ${fixed(row.copied.cpuMs, 0)}`,
+    `${fixed(row.behind.ms, 0)} / ${fixed(row.behind.cpuMs, 0)}`,
     fixed(row.indexMb, 1),
     fixed(row.warmP50, 3),
     fixed(row.warmP95, 3),
@@ -228,6 +285,7 @@ const main = async () => {
   ])
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)))
   const format = (cells: ReadonlyArray<string>) => cells.map((cell, i) => cell.padStart(widths[i]!)).join(" | ")
+  process.stdout.write(`$ npm run bench:knowledge   (${os.cpus().length} cores, load ${os.loadavg().map((load) => load.toFixed(1)).join(" ")})\n\n`)
   process.stdout.write(`${format(header)}\n${widths.map((w) => "-".repeat(w)).join("-|-")}\n${lines.map(format).join("\n")}\n\n`)
   const at = (steps: number) => rows.find((row) => row.steps === steps)
   const big = at(100_000)
@@ -238,6 +296,12 @@ const main = async () => {
       big && big.firstQuery.ms < 500 && big.firstQuery.restoredFromIndex,
       big ? `${big.firstQuery.ms.toFixed(0)} ms, ${big.firstQuery.filesRead} step files read` : "-"
     ],
+    [
+      "first query over a stale index < 500 ms at 100k (copied store; 1% of steps added by another server)",
+      big && big.copied.ms < 500 && big.behind.ms < 500 && big.copied.restoredFromIndex && big.behind.restoredFromIndex,
+      big ? `${big.copied.ms.toFixed(0)} ms, ${big.copied.filesRead} files read; ${big.behind.ms.toFixed(0)} ms, ${big.behind.filesRead} files read` : "-"
+    ],
+    ["first query without a saved index at 100k (reads every step file; reported, no target met by reading)", undefined, big ? `${big.build.toFixed(0)} ms` : "-"],
     ["warm search p95 < 10 ms at 100k", big && big.warmP95 < 10, big ? `${big.warmP95.toFixed(2)} ms` : "-"],
     [">= 50x faster than the file scan at 10k", mid?.baseline !== undefined ? mid.baseline / mid.warmP50 >= 50 : undefined, mid?.baseline !== undefined ? `${Math.round(mid.baseline / mid.warmP50)}x` : "-"],
     ["record < 2 ms median", rows.every((row) => row.recordP50 < 2), rows.map((row) => row.recordP50.toFixed(2)).join(" / ") + " ms"],

@@ -2,7 +2,7 @@
 // every file written atomically; unreadable files are skipped with a warning, never a crash. Queries go
 // to an in-memory index, restored from the saved index file (<root>/.index.bin) and checked against the
 // step directories, fed by this process's writes and refreshed from the disk when other processes add files.
-import { readFileSync, statSync } from "node:fs"
+import { readdirSync, readFileSync, statSync } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { Effect, Either, Layer, Option, Schema } from "effect"
@@ -13,7 +13,7 @@ import { Catalog } from "../knowledge/catalog.js"
 import { RefHints } from "../knowledge/hints.js"
 import { KnowledgeStore, type KnowledgeStoreService } from "../services/KnowledgeStore.js"
 import { createSmallFileAtomic, writeFileAtomic } from "./files.js"
-import { type DirectoryState, encodeStoreIndex, newDirectoryState, restoreIndex, unpackNames } from "./knowledge-index.js"
+import { type DirectoryState, encodeStoreIndex, newDirectoryState, packedNamesAre, restoreIndex, unpackNames } from "./knowledge-index.js"
 
 const pad = (value: number, width = 2) => String(value).padStart(width, "0")
 
@@ -75,6 +75,14 @@ const readTextSync = (file: string): string | undefined => {
     return readFileSync(file, "utf8")
   } catch {
     return undefined
+  }
+}
+
+const readNamesSync = (dir: string): Array<string> => {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
   }
 }
 
@@ -166,7 +174,11 @@ const loadNew = async (indexed: Indexed, root: string, full: boolean, now: numbe
       indexed.directories.delete(name)
     }
   }
+  let visited = 0
   await pool(sessionDirs, 16, async (name) => {
+    // The checks below are synchronous (a few microseconds each; through the thread pool a round trip per
+    // call): the event loop gets a turn every so many directories.
+    if (++visited % READ_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve))
     const isNew = !indexed.directories.has(name)
     const state = directoryIn(indexed, name)
     if (!state.hasMetadata || (first && !isNew)) {
@@ -176,7 +188,7 @@ const loadNew = async (indexed: Indexed, root: string, full: boolean, now: numbe
       const stat = statIfPresent(file)
       const stamp = stat === undefined ? undefined : `${stat.mtimeMs}:${stat.size}`
       if (stamp !== undefined && stamp !== state.metadataStamp) {
-        const text = await fs.readFile(file, "utf8").catch(() => undefined)
+        const text = readTextSync(file)
         if (text !== undefined) {
           const metadata = parse(text, decodeSessionJson)
           state.hasMetadata = true
@@ -198,7 +210,13 @@ const loadNew = async (indexed: Indexed, root: string, full: boolean, now: numbe
     // Until the listing below is fully indexed, a saved index must list this directory again.
     state.listedMtime = -1
     state.wrote = false
-    const files = (await fs.readdir(stepsDir).catch(() => [] as Array<string>)).filter(isStepFile).sort()
+    const files = readNamesSync(stepsDir).filter(isStepFile).sort()
+    if (packedNamesAre(state, indexed.packedNames, files)) {
+      // Nothing added or removed since the index listed it (only the directory's time changed).
+      state.listedMtime = stat.mtimeMs
+      state.listedAt = now
+      return
+    }
     const names = namesIn(indexed, state)
     const present = new Set(files)
     let removed = false
@@ -458,7 +476,8 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
         filesRead += loaded.read
         if (full) sweptAt = now
         for (const file of loaded.unreadable) yield* Effect.logWarning(`knowledge store: skipping unreadable file ${file}`)
-        if (first && loaded.read >= SAVE_AFTER_READING) yield* saveUnlocked
+        // Saved once this refresh lets go of the lock: writing 30 MB (100k steps) is not the first query's wait.
+        if (first && loaded.read >= SAVE_AFTER_READING) yield* Effect.forkDaemon(saveIndex)
       })
     )
 
@@ -466,10 +485,7 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
       startSession,
       recordStep,
       ...fileReaders(artifactsDir, root),
-      catalog: refresh.pipe(
-        Effect.zipRight(saveLater),
-        Effect.map(() => indexed.catalog)
-      )
+      catalog: refresh.pipe(Effect.zipRight(saveLater), Effect.map(() => indexed.catalog))
     })
     const status = Effect.sync(() => ({ restoredFromIndex, filesRead }))
     return { store, saveIndex, indexFile, status } satisfies FileStore

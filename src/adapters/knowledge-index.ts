@@ -169,6 +169,16 @@ export const unpackNames = (state: DirectoryState, packedNames: Uint8Array | und
   return state.names
 }
 
+/**
+ * Whether a directory still packed from the loaded index holds exactly `names`, in that order: the usual
+ * answer after a restart or a copy that changed every directory's time, found without unpacking the names.
+ */
+export const packedNamesAre = (state: DirectoryState, packedNames: Uint8Array | undefined, names: ReadonlyArray<string>): boolean => {
+  if (state.names !== undefined || state.packed === undefined || packedNames === undefined) return false
+  const { start, end } = state.packed
+  return Buffer.from(packedNames.buffer, packedNames.byteOffset + start, end - start).toString("utf8") === names.join("\n")
+}
+
 export interface RestoredIndex {
   readonly catalog: Catalog
   readonly directories: Map<string, DirectoryState>

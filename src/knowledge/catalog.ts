@@ -177,7 +177,10 @@ export class Catalog {
   }
 
   addSession(metadata: SessionMetadata): void {
-    this.setMetadata(this.slot(metadata.sessionId), metadata)
+    const slot = this.slot(metadata.sessionId)
+    // Read again unchanged (a restart, a store copied with new file times): nothing to redo, nothing to save.
+    if (slot.metadata !== undefined && JSON.stringify(slot.metadata) === JSON.stringify(metadata)) return
+    this.setMetadata(slot, metadata)
     this.version++
   }
 

@@ -3,7 +3,7 @@
 // files were added or removed behind its back, after the index file was damaged, and with two writers.
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, vi } from "@effect/vitest"
 import { Effect, Logger } from "effect"
 import { makeFileStore } from "../../src/adapters/knowledge-files.js"
 import { decodeIndex, encodeIndex } from "../../src/adapters/knowledge-index.js"
@@ -27,10 +27,13 @@ const here: Observation = {
 /** A store over `dir` with no refresh delay: each query looks at the disk. */
 const open = (dir: string) => Effect.runPromise(makeFileStore(dir, { refreshIntervalMs: 0 }))
 
+/** A new store's first query; then what it saves in the background after reading many files is on disk (a save waits for it). */
 const catalogOf = async (dir: string) => {
   const made = await open(dir)
   const catalog = await Effect.runPromise(made.store.catalog!)
-  return { made, catalog, status: await Effect.runPromise(made.status) }
+  const status = await Effect.runPromise(made.status)
+  if (status.filesRead >= 200) await Effect.runPromise(made.saveIndex)
+  return { made, catalog, status }
 }
 
 /** The index answers search, latest steps, sessions and prior knowledge exactly as a plain read of the files does. */
@@ -54,9 +57,11 @@ describe("the saved index", () => {
   it("is written after a first full read and restored by the next store, which then reads no step file", async () => {
     const dir = tempDir()
     await writeSyntheticStore(dir, 1_200, 15)
-    const first = await catalogOf(dir)
+    const made = await open(dir)
+    const first = { made, catalog: await Effect.runPromise(made.store.catalog!), status: await Effect.runPromise(made.status) }
     expect(first.status).toEqual({ restoredFromIndex: false, filesRead: 1_200 })
-    expect(fs.existsSync(first.made.indexFile)).toBe(true)
+    // Saved right after the first query, in the background, by itself.
+    await vi.waitFor(() => expect(fs.existsSync(first.made.indexFile)).toBe(true), { timeout: 60_000, interval: 20 })
     await expectSameAsFiles(dir, first.catalog)
 
     // A save cut short leaves a temporary file; the next store removes it once it is stale.
