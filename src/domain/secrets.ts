@@ -353,6 +353,20 @@ export const makeUrlTailRedactor = (values: ReadonlyArray<string>): ((text: stri
 }
 
 /**
+ * The redactor of values typed into secret fields (password fields, and text kept out of the step
+ * records), as makeTextRedactor does for --secrets values: each as [secret:typed], [secret:typed_2]...
+ * in every form anywhere in a text (page text, a request body, a console message), and the pieces of one
+ * a page spliced raw into a URL, which its own "&" or "#" split (makeUrlTailRedactor).
+ */
+export const makeTypedRedactor = (values: ReadonlyArray<string>): ((text: string) => string) => {
+  const distinct = [...new Set(values.filter((value) => value.length >= MIN_SECRET_LENGTH))]
+  if (distinct.length === 0) return (text) => text
+  const redact = makeTextRedactor(new Map(distinct.map((value, index) => [typedSecretName(index), value] as const)))
+  const inUrls = makeUrlTailRedactor(distinct)
+  return (text) => inUrls(redact(text))
+}
+
+/**
  * How far past a cut a secret's form can reach: redacting the first `limit` + reach characters of a text
  * redacts every form that starts before `limit` (no form writes a character in more than 32).
  */

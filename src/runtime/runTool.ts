@@ -394,11 +394,11 @@ const record = <I, O, OE>(
 
 /**
  * The secrets to scrub from what the call answers and records: every --secrets value, and the values typed
- * into the session's secret fields (this call's too) wherever a URL's query or fragment shows them.
+ * into the session's secret fields (this call's too) wherever and in whatever form the text shows them.
  */
 const secretsNow = (call: Call) =>
   Effect.map(
-    recorderDo((recorder) => recorder.urlScrub, Option.none()),
+    recorderDo((recorder) => recorder.typedScrub, Option.none()),
     (scrub) => (Option.isSome(scrub) ? Secrets.andThen(call.secrets, scrub.value) : call.secrets)
   )
 

@@ -1,6 +1,6 @@
 // The session's recordings as tool calls see them (--save-trace, --save-har): runTool marks each call as
 // a named group of the session's trace and hands over text the call typed that must stay out of them, and
-// out of the URLs its answers and step records show (a password a GET form sent).
+// out of its answers and step records (a password the page echoes in its text, a request body, a URL).
 // Optional: without it (tests, a library without the live browser) calls are not marked.
 import { Context, type Effect, FiberRef, Option, type Ref } from "effect"
 
@@ -9,8 +9,8 @@ export interface RecorderService {
   readonly callStarted: (label: string) => Effect.Effect<Effect.Effect<void>>
   /** Values a call typed that the server kept out of its step records: kept out of the recordings too. */
   readonly sensitive: (values: ReadonlyArray<string>) => Effect.Effect<void>
-  /** Replaces those values of the running session in the queries and fragments of a text's URLs (makeUrlTailRedactor); none before one was typed. */
-  readonly urlScrub: Effect.Effect<Option.Option<(text: string) => string>>
+  /** Replaces those values of the running session wherever a text shows them, in any form (makeTypedRedactor); none before one was typed. */
+  readonly typedScrub: Effect.Effect<Option.Option<(text: string) => string>>
 }
 
 export class Recorder extends Context.Tag("browser-workflow-mcp/Recorder")<Recorder, RecorderService>() {}

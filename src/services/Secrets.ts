@@ -33,7 +33,7 @@ export class Secrets extends Context.Tag("browser-workflow-mcp/Secrets")<Secrets
     }
   }
 
-  /** The same secrets, and `scrub` run on every text after them (the URLs of a session's typed secret values). */
+  /** The same secrets, and `scrub` run on every text after them (the values typed into the session's secret fields). */
   static readonly andThen = (secrets: SecretsService, scrub: (text: string) => string): SecretsService => {
     const redactText = (text: string) => scrub(secrets.redactText(text))
     return { ...secrets, redactText, redact: <A>(value: A) => redactValue(redactText, value) as A }

@@ -1,9 +1,9 @@
 // The Recorder port (services/Recorder.ts) over the running session's recording (lifecycle/recording.ts):
 // a call marks its group in that session's trace; without a recording, nothing happens. The values typed
-// into secret fields are kept by the session's context, recording or not, for the URLs calls show.
+// into secret fields are kept by the session's context, recording or not, for what calls show.
 import { Effect, Layer, Option } from "effect"
 import type { BrowserContext } from "playwright"
-import { makeUrlTailRedactor } from "../../domain/secrets.js"
+import { makeTypedRedactor } from "../../domain/secrets.js"
 import { Recorder } from "../../services/Recorder.js"
 import { BrowserState } from "./lifecycle/browser.js"
 import { recordingOf } from "./lifecycle/recording.js"
@@ -16,7 +16,7 @@ interface Typed {
   readonly scrub: (text: string) => string
 }
 
-/** The values typed into secret fields of each context, and their URL redactor (built once for each new value). */
+/** The values typed into secret fields of each context, and their redactor (built once for each new value). */
 const typedByContext = new WeakMap<BrowserContext, Typed>()
 
 const remember = (context: BrowserContext, values: ReadonlyArray<string>) => {
@@ -24,7 +24,7 @@ const remember = (context: BrowserContext, values: ReadonlyArray<string>) => {
   const fresh = values.filter((value) => !known.includes(value))
   if (fresh.length === 0) return
   const all = [...known, ...fresh].slice(-TYPED_LIMIT)
-  typedByContext.set(context, { values: all, scrub: makeUrlTailRedactor(all) })
+  typedByContext.set(context, { values: all, scrub: makeTypedRedactor(all) })
 }
 
 /** The Recorder of the running session's recording. */
@@ -41,7 +41,7 @@ export const recorderLayer = Layer.effect(
           const recording = recordingOf(live.value.context)
           return recording === undefined ? Effect.void : recording.sensitive(values)
         }),
-      urlScrub: Effect.map(browser.current, Option.flatMap((live) => Option.fromNullable(typedByContext.get(live.context)?.scrub)))
+      typedScrub: Effect.map(browser.current, Option.flatMap((live) => Option.fromNullable(typedByContext.get(live.context)?.scrub)))
     })
   })
 )
