@@ -94,6 +94,45 @@ const contextOn = (browser: Browser, url: string, open: (browser: Browser) => Pr
     (context) => Effect.promise(() => context.close().catch(() => undefined))
   )
 
+/** What the module-level helpers of a pool share with it. */
+interface Shared {
+  readonly state: Ref.Ref<ReadonlyArray<Member>>
+  readonly locks: ReadonlyArray<Effect.Semaphore>
+  readonly scope: Scope.Scope
+  readonly idleKeepMs: number
+}
+
+/** Closes the connection after idleKeepMs unless a session took it meanwhile (the pool's end closes it anyway). */
+const closeIdle = (shared: Shared, index: number, browser: Browser, idled: number) =>
+  Effect.zipRight(
+    Effect.sleep(shared.idleKeepMs),
+    shared.locks[index]!.withPermits(1)(
+      Effect.flatMap(
+        Ref.modify(shared.state, (members): [boolean, ReadonlyArray<Member>] => {
+          const member = members[index]!
+          if (member.browser !== browser || member.idled !== idled || load(member) > 0) return [false, members]
+          return [true, members.map((item, at) => (at === index ? { ...item, browser: undefined } : item))]
+        }),
+        (idle) => (idle ? disconnect(browser) : Effect.void)
+      )
+    )
+  )
+
+/** A session leaves the endpoint's shared connection; the last one out starts its idle while. */
+const leave = (shared: Shared, index: number, browser: Browser) =>
+  Effect.flatMap(
+    Ref.modify(shared.state, (members): [number | undefined, ReadonlyArray<Member>] => {
+      const member = members[index]!
+      // A connection that went away and was replaced has no users to count down.
+      if (member.browser !== browser) return [undefined, members]
+      const last = member.users <= 1 && member.others === 0
+      const next: Member = last ? { ...member, users: 0, idled: member.idled + 1 } : { ...member, users: member.users - 1 }
+      return [last ? next.idled : undefined, members.map((item, at) => (at === index ? next : item))]
+    }),
+    // Forked from a release, which is uninterruptible: the wait must stay interruptible, so the pool's end does not wait it out.
+    (idled) => (idled === undefined ? Effect.void : Effect.asVoid(Effect.forkIn(Effect.interruptible(closeIdle(shared, index, browser, idled)), shared.scope)))
+  )
+
 export const make = (endpoints: ReadonlyArray<RemoteEndpoint>, idleKeepMs = IDLE_KEEP_MS) =>
   Effect.gen(function* () {
     const scope = yield* Effect.scope
@@ -170,35 +209,7 @@ export const make = (endpoints: ReadonlyArray<RemoteEndpoint>, idleKeepMs = IDLE
             })
           )
         ).pipe(Effect.tapError(() => update(index, (member) => ({ ...member, others: member.others - 1 })))),
-        (browser) =>
-          Effect.flatMap(
-            Ref.modify(state, (members): [number | undefined, ReadonlyArray<Member>] => {
-              const member = members[index]!
-              // A connection that went away and was replaced has no users to count down.
-              if (member.browser !== browser) return [undefined, members]
-              const last = member.users <= 1 && member.others === 0
-              const next: Member = last ? { ...member, users: 0, idled: member.idled + 1 } : { ...member, users: member.users - 1 }
-              return [last ? next.idled : undefined, members.map((item, at) => (at === index ? next : item))]
-            }),
-            // Forked from a release, which is uninterruptible: the wait must stay interruptible, so the pool's end does not wait it out.
-            (idled) => (idled === undefined ? Effect.void : Effect.asVoid(Effect.forkIn(Effect.interruptible(closeIdle(index, browser, idled)), scope)))
-          )
-      )
-
-    /** Closes the connection after idleKeepMs unless a session took it meanwhile (the pool's end closes it anyway). */
-    const closeIdle = (index: number, browser: Browser, idled: number) =>
-      Effect.zipRight(
-        Effect.sleep(idleKeepMs),
-        locks[index]!.withPermits(1)(
-          Effect.flatMap(
-            Ref.modify(state, (members): [boolean, ReadonlyArray<Member>] => {
-              const member = members[index]!
-              if (member.browser !== browser || member.idled !== idled || load(member) > 0) return [false, members]
-              return [true, members.map((item, at) => (at === index ? { ...item, browser: undefined } : item))]
-            }),
-            (idle) => (idle ? disconnect(browser) : Effect.void)
-          )
-        )
+        (browser) => leave({ state, locks, scope, idleKeepMs }, index, browser)
       )
 
     /** A connection of the session's own (slowMo), counted on the endpoint while it lasts. */
