@@ -34,7 +34,7 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
   const here = location.href.split("#")[0]!
 
   if (wantTree && !registry.opened && openDocument(registry, args, here)) {
-    return { ...readPageState(args), rootFound: true, testIds: null, testIdsUnchanged: 0, a11y: null, nextRef: args.nextRef, carryWanted: here }
+    return { ...readPageState(args), rootFound: true, testIds: null, testIdsUnchanged: 0, a11y: null, nextRef: Math.max(args.nextRef, registry.nextRef ?? 0), carryWanted: here }
   }
   if (wantTree) watchAndPrune(registry, changes)
 
@@ -53,7 +53,8 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
     collectTestIds(args, view, root, SEARCHED_TEST_IDS)
   }
 
-  let nextRef = args.nextRef
+  // The server's count may lag behind the refs this document handed out (an answer it never got).
+  let nextRef = Math.max(args.nextRef, registry.nextRef ?? 0)
   let a11y: ObserveResult["a11y"] = null
   let found: ObserveResult["found"]
   if (wantTree || args.aria === true) {

@@ -4,6 +4,7 @@ import { NAME_FROM_CONTENT } from "./roles.js"
 import { describeNode, VALUE_ROLES, valueIsSecret } from "./states.js"
 import { hash, normalize } from "./text.js"
 import type { TreeNode, Walk } from "./tree.js"
+import { newRef } from "./registry.js"
 import type { RawNode } from "./types.js"
 
 const PATH_ROLES = new Set(["dialog", "alertdialog", "menu", "listbox", "tabpanel", "form", "navigation", "region", "iframe"])
@@ -20,7 +21,7 @@ const refFor = (walk: Walk, element: Element, durable: string): string => {
   if (ref === undefined || registry.byRef.get(ref) !== element) {
     const carried = whole ? registry.carry?.get(durable) : undefined
     if (carried !== undefined) registry.carry!.delete(durable)
-    ref = carried !== undefined && !registry.byRef.has(carried) ? carried : `e${walk.nextRef++}`
+    ref = carried !== undefined && !registry.byRef.has(carried) ? carried : newRef(registry, walk)
     registry.byEl.set(element, ref)
     registry.byRef.set(ref, element)
   }

@@ -18,10 +18,27 @@ export interface Registry {
   durable: Map<string, string>
   /** Whether a walk of the tree ran in this document (the first one may take a carry). */
   opened: boolean
+  /**
+   * The number past every ref this document ever handed out. The server's count may lag behind it (a walk
+   * whose answer it never got: a timeout under load, then a retry): a new ref never reuses one (see `newRef`).
+   */
+  nextRef?: number
   /** Refs carried over from an earlier document, by durable identity, until the first whole walk ends. */
   carry?: Map<string, string> | undefined
   /** Open shadow roots the walks went into (at most SHADOW_ROOTS_KEPT), for what the page affords (state.ts). */
   shadowRoots?: Array<ShadowRoot>
+}
+
+/**
+ * A ref never handed out in this document: past both the server's count and the document's own, and not
+ * bound (a carried ref may be). Reusing one would make a ref the client holds name another element.
+ */
+export const newRef = (registry: Registry, walk: { nextRef: number }): string => {
+  walk.nextRef = Math.max(walk.nextRef, registry.nextRef ?? 0)
+  let ref = `e${walk.nextRef++}`
+  while (registry.byRef.has(ref)) ref = `e${walk.nextRef++}`
+  registry.nextRef = walk.nextRef
+  return ref
 }
 
 /** Shadow roots a document's registry keeps for the affordance checks: a bound on their cost per action. */
