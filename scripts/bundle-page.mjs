@@ -43,7 +43,11 @@ export const ENTRIES = {
   watchTyping: pick("watchTyping", "typing"),
   typingChanges: pick("typingChanges", "typing"),
   typedState: pick("typedState", "typing"),
-  readText: pick("readText", "fields")
+  readText: pick("readText", "fields"),
+  /** The page's reaction to an action that is read back (session/reaction.ts). */
+  watchReaction: pick("watchReaction", "reaction"),
+  reactionNow: pick("reactionNow", "reaction"),
+  stopReaction: pick("stopReaction", "reaction")
 }
 
 const EXPORT = /export\s*\{\s*([\w$]+)\s+as\s+value\s*\};?\s*$/

@@ -6,6 +6,7 @@ import { ActionFailed, PageClosed, TargetNotFound, WaitTimeout, type ActionTimeo
 import type { TargetElement } from "../../../domain/knowledge.js"
 import { describeTarget, type Target } from "../../../domain/target.js"
 import { failIfStuck } from "./responsive.js"
+import { pageSaid, settleReaction, startReaction } from "./reaction.js"
 import type { ActionOptions, ClickOptions, DialogChoice, SessionActions } from "../../../services/Session.js"
 import { BrowserState, type BrowserStateService } from "../lifecycle/browser.js"
 import { BrowserCallFailed, firstLine } from "../calls.js"
@@ -351,16 +352,35 @@ const pressKeyNow = (context: ActionContext, target: Target | undefined, key: st
     return { sensitive }
   })
 
+/** Runs in the page on a <select>: the values of its selected options. */
+const selectedValues = (element: Element): Array<string> =>
+  element instanceof HTMLSelectElement ? Array.from(element.selectedOptions, (option) => option.value) : []
+
 const selectOption = (context: ActionContext, target: Target, values: ReadonlyArray<string>, options: ActionOptions) =>
   onActivePage(context, 
     options.dialog,
     Effect.gen(function* () {
       const { page } = yield* context.browser.activePage
-      const select = context.targeting.act("select_option", target, options.timeoutMs, (found, opts) =>
+      const select = context.targeting.act("select_option", target, options.timeoutMs, async (found, opts) => {
+        const started = await startReaction(found)
         // Each value matches an option by its value or by its label, as Playwright's own string form does.
-        found.selectOption([...values], opts)
-      , page).pipe(
-        Effect.map(({ value }): ReadonlyArray<string> => value),
+        const chosen = await found.selectOption([...values], opts)
+        // Read back once the page's reaction settled: a page that sets the select back did not take the choice.
+        const settled = await settleReaction(page, found, started, opts.timeout)
+        const after = await found.evaluate(selectedValues, undefined, { timeout: 1_000 }).catch(() => undefined)
+        return { chosen, after, settled }
+      }, page).pipe(
+        Effect.flatMap(({ value: { chosen, after, settled } }) =>
+          after === undefined || (after.length === chosen.length && chosen.every((value) => after.includes(value)))
+            ? Effect.succeed<ReadonlyArray<string>>(chosen)
+            : Effect.fail(
+                new ActionFailed({
+                  action: "select_option",
+                  target: describeTarget(target),
+                  detail: `${JSON.stringify(chosen.join(", "))} was selected, but the page set it back to ${JSON.stringify(after.join(", "))} afterwards (it did not accept the choice)${pageSaid(settled)}`
+                })
+              )
+        ),
         // Playwright waits for a missing option until the time runs out: say which options there are.
         Effect.catchTag("ActionTimeout", (timeout) =>
           Effect.flatMap(context.targeting.ensureRefs(page, target), (frames) => missingOptions(context.targeting.locate(page, target, frames), target, values, timeout))

@@ -14,6 +14,7 @@ import { firstLine } from "../calls.js"
 import { evaluateInPage } from "../page-eval.js"
 import { expectNow, waitForPage } from "./assertions.js"
 import { checkedOf, checkedSettles } from "./readiness.js"
+import { pageSaid, settleReaction, startReaction, type Settled } from "./reaction.js"
 import { targets, type Targets } from "./targets.js"
 import { uploadFiles } from "./uploads.js"
 
@@ -121,20 +122,25 @@ const setChecked = (browser: BrowserStateService, targeting: Targets, target: Ta
     // Already as wanted: nothing to click (not even a disabled control).
     const frames = yield* targeting.ensureRefs(page, target)
     if ((yield* Effect.promise(() => checkedOf(targeting.locate(page, target, frames), 500))) === checked) return
-    const toggle = async (locator: Locator, timeoutMs: number, click: () => Promise<void>) => {
+    const toggle = async (locator: Locator, timeoutMs: number, click: () => Promise<void>): Promise<Toggled> => {
       // The late state is waited for within what the action has left (a little kept for the answer).
       const until = Date.now() + timeoutMs - 100
       const now = await checkedOf(locator, 2_000)
-      if (now === checked) return now
+      if (now === checked) return { now }
       if (now === false || now === true) {
         if (!checked && (await locator.evaluate((element: Element) => element instanceof HTMLInputElement && element.type === "radio").catch(() => false))) {
           throw new Error("a radio button cannot be unchecked: check another radio button of its group instead")
         }
       }
+      const started = await startReaction(locator)
       await click()
-      return checkedSettles(locator, checked, until - Date.now())
+      const seen = await checkedSettles(locator, checked, until - Date.now())
+      // Judged once the page's reaction settled: a page that unchecks it again after a request or a timer did not take the change.
+      const settled = await settleReaction(page, locator, started, until - Date.now())
+      if (seen !== checked) return { now: seen, settled }
+      return { now: await checkedOf(locator, 2_000), settled, held: true }
     }
-    const { value: now } = yield* targeting.act(
+    const { value } = yield* targeting.act(
       "set_checked",
       target,
       options.timeoutMs,
@@ -143,17 +149,28 @@ const setChecked = (browser: BrowserStateService, targeting: Targets, target: Ta
       (via, locator, opts) => toggle(locator, opts.timeout, () => via.element.click(opts))
     )
     // Read back: a page that undoes the change (or a control whose state cannot be read) fails the call.
+    const { now, settled, held } = value
     if (now !== checked) {
+      const state = (on: boolean) => (on ? "checked" : "unchecked")
       return yield* new ActionFailed({
         action: "set_checked",
         target: described,
         detail:
           now === null
             ? "its checked state cannot be read back (not a checkbox, radio, switch or aria-checked control)"
-            : `it is still ${now ? "checked" : "unchecked"} after the click (the page did not take the change)`
+            : held === true
+              ? `it was ${state(checked)} by the click, but the page set it back to ${state(now)} afterwards (it did not accept the change)${settled === undefined ? "" : pageSaid(settled)}`
+              : `it is still ${state(now)} after the click (the page did not take the change)${settled === undefined ? "" : pageSaid(settled)}`
       })
     }
   })
+
+/** What set_checked's click left: the state read back, the page's reaction, and whether the wanted state showed before the page reacted. */
+interface Toggled {
+  readonly now: boolean | null
+  readonly settled?: Settled
+  readonly held?: boolean
+}
 
 const savePdf = (browser: BrowserStateService, name: string) =>
   Effect.gen(function* () {

@@ -1,0 +1,146 @@
+// Actions judged on the page's settled reaction, and failures that come fast with the true reason (the
+// new-user trial of hand-written widgets): a checkbox the app unchecks again after a request or a timer
+// is MM_SET_CHECKED_FAILED quoting the page's message, never ok; a select or a field the page sets back
+// fails the same way; a target that is not there fails about a second after the page went quiet; a
+// disabled, read-only or covered target is refused at once; sliders, spin buttons and ARIA listboxes
+// get the hint that works for them; date inputs take their own format or are refused before anything
+// is touched. Real Chromium, pages on 127.0.0.1.
+import { describe, expect, layer } from "@effect/vitest"
+import { Context, Effect, Layer } from "effect"
+import * as KnowledgeFiles from "../../src/adapters/knowledge-files.js"
+import * as DebuggerSession from "../../src/adapters/playwright/devtools/debugger-session.js"
+import * as Browser from "../../src/adapters/playwright/lifecycle/browser.js"
+import * as ObserverAdapter from "../../src/adapters/playwright/observer/observer.js"
+import * as SessionAdapter from "../../src/adapters/playwright/session/session.js"
+import { Config } from "../../src/services/Config.js"
+import { Session } from "../../src/services/Session.js"
+import type { Envelope } from "../../src/domain/envelope.js"
+import { runTool, type ToolResponse } from "../../src/runtime/runTool.js"
+import type { AnyToolDefinition } from "../../src/runtime/tool.js"
+import { setChecked } from "../../src/tools/gestures.js"
+import { selectOption, type } from "../../src/tools/interaction.js"
+import { navigate } from "../../src/tools/navigation.js"
+import { launch } from "../../src/tools/session.js"
+import { answerPage, listenLoopback, pathOf, send } from "../../demo/serve.js"
+import { html, testSettings } from "../support/browser.js"
+
+class Pages extends Context.Tag("test/ReactionPages")<Pages, { readonly url: string }>() {}
+
+const message = `<p id="msg" role="status"></p>`
+
+const pages: Record<string, string> = {
+  "/revert-timer": html(
+    "Revert timer",
+    `<label><input type="checkbox" id="gift"> Gift wrap</label>${message}
+     <script>gift.addEventListener('change', (e) => { if (e.target.checked) setTimeout(() => { e.target.checked = false; msg.textContent = 'Gift wrap is not available for this item.' }, 300) })</script>`
+  ),
+  "/revert-fetch": html(
+    "Revert fetch",
+    `<label><input type="checkbox" id="gift"> Gift wrap</label>${message}
+     <script>gift.addEventListener('change', (e) => { if (e.target.checked) fetch('/slow?ms=400').then((r) => r.json()).then(() => { e.target.checked = false; msg.textContent = 'Gift wrap is not available for this item.' }) })</script>`
+  ),
+  "/keeps": html(
+    "Keeps",
+    `<label><input type="checkbox" id="news"> Newsletter</label>${message}
+     <script>news.addEventListener('change', (e) => fetch('/slow?ms=200').then(() => { msg.textContent = 'Saved.' }))</script>`
+  ),
+  "/revert-select": html(
+    "Revert select",
+    `<label>Size <select id="size"><option value="s">Small</option><option value="m">Medium</option><option value="l">Large</option></select></label>${message}
+     <script>size.addEventListener('change', (e) => { if (e.target.value === 'l') setTimeout(() => { e.target.value = 's'; msg.textContent = 'Large is sold out.' }, 250) })</script>`
+  ),
+  "/revert-type": html(
+    "Revert type",
+    `<label>Coupon <input id="coupon"></label>${message}
+     <script>coupon.addEventListener('change', () => {}); coupon.addEventListener('input', (e) => { clearTimeout(window.t); window.t = setTimeout(() => { if (e.target.value === 'FREE') { e.target.value = ''; msg.textContent = 'This coupon has expired.' } }, 300) })</script>`
+  )
+}
+
+const serve = Effect.acquireRelease(
+  Effect.promise(() =>
+    listenLoopback((request, response) => {
+      if (pathOf(request) === "/slow") {
+        const ms = Number(new URL(request.url ?? "/", "http://127.0.0.1").searchParams.get("ms") ?? 0)
+        setTimeout(() => send(response, 200, "application/json", '{"ok":false}'), ms)
+        return
+      }
+      if (!answerPage(pages, request, response)) send(response, 404, "text/plain", "not found")
+    })
+  ),
+  (server) => Effect.promise(() => server.close())
+)
+
+const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
+  Effect.map(runTool(tool)(args), (response: ToolResponse<unknown>) => ({ envelope: response.envelope as Envelope<any>, text: JSON.stringify(response.envelope) }))
+
+const open = (path: string) =>
+  Effect.gen(function* () {
+    const { url } = yield* Pages
+    if ((yield* (yield* Session).current)._tag === "None") expect((yield* call(launch, {})).envelope.ok).toBe(true)
+    expect((yield* call(navigate, { screen: "url", url: `${url}${path}` })).envelope.ok).toBe(true)
+  })
+
+/** Reads the page through Playwright (never from our answers). */
+const inPage = <A>(expression: string) =>
+  Effect.gen(function* () {
+    const { page } = yield* (yield* Browser.BrowserState).activePage
+    return (yield* Effect.promise(() => page.evaluate(expression))) as A
+  })
+
+const settings = testSettings()
+const live = Layer.mergeAll(
+  Layer.merge(SessionAdapter.layer, ObserverAdapter.layer).pipe(Layer.provide(DebuggerSession.layer), Layer.provideMerge(Browser.layer)),
+  KnowledgeFiles.layerFileSystem(settings.artifactsDir)
+).pipe(Layer.provideMerge(Config.layer(settings)))
+
+layer(Layer.merge(live, Layer.scoped(Pages, Effect.map(serve, (server) => ({ url: server.url })))), { timeout: 180_000, excludeTestServices: true })(
+  "actions judged on the page's settled reaction",
+  (it) => {
+    describe("no ok for a change the page undid", () => {
+      for (const path of ["/revert-timer", "/revert-fetch"]) {
+        it.effect(`set_checked on a checkbox the page unchecks again (${path.slice(8)}): MM_SET_CHECKED_FAILED with the page's message`, () =>
+          Effect.gen(function* () {
+            yield* open(path)
+            const { envelope, text } = yield* call(setChecked, { selector: "#gift", checked: true })
+            expect(envelope.ok).toBe(false)
+            expect(envelope.error?.code).toBe("MM_SET_CHECKED_FAILED")
+            expect(envelope.error?.message).toContain("set it back to unchecked")
+            expect(envelope.error?.message).toContain("Gift wrap is not available for this item.")
+            // The answer never shows the box checked.
+            expect(text).not.toMatch(/checkbox "Gift wrap"[^\n]*\[checked\]/)
+            expect(yield* inPage<boolean>("gift.checked")).toBe(false)
+          }))
+      }
+
+      it.effect("set_checked on a checkbox whose app saves it with a request: ok, and the state holds", () =>
+        Effect.gen(function* () {
+          yield* open("/keeps")
+          const { envelope } = yield* call(setChecked, { selector: "#news", checked: true })
+          expect(envelope.error).toBeUndefined()
+          expect(yield* inPage<boolean>("news.checked")).toBe(true)
+        }))
+
+      it.effect("select_option on a select the page sets back: MM_SELECT_FAILED naming what it holds and the page's message", () =>
+        Effect.gen(function* () {
+          yield* open("/revert-select")
+          const { envelope } = yield* call(selectOption, { selector: "#size", values: ["Large"] })
+          expect(envelope.error?.code).toBe("MM_SELECT_FAILED")
+          expect(envelope.error?.message).toContain("set it back")
+          expect(envelope.error?.message).toContain("Large is sold out.")
+          expect(yield* inPage<string>("size.value")).toBe("s")
+          expect((yield* call(selectOption, { selector: "#size", values: ["Medium"] })).envelope.error).toBeUndefined()
+          expect(yield* inPage<string>("size.value")).toBe("m")
+        }))
+
+      it.effect("type into a field the page clears after a debounce: MM_TYPE_FAILED with the page's message", () =>
+        Effect.gen(function* () {
+          yield* open("/revert-type")
+          const { envelope } = yield* call(type, { selector: "#coupon", text: "FREE" })
+          expect(envelope.error?.code).toBe("MM_TYPE_FAILED")
+          expect(envelope.error?.message).toContain("This coupon has expired.")
+          expect((yield* call(type, { selector: "#coupon", text: "SPRING" })).envelope.error).toBeUndefined()
+          expect(yield* inPage<string>("coupon.value")).toBe("SPRING")
+        }))
+    })
+  }
+)
