@@ -38,6 +38,7 @@ export const ENTRIES = {
   watchEffect: pick("watchEffect", "readiness"),
   effectSeen: pick("effectSeen", "readiness"),
   checkedState: pick("checkedStateOf", "readiness"),
+  pageQuiet: pick("pageQuietMs", "readiness"),
   /** How mm_type puts text in, whether it arrived, the app's reaction (session/actions.ts). */
   typingKind: pick("typingKind", "typing"),
   watchTyping: pick("watchTyping", "typing"),

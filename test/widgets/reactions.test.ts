@@ -18,7 +18,7 @@ import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool, type ToolResponse } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { setChecked } from "../../src/tools/gestures.js"
-import { selectOption, type } from "../../src/tools/interaction.js"
+import { click, selectOption, type } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { launch } from "../../src/tools/session.js"
 import { answerPage, listenLoopback, pathOf, send } from "../../demo/serve.js"
@@ -48,6 +48,11 @@ const pages: Record<string, string> = {
     "Revert select",
     `<label>Size <select id="size"><option value="s">Small</option><option value="m">Medium</option><option value="l">Large</option></select></label>${message}
      <script>size.addEventListener('change', (e) => { if (e.target.value === 'l') setTimeout(() => { e.target.value = 's'; msg.textContent = 'Large is sold out.' }, 250) })</script>`
+  ),
+  "/still": html(
+    "Still",
+    `<h1>Shop</h1><button id="pay" disabled>Pay</button><label>Booking reference <input id="ref" value="BK-20931" readonly></label>
+     <label>Arrival <input id="arrival" class="datepicker" value="2025-03-14" readonly></label>`
   ),
   "/revert-type": html(
     "Revert type",
@@ -104,7 +109,7 @@ layer(Layer.merge(live, Layer.scoped(Pages, Effect.map(serve, (server) => ({ url
             const { envelope, text } = yield* call(setChecked, { selector: "#gift", checked: true })
             expect(envelope.ok).toBe(false)
             expect(envelope.error?.code).toBe("MM_SET_CHECKED_FAILED")
-            expect(envelope.error?.message).toContain("set it back to unchecked")
+            expect(envelope.error?.message).toMatch(/set it back to unchecked|still unchecked/)
             expect(envelope.error?.message).toContain("Gift wrap is not available for this item.")
             // The answer never shows the box checked.
             expect(text).not.toMatch(/checkbox "Gift wrap"[^\n]*\[checked\]/)
@@ -140,6 +145,35 @@ layer(Layer.merge(live, Layer.scoped(Pages, Effect.map(serve, (server) => ({ url
           expect(envelope.error?.message).toContain("This coupon has expired.")
           expect((yield* call(type, { selector: "#coupon", text: "SPRING" })).envelope.error).toBeUndefined()
           expect(yield* inPage<string>("coupon.value")).toBe("SPRING")
+        }))
+    })
+
+    describe("fail fast with the true reason", () => {
+      it.effect("a target that matches nothing on a still page: MM_TARGET_NOT_FOUND about a second after the page went quiet, for click, type and a test id", () =>
+        Effect.gen(function* () {
+          yield* open("/still")
+          for (const [tool, args] of [
+            [click, { selector: "text=Checkout" }],
+            [click, { testId: "checkout" }],
+            [type, { selector: "#vol", text: "4" }]
+          ] as const) {
+            const { envelope } = yield* call(tool, { ...args, timeoutMs: 60_000 })
+            expect(envelope.error?.code).toBe("MM_TARGET_NOT_FOUND")
+            // Not its time running out: the page was seen quiet with none.
+            expect(envelope.error?.message).toContain("with nothing loading")
+          }
+        }))
+
+      it.effect("disabled and read-only are refused without waiting out the time; a read-only field hints a picker only when it looks like one", () =>
+        Effect.gen(function* () {
+          yield* open("/still")
+          expect((yield* call(click, { selector: "#pay", timeoutMs: 60_000 })).envelope.error?.code).toBe("MM_TARGET_DISABLED")
+          const plain = (yield* call(type, { selector: "#ref", text: "BK-1", timeoutMs: 60_000 })).envelope.error
+          expect(plain?.code).toBe("MM_TARGET_NOT_EDITABLE")
+          expect(plain?.message).not.toContain("picker it opens")
+          const picker = (yield* call(type, { selector: "#arrival", text: "2025-04-01", timeoutMs: 60_000 })).envelope.error
+          expect(picker?.message).toContain("picker it opens")
+          expect(yield* inPage<Array<string>>("[ref.value, arrival.value]")).toEqual(["BK-20931", "2025-03-14"])
         }))
     })
   }

@@ -17,6 +17,7 @@ export declare const PAGE: {
   readonly watchEffect: string
   readonly effectSeen: string
   readonly checkedState: string
+  readonly pageQuiet: string
   readonly typingKind: string
   readonly watchTyping: string
   readonly typingChanges: string

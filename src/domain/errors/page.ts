@@ -154,7 +154,7 @@ export type UnusableReason = typeof UnusableReason.Type
 
 const unusableHint: Readonly<Record<UnusableReason, string>> = {
   disabled: "Do first what enables it (a required field, a choice above it), then try again.",
-  "read-only": "Use the control it opens (mm_click it, then choose), or another field.",
+  "read-only": "The page sets its value, not typing: use the control that sets it (when a click on it opens a picker, choose there), or another field.",
   "not-editable": "Type into a field (a textbox, a text area, an editable element): mm_find {role: \"textbox\"} lists them."
 }
 

@@ -182,7 +182,28 @@ export const throughElement = (element: Element, cover: Element | null): { reado
  * take the action now, what a person would act through instead, or why not; and its box, which the
  * caller compares between two looks (a moving box is not settled).
  */
-export const diagnose = (element: Element, args: ReadinessArgs): { readonly verdict: Readiness; readonly element?: Element; readonly box?: string } => {
+export const diagnose = (element: Element, args: ReadinessArgs): { readonly verdict: Readiness; readonly element?: Element; readonly box?: string; readonly quietMs?: number } => {
+  const found = diagnoseNow(element, args)
+  const quietMs = pageQuietMs(element.ownerDocument)
+  return quietMs === undefined ? found : { ...found, quietMs }
+}
+
+/** Runs in the page: how long the document's DOM has not changed (the walk's watch, page/registry.ts); undefined when nothing watches it. */
+export const pageQuietMs = (document: Document): number | undefined => {
+  const watch: { last: number } | undefined = (document.defaultView as any)?.[Symbol.for("browser-workflow-mcp")]?.watch
+  if (watch === undefined) return undefined
+  return document.readyState !== "complete" ? 0 : Math.min(performance.now() - watch.last, 3_600_000)
+}
+
+/** Runs in the page: whether a read-only field looks like what a picker fills (it opens a popup, or is named so). */
+const looksLikePicker = (element: Element): boolean => {
+  const popup = element.getAttribute("aria-haspopup")
+  if ((popup !== null && popup !== "false") || element.getAttribute("role") === "combobox" || element.hasAttribute("aria-controls")) return true
+  const words = `${typeof element.className === "string" ? element.className : ""} ${element.id} ${element.getAttribute("name") ?? ""}`
+  return /date|time|picker|calendar|select|dropdown|colou?r/i.test(words)
+}
+
+const diagnoseNow = (element: Element, args: ReadinessArgs): { readonly verdict: Readiness; readonly element?: Element; readonly box?: string } => {
   const notReady = (reason: Exclude<Readiness, { ready: true } | { ready: "through" }>["reason"], detail: string, changing = false) => ({
     verdict: { ready: false as const, reason, detail, changing }
   })
@@ -200,7 +221,8 @@ export const diagnose = (element: Element, args: ReadinessArgs): { readonly verd
     const field = element as HTMLInputElement
     const readOnly = (field.localName === "input" || field.localName === "textarea") && field.readOnly
     if (readOnly || element.getAttribute("aria-readonly") === "true") {
-      return notReady("read-only", `it is read-only (${readOnly ? "the readonly attribute" : "aria-readonly"}), so it takes no typing; a field like this is usually filled by a picker it opens on a click`)
+      const how = `it is read-only (${readOnly ? "the readonly attribute" : "aria-readonly"}), so it takes no typing`
+      return notReady("read-only", looksLikePicker(element) ? `${how}; a field like this is filled by the picker it opens on a click` : how)
     }
     const why = notEditableWhy(element)
     if (why !== undefined) return notReady("not-editable", why)

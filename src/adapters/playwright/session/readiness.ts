@@ -10,6 +10,7 @@ import type { ElementHandle, JSHandle, Locator, Page } from "playwright"
 import { noteSighting } from "../../../services/Deadline.js"
 import { requestsInFlight } from "../lifecycle/live-session.js"
 import { PAGE } from "../page-bundle.js"
+import { evaluateInPage } from "../page-eval.js"
 import { elementFunction } from "../page-script.js"
 import type { NotReadyReason, ReadinessAction, Readiness, ReadinessArgs } from "../page/readiness.js"
 
@@ -17,6 +18,15 @@ import type { NotReadyReason, ReadinessAction, Readiness, ReadinessArgs } from "
 const POLL_MS = 100
 /** How long a reason must stay the same, with nothing on its way to change it, before the action fails with it. */
 export const QUIET_MS = 1_000
+/**
+ * Reasons that nothing but the page's own doing ends (disabled, read-only, not a field, covered by
+ * something that does not move): settled after STATIC_QUIET_MS when the page's DOM has been quiet as
+ * long and it fetches nothing.
+ */
+const STATIC_REASONS: ReadonlySet<string> = new Set(["disabled", "read-only", "not-editable", "covered"])
+export const STATIC_QUIET_MS = 250
+/** A target that matches nothing is waited for while the page changes, but its DOM's changes count only this long (a ticking clock never settles). */
+const MISSING_BUSY_CAP_MS = 4_000
 /** How many looks in a row must agree on an element to act through before the action goes through it. */
 const THROUGH_LOOKS = 2
 /** The longest one question to the page may take (a target not there yet makes Playwright wait this long for it). */
@@ -47,7 +57,7 @@ const watchEffect = elementFunction<undefined, void>(PAGE.watchEffect)
 const effectSeen = elementFunction<undefined, boolean>(PAGE.effectSeen)
 const checkedState = elementFunction<undefined, boolean | null>(PAGE.checkedState)
 
-type Answer = { readonly verdict: Readiness; readonly box?: string; readonly element?: ElementHandle } | { readonly failed: unknown }
+type Answer = { readonly verdict: Readiness; readonly box?: string; readonly element?: ElementHandle; readonly quietMs?: number } | { readonly failed: unknown }
 
 /** One question to the page: the verdict, the target's box, and the element to act through when there is one. */
 const ask = (locator: Locator, action: ReadinessAction, through: boolean, timeoutMs: number) =>
@@ -59,7 +69,8 @@ const ask = (locator: Locator, action: ReadinessAction, through: boolean, timeou
       const verdict = (await (await handle.getProperty("verdict")).jsonValue()) as Readiness
       const box = (await (await handle.getProperty("box")).jsonValue()) as string | undefined
       const element = (await handle.getProperty("element")).asElement() ?? undefined
-      return { verdict, ...(box !== undefined ? { box } : {}), ...(element !== undefined ? { element } : {}) }
+      const quietMs = (await (await handle.getProperty("quietMs")).jsonValue()) as number | undefined
+      return { verdict, ...(box !== undefined ? { box } : {}), ...(element !== undefined ? { element } : {}), ...(quietMs !== undefined ? { quietMs } : {}) }
     } catch (failed) {
       return { failed }
     } finally {
@@ -68,6 +79,15 @@ const ask = (locator: Locator, action: ReadinessAction, through: boolean, timeou
   })
 
 const countOf = (locator: Locator) => Effect.promise(() => locator.count().catch(() => -1))
+
+/** How long the top document's DOM has been quiet (0 while it loads); undefined when the page cannot say. */
+const pageQuiet = (page: Page) =>
+  Effect.promise(() =>
+    evaluateInPage<number | null>(page, `(${PAGE.pageQuiet})(document) ?? null`, { timeoutMs: ASK_MS }).then(
+      (quiet) => quiet ?? undefined,
+      () => undefined
+    )
+  )
 
 /**
  * Watches the target while Playwright's action waits for it: fails with NotReady once a reason is
@@ -79,6 +99,7 @@ export const watchReadiness = (page: Page, locator: Locator, action: ReadinessAc
     let since: { readonly key: string; readonly at: number } | undefined
     let lastBox: string | undefined
     let throughLooks = 0
+    const started = Date.now()
     for (;;) {
       const answer = yield* ask(locator, action, through, ASK_MS)
       // What the call saw of its target decides what its deadline means (services/Deadline.ts).
@@ -86,12 +107,17 @@ export const watchReadiness = (page: Page, locator: Locator, action: ReadinessAc
       let notReady: NotReady | undefined
       let changing = true
       if ("failed" in answer) {
-        // More than one match is as settled as any reason; none yet is waited for (Playwright waits too).
+        // More than one match is as settled as any reason; none is waited for while the page can still
+        // bring it (it loads, its DOM changes, it fetches: see below), then it is missing.
         const count = yield* countOf(locator)
         yield* noteSighting(count)
         if (count > 1) {
           notReady = new NotReady({ reason: "ambiguous", detail: `${count} elements match it`, count })
           changing = false
+        } else if (count === 0) {
+          notReady = new NotReady({ reason: "missing", detail: "no element matches it", count: 0 })
+          const quiet = yield* pageQuiet(page)
+          changing = quiet === 0 || (quiet !== undefined && quiet < QUIET_MS && Date.now() - started < MISSING_BUSY_CAP_MS)
         }
       } else if (answer.verdict.ready === "through" && answer.element !== undefined) {
         if (++throughLooks >= THROUGH_LOOKS) return { element: answer.element, how: answer.verdict.how, via: answer.verdict.via } satisfies Through
@@ -106,8 +132,11 @@ export const watchReadiness = (page: Page, locator: Locator, action: ReadinessAc
       const now = Date.now()
       if (changing || notReady === undefined) since = undefined
       else if (since?.key !== `${notReady.reason} ${notReady.detail}`) since = { key: `${notReady.reason} ${notReady.detail}`, at: now }
-      // Settled: the same reason for QUIET_MS, and the page fetches nothing that could change it.
-      if (since !== undefined && notReady !== undefined && now - since.at >= QUIET_MS && requestsInFlight(page, QUIET_MS * 2) === 0) {
+      // Settled: the same reason for QUIET_MS, and the page fetches nothing that could change it; a
+      // reason only the page's own doing ends sooner, when its DOM has been quiet as long.
+      const needed =
+        notReady !== undefined && STATIC_REASONS.has(notReady.reason) && !("failed" in answer) && (answer.quietMs ?? 0) >= STATIC_QUIET_MS ? STATIC_QUIET_MS : QUIET_MS
+      if (since !== undefined && notReady !== undefined && now - since.at >= needed && requestsInFlight(page, QUIET_MS * 2) === 0) {
         return yield* notReady
       }
       yield* Effect.sleep(POLL_MS)

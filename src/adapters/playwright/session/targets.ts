@@ -15,7 +15,7 @@ import { evaluateAcrossNavigation, evaluateInPage, hasInstalled, noteInstalled }
 import { failIfStuck, knownStuck, unanswered, unresponsive } from "./responsive.js"
 import { checkRefExpression, REF_ENGINE, walkInstallKey, type RefCheck } from "../page-script.js"
 import type { ReadinessAction } from "../page/readiness.js"
-import { watchReadiness, whyNotReady, type NotReady } from "./readiness.js"
+import { QUIET_MS, watchReadiness, whyNotReady, type NotReady } from "./readiness.js"
 
 /** How long describing a target may take before the action goes ahead without it. */
 const DESCRIBE_TIMEOUT_MS = 1_000
@@ -68,7 +68,10 @@ export const notReadyError = (action: Action, described: string, timeoutMs: numb
     case "unanswered":
       return new ActionTimeout({ action, target: described, timeoutMs })
     case "missing":
-      return new TargetNotFound({ target: described, detail: `No element matches ${described} (waited ${timeoutMs} ms).` })
+      return new TargetNotFound({
+        target: described,
+        detail: notReady.count === 0 ? `No element matches ${described} (the page showed none for ${QUIET_MS} ms, with nothing loading).` : `No element matches ${described} (waited ${timeoutMs} ms).`
+      })
     case "ambiguous":
       return new TargetAmbiguous({ target: described, count: notReady.count ?? 2 })
     case "detached":
