@@ -136,16 +136,6 @@ layer(Layer.merge(live, Layer.scoped(Pages, Effect.map(serve, (server) => ({ url
           expect((yield* call(selectOption, { selector: "#size", values: ["Medium"] })).envelope.error).toBeUndefined()
           expect(yield* inPage<string>("size.value")).toBe("m")
         }))
-
-      it.effect("type into a field the page clears after a debounce: MM_TYPE_FAILED with the page's message", () =>
-        Effect.gen(function* () {
-          yield* open("/revert-type")
-          const { envelope } = yield* call(type, { selector: "#coupon", text: "FREE" })
-          expect(envelope.error?.code).toBe("MM_TYPE_FAILED")
-          expect(envelope.error?.message).toContain("This coupon has expired.")
-          expect((yield* call(type, { selector: "#coupon", text: "SPRING" })).envelope.error).toBeUndefined()
-          expect(yield* inPage<string>("coupon.value")).toBe("SPRING")
-        }))
     })
 
     describe("fail fast with the true reason", () => {
