@@ -276,7 +276,7 @@ const typeNow = (context: ActionContext, target: Target, text: string, options: 
     // Focus in a cross-origin frame: the field itself says, when it is in a frame (it has the focus there).
     const focused = yield* focusIsSecret(page)
     if (focused === true || (focused === null && frames.length === 0)) return { sensitive: true, ...described(element) }
-    const sensitive = yield* Effect.promise(() => onElementNow(locator, PAGE.isSensitiveField, undefined, true))
+    const sensitive = yield* Effect.promise(() => locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true))
     return { sensitive, ...described(element) }
   })
 
