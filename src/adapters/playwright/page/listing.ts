@@ -14,13 +14,19 @@ const signatureOf = (node: RawNode) =>
   hash(`${node.role}|${node.name}|${node.disabled ?? ""}|${node.checked ?? ""}|${node.expanded ?? ""}|${node.level ?? ""}|${node.selected ?? ""}|${node.pressed ?? ""}|${node.sort ?? ""}|${node.current ?? ""}|${node.invalid ?? ""}|${node.required ?? ""}|${node.readonly ?? ""}|${node.marked ?? ""}|${node.depth ?? 0}|${node.text ?? ""}|${node.collapsed === undefined ? "" : `${node.collapsed.count}:${node.collapsed.refs.join(",")}:${node.collapsed.examples.join("|")}`}|${(node.path ?? []).join("/")}`)
 
 /** Tells the client every node of a collapsed run (each one's own signature), noting them seen. */
-const markCovered = (walk: Walk, seen: Set<string>, items: Array<TreeNode>) => {
-  const mark = (node: TreeNode) => {
-    seen.add(node.raw!.ref)
-    tell(walk.view, walk.changes, node.raw!.ref, signatureOf(node.raw!))
-    for (const child of node.children) mark(child)
+const markCovered = (walk: Walk, seen: Set<string>, items: Array<TreeNode>) =>
+  eachNode(items, (raw) => {
+    seen.add(raw.ref)
+    tell(walk.view, walk.changes, raw.ref, signatureOf(raw))
+  })
+
+/** Every node of these subtrees (a collapsed run's items with what is inside them). */
+const eachNode = (items: ReadonlyArray<TreeNode>, visit: (raw: RawNode) => void) => {
+  const walkNode = (node: TreeNode) => {
+    visit(node.raw!)
+    for (const child of node.children) walkNode(child)
   }
-  for (const item of items) mark(item)
+  for (const item of items) walkNode(item)
 }
 
 /** The key of an output item in the client's record: a collapsed run's summary has its first ref and "*". */
@@ -115,7 +121,7 @@ export const listNodes = (walk: Walk, output: Array<OutputItem>): NonNullable<Ob
         continue
       }
       // The dialog is the top of what is shown; a changes-only answer says what it hides when it shows the dialog.
-      if (modalDepth === undefined) modalTold = !args.changesOnly || !(view.reported.get(key) === signatureOf(item.raw))
+      if (modalDepth === undefined) modalTold = !args.changesOnly || view.reported.get(key) !== signatureOf(item.raw)
       modalDepth ??= depth
       if (modalDepth > 0) item = { ...item, raw: { ...item.raw, depth: depth - modalDepth } }
     }
@@ -152,11 +158,7 @@ export const listNodes = (walk: Walk, output: Array<OutputItem>): NonNullable<Ob
 /** A node left out behind a modal still counts as there (with what its run covers): its ref is not gone. */
 const noteSeen = (seen: Set<string>, key: string, covered: Array<TreeNode> | undefined) => {
   seen.add(key)
-  const mark = (node: TreeNode) => {
-    seen.add(node.raw!.ref)
-    for (const child of node.children) mark(child)
-  }
-  for (const node of covered ?? []) mark(node)
+  eachNode(covered ?? [], (raw) => seen.add(raw.ref))
 }
 
 /** A ref the client was told about and that is gone (or, after a full walk, no longer shown); forgotten as told. */
