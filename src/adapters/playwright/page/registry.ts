@@ -193,10 +193,15 @@ export const watchAndPrune = (registry: Registry, changes: LedgerChanges): void 
     const watch: NonNullable<Registry["watch"]> = { last: -Infinity, href: location.href }
     registry.watch = watch
     // The end of a click or a key: what the page does in the next moments is the action's doing (an error it logs 50 ms later).
+    // A character typed into a field is not such an end: text entry would pay the wait once per call for
+    // nothing on a plain form (bench/flow), and what a field does with its text is judged by the typing's
+    // own reaction watch. Enter, Escape, arrows and the like still count.
     const input = (event: Event) => {
-      if (event.isTrusted) watch.input = performance.now()
+      if (!event.isTrusted) return
+      if (event.type === "keyup" && (event as KeyboardEvent).key.length === 1) return
+      watch.input = performance.now()
     }
-    for (const type of ["pointerup", "click", "keyup", "input", "change"]) document.addEventListener(type, input, { capture: true, passive: true })
+    for (const type of ["pointerup", "click", "keyup", "change"]) document.addEventListener(type, input, { capture: true, passive: true })
     new MutationObserver((records) => {
       for (const record of records) {
         if (record.type !== "attributes" || record.attributeName !== "style") {
