@@ -440,7 +440,7 @@ export const optionTable = {
     flag: "session-idle-timeout",
     env: "BWM_SESSION_IDLE_TIMEOUT",
     default: defaultSettings.sessionIdleTimeout,
-    help: "Seconds after which a browser session no call used closes (its context or browser and profile); 0 never.",
+    help: "Seconds after which a browser session no call used closes (its context or browser and profile; listing tools is no call); 0 never.",
     details:
       "This lease is what closes the sessions of a client that went away without `mm_cleanup`: an HTTP client leaving does not close them at once, since another client may go on with one by its id."
   }),

@@ -272,17 +272,29 @@ const withEnded = (handle: SessionHandle, current: State, client: string): Sessi
   return lost === undefined || why === undefined ? handle : handleOf(Context.add(handle.context, EndedSession, { sessionId: lost, why }))
 }
 
-/** Holds the slot for the caller's scope; a new slot nobody launched in closes with it. */
-const holdIn = (state: Ref.Ref<State>) => (slot: Slot, fresh: boolean) =>
+/**
+ * Holds the slot for the caller's scope; a new slot nobody launched in closes with it. A call is activity:
+ * its end renews the idle lease; a look (`peek`: the tool list) holds the slot without renewing it.
+ */
+const holdIn = (state: Ref.Ref<State>) => (slot: Slot, fresh: boolean, activity = true) =>
   Effect.acquireRelease(
     Ref.update(slot.use, (use) => ({ ...use, calls: use.calls + 1 })),
     () =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
-        yield* Ref.update(slot.use, (use) => ({ calls: use.calls - 1, lastUsed: now }))
+        yield* Ref.update(slot.use, (use) => ({ calls: use.calls - 1, lastUsed: activity ? now : use.lastUsed }))
         if (fresh && !(yield* Ref.get(state)).entries.has(slot.key)) yield* Scope.close(slot.scope, Exit.void)
       })
   )
+
+/** A session that is not there, for reading only (a client's tool list before its launch): launching in it is a defect. */
+const standInFor = (services: Context.Context<Session | Observer>): Context.Context<Session | Observer> => {
+  const session = Context.get(services, Session)
+  return Context.add(services, Session, {
+    ...session,
+    launch: () => Effect.dieMessage("a stand-in session (resolve with peek) was asked to launch: resolve without peek to run calls")
+  })
+}
 
 export const make = (factory: SlotFactory, options: RegistryOptions) =>
   Effect.gen(function* () {
@@ -330,6 +342,8 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
     const hold = holdIn(state)
 
     const shared = options.shared ? yield* newSlot : undefined
+    // What a client without a session reads its tool list from: one slot, built on first use, never launched.
+    const standIn = yield* Effect.cached(Effect.map(newSlot, (slot) => standInFor(slot.services)))
 
     /** The entry a selector names for this client: an id (any client's), or a name among its sessions. */
     const find = (selector: string, client: string) =>
@@ -346,6 +360,14 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
     const resolve: SessionsService["resolve"] = (request) =>
       Effect.gen(function* () {
         const client = yield* FiberRef.get(ObservingClient)
+        if (request.peek === true && request.selector === undefined) {
+          const current = yield* Ref.get(state)
+          const currentKey = clientOf(current, client).current
+          const slot = shared ?? (currentKey === undefined ? undefined : current.entries.get(currentKey)?.slot)
+          if (slot === undefined) return handleOf(Context.add(yield* standIn, KnowledgeStore, storeFor(client)))
+          yield* hold(slot, false, false)
+          return handleFor(slot, client)
+        }
         if (shared !== undefined) {
           if (request.selector !== undefined) {
             const listing = yield* listingOf(handleFor(shared, client))

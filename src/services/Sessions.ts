@@ -21,6 +21,11 @@ export interface SessionRequest {
   readonly starts: boolean
   /** A new session even from inside a call (a fan-out replay's runs); with `starts`. */
   readonly fresh?: true | undefined
+  /**
+   * Only to read the session (the tool list): no activity on it, so its idle lease runs on, and a client
+   * without one gets a stand-in that cannot launch instead of a new slot.
+   */
+  readonly peek?: true | undefined
 }
 
 /**
@@ -138,11 +143,14 @@ export const withSession =
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<R, SessionServices>> =>
     Effect.provideService(effect, Sessions, singleSessions(handle)) as Effect.Effect<A, E, Exclude<R, SessionServices>>
 
-/** Runs an effect on the calling client's current session (none: a session not launched yet), e.g. to list its tools. */
+/**
+ * Runs an effect that only reads the calling client's current session (none: a session not launched yet), e.g.
+ * to list its tools: it renews no idle lease and builds nothing for a client without a session.
+ */
 export const onCurrentSession = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<R, SessionServices>> =>
   Effect.scoped(
     Effect.flatMap(Sessions, (sessions) =>
-      Effect.flatMap(Effect.orDie(sessions.resolve({ starts: false })), (handle) => Effect.provide(effect, handle.context))
+      Effect.flatMap(Effect.orDie(sessions.resolve({ starts: false, peek: true })), (handle) => Effect.provide(effect, handle.context))
     )
   ) as Effect.Effect<A, E, Exclude<R, SessionServices>>
 
