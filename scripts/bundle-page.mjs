@@ -48,7 +48,9 @@ export const ENTRIES = {
   /** The page's reaction to an action that is read back (session/reaction.ts). */
   watchReaction: pick("watchReaction", "reaction"),
   reactionNow: pick("reactionNow", "reaction"),
-  stopReaction: pick("stopReaction", "reaction")
+  stopReaction: pick("stopReaction", "reaction"),
+  /** The direct type's watch of the page's reaction, in the page's main world (session/typing.ts). */
+  fieldReaction: `import { fieldReactionNow, fieldTypedState, startFieldReaction } from "./typing.ts"; export const value = { start: startFieldReaction, now: fieldReactionNow, typed: fieldTypedState }`
 }
 
 const EXPORT = /export\s*\{\s*([\w$]+)\s+as\s+value\s*\};?\s*$/

@@ -140,6 +140,9 @@ export const type = defineTool({
     sensitive: Schema.optional(Schema.Boolean).annotations({
       description: "True when the field looks secret (password, seed phrase, key...): its text is never stored."
     }),
+    value: Schema.optional(Schema.String).annotations({
+      description: "What the field shows when it differs from the text: a mask's or format's form, an autocomplete's choice, a date as YYYY-MM-DD."
+    }),
     element: ElementField
   }),
   annotations: pageActionAnnotations,
@@ -200,12 +203,16 @@ export const type = defineTool({
     const target = targetOf(input)
     const text = yield* textToType(input)
     const options = { timeoutMs: input.timeoutMs, dialog: input.dialog }
-    const { sensitive, element } = yield* session.type(target, text, options)
+    const { sensitive, element, value } = yield* session.type(target, text, options)
     // Enter on the field itself, as a person submitting it would; its own step in nothing but this call.
     if (input.submit === true) yield* session.pressKey(target, "Enter", options)
     // A secret counts as sensitive wherever it goes.
     const secretOrSensitive = sensitive || input.secret !== undefined
-    return { typed: true, ...(secretOrSensitive ? { sensitive: true } : {}), ...described(element) }
+    return {
+      typed: true,
+      ...(secretOrSensitive ? { sensitive: true } : value !== undefined ? { value } : {}),
+      ...described(element)
+    }
   })
 })
 

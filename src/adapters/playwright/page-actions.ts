@@ -97,3 +97,13 @@ export const typingChangesScript = (token: string): string =>
  */
 export const typedStateScript = (token: string, text: string): string =>
   withActions(false, `return actions.typedState(${JSON.stringify(token)}, ${JSON.stringify(text)})`, "null")
+
+/**
+ * The expressions of the direct type's watch of the page's reaction, run in the page's main world
+ * (page/typing.ts): start it on the focused field, read it, and read the field back (stopping it).
+ */
+export const fieldReactionScripts = {
+  start: `(${PAGE.fieldReaction}).start()`,
+  now: `(${PAGE.fieldReaction}).now()`,
+  typed: (text: string) => `(${PAGE.fieldReaction}).typed(${JSON.stringify(text)})`
+} as const

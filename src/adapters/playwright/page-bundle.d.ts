@@ -26,4 +26,5 @@ export declare const PAGE: {
   readonly watchReaction: string
   readonly reactionNow: string
   readonly stopReaction: string
+  readonly fieldReaction: string
 }

@@ -363,9 +363,10 @@ export const takeReport = (page: Page, token: string): string | undefined => {
 
 /**
  * The JSON value of `expression` in the page's main world, where the page's own scripts live: only for
- * changing what the page sees (its dialogs, its console), never for reading it.
+ * changing what the page sees (its dialogs, its console) and watching what its own scripts do (its
+ * timers and requests after typing), never for reading the page.
  */
-const evaluateInMainWorld = <A>(page: Page, expression: string, options: EvaluateOptions = {}): Promise<A> =>
+export const evaluateInMainWorld = <A>(page: Page, expression: string, options: EvaluateOptions = {}): Promise<A> =>
   inTime(options, async (timeout) => {
     const { session } = await channelOf(page)
     return valueOf<A>(await session.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true, timeout }))

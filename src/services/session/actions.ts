@@ -66,12 +66,19 @@ export interface SessionActions {
     target: Target,
     options: ClickOptions
   ) => Effect.Effect<{ readonly pageClosedAfterClick: boolean; readonly element?: TargetElement | undefined }, ActionError>
-  /** Fills the field; `sensitive` tells whether the element looks like a secret field; `element` as for click. */
+  /**
+   * Fills the field; `sensitive` tells whether the element looks like a secret field; `element` as for
+   * click; `value` is what a field that is not secret shows when it differs from the text (a mask's format,
+   * an autocomplete's choice, a date as the input writes it).
+   */
   readonly type: (
     target: Target,
     text: string,
     options: ActionOptions
-  ) => Effect.Effect<{ readonly sensitive: boolean; readonly element?: TargetElement | undefined }, ActionError>
+  ) => Effect.Effect<
+    { readonly sensitive: boolean; readonly element?: TargetElement | undefined; readonly value?: string | undefined },
+    ActionError
+  >
   /**
    * Waits until any element the target matches is visible, or until none is ("hidden"); a target that
    * matches several elements is no error here. `element` is the target as the page showed it once it

@@ -3,8 +3,11 @@
 // the app had its say. It counts the short timers the page schedules from now on (a revert 300 ms
 // later, a debounced save), notes when the DOM last changed, and keeps the text the page added (a
 // message such as "Gift wrap is not available"). The requests the action starts are counted on the
-// Node side (session/reaction.ts), which decides when the reaction settled. Synchronous: a page with
-// frozen timers answers too.
+// Node side (session/reaction.ts), which decides when the reaction settled, and here too (fetch and
+// XMLHttpRequest), since the browser's word of a request can reach the Node side after the page's
+// answer. Watching typing, the field's own changes (its text, its attributes) are not the page's
+// reaction, and the field's value at its last input event is kept: what it held before the page had
+// its say. Synchronous: a page with frozen timers answers too.
 
 /** Timers longer than this are not waited for (a poll, a session timeout): only a reaction's short ones. */
 const SHORT_TIMER_MS = 1_500
@@ -12,34 +15,65 @@ const SHORT_TIMER_MS = 1_500
 const KEPT_TEXTS = 6
 const TEXT_CHARS = 160
 
+/** A watch left running (its caller gave up) ends by itself after this long. */
+const WATCH_LIFE_MS = 15_000
+
 const KEY = Symbol.for("browser-workflow-mcp/reaction")
 
 interface ReactionWatch {
   pending: Set<number>
+  requests: number
   lastChange: number
+  changed: boolean
   texts: Array<string>
+  /** Typing: the field's value (its text for an editing host) at its last input event. */
+  inputValue?: string
   readonly observer: MutationObserver
   readonly setTimeout: typeof setTimeout
   readonly clearTimeout: typeof clearTimeout
   readonly wrappedSet: unknown
   readonly wrappedClear: unknown
+  readonly fetch: typeof fetch
+  readonly wrappedFetch: unknown
+  readonly send: XMLHttpRequest["send"]
+  readonly wrappedSend: unknown
+  readonly onInput: (event: Event) => void
 }
 
-/** Runs in the page on the target: ends any earlier watch and starts a new one in the target's window. */
-export const watchReaction = (element: Element): void => {
+/** Runs in the page: the text a field holds (an input's value, an editing host's text). */
+export const fieldText = (element: Element): string =>
+  element.localName === "input" || element.localName === "textarea"
+    ? (element as HTMLInputElement).value
+    : ((element as HTMLElement).innerText ?? element.textContent ?? "")
+
+/**
+ * Runs in the page on the target: ends any earlier watch and starts a new one in the target's window.
+ * `typing`: the target is a field being typed into (see the module's comment).
+ */
+export const watchReaction = (element: Element, typing?: boolean): void => {
   stopReaction(element)
   const view = element.ownerDocument.defaultView as (Window & typeof globalThis) | null
   if (view === null) return
   const original = { set: view.setTimeout, clear: view.clearTimeout }
   const schedule = original.set as unknown as (...args: Array<unknown>) => number
+  const requestEnded = () => {
+    watch.requests = Math.max(0, watch.requests - 1)
+    watch.lastChange = performance.now()
+  }
+  const XHR = (view as any).XMLHttpRequest as typeof XMLHttpRequest | undefined
   const watch: ReactionWatch = {
     pending: new Set(),
+    requests: 0,
     lastChange: performance.now(),
+    changed: false,
     texts: [],
     observer: new MutationObserver((records) => {
       for (const record of records) {
         if (record.type === "attributes" && record.attributeName === "style") continue
+        // What typing does to the field itself (its text, a value attribute a framework keeps in step) is no reaction.
+        if (typing === true && (record.target === element || element.contains(record.target))) continue
         watch.lastChange = performance.now()
+        watch.changed = true
         const added =
           record.type === "characterData" ? [record.target] : record.type === "childList" ? Array.from(record.addedNodes) : []
         for (const node of added) {
@@ -54,7 +88,30 @@ export const watchReaction = (element: Element): void => {
     setTimeout: original.set,
     clearTimeout: original.clear,
     wrappedSet: undefined,
-    wrappedClear: undefined
+    wrappedClear: undefined,
+    fetch: view.fetch,
+    wrappedFetch: undefined,
+    send: XHR?.prototype.send ?? (() => {}),
+    wrappedSend: undefined,
+    onInput: (event: Event) => {
+      if (event.composedPath().includes(element)) watch.inputValue = fieldText(element)
+    }
+  }
+  const wrappedFetch = function (...args: Parameters<typeof fetch>) {
+    watch.requests++
+    const started = watch.fetch.apply(view, args)
+    started.then(requestEnded, requestEnded)
+    return started
+  }
+  const wrappedSend = function (this: XMLHttpRequest, ...args: Parameters<XMLHttpRequest["send"]>) {
+    watch.requests++
+    this.addEventListener("loadend", requestEnded, { once: true })
+    try {
+      return watch.send.apply(this, args)
+    } catch (error) {
+      requestEnded()
+      throw error
+    }
   }
   const wrappedSet = function (this: unknown, handler: TimerHandler, delay?: number, ...args: Array<unknown>): number {
     const ms = Number(delay ?? 0)
@@ -72,25 +129,37 @@ export const watchReaction = (element: Element): void => {
     if (id !== undefined) watch.pending.delete(id)
     return original.clear.call(view, id)
   }
-  Object.assign(watch, { wrappedSet, wrappedClear })
+  Object.assign(watch, { wrappedSet, wrappedClear, wrappedFetch, wrappedSend })
   view.setTimeout = wrappedSet as unknown as typeof setTimeout
   view.clearTimeout = wrappedClear as typeof clearTimeout
+  if (typeof watch.fetch === "function") view.fetch = wrappedFetch as typeof fetch
+  if (XHR !== undefined) XHR.prototype.send = wrappedSend as XMLHttpRequest["send"]
+  if (typing === true) element.ownerDocument.addEventListener("input", watch.onInput, true)
   watch.observer.observe(element.ownerDocument, { subtree: true, childList: true, characterData: true, attributes: true })
   Object.defineProperty(view, KEY, { value: watch, configurable: true, enumerable: false, writable: true })
+  schedule.call(view, () => (view as any)[KEY] === watch && stopReaction(element), WATCH_LIFE_MS)
 }
 
 /** What the page is still doing after the action: short timers pending, and how long its DOM has been quiet. */
 export interface Reaction {
   readonly timers: number
+  /** Its fetches and XMLHttpRequests still open. */
+  readonly requests: number
   readonly quietMs: number
+  /** Whether its DOM changed at all since the watch began. */
+  readonly changed: boolean
 }
 
 /** Runs in the page on the target: the reaction so far; null when no watch runs. */
 export const reactionNow = (element: Element): Reaction | null => {
   const watch = (element.ownerDocument.defaultView as any)?.[KEY] as ReactionWatch | undefined
   if (watch === undefined) return null
-  return { timers: watch.pending.size, quietMs: performance.now() - watch.lastChange }
+  return { timers: watch.pending.size, requests: watch.requests, quietMs: performance.now() - watch.lastChange, changed: watch.changed }
 }
+
+/** Runs in the page on a field being typed into: its value at its last input event, undefined when none came (or no watch runs). */
+export const inputValueOf = (element: Element): string | undefined =>
+  ((element.ownerDocument.defaultView as any)?.[KEY] as ReactionWatch | undefined)?.inputValue
 
 /** Runs in the page on the target: ends the watch (the page's own timer functions back); the text the page added meanwhile. */
 export const stopReaction = (element: Element): ReadonlyArray<string> => {
@@ -101,6 +170,10 @@ export const stopReaction = (element: Element): ReadonlyArray<string> => {
   // Only our own wrappers are put back: a page that replaced them meanwhile (a fake clock) keeps its own.
   if (view.setTimeout === watch.wrappedSet) view.setTimeout = watch.setTimeout
   if (view.clearTimeout === watch.wrappedClear) view.clearTimeout = watch.clearTimeout
+  if (view.fetch === watch.wrappedFetch) view.fetch = watch.fetch
+  const XHR = (view as any).XMLHttpRequest as typeof XMLHttpRequest | undefined
+  if (XHR !== undefined && XHR.prototype.send === watch.wrappedSend) XHR.prototype.send = watch.send
+  element.ownerDocument.removeEventListener("input", watch.onInput, true)
   delete (view as any)[KEY]
   return watch.texts
 }

@@ -4,6 +4,7 @@
 // suggestions), which the caller waits for so that the answer shows the filtered options. Synchronous:
 // a page with frozen timers answers too. Driven by session/actions.ts.
 import { isSensitiveField } from "./fields.js"
+import { fieldText, inputValueOf, reactionNow, stopReaction, watchReaction, type Reaction } from "./reaction.js"
 import { notEditableWhy } from "./readiness.js"
 
 /**
@@ -23,6 +24,16 @@ export const typingKind = (element: Element): "text" | "fill" | "keys" | { reado
   return role === "textbox" || role === "searchbox" || role === "combobox" ? "keys" : "fill"
 }
 
+/** Whether the field drives a popup: role combobox or searchbox, aria-controls, aria-autocomplete, aria-haspopup, a `list`, a search input. */
+const drivesAPopup = (element: Element): boolean =>
+  element.getAttribute("role") === "combobox" ||
+  element.getAttribute("role") === "searchbox" ||
+  element.hasAttribute("aria-controls") ||
+  element.hasAttribute("aria-autocomplete") ||
+  (element.hasAttribute("aria-haspopup") && element.getAttribute("aria-haspopup") !== "false") ||
+  element.hasAttribute("list") ||
+  (element.localName === "input" && (element as HTMLInputElement).type === "search")
+
 /** Where a field's reaction watch is kept (on the field, in the world of the script that set it). */
 const WATCH = Symbol.for("browser-workflow-mcp/typing")
 
@@ -41,14 +52,7 @@ const SUGGESTIONS_FIRST_MS = 500
  * to wait for a first answer (POPUP_FIRST_MS, SUGGESTIONS_FIRST_MS for the weaker sign), 0 for none.
  */
 export const watchTyping = (element: Element): number => {
-  const drivesPopup =
-    element.getAttribute("role") === "combobox" ||
-    element.getAttribute("role") === "searchbox" ||
-    element.hasAttribute("aria-controls") ||
-    element.hasAttribute("aria-autocomplete") ||
-    (element.hasAttribute("aria-haspopup") && element.getAttribute("aria-haspopup") !== "false") ||
-    element.hasAttribute("list") ||
-    (element.localName === "input" && (element as HTMLInputElement).type === "search")
+  const drivesPopup = drivesAPopup(element)
   // By name, not instanceof: the direct path watches a field of a same-origin frame from the top document's realm.
   const suggests =
     element.localName === "input" &&
@@ -93,26 +97,53 @@ export const stopWatch = (element: Element) => {
 export const typingChanges = (element: Element): number => ((element as any)[WATCH] as TypingWatch | undefined)?.changes ?? -1
 
 export interface Typed {
-  /** The field holds the text (or a formatting of it: every character, in order). */
+  /** The field holds the text (or a formatting of it), or an autocomplete's choice replaced it. */
   readonly arrived: boolean
   /** What the field holds instead, when it is not secret and the text did not arrive. */
   readonly holds?: string
+  /** What the field shows when the text arrived in another form (a mask's format, an autocomplete's choice); never for a secret field. */
+  readonly value?: string
+  /** The field held the text at its last input event: the page changed it afterwards. */
+  readonly held?: boolean
+  /** The text the page added while it reacted (a message), newest last. */
+  readonly said?: ReadonlyArray<string>
 }
 
-/** Runs in the page on the field after typing (and its app's answer): stops the watch; whether the text arrived. */
+/** Letters and digits only, in lower case: a mask's or a format's additions and case do not count. */
+const bare = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
+
+/**
+ * Whether `value` holds `text`: every letter and digit of it, in order, case aside (a mask's "(555)
+ * 123-4567", a number's "1,000", "GERMANY" for "Germany"); text of neither letters nor digits must be there as it is.
+ */
+export const holdsText = (value: string, text: string): boolean => {
+  if (text === "") return value === ""
+  if (value === text) return true
+  const [have, want] = bare(text) === "" ? [value, text] : [bare(value), bare(text)]
+  let at = 0
+  for (const char of have) if (at < want.length && char === want[at]) at++
+  return at === want.length
+}
+
+const clipped = (value: string) => (value.length > 80 ? `${value.slice(0, 79)}…` : value)
+
+/**
+ * Runs in the page on the field after typing (and its app's answer): stops the watches; whether the text
+ * arrived. A field that drives a popup and held the text, then shows something else (an autocomplete
+ * that put its choice in), took it.
+ */
 export const typedState = (element: Element, text: string): Typed => {
   stopWatch(element)
-  // By name, not instanceof: the direct path reads a field of a same-origin frame from the top document's realm.
-  const value =
-    element.localName === "input" || element.localName === "textarea"
-      ? (element as HTMLInputElement).value
-      : ((element as HTMLElement).innerText ?? element.textContent ?? "")
-  // Every character typed, in order: a field that formats what it is given ("(555) 123-4567") still holds it.
-  let at = 0
-  for (const char of value) if (at < text.length && char === text[at]) at++
-  const arrived = text === "" ? value === "" : value === text || at === text.length
-  const holds = arrived || isSensitiveField(element) ? undefined : value.length > 80 ? `${value.slice(0, 79)}…` : value
-  return { arrived, ...(holds !== undefined ? { holds } : {}) }
+  const input = inputValueOf(element)
+  const said = stopReaction(element)
+  const value = fieldText(element)
+  const held = input !== undefined && holdsText(input, text)
+  const secret = isSensitiveField(element)
+  const chosen = held && value.trim() !== "" && drivesAPopup(element)
+  const arrived = holdsText(value, text) || chosen
+  const extra = { ...(held && !arrived ? { held } : {}), ...(said.length > 0 && !arrived && !secret ? { said } : {}) }
+  if (arrived) return { arrived, ...(value !== text && !secret ? { value: clipped(value) } : {}) }
+  return { arrived, ...(secret ? {} : { holds: clipped(value) }), ...extra }
 }
 
 /** Where the direct path keeps the field it prepared for typing, under the action's token (in our world). */
@@ -144,6 +175,51 @@ export const keptTypedState = (token: string, text: string): Typed | null => {
   if (element === undefined) return null
   if (!element.isConnected) {
     stopWatch(element)
+    stopReaction(element)
+    return null
+  }
+  return typedState(element, text)
+}
+
+/** Where the direct path keeps, in the page's main world, the field whose page's reaction it watches. */
+const REACTION_FIELD = Symbol.for("browser-workflow-mcp/reaction-field")
+
+/**
+ * Runs in the page's main world, where its timers, fetch and XMLHttpRequest are (the direct path
+ * prepared the field in our isolated world, which has its own): starts the watch of the page's
+ * reaction to typing into the focused field (down through shadow roots and same-origin frames), kept
+ * for the reads below. False when no field has the focus.
+ */
+export const startFieldReaction = (): boolean => {
+  let active: Element | null = document.activeElement
+  for (;;) {
+    const inner: Element | null | undefined =
+      active?.shadowRoot?.activeElement ??
+      (active?.localName === "iframe" || active?.localName === "frame" ? (active as HTMLIFrameElement).contentDocument?.activeElement : null)
+    if (!inner || inner === active) break
+    active = inner
+  }
+  if (active === null || active === active.ownerDocument.body) return false
+  watchReaction(active, true)
+  Object.defineProperty(window, REACTION_FIELD, { value: active, enumerable: false, configurable: true, writable: true })
+  return true
+}
+
+const reactionField = (): Element | undefined => (window as any)[REACTION_FIELD] as Element | undefined
+
+/** Runs in the page's main world: the reaction so far to typing into the field startFieldReaction watches; null when none. */
+export const fieldReactionNow = (): Reaction | null => {
+  const element = reactionField()
+  return element === undefined ? null : reactionNow(element)
+}
+
+/** Runs in the page's main world: typedState of the field startFieldReaction watches, kept no longer; null when none or it left the page. */
+export const fieldTypedState = (text: string): Typed | null => {
+  const element = reactionField()
+  ;(window as any)[REACTION_FIELD] = undefined
+  if (element === undefined) return null
+  if (!element.isConnected) {
+    stopReaction(element)
     return null
   }
   return typedState(element, text)

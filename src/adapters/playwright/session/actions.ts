@@ -5,48 +5,15 @@ import type { Locator, Page } from "playwright"
 import { ActionFailed, PageClosed, TargetNotFound, WaitTimeout, type ActionTimeout } from "../../../domain/errors.js"
 import type { TargetElement } from "../../../domain/knowledge.js"
 import { describeTarget, type Target } from "../../../domain/target.js"
-import { failIfStuck } from "./responsive.js"
 import { pageSaid, settleReaction, startReaction } from "./reaction.js"
 import type { ActionOptions, ClickOptions, DialogChoice, SessionActions } from "../../../services/Session.js"
 import { BrowserState, type BrowserStateService } from "../lifecycle/browser.js"
 import { BrowserCallFailed, firstLine } from "../calls.js"
-import { directActions, splitLastKey, type DirectActions } from "./direct.js"
+import { directActions, type DirectActions } from "./direct.js"
 import { requestsInFlight, type LiveSession } from "../lifecycle/live-session.js"
-import { evaluateInPage } from "../page-eval.js"
-import { typedStateScript, typingChangesScript } from "../page-actions.js"
-import { elementFunction, isSensitiveField, readText } from "../page-script.js"
-import { Refused, targets, type Targets } from "./targets.js"
-import { PAGE } from "../page-bundle.js"
-import type { Typed } from "../page/typing.js"
-
-/**
- * Whether the focused element (down through shadow roots and frames) looks secret; null when the focus is
- * in a frame of another origin, which the top document cannot read. A page that cannot answer counts as secret.
- */
-const focusIsSecret = (page: Page) =>
-  Effect.promise(() =>
-    page.isClosed()
-      ? Promise.resolve(true)
-      : evaluateInPage<boolean | null>(
-          page,
-          `(() => {
-            const isSensitive = ${isSensitiveField.toString()}
-            let element = document.activeElement
-            for (;;) {
-              if (element && element.shadowRoot && element.shadowRoot.activeElement) { element = element.shadowRoot.activeElement; continue }
-              if (element && (element.localName === "iframe" || element.localName === "frame")) {
-                let inner = null
-                try { inner = element.contentDocument } catch { inner = null }
-                if (inner === null) return null
-                if (inner.activeElement && inner.activeElement !== inner.body) { element = inner.activeElement; continue }
-              }
-              break
-            }
-            return element ? isSensitive(element) : false
-          })()`,
-          { timeoutMs: 2_000 }
-        ).catch(() => true)
-  )
+import { isSensitiveField, readText } from "../page-script.js"
+import { targets, type Targets } from "./targets.js"
+import { focusIsSecret, typeNow } from "./typing.js"
 
 /**
  * In the page: the text of each of the elements (as get_text reads one), at most `limit`, and how many
@@ -156,54 +123,6 @@ const pressOn = async (field: Locator, key: string, options: { timeout: number; 
   return sensitive
 }
 
-/** After typing into a field that drives a popup: its app's first change within the field's window (watchTyping), then quiet for quietMs, at most capMs. */
-const REACTION = { quietMs: 100, capMs: 1_500, pollMs: 25 } as const
-/** How long the field may take to start its watch before typing (a field not there yet is typed into without it; a busy page may take a while). */
-const WATCH_TIMEOUT_MS = 1_000
-
-const typingKind = elementFunction<undefined, "text" | "fill" | "keys" | { readonly notEditable: string }>(PAGE.typingKind)
-const watchTyping = elementFunction<undefined, number>(PAGE.watchTyping)
-
-/**
- * Waits for the app's answer to typing into a field that drives a popup (see REACTION): a change of the
- * page after the last key (page/typing.ts), timed here, so that a page's frozen timers do not hold it.
- */
-const awaitReaction = async (look: () => Promise<number>, firstMs: number) => {
-  const started = Date.now()
-  let seen = await look()
-  let changedAt = seen > 0 ? started : undefined
-  for (;;) {
-    const now = Date.now()
-    if (seen < 0 || now - started >= REACTION.capMs) return
-    if (changedAt === undefined ? now - started >= firstMs : now - changedAt >= REACTION.quietMs) return
-    await new Promise((resolve) => setTimeout(resolve, REACTION.pollMs))
-    const changes = await look()
-    if (changes !== seen) changedAt = Date.now()
-    seen = changes
-  }
-}
-
-/**
- * Playwright's path of mm_type. A text field gets the text as fill puts it, but its last character as
- * a real keystroke (keydown, input, keyup), so that a filter listening to keys hears it as it hears a
- * person; a date or number input is filled whole; an editor that reads keystrokes (role textbox, not
- * an editing host) gets its text selected and replaced key by key.
- */
-const typeInto = async (field: Locator, text: string, options: { timeout: number; signal: AbortSignal }) => {
-  const kind = await field.evaluate(typingKind, undefined, { timeout: options.timeout })
-  if (typeof kind === "object") throw new Refused("not-editable", kind.notEditable)
-  if (kind === "keys") {
-    await field.focus({ timeout: options.timeout })
-    await field.press("ControlOrMeta+a", options)
-    if (text === "") await field.press("Delete", options)
-    else await field.pressSequentially(text, options)
-    return
-  }
-  const { head, last } = kind === "text" ? splitLastKey(text) : { head: text, last: "" }
-  await field.fill(head, options)
-  if (last !== "") await field.pressSequentially(last, options)
-}
-
 /** The element field of an action's answer: only when the page could describe the target. */
 const described = (element: TargetElement | undefined): { readonly element?: TargetElement } => (element !== undefined ? { element } : {})
 
@@ -242,91 +161,6 @@ const click = (context: ActionContext, target: Target, options: ClickOptions) =>
 
 const type = (context: ActionContext, target: Target, text: string, options: ActionOptions) => onActivePage(context, options.dialog, typeNow(context, target, text, options))
 
-const typeNow = (context: ActionContext, target: Target, text: string, options: ActionOptions) =>
-  Effect.gen(function* () {
-    const { live, page } = yield* context.browser.activePage
-    // A page known to be stuck answers MM_PAGE_UNRESPONSIVE before the watch below waits on it.
-    yield* failIfStuck(page, `type on ${describeTarget(target)} could not start`)
-    // The direct path starts the watch of a field that drives a popup itself, in the trip that prepares it.
-    const direct_ = yield* context.direct.directType(live, page, target, text, options.timeoutMs)
-    if (direct_._tag === "Done") {
-      const token = direct_.token ?? ""
-      const read = <A>(expression: string, none: A) => () => evaluateInPage<A>(page, expression, { timeoutMs: 1_000 }).catch(() => none)
-      yield* checkTyped(page, target, {
-        firstMs: direct_.firstMs ?? 0,
-        changes: read(typingChangesScript(token), -1),
-        typed: read<Typed | null>(typedStateScript(token, text), null)
-      })
-      return { sensitive: direct_.sensitive ?? true, ...described(direct_.element) }
-    }
-    live.lastRead = undefined
-    yield* Effect.logDebug(`type: ${direct_.why}; Playwright's fill takes over`)
-    // A field that drives a popup has its page's changes counted from now on, for the app's answer to the typing.
-    const frames = yield* context.targeting.ensureRefs(page, target)
-    const field = context.targeting.locate(page, target, frames)
-    const firstMs = yield* Effect.promise(() => field.evaluate(watchTyping, undefined, { timeout: WATCH_TIMEOUT_MS }).catch(() => 0))
-    const element = yield* context.targeting.describe(page, target, direct_.described)
-    const { locator } = yield* context.targeting.act("type", target, options.timeoutMs, (typed, opts) => typeInto(typed, text, opts), page)
-    yield* checkTyped(page, target, {
-      firstMs,
-      changes: () => onElementNow(locator, PAGE.typingChanges, undefined, -1),
-      typed: () => onElementNow<Typed | null>(locator, PAGE.typedState, text, null)
-    })
-    // Read in our isolated world (the field keeps the focus after fill) and, for a field that lost it, on the element.
-    // Focus in a cross-origin frame: the field itself says, when it is in a frame (it has the focus there).
-    const focused = yield* focusIsSecret(page)
-    if (focused === true || (focused === null && frames.length === 0)) return { sensitive: true, ...described(element) }
-    const sensitive = yield* Effect.promise(() => locator.evaluate(isSensitiveField, undefined, { timeout: 2_000 }).catch(() => true))
-    return { sensitive, ...described(element) }
-  })
-
-/**
- * The page function `source` (as PAGE holds it) on the locator's element as the page is now, or `absent`
- * when it is not there (it left) or the page did not answer within 2 s: a field an action took away is
- * not waited for, as a locator's evaluate would.
- */
-const onElementNow = <R>(locator: Locator, source: string, arg: unknown, absent: R): Promise<R> => {
-  const run = new Function("elements", "given", `return elements.length === 0 ? given.absent : (${source})(elements[0], given.arg)`) as (
-    elements: Array<Element>,
-    given: { readonly arg: unknown; readonly absent: unknown }
-  ) => R
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const late = new Promise<R>((resolve) => (timer = setTimeout(() => resolve(absent), 2_000)))
-  const now = (locator.evaluateAll(run, { arg, absent }) as Promise<R>).catch(() => absent)
-  return Promise.race([now, late]).finally(() => clearTimeout(timer))
-}
-
-/**
- * How the checks after typing read the field: how long to wait for its app's first answer (0: the field
- * drives nothing), its page's changes since the last key, and what it holds (null when it cannot be read
- * any more: it went away).
- */
-interface TypedReads {
-  readonly firstMs: number
-  readonly changes: () => Promise<number>
-  readonly typed: () => Promise<Typed | null>
-}
-
-/**
- * After typing: a field that drives a popup gives its app the moment it takes to answer (a first change
- * within the field's window (watchTyping), then quiet for REACTION.quietMs, at most REACTION.capMs), so that the
- * observation after it shows the filtered options; then the call fails unless the field holds the text
- * (or a formatting of it). A field that cannot be read any more (it went away) passes.
- */
-const checkTyped = (page: Page, target: Target, reads: TypedReads) =>
-  Effect.gen(function* () {
-    if (reads.firstMs > 0) yield* Effect.promise(() => awaitReaction(reads.changes, reads.firstMs))
-    const typed = yield* Effect.promise(reads.typed)
-    if (typed === null || typed.arrived || page.isClosed()) return
-    return yield* new ActionFailed({
-      action: "type",
-      target: describeTarget(target),
-      detail:
-        typed.holds === undefined
-          ? "the field does not hold the text typed afterwards (the page changed or refused it; a secret field's value is not shown)"
-          : `the field holds ${JSON.stringify(typed.holds)} afterwards, not the text typed (the page changed or refused it)`
-    })
-  })
 
 const pressKey = (context: ActionContext, target: Target | undefined, key: string, options: ActionOptions) =>
   onActivePage(context, options.dialog, pressKeyNow(context, target, key, options))

@@ -11,6 +11,7 @@ import { type BrowserStateService } from "../lifecycle/browser.js"
 import { BrowserCallFailed, firstLine } from "../calls.js"
 import { addNotice, type LiveSession } from "../lifecycle/live-session.js"
 import {
+  fieldReactionScripts,
   finishGuardScript,
   measuredElement,
   prepareActionScript,
@@ -27,6 +28,7 @@ import {
   callExpression,
   callOnObject,
   devtoolsOf,
+  evaluateInMainWorld,
   evaluateInPage,
   evaluateToObject,
   hasInstalled,
@@ -124,6 +126,10 @@ type Outcome =
       readonly token?: string
       /** A type's field drives a popup or shows suggestions: how long to wait for the app's first answer (page/typing.ts), 0 for none. */
       readonly firstMs?: number
+      /** When a type's input started (epoch ms): the page's reaction is counted from then. */
+      readonly inputAt?: number
+      /** A type's page's reaction is watched in its main world (page-actions.ts fieldReactionScripts). */
+      readonly watched?: boolean
     }
   | { readonly _tag: "HandOver"; readonly why: string; readonly described?: DescribeAnswer | undefined }
 
@@ -473,6 +479,9 @@ const directType = (context: DirectContext, live: LiveSession, page: Page, targe
     // A document without the describe function installs it now, before the input changes anything.
     const element = yield* context.targeting.describe(page, target, described)
     const { head, last } = splitLastKey(text)
+    // The page's own timers and requests are in its main world: the watch of its reaction starts there, on the field prepare focused.
+    const watched = yield* Effect.promise(() => evaluateInMainWorld<boolean>(page, fieldReactionScripts.start, { timeoutMs: 1_000 }).catch(() => false))
+    const inputAt = Date.now()
     const dispatched = yield* input(async () => {
       if (text === "") return page.keyboard.press("Delete")
       // What fill does (the selection replaced by the text), the last character as a person's keystroke.
@@ -481,7 +490,7 @@ const directType = (context: DirectContext, live: LiveSession, page: Page, targe
     })
     const { outcome } = yield* concluded(context, live, page, "type", target, token, dispatched)
     if (outcome._tag !== "Done") return { ...outcome, described }
-    const done: Outcome = { _tag: "Done", sensitive: prepared.sensitive ?? true, element, token, firstMs: prepared.firstMs ?? 0 }
+    const done: Outcome = { _tag: "Done", sensitive: prepared.sensitive ?? true, element, token, firstMs: prepared.firstMs ?? 0, inputAt, watched }
     return done
   })
 
