@@ -101,6 +101,16 @@ export const StateView = Schema.transform(PageState, Schema.typeSchema(ScreenSta
   encode: (state) => pageOf(state, state.tabId)
 }).annotations({ description: "The active page: url, title?, tab, screen? (a configured screen that matched), loading? (still loading), app?." })
 
+/**
+ * A new session's first page as launch answers it: StateView without the tab, which is the session's
+ * only one (its id is news once a second tab opens; the observation still tells the client which it is).
+ */
+export const FirstPageView = Schema.transform(PageState, Schema.typeSchema(ScreenState), {
+  strict: true,
+  decode: (page) => Schema.decodeSync(StateView)(page),
+  encode: (state) => pageOf(state)
+}).annotations({ description: "The first page: url, title?, screen? (a configured screen that matched), loading? (still loading), app?." })
+
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /**

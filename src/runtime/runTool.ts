@@ -407,7 +407,7 @@ const secretsNow = (call: Call) =>
 /**
  * The response, lean: the page only when it changed since this client last heard (never when the result
  * itself carries the state), console errors since its previous response, the observation as text, the
- * duration only for a slow call; every secret scrubbed from it and from the blocks beside it.
+ * duration only for a slow call (never a launch's); every secret scrubbed from it and from the blocks beside it.
  */
 const envelope = <O, OE>(
   definition: ToolDefinition<any, any, O, OE, any>,
@@ -454,7 +454,8 @@ const envelope = <O, OE>(
       ...(page !== undefined ? { page } : {}),
       ...(consoleErrors.length > 0 ? { console: consoleErrors } : {}),
       ...(notices.length > 0 ? { notices } : {}),
-      ...slowMs(finishedAt - call.startedAt),
+      // A launch starts a browser: its second or more is what a launch takes, not news.
+      ...(definition.role === "launch" ? {} : slowMs(finishedAt - call.startedAt)),
       ...(snapshot !== "" ? { snapshot } : {})
     }
     const secrets = yield* secretsNow(call)

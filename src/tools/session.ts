@@ -2,7 +2,7 @@
 import { Effect, Option, Schema } from "effect"
 import { StorageState } from "../domain/config.js"
 import { InvalidInput } from "../domain/errors.js"
-import { StateView } from "../domain/envelope.js"
+import { FirstPageView } from "../domain/envelope.js"
 import { defineTool, Evident, ListedAs, Unlisted } from "../runtime/tool.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
@@ -74,7 +74,7 @@ export const launch = defineTool({
     sessionId: Schema.String,
     extensionId: Schema.optional(Schema.String),
     browser: Schema.optional(Schema.String).annotations({ description: "host:port of the remote browser server it landed on (--ws-endpoint, --cdp-endpoint)." }),
-    state: StateView
+    state: FirstPageView
   }),
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   group: "session",

@@ -110,6 +110,9 @@ describe("lean responses", () => {
     const launched = await call("mm_launch")
     expect(launched.envelope.ok).toBe(true)
     expect(launched.envelope.result.state).toMatchObject({ url: `${app.url}/`, title: "Shop" })
+    // The first page's tab is the session's only one, and a launch takes its second or more: neither is news.
+    expect(launched.envelope.result.state.tab).toBeUndefined()
+    expect(launched.envelope.ms).toBeUndefined()
     // The launch result says where the page is: not again beside it.
     expect(launched.envelope.page).toBeUndefined()
 
