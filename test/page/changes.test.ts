@@ -109,5 +109,19 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         expect(after.snapshot).toContain(`(gone: ${two})`)
       })
     )
+
+    it.effect("a node the search saw but did not show is not told gone when it leaves (the client never had its ref)", () =>
+      Effect.gen(function* () {
+        const { url } = yield* Pages
+        expect((yield* Effect.map(runTool(navigate)({ url: `${url}?unshown` }, { policy: "none" }), readable)).ok).toBe(true)
+        // The search shows the Tasks list's first item, not the Steps list.
+        const found = yield* call(find, { text: "Alpha" })
+        expect(found.snapshot).toContain("Alpha")
+        expect(found.snapshot).not.toContain("Two")
+        const removed = yield* call(click, { selector: "#remove" })
+        expect(removed.ok).toBe(true)
+        expect(removed.snapshot ?? "").not.toContain("gone")
+      })
+    )
   })
 })

@@ -3,6 +3,9 @@ import { normalize } from "./text.js"
 import type { TreeNode } from "./tree.js"
 import type { FindLine, FindQuery, RawNode } from "./types.js"
 
+/** How much of a name or text a node around the matches shows. */
+const CONTEXT_CHARS = 80
+
 /** The matches of a search with the structure around them: ancestors, the match and its children, elided siblings. */
 export const findIn = (top: TreeNode, query: FindQuery): { lines: Array<FindLine>; total: number } => {
   const text = query.text?.toLowerCase()
@@ -62,7 +65,9 @@ export const findIn = (top: TreeNode, query: FindQuery): { lines: Array<FindLine
       delete raw.path
       if (child.depth > 0) raw.depth = child.depth
       else delete raw.depth
-      if (!matched.has(child) && raw.text !== undefined && raw.text.length > 80) raw.text = normalize(raw.text, 80)
+      // Around a match, a node's long name and text are context: their start places it (a row's name is all its cells').
+      if (!matched.has(child) && raw.name.length > CONTEXT_CHARS) raw.name = normalize(raw.name, CONTEXT_CHARS)
+      if (!matched.has(child) && raw.text !== undefined && raw.text.length > CONTEXT_CHARS) raw.text = normalize(raw.text, CONTEXT_CHARS)
       lines.push(matched.has(child) ? { depth: child.depth, node: raw, match: true } : { depth: child.depth, node: raw })
       walk(child)
     }

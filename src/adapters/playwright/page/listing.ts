@@ -36,16 +36,22 @@ const keyOf = (item: OutputItem) => (item.covered !== undefined ? `${item.raw.re
  * A search of the whole page looked at all of it for the client: every node it walked goes into the
  * client's record as seen, so the next changes-only walk answers what changed since, not the nodes the
  * search did not show. A node the client was told of that is gone stays in the record, so that walk
- * still says it left.
+ * still says it left; one the search saw but did not show (not in `shown`, its answer's refs) is
+ * recorded as unshown, and its leaving is no news to the client.
  */
-export const recordSeen = (walk: Walk, output: Array<OutputItem>): void => {
+export const recordSeen = (walk: Walk, output: Array<OutputItem>, shown: ReadonlySet<string>): void => {
   noteOrders(walk, output, false)
-  const seen = new Set<string>()
+  const { view, changes } = walk
+  const record = (key: string, raw: RawNode) => {
+    const told = view.reported.has(key) && !view.unshown.has(key)
+    tell(view, changes, key, signatureOf(raw))
+    if (!told && !shown.has(raw.ref)) view.unshown.add(key)
+  }
   for (const item of output) {
     const key = keyOf(item)
-    tell(walk.view, walk.changes, key, signatureOf(item.raw))
-    walk.view.passed.delete(key)
-    if (item.covered !== undefined) markCovered(walk, seen, item.covered)
+    record(key, item.raw)
+    view.passed.delete(key)
+    if (item.covered !== undefined) eachNode(item.covered, (raw) => record(raw.ref, raw))
   }
 }
 
@@ -170,7 +176,7 @@ const removedRefs = (walk: Walk, seen: Set<string>): Array<string> => {
     const element = registry.byRef.get(summary ? key.slice(0, -1) : key)
     const gone = element === undefined || !isLive(element) || (!walk.cut && !seen.has(key))
     if (gone) {
-      if (!summary && !seen.has(key)) removed.push(key)
+      if (!summary && !seen.has(key) && !view.unshown.has(key)) removed.push(key)
       untell(view, changes, key)
     }
   }

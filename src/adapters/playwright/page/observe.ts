@@ -83,7 +83,7 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
     finishTree(walk, top)
     if (args.find !== undefined) {
       found = findIn(top, args.find)
-      if (searched) recordSeen(walk, flattenTree(top))
+      if (searched) recordSeen(walk, flattenTree(top), new Set(found.lines.flatMap((line) => (line.node === undefined ? [] : [line.node.ref]))))
     } else a11y = listNodes(walk, flattenTree(top, args.changesOnly))
     nextRef = walk.nextRef
   }

@@ -99,6 +99,11 @@ export interface View {
   readonly reportedTestIds: WeakMap<Element, string>
   /** The order of each node's children as the client last saw it (their refs), so that a reorder is news. */
   orders: Map<string, ReadonlyArray<string>>
+  /**
+   * Keys of `reported` a search saw but never showed the client: not news when they change, and not
+   * told gone when they leave (the client never had their refs). Showing one takes it out.
+   */
+  readonly unshown: Set<string>
 }
 
 /** Clients whose records a document keeps; past them the least recent one's goes (it is answered in full again). */
@@ -120,7 +125,7 @@ const fromToldKey = (told: string): readonly [string, string] => {
 const viewOf = (registry: Registry, viewer: string): View => {
   let view = registry.views.get(viewer)
   if (view === undefined) {
-    view = { viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap(), orders: new Map() }
+    view = { viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap(), orders: new Map(), unshown: new Set() }
     registry.views.set(viewer, view)
   }
   return view
@@ -134,7 +139,7 @@ const viewOf = (registry: Registry, viewer: string): View => {
 export const viewFor = (registry: Registry, args: ObserveArgs, changes: LedgerChanges): View => {
   const viewer = args.viewer ?? ""
   if (!(args.wantA11y || args.wantTestIds || args.find !== undefined)) {
-    return registry.views.get(viewer) ?? { viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap(), orders: new Map() }
+    return registry.views.get(viewer) ?? { viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap(), orders: new Map(), unshown: new Set() }
   }
   const view = viewOf(registry, viewer)
   registry.views.delete(viewer)
@@ -148,12 +153,14 @@ export const viewFor = (registry: Registry, args: ObserveArgs, changes: LedgerCh
 }
 
 export const tell = (view: View, changes: LedgerChanges, key: string, signature: string): void => {
+  view.unshown.delete(key)
   if (view.reported.get(key) === signature) return
   view.reported.set(key, signature)
   changes.told.add(toldKey(view.viewer, key))
 }
 
 export const untell = (view: View, changes: LedgerChanges, key: string): void => {
+  view.unshown.delete(key)
   if (view.reported.delete(key)) changes.told.add(toldKey(view.viewer, key))
 }
 
