@@ -111,7 +111,8 @@ export const launch = defineTool({
       extensionPath: input.extensionPath,
       name: input.name
     })
-    yield* store
+    // The session's record is written while its first page is read (a file and the page: neither waits for the other).
+    const written = store
       .startSession({
         schemaVersion: 1,
         sessionId: launched.sessionId,
@@ -129,13 +130,19 @@ export const launch = defineTool({
       .pipe(Effect.catchTag("KnowledgeError", (error) => Effect.logWarning("session metadata not written", error.message)))
     // The session started: a first page that cannot be read yet is no reason to call the launch failed.
     const unread = { isLoaded: false, currentUrl: launched.homeUrl, title: "", currentScreen: "unknown" }
-    const state = yield* observer.state.pipe(
-      Effect.catchTags({
-        NoActiveSession: () => Effect.succeed(unread),
-        BrowserClosed: () => Effect.succeed(unread),
-        PageClosed: () => Effect.succeed(unread),
-        StateFailed: () => Effect.succeed(unread)
-      })
+    const [, state] = yield* Effect.all(
+      [
+        written,
+        observer.state.pipe(
+          Effect.catchTags({
+            NoActiveSession: () => Effect.succeed(unread),
+            BrowserClosed: () => Effect.succeed(unread),
+            PageClosed: () => Effect.succeed(unread),
+            StateFailed: () => Effect.succeed(unread)
+          })
+        )
+      ],
+      { concurrency: 2 }
     )
     // Where it landed, when that is a remote browser server (one of a pool): mm_sessions says the same.
     const info = yield* session.current
