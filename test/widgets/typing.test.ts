@@ -76,6 +76,26 @@ const pages: Record<string, string> = {
   )
 }
 
+pages["/fields"] = html(
+  "Fields",
+  `<label>Arrival <input type="date" id="d"></label><label>At <input type="time" id="t"></label>
+   <label>Pickup <input type="datetime-local" id="dt"></label><label>Billing month <input type="month" id="m"></label>
+   <label>Sprint week <input type="week" id="w"></label><label>Volume <input type="range" id="r" min="0" max="100" step="10" value="20"></label>
+   <label>Count <input type="number" id="n"></label>
+   <div role="slider" id="s" tabindex="0" aria-label="Brightness" aria-valuemin="0" aria-valuemax="100" aria-valuenow="40" style="width:200px;height:10px;background:#ccc"></div>
+   <div role="spinbutton" id="sp" tabindex="0" aria-label="Guests" aria-valuenow="2">2</div>
+   <p id="changes"></p>
+   <script>
+     window.seen = []
+     for (const input of document.querySelectorAll('input')) input.addEventListener('change', () => seen.push(input.id + '=' + input.value))
+     s.addEventListener('keydown', (e) => {
+       const now = Number(s.getAttribute('aria-valuenow'))
+       const next = e.key === 'ArrowRight' || e.key === 'ArrowUp' ? now + 10 : e.key === 'ArrowLeft' || e.key === 'ArrowDown' ? now - 10 : e.key === 'Home' ? 0 : e.key === 'End' ? 100 : now
+       s.setAttribute('aria-valuenow', String(Math.max(0, Math.min(100, next))))
+     })
+   </script>`
+)
+
 const serve = Effect.acquireRelease(
   Effect.promise(() =>
     listenLoopback((request, response) => {
@@ -180,6 +200,13 @@ layer(Layer.merge(live, Layer.scoped(Pages, Effect.map(serve, (server) => ({ url
         expect(JSON.stringify(filtered)).toContain("Ghana")
       }))
 
+    it.effect("a number input still takes its number", () =>
+      Effect.gen(function* () {
+        yield* open("/fields")
+        expect((yield* ok("type", { selector: "#n", text: "12" })).result).toEqual({ typed: true })
+        expect(yield* inPage<string>("n.value")).toBe("12")
+      }))
+
     it.effect("fields that submit emptied (a todo input, a chat box that reacts to typing): ok", () =>
       Effect.gen(function* () {
         yield* open("/todo")
@@ -187,6 +214,80 @@ layer(Layer.merge(live, Layer.scoped(Pages, Effect.map(serve, (server) => ({ url
         expect(yield* inPage<Array<string>>("[todo.value, items.textContent]")).toEqual(["", "Buy milk"])
         yield* ok("type", { selector: "#chat", text: "Hello there", submit: true })
         expect(yield* inPage<Array<string>>("[chat.value, log.textContent]")).toEqual(["", "Hello there"])
+      }))
+  })
+
+  describe("date, time, month and week inputs take the forms people write", () => {
+    it.effect("a date in ISO or a common human form is set as YYYY-MM-DD, the value answered; other text is MM_INVALID_INPUT naming the format, the field untouched", () =>
+      Effect.gen(function* () {
+        yield* open("/fields")
+        const us = yield* ok("type", { selector: "#d", text: "04/20/2025" })
+        expect(us.result.value).toBe("2025-04-20")
+        expect(yield* inPage<string>("d.value")).toBe("2025-04-20")
+        expect((yield* ok("type", { selector: "#d", text: "20.04.2025" })).result.value).toBe("2025-04-20")
+        expect((yield* ok("type", { selector: "#d", text: "April 21, 2025" })).result.value).toBe("2025-04-21")
+        // The page's locale (en-US here) orders an ambiguous day and month.
+        expect(yield* inPage<string>("navigator.language")).toBe("en-US")
+        expect((yield* ok("type", { selector: "#d", text: "03/04/2025" })).result.value).toBe("2025-03-04")
+        expect((yield* ok("type", { selector: "#d", text: "2025-04-22" })).result).toEqual({ typed: true })
+        const refused = yield* call("type", { selector: "#d", text: "next Tuesday" })
+        expect(refused.error?.code).toBe("MM_INVALID_INPUT")
+        expect(refused.error?.message).toContain("a date input takes YYYY-MM-DD")
+        expect(refused.error?.message).not.toContain("next Tuesday")
+        expect(yield* inPage<string>("d.value")).toBe("2025-04-22")
+        // The page heard each value set, as from a person.
+        expect(yield* inPage<Array<string>>("seen.filter((s) => s.startsWith('d='))")).toEqual([
+          "d=2025-04-20",
+          "d=2025-04-20",
+          "d=2025-04-21",
+          "d=2025-03-04",
+          "d=2025-04-22"
+        ])
+      }))
+
+    it.effect("time, date and time, month and week: each set in its input's form", () =>
+      Effect.gen(function* () {
+        yield* open("/fields")
+        expect((yield* ok("type", { selector: "#t", text: "2:30 PM" })).result.value).toBe("14:30")
+        expect((yield* ok("type", { selector: "#dt", text: "04/20/2025 2:30 PM" })).result.value).toBe("2025-04-20T14:30")
+        expect((yield* ok("type", { selector: "#m", text: "April 2025" })).result.value).toBe("2025-04")
+        expect((yield* ok("type", { selector: "#w", text: "2025-W16" })).result).toEqual({ typed: true })
+        expect(yield* inPage<Array<string>>("[t.value, dt.value, m.value, w.value]")).toEqual(["14:30", "2025-04-20T14:30", "2025-04", "2025-W16"])
+        const refused = yield* call("type", { selector: "#t", text: "noon-ish" })
+        expect(refused.error?.message).toContain("a time input takes HH:MM")
+        expect(yield* inPage<string>("t.value")).toBe("14:30")
+      }))
+  })
+
+  describe("sliders and spin buttons", () => {
+    it.effect("a native range input takes a number on its step, answered when it moved to the nearest; one outside its bounds is refused naming them", () =>
+      Effect.gen(function* () {
+        yield* open("/fields")
+        expect((yield* ok("type", { selector: "#r", text: "50" })).result).toEqual({ typed: true })
+        expect(yield* inPage<string>("r.value")).toBe("50")
+        expect((yield* ok("type", { selector: "#r", text: "56" })).result.value).toBe("60")
+        const outside = yield* call("type", { selector: "#r", text: "500" })
+        expect(outside.error?.code).toBe("MM_INVALID_INPUT")
+        expect(outside.error?.message).toContain("a range input takes a number from 0 to 100 in steps of 10")
+        expect(yield* inPage<Array<string>>("[r.value, ...seen.filter((s) => s.startsWith('r='))]")).toEqual(["60", "r=50", "r=60"])
+      }))
+
+    it.effect("a drawn slider or spin button: MM_TARGET_NOT_EDITABLE saying what it is and the keys that set it, which work", () =>
+      Effect.gen(function* () {
+        yield* open("/fields")
+        const slider = (yield* call("type", { selector: "#s", text: "70" })).error
+        expect(slider?.code).toBe("MM_TARGET_NOT_EDITABLE")
+        expect(slider?.message).toContain("it is a slider drawn by the page")
+        expect(slider?.message).toContain("now 40 of 0 to 100")
+        expect(slider?.message).toContain("mm_press_key on it: ArrowRight")
+        expect(slider?.message).not.toContain("mm_find")
+        const spin = (yield* call("type", { selector: "#sp", text: "3" })).error
+        expect(spin?.code).toBe("MM_TARGET_NOT_EDITABLE")
+        expect(spin?.message).toContain("it is a spin button drawn by the page")
+        expect(spin?.message).toContain("ArrowUp one step up")
+        // What the error says works.
+        yield* ok("press_key", { selector: "#s", key: "ArrowRight" })
+        expect(yield* inPage<string>("s.getAttribute('aria-valuenow')")).toBe("50")
       }))
   })
 })

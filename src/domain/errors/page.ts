@@ -167,13 +167,15 @@ export class TargetUnusable extends Schema.TaggedError<TargetUnusable>()("Target
   target: Schema.String,
   reason: UnusableReason,
   /** The reason in words, e.g. "it is read-only" or "it is a heading, not a field". */
-  detail: Schema.String
+  detail: Schema.String,
+  /** What works on this target instead, when the page knows (the keys that set a drawn slider): replaces the reason's general hint. */
+  instead: Schema.optional(Schema.String)
 }) {
   get code() {
     return this.reason === "disabled" ? ("MM_TARGET_DISABLED" as const) : ("MM_TARGET_NOT_EDITABLE" as const)
   }
   override get message() {
-    return `${this.target} cannot take the ${this.action}: ${clip(this.detail, 300)}. ${unusableHint[this.reason]}`
+    return `${this.target} cannot take the ${this.action}: ${clip(this.detail, 300)}. ${this.instead ?? unusableHint[this.reason]}`
   }
   get details() {
     return { target: this.target, reason: this.reason }

@@ -6,6 +6,7 @@ import type {
   ActionUnconfirmed,
   BrowserClosed,
   DebuggerPaused,
+  InvalidInput,
   NoActiveSession,
   PageClosed,
   PageUnresponsive,
@@ -69,7 +70,8 @@ export interface SessionActions {
   /**
    * Fills the field; `sensitive` tells whether the element looks like a secret field; `element` as for
    * click; `value` is what a field that is not secret shows when it differs from the text (a mask's format,
-   * an autocomplete's choice, a date as the input writes it).
+   * an autocomplete's choice, a date as the input writes it). Text a date, time, month, week or range
+   * input cannot take is InvalidInput naming the form it takes, the field untouched.
    */
   readonly type: (
     target: Target,
@@ -77,7 +79,7 @@ export interface SessionActions {
     options: ActionOptions
   ) => Effect.Effect<
     { readonly sensitive: boolean; readonly element?: TargetElement | undefined; readonly value?: string | undefined },
-    ActionError
+    ActionError | InvalidInput
   >
   /**
    * Waits until any element the target matches is visible, or until none is ("hidden"); a target that

@@ -87,6 +87,23 @@ const FILLABLE_INPUTS = new Set(["", "text", "search", "email", "tel", "url", "p
 /** Roles of elements that take keystrokes as text (a code editor's input). */
 const TEXT_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton"])
 
+/**
+ * Runs in the page: for a slider or spin button the page draws (role slider or spinbutton on an element
+ * that is neither an input nor an editing host), what it is in words and the keys that set it.
+ */
+export const keyedControl = (element: Element): { readonly what: string; readonly keys: string } | undefined => {
+  const role = element.getAttribute("role")
+  if ((role !== "slider" && role !== "spinbutton") || element.localName === "input" || (element as HTMLElement).isContentEditable) return undefined
+  const now = element.getAttribute("aria-valuetext") ?? element.getAttribute("aria-valuenow")
+  const [min, max] = [element.getAttribute("aria-valuemin"), element.getAttribute("aria-valuemax")]
+  const value = now === null ? "" : `, now ${now}${min !== null && max !== null ? ` of ${min} to ${max}` : ""}`
+  const slider = role === "slider"
+  return {
+    what: `it is a ${slider ? "slider" : "spin button"} drawn by the page (${previewElement(element)}${value}), which takes keys, not text`,
+    keys: `Set it with mm_press_key on it: ${slider ? "ArrowRight or ArrowUp one step up, ArrowLeft or ArrowDown one step down, PageUp/PageDown a larger step" : "ArrowUp one step up, ArrowDown one step down"}, Home/End to its minimum/maximum; mm_get_text reads its value.`
+  }
+}
+
 /** Runs in the page: why the element (or the control of a label) takes no typing, in words with what to use instead; undefined when it does. */
 export const notEditableWhy = (element: Element): string | undefined => {
   const target = element.localName === "label" ? ((element as HTMLLabelElement).control ?? element) : element
@@ -98,6 +115,8 @@ export const notEditableWhy = (element: Element): string | undefined => {
     const instead = type === "checkbox" || type === "radio" ? "mm_set_checked" : type === "file" ? "mm_upload_file" : "mm_click"
     return `it is an input of type ${type}, which takes no text (use ${instead})`
   }
+  const keyed = keyedControl(target)
+  if (keyed !== undefined) return keyed.what
   const role = target.getAttribute("role")
   if (role !== null && TEXT_ROLES.has(role)) return undefined
   if (tag === "select") return "it is a select, which takes no text (use mm_select_option)"

@@ -5,17 +5,40 @@
 // a page with frozen timers answers too. Driven by session/actions.ts.
 import { isSensitiveField } from "./fields.js"
 import { fieldText, inputValueOf, reactionNow, stopReaction, watchReaction, type Reaction } from "./reaction.js"
-import { notEditableWhy } from "./readiness.js"
+import { fieldValueFor, rangeValueFor } from "./field-values.js"
+import { keyedControl, notEditableWhy } from "./readiness.js"
+
+/** How text goes into an element: see typingKind. */
+export type TypingKind =
+  | "text"
+  | "fill"
+  | "keys"
+  | { readonly fill: string }
+  | { readonly expected: string }
+  | { readonly notEditable: string; readonly instead?: string }
 
 /**
- * How text goes into the element: `text` (a text field, a text area, an editing host: filled, its last
- * character a real keystroke, so that keydown/keyup listeners hear it), `fill` (a date, number or other
- * input Playwright's fill formats), `keys` (an element that reads keystrokes, not an editing host), or
- * why it takes no text at all (a heading, a checkbox: see notEditableWhy).
+ * How `text` goes into the element: `text` (a text field, a text area, an editing host: filled, its last
+ * character a real keystroke, so that keydown/keyup listeners hear it), `fill` (a number or other input
+ * Playwright's fill takes as it is), `{fill}` (a date, time, month, week or range input: the text as it
+ * takes it, page/field-values.ts), `keys` (an element that reads keystrokes, not an editing host),
+ * `{expected}` (the text is no value such an input takes: what it takes), or why it takes no text at all
+ * (a heading, a checkbox, a drawn slider: see notEditableWhy; `instead` says what works).
  */
-export const typingKind = (element: Element): "text" | "fill" | "keys" | { readonly notEditable: string } => {
+export const typingKind = (element: Element, text: string): TypingKind => {
   const why = notEditableWhy(element)
-  if (why !== undefined) return { notEditable: why }
+  if (why !== undefined) {
+    const keyed = keyedControl(element)
+    return { notEditable: why, ...(keyed !== undefined ? { instead: keyed.keys } : {}) }
+  }
+  if (element.localName === "input") {
+    const input = element as HTMLInputElement
+    const type = (element.getAttribute("type") ?? "").toLowerCase()
+    const locale = element.ownerDocument.defaultView?.navigator.language ?? "en-US"
+    const step = input.step === "any" ? undefined : Number(input.step) > 0 ? Number(input.step) : 1
+    const value = type === "range" ? rangeValueFor(text, Number(input.min || 0), Number(input.max || 100), step) : fieldValueFor(type, text, locale)
+    if (value !== undefined) return "value" in value ? { fill: value.value } : value
+  }
   if (element.localName === "textarea" || (element as HTMLElement).isContentEditable) return "text"
   if (element.localName === "input") {
     return ["", "text", "search", "email", "tel", "url", "password"].includes((element.getAttribute("type") ?? "").toLowerCase()) ? "text" : "fill"

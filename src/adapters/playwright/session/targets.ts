@@ -53,7 +53,9 @@ const READINESS: Partial<Record<Action, ReadinessAction>> = {
 export class Refused extends Error {
   constructor(
     readonly reason: UnusableReason,
-    readonly detail: string
+    readonly detail: string,
+    /** What works on the target instead, when the page knows. */
+    readonly instead?: string
   ) {
     super(detail)
   }
@@ -235,7 +237,9 @@ const classify = (action: Action, page: Page, locator: Locator, target: Target, 
   Effect.gen(function* () {
     const described = describeTarget(target)
     if (page.isClosed()) return new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action })
-    if (error instanceof Refused) return new TargetUnusable({ action, target: described, reason: error.reason, detail: error.detail })
+    if (error instanceof Refused) {
+      return new TargetUnusable({ action, target: described, reason: error.reason, detail: error.detail, ...(error.instead !== undefined ? { instead: error.instead } : {}) })
+    }
     // A page stuck in a script of its own lets every action time out: say so instead.
     if (isPlaywrightTimeout(error)) {
       const stuck = yield* unresponsive(page, `${action} on ${described} could not run`)

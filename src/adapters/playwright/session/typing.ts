@@ -5,7 +5,7 @@
 // call fails unless it still holds the text (or a formatting of it, or an autocomplete's choice).
 import { Effect } from "effect"
 import type { Locator, Page } from "playwright"
-import { ActionFailed } from "../../../domain/errors.js"
+import { ActionFailed, InvalidInput } from "../../../domain/errors.js"
 import type { TargetElement } from "../../../domain/knowledge.js"
 import { describeTarget, type Target } from "../../../domain/target.js"
 import type { ActionOptions } from "../../../services/Session.js"
@@ -15,7 +15,7 @@ import { fieldReactionScripts, typedStateScript, typingChangesScript } from "../
 import { evaluateInMainWorld, evaluateInPage } from "../page-eval.js"
 import { elementFunction, isSensitiveField } from "../page-script.js"
 import type { Reaction } from "../page/reaction.js"
-import type { Typed } from "../page/typing.js"
+import type { Typed, TypingKind } from "../page/typing.js"
 import { splitLastKey, type DirectActions } from "./direct.js"
 import { awaitSettled, pageSaid } from "./reaction.js"
 import { failIfStuck } from "./responsive.js"
@@ -57,7 +57,7 @@ const WATCH_TIMEOUT_MS = 1_000
 /** What the checks after typing leave of the action's time for its answer. */
 const ANSWER_MS = 300
 
-const typingKind = elementFunction<undefined, "text" | "fill" | "keys" | { readonly notEditable: string }>(PAGE.typingKind)
+const typingKind = elementFunction<string, TypingKind>(PAGE.typingKind)
 const watchTyping = elementFunction<undefined, number>(PAGE.watchTyping)
 const watchReaction = elementFunction<boolean, void>(PAGE.watchReaction)
 
@@ -84,12 +84,15 @@ const awaitPopup = async (look: () => Promise<number>, firstMs: number) => {
  * Playwright's path of mm_type. A text field gets the text as fill puts it, but its last character as
  * a real keystroke (keydown, input, keyup), so that a filter listening to keys hears it as it hears a
  * person; a date or number input is filled whole; an editor that reads keystrokes (role textbox, not
- * an editing host) gets its text selected and replaced key by key. The watch of the page's reaction
- * starts right before the input; answers when.
+ * an editing host) gets its text selected and replaced key by key; a date, time, month, week or range
+ * input gets the text as it takes it ("2025-04-20" for "04/20/2025"), and text it cannot take touches
+ * nothing. The watch of the page's reaction starts right before the input. Answers when, and the value
+ * put in when it is not the text; or what the input expects.
  */
-const typeInto = async (field: Locator, text: string, options: { timeout: number; signal: AbortSignal }): Promise<number> => {
-  const kind = await field.evaluate(typingKind, undefined, { timeout: options.timeout })
-  if (typeof kind === "object") throw new Refused("not-editable", kind.notEditable)
+const typeInto = async (field: Locator, text: string, options: { timeout: number; signal: AbortSignal }): Promise<Typing> => {
+  const kind = await field.evaluate(typingKind, text, { timeout: options.timeout })
+  if (typeof kind === "object" && "notEditable" in kind) throw new Refused("not-editable", kind.notEditable, kind.instead)
+  if (typeof kind === "object" && "expected" in kind) return { expected: kind.expected }
   await field.evaluate(watchReaction, true, { timeout: options.timeout })
   const started = Date.now()
   if (kind === "keys") {
@@ -97,13 +100,20 @@ const typeInto = async (field: Locator, text: string, options: { timeout: number
     await field.press("ControlOrMeta+a", options)
     if (text === "") await field.press("Delete", options)
     else await field.pressSequentially(text, options)
-    return started
+    return { started }
+  }
+  if (typeof kind === "object") {
+    await field.fill(kind.fill, options)
+    return { started, ...(kind.fill !== text ? { filled: kind.fill } : {}) }
   }
   const { head, last } = kind === "text" ? splitLastKey(text) : { head: text, last: "" }
   await field.fill(head, options)
   if (last !== "") await field.pressSequentially(last, options)
-  return started
+  return { started }
 }
+
+/** What typeInto did: typed from `started` (epoch ms), `filled` with the input's form of the text; or nothing, as the input `expected` another text. */
+type Typing = { readonly started: number; readonly filled?: string } | { readonly expected: string }
 
 /** The element field of an action's answer: only when the page could describe the target. */
 const described = (element: TargetElement | undefined): { readonly element?: TargetElement } => (element !== undefined ? { element } : {})
@@ -158,15 +168,19 @@ export const typeNow = (context: TypingContext, target: Target, text: string, op
     const field = context.targeting.locate(page, target, frames)
     const firstMs = yield* Effect.promise(() => field.evaluate(watchTyping, undefined, { timeout: WATCH_TIMEOUT_MS }).catch(() => 0))
     const element = yield* context.targeting.describe(page, target, direct_.described)
-    const { locator, value: started } = yield* context.targeting.act("type", target, options.timeoutMs, (typed, opts) => typeInto(typed, text, opts), page)
-    const typed = yield* checkTyped(page, target, {
+    const { locator, value: typing } = yield* context.targeting.act("type", target, options.timeoutMs, (typed, opts) => typeInto(typed, text, opts), page)
+    if ("expected" in typing) return yield* new InvalidInput({ field: "text", problem: `${typing.expected}; the field was left as it was` })
+    const filled = typing.filled
+    const checked = yield* checkTyped(page, target, {
       firstMs,
-      started,
+      started: typing.started,
       deadline,
       changes: () => onElementNow(locator, PAGE.typingChanges, undefined, -1),
       reaction: () => onElementNow<Reaction | null>(locator, PAGE.reactionNow, undefined, null),
-      typed: () => onElementNow<Typed | null>(locator, PAGE.typedState, text, null)
+      typed: () => onElementNow<Typed | null>(locator, PAGE.typedState, filled ?? text, null)
     })
+    // A value put in another form than the text ("2025-04-20" for "04/20/2025") is answered.
+    const typed = filled === undefined || checked === null ? checked : { ...checked, value: checked.value ?? filled }
     // Read in our isolated world (the field keeps the focus after fill) and, for a field that lost it, on the element.
     // Focus in a cross-origin frame: the field itself says, when it is in a frame (it has the focus there).
     const focused = yield* focusIsSecret(page)
