@@ -22,7 +22,7 @@ import { Observer } from "../services/Observer.js"
 import { groupToOpen, Recorder, type GroupToOpen } from "../services/Recorder.js"
 import { Secrets, type SecretsService } from "../services/Secrets.js"
 import { Session, type SessionInfo } from "../services/Session.js"
-import { nestedSessions, sessionArgument, Sessions, type SessionServices } from "../services/Sessions.js"
+import { nestedSessions, sessionArgument, SessionForCall, Sessions, type SessionServices } from "../services/Sessions.js"
 import { callBudget, finishReserveMs, RECORD_RESERVE_MS } from "./budget.js"
 import { clientMemory, rememberTold, type ClientMemoryService, type Told } from "./client-memory.js"
 import { decodeInput } from "./decode.js"
@@ -488,7 +488,21 @@ const runOn = <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>, raw
       const decoded = yield* Effect.either(decodeInput(definition.input, raw))
       if (decoded._tag === "Left") return yield* refuse(decoded.left)
       const input = decoded.right
+      const answer = answerOf(definition, input, options, call)
+      if (definition.endsSession?.(input) !== true) return yield* answer
+      // A session the call launches is for the call: not the client's current one, closed once the call has answered, however it ends.
+      return yield* answer.pipe(Effect.ensuring(closeLaunched(call)), Effect.locally(SessionForCall, yield* servedNameOf(definition)))
+    })
 
+/** Closes the session the call launched (none ran when it began; one runs now). */
+const closeLaunched = (call: Call) =>
+  Option.isSome(call.before)
+    ? Effect.void
+    : Effect.flatMap(Session, (session) => Effect.flatMap(session.current, (now) => (Option.isSome(now) ? Effect.asVoid(session.cleanup) : Effect.void)))
+
+/** Runs the decoded call, observes, records and answers with the envelope. */
+const answerOf = <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>, input: I, options: RunOptions, call: Call) =>
+    Effect.gen(function* () {
       // run, observe, download, record: a named group of the session's trace when one is recorded, closed however the call ends
       const { outcome, sessionId, observed, downloads } = yield* Effect.acquireUseRelease(
         traceGroup(definition, input),

@@ -7,7 +7,16 @@ import { clip, InvalidInput, ProfileInUse, SessionLimit, SessionNotFound } from 
 import { KnowledgeStore, type KnowledgeStoreService } from "../services/KnowledgeStore.js"
 import { ObservingClient, type Observer } from "../services/Observer.js"
 import { Session, type SessionService } from "../services/Session.js"
-import { EndedSession, handleOf, listingOf, Sessions, type SessionHandle, type SessionListing, type SessionsService } from "../services/Sessions.js"
+import {
+  EndedSession,
+  handleOf,
+  listingOf,
+  SessionForCall,
+  Sessions,
+  type SessionHandle,
+  type SessionListing,
+  type SessionsService
+} from "../services/Sessions.js"
 
 /** Builds one session's services in the given scope; nothing starts until its launch. */
 export type SlotFactory = (scope: Scope.Scope) => Effect.Effect<Context.Context<Session | Observer>>
@@ -69,15 +78,17 @@ interface State {
 /** How many closed sessions' reasons are kept (an id is 30 characters, a reason about 80). */
 const CLOSED_KEPT = 256
 
-/** Who closed a session: the names an agent knows the ways by. */
-export type CloseReason = "cleanup" | "sessions" | "lease"
+/** Who closed a session: the names an agent knows the ways by; `endOf`: the call it was for ended (mm_replay). */
+export type CloseReason = "cleanup" | "sessions" | "lease" | { readonly endOf: string }
 
 /** Why a session went, as its errors say it ("was closed by mm_cleanup"). */
 const closedWhy = (reason: CloseReason, byOther: boolean, died: boolean, idleTimeoutMs: number): string => {
   const how =
     reason === "lease"
       ? `was closed after ${Math.round(idleTimeoutMs / 1000)} s without a call (its idle lease, --session-idle-timeout)`
-      : `was closed by ${reason === "cleanup" ? "mm_cleanup" : 'mm_sessions {action: "close"}'}${byOther ? " of another client" : ""}`
+      : typeof reason === "object"
+        ? `was closed when the ${reason.endOf} call that launched it ended`
+        : `was closed by ${reason === "cleanup" ? "mm_cleanup" : 'mm_sessions {action: "close"}'}${byOther ? " of another client" : ""}`
   return died ? `ended when its browser died (MM_BROWSER_CLOSED), and ${how}` : how
 }
 
@@ -151,7 +162,8 @@ const closeSlotIn = (state: Ref.Ref<State>, idleTimeoutMs: number) => (slot: Slo
           ])
         )
         if (entry === undefined) return { ...current, entries, clients }
-        const closed = new Map(current.closed).set(entry.sessionId, closedWhy(reason, reason !== "lease" && closer !== entry.owner, died, idleTimeoutMs))
+        const byOther = (reason === "cleanup" || reason === "sessions") && closer !== entry.owner
+        const closed = new Map(current.closed).set(entry.sessionId, closedWhy(reason, byOther, died, idleTimeoutMs))
         for (const oldest of closed.keys()) {
           if (closed.size <= CLOSED_KEPT) break
           closed.delete(oldest)
@@ -178,6 +190,22 @@ interface Core {
   readonly closeSlot: (slot: Slot, reason: CloseReason) => Effect.Effect<void>
 }
 
+/** Whether one more session fits beside the open ones and the launches under way: "ok", or why not. */
+const placement = (current: State, options: RegistryOptions, ended: ReadonlySet<string>): "ok" | "full" | "profile" => {
+  const open = [...current.entries.keys()].filter((key) => !ended.has(key)).length + current.starting.size
+  if (options.profile !== undefined && open > 0) return "profile"
+  return open >= options.maxSessions ? "full" : "ok"
+}
+
+/** The error a launch that does not fit answers: the profile is held, or the limit is reached (naming the client's sessions). */
+const refusal = (options: RegistryOptions, why: "full" | "profile", current: State, client: string, ended: ReadonlySet<string>) =>
+  why === "profile"
+    ? profileInUse(current, client, options.profile!, ended)
+    : new SessionLimit({
+        limit: options.maxSessions,
+        yours: [...visibleIn(current, client, options.shared).map(shownAs), ...startingOf(current, client)]
+      })
+
 /** The --user-data-dir profile is held: by which session (named only to a client that may use it). */
 const profileInUse = (current: State, client: string, profile: string, ended: ReadonlySet<string>) => {
   const holder = [...current.entries.values()].find((entry) => !ended.has(entry.slot.key))
@@ -188,12 +216,12 @@ const profileInUse = (current: State, client: string, profile: string, ended: Re
 /** The slot's Session, as tools see it: a launch registers the session (within the limit), a cleanup closes the slot. */
 const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inner: SessionService): SessionService => {
   const visibleTo = (current: State, client: string) => visibleIn(current, client, options.shared)
-  const yours = (current: State, client: string) => visibleTo(current, client).map(shownAs)
   return {
     ...inner,
     launch: (launchOptions) =>
       Effect.gen(function* () {
         const client = yield* FiberRef.get(ObservingClient)
+        const forCall = yield* FiberRef.get(SessionForCall)
         const before = yield* Ref.get(state)
         const own = before.entries.get(slot.key)
         const name = launchOptions.name
@@ -206,16 +234,11 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
             if ([...current.starting].some(([key, launch]) => key !== slot.key && launch.owner === client && launch.name === name)) return ["taken", current]
           }
           if (current.entries.has(slot.key)) return ["ok", current]
-          const open = [...current.entries.keys()].filter((key) => !ended.has(key)).length + current.starting.size
-          if (options.profile !== undefined && open > 0) return ["profile", current]
-          if (open >= options.maxSessions) return ["full", current]
+          const fits = placement(current, options, ended)
+          if (fits !== "ok") return [fits, current]
           return ["ok", { ...current, starting: new Map(current.starting).set(slot.key, { owner: client, name }) }]
         })
-        if (reserved === "profile") return yield* profileInUse(yield* Ref.get(state), client, options.profile!, ended)
-        if (reserved === "full") {
-          const now = yield* Ref.get(state)
-          return yield* new SessionLimit({ limit: options.maxSessions, yours: [...yours(now, client), ...startingOf(now, client)] })
-        }
+        if (reserved === "profile" || reserved === "full") return yield* refusal(options, reserved, yield* Ref.get(state), client, ended)
         if (reserved !== "ok") {
           const which = reserved === "taken" ? "being launched" : `already (${reserved.sessionId})`
           return yield* new InvalidInput({
@@ -224,16 +247,25 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
           })
         }
         // The entry replaces its reservation in the same step; a failed or interrupted launch gives it back.
+        // A session for one call only (SessionForCall) is the client's, but not its current one.
         const register = (launched: { readonly sessionId: string }) =>
           Ref.update(state, (before) => {
             const entry: Entry = { slot, sessionId: launched.sessionId, name: name ?? own?.name, owner: own?.owner ?? client }
             const next = { ...withoutStarting(slot.key)(before), entries: new Map(before.entries).set(slot.key, entry) }
-            return withClient(next, client, (known) => ({ ...known, current: slot.key, lost: undefined, launched: new Set(known.launched).add(launched.sessionId) }))
+            return withClient(next, client, (known) => ({
+              ...known,
+              ...(forCall === undefined ? { current: slot.key, lost: undefined } : {}),
+              launched: new Set(known.launched).add(launched.sessionId)
+            }))
           })
         const launched = yield* Effect.ensuring(Effect.tap(inner.launch(launchOptions), register), Ref.update(state, withoutStarting(slot.key)))
         return launched
       }),
-    cleanup: Effect.flatMap(Ref.get(state), (current) => (current.entries.has(slot.key) ? Effect.as(closeSlot(slot, "cleanup"), true) : inner.cleanup))
+    cleanup: Effect.flatMap(Ref.get(state), (current) =>
+      current.entries.has(slot.key)
+        ? Effect.flatMap(FiberRef.get(SessionForCall), (forCall) => Effect.as(closeSlot(slot, forCall === undefined ? "cleanup" : { endOf: forCall }), true))
+        : inner.cleanup
+    )
   }
 }
 
@@ -404,6 +436,15 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
       return listed.flatMap(Option.toArray)
     })
 
+    const room: SessionsService["room"] = Effect.gen(function* () {
+      if (shared !== undefined) return
+      const client = yield* FiberRef.get(ObservingClient)
+      const ended = yield* endedKeys([...(yield* Ref.get(state)).entries.values()])
+      const current = yield* Ref.get(state)
+      const fits = placement(current, options, ended)
+      if (fits !== "ok") return yield* refusal(options, fits, current, client, ended)
+    })
+
     const count: SessionsService["count"] = Effect.gen(function* () {
       if (shared !== undefined) return Option.isSome(yield* Context.get(shared.services, Session).current) ? 1 : 0
       const client = yield* FiberRef.get(ObservingClient)
@@ -450,7 +491,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
       yield* Effect.forkScoped(Effect.repeat(leaseSweep({ state, options, closeSlot }), Schedule.spaced(every)))
     }
 
-    const service: SessionsService = { resolve, list, count, switchTo, close, onPauseChange }
+    const service: SessionsService = { resolve, list, room, count, switchTo, close, onPauseChange }
     return service
   })
 

@@ -91,6 +91,11 @@ export interface ToolDefinition<I, IE, O, OE, R> {
   /** Starts a session (launch, replay): called without a `session` argument, it runs in a new session of its own. */
   readonly startsSession?: boolean
   /**
+   * A session the call launches is for the call only (true for this input): it never becomes the client's
+   * current one and closes once the call has answered (its observation and record taken first).
+   */
+  readonly endsSession?: (input: I) => boolean
+  /**
    * Takes the optional `session` argument (which session it works on) although it needs no running
    * session (cleanup, run_steps, replay); every tool that requires a session takes it.
    */

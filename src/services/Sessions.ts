@@ -1,7 +1,7 @@
 // The browser sessions a call may run on: which one a call means (its `session` argument, the calling
 // client's current one, or a new one), and listing, switching and closing them for that client.
-import { Context, Effect, Either, Option, type Scope } from "effect"
-import { InvalidInput, SessionNotFound } from "../domain/errors.js"
+import { Context, Effect, Either, FiberRef, Option, type Scope } from "effect"
+import { InvalidInput, type ProfileInUse, type SessionLimit, SessionNotFound } from "../domain/errors.js"
 import { KnowledgeStore } from "./KnowledgeStore.js"
 import { Observer } from "./Observer.js"
 import { Session } from "./Session.js"
@@ -37,6 +37,13 @@ export class EndedSession extends Context.Tag("browser-workflow-mcp/EndedSession
   { readonly sessionId: string; readonly why: string }
 >() {}
 
+/**
+ * Set while a call runs whose session is for that call only (mm_replay without keepSession), to its served
+ * name: a session launched meanwhile does not become the client's current one, and its closing says that
+ * call ended it. runTool sets it from the definition's `endsSession`.
+ */
+export const SessionForCall = FiberRef.unsafeMake<string | undefined>(undefined)
+
 /** A session as `mm_sessions` lists it. */
 export interface SessionListing {
   readonly id: string
@@ -60,6 +67,8 @@ export interface SessionsService {
   readonly resolve: (request: SessionRequest) => Effect.Effect<SessionHandle, SessionNotFound, Scope.Scope>
   /** The calling client's live sessions, plus those it named by id (every session with --shared-browser). */
   readonly list: Effect.Effect<ReadonlyArray<SessionListing>>
+  /** Whether a new session may start now; else the error its launch would answer (MM_SESSION_LIMIT, MM_PROFILE_IN_USE). */
+  readonly room: Effect.Effect<void, SessionLimit | ProfileInUse>
   /** How many sessions `list` would show, without reading them (the tool list asks after every call). */
   readonly count: Effect.Effect<number>
   /** Makes a session the calling client's current one. */
@@ -105,6 +114,7 @@ export const singleSessions = (handle: SessionHandle): SessionsService => {
   return {
     resolve: (request) => (request.selector === undefined ? Effect.succeed(handle) : Effect.as(matching(request.selector), handle)),
     list: Effect.map(listingOf(handle, { current: true }), Option.toArray),
+    room: Effect.void,
     count: Effect.suspend(() => Effect.map(sessionOf(handle).current, (info) => (Option.isSome(info) ? 1 : 0))),
     switchTo: matching,
     close: (selector) => Effect.tap(Effect.map(matching(selector), (listing) => listing.id), () => sessionOf(handle).cleanup),

@@ -22,6 +22,7 @@ import { Config } from "../services/Config.js"
 import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Secrets } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
+import { Sessions } from "../services/Sessions.js"
 import { BATCH_TOOL_NAME, makeRunSteps, RunStepsOutput, stepSnapshots } from "./batch.js"
 import { fanOut } from "./fan-out.js"
 import { sessionSteps } from "./knowledge.js"
@@ -50,6 +51,9 @@ const ReplayInput = Schema.Struct({
   }),
   concurrency: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, MAX_CONCURRENCY))).annotations({
     description: "Runs at once (default 1, at most --max-sessions)."
+  }),
+  keepSession: Schema.optional(Schema.Boolean).annotations({
+    description: "Keep the new session open as your current one, to go on from where the flow ended (default: it closes)."
   })
 }).pipe(
   Schema.filter((input) =>
@@ -59,7 +63,9 @@ const ReplayInput = Schema.Struct({
         ? { path: ["params"], message: "give params in each run, not beside runs" }
         : input.concurrency !== undefined && input.runs === undefined
           ? { path: ["concurrency"], message: "concurrency goes with runs" }
-          : true
+          : input.keepSession === true && input.runs !== undefined
+            ? { path: ["keepSession"], message: "runs close their sessions; replay one run with keepSession to go on from it" }
+            : true
   )
 )
 
@@ -249,11 +255,13 @@ export const replay = defineTool({
   name: "replay",
   title: "Replay a recorded flow",
   description:
-    "Redo a recorded flow in one batch, in a new session of its own (or the one session names), stopping at the first failing step (then MM_REPLAY_FAILED). Returns {replayed, steps, summary}; with runs, {runs, passed}.",
+    "Redo a recorded flow in one batch, in a new session of its own that closes after it unless keepSession (or in the one session names), stopping at the first failing step (then MM_REPLAY_FAILED). Returns {replayed, session, open, steps, summary}; with runs, {runs, passed}.",
   input: ReplayInput,
   output: Schema.Union(
     Schema.Struct({
       replayed: Schema.String.annotations({ description: "The session whose flow ran." }),
+      session: Schema.String.annotations({ description: "The session it ran in." }),
+      open: Schema.Boolean.annotations({ description: "Whether that session is still open (keepSession, or the one session named)." }),
       leftOut: LeftOut,
       ...RunStepsOutput.fields,
       // The batch's step tools, for the headings of the page texts after the JSON.
@@ -272,6 +280,8 @@ export const replay = defineTool({
   group: "knowledge",
   requiresSession: false,
   startsSession: true,
+  // Its own session closes after it (a kept one would hold a --max-sessions place and a browser context until its lease).
+  endsSession: (input) => input.keepSession !== true,
   sessionArgument: true,
   // Listed before a launch (or after a cleanup); called with a session running, it still runs in a new one.
   listedWhen: (state) => !state.session,
@@ -294,7 +304,8 @@ export const replay = defineTool({
       ...(input.sessionId !== undefined ? { sessionId: input.sessionId } : {}),
       ...(input.flowTag !== undefined ? { flowTag: input.flowTag } : {}),
       ...(input.params !== undefined ? { params: Object.keys(input.params) } : {}),
-      ...(input.runs !== undefined ? { runs: input.runs.length, concurrency: input.concurrency ?? 1 } : {})
+      ...(input.runs !== undefined ? { runs: input.runs.length, concurrency: input.concurrency ?? 1 } : {}),
+      ...(input.keepSession === true ? { keepSession: true } : {})
     }
   }),
   run: Effect.fn("tool.replay")(function* (input) {
@@ -304,7 +315,8 @@ export const replay = defineTool({
     const shown = leftOut.length > 0 ? { leftOut } : {}
     if (input.runs === undefined) {
       const params = input.params ?? {}
-      return { ...shown, ...(yield* replayOnce(chosen, yield* fillPlaceholders(chosen.recipe, params, registry.lookup), hashesFor(chosen.recipe, params), registry)) }
+      const steps = yield* fillPlaceholders(chosen.recipe, params, registry.lookup)
+      return { ...shown, ...(yield* replayOnce(chosen, steps, { hashes: hashesFor(chosen.recipe, params), keep: input.keepSession === true }, registry)) }
     }
     const concurrency = input.concurrency ?? 1
     const settings = Option.getOrElse(yield* Effect.serviceOption(Config), () => defaultSettings)
@@ -320,7 +332,7 @@ export const replay = defineTool({
         (steps) => ({ steps, hashes: hashesFor(chosen.recipe, run.params ?? {}) })
       )
     )
-    return { ...shown, ...(yield* fanOut(chosen.sessionId, filled, concurrency, (run) => replayOnce(chosen, run.steps, run.hashes, registry))) }
+    return { ...shown, ...(yield* fanOut(chosen.sessionId, filled, concurrency, (run) => replayOnce(chosen, run.steps, { hashes: run.hashes, keep: false }, registry))) }
   })
 })
 
@@ -330,15 +342,21 @@ const hashesFor = (recipe: Recipe, params: Readonly<Record<string, string>>) => 
 /** The most time one replay runs: the batch's own deadline stops it first. */
 const REPLAY_DEADLINE_MS = 310_000
 
-/** The recorded flow once, in the session the call runs on (a new one: the replay launches it first). */
+/**
+ * The recorded flow once, in the session the call runs on (a new one: the replay launches it first, when
+ * one more session fits: else the launch's own error, MM_SESSION_LIMIT, not a replay that failed).
+ * `hashes`: downloads are checked by content; `keep`: a session it launches stays open (runTool closes it otherwise).
+ */
 const replayOnce = (
   chosen: { readonly sessionId: string; readonly metadata: SessionMetadata | undefined; readonly recipe: Recipe },
   steps: Effect.Effect.Success<ReturnType<typeof fillPlaceholders>>,
-  hashes: boolean,
+  options: { readonly hashes: boolean; readonly keep: boolean },
   registry: ToolRegistryService
 ) =>
   Effect.gen(function* () {
-    const running = Option.isSome(yield* (yield* Session).current)
+    const session = yield* Session
+    const running = Option.isSome(yield* session.current)
+    if (!running) yield* (yield* Sessions).room
     const launchStep = running
       ? []
       : [
@@ -356,6 +374,8 @@ const replayOnce = (
     const batchSteps = [...launchStep, ...steps]
     const batchInput = yield* decodeInput(batchTool.input, { steps: batchSteps, stopOnError: true, includeObservations: "none" })
     const result = (yield* batchTool.run(batchInput)) as typeof RunStepsOutput.Type
+    const now = yield* session.current
+    const ranIn = Option.isSome(now) ? { session: now.value.sessionId, open: running || options.keep } : undefined
     if (!result.summary.ok) {
       // The flow did not happen again: an error, naming the step that failed and why.
       const index = Math.max(0, firstFailure(result.steps))
@@ -363,6 +383,7 @@ const replayOnce = (
       const { ok: _ok, warnings: _warnings, notRun: _notRun, ...summary } = result.summary
       return yield* new ReplayFailed({
         replayed: chosen.sessionId,
+        ...ranIn,
         summary,
         failed: {
           index,
@@ -373,14 +394,17 @@ const replayOnce = (
       })
     }
     // The files the flow downloaded came again: the same names, and for a flow without params the same content.
-    const mismatch = downloadMismatch(chosen.recipe, result.steps, launchStep.length, hashes)
+    const mismatch = downloadMismatch(chosen.recipe, result.steps, launchStep.length, options.hashes)
     if (mismatch !== undefined) {
       const { ok: _ok, warnings: _warnings, notRun: _notRun, ...summary } = result.summary
       return yield* new ReplayFailed({
         replayed: chosen.sessionId,
+        ...ranIn,
         summary,
         failed: { index: mismatch.index, tool: batchSteps[mismatch.index]?.tool ?? "?", code: "MM_DOWNLOAD_MISMATCH", message: mismatch.message }
       })
     }
-    return { replayed: chosen.sessionId, ...result, stepTools: batchSteps.map((step) => step.tool) }
+    // A flow that succeeded ran in a session (a launch step that failed fails the batch).
+    const { session: ran, open } = ranIn ?? { session: chosen.sessionId, open: false }
+    return { replayed: chosen.sessionId, session: ran, open, ...result, stepTools: batchSteps.map((step) => step.tool) }
   })

@@ -214,7 +214,7 @@ describe("mm_emulate in real Chromium", () => {
 
         // A fresh browser: the replay launches one and applies the emulation as recorded; the read is checked.
         yield* ok("mm_cleanup")
-        const replayed = yield* ok("mm_replay", { sessionId })
+        const replayed = yield* ok("mm_replay", { sessionId, keepSession: true })
         expect(replayed.result.summary).toMatchObject({ ok: true, total: 7, succeeded: 7 })
         const again = yield* ok("mm_get_text", { selector: "#status" })
         expect(again.result.text).toBe("dark Asia/Tokyo offline 600")

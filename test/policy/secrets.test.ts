@@ -288,7 +288,7 @@ describe("secrets over the built server", () => {
       expect((await call("mm_cleanup")).ok).toBe(true)
 
       // mm_replay types the secret again by its name: the form lands on the same URL, which shows it back.
-      const replayed = await call("mm_replay", { sessionId: launched.result.sessionId })
+      const replayed = await call("mm_replay", { sessionId: launched.result.sessionId, keepSession: true })
       expect(replayed.ok, JSON.stringify(replayed).slice(0, 400)).toBe(true)
       expect(replayed.result.summary).toMatchObject({ ok: true })
       expect((await call("mm_get_text", { testId: "url" })).result.text).toContain("q=[secret:API_TOKEN]")

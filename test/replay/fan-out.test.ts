@@ -151,4 +151,53 @@ describe("fan-out replay", { timeout: 240_000 }, () => {
     const listed = JSON.stringify(sessions)
     expect(listed).toContain(source)
   })
+
+  it("a plain replay closes the session it launched once it answered and leaves the current session current; keepSession keeps it open as the current one", async () => {
+    app.reset()
+    const mine = (await ok("mm_launch", { name: "mine" })).result.sessionId as string
+    const listed = async () =>
+      (await ok("mm_sessions")).result.sessions.map((session: { id: string; current?: boolean }) => `${session.id}${session.current === true ? " current" : ""}`)
+    const plain = await ok("mm_replay", { flowTag: "fan-list", params: { first: "P1" } })
+    expect(plain.result).toMatchObject({ replayed: source, open: false })
+    expect(plain.result.session).not.toBe(mine)
+    expect(await listed()).toEqual([`${mine} current`])
+    const gone = await call("mm_get_state", { session: plain.result.session })
+    expect(gone.error?.code).toBe("MM_SESSION_NOT_FOUND")
+    expect(gone.error?.message).toContain("was closed when the mm_replay call that launched it ended")
+    // A fan-out's runs leave the current session current too.
+    await ok("mm_replay", { flowTag: "fan-list", runs: [{ params: { first: "R1" } }] })
+    expect(await listed()).toEqual([`${mine} current`])
+    const kept = await ok("mm_replay", { flowTag: "fan-list", params: { first: "K1" }, keepSession: true })
+    expect(kept.result).toMatchObject({ replayed: source, open: true })
+    expect(await listed()).toEqual([mine, `${kept.result.session} current`])
+    expect((await ok("mm_get_text", { testId: "list" })).result.text).toContain("K1")
+    expect(sorted(app.lists())).toEqual(sorted([["P1", "Eggs"], ["R1", "Eggs"], ["K1", "Eggs"]]))
+    await ok("mm_cleanup")
+    await ok("mm_cleanup", { session: mine })
+    const refused = await call("mm_replay", { flowTag: "fan-list", runs: [{}], keepSession: true })
+    expect(refused.error).toMatchObject({ code: "MM_INVALID_INPUT", details: { field: "keepSession" } })
+  })
+
+  it("at --max-sessions a replay answers MM_SESSION_LIMIT itself, with its hint; a fan-out reports it per run", async () => {
+    app.reset()
+    const open: Array<string> = []
+    for (const name of ["l1", "l2", "l3", "l4"]) open.push((await ok("mm_launch", { name })).result.sessionId)
+    try {
+      const single = await call("mm_replay", { flowTag: "fan-list" })
+      expect(single.error?.code).toBe("MM_SESSION_LIMIT")
+      expect(single.error?.message).toContain("at most 4 browser sessions")
+      expect(single.error?.message).toContain('mm_sessions {action: "close"')
+      const runs = await call("mm_replay", { flowTag: "fan-list", runs: [{}, {}], concurrency: 2 })
+      expect(runs.error?.code).toBe("MM_REPLAY_FAILED")
+      const details = (runs.error as { details: any }).details
+      expect(details.passed).toBe(0)
+      for (const entry of details.runs) {
+        expect(entry.failed.code).toBe("MM_SESSION_LIMIT")
+        expect(entry.session).toBeUndefined()
+      }
+      expect(sorted(app.lists())).toEqual([])
+    } finally {
+      for (const id of open) await ok("mm_cleanup", { session: id })
+    }
+  })
 })

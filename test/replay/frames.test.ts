@@ -96,7 +96,7 @@ layer(TestLayer, { timeout: 240_000, excludeTestServices: true })("replay inside
       yield* ok("mm_cleanup")
 
       // A fresh browser: the replay types and clicks in the frames, not the top document.
-      const replayed = yield* ok("mm_replay", { sessionId })
+      const replayed = yield* ok("mm_replay", { sessionId, keepSession: true })
       expect(replayed.result.summary).toMatchObject({ ok: true })
       expect(replayed.result.leftOut ?? []).toEqual([])
       expect(yield* sentCount).toBe(FRAMES)

@@ -211,7 +211,7 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         expect(Option.isNone(yield* Effect.flatMap(Session, (session) => session.current))).toBe(true)
 
         // A fresh browser: mm_replay launches one, runs the newest successful flow with the tag, and fills the secret.
-        const replayed = yield* ok("mm_replay", { flowTag: "replay-login", params: { password: PASSWORD } })
+        const replayed = yield* ok("mm_replay", { flowTag: "replay-login", params: { password: PASSWORD }, keepSession: true })
         expect(replayed.result.replayed).toBe(sessionId)
         expect(replayed.result.summary).toMatchObject({ ok: true })
         const end = yield* ok("mm_find", { text: "Profile of alice@example.com" })
@@ -259,7 +259,7 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         })
         yield* ok("mm_cleanup")
 
-        const replayed = yield* ok("mm_replay", { sessionId })
+        const replayed = yield* ok("mm_replay", { sessionId, keepSession: true })
         expect(replayed.result.summary).toMatchObject({ ok: true })
         const state = yield* ok("mm_get_state")
         expect(state.result.state.url).toMatch(/#\/completed$/)
@@ -288,7 +288,7 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         yield* expectRefDriven(sessionId, ["type", "click"])
         yield* ok("mm_cleanup")
 
-        const replayed = yield* ok("mm_replay", { sessionId })
+        const replayed = yield* ok("mm_replay", { sessionId, keepSession: true })
         expect(replayed.result.summary).toMatchObject({ ok: true })
         yield* ok("mm_wait_for", { selector: ".live-responses-table" })
         const body = (yield* ok("mm_find", { text: "Venus" })).snapshot as string
@@ -320,7 +320,7 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         const dragStep = JSON.parse(batch.content).steps.find((step: { tool: string }) => step.tool === "mm_drag")
         expect(dragStep.args.to).toEqual({ selector: 'role=region[name="Done column"s]' })
 
-        const replayed = yield* ok("mm_replay", { sessionId })
+        const replayed = yield* ok("mm_replay", { sessionId, keepSession: true })
         expect(replayed.result.summary).toMatchObject({ ok: true })
         expect((replayed.result.skipped ?? []).join("\n")).not.toContain("drag")
         yield* ok("mm_wait_for", { selector: "text=Moved: card-1" })
@@ -467,11 +467,15 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
       expect(replayed.error?.message).not.toMatch(/\.\.\. \(\d+ characters\)/)
       // The error brings the page the flow stopped on, as text.
       expect(linesNamed(replayed.snapshot as string, "button", "Store")).toHaveLength(1)
-      yield* ok("mm_cleanup")
+      // Its session was seen, then closed: the answer names it and says so.
+      expect(replayed.error?.details).toMatchObject({ open: false })
+      expect(replayed.error?.details?.session).toMatch(/^mm-/)
+      expect(replayed.error?.details?.session).not.toBe(sessionId)
+      expect(Option.isNone(yield* Effect.flatMap(Session, (session) => session.current))).toBe(true)
 
       // Back to the old name, the same flow replays, also as a step of a batch.
       pages["/editor"] = editor("Save")
-      const batch = yield* ok("mm_run_steps", { steps: [{ tool: "mm_replay", args: { sessionId } }, { tool: "mm_get_text", args: { selector: "#status" } }] })
+      const batch = yield* ok("mm_run_steps", { steps: [{ tool: "mm_replay", args: { sessionId, keepSession: true } }, { tool: "mm_get_text", args: { selector: "#status" } }] })
       expect(batch.result.summary).toMatchObject({ ok: true })
       expect(batch.result.steps[0].result.summary).toMatchObject({ ok: true })
       expect(batch.result.steps[1].result.text).toBe("Published")

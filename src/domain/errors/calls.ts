@@ -127,6 +127,9 @@ export class KnowledgeError extends Schema.TaggedError<KnowledgeError>()("Knowle
 /** A replay ran and one of its steps failed: the flow did not happen again. */
 export class ReplayFailed extends Schema.TaggedError<ReplayFailed>()("ReplayFailed", {
   replayed: Schema.String,
+  /** The session the replay ran in, and whether it is still open (mm_replay keepSession, or a session given). */
+  session: Schema.optional(Schema.String),
+  open: Schema.optional(Schema.Boolean),
   summary: Schema.Struct({
     total: Schema.Number,
     succeeded: Schema.Number,
@@ -146,7 +149,8 @@ export class ReplayFailed extends Schema.TaggedError<ReplayFailed>()("ReplayFail
   }
   get details() {
     const { message: _message, ...failed } = this.failed
-    return { replayed: this.replayed, summary: this.summary, failed }
+    const ranIn = this.session !== undefined ? { session: this.session, open: this.open ?? false } : {}
+    return { replayed: this.replayed, ...ranIn, summary: this.summary, failed }
   }
 }
 
