@@ -4,8 +4,8 @@ import { Schema } from "effect"
 import { clip } from "./errors.js"
 
 export const A11yRef = Schema.String.pipe(
-  Schema.pattern(/^e[0-9]+$/, { message: () => 'a11yRef must look like "e12" (the ref of a node from mm_accessibility_snapshot or mm_describe_screen)' })
-).annotations({ description: 'Ref of an accessibility node, e.g. "e12", from the latest mm_accessibility_snapshot or mm_describe_screen.' })
+  Schema.pattern(/^e[0-9]+$/, { message: () => 'a11yRef must look like "e12" (a ref from the page text: mm_describe_screen, mm_find or an action\'s answer)' })
+).annotations({ description: 'Ref of an accessibility node, e.g. "e12", from the page text (mm_describe_screen, mm_find or an action\'s answer).' })
 
 const NonEmpty = Schema.String.pipe(Schema.minLength(1, { message: () => "must not be empty" }))
 

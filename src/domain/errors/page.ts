@@ -74,7 +74,7 @@ export class TargetNotFound extends Schema.TaggedError<TargetNotFound>()("Target
   override get message() {
     if (this.availableRefs !== undefined) {
       const refs = this.availableRefs.map((node) => node.ref).join(", ")
-      return `${this.detail} Available refs: ${refs === "" ? "(none)" : refs}. Take a new mm_accessibility_snapshot or mm_describe_screen to get current refs.`
+      return `${this.detail} Available refs: ${refs === "" ? "(none)" : refs}. Call mm_describe_screen or mm_find for current refs.`
     }
     return `${this.detail} Call mm_describe_screen to see what is on the page.`
   }
@@ -91,7 +91,7 @@ export class TargetAmbiguous extends Schema.TaggedError<TargetAmbiguous>()("Targ
     return "MM_TARGET_AMBIGUOUS" as const
   }
   override get message() {
-    return `${this.target} matches ${this.count} elements. Use an a11yRef from mm_accessibility_snapshot, or narrow it with "within".`
+    return `${this.target} matches ${this.count} elements. Name one: a ref from the page text or mm_find, a narrower selector (">> nth=0" is the first match), or "within" a parent.`
   }
   get details() {
     return { target: this.target, count: this.count }
