@@ -160,7 +160,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       const stale = yield* call(click, { a11yRef: secondCopy.ref })
       expect(stale.error?.code).toBe("MM_TARGET_NOT_FOUND")
       expect(stale.error?.message).toContain(`Unknown a11yRef: ${secondCopy.ref}`)
-      expect(stale.error?.message).toContain("mm_accessibility_snapshot")
+      expect(stale.error?.message).toContain("Call mm_describe_screen or mm_find for current refs.")
       // The current refs are in the whole-page snapshot that comes with a failure, not repeated in the error.
       expect(stale.error?.details?.availableRefs).toBeUndefined()
       const available = parseSnapshot(stale.snapshot ?? "").map((line) => line.ref)
