@@ -166,13 +166,14 @@ export class Catalog {
     return slot
   }
 
-  private setMetadata(slot: SessionSlot, metadata: SessionMetadata | undefined): void {
+  /** Sets a session's metadata and the words it is found by (`words`: restored from a saved index, else derived). */
+  private setMetadata(slot: SessionSlot, metadata: SessionMetadata | undefined, words?: ReadonlyArray<number>): void {
     for (const word of slot.words) {
       const sessions = this.sessionPostings[word]
       if (sessions !== undefined) this.sessionPostings[word] = sessions.filter((index) => index !== slot.index)
     }
     slot.metadata = metadata
-    slot.words = sessionWords(metadata).map((word) => this.vocabulary.id(word))
+    slot.words = words ?? sessionWords(metadata).map((word) => this.vocabulary.id(word))
     for (const word of slot.words) (this.sessionPostings[word] ??= []).push(slot.index)
   }
 
@@ -466,6 +467,10 @@ export class Catalog {
     }
     FIELDS.forEach((field, index) => packed(`postings.${field}`, this.postings[index]!, this.vocabulary.size))
     packed("sessionSteps", this.slots.map((slot) => slot.ids))
+    // The words of each session's goal and tags: a restored index does not tokenize 2,000 goals again.
+    const sessionWords = packLists(this.slots.map((slot) => IdList.view(Int32Array.from(slot.words))), undefined)
+    arrays["sessionWords.offsets"] = sessionWords.offsets
+    arrays["sessionWords.ids"] = sessionWords.ids
     const mapKeys = {} as Record<(typeof MAP_NAMES)[number], ReadonlyArray<string>>
     const maps = [this.byScreen, this.byPlace, this.byTestId, this.byA11yName]
     MAP_NAMES.forEach((name, index) => {
@@ -484,7 +489,7 @@ export class Catalog {
         strings: steps.strings.values,
         tools: steps.tools,
         labelSets: steps.labelSets,
-        targets: steps.targets.map((info) => info.target),
+        targets: steps.targets,
         timestamps,
         sessions: this.slots.map((slot) => ({ sessionId: slot.sessionId, ...(slot.metadata !== undefined ? { metadata: slot.metadata } : {}) })),
         words: this.vocabulary.words,
@@ -545,12 +550,17 @@ export class Catalog {
       maps.push(map)
     }
     const sessionSteps = packedOf("sessionSteps", json.sessions.length)
-    if (sessionSteps === undefined) return undefined
+    const sessionWords = packedOf("sessionWords", json.sessions.length)
+    if (sessionSteps === undefined || sessionWords === undefined) return undefined
+    if (sessionWords.some((list) => list !== undefined && list.ids.some((word) => word < 0 || word >= words))) return undefined
     const catalog = new Catalog(steps, new Vocabulary([...json.words], sortedWords), postings, maps, PageTracker.fromState(json.pages))
     json.sessions.forEach((session, index) => {
       const slot = catalog.slot(session.sessionId)
       slot.ids = sessionSteps[index] ?? new IdList()
-      if (session.metadata !== undefined) catalog.setMetadata(slot, session.metadata)
+      if (session.metadata !== undefined) {
+        const list = sessionWords[index]
+        catalog.setMetadata(slot, session.metadata, list === undefined ? [] : Array.from(list.ids))
+      }
     })
     return catalog
   }

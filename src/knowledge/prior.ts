@@ -276,7 +276,7 @@ const rankSteps = (pass: Pass): Map<number, TargetRow> => {
     }
     const target = steps.target[id]!
     if (target < 0) continue
-    const key = steps.targets[target]!.shownId
+    const key = steps.info(target).shownId
     if (key < 0) continue
     let row = targetRows.get(key)
     if (row === undefined) targetRows.set(key, (row = { worked: new Set(), failedIn: new Set(), failuresHere: 0, first: -1, latest: -1 }))
@@ -317,7 +317,7 @@ const avoidOf = (pass: Pass, targetRows: ReadonlyMap<number, TargetRow>) => {
   const avoid = worstFailures.result().map((index) => {
     const row = failureRows[index]!.row
     const lastError = steps.strings.at(steps.errorCode[row.latest]!)
-    return { target: steps.targets[steps.target[row.first]!]!.shown!, failures: row.failuresHere, ...(lastError !== undefined ? { lastError } : {}) }
+    return { target: steps.info(steps.target[row.first]!).shown!, failures: row.failuresHere, ...(lastError !== undefined ? { lastError } : {}) }
   })
   /** Targets never suggested: those that mostly failed (the ones that failed here twice are listed in avoid). */
   const distrusted = new Set(judged.filter((item) => item.mostlyFailed).map((item) => item.key))
@@ -341,7 +341,7 @@ const collectSuggestions = (pass: Pass, distrusted: ReadonlySet<number>, clicksO
     if (!actionable[steps.tool[id]!]) continue
     const target = steps.target[id]!
     if (target < 0) continue
-    const info = steps.targets[target]!
+    const info = steps.info(target)
     if (info.shownId < 0 || info.durable === undefined || distrusted.has(info.shownId)) continue
     const key = (info.shownId * toolCount + steps.tool[id]!) * 4 + (clicksOf(id) ?? 1)
     if (steps.ok[id] === 1 && fits(id)) {
@@ -409,7 +409,7 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput, actions: Pri
     later: (a, b) => time[a]! > time[b]! || (time[a] === time[b] && before(a, b)),
     fits: (id) => {
       const target = steps.target[id]!
-      return target < 0 || fitsTarget(actions(steps.tools[steps.tool[id]!]!), steps.targets[target]!.target)
+      return target < 0 || fitsTarget(actions(steps.tools[steps.tool[id]!]!), steps.targets[target]!)
     }
   }
   scoreSteps(pass)
@@ -426,7 +426,7 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput, actions: Pri
 
   return leanPrior({
     suggestedNextActions: chosen.map((row, position) => {
-      const { visible, ...targets } = suggestionTargets(steps.targets[steps.target[row.best]!]!, screen)
+      const { visible, ...targets } = suggestionTargets(steps.info(steps.target[row.best]!), screen)
       const count = clicksOf(row.best)
       return {
         rank: position + 1,
@@ -444,7 +444,7 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput, actions: Pri
       return {
         tool: steps.tools[steps.tool[id]!]!,
         ...(count !== undefined ? { count } : {}),
-        target: steps.targets[steps.target[id]!]!.shown!,
+        target: steps.info(steps.target[id]!).shown!,
         confidence: round(confidenceOf(score[id]!))
       }
     }),

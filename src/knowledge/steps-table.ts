@@ -10,8 +10,6 @@ export interface TargetInfo {
   readonly target: StepTarget
   /** `describeStepTarget`, or undefined when it has none. */
   readonly description: string | undefined
-  /** Small integer per distinct description (-1 for none): targets that read the same are the same key. */
-  readonly descriptionId: number
   readonly durable: Durable | undefined
   /**
    * How prior knowledge names the target to an agent: its description, but for a target the agent gave as a
@@ -83,11 +81,14 @@ export class StepTable {
   deadCount = 0
   readonly strings: StringTable
   readonly tools: Array<string>
-  readonly targets: Array<TargetInfo> = []
+  /** Distinct targets; `target` holds indexes into it. */
+  readonly targets: Array<StepTarget>
   readonly labelSets: Array<ReadonlyArray<string>>
   private readonly toolIds: Map<string, number>
-  private readonly targetIds = new Map<string, number>()
-  private readonly descriptionIds = new Map<string, number>()
+  /** What queries derive from each target, computed on first need: a restored index does not redo 10,000 of them. */
+  private readonly infos: Array<TargetInfo | undefined> = []
+  /** Target (as JSON) to index; built on first need after a load. */
+  private targetIds: Map<string, number> | undefined
   private readonly shownIds = new Map<string, number>()
   private readonly labelSetIds: Map<string, number>
 
@@ -102,7 +103,7 @@ export class StepTable {
     this.toolIds = new Map(tools.map((tool, id) => [tool, id]))
     this.labelSets = labelSets
     this.labelSetIds = new Map(labelSets.map((labels, id) => [labels.join("\u0000"), id]))
-    for (const target of targets) this.targetId(target)
+    this.targets = [...targets]
   }
 
   toolId(name: string): number {
@@ -118,15 +119,22 @@ export class StepTable {
   targetId(target: StepTarget | undefined): number {
     if (target === undefined) return -1
     const key = JSON.stringify(target)
+    this.targetIds ??= new Map(this.targets.map((known, id) => [JSON.stringify(known), id]))
     let id = this.targetIds.get(key)
     if (id === undefined) {
       id = this.targets.length
+      this.targetIds.set(key, id)
+      this.targets.push(target)
+    }
+    return id
+  }
+
+  /** What queries derive from target `index` (an index into `targets`). */
+  info(index: number): TargetInfo {
+    let info = this.infos[index]
+    if (info === undefined) {
+      const target = this.targets[index]!
       const description = describeStepTarget(target)
-      let descriptionId = -1
-      if (description !== undefined) {
-        descriptionId = this.descriptionIds.get(description) ?? this.descriptionIds.size
-        this.descriptionIds.set(description, descriptionId)
-      }
       const durable = targetTooLong(target) ? undefined : durableTarget(target)
       const shown = shownTargetOf(target, description, durable)
       let shownId = -1
@@ -134,10 +142,9 @@ export class StepTable {
         shownId = this.shownIds.get(shown) ?? this.shownIds.size
         this.shownIds.set(shown, shownId)
       }
-      this.targetIds.set(key, id)
-      this.targets.push({ target, description, descriptionId, durable, shown, shownId })
+      this.infos[index] = info = { target, description, durable, shown, shownId }
     }
-    return id
+    return info
   }
 
   labelSet(labels: ReadonlyArray<string>): number {
@@ -164,14 +171,9 @@ export class StepTable {
     this.labels = growInt32(this.labels, size)
   }
 
-  /** How many distinct target descriptions there are (the bound of `TargetInfo.descriptionId`). */
-  get descriptionCount(): number {
-    return this.descriptionIds.size
-  }
-
   description(id: number): string | undefined {
     const target = this.target[id]!
-    return target < 0 ? undefined : this.targets[target]!.description
+    return target < 0 ? undefined : this.info(target).description
   }
 
   timestamp(id: number): string {

@@ -147,7 +147,7 @@ export const referencePriorKnowledge = (catalog: ReferenceCatalog, input: PriorI
       const best = group.ok[0]!
       const target = best.entry.target!
       const { visible, ...targets } = suggestionTargets(
-        { target, description: describeStepTarget(target), descriptionId: 0, durable: durableTarget(target), shown: shown(target), shownId: 0 },
+        { target, description: describeStepTarget(target), durable: durableTarget(target), shown: shown(target), shownId: 0 },
         screen
       )
       const count = clicks(best)
