@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
+import { crc32 } from "node:zlib"
 import { Effect, Either, Layer, Option, Schema } from "effect"
 import { KnowledgeError } from "../domain/errors.js"
 import { SessionMetadata, StepRecord } from "../domain/knowledge.js"
@@ -78,6 +79,14 @@ const readTextSync = (file: string): string | undefined => {
   }
 }
 
+const readBytesSync = (file: string): Buffer | undefined => {
+  try {
+    return readFileSync(file)
+  } catch {
+    return undefined
+  }
+}
+
 const readNamesSync = (dir: string): Array<string> => {
   try {
     return readdirSync(dir)
@@ -111,6 +120,8 @@ const HOT_MS = 10 * 60_000
 const SETTLE_MS = 2_000
 /** A first load that read this many step files saves the index at once: the next server should not read them again. */
 const SAVE_AFTER_READING = 200
+/** How long after that first query the index is saved. */
+const SAVE_DELAY = "1 second"
 
 /**
  * A recently active directory is looked at again after a quarter of the time it has been quiet: one being
@@ -188,11 +199,15 @@ const loadNew = async (indexed: Indexed, root: string, full: boolean, now: numbe
       const stat = statIfPresent(file)
       const stamp = stat === undefined ? undefined : `${stat.mtimeMs}:${stat.size}`
       if (stamp !== undefined && stamp !== state.metadataStamp) {
-        const text = readTextSync(file)
-        if (text !== undefined) {
-          const metadata = parse(text, decodeSessionJson)
+        const bytes = readBytesSync(file)
+        const content = bytes === undefined ? undefined : `${bytes.length}:${crc32(bytes)}`
+        // The same bytes as when indexed (a store copied elsewhere changes every file's time): nothing to read again.
+        if (content !== undefined && state.hasMetadata && content === state.metadataContent) state.metadataStamp = stamp
+        else if (bytes !== undefined) {
+          const metadata = parse(bytes.toString("utf8"), decodeSessionJson)
           state.hasMetadata = true
           state.metadataStamp = stamp
+          state.metadataContent = content
           if (metadata === undefined) loaded.unreadable.push(file)
           else indexed.catalog.addSession(metadata)
         }
@@ -420,6 +435,7 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
             const state = directoryIn(indexed, safeSegment(metadata.sessionId))
             state.hasMetadata = true
             state.metadataStamp = undefined
+            state.metadataContent = undefined
             indexed.catalog.addSession(metadata)
           })
         )
@@ -476,8 +492,8 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
         filesRead += loaded.read
         if (full) sweptAt = now
         for (const file of loaded.unreadable) yield* Effect.logWarning(`knowledge store: skipping unreadable file ${file}`)
-        // Saved once this refresh lets go of the lock: writing 30 MB (100k steps) is not the first query's wait.
-        if (first && loaded.read >= SAVE_AFTER_READING) yield* Effect.forkDaemon(saveIndex)
+        // Saved a moment after this answer has gone: encoding and writing 30 MB (100k steps) is not the first query's wait.
+        if (first && loaded.read >= SAVE_AFTER_READING) yield* Effect.forkDaemon(Effect.zipRight(Effect.sleep(SAVE_DELAY), saveIndex))
       })
     )
 

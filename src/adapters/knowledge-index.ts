@@ -7,10 +7,10 @@ import { crc32 } from "node:zlib"
 import { Catalog, type CatalogArray, type CatalogJson } from "../knowledge/catalog.js"
 
 /**
- * Bump whenever what the index holds or means changes (tokenizer, fields, similarity facts, labels: 3 adds the url field and the double-click and triple-click labels): an index
+ * Bump whenever what the index holds or means changes (tokenizer, fields, similarity facts, labels: 3 adds the url field and the double-click and triple-click labels, 4 each session's words): an index
  * of another format is rebuilt, never misread.
  */
-export const INDEX_FORMAT = 3
+export const INDEX_FORMAT = 4
 
 const MAGIC = Buffer.from("BWMINDEX", "latin1")
 /** Written as a u32 in the machine's byte order: typed arrays are saved as they are in memory. */
@@ -31,6 +31,8 @@ export interface DirectoryRecord {
   readonly stepsMtime: number
   /** `mtime:size` of session.json, when it was read. */
   readonly metadataStamp?: string
+  /** `length:crc32` of session.json's bytes, when it was read. */
+  readonly metadataContent?: string
   readonly hasMetadata: boolean
   /** Session ids its step files named, when not just the directory's name. */
   readonly sessionIds?: ReadonlyArray<string>
@@ -141,6 +143,8 @@ export interface DirectoryState {
   wrote: boolean
   hasMetadata: boolean
   metadataStamp: string | undefined
+  /** `length:crc32` of session.json's bytes when it was read: the same content under a new time is not read again. */
+  metadataContent: string | undefined
   /** Session ids its step files named (normally just one). */
   readonly sessionIds: Set<string>
 }
@@ -155,6 +159,7 @@ export const newDirectoryState = (): DirectoryState => ({
   wrote: false,
   hasMetadata: false,
   metadataStamp: undefined,
+  metadataContent: undefined,
   sessionIds: new Set()
 })
 
@@ -212,6 +217,7 @@ export const restoreIndex = (file: string): RestoredIndex | "absent" | "damaged"
       seenMtime: record.stepsMtime,
       hasMetadata: record.hasMetadata,
       metadataStamp: record.metadataStamp,
+      metadataContent: record.metadataContent,
       sessionIds: new Set(record.sessionIds ?? [record.name])
     })
   }
@@ -250,6 +256,7 @@ export const encodeStoreIndex = (
       name,
       stepsMtime: trusted ? state.listedMtime : -1,
       ...(state.metadataStamp !== undefined ? { metadataStamp: state.metadataStamp } : {}),
+      ...(state.metadataContent !== undefined ? { metadataContent: state.metadataContent } : {}),
       hasMetadata: state.hasMetadata,
       ...(sessionIds.length === 1 && sessionIds[0] === name ? {} : { sessionIds }),
       namesStart: start,

@@ -166,6 +166,88 @@ describe("the saved index", () => {
   })
 })
 
+// The four states a new server finds its index in. Whatever the state, the first query answers exactly as
+// the files on disk do; the status says how much of the disk it had to read for that.
+describe("the first query over each state of the saved index", () => {
+  /** A store of 1,000 steps over 20 sessions whose index was saved and has settled (times older than 2 s). */
+  const settledStore = async () => {
+    const dir = tempDir()
+    await writeSyntheticStore(dir, 1_000, 20, 5)
+    ageAll(path.join(dir, "llm-knowledge"))
+    await catalogOf(dir)
+    return dir
+  }
+  /** Sets every file's and directory's times a minute back, as a store that has been quiet a while. */
+  const ageAll = (root: string) => {
+    const old = new Date(Date.now() - 60_000)
+    for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true })) fs.utimesSync(path.join(entry.parentPath, entry.name), old, old)
+  }
+
+  it("fresh: restored, no step file read", async () => {
+    const dir = await settledStore()
+    const fresh = await catalogOf(dir)
+    expect(fresh.status).toEqual({ restoredFromIndex: true, filesRead: 0 })
+    await expectSameAsFiles(dir, fresh.catalog)
+  })
+
+  it("stale by 1%: another writer's 10 new steps over a tenth of the sessions are read, and only they", async () => {
+    const dir = await settledStore()
+    const other = await open(dir)
+    for (let i = 0; i < 10; i++) {
+      const sessionId = `mm-s${String(i % 2).padStart(5, "0")}`
+      await Effect.runPromise(other.store.recordStep(step({ sessionId, tool: "click", target: { testId: `zebra-${i}` }, screen: "send", at: hoursAgo(0.1) })))
+    }
+    ageAll(path.join(dir, "llm-knowledge"))
+    const behind = await catalogOf(dir)
+    expect(behind.status).toEqual({ restoredFromIndex: true, filesRead: 10 })
+    await expectSameAsFiles(dir, behind.catalog)
+    expect(behind.catalog.search({ groups: queryGroups("zebra"), limit: 20, sessions: "all", filters: undefined, now: NOW })).toHaveLength(10)
+  })
+
+  it("copied elsewhere (every time changed): the listings and session files that match are trusted, what differs is read", async () => {
+    const dir = await settledStore()
+    const copy = tempDir()
+    fs.cpSync(dir, copy, { recursive: true })
+    const root = path.join(copy, "llm-knowledge")
+    // In the copy: one goal rewritten to the same length (only its bytes tell), one step added, one removed.
+    const metadataFile = path.join(root, "mm-s00003", "session.json")
+    const text = fs.readFileSync(metadataFile, "utf8")
+    const goal = (JSON.parse(text) as { goal: string }).goal
+    const renamed = "z".repeat(goal.length)
+    fs.writeFileSync(metadataFile, text.replace(JSON.stringify(goal), JSON.stringify(renamed)))
+    const other = await open(copy)
+    await Effect.runPromise(other.store.recordStep(step({ sessionId: "mm-s00004", tool: "click", target: { testId: "zebra-copy" }, at: hoursAgo(0.2) })))
+    const stepsOf = (sessionId: string) => path.join(root, sessionId, "steps")
+    fs.rmSync(path.join(stepsOf("mm-s00006"), fs.readdirSync(stepsOf("mm-s00006")).sort()[2]!))
+    ageAll(root)
+    // Another copy of the same index, untouched: nothing but the times differ.
+    const plain = tempDir()
+    fs.cpSync(dir, plain, { recursive: true })
+    const untouched = await catalogOf(plain)
+    expect(untouched.status).toEqual({ restoredFromIndex: true, filesRead: 0 })
+    await expectSameAsFiles(plain, untouched.catalog)
+
+    const copied = await catalogOf(copy)
+    expect(copied.status).toEqual({ restoredFromIndex: true, filesRead: 1 + fs.readdirSync(stepsOf("mm-s00006")).length })
+    await expectSameAsFiles(copy, copied.catalog)
+    expect(copied.catalog.metadata("mm-s00003")?.goal).toBe(renamed)
+  })
+
+  it("corrupt (cut short): ignored with a warning, the first query reads every step file and answers the same", async () => {
+    const dir = await settledStore()
+    const indexFile = path.join(dir, "llm-knowledge", ".index.bin")
+    const bytes = fs.readFileSync(indexFile)
+    fs.writeFileSync(indexFile, bytes.subarray(0, bytes.length - 1))
+    const warnings: Array<string> = []
+    const made = await open(dir)
+    const logger = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => warnings.push((Array.isArray(message) ? message : [message]).join(" "))))
+    const catalog = await Effect.runPromise(Effect.provide(made.store.catalog!, logger))
+    expect(await Effect.runPromise(made.status)).toEqual({ restoredFromIndex: false, filesRead: 1_000 })
+    expect(warnings.join("\n")).toContain("is damaged")
+    await expectSameAsFiles(dir, catalog)
+  })
+})
+
 // Regression: an empty section (here: no test id ever seen, no screen named) is an empty typed array over an
 // empty ArrayBuffer, and Node's crc32 returns 0 for it instead of the running value. The index was then
 // written with a CRC over only its tail, and every next server found it "damaged" and read every step again.
