@@ -15,6 +15,9 @@ import { shownEndpoint, withoutSecrets } from "./launch.js"
 
 /** How long connecting to one endpoint may take before it counts as not answering. */
 export const CONNECT_TIMEOUT_MS = 20_000
+/** What a context's error says when the browser server went away under it. */
+const GONE = /closed|disconnected|ECONNRESET|socket hang up/i
+
 /** How long a shared connection stays open with no session on it. */
 export const IDLE_KEEP_MS = 30_000
 /** The first wait before an endpoint that failed is preferred again; it doubles with each failure in a row. */
@@ -253,8 +256,9 @@ export const make = (endpoints: ReadonlyArray<RemoteEndpoint>, idleKeepMs = IDLE
           }
           const context = yield* Effect.either(contextOn(browser.right, endpoint.url, open))
           if (context._tag === "Left") {
-            // A browser server that went away between the connection and the context: the next one is tried.
-            if (browser.right.isConnected()) return yield* context.left
+            // A browser server that went away between the connection and the context (its disconnection may not
+            // have been told yet: the context's error says so): the next one is tried.
+            if (browser.right.isConnected() && !GONE.test(context.left.detail)) return yield* context.left
             yield* Effect.logWarning(context.left.detail)
             reasons.push(context.left.detail)
             continue
