@@ -83,7 +83,10 @@ const artifacts = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-bench-scale-"))
 /** Our server over stdio on the given browser servers; counts the calls it answers. */
 const ourClient = async (app: App, endpoints: ReadonlyArray<string>) => {
   const args = [ourServer, "--artifacts-dir", artifacts, "--loopback-only", "--app-url", `${app.url}/todomvc/react/`, "--log-level", "warning", ...endpoints.flatMap((url) => ["--ws-endpoint", url])]
-  const { client } = await spawnClient(args, { name: "bench-scale", cwd: root })
+  const { client, transport } = await spawnClient(args, { name: "bench-scale", cwd: root, stderr: "pipe" })
+  // Its warnings: where a browser server went away under sessions, or under a session starting on it.
+  let log = ""
+  transport.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString("utf8")))
   let calls = 0
   const call = async (name: string, args: Record<string, unknown>, onProgress?: (done: number) => void) => {
     calls++
@@ -94,7 +97,7 @@ const ourClient = async (app: App, endpoints: ReadonlyArray<string>) => {
     })
     return JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as { ok: boolean; result?: any; error?: any }
   }
-  return { client, call, calls: () => calls }
+  return { client, call, calls: () => calls, log: () => log }
 }
 
 /** Each run's own items. */
@@ -233,6 +236,9 @@ const main = async () => {
       const passed = runs.flatMap((run, index) => (run.failed === undefined ? [index] : []))
       out(`  ${(wallMs / 1000).toFixed(1)} s: ${passed.length} passed, ${failed.length} failed (runs ${failed.join(", ") || "none"}; codes ${codes.join(", ") || "none"})`)
       out(`  the passed runs ended with exactly their own items: ${ownItems(app, passed) ? "yes" : "NO"}`)
+      const ended = [...ours.log().matchAll(/went away: its (\d+) session\(s\) ended/g)].reduce((sum, match) => sum + Number(match[1]), 0)
+      const moved = [...ours.log().matchAll(/went away while a session started on it|did not open a context/g)].length
+      out(`  our server's log: ${ended} session(s) ended with the killed server, ${moved} start(s) on it moved to the other`)
       for (const index of failed) {
         const failure = runs[index]!.failed as { code: string; index?: number; tool?: string; message?: string }
         out(`    run ${index}: ${failure.code} at step ${failure.index ?? "-"} ${failure.tool ?? ""}: ${(failure.message ?? "").slice(0, 160)}`)

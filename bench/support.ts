@@ -41,8 +41,8 @@ export interface ConnectOptions {
   /** The client's name in initialize. */
   readonly name: string
   readonly cwd?: string
-  /** The server's stderr: dropped unless "inherit". */
-  readonly stderr?: "ignore" | "inherit"
+  /** The server's stderr: dropped unless "inherit" (or "pipe": the transport's stderr stream). */
+  readonly stderr?: "ignore" | "inherit" | "pipe"
 }
 
 /** Spawns `node ...args` and connects an MCP client to it over stdio; the transport gives the pid. */

@@ -48,13 +48,20 @@ interface RecordingProxy {
   readonly url: string
   /** The headers of every upgrade request it forwarded. */
   readonly seen: Array<http.IncomingHttpHeaders>
+  /** How many connections it dropped (dropOn). */
+  readonly dropped: () => number
   readonly close: () => Promise<void>
 }
 
-/** A loopback WebSocket proxy: records each upgrade request's headers and forwards the connection to `target`. */
-const recordingProxy = (target: string, token: string) =>
+/**
+ * A loopback WebSocket proxy: records each upgrade request's headers and forwards the connection to `target`.
+ * With `dropOn`, the first time the browser server sends a message holding that text, the proxy drops the
+ * connection instead of passing it on (the browser server gone at that moment, as far as its client sees).
+ */
+const recordingProxy = (target: string, token: string, dropOn?: string) =>
   new Promise<RecordingProxy>((resolve) => {
     const seen: Array<http.IncomingHttpHeaders> = []
+    let dropped = 0
     const sockets = new Set<net.Socket>()
     const server = http.createServer((_, response) => response.end())
     server.on("upgrade", (request: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
@@ -68,7 +75,18 @@ const recordingProxy = (target: string, token: string) =>
         }
         upstream.write(`${lines.join("\r\n")}\r\n\r\n`)
         if (head.length > 0) upstream.write(head)
-        upstream.pipe(socket)
+        let carry = ""
+        upstream.on("data", (chunk: Buffer) => {
+          const text = carry + chunk.toString("latin1")
+          if (dropOn !== undefined && dropped === 0 && text.includes(dropOn)) {
+            dropped++
+            socket.destroy()
+            upstream.destroy()
+            return
+          }
+          carry = dropOn === undefined ? "" : text.slice(-dropOn.length)
+          socket.write(chunk)
+        })
         socket.pipe(upstream)
       })
       for (const end of [socket, upstream]) {
@@ -85,6 +103,7 @@ const recordingProxy = (target: string, token: string) =>
       resolve({
         url: `ws://127.0.0.1:${port}/pw?token=${token}`,
         seen,
+        dropped: () => dropped,
         close: () =>
           new Promise((done) => {
             for (const socket of sockets) socket.destroy()
@@ -354,5 +373,38 @@ describe("endpoint headers", () => {
     for (const secret of [allSecret, oneSecret, deadSecret, echoSecret, queryToken]) {
       expect(everything.filter((text) => text.includes(secret))).toEqual([])
     }
+  })
+})
+
+describe("a browser server that goes away while a session starts on it", () => {
+  let app: RunningServer
+  let browser: BrowserServer
+  let proxies: Array<RecordingProxy> = []
+  let server: RunningHttpServer
+
+  beforeAll(async () => {
+    app = await servePages(pages)
+    browser = await browserServer()
+    // The first drops its connection as the context is created, the second as the first tab is.
+    proxies = await Promise.all(['"type":"BrowserContext"', '"type":"Page"'].map((dropOn) => recordingProxy(browser.wsEndpoint(), randomUUID(), dropOn)))
+    server = await startHttpServer([...proxies.flatMap((proxy) => ["--ws-endpoint", proxy.url]), "--ws-endpoint", browser.wsEndpoint()], randomUUID())
+  })
+  afterAll(async () => {
+    await server?.stop()
+    for (const proxy of proxies) await proxy.close()
+    await browser?.close().catch(() => undefined)
+    await app?.close()
+  })
+
+  it("the session starts on another one: the launch does not fail", async () => {
+    const caller = await connect(server.url)
+    const launched = await caller.ok("mm_launch", {})
+    // Placed on the first (all equal), whose context never came; then on the second, whose first tab never came.
+    expect(proxies.map((proxy) => proxy.dropped())).toEqual([1, 1])
+    expect(server.stderr()).toContain(`the browser at ws://${hostPort(proxies[0]!.url)} did not open a context`)
+    expect(server.stderr()).toContain(`the browser server at ${hostPort(proxies[1]!.url)} went away while a session started on it`)
+    await caller.ok("mm_navigate", { url: `${app.url}/who`, session: launched.result.sessionId })
+    expect((await caller.ok("mm_get_text", { testId: "who", session: launched.result.sessionId })).result.text).toBe("here")
+    await caller.client.close()
   })
 })

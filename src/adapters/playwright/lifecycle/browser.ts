@@ -3,7 +3,7 @@
 import { Context, Effect, Exit, Layer, Option, Ref, Runtime, Scope } from "effect"
 import type { Page } from "playwright"
 import type { Settings } from "../../../domain/config.js"
-import { BrowserClosed, NoActiveSession, PageClosed, PageUnresponsive, SessionAlreadyRunning } from "../../../domain/errors.js"
+import { BrowserClosed, LaunchFailed, NoActiveSession, PageClosed, PageUnresponsive, SessionAlreadyRunning } from "../../../domain/errors.js"
 import type { TabRole } from "../../../domain/observation.js"
 import { Config } from "../../../services/Config.js"
 import type { LaunchError, LaunchOptions, LaunchResult } from "../../../services/Session.js"
@@ -115,6 +115,24 @@ export const make = Effect.gen(function* () {
     Effect.flatMap(Ref.get(phase), (current) => (current._tag === "Running" ? Effect.as(end(current), true) : Effect.succeed(false)))
   )
 
+  const retriesOnLoss = isRemote(settings) ? remoteEndpoints(settings).length - 1 : 0
+
+  /** One start in a scope of its own, which outlives this call when the start succeeds; on failure or interruption it closes here. */
+  const startOnce = (options: LaunchOptions) =>
+    Effect.gen(function* () {
+      const sessionId = newSessionId()
+      yield* Ref.set(phase, { _tag: "Starting", sessionId })
+      const scope = yield* Scope.make()
+      return yield* startSession(settings, fixtures, options, sessionId, shared, pool).pipe(
+        Scope.extend(scope),
+        Effect.onExit((exit) =>
+          Exit.isSuccess(exit)
+            ? Ref.set(phase, { _tag: "Running", live: exit.value, scope })
+            : Effect.zipRight(Scope.close(scope, exit), Ref.set(phase, { _tag: "Idle" }))
+        )
+      )
+    })
+
   const launchInTurn = (options: LaunchOptions) =>
     Effect.gen(function* () {
       const current = yield* Ref.get(phase)
@@ -126,19 +144,18 @@ export const make = Effect.gen(function* () {
         }
         yield* end(current)
       }
-      const sessionId = newSessionId()
-      yield* Ref.set(phase, { _tag: "Starting", sessionId })
-      const scope = yield* Scope.make()
-      // The scope outlives this call when the start succeeds; on failure or interruption it closes here.
-      const live = yield* startSession(settings, fixtures, options, sessionId, shared, pool).pipe(
-        Scope.extend(scope),
-        Effect.onExit((exit) =>
-          Exit.isSuccess(exit)
-            ? Ref.set(phase, { _tag: "Running", live: exit.value, scope })
-            : Effect.zipRight(Scope.close(scope, exit), Ref.set(phase, { _tag: "Idle" }))
+      const live = yield* startOnce(options).pipe(
+        // A remote browser server that went away while the session started on it (after its placement): the
+        // start runs again, at most once per other server of the pool (the one gone is tried last, or not at all).
+        Effect.tapErrorTag("PlacementLost", (lost) =>
+          Effect.logWarning(`the browser server at ${lost.where} went away while a session started on it: ${lost.detail}`)
+        ),
+        Effect.retry({ times: retriesOnLoss, while: (error) => error._tag === "PlacementLost" }),
+        Effect.catchTag("PlacementLost", (lost) =>
+          Effect.fail(new LaunchFailed({ reason: "ConnectFailed", detail: `the browser server at ${lost.where} went away while the session started (${lost.detail})` }))
         )
       )
-      const result: LaunchResult = { sessionId, extensionId: live.extension?.id, homeUrl: live.homeUrl }
+      const result: LaunchResult = { sessionId: live.info.sessionId, extensionId: live.extension?.id, homeUrl: live.homeUrl }
       return result
     })
 

@@ -82,7 +82,6 @@ const candidates = (members: ReadonlyArray<Member>, tried: ReadonlySet<number>, 
   return [...ready, ...waiting]
 }
 
-/** The pool over these endpoints for the current scope, whose end disconnects every connection. */
 /** A new context in a connected browser, closed with the caller's scope. */
 const contextOn = (browser: Browser, url: string, open: (browser: Browser) => Promise<BrowserContext>) =>
   Effect.acquireRelease(
@@ -136,6 +135,7 @@ const leave = (shared: Shared, index: number, browser: Browser) =>
     (idled) => (idled === undefined ? Effect.void : Effect.asVoid(Effect.forkIn(Effect.interruptible(closeIdle(shared, index, browser, idled)), shared.scope)))
   )
 
+/** The pool over these endpoints for the current scope, whose end disconnects every connection. */
 export const make = (endpoints: ReadonlyArray<RemoteEndpoint>, idleKeepMs = IDLE_KEEP_MS) =>
   Effect.gen(function* () {
     const scope = yield* Effect.scope

@@ -5,7 +5,7 @@
 // all that was started; on success the scope lives as long as the session.
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
-import { Effect, Either, Option, ParseResult, Ref, Schema } from "effect"
+import { Data, Effect, Either, Option, ParseResult, Ref, Schema } from "effect"
 import type { BrowserContext, Worker } from "playwright"
 import { Fixture, fromEntries as fixturesFromEntries, type FixtureService } from "../../../capabilities/Fixture.js"
 import { StorageState, type Settings } from "../../../domain/config.js"
@@ -25,7 +25,7 @@ import {
   type ExtensionInfo
 } from "./launch.js"
 import { isRemote } from "./endpoints.js"
-import type { RemotePoolService } from "./remote-pool.js"
+import type { Placement, RemotePoolService } from "./remote-pool.js"
 import { makeLiveSession, trackContext, trackOwnPage } from "./live-session.js"
 import { capturesNetwork } from "../devtools/network.js"
 import { installPolicy, policyOf, withResolverRules } from "./policy.js"
@@ -237,11 +237,38 @@ const ownsBrowser = (settings: Settings, extension: ExtensionInfo | undefined, o
  * extension, fixture, device, storage-state file, executable) come first, so a bad launch fails
  * before anything starts.
  */
+/** A start that failed after its remote browser server went away under it (its context closed): another server may take it. */
+export class PlacementLost extends Data.TaggedError("PlacementLost")<{ readonly where: string; readonly detail: string }> {}
+
+/**
+ * One session's start. On a remote pool, a failure once the context it was placed on closed (its browser
+ * server went away between the placement and the first tab, whatever step noticed it) is a PlacementLost.
+ */
 export const startSession = (
   settings: Settings,
   fixtures: FixtureService,
   options: LaunchOptions,
   sessionId: string,
+  shared?: SharedBrowserService | undefined,
+  pool?: RemotePoolService | undefined
+) => {
+  let placed: { readonly where: string; gone: boolean } | undefined
+  const onPlaced = (placement: Placement) => {
+    const watched = { where: placement.where, gone: false }
+    placement.context.once("close", () => (watched.gone = true))
+    placed = watched
+  }
+  return Effect.mapError(start(settings, fixtures, options, sessionId, onPlaced, shared, pool), (error) =>
+    placed?.gone === true ? new PlacementLost({ where: placed.where, detail: error.message }) : error
+  )
+}
+
+const start = (
+  settings: Settings,
+  fixtures: FixtureService,
+  options: LaunchOptions,
+  sessionId: string,
+  onPlaced: (placement: Placement) => void,
   shared?: SharedBrowserService | undefined,
   pool?: RemotePoolService | undefined
 ) =>
@@ -274,6 +301,7 @@ export const startSession = (
             (browser) => browser.newContext({ ...pageSettings.contextOptions, ...(storageState !== undefined ? { storageState } : {}) }),
             { slowMo: options.slowMo }
           )
+    if (placed !== undefined) onPlaced(placed)
     const launched = placed === undefined
     const context =
       placed !== undefined
