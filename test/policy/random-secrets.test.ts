@@ -5,16 +5,12 @@
 // title, the console, a POST body (JSON and form-encoded) and its echo, base64 and hex. No answer, stderr
 // line, step record, export, report or HAR shows any value in any of those forms, nor a beginning of one
 // of 5 characters or more; and the markers show where the values were.
-import * as fs from "node:fs"
 import * as path from "node:path"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { FastCheck as fc } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { listenLoopback, pathOf, send, type RunningServer } from "../../demo/serve.js"
-import { html, LOOPBACK_ARGS, tempDir } from "../support/browser.js"
-
-const serverEntry = path.resolve(import.meta.dirname, "../../dist/src/main.js")
+import { html } from "../support/browser.js"
+import { beginningsIn, expectNoLeak, startSecretsServer, textArtifacts } from "../support/secrets.js"
 
 const HOSTILE = [" ", "%", '"', "'", "<", ">", "&", "#", "?", "+", "/", "\\", "=", ";", "é", "ß", "€", "😀", "中"]
 const LETTERS = [..."abcdefghijkmnpqrstuvwxyzQRSTUVWXYZ23456789"]
@@ -54,9 +50,7 @@ const forms = (value: string): ReadonlyArray<string> => {
 const leaked = (text: string): ReadonlyArray<string> =>
   VALUES.flatMap((value) => [
     ...forms(value).filter((form) => text.includes(form)),
-    ...[value, encodeURIComponent(value)].flatMap((form) =>
-      Array.from({ length: form.length - 4 }, (_, at) => form.slice(0, at + 5)).filter((prefix) => text.includes(prefix))
-    )
+    ...beginningsIn(text, [value, encodeURIComponent(value)], 5)
   ])
 
 /** The page: a field per value; "echo" shows what the field holds in every form and sends it to the server. */
@@ -89,13 +83,6 @@ const PAGE = html(
    </script>`
 )
 
-/** Every file under a directory, recursively. */
-const filesUnder = (dir: string): Array<string> =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name)
-    return entry.isDirectory() ? filesUnder(file) : [file]
-  })
-
 describe("random secret values through a page that echoes them in every form, over the built server", () => {
   let app: RunningServer
   beforeAll(async () => {
@@ -116,39 +103,11 @@ describe("random secret values through a page that echoes them in every form, ov
   })
 
   it("are in no answer, record, export, report, HAR or log", { timeout: 240_000 }, async () => {
-    const dir = tempDir("bwm-random-secrets-")
-    const artifacts = path.join(dir, "artifacts")
-    const secretsFile = path.join(dir, "secrets.env")
-    fs.writeFileSync(secretsFile, Object.entries(SECRETS).map(([name, value]) => dotenvLine(name, value)).join("\n") + "\n")
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        serverEntry,
-        "--artifacts-dir",
-        artifacts,
-        "--secrets",
-        secretsFile,
-        "--caps",
-        "devtools",
-        "--log-level",
-        "debug",
-        "--save-har",
-        ...LOOPBACK_ARGS.map((arg) => `--browser-arg=${arg}`)
-      ],
-      stderr: "pipe"
-    })
-    let stderr = ""
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    const client = new Client({ name: "random-secrets", version: "1.0.0" })
-    await client.connect(transport)
-    const answers: Array<string> = []
-    const call = async (name: string, args: Record<string, unknown> = {}) => {
-      const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })
-      answers.push(JSON.stringify(result))
-      return JSON.parse((result.content as Array<{ text: string }>)[0]!.text)
-    }
+    const { client, call, results, stderr, artifacts } = await startSecretsServer(
+      "random-secrets",
+      ["--caps", "devtools", "--save-har"],
+      Object.entries(SECRETS).map(([name, value]) => dotenvLine(name, value)).join("\n") + "\n"
+    )
     /** Echoes the field, then reads everything the page and its traffic show. */
     const echoAndRead = async (testId: string, marker: string) => {
       expect((await call("mm_click", { testId: `echo-${testId}` })).ok).toBe(true)
@@ -189,13 +148,12 @@ describe("random secret values through a page that echoes them in every form, ov
       await client.close()
     }
 
+    const answers = results.map((result) => JSON.stringify(result))
     expect(answers.length).toBeGreaterThan(30)
-    for (const answer of answers) expect(leaked(answer), answer.slice(0, 2000)).toEqual([])
-    expect(leaked(stderr)).toEqual([])
-    const written = filesUnder(artifacts).filter((file) => !/\.(png|jpg|webm)$/.test(file))
+    const written = textArtifacts(artifacts)
+    expectNoLeak(leaked, { answers, stderr: stderr(), files: written })
     expect(written.some((file) => file.includes(`${path.sep}steps${path.sep}`))).toBe(true)
     expect(written.some((file) => file.endsWith(".html"))).toBe(true)
     expect(written.filter((file) => file.endsWith("network.har"))).toHaveLength(1)
-    for (const file of written) expect(leaked(fs.readFileSync(file, "utf8")), file).toEqual([])
   })
 })

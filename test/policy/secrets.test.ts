@@ -10,7 +10,7 @@ import { readZip } from "../../src/adapters/zip.js"
 import { cutRedacted, makeTextRedactor, parseDotenv } from "../../src/domain/secrets.js"
 import { parseCli } from "../../src/cli.js"
 import { html, tempDir } from "../support/browser.js"
-import { filesUnder, startStdioServer } from "../support/stdio-server.js"
+import { beginningsIn, expectNoLeak, startSecretsServer, textArtifacts } from "../support/secrets.js"
 
 describe("dotenv parser", () => {
   it("reads names and values: bare, quoted, escaped, exported, with comments", () => {
@@ -223,23 +223,12 @@ describe("secrets over the built server", () => {
   })
 
   it("a secret typed by name never appears in a response, stderr, a step record, an export or a report", { timeout: 90_000 }, async () => {
-    const dir = tempDir("bwm-secrets-")
-    const artifacts = path.join(dir, "artifacts")
-    const secretsFile = path.join(dir, "secrets.env")
-    fs.writeFileSync(secretsFile, `API_TOKEN=${JSON.stringify(SECRET)}\n`, { mode: 0o600 })
-    const { client, call, results, stderr } = await startStdioServer("secrets", [
-      "--artifacts-dir",
-      artifacts,
-      "--secrets",
-      secretsFile,
-      "--log-level",
-      "debug",
-      "--step-screenshots",
-      "all",
+    const { client, call, results, stderr, artifacts } = await startSecretsServer(
+      "secrets",
       // The session's trace and HAR hold what the page showed and sent: they are scanned too, unzipped.
-      "--save-trace",
-      "--save-har"
-    ])
+      ["--step-screenshots", "all", "--save-trace", "--save-har"],
+      `API_TOKEN=${JSON.stringify(SECRET)}\n`
+    )
     try {
       // The instructions name the secrets, never their values.
       expect(client.getInstructions()).toContain("API_TOKEN")
@@ -299,13 +288,11 @@ describe("secrets over the built server", () => {
 
     const answers = results.map((result) => JSON.stringify(result))
     expect(answers.length).toBeGreaterThan(10)
-    for (const answer of answers) expect(leaks(answer), answer.slice(0, 200)).toEqual([])
     expect(stderr().length).toBeGreaterThan(0)
-    expect(leaks(stderr())).toEqual([])
-    const written = filesUnder(artifacts).filter((file) => !/\.(png|jpg)$/.test(file))
+    const written = textArtifacts(artifacts)
+    expectNoLeak(leaks, { answers, stderr: stderr(), files: written })
     expect(written.some((file) => file.includes(`${path.sep}steps${path.sep}`))).toBe(true)
     expect(written.some((file) => file.endsWith(".html"))).toBe(true)
-    for (const file of written) expect(leaks(fs.readFileSync(file, "utf8")), file).toEqual([])
     // Both sessions (the flow and its replay) left a trace and a HAR; no entry of either holds the secret.
     const traces = written.filter((file) => file.endsWith("trace.zip"))
     expect(traces).toHaveLength(2)
@@ -351,20 +338,7 @@ describe("secrets in forms a page chose, over the built server", () => {
   })
 
   it("a value echoed raw in the URL, encodeURI'd, HTML-escaped, as base64 and hex, and cut anywhere in a body, is in no answer, record or log", { timeout: 120_000 }, async () => {
-    const dir = tempDir("bwm-secret-forms-")
-    const artifacts = path.join(dir, "artifacts")
-    const secretsFile = path.join(dir, "secrets.env")
-    fs.writeFileSync(secretsFile, `TOKEN=${JSON.stringify(HOSTILE_SECRET)}\n`, { mode: 0o600 })
-    const { client, call, results, stderr } = await startStdioServer("secret-forms", [
-      "--artifacts-dir",
-      artifacts,
-      "--secrets",
-      secretsFile,
-      "--caps",
-      "devtools",
-      "--log-level",
-      "debug"
-    ])
+    const { client, call, results, stderr, artifacts } = await startSecretsServer("secret-forms", ["--caps", "devtools"], `TOKEN=${JSON.stringify(HOSTILE_SECRET)}\n`)
     try {
       expect((await call("mm_launch")).ok).toBe(true)
       expect((await call("mm_navigate", { screen: "url", url: `${app.url}/` })).ok).toBe(true)
@@ -392,15 +366,11 @@ describe("secrets in forms a page chose, over the built server", () => {
     /** Any form of the value, or a beginning of 4 characters or more of its raw or JSON form. */
     const leaked = (text: string) => [
       ...forms.filter((form) => text.includes(form)),
-      ...[HOSTILE_SECRET, JSON.stringify(HOSTILE_SECRET).slice(1, -1)].flatMap((form) =>
-        Array.from({ length: form.length - 3 }, (_, at) => form.slice(0, at + 4)).filter((prefix) => text.includes(prefix))
-      )
+      ...beginningsIn(text, [HOSTILE_SECRET, JSON.stringify(HOSTILE_SECRET).slice(1, -1)], 4)
     ]
     const answers = results.map((result) => (result.content as Array<{ text: string }>).map((block) => block.text).join("\n"))
-    for (const answer of answers) expect(leaked(answer), answer.slice(0, 300)).toEqual([])
-    expect(leaked(stderr())).toEqual([])
-    const written = filesUnder(artifacts).filter((file) => !/\.(png|jpg)$/.test(file))
+    const written = textArtifacts(artifacts)
+    expectNoLeak(leaked, { answers, stderr: stderr(), files: written })
     expect(written.some((file) => file.includes(`${path.sep}steps${path.sep}`))).toBe(true)
-    for (const file of written) expect(leaked(fs.readFileSync(file, "utf8")), file).toEqual([])
   })
 })
