@@ -4,7 +4,7 @@
 // fresh server process over stdio:
 //   sequential  one browser server; per run mm_replay {flowTag, params} then mm_cleanup (32 calls)
 //   fan-out     both browser servers; one mm_replay {flowTag, runs, concurrency: 4}
-// Then the same fan-out with the second browser server killed (SIGKILL) once 4 runs have finished: its
+// Then the same fan-out with the second browser server killed (SIGKILL) once 4 runs (BENCH_KILL_AFTER) have finished: its
 // runs must fail with MM_BROWSER_CLOSED, the others pass, and replaying the failed ones again passes.
 // Every run must end with exactly its own items: the TodoMVC page served here reports its stored todos
 // to this process after every change, per page load.
@@ -22,6 +22,8 @@ import { findChromium, ourServer, out, root, spawnClient } from "./support.js"
 const RUNS = 16
 const CONCURRENCY = 4
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
+/** The kill case's moment: once this many runs have finished (BENCH_KILL_AFTER, default 4). */
+const KILL_AFTER = Number(process.env.BENCH_KILL_AFTER ?? 4)
 const FLOW = "bench-scale-todo"
 const executablePath = findChromium()
 
@@ -221,10 +223,10 @@ const main = async () => {
 
     // One browser server killed in the middle.
     out("")
-    out(`killed: the second browser server gets SIGKILL once 4 runs have finished`)
+    out(`killed: the second browser server gets SIGKILL once ${KILL_AFTER} runs have finished`)
     let killed = false
     const { answer, wallMs, ours } = await fanOut(app, servers.map((server) => server.wsEndpoint()), (done) => {
-      if (!killed && done >= 4) {
+      if (!killed && done >= KILL_AFTER) {
         killed = true
         servers[1]!.process().kill("SIGKILL")
       }
