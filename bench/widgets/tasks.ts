@@ -41,11 +41,12 @@ export interface Task {
   readonly done: (state: Reported) => boolean
 }
 
-const L = "/lib"
+/** Where the pages load the libraries' builds from (corpus.ts serves node_modules there). */
+export const L = "/lib"
 const SHOELACE = `${L}/@shoelace-style/shoelace/cdn`
 const fmt = `const ymd = (d) => d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0") + "-" + String(d.getDate()).padStart(2, "0")`
 
-const COUNTRIES = ["Austria", "Belgium", "Croatia", "Denmark", "Finland", "France", "Germany", "Greece", "Ireland", "Italy", "Netherlands", "Norway", "Poland", "Portugal", "Spain", "Sweden", "Switzerland"]
+export const COUNTRIES = ["Austria", "Belgium", "Croatia", "Denmark", "Finland", "France", "Germany", "Greece", "Ireland", "Italy", "Netherlands", "Norway", "Poland", "Portugal", "Spain", "Sweden", "Switzerland"]
 const FIRST = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy", "Mallory", "Niaj", "Olivia", "Peggy", "Rupert", "Sybil", "Trent", "Victor", "Walter", "Zoe"]
 const PEOPLE = [
   { name: "Alice", city: "Paris", age: 31 },
@@ -231,9 +232,11 @@ export const pages: Readonly<Record<string, string>> = {
   )
 }
 
-const any = ["*"]
-const EDITOR: Target = { role: ["textbox"], name: "Compose an epic...", or: { role: any, name: "Compose an epic..." } }
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+export const any = ["*"]
+/** A rich-text editor found by its placeholder: a textbox of that name, else whatever shows the words. */
+export const editor = (placeholder: string): Target => ({ role: ["textbox"], name: placeholder, or: { role: any, name: placeholder } })
+const EDITOR = editor("Compose an epic...")
+export const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 export const tasks: ReadonlyArray<Task> = [
   {

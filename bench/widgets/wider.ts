@@ -6,11 +6,9 @@
 // from node_modules (the React pages as esbuild bundles, corpus.ts) and reports its state through the
 // widget's own API.
 import { css, js, page } from "./corpus.js"
-import type { Task, Target } from "./tasks.js"
+import { any, COUNTRIES, editor, L, same, type Task } from "./tasks.js"
 
-const L = "/lib"
 const JQUERY = js(`${L}/jquery/dist/jquery.min.js`)
-const COUNTRIES = ["Austria", "Belgium", "Croatia", "Denmark", "Finland", "France", "Germany", "Greece", "Ireland", "Italy", "Netherlands", "Norway", "Poland", "Portugal", "Spain", "Sweden", "Switzerland"]
 const LANGUAGES = ["ActionScript", "AppleScript", "Asp", "BASIC", "C", "C++", "Clojure", "COBOL", "Erlang", "Fortran", "Groovy", "Haskell", "Java", "JavaScript", "Lisp", "Perl", "PHP", "Python", "Ruby", "Scala", "Scheme"]
 const PEOPLE = [
   ["Alice", "Paris", 31],
@@ -205,9 +203,7 @@ export const widerPages: Readonly<Record<string, string>> = {
   )
 }
 
-const any = ["*"]
-const TINY: Target = { role: ["textbox"], name: "Write your post", or: { role: any, name: "Write your post" } }
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+const TINY = editor("Write your post")
 
 export const widerTasks: ReadonlyArray<Task> = [
   {
