@@ -28,6 +28,7 @@ import { clientMemory, rememberTold, type ClientMemoryService, type Told } from 
 import { decodeInput } from "./decode.js"
 import { servedText } from "./registry.js"
 import { takesSession, ToolRegistry, type Attachment, type RecordedCall, type ToolDefinition } from "./tool.js"
+import { stepScreenshot, wantsStepScreenshot } from "./step-screenshot.js"
 import { servedNameOf, toolGate } from "./visibility.js"
 
 // Decoding lives in decode.ts; batch and replay decode their steps through it as runTool does.
@@ -289,50 +290,6 @@ const downloadsOf = (call: Call, sessionId: string | undefined, deadline: Deadli
   })
 
 // ---- record ---------------------------------------------------------------------------------------
-
-/** A step's screenshot: a small viewport JPEG, taken within a bounded time. */
-const STEP_SCREENSHOT = { quality: 50, timeoutMs: 1_500, limit: "2 seconds" } as const
-
-/** After these the page cannot be captured, or the call never reached it: no step screenshot. */
-const reachedNoPage = (error: ToolError): boolean => {
-  switch (error._tag) {
-    case "PageClosed":
-    case "NoActiveSession":
-    case "LaunchFailed":
-    case "SessionAlreadyRunning":
-    case "InvalidInput":
-    case "PageUnresponsive":
-      return true
-    default:
-      return false
-  }
-}
-
-/** Whether the `stepScreenshots` setting wants a screenshot of this step: for failures (the default) or for every step of a tool that looks at the page. */
-const wantsStepScreenshot = (mode: Settings["stepScreenshots"], observation: ObservationPolicy, outcome: Outcome<unknown, unknown>): boolean =>
-  mode !== "off" && observation !== "none" && (outcome.ok ? mode === "all" : outcome.cause === undefined || !reachedNoPage(outcome.cause))
-
-/**
- * The screenshot recorded with a step: a viewport JPEG with field text drawn as dots, so nothing typed
- * shows. A capture that fails or takes too long is skipped; it never changes the call's outcome.
- */
-const stepScreenshot = (tool: string, sessionId: string) =>
-  Effect.gen(function* () {
-    const session = yield* Session
-    const unique = Math.random().toString(36).slice(2, 8)
-    const shot = yield* session.screenshot({
-      name: `step-${sessionId}-${yield* Clock.currentTimeMillis}-${unique}-${tool}`,
-      fullPage: false,
-      format: "jpeg",
-      quality: STEP_SCREENSHOT.quality,
-      timeoutMs: STEP_SCREENSHOT.timeoutMs,
-      hideFieldText: true
-    })
-    return shot.path
-  }).pipe(
-    Effect.timeout(STEP_SCREENSHOT.limit),
-    Effect.catchAllCause((cause) => Effect.logDebug(`${tool}: no step screenshot`, Cause.pretty(cause)).pipe(Effect.as(undefined)))
-  )
 
 /** An action the page paused in the debugger during: it reached the page, and finishes when the page runs again. */
 const deliveredBeforeError = (outcome: Outcome<unknown, unknown>): boolean =>

@@ -328,6 +328,36 @@ const standInFor = (services: Context.Context<Session | Observer>): Context.Cont
   })
 }
 
+/** The entry a selector names for a client: an id (any client's), or a name among its sessions; a named entry of another client becomes one it knows. */
+const finderIn = (state: Ref.Ref<State>, options: RegistryOptions) => (selector: string, client: string) =>
+  Effect.gen(function* () {
+    const current = yield* Ref.get(state)
+    const visible = visibleIn(current, client, options.shared)
+    const byId = [...current.entries.values()].find((entry) => entry.sessionId === selector)
+    const entry = byId ?? byName(visible, client, selector)
+    const ended = current.closed.get(selector)
+    if (entry === undefined) return yield* new SessionNotFound({ session: clip(selector), yours: visible.map(shownAs), ...(ended !== undefined ? { ended } : {}) })
+    if (entry.owner !== client) yield* Ref.update(state, (now) => withClient(now, client, (known) => ({ ...known, named: new Set(known.named).add(entry.slot.key) })))
+    return entry
+  })
+
+/** Makes new slots, each in its own scope under the registry's (the server's end closes it); the pauses of any slot's tabs reach every listener. */
+const slotMaker = (factory: SlotFactory, registryScope: Scope.Scope, listeners: ReadonlySet<() => void>) => {
+  let slots = 0
+  return Effect.gen(function* () {
+    const scope = yield* Scope.fork(registryScope, ExecutionStrategy.sequential)
+    const services = yield* factory(scope)
+    const now = yield* Clock.currentTimeMillis
+    const slot: Slot = { key: `slot-${++slots}`, scope, services, use: yield* Ref.make({ calls: 0, lastUsed: now }) }
+    // Pauses of any session's tabs reach every client's tool list.
+    const stop = yield* Context.get(services, Session).onPauseChange(() => {
+      for (const listener of listeners) listener()
+    })
+    yield* Scope.addFinalizer(scope, Effect.sync(stop))
+    return slot
+  })
+}
+
 export const make = (factory: SlotFactory, options: RegistryOptions) =>
   Effect.gen(function* () {
     const store = yield* KnowledgeStore
@@ -335,10 +365,8 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
     const state = yield* Ref.make<State>({ entries: new Map(), clients: new Map(), starting: new Map(), closed: new Map() })
     // Plain callbacks, called from the browser's pause events (outside any fiber).
     const listeners = new Set<() => void>()
-    let slots = 0
 
     const visibleTo = (current: State, client: string) => visibleIn(current, client, options.shared)
-    const yours = (current: State, client: string) => visibleTo(current, client).map(shownAs)
     const closeSlot = closeSlotIn(state, options.idleTimeoutMs)
 
     const registered = (slot: Slot, inner: SessionService) => registeredSession({ state, options, closeSlot }, slot, inner)
@@ -347,19 +375,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
     const storeFor = (client: string): KnowledgeStoreService =>
       options.privateKnowledge ? privateStore(store, Effect.map(Ref.get(state), (current) => clientOf(current, client).launched)) : store
 
-    /** A new slot in its own scope under the registry's (the server's end closes it). */
-    const newSlot = Effect.gen(function* () {
-      const scope = yield* Scope.fork(registryScope, ExecutionStrategy.sequential)
-      const services = yield* factory(scope)
-      const now = yield* Clock.currentTimeMillis
-      const slot: Slot = { key: `slot-${++slots}`, scope, services, use: yield* Ref.make({ calls: 0, lastUsed: now }) }
-      // Pauses of any session's tabs reach every client's tool list.
-      const stop = yield* Context.get(services, Session).onPauseChange(() => {
-        for (const listener of listeners) listener()
-      })
-      yield* Scope.addFinalizer(scope, Effect.sync(stop))
-      return slot
-    })
+    const newSlot = slotMaker(factory, registryScope, listeners)
 
     const handleFor = (slot: Slot, client: string): SessionHandle => {
       const session = Context.get(slot.services, Session)
@@ -377,17 +393,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
     // What a client without a session reads its tool list from: one slot, built on first use, never launched.
     const standIn = yield* Effect.cached(Effect.map(newSlot, (slot) => standInFor(slot.services)))
 
-    /** The entry a selector names for this client: an id (any client's), or a name among its sessions. */
-    const find = (selector: string, client: string) =>
-      Effect.gen(function* () {
-        const current = yield* Ref.get(state)
-        const byId = [...current.entries.values()].find((entry) => entry.sessionId === selector)
-        const entry = byId ?? byName(visibleTo(current, client), client, selector)
-        const ended = current.closed.get(selector)
-        if (entry === undefined) return yield* new SessionNotFound({ session: clip(selector), yours: yours(current, client), ...(ended !== undefined ? { ended } : {}) })
-        if (entry.owner !== client) yield* Ref.update(state, (now) => withClient(now, client, (known) => ({ ...known, named: new Set(known.named).add(entry.slot.key) })))
-        return entry
-      })
+    const find = finderIn(state, options)
 
     const resolve: SessionsService["resolve"] = (request) =>
       Effect.gen(function* () {
