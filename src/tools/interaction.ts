@@ -548,6 +548,7 @@ export const selectOption = defineTool({
   input: SelectOptionInput,
   output: Schema.Struct({
     selected: Schema.Array(Schema.String).annotations({ description: "Values of the options selected now." }),
+    via: Schema.optional(Schema.Literal("select")).annotations({ description: "Present when the target was an option: selected in its select." }),
     element: ElementField
   }),
   annotations: pageActionAnnotations,
@@ -562,8 +563,8 @@ export const selectOption = defineTool({
     const session = yield* Session
     const target = targetOf(input)
     const element = yield* session.describe(target)
-    const selected = yield* session.selectOption(target, input.values, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { selected, ...described(element) }
+    const { selected, via } = yield* session.selectOption(target, input.values, { timeoutMs: input.timeoutMs, dialog: input.dialog })
+    return { selected, ...(via !== undefined ? { via } : {}), ...described(element) }
   })
 })
 

@@ -54,6 +54,13 @@ export interface ClickOptions extends ActionOptions {
   readonly count?: number | undefined
 }
 
+/** What select_option chose: the values now selected, and how when the target was not a <select> itself. */
+export interface SelectResult {
+  readonly selected: ReadonlyArray<string>
+  /** "select": the target was an option of a <select>, selected in its select. */
+  readonly via?: "select"
+}
+
 export interface SessionActions {
   /**
    * The target element's durable forms as the page shows them now (test id, role and exact name, a
@@ -113,12 +120,15 @@ export interface SessionActions {
     key: string,
     options: ActionOptions
   ) => Effect.Effect<{ readonly sensitive: boolean }, ActionError>
-  /** Selects the options of a <select> whose value or label is one of `values`; gives the values now selected. */
+  /**
+   * Selects the options of a <select> whose value or label is one of `values`; gives the values now
+   * selected, and `via` when the target was not the select itself (an option of one: its select).
+   */
   readonly selectOption: (
     target: Target,
     values: ReadonlyArray<string>,
     options: ActionOptions
-  ) => Effect.Effect<ReadonlyArray<string>, ActionError>
+  ) => Effect.Effect<SelectResult, ActionError>
   /** Moves the mouse over the target (menus and tooltips that open on hover). */
   readonly hover: (target: Target, options: ActionOptions) => Effect.Effect<void, ActionError>
 }
