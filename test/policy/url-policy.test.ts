@@ -236,6 +236,23 @@ describe("URL policy on Chromium", () => {
     )
   )
 
+  it.live("under --loopback-only a host outside loopback is refused as the flag's, naming the host and how to allow it, not as the closed proxy's net error", () =>
+    withLive(
+      testSettings(),
+      Effect.gen(function* () {
+        expect((yield* call(launch, {})).ok).toBe(true)
+        const refused = yield* go("http://example.com/start")
+        expect(refused.error).toMatchObject({ code: "MM_NAVIGATION_BLOCKED" })
+        expect(refused.error?.message).toContain("example.com is outside loopback, and --loopback-only keeps the browser on 127.0.0.1")
+        expect(refused.error?.message).toContain("without --loopback-only")
+        expect(refused.error?.message).not.toContain("ERR_PROXY_CONNECTION_FAILED")
+        // localhost does not resolve under the flag's rules: the same refusal, not net::ERR_NAME_NOT_RESOLVED.
+        const local = yield* go("http://localhost:8080/")
+        expect(local.error, JSON.stringify(local.error)).toMatchObject({ code: "MM_NAVIGATION_BLOCKED" })
+        expect(local.error?.message).toContain("localhost:8080 is outside loopback")
+      })
+    ))
+
   it.live("--allowed-origins and --blocked-origins govern navigations, redirects, links, popups and subresources", () =>
     Effect.scoped(
       Effect.gen(function* () {

@@ -47,13 +47,16 @@ export const resolveExecutable = (configured: string | undefined, playwrightOwn:
     })
   })
 
+/** The closed local proxy of LOOPBACK_ARGS: a page on any other host fails as net::ERR_PROXY_CONNECTION_FAILED. */
+export const LOOPBACK_PROXY_ARG = "--proxy-server=http://127.0.0.1:9"
+
 /**
  * Keeps every connection on this machine: names other than 127.0.0.1 do not resolve, and anything that
  * still tries goes to a closed local proxy port. Used by --loopback-only, the tests, the demo and the benchmarks.
  */
 export const LOOPBACK_ARGS: ReadonlyArray<string> = [
   "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-  "--proxy-server=http://127.0.0.1:9",
+  LOOPBACK_PROXY_ARG,
   "--disable-background-networking",
   "--disable-component-update",
   "--no-first-run",

@@ -8,7 +8,7 @@ import { checkNavigation, checkRequest, shortUrl } from "../../../domain/url-pol
 import type { Destination, SessionNavigation } from "../../../services/Session.js"
 import { BrowserState, type BrowserStateService } from "../lifecycle/browser.js"
 import { firstLine, isPlaywrightTimeout } from "../calls.js"
-import { resolveScreenUrl } from "../lifecycle/launch.js"
+import { LOOPBACK_PROXY_ARG, resolveScreenUrl } from "../lifecycle/launch.js"
 import { dropNewTabNotices, type LiveSession } from "../lifecycle/live-session.js"
 import { rescuePage, silenceDialogs } from "../page-eval.js"
 import { policyOf } from "../lifecycle/policy.js"
@@ -54,14 +54,31 @@ const destinationUrl = (settings: Settings, live: LiveSession, destination: Excl
   })
 
 /**
+ * Under --loopback-only (its closed local proxy among the browser's flags), a host other than 127.0.0.1
+ * fails as the proxy's connection or an unresolved name: said as the flag's refusal, with the way to allow it.
+ */
+const outsideLoopback = (settings: Settings, url: string, error: unknown): NavigationBlocked | undefined => {
+  const said = firstLine(error)
+  // Its host-resolver rules resolve no name (localhost neither); any other host goes to the closed proxy.
+  if (!settings.browserArgs.includes(LOOPBACK_PROXY_ARG) || !(said.includes("net::ERR_PROXY_CONNECTION_FAILED") || said.includes("net::ERR_NAME_NOT_RESOLVED"))) return undefined
+  const host = URL.canParse(url) ? new URL(url).host : url
+  return new NavigationBlocked({
+    url: shortUrl(url),
+    reason: `${host} is outside loopback, and --loopback-only keeps the browser on 127.0.0.1 (no name resolves, localhost neither).`,
+    hint: "Serve the app on 127.0.0.1 and use that address, or start the server without --loopback-only to reach other hosts."
+  })
+}
+
+/**
  * A page that did not load: a timeout says how long we waited, the policy's route (which aborts as
- * "blocked by client") says it refused a redirect or a page the navigation led to, anything else
- * says what the browser said.
+ * "blocked by client") says it refused a redirect or a page the navigation led to, --loopback-only's
+ * proxy says it keeps the browser on this machine, anything else says what the browser said.
  */
 const navigationFailed = (settings: Settings, url: string, timeoutMs: number, error: unknown, landed?: { readonly url: string; readonly live: LiveSession }) =>
   isPlaywrightTimeout(error)
     ? new NavigationFailed({ url, detail: `did not load within ${timeoutMs} ms` })
-    : firstLine(error).includes("net::ERR_BLOCKED_BY_CLIENT") ||
+    : outsideLoopback(settings, url, error) ??
+      (firstLine(error).includes("net::ERR_BLOCKED_BY_CLIENT") ||
         // The policy empties a tab that a redirect took to a refused URL, which interrupts the navigation.
         (landed !== undefined &&
           landed.url !== url &&
@@ -71,7 +88,7 @@ const navigationFailed = (settings: Settings, url: string, timeoutMs: number, er
           reason: "the navigation led to a URL the server's URL policy refuses (a redirect or the page itself).",
           hint: "The notices name it; --allowed-origins / --blocked-origins decide."
         })
-      : new NavigationFailed({ url, detail: firstLine(error) })
+      : new NavigationFailed({ url, detail: firstLine(error) }))
 
 /**
  * A redirect hop is not routed (Playwright routes the first request of a chain): a page that ended up
