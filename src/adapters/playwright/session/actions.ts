@@ -6,14 +6,14 @@ import { ActionFailed, PageClosed, TargetNotFound, WaitTimeout, type ActionTimeo
 import type { TargetElement } from "../../../domain/knowledge.js"
 import { describeTarget, type Target } from "../../../domain/target.js"
 import { pageSaid, settleReaction, startReaction } from "./reaction.js"
-import type { ActionOptions, ClickOptions, DialogChoice, SelectResult, SessionActions } from "../../../services/Session.js"
+import type { ActionOptions, ClickOptions, DialogChoice, SessionActions } from "../../../services/Session.js"
 import { BrowserState, type BrowserStateService } from "../lifecycle/browser.js"
-import { BrowserCallFailed, firstLine } from "../calls.js"
+import { BrowserCallFailed, firstLine, isPlaywrightTimeout } from "../calls.js"
 import { directActions, type DirectActions } from "./direct.js"
 import { requestsInFlight, type LiveSession } from "../lifecycle/live-session.js"
 import { isSensitiveField, readText } from "../page-script.js"
 import { targets, type Targets } from "./targets.js"
-import { choiceKind, selectOfOption } from "./choice-kind.js"
+import { choiceKindOf, selectOfOption, type ChoiceKind } from "./choice-kind.js"
 import { focusIsSecret, typeNow } from "./typing.js"
 
 /**
@@ -191,21 +191,33 @@ const pressKeyNow = (context: ActionContext, target: Target | undefined, key: st
 const selectedValues = (element: Element): Array<string> =>
   element instanceof HTMLSelectElement ? Array.from(element.selectedOptions, (option) => option.value) : []
 
+/** What selectNative did: the values now selected, or the kind of widget the target is instead of a <select>. */
+type Selected = { readonly chosen: ReadonlyArray<string> } | { readonly diverted: Exclude<ChoiceKind, "native"> }
+
 /** Playwright's selectOption on a <select> (or what it takes for one, a label), read back once the page's reaction settled. */
 const selectNative = (context: ActionContext, page: Page, target: Target, values: ReadonlyArray<string>, options: ActionOptions) =>
   Effect.gen(function* () {
     const select = context.targeting.act("select_option", target, options.timeoutMs, async (found, opts) => {
       const started = await startReaction(found)
       // Each value matches an option by its value or by its label, as Playwright's own string form does.
-      const chosen = await found.selectOption([...values], opts)
+      // Anything but a <select> (or a label of one) it refuses at once: then the target's kind says where
+      // the choice is made instead, so a native select pays nothing for that.
+      const chosen = await found.selectOption([...values], opts).catch(async (cause: unknown) => {
+        const kind = isPlaywrightTimeout(cause) ? "native" : await found.evaluate(choiceKindOf, undefined, { timeout: 1_000 }).catch((): ChoiceKind => "native")
+        if (kind === "native") throw cause
+        return kind
+      })
+      if (!Array.isArray(chosen)) return { diverted: chosen as Exclude<ChoiceKind, "native"> }
       // Read back once the page's reaction settled: a page that sets the select back did not take the choice.
       const settled = await settleReaction(page, found, started, opts.timeout)
       const after = await found.evaluate(selectedValues, undefined, { timeout: 1_000 }).catch(() => undefined)
       return { chosen, after, settled }
     }, page).pipe(
-      Effect.flatMap(({ value: { chosen, after, settled } }) =>
-        after === undefined || (after.length === chosen.length && chosen.every((value) => after.includes(value)))
-          ? Effect.succeed<ReadonlyArray<string>>(chosen)
+      Effect.flatMap(({ value }) => {
+        if ("diverted" in value) return Effect.succeed<Selected>(value)
+        const { chosen, after, settled } = value
+        return after === undefined || (after.length === chosen.length && chosen.every((choice) => after.includes(choice)))
+          ? Effect.succeed<Selected>({ chosen })
           : Effect.fail(
               new ActionFailed({
                 action: "select_option",
@@ -213,7 +225,7 @@ const selectNative = (context: ActionContext, page: Page, target: Target, values
                 detail: `${JSON.stringify(chosen.join(", "))} was selected, but the page set it back to ${JSON.stringify(after.join(", "))} afterwards (it did not accept the choice)${pageSaid(settled)}`
               })
             )
-      ),
+      }),
       // Playwright waits for a missing option until the time runs out: say which options there are.
       Effect.catchTag("ActionTimeout", (timeout) =>
         Effect.flatMap(context.targeting.ensureRefs(page, target), (frames) => missingOptions(context.targeting.locate(page, target, frames), target, values, timeout))
@@ -229,20 +241,15 @@ const selectOption = (context: ActionContext, target: Target, values: ReadonlyAr
     options.dialog,
     Effect.gen(function* () {
       const { page } = yield* context.browser.activePage
-      return yield* selectNative(context, page, target, values, options).pipe(
-        Effect.map((selected): SelectResult => ({ selected })),
-        // Playwright's selectOption refuses anything but a <select> (or a label of one) at once, so a native
-        // select pays nothing for this: the target's kind then says where the choice is made instead.
-        Effect.catchTag("ActionFailed", (failed) =>
-          Effect.gen(function* () {
-            const kind = yield* choiceKind(context.targeting, page, target)
-            // An <option>'s ref stands for its <select>: the choice is made there, and the answer says so.
-            const select = kind === "native-option" ? selectOfOption(target) : undefined
-            if (select !== undefined) return { selected: yield* selectNative(context, page, select, values, options), via: "select" as const }
-            return yield* failed
-          })
-        )
-      )
+      const native = yield* selectNative(context, page, target, values, options)
+      if ("chosen" in native) return { selected: native.chosen }
+      // An <option>'s ref stands for its <select>: the choice is made there, and the answer says so.
+      const select = native.diverted === "native-option" ? selectOfOption(target) : undefined
+      if (select !== undefined) {
+        const inSelect = yield* selectNative(context, page, select, values, options)
+        if ("chosen" in inSelect) return { selected: inSelect.chosen, via: "select" as const }
+      }
+      return yield* new ActionFailed({ action: "select_option", target: describeTarget(target), detail: "it is not a <select> (nor an option or label of one)" })
     })
   )
 

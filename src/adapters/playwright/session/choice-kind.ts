@@ -1,16 +1,13 @@
 // What kind of choice a select_option target is: a native <select> (Playwright's selectOption), an
 // <option> of one (retargeted to its select), or an ARIA widget Playwright cannot select in (a
 // role=listbox, one of its options, a custom combobox or a button that pops up a listbox; choose.ts).
-import { Effect } from "effect"
-import type { Page } from "playwright"
 import type { Target } from "../../../domain/target.js"
-import type { Targets } from "./targets.js"
 
 /** How the choice is made: "native" for a <select> or anything else Playwright's selectOption takes (a label of one). */
 export type ChoiceKind = "native" | "native-option" | "listbox" | "option" | "combobox"
 
 /** Runs in the page on the target: its kind. Self-contained: sent by its source. */
-const kindOf = (element: Element): ChoiceKind => {
+export const choiceKindOf = (element: Element): ChoiceKind => {
   const tag = element.localName
   if (tag === "select") return "native"
   if ((tag === "option" || tag === "optgroup") && element.closest("select") !== null) return "native-option"
@@ -21,19 +18,6 @@ const kindOf = (element: Element): ChoiceKind => {
   if (element.getAttribute("aria-haspopup") === "listbox") return "combobox"
   return "native"
 }
-
-/** The kind of the target as the page shows it now; "native" when it is not there yet or the page cannot tell within a second. */
-export const choiceKind = (targeting: Targets, page: Page, target: Target) =>
-  Effect.gen(function* () {
-    const frames = yield* targeting.ensureRefs(page, target)
-    const locator = targeting.locate(page, target, frames)
-    // Only a target there now (one match) is looked at: Playwright's path waits for one and explains.
-    const count = yield* Effect.promise(() => locator.count().catch(() => 0))
-    if (count !== 1) return "native"
-    return yield* Effect.tryPromise(() => locator.evaluate(kindOf, undefined, { timeout: 1_000 })).pipe(
-      Effect.orElseSucceed((): ChoiceKind => "native")
-    )
-  })
 
 /** An option's own <select>, as a target: the nearest select around the target (null when the target has a scope of its own that cannot chain). */
 export const selectOfOption = (target: Target): Target | undefined =>
