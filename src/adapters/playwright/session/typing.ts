@@ -118,6 +118,20 @@ type Typing = { readonly started: number; readonly filled?: string } | { readonl
 /** The element field of an action's answer: only when the page could describe the target. */
 const described = (element: TargetElement | undefined): { readonly element?: TargetElement } => (element !== undefined ? { element } : {})
 
+/**
+ * Our world's verdict on a field, with what the main world's watch saw when the text did not arrive: whether
+ * the field held it at its last input (the page changed it afterwards), and, for a field that is not secret
+ * (it shows what it holds), the page's message.
+ */
+const withSaid = (ours: Typed, main: Typed | null): Typed =>
+  ours.arrived || main === null
+    ? ours
+    : {
+        ...ours,
+        ...(main.held === true ? { held: true } : {}),
+        ...(ours.holds !== undefined && main.said !== undefined && main.said.length > 0 ? { said: main.said } : {})
+      }
+
 /** What typing needs of the session's actions: its browser state, the target helpers, and the direct path. */
 export interface TypingContext {
   readonly browser: BrowserStateService
@@ -154,9 +168,14 @@ export const typeNow = (context: TypingContext, target: Target, text: string, op
         deadline,
         changes: read(typingChangesScript(token), -1),
         reaction: direct_.watched === true ? read<Reaction | null>(fieldReactionScripts.now, null, evaluateInMainWorld) : async () => null,
+        // The verdict is our world's, on the field the direct path prepared: the main world found its field by the
+        // page's own document.activeElement, which a page can answer falsely. The main world adds what the page said.
         typed:
           direct_.watched === true
-            ? () => Promise.all([read<Typed | null>(fieldReactionScripts.typed(text), null, evaluateInMainWorld)(), inOurWorld()]).then(([typed]) => typed)
+            ? () =>
+                Promise.all([read<Typed | null>(fieldReactionScripts.typed(text), null, evaluateInMainWorld)(), inOurWorld()]).then(([main, ours]) =>
+                  ours === null ? main : withSaid(ours, main)
+                )
             : inOurWorld
       })
       return outcome(direct_.sensitive ?? true, direct_.element, typed)
