@@ -126,16 +126,28 @@ export const singleSessions = (handle: SessionHandle): SessionsService => {
  * Without a registry or a handle, the ambient services (the single-session layers: Playwright.layer and
  * the test layers) are the one session. Missing too, the call is a defect: nothing says where to run it.
  */
+const ambientHandle: Effect.Effect<SessionHandle> = Effect.flatMap(Effect.context<never>(), (context) =>
+  Option.isSome(Context.getOption(context as Context.Context<Session>, Session))
+    ? Effect.succeed(handleOf(context as Context.Context<SessionServices>))
+    : Effect.dieMessage("No session to run on: pipe the call through withSession(handle), or provide the app layer (its Sessions registry).")
+)
+
+/** With no ambient session either, there is no session a selector can name. */
+const hasAmbient: Effect.Effect<boolean> = Effect.map(Effect.context<never>(), (context) => Option.isSome(Context.getOption(context as Context.Context<Session>, Session)))
+
 const ambient: SessionsService = {
-  ...singleSessions({ context: Context.empty() as Context.Context<SessionServices> }),
-  resolve: () =>
-    Effect.flatMap(Effect.context<never>(), (context) =>
-      Option.isSome(Context.getOption(context as Context.Context<Session>, Session))
-        ? Effect.succeed(handleOf(context as Context.Context<SessionServices>))
-        : Effect.dieMessage("No session to run on: pipe the call through withSession(handle), or provide the app layer (its Sessions registry).")
-    ),
+  resolve: () => ambientHandle,
   list: Effect.succeed([]),
+  room: Effect.void,
   count: Effect.succeed(0),
+  switchTo: (selector) =>
+    Effect.flatMap(hasAmbient, (has) =>
+      has ? Effect.flatMap(ambientHandle, (handle) => singleSessions(handle).switchTo(selector)) : new SessionNotFound({ session: selector.slice(0, 120), yours: [] })
+    ),
+  close: (selector) =>
+    Effect.flatMap(hasAmbient, (has) =>
+      has ? Effect.flatMap(ambientHandle, (handle) => singleSessions(handle).close(selector)) : new SessionNotFound({ session: selector.slice(0, 120), yours: [] })
+    ),
   onPauseChange: () => Effect.succeed(() => undefined)
 }
 

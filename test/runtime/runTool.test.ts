@@ -1,7 +1,7 @@
 // runTool with mock layers: every branch (decode, session gate, policies, deadline, recording, defects).
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Option, Ref, Schema, TestClock } from "effect"
-import { KnowledgeError, PageClosed, TargetNotFound } from "../../src/domain/errors.js"
+import { KnowledgeError, NoActiveSession, PageClosed, TargetNotFound } from "../../src/domain/errors.js"
 import type { StepRecord } from "../../src/domain/knowledge.js"
 import type { Observation } from "../../src/domain/observation.js"
 import { decodeInput, runTool } from "../../src/runtime/runTool.js"
@@ -9,6 +9,7 @@ import { defineTool } from "../../src/runtime/tool.js"
 import { noteSighting } from "../../src/services/Deadline.js"
 import { actionDeadline } from "../../src/tools/shared.js"
 import { waitFor } from "../../src/tools/interaction.js"
+import { sessions } from "../../src/tools/session.js"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Observer, type ObserveOptions } from "../../src/services/Observer.js"
 import { Secrets } from "../../src/services/Secrets.js"
@@ -383,5 +384,23 @@ describe("runTool", () => {
       expect(envelope).toEqual({ ok: true, result: { done: true } })
       expect(yield* Ref.get(world.observeCalls)).toHaveLength(0)
       expect(yield* Ref.get(world.steps)).toHaveLength(0)
+    }))
+
+  it.effect("mm_sessions switch and close on the ambient single session (no registry) answer as tools, never a defect", () =>
+    Effect.gen(function* () {
+      const world = yield* makeWorld
+      const ambient = Layer.merge(
+        layers(world),
+        Session.layerTest({
+          current: Effect.succeed(Option.some(sessionInfo)),
+          takeNotices: Effect.succeed([]),
+          tabs: Effect.fail(new NoActiveSession({})),
+          cleanup: Effect.succeed(undefined as never)
+        })
+      )
+      const switched = yield* runTool(sessions)({ action: "switch" }).pipe(Effect.provide(ambient))
+      expect(switched.envelope).toMatchObject({ ok: true, result: { current: { id: "mm-test-1" } } })
+      const closed = yield* runTool(sessions)({ action: "close" }).pipe(Effect.provide(ambient))
+      expect(closed.envelope).toMatchObject({ ok: true, result: { closed: "mm-test-1" } })
     }))
 })
