@@ -185,8 +185,8 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 400_000, excludeTe
         expect(size(answered.envelope), name).toBeLessThan(20_000)
       }
 
-      // Valid calls act on the page: keep the session (no launch, cleanup or tool hiding) and let each tool have its share of time.
-      yield* fuzzEveryTool("session", new Set(["launch", "cleanup", "hide_tools", "show_tools", "run_steps", "close_tab", "tabs"]), 2_500)
+      // Valid calls act on the page: keep the session (no launch, cleanup, closing by mm_sessions, or tool hiding) and let each tool have its share of time.
+      yield* fuzzEveryTool("session", new Set(["launch", "cleanup", "sessions", "hide_tools", "show_tools", "run_steps", "close_tab", "tabs"]), 2_500)
       expect(codeOf(yield* call(getState))).toBe("ok")
       expect(codeOf(yield* call(cleanup))).toBe("ok")
     }), 240_000)
