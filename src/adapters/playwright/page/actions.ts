@@ -2,7 +2,7 @@
 // element, visible, enabled, still, not covered) and prepares it, so that click and type need no
 // selector machinery of Playwright's. Whenever the page answers "not ready", the caller falls back
 // to Playwright's own action, which waits, retries and explains; so this path is only ever faster.
-import { isSensitiveField as isSensitive } from "./fields.js"
+import { focusedElement, isSensitiveField as isSensitive } from "./fields.js"
 import { armGuard as arm, GUARDED_EVENTS as events } from "./guard.js"
 import { findTargets, notReady, within } from "./locate.js"
 import { keepTypingTarget, stopWatch as stopTypingWatch, watchTyping } from "./typing.js"
@@ -82,15 +82,7 @@ const prepareType = (args: DirectArgs, element: Element): DirectResult => {
     else field.setSelectionRange(0, field.value.length)
     field.focus()
   }
-  // The focused element, down through shadow roots and frames.
-  let active: Element | null = document.activeElement
-  for (;;) {
-    const inner: Element | null | undefined =
-      active?.shadowRoot?.activeElement ??
-      (active?.localName === "iframe" || active?.localName === "frame" ? (active as HTMLIFrameElement).contentDocument?.activeElement : null)
-    if (!inner || inner === active) break
-    active = inner
-  }
+  const active = focusedElement()
   if (active !== element || late(args)) {
     stopTypingWatch(element)
     return notReady(active !== element ? "cannot focus" : "late")

@@ -3,7 +3,7 @@
 // watch of the app's reaction to it when the field drives a popup (a combobox, a search box with
 // suggestions), which the caller waits for so that the answer shows the filtered options. Synchronous:
 // a page with frozen timers answers too. Driven by session/actions.ts.
-import { isSensitiveField } from "./fields.js"
+import { focusedElement, isSensitiveField } from "./fields.js"
 import { fieldText, inputValueOf, reactionNow, stopReaction, watchReaction, type Reaction } from "./reaction.js"
 import { fieldValueFor, rangeValueFor } from "./field-values.js"
 import { keyedControl, notEditableWhy } from "./readiness.js"
@@ -214,14 +214,7 @@ const REACTION_FIELD = Symbol.for("browser-workflow-mcp/reaction-field")
  * for the reads below. False when no field has the focus.
  */
 export const startFieldReaction = (): boolean => {
-  let active: Element | null = document.activeElement
-  for (;;) {
-    const inner: Element | null | undefined =
-      active?.shadowRoot?.activeElement ??
-      (active?.localName === "iframe" || active?.localName === "frame" ? (active as HTMLIFrameElement).contentDocument?.activeElement : null)
-    if (!inner || inner === active) break
-    active = inner
-  }
+  const active = focusedElement()
   if (active === null || active === active.ownerDocument.body) return false
   watchReaction(active, true)
   Object.defineProperty(window, REACTION_FIELD, { value: active, enumerable: false, configurable: true, writable: true })
