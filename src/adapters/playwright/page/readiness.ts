@@ -30,21 +30,40 @@ export type Readiness =
       readonly changing: boolean
     }
 
-/** Runs in the page: a short description of an element, as an agent can recognise it (tag, id, classes, role, name). */
+/**
+ * Text the page chose (an id, a class, a role, an element's words) as a reason quotes it: JSON-quoted, so
+ * its own quotes are escaped and it cannot end the quote and go on as the server's words, and at most
+ * `max` characters (then "…").
+ */
+const pageQuoted = (text: string, max: number): string => JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text)
+
+/** A name the page chose, bare when it is a short plain identifier (#box, .overlay), else quoted as the page's. */
+const pageName = (text: string, bare: string, attribute: string): string =>
+  /^[A-Za-z_][\w-]{0,39}$/.test(text) ? `${bare}${text}` : `[${attribute}=${pageQuoted(text, 40)}]`
+
+/** An element's tag (a custom element's name is the page's: cut short) with its id and first class: div#box.panel. */
+const nodeName = (node: Element): string => {
+  const firstClass = typeof node.className === "string" ? (node.className.trim().split(/\s+/)[0] ?? "") : ""
+  return `${node.localName.slice(0, 40)}${node.id !== "" ? pageName(node.id, "#", "id") : ""}${firstClass !== "" ? pageName(firstClass, ".", "class") : ""}`
+}
+
+/**
+ * Runs in the page: a short description of an element, as an agent can recognise it (tag, id, classes, role,
+ * name), each of the page's words quoted and bounded (pageQuoted): <div id="x" class="overlay"> "Accept".
+ */
 export const previewElement = (element: Element): string => {
-  const tag = element.localName
-  const id = element.id !== "" ? `#${element.id}` : ""
+  const tag = element.localName.slice(0, 40)
+  const id = element.id !== "" ? pageName(element.id, "#", "id") : ""
   const classes = typeof element.className === "string" ? element.className.trim().split(/\s+/).filter((name) => name !== "").slice(0, 3) : []
   const role = element.getAttribute("role")
   const label = element.getAttribute("aria-label") ?? ""
   const text = (label !== "" ? label : (element as HTMLElement).innerText ?? element.textContent ?? "").replace(/\s+/g, " ").trim()
-  const shown = text.length > 40 ? `${text.slice(0, 39)}…` : text
-  return `<${tag}${id}${classes.length > 0 ? ` class="${classes.join(" ")}"` : ""}${role !== null ? ` role="${role}"` : ""}>${shown !== "" ? ` "${shown}"` : ""}`
+  return `<${tag}${id}${classes.length > 0 ? ` class=${pageQuoted(classes.join(" "), 40)}` : ""}${role !== null ? ` role=${pageQuoted(role, 30)}` : ""}>${text !== "" ? ` ${pageQuoted(text, 40)}` : ""}`
 }
 
 /** Runs in the page: how an element is hidden (which rule on which element), or undefined when it is rendered with a box. */
 export const hiddenHow = (element: Element): string | undefined => {
-  const where = (node: Element) => (node === element ? "on it" : `on ${node.localName}${node.id !== "" ? `#${node.id}` : ""}${typeof node.className === "string" && node.className.trim() !== "" ? `.${node.className.trim().split(/\s+/)[0]}` : ""} around it`)
+  const where = (node: Element) => (node === element ? "on it" : `on ${nodeName(node)} around it`)
   for (let node: Element | null = element; node !== null; node = parentOf(node)) {
     const style = getComputedStyle(node)
     if (style.display === "none") return `display:none ${where(node)}`
@@ -96,7 +115,9 @@ export const keyedControl = (element: Element): { readonly what: string; readonl
   if ((role !== "slider" && role !== "spinbutton") || element.localName === "input" || (element as HTMLElement).isContentEditable) return undefined
   const now = element.getAttribute("aria-valuetext") ?? element.getAttribute("aria-valuenow")
   const [min, max] = [element.getAttribute("aria-valuemin"), element.getAttribute("aria-valuemax")]
-  const value = now === null ? "" : `, now ${now}${min !== null && max !== null ? ` of ${min} to ${max}` : ""}`
+  // A number as it is; any other value the page wrote, quoted as the page's.
+  const shown = (text: string) => (/^-?\d{1,15}(?:\.\d{1,6})?$/.test(text.trim()) ? text.trim() : pageQuoted(text, 40))
+  const value = now === null ? "" : `, now ${shown(now)}${min !== null && max !== null ? ` of ${shown(min)} to ${shown(max)}` : ""}`
   const slider = role === "slider"
   return {
     what: `it is a ${slider ? "slider" : "spin button"} drawn by the page (${previewElement(element)}${value}), which takes keys, not text`,
@@ -142,7 +163,7 @@ export const hitAt = (element: Element): { readonly hit: Element | null; readonl
     const clip = node.getBoundingClientRect()
     ;[left, top, right, bottom] = [Math.max(left, clip.left), Math.max(top, clip.top), Math.min(right, clip.right), Math.min(bottom, clip.bottom)]
     if (left >= right || top >= bottom) {
-      return `it is clipped by ${node.localName}${node.id !== "" ? `#${node.id}` : ""}${typeof node.className === "string" && node.className.trim() !== "" ? `.${node.className.trim().split(/\s+/)[0]}` : ""} around it (overflow: ${style.overflowX === "visible" ? style.overflowY : style.overflowX})`
+      return `it is clipped by ${nodeName(node)} around it (overflow: ${style.overflowX === "visible" ? style.overflowY : style.overflowX})`
     }
   }
   if (!inView(box)) {
