@@ -221,6 +221,62 @@ const cutSecretAt = (
   return best
 }
 
+/**
+ * What a cut inside one character's form leaves of it: the first of its UTF-8 bytes percent-encoded and a
+ * cut one ("%C3", "%E2%82", "%2", "%25"), "%u00", a JSON escape ("\\u00", "\\ud83d\\u", "\\"), an HTML
+ * reference ("&", "&#3", "&#x2", "&am"). Counted as part of a beginning only after a whole character.
+ */
+const PARTIAL_FORM =
+  "(?:(?:%(?:25)?[C-Fc-f][0-9A-Fa-f](?:%(?:25)?[89ABab][0-9A-Fa-f]){0,2})?(?:%(?:25?)?[0-9A-Fa-f]?)?" +
+  "|%[uU][0-9A-Fa-f]{4}(?:%[uU]?[0-9A-Fa-f]{0,3})?|%[uU][0-9A-Fa-f]{0,3}" +
+  "|\\\\u[0-9A-Fa-f]{4}(?:\\\\u?[0-9A-Fa-f]{0,3})?|\\\\(?:u[0-9A-Fa-f]{0,3}|x[0-9A-Fa-f]?)?" +
+  "|&(?:#[xX]?[0-9A-Fa-f]{0,6}|[A-Za-z]{1,5})?)?"
+
+/** A beginning of this many characters is a secret's whatever follows it up to the cut: no ordinary text begins like one. */
+const TELLING_CHARACTERS = 12
+
+/**
+ * A pattern of every beginning of the value a cut can leave, one character at a time in any of its forms
+ * (characterForms: any mix of URL encodings, HTML references, JSON and JavaScript escapes), the last
+ * maybe cut inside its form: C1 (C2 (C3 ... | partial) | partial), as nested groups built from the end. Past
+ * its first TELLING_CHARACTERS characters, anything up to the cut is taken as the rest of it (the pattern
+ * stays small however long the value).
+ */
+const beginningPattern = (value: string): string => {
+  const characters = [...value].slice(0, TELLING_CHARACTERS)
+  let rest = characters.length === [...value].length ? PARTIAL_FORM : "[^]*"
+  for (let index = characters.length - 1; index >= 1; index--) rest = `(?:${characterForms(characters[index]!)}${rest}|${PARTIAL_FORM})`
+  return `${characterForms(characters[0]!)}${rest}`
+}
+
+/**
+ * For the secrets (longest first), a function that finds the longest beginning of one, in any mix of its
+ * character forms, that ends right at `end` of the text and starts at or after `from`: its marker and length.
+ * Only the `reach` characters before `end` are looked at (no form of a value is longer).
+ */
+const beginningsEndingAt = (secrets: ReadonlyArray<readonly [string, string]>, markers: ReadonlyArray<string>, reach: number) => {
+  const alternatives = secrets.flatMap(([, value], index) => {
+    const trimmed = value.trimStart()
+    const starts = trimmed.length > 0 && trimmed !== value ? [value, trimmed] : [value]
+    return starts.map((start) => ({ start, pattern: beginningPattern(start), marker: markers[index]! }))
+  })
+  // Every form of a first character starts with it or with one of a few characters: checked before the rest (fast).
+  const firsts = new Set(["%", "&", "\\", "+", "/"])
+  for (const { start } of alternatives) firsts.add([...start][0]!)
+  const lookahead = [...firsts].some((character) => /[\t\n\r]/.test(character))
+    ? ""
+    : `(?=[${[...firsts].map((character) => character.replace(/[\]\\^-]/g, "\\$&")).join("")}])`
+  // The leftmost match that reaches the end is the longest beginning; the first alternative wins a tie (the longer value).
+  const pattern = new RegExp(`${lookahead}(?:${alternatives.map(({ pattern }) => `(${pattern})`).join("|")})$`)
+  return (text: string, end: number, from: number): { readonly marker: string; readonly length: number } | undefined => {
+    const start = Math.max(from, end - reach)
+    const found = pattern.exec(text.slice(start, end))
+    if (found === null) return undefined
+    const index = found.findIndex((group, at) => at > 0 && group !== undefined)
+    return { marker: alternatives[index - 1]!.marker, length: found[0].length }
+  }
+}
+
 /** For each secret's literal and binary forms, the beginnings a cut may leave of them. */
 const prefixTable = (secrets: ReadonlyArray<readonly [string, string]>, markers: ReadonlyArray<string>): ReadonlyArray<Prefixes> =>
   secrets.flatMap(([, value], index) => [
@@ -258,13 +314,23 @@ export const makeTextRedactor = (entries: ReadonlyMap<string, string>): ((text: 
     "g"
   )
   const prefixes = prefixTable(secrets, markers)
+  const beginnings = beginningsEndingAt(secrets, markers, 32 * Math.max(...secrets.map(([, value]) => value.length)))
   const replaceCutSecrets = (text: string): string => {
     let out = ""
     let from = 0
+    // Where the text after the previous cut mark starts: a beginning is looked for in any mix of forms only there.
+    let after = 0
     for (const mark of text.matchAll(CUT_MARK)) {
       // "..." is common in ordinary text: only a beginning of three characters or more counts before it.
-      const found = cutSecretAt(text, mark.index, mark[0] === "…" ? 1 : 3, prefixes)
-      if (found === undefined || mark.index - found.length < from) continue
+      const minimum = mark[0] === "…" ? 1 : 3
+      // Nor does one start inside a marker already put there.
+      const marker = text.lastIndexOf("[secret:", mark.index - 1)
+      const start = Math.max(from, after, marker < 0 ? 0 : text.indexOf("]", marker) + 1)
+      after = mark.index + mark[0].length
+      const literal = cutSecretAt(text, mark.index, minimum, prefixes)
+      const mixed = beginnings(text, mark.index, start)
+      const found = mixed !== undefined && mixed.length >= minimum && (literal === undefined || mixed.length > literal.length) ? mixed : literal
+      if (found === undefined || mark.index - found.length < Math.max(from, marker < 0 ? 0 : start)) continue
       out += text.slice(from, mark.index - found.length) + found.marker
       from = mark.index
     }
