@@ -306,13 +306,15 @@ const record = <I, O, OE>(
 ) =>
   Effect.gen(function* () {
     const { call, sessionId } = at
-    const recorded: RecordedCall = definition.record?.(input, outcome.ok ? Option.some(outcome.value) : Option.none()) ?? {
+    const known = yield* secretsNow(call)
+    const recorded: RecordedCall = definition.record?.(input, outcome.ok ? Option.some(outcome.value) : Option.none(), known.redactText) ?? {
       input: input as Record<string, unknown>
     }
     // Text kept out of the record (a password field's) is kept out of the session's trace and HAR too.
     const typed = (input as { readonly text?: unknown }).text
-    if (recorded.textRedacted === true && typeof typed === "string") yield* recorderDo((recorder) => recorder.sensitive([typed]))
-    const secrets = yield* secretsNow(call)
+    const sensitive = recorded.textRedacted === true && typeof typed === "string"
+    if (sensitive) yield* recorderDo((recorder) => recorder.sensitive([typed]))
+    const secrets = sensitive ? yield* secretsNow(call) : known
     const screenshot =
       recorded.screenshot ??
       (at.running && wantsStepScreenshot(call.settings.stepScreenshots, definition.observation, outcome)

@@ -143,8 +143,11 @@ export interface ToolDefinition<I, IE, O, OE, R> {
   readonly deadlineMs?: (input: I) => number
   /** The error to answer when the deadline passes (`seen`: what the program saw of its target); DeadlineExceeded by default. */
   readonly onDeadline?: (input: I, timeoutMs: number, seen: Sighting) => ToolError
-  /** What to record (redacted); by default the input with sensitive keys redacted. */
-  readonly record?: (input: I, result: Option.Option<O>) => RecordedCall
+  /**
+   * What to record (redacted); by default the input with sensitive keys redacted. `redact` takes the
+   * secrets' values out of a text: what the record cuts of a result's text is cut after it, never before.
+   */
+  readonly record?: (input: I, result: Option.Option<O>, redact: (text: string) => string) => RecordedCall
   /**
    * For a tool whose result lists console messages itself (console_messages): which of the messages
    * logged since the client's previous response the result already shows; the envelope's `console`

@@ -375,7 +375,7 @@ export const getText = defineTool({
       ? actionDeadline("get_text")(input, timeoutMs)
       : readCheckFailed(input, "(the call was stopped at its deadline)", timeoutMs),
   // What it read is recorded (never a password, nor a field that looks secret), so a replay and an export can check it.
-  record: (input, result) => {
+  record: (input, result, redact) => {
     const recorded = recordTargeted(input, input.all === true ? { all: true } : {})
     const target = withElement(recorded.target, result)
     const read = Option.match(result, {
@@ -386,7 +386,8 @@ export const getText = defineTool({
           : value.texts !== undefined
             ? recordReads(value.texts, value.more ?? 0, target)
             : value.text !== undefined
-              ? recordRead(value.text, target)
+              ? // Redacted before recordRead cuts a long text: a cut never keeps the beginning of a secret.
+                recordRead(redact(value.text), target)
               : {}
     })
     return { input: { ...recorded.input, ...read }, target }

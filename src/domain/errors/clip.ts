@@ -9,10 +9,11 @@ export const URL_LIMIT = 2_048
 
 /**
  * A value as it may appear in a message: whole when short, else its first `limit` characters and how
- * long it was. A message never carries more than a short prefix of what an agent or a page sent.
+ * long it was. A message never carries more than a short prefix of what an agent or a page sent. The cut
+ * ends in "…", by which the redaction of the answer knows any beginning of a secret left before it.
  */
 export const clip = (value: string, limit = ECHO_LIMIT): string =>
-  value.length <= limit ? value : `${value.slice(0, limit)}... (${value.length} characters)`
+  value.length <= limit ? value : `${value.slice(0, limit)}… (${value.length} characters)`
 
 /**
  * A message as another answer quotes it: whole (messages are short sentences), and only a genuinely huge

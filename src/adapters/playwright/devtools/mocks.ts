@@ -12,7 +12,7 @@ import type { BrowserContext, Request, Route } from "playwright"
 import { InvalidInput, MockNotFound } from "../../../domain/errors.js"
 import type { MockLogEntry, MockReading, MockRule, MockRuleInfo } from "../../../services/session/devtools.js"
 import { firstLine } from "../calls.js"
-import { markMocked, requestIdOf, URL_LIMIT } from "./network.js"
+import { markMocked, requestIdOf, summaryUrl } from "./network.js"
 
 /** How many hits and misses the log keeps (the newest). */
 export const MOCK_LOG_LIMIT = 200
@@ -90,7 +90,7 @@ const logEntry = (request: Request, extra: Partial<MockLogEntry>): MockLogEntry 
     time: Date.now(),
     ...extra,
     method: request.method(),
-    url: request.url().slice(0, URL_LIMIT),
+    url: summaryUrl(request.url()),
     type: request.resourceType(),
     ...(id !== undefined ? { request: id } : {})
   }

@@ -29,6 +29,12 @@ export const NETWORK_RINGS = 16
 /** How much of a URL a summary keeps. */
 export const URL_LIMIT = 500
 
+/**
+ * A URL as a summary keeps it: whole up to URL_LIMIT characters, else cut with "…", the mark by which the
+ * redaction of the answer knows a secret's beginning left before it (the secrets are not known here yet).
+ */
+export const summaryUrl = (url: string): string => (url.length <= URL_LIMIT ? url : `${url.slice(0, URL_LIMIT - 1)}…`)
+
 export interface RequestEntry {
   readonly id: number
   /** The tab's page (its id is looked up when asked: a new tab's first request may come before its id). */
@@ -205,7 +211,7 @@ export const watchNetwork = (runSync: RunSync, live: NetworkCapture): void => {
     const entry: Omit<RequestEntry, "id"> = {
       page,
       method: request.method(),
-      url: request.url().slice(0, URL_LIMIT),
+      url: summaryUrl(request.url()),
       type: request.resourceType(),
       start: Date.now(),
       request
