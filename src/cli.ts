@@ -48,7 +48,7 @@ export interface CliOptions {
 export const parseCli = (argv: ReadonlyArray<string>, env: Readonly<Record<string, string | undefined>>): CliOptions => {
   const parsed = parseOptions(argv, env)
   const serveOptions = toServeOptions(parsed.values)
-  const settings = toSettings(parsed.values, parsed.configDir)
+  const settings = toSettings(parsed.values, parsed.configDir, parsed.configFile)
   if (settings.secrets !== undefined) {
     const secrets = readSecretsFile(settings.secrets)
     if (!secrets.ok) throw new CliError(`--secrets: ${secrets.problem}`)

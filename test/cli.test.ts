@@ -90,6 +90,9 @@ describe("parseCli", () => {
     expect(settings.screens.settings).toBe("/settings")
     expect(settings.screenRules).toEqual([{ screen: "home", testId: "home-page" }])
     expect(settings.configDir).toBe(dir)
+    // The file itself is known, so no upload hands it to a page (it may hold endpointHeaders).
+    expect(settings.configFile).toBe(path.resolve(file))
+    expect(parseCli([], {}).settings.configFile).toBeUndefined()
     expect(settings.headless).toBe(true)
   })
 

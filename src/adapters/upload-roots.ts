@@ -1,7 +1,8 @@
 // Which local files mm_upload_file may hand to a page: regular files under the configured roots (the
 // artifacts directory and --allowed-roots), after following symbolic links, and never a file that holds
 // the session's secrets (saved storage states, step records, reports, recorded traces and HARs, the
-// --secrets and --storage-state files, a --user-data-dir profile). One small check, kept apart so that a wider file policy can take it over.
+// --secrets and --storage-state files, a --user-data-dir profile, the --config file and the storage states
+// its fixtures name). One small check, kept apart so that a wider file policy can take it over.
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 
@@ -24,13 +25,23 @@ export const uploadRootsOf = (settings: {
   readonly secrets?: string | undefined
   readonly storageState?: string | undefined
   readonly userDataDir?: string | undefined
+  readonly configFile?: string | undefined
+  readonly configDir?: string | undefined
+  readonly fixtures?: Readonly<Record<string, unknown>> | undefined
 }): UploadPolicy => {
   const artifacts = path.resolve(settings.artifactsDir)
+  // The config file (it may hold endpointHeaders) and the storage states its fixtures name (signed-in sessions).
+  const fixtureFiles = Object.values(settings.fixtures ?? {})
+    .filter((fixture): fixture is string => typeof fixture === "string")
+    .map((file) => path.resolve(settings.configDir ?? ".", file))
   return {
     roots: [artifacts, ...settings.allowedRoots.map((root) => path.resolve(root))],
     refused: [
       ...SESSION_DATA_DIRS.map((name) => path.join(artifacts, name)),
-      ...[settings.secrets, settings.storageState, settings.userDataDir].filter((file): file is string => file !== undefined).map((file) => path.resolve(file))
+      ...[settings.secrets, settings.storageState, settings.userDataDir, settings.configFile]
+        .filter((file): file is string => file !== undefined)
+        .map((file) => path.resolve(file)),
+      ...fixtureFiles
     ]
   }
 }

@@ -136,6 +136,8 @@ export interface ParsedOptions {
   readonly values: OptionValues
   /** The config file's directory, or "." without one. */
   readonly configDir: string
+  /** The config file's path, when there is one (it may hold credentials: never uploaded). */
+  readonly configFile?: string | undefined
   readonly help: boolean
   readonly version: boolean
 }
@@ -209,7 +211,13 @@ export const parseOptions = (
     else value = defaultValue(spec, cwd)
     values[name] = value
   }
-  return { values: values as OptionValues, configDir: file?.dir ?? defaultSettings.configDir, help, version }
+  return {
+    values: values as OptionValues,
+    configDir: file?.dir ?? defaultSettings.configDir,
+    ...(configFile !== undefined ? { configFile: path.resolve(configFile) } : {}),
+    help,
+    version
+  }
 }
 
 /** An empty variable counts as unset. */
@@ -236,11 +244,12 @@ const sameNameKeys = Object.keys(defaultSettings).filter(
  * fills it, so a new option is one table entry and its field; browserArgs and batch are derived.
  * Throws CliError for options that conflict (settingsConflict).
  */
-export const toSettings = (values: OptionValues, configDir: string): Settings => {
+export const toSettings = (values: OptionValues, configDir: string, configFile?: string): Settings => {
   const settings: Settings = {
     ...defaultSettings,
     ...(Object.fromEntries(sameNameKeys.map((key) => [key, values[key]])) as Pick<Settings, SameName>),
     configDir,
+    ...(configFile !== undefined ? { configFile } : {}),
     browserArgs: values.loopbackOnly ? [...LOOPBACK_ARGS, ...values.browserArgs] : values.browserArgs,
     batch: values.batch === undefined ? defaultBatchLimits : { ...defaultBatchLimits, ...withoutUndefined(values.batch) },
     initScripts: values.initScripts.map(readInitScript),

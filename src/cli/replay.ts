@@ -98,7 +98,7 @@ const prepare = (argv: ReadonlyArray<string>, env: Readonly<Record<string, strin
   }
   const runs = parseRuns(text, own.runs === "-" ? "stdin" : own.runs)
   const parsed = parseOptions(rest, env)
-  const settings = toSettings(parsed.values, parsed.configDir)
+  const settings = toSettings(parsed.values, parsed.configDir, parsed.configFile)
   return { own, runs, concurrency, settings, logLevel: parsed.values.logLevel }
 }
 

@@ -175,7 +175,7 @@ export interface BrowserWorkflowServer {
 /** The library's entry point: the built-in server plus a consumer's own tools and capability layers. */
 export const makeServer = (options: MakeServerOptions = {}): BrowserWorkflowServer => {
   const parsed = options.settings === undefined ? parseOptions(process.argv.slice(2), process.env) : undefined
-  const settings = options.settings ?? toSettings(parsed!.values, parsed!.configDir)
+  const settings = options.settings ?? toSettings(parsed!.values, parsed!.configDir, parsed!.configFile)
   const fromCommandLine = parsed === undefined ? defaultServeOptions : toServeOptions(parsed.values)
   const serveOptions: ServeOptions = { ...fromCommandLine, logLevel: options.logLevel ?? fromCommandLine.logLevel }
   const tools = [...(options.builtins === false ? [] : builtinTools), ...(options.tools ?? [])]

@@ -99,6 +99,8 @@ export interface Settings {
   /** Fixture name to storage state, or to a path of a storage-state JSON file (relative to the config file). */
   readonly fixtures: Readonly<Record<string, StorageState | string>>
   readonly configDir: string
+  /** The config file the settings came from, if any: it may hold credentials (endpointHeaders), so no upload reads it. */
+  readonly configFile?: string | undefined
   readonly batch: BatchLimits
   /** The build tool's command (cwd relative to configDir); the build tool answers MM_CAPABILITY_NOT_AVAILABLE without it. */
   readonly build: BuildCommandConfig | undefined

@@ -52,14 +52,26 @@ describe("upload roots never hand session data to a page", () => {
   const secrets = write(path.join(allowed, "secrets.env"), "TOKEN=s3cret\n")
   const given = write(path.join(allowed, "given-state.json"))
   const profile = write(path.join(allowed, "profile", "Default", "Cookies"), "cookies")
+  // The config file may hold endpointHeaders; a fixture names a signed-in storage state relative to it.
+  const config = write(path.join(allowed, "bwm.json"), '{"endpointHeaders": {"Authorization": "Bearer s3cret"}, "fixtures": {"admin": "states/admin.json"}}')
+  const fixture = write(path.join(allowed, "states", "admin.json"), '{"cookies":[{"name":"session","value":"s3cret"}]}')
   const screenshot = write(path.join(artifacts, "screenshots", "shot.png"), "png")
   // Links that lead into session data: a file link in an allowed root, a directory link in the artifacts directory.
   fs.symlinkSync(state, path.join(allowed, "innocent.json"))
   fs.symlinkSync(path.join(artifacts, "storage-state"), path.join(artifacts, "states"))
-  const policy = uploadRootsOf({ artifactsDir: artifacts, allowedRoots: [allowed], secrets, storageState: given, userDataDir: path.join(allowed, "profile") })
+  const policy = uploadRootsOf({
+    artifactsDir: artifacts,
+    allowedRoots: [allowed],
+    secrets,
+    storageState: given,
+    userDataDir: path.join(allowed, "profile"),
+    configFile: config,
+    configDir: allowed,
+    fixtures: { admin: "states/admin.json", inline: { cookies: [], origins: [] } }
+  })
 
-  it("refuses a saved storage state, a step record, session metadata, the index, a report, a trace, a HAR, the secrets, the given state and the profile", async () => {
-    for (const file of [state, step, session, index, report, trace, har, secrets, given, profile]) {
+  it("refuses a saved storage state, a step record, session metadata, the index, a report, a trace, a HAR, the secrets, the given state, the profile, the config file and its fixtures' states", async () => {
+    for (const file of [state, step, session, index, report, trace, har, secrets, given, profile, config, fixture]) {
       expect(await checkUploadPaths([file], policy), file).toMatchObject({ problem: expect.stringContaining("never uploaded") })
     }
     // As mm_upload_file is called: relative to the artifacts directory.
