@@ -20,6 +20,8 @@ const debuggerTool = {
 } as const
 
 const changing = { readOnly: false, destructive: false, idempotent: false, openWorld: true } as const
+/** Runs JavaScript of the agent's in the page (an expression, a breakpoint's condition): it may do anything mm_evaluate may. */
+const runsCode = { ...changing, destructive: true } as const
 
 /** Listed only while a tab is paused; called otherwise they answer MM_DEBUGGER_NOT_PAUSED. */
 const whilePaused = (state: ListingState) => state.paused
@@ -132,7 +134,7 @@ export const breakpoint = defineTool({
     breakpoints: Schema.optional(Schema.Array(BreakpointInfo)),
     pauseOnExceptions: Schema.optional(PauseOnExceptions)
   }),
-  annotations: changing,
+  annotations: runsCode,
   ...debuggerTool,
   record: (input) => {
     const { condition, ...rest } = input
@@ -187,7 +189,7 @@ export const evaluateFrame = defineTool({
   }),
   output: EvaluatedValue,
   // An expression can change the page (assign, call): not read-only.
-  annotations: changing,
+  annotations: runsCode,
   ...debuggerTool,
   listedWhen: whilePaused,
   // The expression is the agent's own code and may hold a secret; the value is page data and is never stored.

@@ -80,6 +80,8 @@ describe("published tool annotations", () => {
       expect(hints(name).destructiveHint, name).toBeUndefined()
       expect(hints(name).readOnlyHint, name).toBeUndefined()
     }
+    // Tools that run the agent's JavaScript in the page may do anything: an expression, a breakpoint's condition.
+    for (const name of ["evaluate", "evaluate_frame", "breakpoint"]) expect(hints(name), name).toEqual({})
     expect(hints("scroll")).toEqual({ destructiveHint: false })
     expect(hints("get_state")).toEqual({ readOnlyHint: true })
     expect(hints("knowledge")).toEqual({ destructiveHint: false, idempotentHint: true, openWorldHint: false })
