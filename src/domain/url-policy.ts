@@ -29,7 +29,7 @@ const INTERNAL = new Set(["chrome:", "chrome-untrusted:", "devtools:", "chrome-s
 /** URLs shown in errors and notices: short, one line. */
 export const shortUrl = (url: string): string => {
   const line = url.replace(/\s+/g, " ")
-  return line.length > 120 ? `${line.slice(0, 117)}...` : line
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line
 }
 
 /** A glob over origins as a regular expression: `*` is any run of characters except "/". */

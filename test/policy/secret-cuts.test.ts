@@ -1,6 +1,6 @@
 // A secret a cut runs through (issue 22: redact first, cut after, everywhere a value is cut): a page text
 // longer than a step record keeps of what get_text read, a request URL longer than a network summary
-// keeps, and a name longer than a snapshot shows, each with a --secrets value where the cut falls. No
+// keeps, and a name or a frame's title longer than a snapshot shows, each with a --secrets value where the cut falls. No
 // answer and no step record shows a beginning of the value; the markers show where it was.
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -22,6 +22,7 @@ const pages = {
     "Cuts",
     `<p data-testid="long">${TEXT}</p>
      <button data-testid="named" aria-label="${"n".repeat(140)}${encodeURIComponent(encodeURIComponent(SECRET))}">named</button>
+     <iframe title="${"t".repeat(143)}${SECRET}" srcdoc="<p>framed</p>"></iframe>
      <script>
        // The value starts 6 characters before the summary's cut.
        const pad = 'p'.repeat(${URL_LIMIT - 6 - 3} - (location.origin + '/api?pad=').length)
@@ -40,7 +41,7 @@ const leaked = (text: string) => beginningsIn(text, [SECRET, encodeURIComponent(
 
 layer(Layer.mergeAll(liveLayer(settings), secrets), { timeout: 120_000, excludeTestServices: true })("a secret where a cut falls, in real Chromium", (it) => {
   describe("redacted before the cut", () => {
-    it.effect("in what a step record keeps of a long text, a network summary's URL and a snapshot's name", () =>
+    it.effect("in what a step record keeps of a long text, a network summary's URL, a snapshot's names and a frame's title", () =>
       Effect.scoped(
         Effect.gen(function* () {
           const server = yield* pageServer(pages)
@@ -57,7 +58,9 @@ layer(Layer.mergeAll(liveLayer(settings), secrets), { timeout: 120_000, excludeT
           const requests = keep(yield* ok("mm_network_requests", {}))
           const api = (requests.result.requests as Array<{ url: string }>).find((request) => request.url.includes("/api?"))
           expect(api?.url.endsWith("[secret:TOKEN]…"), api?.url).toBe(true)
-          keep(yield* call("mm_describe_screen", {}))
+          const screen = keep(yield* call("mm_describe_screen", {}))
+          // The frame is named by its title, cut where the value starts.
+          expect(JSON.stringify(screen)).toContain(`${"t".repeat(143)}[secret:TOKEN]…`)
           keep(yield* call("mm_find", { text: "named" }))
           yield* ok("mm_cleanup")
 

@@ -19,7 +19,7 @@ const textMatches = (expected: string, actual: string) => {
 }
 
 /** A value as an assertion failure shows it: quoted, at most 200 characters. */
-const quoted = (value: string) => JSON.stringify(value.length > 200 ? `${value.slice(0, 197)}...` : value)
+const quoted = (value: string) => JSON.stringify(value.length > 200 ? `${value.slice(0, 199)}…` : value)
 
 /** The retry schedule of Playwright's web-first assertions: 100, 250, 500 ms, then every second. */
 const POLL_MS = [100, 250, 500, 1_000] as const

@@ -179,7 +179,9 @@ const frameElementOf = async (page: Page, frame: Frame): Promise<{ readonly ref:
     const registry = globalThis[Symbol.for("browser-workflow-mcp")]
     const ref = (element && registry && registry.byEl.get(element)) ?? null
     if (ref === null) return null
-    const name = (element.getAttribute("title") || element.getAttribute("aria-label") || element.getAttribute("name") || "").trim().slice(0, 150)
+    const whole = (element.getAttribute("title") || element.getAttribute("aria-label") || element.getAttribute("name") || "").trim()
+    // A cut ends in "…": the answer's redaction knows a secret's beginning left before it.
+    const name = whole.length > 150 ? whole.slice(0, 149) + "…" : whole
     return { ref, name }
   })()`
   return place.root === page.mainFrame()
