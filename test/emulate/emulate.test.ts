@@ -81,12 +81,16 @@ describe("mm_emulate in real Chromium", () => {
 
     it.effect("CPU throttling makes the page's own timed loop slower than the same loop unthrottled", () =>
       Effect.gen(function* () {
+        // Chromium's throttling adds (rate - 1) times the loop's CPU time, whatever else the machine runs; a loaded
+        // machine slows the plain loop too (by its share of a core), so the rate is the highest and each figure the
+        // best of a few: throttled / plain stays above 1 + 19 x that share.
+        const best = Effect.map(Effect.all([timedLoop, timedLoop, timedLoop]), (times) => Math.min(...times))
         yield* timedLoop
-        const plain = Math.min(yield* timedLoop, yield* timedLoop)
-        yield* ok("mm_emulate", { cpuThrottling: 10 })
-        const throttled = yield* timedLoop
+        const plain = yield* best
+        yield* ok("mm_emulate", { cpuThrottling: 20 })
+        const throttled = Math.min(yield* timedLoop, yield* timedLoop)
         yield* ok("mm_emulate", { cpuThrottling: 1 })
-        const after = Math.min(yield* timedLoop, yield* timedLoop)
+        const after = yield* best
         expect(throttled).toBeGreaterThan(2 * plain)
         expect(throttled).toBeGreaterThan(2 * after)
       })
