@@ -191,6 +191,13 @@ export const openDocument = (registry: Registry, args: ObserveArgs, here: string
   return false
 }
 
+/** Input types whose `change` commits typed text (on blur or Enter), not a choice (a checkbox, a date, a file). */
+const TEXT_TYPES = new Set(["text", "search", "email", "tel", "url", "password", "number"])
+
+/** Whether a `change` event's target is a field text is typed into (a text input, a text area). */
+const isTextEntry = (target: EventTarget | null): boolean =>
+  target instanceof HTMLTextAreaElement || (target instanceof HTMLInputElement && TEXT_TYPES.has(target.type))
+
 /**
  * Before a walk of the tree: starts watching DOM changes for settlePage (once per document), notes the
  * URL, and drops refs whose elements left the page, so stale refs are recognised and memory stays bounded.
@@ -202,10 +209,13 @@ export const watchAndPrune = (registry: Registry, changes: LedgerChanges): void 
     // The end of a click or a key: what the page does in the next moments is the action's doing (an error it logs 50 ms later).
     // A character typed into a field is not such an end: text entry would pay the wait once per call for
     // nothing on a plain form (bench/flow), and what a field does with its text is judged by the typing's
-    // own reaction watch. Enter, Escape, arrows and the like still count.
+    // own reaction watch. Enter, Escape, arrows and the like still count. Nor is the `change` a text field
+    // fires when it loses the focus with new text: typing into the next field moved the focus (the next
+    // type paid 100 ms for it), a click or a key that moved it counts by itself, and Enter's keyup too.
     const input = (event: Event) => {
       if (!event.isTrusted) return
       if (event.type === "keyup" && (event as KeyboardEvent).key.length === 1) return
+      if (event.type === "change" && isTextEntry(event.target)) return
       watch.input = performance.now()
     }
     for (const type of ["pointerup", "click", "keyup", "change"]) document.addEventListener(type, input, { capture: true, passive: true })
