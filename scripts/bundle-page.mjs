@@ -49,8 +49,8 @@ export const ENTRIES = {
   watchReaction: pick("watchReaction", "reaction"),
   reactionNow: pick("reactionNow", "reaction"),
   stopReaction: pick("stopReaction", "reaction"),
-  /** The direct type's watch of the page's reaction, in the page's main world (session/typing.ts). */
-  fieldReaction: `import { fieldReactionNow, fieldTypedState, startFieldReaction } from "./typing.ts"; export const value = { start: startFieldReaction, now: fieldReactionNow, typed: fieldTypedState }`
+  /** The direct type's watch of the page's reaction, installed once per document in the page's main world (main-world.ts). */
+  fieldReaction: `import { fieldReactionNow, fieldTypedState, firstFieldLook, startFieldReaction } from "./typing.ts"; export const value = { start: startFieldReaction, look: firstFieldLook, now: fieldReactionNow, typed: fieldTypedState }`
 }
 
 const EXPORT = /export\s*\{\s*([\w$]+)\s+as\s+value\s*\};?\s*$/

@@ -9,6 +9,8 @@ import * as KnowledgeFiles from "../../src/adapters/knowledge-files.js"
 import * as DebuggerSession from "../../src/adapters/playwright/devtools/debugger-session.js"
 import * as Browser from "../../src/adapters/playwright/lifecycle/browser.js"
 import * as ObserverAdapter from "../../src/adapters/playwright/observer/observer.js"
+import { MAIN_WORLD_OBJECTS } from "../../src/adapters/playwright/main-world.js"
+import { devtoolsOf } from "../../src/adapters/playwright/page-eval.js"
 import * as SessionAdapter from "../../src/adapters/playwright/session/session.js"
 import { Config } from "../../src/services/Config.js"
 import { Session } from "../../src/services/Session.js"
@@ -96,6 +98,20 @@ pages["/fields"] = html(
    </script>`
 )
 
+// A page that takes away whatever a script may have left on it: every symbol-keyed property of its window,
+// at each focus, key and input and every few milliseconds, with the coupon field's debounced revert.
+pages["/scrubbing"] = html(
+  "Scrubbing",
+  `<label>Coupon <input id="coupon"></label>${message}
+   <script>
+     window.scrubbed = 0
+     const scrub = () => { for (const key of Reflect.ownKeys(window)) if (typeof key === 'symbol') { delete window[key]; scrubbed++ } }
+     for (const type of ['focusin', 'keydown', 'input', 'keyup']) document.addEventListener(type, scrub, true)
+     setInterval(scrub, 5)
+     coupon.addEventListener('input', (e) => { clearTimeout(window.t); window.t = setTimeout(() => { if (e.target.value === 'FREE') { e.target.value = ''; msg.textContent = 'This coupon has expired.' } }, 300) })
+   </script>`
+)
+
 const serve = Effect.acquireRelease(
   Effect.promise(() =>
     listenLoopback((request, response) => {
@@ -169,6 +185,33 @@ layer(Layer.merge(live, Layer.scoped(Pages, Effect.map(serve, (server) => ({ url
         expect(envelope.error?.message).toContain("At most 10 per order.")
         expect((yield* ok("type", { selector: "#qty", text: "4" })).result).toEqual({ typed: true })
         expect(yield* inPage<string>("qty.value")).toBe("4")
+      }))
+  })
+
+  describe("the watch in the page's main world, installed once per document", () => {
+    it.effect("survives a page that deletes what is left on its window, a navigation, and the loss of its installed copy", () =>
+      Effect.gen(function* () {
+        const judged = Effect.gen(function* () {
+          const envelope = yield* call("type", { selector: "#coupon", text: "FREE" })
+          expect(envelope.error?.code).toBe("MM_TYPE_FAILED")
+          expect(envelope.error?.message).toContain("This coupon has expired.")
+          expect(yield* inPage<string>("coupon.value")).toBe("")
+          expect((yield* ok("type", { selector: "#coupon", text: "SPRING" })).result).toEqual({ typed: true })
+          expect(yield* inPage<string>("coupon.value")).toBe("SPRING")
+        })
+        yield* open("/scrubbing")
+        yield* judged
+        // The page did take things away (our reaction watch's symbol among them, the installed code is named by none).
+        expect(yield* inPage<number>("scrubbed")).toBeGreaterThan(0)
+        // A new document, then this one again: installed anew in each.
+        yield* open("/revert-type")
+        yield* judged
+        yield* open("/scrubbing")
+        yield* judged
+        // Our DevTools session let go of the installed copy (as Runtime.disable does): the next type installs it again.
+        const { page } = yield* (yield* Browser.BrowserState).activePage
+        yield* Effect.promise(() => devtoolsOf(page).then((session) => session.send("Runtime.releaseObjectGroup", { objectGroup: MAIN_WORLD_OBJECTS })))
+        yield* judged
       }))
   })
 

@@ -2,6 +2,7 @@
 // page (check and prepare a target in one trip, then finish the action's guard), installed once per
 // document. After the input, the guard tells whether the first trusted event reached the target:
 // success is reported only then (see "Acting on an element" in docs/architecture.md).
+import type { MainWorldCode } from "./main-world.js"
 import { PAGE } from "./page-bundle.js"
 import { pageFunction } from "./page-script.js"
 import type { DirectArgs, ObserveArgs } from "./page/types.js"
@@ -99,11 +100,8 @@ export const typedStateScript = (token: string, text: string): string =>
   withActions(false, `return actions.typedState(${JSON.stringify(token)}, ${JSON.stringify(text)})`, "null")
 
 /**
- * The expressions of the direct type's watch of the page's reaction, run in the page's main world
- * (page/typing.ts): start it on the focused field, read it, and read the field back (stopping it).
+ * The direct type's watch of the page's reaction, run in the page's main world (page/typing.ts): start it on
+ * the focused field, look at it (the first look with the field's read-back when the page did nothing), read
+ * it, read the field back (stopping it). Installed once per document (main-world.ts).
  */
-export const fieldReactionScripts = {
-  start: `(${PAGE.fieldReaction}).start()`,
-  now: `(${PAGE.fieldReaction}).now()`,
-  typed: (text: string) => `(${PAGE.fieldReaction}).typed(${JSON.stringify(text)})`
-} as const
+export const fieldReactionCode: MainWorldCode = { key: `browser-workflow-mcp/field-reaction:${PAGE.fieldReaction.length}`, source: PAGE.fieldReaction }

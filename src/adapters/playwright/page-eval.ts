@@ -262,7 +262,7 @@ const bounded = <A>(promise: Promise<A>, timeoutMs: number, signal: AbortSignal 
  * A page whose main thread is held by a script of its own never starts ours, and the wait ends with
  * PageDidNotAnswer.
  */
-const inTime = <A>(options: EvaluateOptions, call: (timeoutMs: number) => Promise<A>): Promise<A> => {
+export const inTime = <A>(options: EvaluateOptions, call: (timeoutMs: number) => Promise<A>): Promise<A> => {
   const timeoutMs = options.timeoutMs ?? EVALUATE_TIMEOUT_MS
   return bounded(call(timeoutMs), timeoutMs, options.signal)
 }

@@ -20,6 +20,16 @@ const WATCH_LIFE_MS = 15_000
 
 const KEY = Symbol.for("browser-workflow-mcp/reaction")
 
+/**
+ * The watches by window, for code installed once per document (the main world's, main-world.ts), which a
+ * page that deletes its window's properties cannot take away; code sent with each call finds its watch
+ * under KEY (in our isolated world, out of the page's reach).
+ */
+const watches = new WeakMap<Window, ReactionWatch>()
+
+const watchOf = (view: Window | null | undefined): ReactionWatch | undefined =>
+  view === null || view === undefined ? undefined : (watches.get(view) ?? ((view as any)[KEY] as ReactionWatch | undefined))
+
 interface ReactionWatch {
   pending: Set<number>
   requests: number
@@ -137,7 +147,8 @@ export const watchReaction = (element: Element, typing?: boolean): void => {
   if (typing === true) element.ownerDocument.addEventListener("input", watch.onInput, true)
   watch.observer.observe(element.ownerDocument, { subtree: true, childList: true, characterData: true, attributes: true })
   Object.defineProperty(view, KEY, { value: watch, configurable: true, enumerable: false, writable: true })
-  schedule.call(view, () => (view as any)[KEY] === watch && stopReaction(element), WATCH_LIFE_MS)
+  watches.set(view, watch)
+  schedule.call(view, () => watchOf(view) === watch && stopReaction(element), WATCH_LIFE_MS)
 }
 
 /** What the page is still doing after the action: short timers pending, and how long its DOM has been quiet. */
@@ -152,19 +163,18 @@ export interface Reaction {
 
 /** Runs in the page on the target: the reaction so far; null when no watch runs. */
 export const reactionNow = (element: Element): Reaction | null => {
-  const watch = (element.ownerDocument.defaultView as any)?.[KEY] as ReactionWatch | undefined
+  const watch = watchOf(element.ownerDocument.defaultView)
   if (watch === undefined) return null
   return { timers: watch.pending.size, requests: watch.requests, quietMs: performance.now() - watch.lastChange, changed: watch.changed }
 }
 
 /** Runs in the page on a field being typed into: its value at its last input event, undefined when none came (or no watch runs). */
-export const inputValueOf = (element: Element): string | undefined =>
-  ((element.ownerDocument.defaultView as any)?.[KEY] as ReactionWatch | undefined)?.inputValue
+export const inputValueOf = (element: Element): string | undefined => watchOf(element.ownerDocument.defaultView)?.inputValue
 
 /** Runs in the page on the target: ends the watch (the page's own timer functions back); the text the page added meanwhile. */
 export const stopReaction = (element: Element): ReadonlyArray<string> => {
   const view = element.ownerDocument.defaultView as (Window & typeof globalThis) | null
-  const watch = (view as any)?.[KEY] as ReactionWatch | undefined
+  const watch = watchOf(view)
   if (view === null || watch === undefined) return []
   watch.observer.disconnect()
   // Only our own wrappers are put back: a page that replaced them meanwhile (a fake clock) keeps its own.
@@ -174,6 +184,7 @@ export const stopReaction = (element: Element): ReadonlyArray<string> => {
   const XHR = (view as any).XMLHttpRequest as typeof XMLHttpRequest | undefined
   if (XHR !== undefined && XHR.prototype.send === watch.wrappedSend) XHR.prototype.send = watch.send
   element.ownerDocument.removeEventListener("input", watch.onInput, true)
+  watches.delete(view)
   delete (view as any)[KEY]
   return watch.texts
 }

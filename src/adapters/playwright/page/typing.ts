@@ -204,8 +204,12 @@ export const keptTypedState = (token: string, text: string): Typed | null => {
   return typedState(element, text)
 }
 
-/** Where the direct path keeps, in the page's main world, the field whose page's reaction it watches. */
-const REACTION_FIELD = Symbol.for("browser-workflow-mcp/reaction-field")
+/**
+ * The field whose page's reaction the direct path watches in the page's main world. This code is installed
+ * there once per document and held by our DevTools session only (main-world.ts): its module state is its
+ * own, out of the page's reach (no global names it).
+ */
+let reactionField: Element | undefined
 
 /**
  * Runs in the page's main world, where its timers, fetch and XMLHttpRequest are (the direct path
@@ -215,28 +219,40 @@ const REACTION_FIELD = Symbol.for("browser-workflow-mcp/reaction-field")
  */
 export const startFieldReaction = (): boolean => {
   const active = focusedElement()
+  reactionField = undefined
   if (active === null || active === active.ownerDocument.body) return false
   watchReaction(active, true)
-  Object.defineProperty(window, REACTION_FIELD, { value: active, enumerable: false, configurable: true, writable: true })
+  reactionField = active
   return true
 }
 
-const reactionField = (): Element | undefined => (window as any)[REACTION_FIELD] as Element | undefined
-
 /** Runs in the page's main world: the reaction so far to typing into the field startFieldReaction watches; null when none. */
-export const fieldReactionNow = (): Reaction | null => {
-  const element = reactionField()
-  return element === undefined ? null : reactionNow(element)
-}
+export const fieldReactionNow = (): Reaction | null => (reactionField === undefined ? null : reactionNow(reactionField))
 
 /** Runs in the page's main world: typedState of the field startFieldReaction watches, kept no longer; null when none or it left the page. */
 export const fieldTypedState = (text: string): Typed | null => {
-  const element = reactionField()
-  ;(window as any)[REACTION_FIELD] = undefined
+  const element = reactionField
+  reactionField = undefined
   if (element === undefined) return null
   if (!element.isConnected) {
     stopReaction(element)
     return null
   }
   return typedState(element, text)
+}
+
+/** The first look at the reaction, with the field's read-back when the reaction is over at that look. */
+export type FirstLook = Reaction & { readonly typed?: Typed | null }
+
+/**
+ * Runs in the page's main world: the first look at the reaction to typing (fieldReactionNow). When the page
+ * did nothing at all since the watch began (no short timer pending, no request open, no change of its DOM),
+ * its reaction is over at this look (session/reaction.ts awaitSettled, eager, ends there on the same
+ * condition), and the field's read-back (fieldTypedState) comes in the same trip. A page that reacts is
+ * waited for as before, and read back once it settled.
+ */
+export const firstFieldLook = (text: string): FirstLook | null => {
+  const now = fieldReactionNow()
+  if (now === null || now.timers > 0 || now.requests > 0 || now.changed) return now
+  return { ...now, typed: fieldTypedState(text) }
 }

@@ -11,7 +11,7 @@ import { type BrowserStateService } from "../lifecycle/browser.js"
 import { BrowserCallFailed, firstLine } from "../calls.js"
 import { addNotice, type LiveSession } from "../lifecycle/live-session.js"
 import {
-  fieldReactionScripts,
+  fieldReactionCode,
   finishGuardScript,
   measuredElement,
   prepareActionScript,
@@ -28,7 +28,6 @@ import {
   callExpression,
   callOnObject,
   devtoolsOf,
-  evaluateInMainWorld,
   evaluateInPage,
   evaluateToObject,
   hasInstalled,
@@ -39,6 +38,7 @@ import {
   takeReport
 } from "../page-eval.js"
 import { stateReadArgs } from "../page-script.js"
+import { startInMainWorld } from "../main-world.js"
 import { actThrough } from "./readiness.js"
 import { downloadsStartedOn } from "./downloads.js"
 import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
@@ -128,7 +128,7 @@ type Outcome =
       readonly firstMs?: number
       /** When a type's input started (epoch ms): the page's reaction is counted from then. */
       readonly inputAt?: number
-      /** A type's page's reaction is watched in its main world (page-actions.ts fieldReactionScripts). */
+      /** A type's page's reaction is watched in its main world (page-actions.ts fieldReactionCode). */
       readonly watched?: boolean
     }
   | { readonly _tag: "HandOver"; readonly why: string; readonly described?: DescribeAnswer | undefined }
@@ -480,7 +480,7 @@ const directType = (context: DirectContext, live: LiveSession, page: Page, targe
     const element = yield* context.targeting.describe(page, target, described)
     const { head, last } = splitLastKey(text)
     // The page's own timers and requests are in its main world: the watch of its reaction starts there, on the field prepare focused.
-    const watched = yield* Effect.promise(() => evaluateInMainWorld<boolean>(page, fieldReactionScripts.start, { timeoutMs: 1_000 }).catch(() => false))
+    const watched = yield* Effect.promise(() => startInMainWorld(page, fieldReactionCode, "start", { timeoutMs: 1_000 }).catch(() => false))
     const inputAt = Date.now()
     const dispatched = yield* input(async () => {
       if (text === "") return page.keyboard.press("Delete")

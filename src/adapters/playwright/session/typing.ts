@@ -11,11 +11,12 @@ import { describeTarget, type Target } from "../../../domain/target.js"
 import type { ActionOptions } from "../../../services/Session.js"
 import type { BrowserStateService } from "../lifecycle/browser.js"
 import { PAGE } from "../page-bundle.js"
-import { fieldReactionScripts, typedStateScript, typingChangesScript } from "../page-actions.js"
-import { evaluateInMainWorld, evaluateInPage } from "../page-eval.js"
+import { callInMainWorld } from "../main-world.js"
+import { fieldReactionCode, typedStateScript, typingChangesScript } from "../page-actions.js"
+import { evaluateInPage } from "../page-eval.js"
 import { elementFunction, isSensitiveField } from "../page-script.js"
 import type { Reaction } from "../page/reaction.js"
-import type { Typed, TypingKind } from "../page/typing.js"
+import type { FirstLook, Typed, TypingKind } from "../page/typing.js"
 import { splitLastKey, type DirectActions } from "./direct.js"
 import { awaitSettled, pageSaid } from "./reaction.js"
 import { failIfStuck } from "./responsive.js"
@@ -162,19 +163,36 @@ export const typeNow = (context: TypingContext, target: Target, text: string, op
           world<A>(page, expression, { timeoutMs: 1_000 }).catch(() => none)
       // Our world keeps the field and its popup watch; the page's main world the watch of its reaction, when it started.
       const inOurWorld = read<Typed | null>(typedStateScript(token, text), null)
+      const inMainWorld =
+        <A>(name: string, args: ReadonlyArray<unknown>, none: A) =>
+        () =>
+          callInMainWorld<A>(page, fieldReactionCode, name, args, none, { timeoutMs: 1_000 }).catch(() => none)
+      // The first look brings the main world's read-back along when the page did nothing (page/typing.ts firstFieldLook).
+      let looked = false
+      let mainTyped: Typed | null | undefined
+      const look = async (): Promise<Reaction | null> => {
+        if (looked) return inMainWorld<Reaction | null>("now", [], null)()
+        looked = true
+        const first = await inMainWorld<FirstLook | null>("look", [text], null)()
+        if (first === null || first.typed === undefined) return first
+        mainTyped = first.typed
+        const { typed: _, ...reaction } = first
+        return reaction
+      }
       const typed = yield* checkTyped(page, target, {
         firstMs: direct_.firstMs ?? 0,
         started: direct_.inputAt ?? Date.now(),
         deadline,
         changes: read(typingChangesScript(token), -1),
-        reaction: direct_.watched === true ? read<Reaction | null>(fieldReactionScripts.now, null, evaluateInMainWorld) : async () => null,
-        // The verdict is our world's, on the field the direct path prepared: the main world found its field by the
-        // page's own document.activeElement, which a page can answer falsely. The main world adds what the page said.
+        reaction: direct_.watched === true ? look : async () => null,
+        // The verdict is our world's, on the field the direct path prepared, read after the main world saw the page
+        // settled: the main world found its field by the page's own document.activeElement, which a page can answer
+        // falsely. The main world adds what the page said.
         typed:
           direct_.watched === true
             ? () =>
-                Promise.all([read<Typed | null>(fieldReactionScripts.typed(text), null, evaluateInMainWorld)(), inOurWorld()]).then(([main, ours]) =>
-                  ours === null ? main : withSaid(ours, main)
+                Promise.all([mainTyped !== undefined ? mainTyped : inMainWorld<Typed | null>("typed", [text], null)(), inOurWorld()]).then(
+                  ([main, ours]) => (ours === null ? main : withSaid(ours, main))
                 )
             : inOurWorld
       })
