@@ -41,7 +41,7 @@ export const instructions = (registry: ToolRegistryService, secretNames: Readonl
       "Start with mm_launch: tools appear as they apply, the page tools once a session runs.",
       "Each launch is a session of its own; every session tool takes session (an id from mm_launch, or its name) to act on one, else your current one; mm_sessions lists, switches, closes.",
       "Name an element by exactly one of a11yRef (a ref like e12 from the page text), testId (its test id) or selector (CSS or Playwright). A string takes at most 2000 characters unless its schema says more; a field the tool does not take is refused.",
-      "A response is JSON {ok, result | error: {code, message}, page? (when it changed), console? (new errors), notices?}, then the page as text: after an action only what changed since you last looked (a mm_find counts; other refs stay valid), after a failure all of it.",
+      "A response is JSON {ok, result? (none when the text says it) | error: {code, message}, page? (when it changed), console? (new errors), notices?}, then the page as text: after an action only what changed since you last looked (a mm_find counts; other refs stay valid), after a failure all of it.",
       "Send known steps together with mm_run_steps; mm_knowledge finds what earlier sessions did, mm_replay redoes one. An error's message says how to recover.",
       ...secrets
     ].join(" ")
@@ -93,13 +93,16 @@ export const describeTool = (registry: ToolRegistryService, tool: AnyToolDefinit
 
 /**
  * An envelope as a CallToolResult: the envelope as JSON text, the page snapshot as a second text block
- * (read as text: no escaped newlines and quotes), then the blocks a tool moved out of its result
+ * (read as text: no escaped newlines and quotes; the result left out of the JSON when the text says all it
+ * does, `resultInText`), then the blocks a tool moved out of its result
  * (images, a batch's snapshots). With `structured`, the envelope (snapshot included) also goes as
  * structuredContent; off by default because clients that show both to the model pay for it twice,
  * and some drop the text (and its images) when structuredContent is present.
  */
 export const toCallToolResult = (response: ToolResponse, structured = false): CallToolResult => {
-  const { snapshot, ...envelope } = response.envelope
+  const { snapshot, ...whole } = response.envelope
+  const { result: _result, ...withoutResult } = whole
+  const envelope = response.resultInText === true && snapshot !== undefined ? withoutResult : whole
   return {
     content: [
       { type: "text", text: JSON.stringify(envelope) },

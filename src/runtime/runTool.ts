@@ -51,6 +51,11 @@ export interface ToolResponse<A = unknown> {
   /** The observation as the step record keeps it (structured nodes), when one was taken: for library users and tests. */
   readonly observation?: Observation | undefined
   readonly attachments: ReadonlyArray<Attachment>
+  /**
+   * The result says nothing the page text does not (a success whose result only confirms it, a search
+   * whose matches are all shown): over MCP the JSON block leaves it out, `{"ok":true}`.
+   */
+  readonly resultInText?: boolean | undefined
 }
 
 /** Default deadline for tools that do not state one: keeps a call well under the client's 60 s. */
@@ -70,6 +75,8 @@ type Outcome<O, OE> =
       readonly value: O
       readonly pageText: string
       readonly attachments: ReadonlyArray<Attachment>
+      /** The result says nothing its page text does not (see `ToolDefinition.saidByText`). */
+      readonly saidByText: boolean
     }
   | { readonly ok: false; readonly error: ErrorInfo; readonly cause: ToolError | undefined }
 
@@ -156,6 +163,13 @@ const run = <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>, input
     )
   })
 
+/** A result whose one field is true (`{clicked: true}`): it confirms the success and says nothing else. */
+const onlyConfirms = (result: unknown): boolean => {
+  if (typeof result !== "object" || result === null) return false
+  const values = Object.values(result)
+  return values.length === 1 && values[0] === true
+}
+
 /**
  * The program's exit as an outcome: the result split into page text and attachments and encoded, or the
  * error. A refusal because the page is paused names this tool (the port that refused does not know it).
@@ -178,7 +192,8 @@ const settle = <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>, in
       }
       const encoded = yield* Effect.either(Schema.encode(definition.output)(value))
       if (encoded._tag === "Right") {
-        const outcome: Outcome<O, OE> = { ok: true, result: encoded.right, value: exit.value, pageText, attachments }
+        const saidByText = definition.saidByText === undefined ? onlyConfirms(encoded.right) : definition.saidByText(input, exit.value)
+        const outcome: Outcome<O, OE> = { ok: true, result: encoded.right, value: exit.value, pageText, attachments, saidByText }
         return outcome
       }
       yield* Effect.logError(`${definition.name}: result does not match its output schema`, encoded.left.message)
@@ -422,8 +437,11 @@ const envelope = <O, OE>(
     const attachments = (outcome.ok ? outcome.attachments : []).map((attachment) =>
       attachment.type === "text" ? { ...attachment, text: secrets.redactText(attachment.text) } : attachment
     )
+    // A success whose result only repeats what its page text shows: over MCP, {"ok":true} says it worked.
+    const resultInText = outcome.ok && outcome.saidByText && snapshot !== ""
     const response: ToolResponse<OE> = {
       envelope: secrets.redact(body),
+      ...(resultInText ? { resultInText } : {}),
       ...(observation !== undefined ? { observation: secrets.redact(observation) } : {}),
       attachments
     }

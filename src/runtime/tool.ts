@@ -162,6 +162,12 @@ export interface ToolDefinition<I, IE, O, OE, R> {
    * (never JSON-escaped, never twice). Its field in the output schema is optional and `Unlisted`.
    */
   readonly pageText?: (result: O) => { readonly result: O; readonly text: string }
+  /**
+   * Whether a result says nothing its page text does not (a search whose matches are all shown): a
+   * success with nothing else to say then answers its page text alone. By default, a result whose one
+   * field is true (`{clicked: true}`).
+   */
+  readonly saidByText?: (input: I, result: O) => boolean
   /** Moves bulky data out of the result into content blocks (e.g. an image). */
   readonly attachments?: (input: I, result: O) => { readonly result: O; readonly attachments: ReadonlyArray<Attachment> }
   readonly run: (input: I) => Effect.Effect<O, ToolError, R>

@@ -45,6 +45,8 @@ export const find = defineTool({
   stepKinds: ["discovery"],
   observation: "none",
   pageText: ({ matches, ...rest }) => ({ result: rest, text: matches ?? "" }),
+  // Every match shown, each marked ▶: the count says nothing more.
+  saidByText: (input, result) => result.found > 0 && result.found <= input.limit,
   run: Effect.fn("tool.find")(function* (input) {
     const observer = yield* Observer
     const result = yield* observer.find({ text: input.text, role: input.role, name: input.name, limit: input.limit })

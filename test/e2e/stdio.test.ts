@@ -109,7 +109,9 @@ describe("the built server over stdio", () => {
     expect(withSession).toContain("mm_launch")
 
     const typed = envelopeOf(await client.callTool({ name: "mm_type", arguments: { testId: "username", text: "bob" } }))
-    expect(typed.result).toEqual({ typed: true })
+    // {typed: true} only confirms what the page text shows: the JSON says {"ok":true}.
+    expect(typed.ok).toBe(true)
+    expect(typed.result).toBeUndefined()
     const invalid = envelopeOf(await client.callTool({ name: "mm_click", arguments: { testId: "a", selector: "b" } }))
     expect(invalid.error.code).toBe("MM_INVALID_INPUT")
     const unknown = envelopeOf(await client.callTool({ name: "mm_fly", arguments: {} }))
@@ -156,10 +158,16 @@ describe("the built server over stdio", () => {
       }
       const described = await blocksOf("mm_describe_screen")
       expect(described.envelope.result.state.url).toBe(`${app.url}/`)
-      expect((await blocksOf("mm_find", { text: "Sign in" })).envelope.result.found).toBeGreaterThan(0)
+      // A search whose matches are all shown (each marked ▶) and an action whose result only confirms it: the
+      // JSON says {"ok":true}, the text says the rest.
+      const found = await blocksOf("mm_find", { text: "Sign in" })
+      expect(found.envelope.ok).toBe(true)
+      expect(found.envelope.result).toBeUndefined()
+      expect(found.page).toContain("▶")
       // An action sends its page text the same way.
       const typed = await blocksOf("mm_type", { testId: "username", text: "bob" })
-      expect(typed.envelope.result).toEqual({ typed: true })
+      expect(typed.envelope.ok).toBe(true)
+      expect(typed.envelope.result).toBeUndefined()
       expect(typed.page).toMatch(/textbox "Username" \[e\d+\]: bob/)
     } finally {
       await client.close()
