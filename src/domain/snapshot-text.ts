@@ -181,7 +181,7 @@ export const expandRefRuns = (words: ReadonlyArray<string>): Array<string> =>
   })
 
 /** What a snapshot says of the nodes a modal dialog hides. */
-export const modalNote = (behind: number): string => `(${behind} nodes behind the open modal dialog left out; close it to reach them)`
+export const modalNote = (behind: number): string => `(${behind} nodes behind the modal dialog left out until it closes)`
 
 /** An observation's nodes as text, with what a changes-only observation says about the rest. */
 export const renderA11y = (a11y: NonNullable<Observation["a11y"]>, options: RenderOptions = {}): RenderedSnapshot => {

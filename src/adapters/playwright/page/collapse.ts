@@ -8,8 +8,17 @@ import type { RawNode } from "./types.js"
 const COLLAPSE_MIN = 5
 const COLLAPSE_MIN_LEAF = 10
 
+/**
+ * What a run shows of one of its items: its name, else its text, else its first child's. An item whose
+ * children show other words than their labels (a calendar week of day cells labelled "Choose Friday, March
+ * 14th, 2025" showing 14) shows those words: its name, made of the labels, would say less in more.
+ */
 const labelOf = (node: TreeNode): string => {
   const raw = node.raw!
+  if (node.children.some((child) => child.distinct === true)) {
+    const shown = node.children.map((child) => child.raw?.text ?? (child.raw === null ? "" : labelOf(child))).filter((words) => words !== "")
+    if (shown.length > 0) return shown.join(" ")
+  }
   if (raw.name !== "") return raw.name
   if (raw.text !== undefined) return raw.text
   for (const child of node.children) {
