@@ -100,6 +100,9 @@ export const watchReadiness = (page: Page, locator: Locator, action: ReadinessAc
     let lastBox: string | undefined
     let throughLooks = 0
     const started = Date.now()
+    // The first look does not wait: how many elements match now. A question below waits up to ASK_MS for one
+    // to appear, so a missing target would be seen only a second in, after a short call's deadline.
+    yield* noteSighting(yield* countOf(locator))
     for (;;) {
       const answer = yield* ask(locator, action, through, ASK_MS)
       // What the call saw of its target decides what its deadline means (services/Deadline.ts).
