@@ -109,6 +109,8 @@ describe("browser-workflow-mcp replay", { timeout: 240_000 }, () => {
     const lists = app.lists().filter((list) => list.length > 0).map((list) => list.join("|")).sort()
     expect(lists).toEqual(["A1|A2", "B1|Eggs"])
     const report = await parseXml(fs.readFileSync(junit, "utf8"))
+    // Owner-only, as the server's reports.
+    expect(fs.statSync(junit).mode & 0o777).toBe(0o600)
     expect(report).toEqual({
       tests: "2",
       failures: "0",

@@ -5,6 +5,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import type { Envelope } from "../domain/envelope.js"
 import type { ReplayRun } from "../domain/errors.js"
+import { OWNER_ONLY_FILE, writeFileAtomic } from "../adapters/files.js"
 import { junitXml } from "./junit.js"
 import { CliError, parseOptions, toSettings } from "./options.js"
 
@@ -168,8 +169,8 @@ export const runReplay = async (argv: ReadonlyArray<string>, env: Readonly<Recor
       ms: Number(outcome.ms ?? 0),
       timestamp: startedAt.toISOString().replace(/\.\d+Z$/, "")
     })
-    fs.mkdirSync(path.dirname(path.resolve(junit)), { recursive: true })
-    fs.writeFileSync(junit, xml)
+    // A report of the runs (their failures quote the pages): owner-only, as the server's own reports.
+    await writeFileAtomic(path.resolve(junit), xml, { mode: OWNER_ONLY_FILE })
   }
   const failed = results.filter((run) => run.failed !== undefined).length
   fail(`${results.length - failed} of ${results.length} runs passed`)
