@@ -177,8 +177,12 @@ const literalForms = (value: string): ReadonlyArray<string> => [
   ])
 ]
 
-/** Where a cut ends what it kept: our "…" and "...", and the page's own. */
-const CUT_MARK = /…|\.\.\./g
+/**
+ * Where a cut ends what it kept: our "…" and "...", and the page's own; and a marker right before one:
+ * another value's beginning there may have taken the end of this one's (--secrets are redacted before the
+ * typed values), so what is left before the marker is looked at too.
+ */
+const CUT_OR_MARKER = /…|\.\.\.|\[secret:[A-Za-z0-9_]{1,70}\](?=…|\.\.\.)/g
 
 interface Prefixes {
   readonly marker: string
@@ -238,15 +242,17 @@ const TELLING_CHARACTERS = 12
 /**
  * A pattern of every beginning of the value a cut can leave, one character at a time in any of its forms
  * (characterForms: any mix of URL encodings, HTML references, JSON and JavaScript escapes), the last
- * maybe cut inside its form: C1 (C2 (C3 ... | partial) | partial), as nested groups built from the end. Past
+ * maybe cut inside its form: C1 C2 (C3 (C4 ... | partial) | partial), as nested groups built from the end. Past
  * its first TELLING_CHARACTERS characters, anything up to the cut is taken as the rest of it (the pattern
  * stays small however long the value).
  */
 const beginningPattern = (value: string): string => {
   const characters = [...value].slice(0, TELLING_CHARACTERS)
   let rest = characters.length === [...value].length ? PARTIAL_FORM : "[^]*"
-  for (let index = characters.length - 1; index >= 1; index--) rest = `(?:${characterForms(characters[index]!)}${rest}|${PARTIAL_FORM})`
-  return `${characterForms(characters[0]!)}${rest}`
+  for (let index = characters.length - 1; index >= 2; index--) rest = `(?:${characterForms(characters[index]!)}${rest}|${PARTIAL_FORM})`
+  // Two whole characters at least: one and a piece of a form ("8%A") is too common to be a value's (and would
+  // take the place of another value's beginning there, which its own redaction then no longer finds).
+  return characters.slice(0, 2).map(characterForms).join("") + (characters.length > 2 ? rest : "")
 }
 
 /**
@@ -320,9 +326,9 @@ export const makeTextRedactor = (entries: ReadonlyMap<string, string>): ((text: 
     let from = 0
     // Where the text after the previous cut mark starts: a beginning is looked for in any mix of forms only there.
     let after = 0
-    for (const mark of text.matchAll(CUT_MARK)) {
+    for (const mark of text.matchAll(CUT_OR_MARKER)) {
       // "..." is common in ordinary text: only a beginning of three characters or more counts before it.
-      const minimum = mark[0] === "…" ? 1 : 3
+      const minimum = mark[0] === "…" || text[mark.index + mark[0].length] === "…" ? 1 : 3
       // Nor does one start inside a marker already put there.
       const marker = text.lastIndexOf("[secret:", mark.index - 1)
       const start = Math.max(from, after, marker < 0 ? 0 : text.indexOf("]", marker) + 1)

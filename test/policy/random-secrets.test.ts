@@ -1,10 +1,11 @@
 // Random secret values end to end (issue 22): values drawn by fast-check from hostile characters (spaces,
 // %, quotes, "<>&", "#?+/\", accents, emoji) are given to the built server as --secrets and typed with
 // mm_type {secret}, and one more is typed as text into a password field. A real page echoes each in every
-// form it can: in its URL (raw, encodeURI, encodeURIComponent), its text (as is and HTML-escaped), its
-// title, the console, a POST body (JSON and form-encoded) and its echo, base64 and hex. No answer, stderr
-// line, step record, export, report or HAR shows any value in any of those forms, nor a beginning of one
-// of 5 characters or more; and the markers show where the values were.
+// form it can: in its URL (raw, encodeURI, encodeURIComponent), its text (as is, HTML-escaped, as numeric
+// and hexadecimal HTML references, JSON with \u escapes, twice URL-encoded, base64url; a name the snapshot
+// cuts inside the value), its title, the console, a POST body (JSON and form-encoded) and its echo, base64
+// and hex. No answer, stderr line, step record, export, report or HAR shows any value in any of those forms,
+// nor a beginning of one of 5 characters or more; and the markers show where the values were.
 import * as path from "node:path"
 import { FastCheck as fc } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -28,6 +29,9 @@ const VALUES = [SECRET_A!, SECRET_B!, PASSWORD!]
 /** A --secrets file line: double-quoted, with \" and \\ escaped. */
 const dotenvLine = (name: string, value: string) => `${name}="${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`
 
+/** JSON with every character past ASCII as \uXXXX (Python's json.dumps, for one). */
+const jsonAscii = (value: string) => JSON.stringify(value).slice(1, -1).replace(/[^\x20-\x7e]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`)
+
 /** Every form the page gives a value in, and those a browser or a tool makes of them. */
 const forms = (value: string): ReadonlyArray<string> => {
   const bytes = Buffer.from(value, "utf8")
@@ -40,17 +44,21 @@ const forms = (value: string): ReadonlyArray<string> => {
     value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;"),
     JSON.stringify(value).slice(1, -1),
     JSON.stringify(JSON.stringify(value)).slice(2, -2),
+    jsonAscii(value),
+    encodeURIComponent(encodeURIComponent(value)),
+    [...value].map((character) => `&#${character.codePointAt(0)};`).join(""),
+    [...value].map((character) => `&#x${character.codePointAt(0)!.toString(16)};`).join(""),
     bytes.toString("base64"),
     bytes.toString("base64url"),
     bytes.toString("hex")
   ]
 }
 
-/** Any form of any value in the text, or a beginning of 5 characters or more of its raw or URI-encoded form. */
+/** Any form of any value in the text, or a beginning of 5 characters or more of its raw or URI-encoded (once, twice) form. */
 const leaked = (text: string): ReadonlyArray<string> =>
   VALUES.flatMap((value) => [
     ...forms(value).filter((form) => text.includes(form)),
-    ...beginningsIn(text, [value, encodeURIComponent(value)], 5)
+    ...beginningsIn(text, [value, encodeURIComponent(value), encodeURIComponent(encodeURIComponent(value))], 5)
   ])
 
 /** The page: a field per value; "echo" shows what the field holds in every form and sends it to the server. */
@@ -60,7 +68,8 @@ const PAGE = html(
    <input data-testid="password" type="password" name="password">
    <button data-testid="echo-field" onclick="echo('field')">Echo field</button>
    <button data-testid="echo-password" onclick="echo('password')">Echo password</button>
-   <p data-testid="raw"></p><p data-testid="escaped"></p><p data-testid="binary"></p>
+   <p data-testid="raw"></p><p data-testid="escaped"></p><p data-testid="binary"></p><p data-testid="more"></p>
+   <button data-testid="long-name">long</button>
    <script>
      async function echo(name) {
        delete document.body.dataset.echoed
@@ -74,6 +83,14 @@ const PAGE = html(
        document.querySelector('[data-testid=raw]').textContent = 'raw ' + v
        document.querySelector('[data-testid=escaped]').textContent = 'escaped ' + escaped
        document.querySelector('[data-testid=binary]').textContent = 'b64 ' + b64 + ' hex ' + hex
+       // Numeric HTML references, JSON with \\u escapes, twice URL-encoded, base64url: as text the page shows.
+       const numeric = [...v].map((c) => '&#' + c.codePointAt(0) + ';').join('')
+       const hexRefs = [...v].map((c) => '&#x' + c.codePointAt(0).toString(16) + ';').join('')
+       const ascii = JSON.stringify(v).slice(1, -1).replace(/[^\\x20-\\x7e]/g, (u) => '\\\\u' + u.charCodeAt(0).toString(16).padStart(4, '0'))
+       const b64url = b64.replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '')
+       document.querySelector('[data-testid=more]').textContent = 'more ' + [numeric, hexRefs, ascii, encodeURIComponent(encodeURIComponent(v)), b64url].join(' ')
+       // A name the snapshot cuts at 150 characters, inside the value's twice-encoded form.
+       document.querySelector('[data-testid=long-name]').setAttribute('aria-label', 'n'.repeat(140) + encodeURIComponent(encodeURIComponent(v)))
        console.log('typed', v)
        console.error('escaped', escaped, b64, hex)
        await fetch('/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ v, b64, hex }) })
@@ -119,6 +136,7 @@ describe("random secret values through a page that echoes them in every form, ov
       expect((await call("mm_get_text", { testId: "raw" })).result.text).toBe(`raw ${marker}`)
       expect((await call("mm_get_text", { testId: "escaped" })).result.text).toBe(`escaped ${marker}`)
       expect((await call("mm_get_text", { testId: "binary" })).result.text).toBe(`b64 ${marker} hex ${marker}`)
+      expect((await call("mm_get_text", { testId: "more" })).result.text).toBe(`more ${Array(5).fill(marker).join(" ")}`)
       await call("mm_describe_screen")
       await call("mm_find", { text: "raw" })
       expect(JSON.stringify(await call("mm_console_messages", { level: "all" }))).toContain(`typed ${marker}`)
