@@ -71,6 +71,8 @@ interface State {
   readonly clients: ReadonlyMap<string, ClientState>
   /** Launches under way by slot key, counted against the limit; their names are taken. */
   readonly starting: ReadonlyMap<string, Starting>
+  /** Places held for a launch to come (`reserving`), by permit, counted against the limit. */
+  readonly permits: ReadonlyMap<number, Starting>
   /** Why the sessions closed lately went (the newest CLOSED_KEPT), by id: "was closed by mm_cleanup". */
   readonly closed: ReadonlyMap<string, string>
 }
@@ -108,9 +110,12 @@ const withoutStarting = (key: string) => (current: State): State => {
   return { ...current, starting }
 }
 
-/** A client's own launches under way, as SessionLimit lists them. */
+/** The permit of the place `reserving` holds for the launch to come in this fiber (and the fibers it forks). */
+const LaunchPermit = FiberRef.unsafeMake<number | undefined>(undefined)
+
+/** A client's own launches under way (and places held for one), as SessionLimit lists them. */
 const startingOf = (current: State, client: string) =>
-  [...current.starting.values()]
+  [...current.starting.values(), ...current.permits.values()]
     .filter((launch) => launch.owner === client)
     .map((launch) => (launch.name === undefined ? "one starting" : `one starting (${launch.name})`))
 
@@ -192,7 +197,7 @@ interface Core {
 
 /** Whether one more session fits beside the open ones and the launches under way: "ok", or why not. */
 const placement = (current: State, options: RegistryOptions, ended: ReadonlySet<string>): "ok" | "full" | "profile" => {
-  const open = [...current.entries.keys()].filter((key) => !ended.has(key)).length + current.starting.size
+  const open = [...current.entries.keys()].filter((key) => !ended.has(key)).length + current.starting.size + current.permits.size
   if (options.profile !== undefined && open > 0) return "profile"
   return open >= options.maxSessions ? "full" : "ok"
 }
@@ -222,6 +227,7 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
       Effect.gen(function* () {
         const client = yield* FiberRef.get(ObservingClient)
         const forCall = yield* FiberRef.get(SessionForCall)
+        const permit = yield* FiberRef.get(LaunchPermit)
         const before = yield* Ref.get(state)
         const own = before.entries.get(slot.key)
         const name = launchOptions.name
@@ -234,9 +240,16 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
             if ([...current.starting].some(([key, launch]) => key !== slot.key && launch.owner === client && launch.name === name)) return ["taken", current]
           }
           if (current.entries.has(slot.key)) return ["ok", current]
+          const starting = new Map(current.starting).set(slot.key, { owner: client, name })
+          // A place `reserving` holds for this launch becomes its reservation: no second check another launch could race.
+          if (permit !== undefined && current.permits.has(permit)) {
+            const permits = new Map(current.permits)
+            permits.delete(permit)
+            return ["ok", { ...current, starting, permits }]
+          }
           const fits = placement(current, options, ended)
           if (fits !== "ok") return [fits, current]
-          return ["ok", { ...current, starting: new Map(current.starting).set(slot.key, { owner: client, name }) }]
+          return ["ok", { ...current, starting }]
         })
         if (reserved === "profile" || reserved === "full") return yield* refusal(options, reserved, yield* Ref.get(state), client, ended)
         if (reserved !== "ok") {
@@ -268,6 +281,27 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
     )
   }
 }
+
+/** Takes a place for a launch to come (the `permit`) in the same step as the check that it fits; else the error that launch would answer. */
+const takePlace = (state: Ref.Ref<State>, options: RegistryOptions, permit: number) =>
+  Effect.gen(function* () {
+    const client = yield* FiberRef.get(ObservingClient)
+    const ended = yield* endedKeys([...(yield* Ref.get(state)).entries.values()])
+    const taken = yield* Ref.modify(state, (current): ["full" | "profile" | "ok", State] => {
+      const fits = placement(current, options, ended)
+      return fits !== "ok" ? [fits, current] : ["ok", { ...current, permits: new Map(current.permits).set(permit, { owner: client }) }]
+    })
+    if (taken !== "ok") return yield* refusal(options, taken, yield* Ref.get(state), client, ended)
+  })
+
+/** Gives a place back unless a launch took it. */
+const givePlaceBack = (state: Ref.Ref<State>, permit: number) =>
+  Ref.update(state, (current) => {
+    if (!current.permits.has(permit)) return current
+    const permits = new Map(current.permits)
+    permits.delete(permit)
+    return { ...current, permits }
+  })
 
 /** Closes the sessions whose idle lease ran out: no call running on them, none ended for idleTimeoutMs. */
 const leaseSweep = ({ state, options, closeSlot }: Core) =>
@@ -362,7 +396,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
   Effect.gen(function* () {
     const store = yield* KnowledgeStore
     const registryScope = yield* Effect.scope
-    const state = yield* Ref.make<State>({ entries: new Map(), clients: new Map(), starting: new Map(), closed: new Map() })
+    const state = yield* Ref.make<State>({ entries: new Map(), clients: new Map(), starting: new Map(), permits: new Map(), closed: new Map() })
     // Plain callbacks, called from the browser's pause events (outside any fiber).
     const listeners = new Set<() => void>()
 
@@ -394,6 +428,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
     const standIn = yield* Effect.cached(Effect.map(newSlot, (slot) => standInFor(slot.services)))
 
     const find = finderIn(state, options)
+    let permits = 0
 
     const resolve: SessionsService["resolve"] = (request) =>
       Effect.gen(function* () {
@@ -442,14 +477,13 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
       return listed.flatMap(Option.toArray)
     })
 
-    const room: SessionsService["room"] = Effect.gen(function* () {
-      if (shared !== undefined) return
-      const client = yield* FiberRef.get(ObservingClient)
-      const ended = yield* endedKeys([...(yield* Ref.get(state)).entries.values()])
-      const current = yield* Ref.get(state)
-      const fits = placement(current, options, ended)
-      if (fits !== "ok") return yield* refusal(options, fits, current, client, ended)
-    })
+    const reserving: SessionsService["reserving"] = (effect) =>
+      shared !== undefined
+        ? effect
+        : Effect.suspend(() => {
+            const permit = ++permits
+            return Effect.acquireUseRelease(takePlace(state, options, permit), () => Effect.locally(effect, LaunchPermit, permit), () => givePlaceBack(state, permit))
+          })
 
     const count: SessionsService["count"] = Effect.gen(function* () {
       if (shared !== undefined) return Option.isSome(yield* Context.get(shared.services, Session).current) ? 1 : 0
@@ -497,7 +531,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
       yield* Effect.forkScoped(Effect.repeat(leaseSweep({ state, options, closeSlot }), Schedule.spaced(every)))
     }
 
-    const service: SessionsService = { resolve, list, room, count, switchTo, close, onPauseChange }
+    const service: SessionsService = { resolve, list, reserving, count, switchTo, close, onPauseChange }
     return service
   })
 

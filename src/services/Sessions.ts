@@ -67,8 +67,13 @@ export interface SessionsService {
   readonly resolve: (request: SessionRequest) => Effect.Effect<SessionHandle, SessionNotFound, Scope.Scope>
   /** The calling client's live sessions, plus those it named by id (every session with --shared-browser). */
   readonly list: Effect.Effect<ReadonlyArray<SessionListing>>
-  /** Whether a new session may start now; else the error its launch would answer (MM_SESSION_LIMIT, MM_PROFILE_IN_USE). */
-  readonly room: Effect.Effect<void, SessionLimit | ProfileInUse>
+  /**
+   * Runs `effect` holding a place for one new session, taken at once beside the open ones (else the error a
+   * launch would answer: MM_SESSION_LIMIT, MM_PROFILE_IN_USE, and `effect` does not run). The first launch in
+   * `effect` takes that place instead of checking again, so no other launch can take it in between; the place
+   * goes back when `effect` ends without launching.
+   */
+  readonly reserving: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SessionLimit | ProfileInUse, R>
   /** How many sessions `list` would show, without reading them (the tool list asks after every call). */
   readonly count: Effect.Effect<number>
   /** Makes a session the calling client's current one. */
@@ -114,7 +119,7 @@ export const singleSessions = (handle: SessionHandle): SessionsService => {
   return {
     resolve: (request) => (request.selector === undefined ? Effect.succeed(handle) : Effect.as(matching(request.selector), handle)),
     list: Effect.map(listingOf(handle, { current: true }), Option.toArray),
-    room: Effect.void,
+    reserving: (effect) => effect,
     count: Effect.suspend(() => Effect.map(sessionOf(handle).current, (info) => (Option.isSome(info) ? 1 : 0))),
     switchTo: matching,
     close: (selector) => Effect.tap(Effect.map(matching(selector), (listing) => listing.id), () => sessionOf(handle).cleanup),
@@ -138,7 +143,7 @@ const hasAmbient: Effect.Effect<boolean> = Effect.map(Effect.context<never>(), (
 const ambient: SessionsService = {
   resolve: () => ambientHandle,
   list: Effect.succeed([]),
-  room: Effect.void,
+  reserving: (effect) => effect,
   count: Effect.succeed(0),
   switchTo: (selector) =>
     Effect.flatMap(hasAmbient, (has) =>

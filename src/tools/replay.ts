@@ -344,7 +344,8 @@ const REPLAY_DEADLINE_MS = 310_000
 
 /**
  * The recorded flow once, in the session the call runs on (a new one: the replay launches it first, when
- * one more session fits: else the launch's own error, MM_SESSION_LIMIT, not a replay that failed).
+ * one more session fits: else the launch's own error, MM_SESSION_LIMIT, not a replay that failed; the place
+ * is taken before the batch starts, so no launch in between can take it).
  * `hashes`: downloads are checked by content; `keep`: a session it launches stays open (runTool closes it otherwise).
  */
 const replayOnce = (
@@ -356,7 +357,21 @@ const replayOnce = (
   Effect.gen(function* () {
     const session = yield* Session
     const running = Option.isSome(yield* session.current)
-    if (!running) yield* (yield* Sessions).room
+    // Else the launch step could find its place taken by then, and answer MM_REPLAY_FAILED for a full server.
+    const replay = replayBatch(chosen, steps, options, registry, session, running)
+    return yield* running ? replay : (yield* Sessions).reserving(replay)
+  })
+
+/** The batch of a replay: its launch step (when it starts a new session), then the recipe's steps; a failure as ReplayFailed. */
+const replayBatch = (
+  chosen: { readonly sessionId: string; readonly metadata: SessionMetadata | undefined; readonly recipe: Recipe },
+  steps: Effect.Effect.Success<ReturnType<typeof fillPlaceholders>>,
+  options: { readonly hashes: boolean; readonly keep: boolean },
+  registry: ToolRegistryService,
+  session: Effect.Effect.Success<typeof Session>,
+  running: boolean
+) =>
+  Effect.gen(function* () {
     const launchStep = running
       ? []
       : [
