@@ -70,6 +70,53 @@ export const baseBrowserArgs = (): ReadonlyArray<string> => {
   return args
 }
 
+/**
+ * Playwright's own --disable-features list (playwright 1.65.1, its chromiumSwitches), which it puts before
+ * the arguments we pass. Chromium keeps only the last --disable-features switch, so a second one replaces
+ * this list rather than adding to it: `withDisabledFeatures` passes it again beside ours.
+ * test/session/browser-args.test.ts reads the list the installed Playwright passes and fails when it moved.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES: ReadonlyArray<string> = [
+  "AvoidUnnecessaryBeforeUnloadCheckSync",
+  "DestroyProfileOnBrowserClose",
+  "HttpsUpgrades",
+  "HttpsFirstBalancedModeAutoEnable",
+  "LensOverlay",
+  "MediaRouter",
+  "PaintHolding",
+  "ThirdPartyStoragePartitioning",
+  "AvoidCorsURLLoaderRestartOnRedirect",
+  "TcpPortRandomizationWin",
+  "OptimizationHints",
+  "NetworkTimeServiceQuerying",
+  "AimEnabled",
+  "PreconnectToSearch",
+  "msForceBrowserSignIn",
+  "msEdgeUpdateLaunchServicesPreferredVersion"
+]
+
+/**
+ * Features of ours off in every browser we launch. The omnibox popup (a WebUI page,
+ * chrome://omnibox-popup.top-chrome/, and its AI-mode variant): Chromium preloads it for every browser
+ * window, in a renderer process of its own per profile, and every session's context (a profile of its own)
+ * opens a window: about 155 MB RSS (35 to 40 MB private) per session, half of what a session cost, for a popup an
+ * automated browser never opens. Off, a headed browser's address bar falls back to its native popup; pages,
+ * contexts and their isolation are untouched (each context keeps its own renderers and storage).
+ */
+export const OUR_DISABLED_FEATURES: ReadonlyArray<string> = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]
+
+const DISABLE_FEATURES = "--disable-features="
+
+/**
+ * The arguments with one --disable-features switch: Playwright's list, ours, and any in `args` (from
+ * --browser-arg) merged, since Chromium would keep only the last switch given.
+ */
+export const withDisabledFeatures = (args: ReadonlyArray<string>): Array<string> => {
+  const given = args.filter((arg) => arg.startsWith(DISABLE_FEATURES)).flatMap((arg) => arg.slice(DISABLE_FEATURES.length).split(","))
+  const features = [...new Set([...PLAYWRIGHT_DISABLED_FEATURES, ...OUR_DISABLED_FEATURES, ...given])].filter((feature) => feature !== "")
+  return [...args.filter((arg) => !arg.startsWith(DISABLE_FEATURES)), `${DISABLE_FEATURES}${features.join(",")}`]
+}
+
 export interface ExtensionInfo {
   readonly dir: string
   readonly id: string

@@ -21,6 +21,7 @@ import {
   resolveExecutable,
   resolveScreenUrl,
   settingsConflict,
+  withDisabledFeatures,
   type ContextOptions,
   type ExtensionInfo
 } from "./launch.js"
@@ -165,8 +166,8 @@ const launchBrowser = (
             ...page.contextOptions,
             executablePath,
             headless: settings.headless,
-            // A switch given twice (ours and --browser-arg's) once.
-            args: [...new Set(args)],
+            // A switch given twice (ours and --browser-arg's) once; the disabled features in one switch.
+            args: withDisabledFeatures([...new Set(args)]),
             slowMo: page.slowMo,
             timeout: BROWSER_START_TIMEOUT_MS,
             handleSIGINT: false,
@@ -194,7 +195,7 @@ const launchSharedBrowser = (chromium: PlaywrightModule["chromium"], settings: S
         chromium.launch({
           executablePath,
           headless: settings.headless,
-          args: [...new Set(args)],
+          args: withDisabledFeatures([...new Set(args)]),
           timeout: BROWSER_START_TIMEOUT_MS,
           handleSIGINT: false,
           handleSIGTERM: false,
