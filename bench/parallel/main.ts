@@ -15,7 +15,8 @@ import { listenLoopback, send } from "../../demo/serve.js"
 import { loginPage } from "../../demo/sample-app.js"
 import { serveThirdParty } from "../../demo/third-party-apps.js"
 import { median, out } from "../support.js"
-import { APPS, type App, itemsOf } from "./flows.js"
+import { APPS, type App } from "./flows.js"
+import { flow, PLAIN_ARGS } from "./plain.js"
 import { type Kind, type Measurement, measure, type Plan } from "./run.js"
 import { oursSupports, secondBrowserMemory } from "./servers.js"
 
@@ -102,13 +103,15 @@ const main = async () => {
         for (const kind of ["ours-http", "ours-stdio", "playwright"] as const) tasks.push(async () => void results.push(await measure(kind, plan, n, run)))
       }
       tasks.push(async () => void results.push(await measure("ours-serial", plan, top, run)))
-      tasks.push(async () => void results.push(await measure("plain", plan, top, run)))
+      // The floor at the base count too: what one more bare context costs, beside what one more of our sessions does.
+      for (const n of new Set([counts[0]!, top])) tasks.push(async () => void results.push(await measure("plain", plan, n, run)))
       if (browserPerSession) tasks.push(async () => void results.push(await measure("ours-browser-per-session", plan, top, run)))
       if (top > 1) tasks.push(async () => void results.push(await measure("ours-shared", plan, top, run)))
       tasks.push(async () => {
+        // The same flow as one agent's, so that the page work held in memory is the same as a session's.
         secondBrowser.push(
-          await secondBrowserMemory(plan.urls.todo, async (page) => {
-            for (const item of itemsOf(1)) await page.getByRole("textbox", { name: "What needs to be done?" }).fill(item).then(() => page.keyboard.press("Enter"))
+          await secondBrowserMemory(PLAIN_ARGS, async (page) => {
+            for (const app of plan.apps) await flow(page, 1, app, plan)
           })
         )
       })
@@ -143,7 +146,7 @@ const row = (of: Of, kind: Kind, n: number): string => {
   const okAgents = agents.filter((agent) => agent.failure === undefined).length
   const theirs = of("playwright", n)
   const isOurs = kind === "ours-http" || kind === "ours-stdio" || kind === "ours-browser-per-session"
-  const hasMemory = kind !== "ours-serial" && kind !== "ours-shared" && kind !== "plain"
+  const hasMemory = kind !== "ours-serial" && kind !== "ours-shared"
   const isMcp = kind !== "plain"
   const base = counts[0]!
   const baseMs = kind === "ours-browser-per-session" ? of("ours-http", base) : of(kind, base)
@@ -161,9 +164,9 @@ const row = (of: Of, kind: Kind, n: number): string => {
     isOurs ? times(ratio(ms, theirs, bytesPerAgent)) : "",
     `${okAgents}/${agents.length}${okAgents < agents.length ? ` (${failures(ms)})` : ""}`,
     String(agents.reduce((sum, agent) => sum + agent.violations, 0)),
-    hasMemory ? fmt(memory("server")) : "",
+    hasMemory && isMcp ? fmt(memory("server")) : "",
     hasMemory ? `${fmt(memory("browser"))} (${fmt(memory("browserPss"))} / ${fmt(memory("browserUss"))})` : "",
-    extra("server"),
+    isMcp ? extra("server") : "",
     n > base && hasMemory ? `${extra("browser")} (${extra("browserPss")} / ${extra("browserUss")})` : ""
   ]
   return `| ${cells.join(" | ")} |`
@@ -181,11 +184,12 @@ const report = (results: ReadonlyArray<Measurement>, second: SecondBrowser, brow
   out("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
   for (const n of counts) for (const kind of ["ours-http", "ours-stdio", "playwright"] as const) out(row(of, kind, n))
   out(row(of, "ours-serial", top))
-  out(row(of, "plain", top))
+  for (const n of new Set([counts[0]!, top])) out(row(of, "plain", n))
   if (browserPerSession) out(row(of, "ours-browser-per-session", top))
   if (top > 1) out(row(of, "ours-shared", top))
   out()
-  out(`A second browser (plain Chromium, same binary and flags, one page on TodoMVC with three items): ${fmt(second.rss)} MB RSS (${fmt(second.pss)} MB PSS / ${fmt(second.uss)} MB USS).`)
+  out(`A second browser (plain Chromium, the binary and switches of our server's, one page through one agent's flow): ${fmt(second.rss)} MB RSS (${fmt(second.pss)} MB PSS / ${fmt(second.uss)} MB USS).`)
+  out("The floor's memory is its browser's whole tree (no server process): per extra context, what a bare context and its page cost.")
   out("Memory measures: RSS counts every page a process maps, so the browser binary and shared memory count once per process; PSS")
   out("divides shared pages among the processes mapping them (other browsers on the machine included, so it moves with the load);")
   out("USS counts private pages only: what a session or a browser adds beyond what is already mapped. The target speaks of RSS,")
@@ -220,6 +224,8 @@ const targets = (of: Of, second: SecondBrowser) => {
       `  browser memory per extra session: ${fmt(rss, 2)} of a second browser's by RSS, ${fmt(share("browserPss", second.pss), 2)} by PSS, ${fmt(share("browserUss", second.uss), 2)} by USS (target <= 0.33, by RSS): ${verdict(rss, 1 / 3)}`
     )
   }
+  const bare = perExtra(of("plain", top), of("plain", counts[0]!), "browser")
+  out(`  the floor, a bare Playwright context per agent: ${fmt(bare === undefined || second.rss === undefined ? undefined : bare / second.rss, 2)} of a second browser's by RSS (what Chromium itself costs per context)`)
   floor(of)
 }
 

@@ -3,13 +3,13 @@
 // time is what the page work itself costs (a context, TodoMVC's in-page JSX compiling, the sign-in): no
 // MCP server can go below it, so it bounds what a ratio against another server can reach.
 import { chromium, type Page } from "playwright"
-import { LOOPBACK_ARGS } from "../../src/adapters/playwright/lifecycle/launch.js"
+import { LOOPBACK_ARGS, withDisabledFeatures } from "../../src/adapters/playwright/lifecycle/launch.js"
 import { type App, itemsOf, todoViolations } from "./flows.js"
 import type { Measurement, Outcome, Plan } from "./run.js"
-import { cpuTreeOf, executablePath } from "./servers.js"
+import { browserTreeMemory, cpuTreeOf, executablePath } from "./servers.js"
 
 /** One agent's flow on `app` through Playwright's own API; answers the violations it read. */
-const flow = async (page: Page, k: number, app: App, plan: Plan): Promise<number> => {
+export const flow = async (page: Page, k: number, app: App, plan: Plan): Promise<number> => {
   if (app === "todo") {
     await page.goto(plan.urls.todo)
     const field = page.getByRole("textbox", { name: "What needs to be done?" })
@@ -32,13 +32,19 @@ const flow = async (page: Page, k: number, app: App, plan: Plan): Promise<number
 }
 
 /**
+ * The switches of a browser our server launches with --loopback-only (the features it turns off included):
+ * the floor and the second browser run on what our sessions run on.
+ */
+export const PLAIN_ARGS = withDisabledFeatures([...LOOPBACK_ARGS])
+
+/**
  * n agents at once, each its own context, from the browser's launch (included) to the last read-back. The
  * CPU is the browser's whole process tree (it starts within the wall time); Playwright's client side runs
  * in this bench's process and is not counted (the MCP servers' Playwright is).
  */
 export const plain = async (plan: Plan, n: number, run: number): Promise<Measurement> => {
   const started = performance.now()
-  const server = await chromium.launchServer({ executablePath, headless: true, args: [...LOOPBACK_ARGS] })
+  const server = await chromium.launchServer({ executablePath, headless: true, args: PLAIN_ARGS })
   try {
     const pid = server.process().pid!
     const browser = await chromium.connect(server.wsEndpoint())
@@ -56,8 +62,10 @@ export const plain = async (plan: Plan, n: number, run: number): Promise<Measure
     )
     const wallMs = performance.now() - started
     const used = cpuTreeOf(pid)
+    // The browser's whole tree (its main process too: there is no server process of ours here).
+    const memory = { server: 0, ...browserTreeMemory(pid) }
     await browser.close()
-    return { kind: "plain", n, run, wallMs, agents, cpu: { server: 0, browser: used.server + used.browser } }
+    return { kind: "plain", n, run, wallMs, agents, memory, cpu: { server: 0, browser: used.server + used.browser } }
   } finally {
     await server.close()
   }

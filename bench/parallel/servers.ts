@@ -142,6 +142,16 @@ export interface Memory {
   readonly browserUss: number
 }
 
+/** A browser's memory: every process of its tree, summed (RSS, PSS, USS). */
+export const browserTreeMemory = (root: number): Omit<Memory, "server"> => {
+  const tree = [root, ...descendants(root)]
+  return {
+    browser: tree.reduce((sum, pid) => sum + rssOf(pid), 0),
+    browserPss: tree.reduce((sum, pid) => sum + pssOf(pid), 0),
+    browserUss: tree.reduce((sum, pid) => sum + ussOf(pid), 0)
+  }
+}
+
 /** The resident memory of a server process and of every process below it (its browsers). */
 export const memoryOf = (pid: number): Memory => {
   const below = descendants(pid)
@@ -264,22 +274,15 @@ export const oursSupports = async (flag: string): Promise<boolean> => {
 }
 
 /**
- * The resident memory of a second browser: a plain Chromium (the same binary and loopback flags) with
- * one context and one page on `url`, its whole process tree summed, as `prepare` leaves the page.
+ * The resident memory of a second browser: a plain Chromium (the same binary and switches as our server's
+ * browser) with one context and one page, after `prepare` ran one agent's flow in it, its whole process tree summed.
  */
-export const secondBrowserMemory = async (url: string, prepare: (page: import("playwright").Page) => Promise<void>): Promise<Omit<Memory, "server">> => {
-  const server = await chromium.launchServer({ executablePath, headless: true, args: [...LOOPBACK_ARGS] })
+export const secondBrowserMemory = async (args: Array<string>, prepare: (page: import("playwright").Page) => Promise<void>): Promise<Omit<Memory, "server">> => {
+  const server = await chromium.launchServer({ executablePath, headless: true, args })
   try {
     const browser = await chromium.connect(server.wsEndpoint())
-    const page = await (await browser.newContext()).newPage()
-    await page.goto(url)
-    await prepare(page)
-    const tree = [server.process().pid!, ...descendants(server.process().pid!)]
-    const memory = {
-      browser: tree.reduce((sum, pid) => sum + rssOf(pid), 0),
-      browserPss: tree.reduce((sum, pid) => sum + pssOf(pid), 0),
-      browserUss: tree.reduce((sum, pid) => sum + ussOf(pid), 0)
-    }
+    await prepare(await (await browser.newContext()).newPage())
+    const memory = browserTreeMemory(server.process().pid!)
     await browser.close()
     return memory
   } finally {
