@@ -180,13 +180,16 @@ const closeSlotIn = (state: Ref.Ref<State>, idleTimeoutMs: number) => (slot: Slo
     })
   )
 
-/** Sessions whose browser closed or crashed: they count toward no limit. */
+/**
+ * Sessions whose browser closed or crashed: they count toward no limit. Asked of each session's own state,
+ * never of its pages: a launch must not wait for other sessions' busy pages.
+ */
 const endedKeys = (entries: ReadonlyArray<Entry>) =>
   Effect.map(
-    Effect.forEach(entries, (entry) => Effect.map(Effect.either(Context.get(entry.slot.services, Session).tabs), (tabs) => ({ entry, tabs })), {
+    Effect.forEach(entries, (entry) => Effect.map(Context.get(entry.slot.services, Session).browserEnded, (ended) => (ended ? [entry.slot.key] : [])), {
       concurrency: "unbounded"
     }),
-    (probed) => new Set(probed.filter(({ tabs }) => tabs._tag === "Left" && tabs.left._tag === "BrowserClosed").map(({ entry }) => entry.slot.key))
+    (keys) => new Set(keys.flat())
   )
 
 interface Core {

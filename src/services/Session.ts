@@ -70,6 +70,7 @@ const unimplemented: Partial<SessionService> = {
   affordances: Effect.succeed({ upload: false, drag: false, check: false, scroll: false }),
   tabs: notStubbed("tabs"),
   tabCount: Effect.succeed(1),
+  browserEnded: Effect.succeed(false),
   extension: notStubbed("extension"),
   takeNotices: Effect.succeed([]),
   consoleCursor: Effect.succeed(0),

@@ -2,7 +2,8 @@
 // mm_replay runs its batch in): another launch between the check and the launch that follows cannot take
 // it, so the replay never finds itself without a place at its launch step (MM_REPLAY_FAILED); when the
 // server is full first, the reservation answers MM_SESSION_LIMIT itself and its effect never runs; a place
-// not launched in goes back. The interleavings are forced with Deferreds, never by timing.
+// not launched in goes back; a session whose browser ended counts toward no limit, told by the session's
+// own state (never by its pages, which may be busy). The interleavings are forced with Deferreds, never by timing.
 import { Deferred, Effect, Fiber, Layer, ManagedRuntime, Option, Ref } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { toErrorInfo } from "../../src/domain/errors.js"
@@ -19,9 +20,14 @@ afterEach(async () => {
   await Promise.all(runtimes.splice(0).map((runtime) => runtime.dispose()))
 })
 
-/** A registry of at most `maxSessions` over mock sessions whose launches are counted. */
+/**
+ * A registry of at most `maxSessions` over mock sessions whose launches are counted. Their pages never answer
+ * (`tabs` never ends: a busy page): what counts sessions must not ask them. `dead` lists the session ids whose
+ * browser ended.
+ */
 const world = (maxSessions: number) => {
   let launches = 0
+  const dead = new Set<string>()
   const factory: SessionRegistry.SlotFactory = (scope) =>
     Effect.suspend(() => {
       const current = Ref.unsafeMake(Option.none<SessionInfo>())
@@ -29,7 +35,8 @@ const world = (maxSessions: number) => {
         Layer.merge(
           Session.layerTest({
             current: Ref.get(current),
-            tabs: Effect.succeed({ active: null, tracked: [] } as any),
+            tabs: Effect.never,
+            browserEnded: Effect.map(Ref.get(current), (info) => Option.isSome(info) && dead.has(info.value.sessionId)),
             onPauseChange: () => Effect.succeed(() => undefined),
             launch: () =>
               Effect.gen(function* () {
@@ -50,7 +57,7 @@ const world = (maxSessions: number) => {
     )
   )
   runtimes.push(runtime)
-  return { runtime, launches: () => launches }
+  return { runtime, launches: () => launches, dead }
 }
 
 /** Launches in a new session of `client`'s; `before` runs first, in the call (where mm_replay runs its batch). */
@@ -124,5 +131,13 @@ describe("a place reserved for a launch to come", () => {
     // The one place is free again.
     expect(codeOf(await runtime.runPromise(Effect.either(launchAs("b"))))).toBe("ok")
     expect(launches()).toBe(1)
+  })
+
+  it("a session whose browser ended counts toward no limit, and counting asks no page", async () => {
+    const { runtime, dead } = world(1)
+    expect(codeOf(await runtime.runPromise(Effect.either(launchAs("a"))))).toBe("ok")
+    expect(codeOf(await runtime.runPromise(Effect.either(launchAs("b"))))).toBe("MM_SESSION_LIMIT")
+    dead.add("s1")
+    expect(codeOf(await runtime.runPromise(Effect.either(reservedLaunchAs("b", Effect.void))))).toBe("ok")
   })
 })

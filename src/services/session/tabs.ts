@@ -15,6 +15,11 @@ export interface SessionTabs {
   readonly tabs: Effect.Effect<Tabs, SessionGone>
   /** How many tabs are open (0 without a session); cheap, for the tool list. */
   readonly tabCount: Effect.Effect<number>
+  /**
+   * Whether the session's browser closed or crashed (its calls answer MM_BROWSER_CLOSED); cheap, never
+   * fails, asks no page (`tabs` reads every tab's title, which waits for a busy page).
+   */
+  readonly browserEnded: Effect.Effect<boolean>
   /** Waits for a notification tab (already open or opening) and makes it active. */
   readonly waitForNotification: (options: Timeout) => Effect.Effect<TabInfo, SessionGone | NotificationTimeout | DebuggerPaused>
   /** Makes the matching tab active (the most recently opened one when several match). */

@@ -126,6 +126,14 @@ export const make = Effect.gen(function* () {
     })
   )
 
-  const service: SessionTabs = { tabs, tabCount, waitForNotification, switchTab, closeTab }
+  const browserEnded = Effect.flatMap(
+    browser.current,
+    Option.match({
+      onNone: () => Effect.succeed(false),
+      onSome: (live) => Effect.map(Ref.get(live.ended), Option.isSome)
+    })
+  )
+
+  const service: SessionTabs = { tabs, tabCount, browserEnded, waitForNotification, switchTab, closeTab }
   return service
 })
