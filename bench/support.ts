@@ -8,8 +8,21 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { EXECUTABLE_CANDIDATES } from "../src/adapters/playwright/lifecycle/launch.js"
 
-/** The checkout (the scripts run from dist/bench). */
-export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+/**
+ * The checkout: the nearest folder up from this file whose package.json is ours, so it is the same whether
+ * the scripts run from dist/bench or from source (tests import the bench's corpus), in any checkout.
+ */
+export const root = ((): string => {
+  const here = path.dirname(fileURLToPath(import.meta.url))
+  for (let dir = here; ; dir = path.dirname(dir)) {
+    try {
+      if (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).name === "browser-workflow-mcp") return dir
+    } catch {
+      // No package.json here, or not ours: look further up.
+    }
+    if (path.dirname(dir) === dir) return path.resolve(here, "../..")
+  }
+})()
 /** Our command as installed: the bundle. */
 export const ourServer = path.join(root, "dist/bin/browser-workflow-mcp.js")
 /** Our command as tsc emits it (no bundle). */

@@ -148,9 +148,11 @@ const prepareClick = async (args: DirectArgs, element: Element, frames: Array<HT
   }
   // In the top document, the bounding box is the browser's own geometry (transforms included), as Playwright's boundingBox.
   const box = after[0]!
+  // A tree item's box holds its open group of children: it is clicked on its own label, not in the middle.
+  const own = ownLabelPoint(element, box)
   // Cut to hundredths toward zero, as Playwright's point.
-  const x = Math.trunc((box.left + box.width / 2) * 100) / 100
-  const y = Math.trunc((box.top + box.height / 2) * 100) / 100
+  const x = Math.trunc((own?.x ?? box.left + box.width / 2) * 100) / 100
+  const y = Math.trunc((own?.y ?? box.top + box.height / 2) * 100) / 100
   if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return notReady("out of view")
   // What the pointer hits there, down through open shadow roots; a frame there (of any origin) is not the element.
   let hit: Element | null = document.elementFromPoint(x, y)
@@ -165,6 +167,36 @@ const prepareClick = async (args: DirectArgs, element: Element, frames: Array<HT
   if (late(args)) return notReady("late")
   arm(element, args.token, args.report, events.click, true)
   return { ready: true, x, y }
+}
+
+/**
+ * The point a person clicks on a tree item: the middle of its own label (its first line of text that is
+ * not inside one of its role=group children; a row wider than its label does not take the click in every
+ * tree), else of the part of its box above its open group; undefined for anything but a treeitem.
+ */
+const ownLabelPoint = (element: Element, box: DOMRect): { readonly x: number; readonly y: number } | undefined => {
+  if (!(element.getAttribute("role") ?? "").split(/\s+/).includes("treeitem")) return undefined
+  const inGroup = (node: Node): boolean => {
+    for (let parent = node.parentElement; parent !== null && parent !== element; parent = parent.parentElement) {
+      if ((parent.getAttribute("role") ?? "").split(/\s+/).includes("group")) return true
+    }
+    return false
+  }
+  const groups = Array.from(element.querySelectorAll("[role~=group]")).filter((group) => !inGroup(group) && group.getClientRects().length > 0)
+  const inside = (x: number, y: number) => x >= box.left && x < box.right && y >= box.top && y < box.bottom
+  const walker = element.ownerDocument.createTreeWalker(element, NodeFilter.SHOW_TEXT)
+  for (let text = walker.nextNode(); text !== null; text = walker.nextNode()) {
+    if ((text.textContent ?? "").trim() === "" || inGroup(text)) continue
+    const range = element.ownerDocument.createRange()
+    range.selectNodeContents(text)
+    const line = range.getClientRects()[0]
+    if (line === undefined || line.width === 0 || line.height === 0) continue
+    const point = { x: line.left + line.width / 2, y: line.top + line.height / 2 }
+    if (inside(point.x, point.y)) return point
+  }
+  if (groups.length === 0) return undefined
+  const top = Math.min(...groups.map((group) => group.getBoundingClientRect().top))
+  return top > box.top + 1 ? { x: box.left + box.width / 2, y: (box.top + Math.min(top, box.bottom)) / 2 } : undefined
 }
 
 /** Runs in the page (our world): the element a "measure" answer left under `token`, or null. */
