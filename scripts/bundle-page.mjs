@@ -49,6 +49,10 @@ export const ENTRIES = {
   watchReaction: pick("watchReaction", "reaction"),
   reactionNow: pick("reactionNow", "reaction"),
   stopReaction: pick("stopReaction", "reaction"),
+  /** select_option on ARIA listboxes and comboboxes (session/choose.ts). */
+  choiceWidget: pick("choiceWidget", "choose"),
+  choiceOption: pick("choiceOption", "choose"),
+  choiceSeen: pick("choiceSeen", "choose"),
   /** The direct type's watch of the page's reaction, installed once per document in the page's main world (main-world.ts). */
   fieldReaction: `import { fieldReactionNow, fieldTypedState, firstFieldLook, startFieldReaction } from "./typing.ts"; export const value = { start: startFieldReaction, look: firstFieldLook, now: fieldReactionNow, typed: fieldTypedState }`
 }

@@ -545,11 +545,11 @@ export const selectOption = defineTool({
   name: "select_option",
   prior: {},
   title: "Select options",
-  description: "Select <select> options; the others are deselected.",
+  description: "Select options in a <select> (others deselected), listbox or combobox.",
   input: SelectOptionInput,
   output: Schema.Struct({
     selected: Schema.Array(Schema.String).annotations({ description: "Values of the options selected now." }),
-    via: Schema.optional(Schema.Literal("select")).annotations({ description: "Present when the target was an option: selected in its select." }),
+    via: Schema.optional(Schema.Literal("select", "listbox")).annotations({ description: "Not the target: its option's select, or a listbox." }),
     element: ElementField
   }),
   annotations: pageActionAnnotations,

@@ -26,5 +26,8 @@ export declare const PAGE: {
   readonly watchReaction: string
   readonly reactionNow: string
   readonly stopReaction: string
+  readonly choiceWidget: string
+  readonly choiceOption: string
+  readonly choiceSeen: string
   readonly fieldReaction: string
 }

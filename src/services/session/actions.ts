@@ -56,9 +56,10 @@ export interface ClickOptions extends ActionOptions {
 
 /** What select_option chose: the values now selected, and how when the target was not a <select> itself. */
 export interface SelectResult {
+  /** The selected options' values (a <select>), or the chosen options' names (a listbox). */
   readonly selected: ReadonlyArray<string>
-  /** "select": the target was an option of a <select>, selected in its select. */
-  readonly via?: "select"
+  /** "select": the target was an option of a <select>, selected in its select; "listbox": an ARIA listbox or combobox, its options clicked. */
+  readonly via?: "select" | "listbox"
 }
 
 export interface SessionActions {
@@ -121,14 +122,15 @@ export interface SessionActions {
     options: ActionOptions
   ) => Effect.Effect<{ readonly sensitive: boolean }, ActionError>
   /**
-   * Selects the options of a <select> whose value or label is one of `values`; gives the values now
-   * selected, and `via` when the target was not the select itself (an option of one: its select).
+   * Selects the options of a <select> whose value or label is one of `values`, or chooses them in an
+   * ARIA listbox or combobox (opened first; by accessible name, InvalidInput when a value names several);
+   * gives what is selected, and `via` when the target was not the select itself.
    */
   readonly selectOption: (
     target: Target,
     values: ReadonlyArray<string>,
     options: ActionOptions
-  ) => Effect.Effect<SelectResult, ActionError>
+  ) => Effect.Effect<SelectResult, ActionError | InvalidInput>
   /** Moves the mouse over the target (menus and tooltips that open on hover). */
   readonly hover: (target: Target, options: ActionOptions) => Effect.Effect<void, ActionError>
 }

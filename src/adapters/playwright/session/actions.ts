@@ -14,6 +14,7 @@ import { requestsInFlight, type LiveSession } from "../lifecycle/live-session.js
 import { isSensitiveField, readText } from "../page-script.js"
 import { targets, type Targets } from "./targets.js"
 import { choiceKindOf, selectOfOption, type ChoiceKind } from "./choice-kind.js"
+import { chooseInWidget } from "./choose.js"
 import { focusIsSecret, typeNow } from "./typing.js"
 
 /**
@@ -248,6 +249,12 @@ const selectOption = (context: ActionContext, target: Target, values: ReadonlyAr
       if (select !== undefined) {
         const inSelect = yield* selectNative(context, page, select, values, options)
         if ("chosen" in inSelect) return { selected: inSelect.chosen, via: "select" as const }
+      }
+      if (native.diverted !== "native-option") {
+        // An ARIA listbox, one of its options, or a combobox: its options are clicked as a person does (choose.ts).
+        const found = context.targeting.locate(page, target, yield* context.targeting.ensureRefs(page, target))
+        const chosen = yield* chooseInWidget(page, found, describeTarget(target), values, options.timeoutMs)
+        return { selected: chosen, via: "listbox" as const }
       }
       return yield* new ActionFailed({ action: "select_option", target: describeTarget(target), detail: "it is not a <select> (nor an option or label of one)" })
     })

@@ -16,6 +16,10 @@ export const choiceKindOf = (element: Element): ChoiceKind => {
   if (role === "option" && element.closest("[role~=listbox]") !== null) return "option"
   if (role === "combobox" && !(tag === "input" && element.hasAttribute("list"))) return "combobox"
   if (element.getAttribute("aria-haspopup") === "listbox") return "combobox"
+  // A field inside a combobox: its search input, the box that shows its value.
+  if (element.parentElement?.closest("[role~=combobox]") != null) return "combobox"
+  // A component's host or wrapper that holds one (a web component's shadow root, a library's box).
+  if ((element.shadowRoot ?? element).querySelector("[role~=combobox], [aria-haspopup=listbox]") !== null) return "combobox"
   return "native"
 }
 

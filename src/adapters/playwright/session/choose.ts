@@ -1,0 +1,192 @@
+// select_option on ARIA widgets, which Playwright's selectOption refuses: a role=listbox (or one of its
+// options), a custom combobox or a button that pops up a listbox. The popup is opened when it is closed
+// (a click on the combobox, else ArrowDown), the option is found by its accessible name (exactly, else
+// case and spacing aside, else by its value; typed into the combobox's filter when it is not shown), and
+// clicked. Success only once the widget showed the choice (page/choose.ts reads it before and after).
+import { Effect } from "effect"
+import type { ElementHandle, JSHandle, Locator, Page } from "playwright"
+import { ActionFailed, InvalidInput, PageClosed } from "../../../domain/errors.js"
+import { firstLine } from "../calls.js"
+import { PAGE } from "../page-bundle.js"
+import { elementFunction } from "../page-script.js"
+import type { ChoiceSeen, ChoiceWidget, OptionMatch } from "../page/choose.js"
+import { pageSaid, settleReaction, startReaction } from "./reaction.js"
+
+/** How many option names a failure lists; how long a click may take; how long a popup or a filter may take to show. */
+const LISTED = 10
+const CLICK_MS = 5_000
+const SHOW_MS = 2_500
+const POLL_MS = 50
+
+const widgetOf = elementFunction<{ mark: boolean }, ChoiceWidget>(PAGE.choiceWidget)
+const optionIn = elementFunction<{ value: string; limit: number }, OptionMatch>(PAGE.choiceOption)
+const seenOf = elementFunction<{ owner: Node | null; option: Node | null; name: string; listbox: Node | null }, ChoiceSeen>(PAGE.choiceSeen)
+
+/** A failure whose words are final. */
+class ChoiceFailed extends Error {}
+/** Values that name several options. */
+class Ambiguous extends Error {}
+
+interface Widget {
+  readonly owner: ElementHandle | null
+  /** The listboxes it shows, the likeliest popup first; `listbox` is the first. */
+  readonly listboxes: ReadonlyArray<ElementHandle>
+  readonly listbox: ElementHandle | null
+  readonly multiple: boolean
+  readonly filter: ElementHandle | null
+}
+
+const elementIn = async (handle: JSHandle, key: string) => (await handle.getProperty(key)).asElement()
+
+const widget = async (target: Locator, mark: boolean): Promise<Widget> => {
+  const handle = await target.evaluateHandle(widgetOf, { mark }, { timeout: 1_000 })
+  const listboxes: Array<ElementHandle> = []
+  for (const entry of (await (await handle.getProperty("listboxes")).getProperties()).values()) {
+    const element = entry.asElement()
+    if (element !== null) listboxes.push(element)
+  }
+  const found = {
+    owner: await elementIn(handle, "owner"),
+    listboxes,
+    listbox: listboxes[0] ?? null,
+    multiple: (await (await handle.getProperty("multiple")).jsonValue()) === true,
+    filter: await elementIn(handle, "filter")
+  }
+  await handle.dispose()
+  return found
+}
+
+const quote = (names: ReadonlyArray<string>) => names.map((name) => JSON.stringify(name.length > 40 ? `${name.slice(0, 39)}…` : name)).join(", ")
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const click = async (element: ElementHandle, until: number, what: string) => {
+  await element.click({ timeout: Math.max(1, Math.min(CLICK_MS, until - Date.now())) }).catch((cause: unknown) => {
+    throw new ChoiceFailed(`could not click ${what}: ${firstLine(cause)}`)
+  })
+}
+
+/** The widget with its listbox shown: opened by a click on its combobox (then ArrowDown) when closed. */
+const opened = async (target: Locator, until: number): Promise<Widget> => {
+  const now = await widget(target, true)
+  if (now.listbox !== null || now.owner === null) return now
+  await click(now.owner, until, "the combobox to open it")
+  let keyed = false
+  for (const started = Date.now(); Date.now() < Math.min(until, started + SHOW_MS); await sleep(POLL_MS)) {
+    const after = await widget(target, false)
+    if (after.listbox !== null) return after
+    // A combobox that opens from the keyboard only: the key a person presses.
+    if (!keyed && Date.now() - started > 500) {
+      keyed = true
+      await now.owner.press("ArrowDown", { timeout: 1_000 }).catch(() => undefined)
+    }
+  }
+  throw new ChoiceFailed("its popup did not open: clicking the combobox (and ArrowDown) showed no listbox")
+}
+
+/** The option `value` names in the widget's listbox, typing it into the widget's filter field when it is not there. */
+const optionFor = async (page: Page, target: Locator, widgetNow: Widget, value: string, until: number) => {
+  let current = widgetNow
+  // In the first listbox that has it, else as the first one answers (its options listed).
+  const look = async (listboxes: ReadonlyArray<ElementHandle>) => {
+    let answer: { match: Omit<OptionMatch, "option">; option: ElementHandle | null; listbox: ElementHandle } | undefined
+    for (const listbox of listboxes) {
+      const handle = await listbox.evaluateHandle(optionIn, { value, limit: LISTED })
+      const found = { match: (await handle.jsonValue()) as Omit<OptionMatch, "option">, option: await elementIn(handle, "option"), listbox }
+      if (found.option !== null || found.match.ambiguous.length > 0) return found
+      answer ??= found
+    }
+    return answer!
+  }
+  const first = await look(current.listboxes)
+  let found = first
+  if (found.option === null && found.match.ambiguous.length === 0 && current.filter !== null) {
+    // Not among the options shown: typed into the filter, as a person narrows a long list.
+    await current.filter.fill("").catch(() => undefined)
+    await current.filter.focus().catch(() => undefined)
+    await page.keyboard.type(value)
+    for (const started = Date.now(); Date.now() < Math.min(until, started + SHOW_MS); await sleep(POLL_MS)) {
+      current = await widget(target, false)
+      if (current.listbox === null) continue
+      found = await look(current.listboxes)
+      if (found.option !== null || found.match.ambiguous.length > 0) break
+    }
+    if (found.option === null && found.match.ambiguous.length === 0) {
+      throw new ChoiceFailed(`no option is named ${JSON.stringify(value)}, even once typed into its filter; the options were ${quote(first.match.names)}${first.match.total > first.match.names.length ? `, ... (${first.match.total} in all)` : ""}`)
+    }
+  }
+  if (found.match.ambiguous.length > 0) throw new Ambiguous(`${JSON.stringify(value)} names ${found.match.ambiguous.length > 1 && new Set(found.match.ambiguous).size === 1 ? "several options" : "more than one option"}: ${quote(found.match.ambiguous)}; give one option's exact name`)
+  if (found.option === null) {
+    const { names, total } = found.match
+    throw new ChoiceFailed(`no option is named ${JSON.stringify(value)}; the options are ${quote(names) || "none"}${total > names.length ? `, ... (${total} in all)` : ""}`)
+  }
+  if (found.match.disabled) throw new ChoiceFailed(`the option ${JSON.stringify(found.match.name)} is disabled`)
+  return { widget: current, listbox: found.listbox, option: found.option, name: found.match.name, typed: current.filter !== null && first.option === null }
+}
+
+const seen = (owner: ElementHandle | null, option: ElementHandle, name: string, listbox: ElementHandle | null) =>
+  option.evaluate(seenOf, { owner, option, name, listbox }).catch((): ChoiceSeen | undefined => undefined)
+
+/**
+ * Whether the widget shows the choice now that it did not before: the option marked chosen, its name
+ * once more around the combobox, the value of the native select or hidden input behind the widget, or
+ * an editable combobox holding the name once its popup closed. An option shown as chosen before the
+ * click (nothing typed) stays chosen.
+ */
+const showsChoice = (before: ChoiceSeen | undefined, after: ChoiceSeen | undefined, name: string, typed: boolean): boolean => {
+  if (after === undefined) return false
+  // Some widgets mark the option under the pointer aria-selected: with a combobox, its text must change too.
+  if (after.marked && before?.marked !== true && (before === undefined || after.text === "" || after.text !== before.text)) return true
+  if (after.count > (before?.count ?? 0)) return true
+  const wanted = name.replace(/\s+/g, " ").trim().toLowerCase()
+  if (after.backing.includes(wanted) && before?.backing.includes(wanted) !== true) return true
+  const holds = after.ownerValue !== null && after.ownerValue.replace(/\s+/g, " ").trim().toLowerCase() === wanted
+  if (holds && (!after.open || (before?.ownerValue ?? "").trim().toLowerCase() !== wanted)) return true
+  return !typed && before !== undefined && (before.marked || before.ownerShows) && (after.marked || after.ownerShows)
+}
+
+/** Chooses each value in the widget `target` belongs to, within `budgetMs`; the chosen options' names. */
+const choose = async (page: Page, target: Locator, values: ReadonlyArray<string>, budgetMs: number): Promise<ReadonlyArray<string>> => {
+  const until = Date.now() + budgetMs
+  const names: Array<string> = []
+  const chosen: Array<{ readonly option: ElementHandle; readonly name: string }> = []
+  let owner: ElementHandle | null = null
+  for (const value of values) {
+    const now = await opened(target, until)
+    if (now.listbox === null) throw new ChoiceFailed("it is not a listbox, an option of one, or a combobox")
+    owner = now.owner
+    if (values.length > 1 && now.owner === null && !now.multiple) throw new ChoiceFailed(`the listbox takes one option (no aria-multiselectable), and ${values.length} were given`)
+    const { widget: shownNow, listbox, option, name, typed } = await optionFor(page, target, now, value, until)
+    const before = await seen(shownNow.owner, option, name, listbox)
+    names.push(name)
+    // In a listbox that keeps several, a click on an option already chosen would take it away.
+    if (shownNow.multiple && before?.marked === true) continue
+    const started = await startReaction(target)
+    await click(option, until, `the option ${JSON.stringify(name)}`)
+    const settled = await settleReaction(page, target, started, until - Date.now())
+    const after = await seen(shownNow.owner, option, name, listbox)
+    if (!showsChoice(before, after, name, typed)) {
+      throw new ChoiceFailed(`the option ${JSON.stringify(name)} was clicked, but the widget did not show it chosen (neither marked selected nor shown in the ${shownNow.owner !== null ? "combobox" : "listbox"})${pageSaid(settled)}`)
+    }
+    chosen.push({ option, name })
+  }
+  // Several values in a widget that keeps one: the last replaced the others.
+  for (const { option, name } of chosen.slice(0, -1)) {
+    const still = await seen(owner, option, name, null)
+    if (still !== undefined && !still.marked && still.count === 0 && !still.ownerShows && !still.backing.includes(name.toLowerCase())) {
+      throw new ChoiceFailed(`choosing ${JSON.stringify(names.at(-1))} replaced ${JSON.stringify(name)}: the widget keeps one option`)
+    }
+  }
+  return names
+}
+
+/** select_option on an ARIA listbox, one of its options, or a custom combobox: the chosen options' names, once seen chosen. */
+export const chooseInWidget = (page: Page, target: Locator, described: string, values: ReadonlyArray<string>, budgetMs: number) =>
+  Effect.tryPromise({
+    try: () => choose(page, target, values, budgetMs),
+    catch: (cause) =>
+      page.isClosed()
+        ? new PageClosed({ detail: "the page closed while an option was chosen", during: "select_option" })
+        : cause instanceof Ambiguous
+          ? new InvalidInput({ field: "values", problem: cause.message })
+          : new ActionFailed({ action: "select_option", target: described, detail: cause instanceof ChoiceFailed ? cause.message : firstLine(cause) })
+  })
