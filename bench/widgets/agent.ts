@@ -134,6 +134,8 @@ export interface Adapter {
    */
   readonly actionResetsView: boolean
   readonly open: (url: string) => ReadonlyArray<Call>
+  /** How the contender takes a step: as it is, or as the steps its tools need (a select as clicks). */
+  readonly steps: (step: Step) => ReadonlyArray<Step>
   /** The calls that look for a target when no answer showed it: a search, then the whole page. */
   readonly look: (target: Target) => ReadonlyArray<Call>
   readonly act: (step: Step, ref: string | undefined, to?: string) => Call
@@ -143,6 +145,7 @@ export const ours: Adapter = {
   label: "ours",
   actionResetsView: false,
   open: () => [{ tool: "mm_launch", args: {} }],
+  steps: (step) => [step],
   look: (target) => [
     { tool: "mm_find", args: { text: target.name === "" ? (target.near ?? "") : target.name } },
     { tool: "mm_accessibility_snapshot", args: {} }
@@ -159,6 +162,8 @@ export const ours: Adapter = {
         return { tool: "mm_press_key", args: { key: step.key } }
       case "drag":
         return { tool: "mm_drag", args: { a11yRef: ref, to: { a11yRef: to } } }
+      case "select":
+        return { tool: "mm_select_option", args: { a11yRef: ref, values: step.values } }
     }
   }
 }
@@ -169,6 +174,8 @@ export const theirs: Adapter = {
   label: "playwright-mcp",
   actionResetsView: true,
   open: (url) => [{ tool: "browser_navigate", args: { url } }],
+  // Its browser_select_option takes a native <select> only: a widget's options are clicked.
+  steps: (step) => (step.do === "select" ? step.clicks : [step]),
   look: (target) => [
     { tool: "browser_find", args: { text: target.name === "" ? (target.near ?? "") : target.name } },
     { tool: "browser_snapshot", args: {} }
@@ -185,6 +192,8 @@ export const theirs: Adapter = {
         return { tool: "browser_press_key", args: { key: step.key.replace(/\+a$/, "+A") } }
       case "drag":
         return { tool: "browser_drag", args: { startElement: element, startTarget: ref, endElement: describe(step.to), endTarget: to } }
+      case "select":
+        return { tool: "browser_select_option", args: { element, target: ref, values: step.values } }
     }
   }
 }
@@ -299,7 +308,7 @@ export class SingleCallAgent {
       const answer = await this.call(open)
       if (answer.isError) return finish(false, `opening failed: ${firstLine(answer.text)}`)
     }
-    for (const step of steps) {
+    for (const step of steps.flatMap((each) => this.adapter.steps(each))) {
       const ref = step.do === "press" ? undefined : await this.locate(step.target)
       if (step.do !== "press" && ref === undefined) return finish(false, `could not see ${describe(step.target)}`)
       let to: string | undefined

@@ -24,6 +24,11 @@ export type Step =
   /** A key on the focused element (no target to find). */
   | { readonly do: "press"; readonly key: string }
   | { readonly do: "drag"; readonly target: Target; readonly to: Target }
+  /**
+   * Options chosen in a select-like widget, as one call where the server has a tool for it (ours), else as
+   * the `clicks` a person makes (Playwright MCP's select tool takes a native <select> only).
+   */
+  | { readonly do: "select"; readonly target: Target; readonly values: ReadonlyArray<string>; readonly clicks: ReadonlyArray<Step> }
 
 /** The states the page reported: its own ("main") and its framed form's ("frame"). */
 export interface Reported {
@@ -253,8 +258,15 @@ export const tasks: ReadonlyArray<Task> = [
     goal: "choose 'Large' in the Size select",
     path: "/shoelace",
     steps: [
-      { do: "click", target: { role: ["combobox", "button"], name: "Size" } },
-      { do: "click", target: { role: ["option"], name: "Large" } }
+      {
+        do: "select",
+        target: { role: ["combobox", "button"], name: "Size" },
+        values: ["Large"],
+        clicks: [
+          { do: "click", target: { role: ["combobox", "button"], name: "Size" } },
+          { do: "click", target: { role: ["option"], name: "Large" } }
+        ]
+      }
     ],
     done: (s) => s.main?.size === "large"
   },
@@ -302,8 +314,15 @@ export const tasks: ReadonlyArray<Task> = [
     goal: "choose 'Portugal' in the Country combobox",
     path: "/tom-select",
     steps: [
-      { do: "type", target: { role: ["combobox", "textbox", "searchbox"], name: "Country" }, text: "Port" },
-      { do: "click", target: { role: ["option"], name: "Portugal" } }
+      {
+        do: "select",
+        target: { role: ["combobox", "textbox", "searchbox"], name: "Country" },
+        values: ["Portugal"],
+        clicks: [
+          { do: "type", target: { role: ["combobox", "textbox", "searchbox"], name: "Country" }, text: "Port" },
+          { do: "click", target: { role: ["option"], name: "Portugal" } }
+        ]
+      }
     ],
     done: (s) => s.main?.value === "portugal"
   },
@@ -313,9 +332,16 @@ export const tasks: ReadonlyArray<Task> = [
     goal: "select 'Red' and 'Blue' in Colors",
     path: "/choices",
     steps: [
-      { do: "click", target: { role: ["combobox", "searchbox", "textbox"], name: "Colors" } },
-      { do: "click", target: { role: ["option"], name: "Red" } },
-      { do: "click", target: { role: ["option"], name: "Blue" } }
+      {
+        do: "select",
+        target: { role: ["combobox", "searchbox", "textbox"], name: "Colors" },
+        values: ["Red", "Blue"],
+        clicks: [
+          { do: "click", target: { role: ["combobox", "searchbox", "textbox"], name: "Colors" } },
+          { do: "click", target: { role: ["option"], name: "Red" } },
+          { do: "click", target: { role: ["option"], name: "Blue" } }
+        ]
+      }
     ],
     done: (s) => same(s.main?.values, ["blue", "red"])
   },

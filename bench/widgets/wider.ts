@@ -232,9 +232,16 @@ export const widerTasks: ReadonlyArray<Task> = [
     goal: "choose 'Portugal' in the Country select, searching for it",
     path: "/select2",
     steps: [
-      { do: "click", target: { role: ["combobox"], name: "Country" } },
-      { do: "type", target: { role: ["searchbox", "textbox", "combobox"], name: "" }, text: "Port" },
-      { do: "click", target: { role: ["option"], name: "Portugal" } }
+      {
+        do: "select",
+        target: { role: ["combobox"], name: "Country" },
+        values: ["Portugal"],
+        clicks: [
+          { do: "click", target: { role: ["combobox"], name: "Country" } },
+          { do: "type", target: { role: ["searchbox", "textbox", "combobox"], name: "" }, text: "Port" },
+          { do: "click", target: { role: ["option"], name: "Portugal" } }
+        ]
+      }
     ],
     done: (s) => s.main?.value === "portugal"
   },
@@ -342,8 +349,15 @@ export const widerTasks: ReadonlyArray<Task> = [
     goal: "choose Banana as the fruit",
     path: "/radix-select",
     steps: [
-      { do: "click", target: { role: ["combobox", "button"], name: "Fruit" } },
-      { do: "click", target: { role: ["option"], name: "Banana" } }
+      {
+        do: "select",
+        target: { role: ["combobox", "button"], name: "Fruit" },
+        values: ["Banana"],
+        clicks: [
+          { do: "click", target: { role: ["combobox", "button"], name: "Fruit" } },
+          { do: "click", target: { role: ["option"], name: "Banana" } }
+        ]
+      }
     ],
     done: (s) => s.main?.value === "banana"
   },
@@ -353,8 +367,15 @@ export const widerTasks: ReadonlyArray<Task> = [
     goal: "choose Twenty as the age",
     path: "/mui",
     steps: [
-      { do: "click", target: { role: ["combobox", "button"], name: "Age" } },
-      { do: "click", target: { role: ["option"], name: "Twenty" } }
+      {
+        do: "select",
+        target: { role: ["combobox", "button"], name: "Age" },
+        values: ["Twenty"],
+        clicks: [
+          { do: "click", target: { role: ["combobox", "button"], name: "Age" } },
+          { do: "click", target: { role: ["option"], name: "Twenty" } }
+        ]
+      }
     ],
     done: (s) => s.main?.age === 20
   },
@@ -386,10 +407,17 @@ export const widerTasks: ReadonlyArray<Task> = [
     goal: "choose Mint and Vanilla as flavours",
     path: "/react-select",
     steps: [
-      { do: "type", target: { role: ["combobox", "textbox"], name: "Flavour" }, text: "Mi" },
-      { do: "click", target: { role: ["option"], name: "Mint" } },
-      { do: "type", target: { role: ["combobox", "textbox"], name: "Flavour" }, text: "Van" },
-      { do: "click", target: { role: ["option"], name: "Vanilla" } }
+      {
+        do: "select",
+        target: { role: ["combobox", "textbox"], name: "Flavour" },
+        values: ["Mint", "Vanilla"],
+        clicks: [
+          { do: "type", target: { role: ["combobox", "textbox"], name: "Flavour" }, text: "Mi" },
+          { do: "click", target: { role: ["option"], name: "Mint" } },
+          { do: "type", target: { role: ["combobox", "textbox"], name: "Flavour" }, text: "Van" },
+          { do: "click", target: { role: ["option"], name: "Vanilla" } }
+        ]
+      }
     ],
     done: (s) => same(s.main?.values, ["mint", "vanilla"])
   }
