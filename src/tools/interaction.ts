@@ -370,9 +370,9 @@ export const getText = defineTool({
   ...elementTool,
   stepKinds: ["discovery"],
   observation: "none",
-  onDeadline: (input, timeoutMs) =>
+  onDeadline: (input, timeoutMs, seen) =>
     input.expected === undefined
-      ? actionDeadline("get_text")(input, timeoutMs)
+      ? actionDeadline("get_text")(input, timeoutMs, seen)
       : readCheckFailed(input, "(the call was stopped at its deadline)", timeoutMs),
   // What it read is recorded (never a password, nor a field that looks secret), so a replay and an export can check it.
   record: (input, result, redact) => {

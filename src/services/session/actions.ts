@@ -32,6 +32,8 @@ export type ActionError =
   | ActionFailed
   | ActionUnconfirmed
   | DebuggerPaused
+  /** A selector Playwright cannot parse. */
+  | InvalidInput
 
 export interface Timeout {
   readonly timeoutMs: number
@@ -100,7 +102,7 @@ export interface SessionActions {
     options: Timeout
   ) => Effect.Effect<
     { readonly element?: TargetElement | undefined },
-    SessionGone | PageClosed | PageUnresponsive | TargetNotFound | WaitTimeout | DebuggerPaused
+    SessionGone | PageClosed | PageUnresponsive | TargetNotFound | WaitTimeout | DebuggerPaused | InvalidInput
   >
   /** Rendered text, or a field's value; null for a password field. */
   readonly getText: (target: Target, options: Timeout) => Effect.Effect<string | null, ActionError>

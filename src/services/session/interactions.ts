@@ -77,7 +77,7 @@ export interface SessionInteractions {
   readonly expect: (
     assertion: Assertion,
     options: Timeout
-  ) => Effect.Effect<{ readonly actual: string; readonly sensitive: boolean }, SessionGone | PageClosed | AssertionFailed | TargetAmbiguous | TargetNotFound | DebuggerPaused | PageUnresponsive>
+  ) => Effect.Effect<{ readonly actual: string; readonly sensitive: boolean }, SessionGone | PageClosed | AssertionFailed | TargetAmbiguous | TargetNotFound | DebuggerPaused | PageUnresponsive | InvalidInput>
   /** Prints the active page to `<artifacts>/pdf/<name>.pdf` (headless only). */
   readonly savePdf: (name: string) => Effect.Effect<{ readonly path: string; readonly bytes: number }, SessionGone | PageClosed | PdfFailed | DebuggerPaused>
   /** What the active page offered at its last read, and whether a file chooser waits; all false without a session. */

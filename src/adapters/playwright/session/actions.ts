@@ -2,7 +2,7 @@
 // page, each with its dialog choice in force. A direct path first (direct.ts), else Playwright's own.
 import { Effect, Ref } from "effect"
 import type { Locator, Page } from "playwright"
-import { ActionFailed, PageClosed, TargetNotFound, WaitTimeout, type ActionTimeout } from "../../../domain/errors.js"
+import { ActionFailed, PageClosed, TargetNotFound, WaitTimeout, type ActionTimeout, type InvalidInput } from "../../../domain/errors.js"
 import type { TargetElement } from "../../../domain/knowledge.js"
 import { describeTarget, type Target } from "../../../domain/target.js"
 import { pageSaid, settleReaction, startReaction } from "./reaction.js"
@@ -300,6 +300,8 @@ const waitForAny = (context: ActionContext, target: Target, state: "visible" | "
       Effect.catchTag("BrowserCallFailed", (error) =>
         Effect.gen(function* () {
           if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed while waiting for ${shown}` })
+          const invalid = isPlaywrightTimeout(error.cause) ? undefined : yield* context.targeting.selectorProblem(page, target)
+          if (invalid !== undefined) return yield* invalid
           yield* Effect.logDebug("wait_for failed", firstLine(error.cause))
           return yield* new WaitTimeout({ target: shown, state, timeoutMs: options.timeoutMs })
         })
@@ -315,21 +317,27 @@ const getTexts = (context: ActionContext, target: Target, options: { readonly ti
     const locator = context.targeting.locate(page, target, yield* context.targeting.ensureRefs(page, target))
     const read = Effect.tryPromise({
       try: () => locator.evaluateAll(readEach, options.limit),
-      catch: (cause) =>
+      catch: (cause) => cause
+    }).pipe(
+      Effect.catchAll((cause): Effect.Effect<never, PageClosed | InvalidInput | ActionFailed> =>
         page.isClosed()
-          ? new PageClosed({ detail: `the page closed during get_text on ${described}`, during: "get_text" })
-          : new ActionFailed({ action: "get_text", target: described, detail: firstLine(cause) })
-    })
+          ? Effect.fail(new PageClosed({ detail: `the page closed during get_text on ${described}`, during: "get_text" }))
+          : Effect.flatMap(context.targeting.selectorProblem(page, target), (invalid) =>
+              Effect.fail(invalid ?? new ActionFailed({ action: "get_text", target: described, detail: firstLine(cause) }))
+            )
+      )
+    )
     const first = yield* read
     if (first.total > 0) return first
-    // Nothing yet: wait as long as a single get_text would for one to be attached, then read them all.
-    yield* Effect.tryPromise({
+    // Nothing yet: wait as a single get_text would for one to be attached (while the page can still bring one), then read them all.
+    const attached = Effect.tryPromise({
       try: (signal) => locator.first().waitFor({ state: "attached", timeout: options.timeoutMs, signal }),
       catch: () =>
         page.isClosed()
           ? new PageClosed({ detail: `the page closed during get_text on ${described}`, during: "get_text" })
           : new TargetNotFound({ target: described, detail: `No element matches ${described} (waited ${options.timeoutMs} ms).` })
     })
+    yield* Effect.raceFirst(attached, context.targeting.untilMissing(page, locator.first(), target, "get_text", options.timeoutMs))
     return yield* read
   })
 

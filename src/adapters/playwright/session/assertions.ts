@@ -110,6 +110,11 @@ const probe = (targeting: Targets, page: Page, assertion: Assertion) =>
     }
     const locator = targeting.locate(page, target, frames.value)
     const count = yield* targeting.countSafely(locator)
+    // No count at all: a selector Playwright cannot parse is the input's fault, not a state to wait out.
+    if (count < 0) {
+      const invalid = yield* targeting.selectorProblem(page, target)
+      if (invalid !== undefined) return yield* invalid
+    }
     if (assertion.condition === "count") return { pass: count === expected, actual: String(Math.max(count, 0)), sensitive: false }
     if (count > 1) return yield* new TargetAmbiguous({ target: describeTarget(target), count })
     if (count <= 0) return { pass: assertion.condition === "hidden", actual: "no matching element", sensitive: false }

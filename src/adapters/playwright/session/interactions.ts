@@ -67,7 +67,9 @@ const drag = (browser: BrowserStateService, targeting: Targets, source: Target, 
               ? Effect.fail(new TargetAmbiguous({ target: describeTarget(target), count }))
               : Effect.fail(timeout)
         )
-      )
+      ),
+      // A drop target's selector that Playwright cannot parse fails the drag at once: name its field.
+      Effect.catchTag("ActionFailed", (failed) => Effect.flatMap(targeting.selectorProblem(page, target, "to."), (invalid) => Effect.fail(invalid ?? failed)))
     )
   })
 

@@ -89,22 +89,29 @@ const pageQuiet = (page: Page) =>
     )
   )
 
+/** The answer of an action with no readiness of its own (get_text, press_key, scroll, upload_file): only whether its target is there. */
+const ONLY_PRESENCE: Answer = { failed: "no readiness" }
+
 /**
  * Watches the target while Playwright's action waits for it: fails with NotReady once a reason is
  * settled (see the module comment), succeeds with the element to act through once THROUGH_LOOKS looks
  * agree on one (only when `through`), and otherwise keeps looking (Playwright's action ends the race).
+ * An action with no readiness of ours (`action` undefined) is watched for its target's presence only:
+ * one that matches nothing while the page can no longer bring it fails as "missing", as for the others.
  */
-export const watchReadiness = (page: Page, locator: Locator, action: ReadinessAction, through: boolean) =>
+export const watchReadiness = (page: Page, locator: Locator, action: ReadinessAction | undefined, through: boolean) =>
   Effect.gen(function* () {
     let since: { readonly key: string; readonly at: number } | undefined
     let lastBox: string | undefined
     let throughLooks = 0
     const started = Date.now()
-    // The first look does not wait: how many elements match now. A question below waits up to ASK_MS for one
-    // to appear, so a missing target would be seen only a second in, after a short call's deadline.
-    yield* noteSighting(yield* countOf(locator))
+    // An action that only needs its target to be there is usually done before the first look is due (which counts).
+    if (action === undefined) yield* Effect.sleep(POLL_MS)
+    // The first look of the others does not wait: how many elements match now. A question below waits up to
+    // ASK_MS for one to appear, so a missing target would be seen only a second in, after a short call's deadline.
+    else yield* noteSighting(yield* countOf(locator))
     for (;;) {
-      const answer = yield* ask(locator, action, through, ASK_MS)
+      const answer = action === undefined ? ONLY_PRESENCE : yield* ask(locator, action, through, ASK_MS)
       // What the call saw of its target decides what its deadline means (services/Deadline.ts).
       if (!("failed" in answer)) yield* noteSighting(1)
       let notReady: NotReady | undefined

@@ -2,7 +2,7 @@
 // from Playwright's error classes and the page's structure (how many elements match, are they visible).
 import { Duration, Effect, Option } from "effect"
 import type { ElementHandle, FrameLocator, Locator, Page } from "playwright"
-import { ActionFailed, ActionTimeout, PageClosed, PageUnresponsive, TargetAmbiguous, TargetNotFound, TargetUnusable, type UnusableReason } from "../../../domain/errors.js"
+import { ActionFailed, ActionTimeout, InvalidInput, PageClosed, PageUnresponsive, TargetAmbiguous, TargetNotFound, TargetUnusable, type UnusableReason } from "../../../domain/errors.js"
 import { describeTarget, type Locator as TargetLocator, type Target } from "../../../domain/target.js"
 import { waitWithin } from "../../../services/Deadline.js"
 import type { ActionError } from "../../../services/Session.js"
@@ -224,6 +224,33 @@ const ensureRefs = (settings: TargetSettings, page: Page, target: Target) =>
     return frames.locator ?? frames.within ?? []
   })
 
+/** Playwright's words on a selector it cannot parse, without the name of the call that found out ("locator.count: "). */
+const parseFailure = (error: unknown) => firstLine(error).replace(/^[\w.]+: /, "")
+
+/**
+ * The first selector of the target that Playwright cannot parse, as InvalidInput naming its field
+ * (`prefix` names the target's own field in the input, "to." for a drop target); undefined when each
+ * parses. Asked after a failure only: a selector that does not parse fails Playwright's call at once,
+ * and the same count on the page's root that succeeds says the page was not the trouble.
+ */
+const selectorProblem = (page: Page, target: Target, prefix = "") =>
+  Effect.gen(function* () {
+    for (const [field, locator] of [["within.selector", target.within], ["selector", target.locator]] as const) {
+      if (locator?.kind !== "selector") continue
+      const failure = yield* Effect.promise(() =>
+        page.locator(locator.value).count().then(
+          () => undefined,
+          (error: unknown) => (isPlaywrightTimeout(error) ? undefined : error)
+        )
+      ).pipe(Effect.timeoutTo({ duration: CHECK_TIMEOUT, onSuccess: (failure) => failure, onTimeout: () => undefined }))
+      if (failure === undefined || page.isClosed()) continue
+      const pageAnswers = yield* countSafely(page.locator(":root"))
+      if (pageAnswers < 0) return undefined
+      return new InvalidInput({ field: `${prefix}${field}`, problem: `is not a selector Playwright can parse: ${parseFailure(failure)}` })
+    }
+    return undefined
+  })
+
 // Both ask the page: bounded, so that a page that cannot answer does not hold the call.
 const countSafely = (locator: Locator) =>
   Effect.promise(() => locator.count().catch(() => -1)).pipe(Effect.timeoutTo({ duration: CHECK_TIMEOUT, onSuccess: (n) => n, onTimeout: () => -1 }))
@@ -246,6 +273,11 @@ const classify = (action: Action, page: Page, locator: Locator, target: Target, 
       if (Option.isSome(stuck)) return stuck.value
     }
     const count = yield* countSafely(locator)
+    // A selector Playwright cannot parse fails at once, and no count of it answers.
+    if (count < 0) {
+      const invalid = yield* selectorProblem(page, target)
+      if (invalid !== undefined) return invalid
+    }
     if (count > 1) return new TargetAmbiguous({ target: described, count })
     if (count === 0) {
       return new TargetNotFound({ target: described, detail: `No element matches ${described} (waited ${timeoutMs} ms).` })
@@ -333,7 +365,6 @@ const attemptAction = <A>(
       catch: (cause) => new BrowserCallFailed({ cause })
     })
   const checks = READINESS[action]
-  if (checks === undefined) return Effect.map(attempt((options) => run(locator, options)), (value) => ({ value }))
   return Effect.raceFirst(
     Effect.map(attempt((options) => run(locator, options)), (value): { readonly value: A; readonly via?: string } => ({ value })),
     watchReadiness(page, locator, checks, through !== undefined).pipe(
@@ -352,6 +383,16 @@ const attemptAction = <A>(
   )
 }
 
+/**
+ * Fails with the answer for a target that matches nothing once the page can no longer bring it (the
+ * rule of watchReadiness), for a wait of its own that needs only the target to be there; never succeeds.
+ */
+const untilMissing = (page: Page, locator: Locator, target: Target, action: Action, timeoutMs: number) =>
+  watchReadiness(page, locator, undefined, false).pipe(
+    Effect.zipRight(Effect.never),
+    Effect.catchTag("NotReady", (notReady) => Effect.fail(notReadyError(action, describeTarget(target), timeoutMs, notReady)))
+  )
+
 export type Targets = ReturnType<typeof targets>
 
 /** Finding and acting on targets in one session: each step bound to the session's browser state and settings. */
@@ -363,6 +404,8 @@ export const targets = (browser: BrowserStateService) => {
     describe: (page: Page, target: Target, answered?: DescribeAnswer) => describe(settings, page, target, answered),
     describeScript: (page: Page, target: Target) => describeScript(settings, page, target),
     countSafely,
+    selectorProblem,
+    untilMissing,
     act: <A>(
       action: Action,
       target: Target,
