@@ -45,6 +45,7 @@ export const ENTRIES = {
   typingChanges: pick("typingChanges", "typing"),
   typedState: pick("typedState", "typing"),
   readText: pick("readText", "fields"),
+  readShownText: pick("readShownText", "fields"),
   /** The page's reaction to an action that is read back (session/reaction.ts). */
   watchReaction: pick("watchReaction", "reaction"),
   reactionNow: pick("reactionNow", "reaction"),

@@ -333,6 +333,7 @@ const cutText = (text: string, secrets: SecretsService) => {
 
 interface TextRead {
   readonly text?: string
+  readonly hidden?: string
   readonly texts?: ReadonlyArray<string>
   readonly more?: number
   readonly redacted?: boolean
@@ -363,6 +364,7 @@ export const getText = defineTool({
     }),
     more: Schema.optional(Schema.Number).annotations({ description: "With all: how many matches were left out." }),
     redacted: Schema.optional(Schema.Boolean).annotations({ description: "True when the field is a password field." }),
+    hidden: Schema.optional(Schema.String).annotations({ description: "Nobody sees the element: how it is hidden (its text reads empty)." }),
     element: ElementField
   }),
   annotations: readAnnotations,
@@ -426,8 +428,8 @@ export const getText = defineTool({
           ...(total > texts.length ? { more: total - texts.length } : {})
         }
       }
-      const text = yield* session.getText(target, { timeoutMs: left })
-      return text === null ? { text: REDACTED, redacted: true } : { text }
+      const { text, hidden } = yield* session.getText(target, { timeoutMs: left })
+      return text === null ? { text: REDACTED, redacted: true } : { text, ...(hidden !== undefined ? { hidden } : {}) }
     }).pipe(Effect.map((value): TextRead => value))
     // One element: what it is, for the record (its durable forms, and whether it is a field).
     const element = input.all === true ? undefined : yield* session.describe(target)

@@ -25,6 +25,13 @@ const PagesLive = Layer.scoped(
         "Quiet",
         `<p id="here">Here</p>
          <input id="field" aria-label="Field">
+         <div id="none" style="display:none">Invalid password</div>
+         <section style="display:none"><p id="inside">Inside a hidden section</p></section>
+         <p id="invisible" style="visibility:hidden">Invisible</p>
+         <div id="flat" style="height:0;overflow:hidden">Clipped away</div>
+         <div id="spill" style="height:0">Spills out in view</div>
+         <p id="partly">Shown <span style="display:none">not shown</span></p>
+         <input id="secret-field" type="hidden" value="token-123">
          <button id="late" onclick="setTimeout(() => { const p = document.createElement('p'); p.id = 'arrived'; p.textContent = 'Arrived'; document.body.append(p) }, 400)">Later</button>`
       )
     }),
@@ -79,6 +86,39 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 240_000, excludeTe
       const read = yield* call(getText, { selector: "#arrived", timeoutMs: LONG })
       expect(codeOf(read), read.error?.message).toBe("ok")
       expect(read.result.text).toBe("Arrived")
+      expect(codeOf(yield* call(cleanup))).toBe("ok")
+    }))
+
+  it.effect("get_text of an element nobody sees reads empty and says how it is hidden; what shows reads as shown", () =>
+    Effect.gen(function* () {
+      const { url } = yield* Pages
+      expect(codeOf(yield* call(launch, { force: true }))).toBe("ok")
+      expect(codeOf(yield* call(navigate, { screen: "url", url: url("/quiet") }))).toBe("ok")
+      const hidden = [
+        ["#none", /display:none on it/],
+        ["#inside", /display:none on section around it/],
+        ["#invisible", /visibility:hidden on it/],
+        ["#flat", /no size/],
+        ["#secret-field", /display:none on it/]
+      ] as const
+      for (const [selector, how] of hidden) {
+        const read = yield* call(getText, { selector, timeoutMs: LONG })
+        expect(codeOf(read), `${selector}: ${read.error?.message}`).toBe("ok")
+        expect(read.result.text, selector).toBe("")
+        expect(read.result.hidden, selector).toMatch(how)
+      }
+      const shown = [
+        ["#partly", "Shown"],
+        ["#spill", "Spills out in view"],
+        ["#here", "Here"]
+      ] as const
+      for (const [selector, text] of shown) {
+        const read = yield* call(getText, { selector, timeoutMs: LONG })
+        expect(codeOf(read), `${selector}: ${read.error?.message}`).toBe("ok")
+        expect(read.result.text.trim(), selector).toBe(text)
+        // No field for what is not there.
+        expect(read.result, selector).not.toHaveProperty("hidden")
+      }
       expect(codeOf(yield* call(cleanup))).toBe("ok")
     }))
 

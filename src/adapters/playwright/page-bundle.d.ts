@@ -23,6 +23,7 @@ export declare const PAGE: {
   readonly typingChanges: string
   readonly typedState: string
   readonly readText: string
+  readonly readShownText: string
   readonly watchReaction: string
   readonly reactionNow: string
   readonly stopReaction: string

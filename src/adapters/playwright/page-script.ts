@@ -65,6 +65,9 @@ export const isSensitiveField = pageFunction(PAGE.isSensitiveField, "element") a
 /** Text of an element for get_text: the value of a form field (never a password), else rendered text (page/fields.ts). */
 export const readText = pageFunction(PAGE.readText, "element") as (element: Element) => string | null
 
+/** Runs in the page: get_text's read of one element, empty with how it is hidden when nobody sees it (page/fields.ts). */
+export const readShownText = pageFunction(PAGE.readShownText, "element") as (element: Element) => { readonly text: string | null; readonly hidden?: string }
+
 /** The expression that runs `observePage` in the page. */
 export const observeExpression = (args: ObserveArgs): string =>
   args.wantA11y || args.wantTestIds || args.find !== undefined

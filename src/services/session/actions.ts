@@ -104,8 +104,11 @@ export interface SessionActions {
     { readonly element?: TargetElement | undefined },
     SessionGone | PageClosed | PageUnresponsive | TargetNotFound | WaitTimeout | DebuggerPaused | InvalidInput
   >
-  /** Rendered text, or a field's value; null for a password field. */
-  readonly getText: (target: Target, options: Timeout) => Effect.Effect<string | null, ActionError>
+  /**
+   * Rendered text, or a field's value; null for a password field. An element nobody sees reads empty,
+   * with `hidden` saying how it is hidden (display:none on it or around it, visibility, no size).
+   */
+  readonly getText: (target: Target, options: Timeout) => Effect.Effect<{ readonly text: string | null; readonly hidden?: string }, ActionError>
   /**
    * The text of every element the target matches (at most `limit`, in document order, null for a
    * password field) and how many match in all, once at least one is in the page.

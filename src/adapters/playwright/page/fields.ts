@@ -1,4 +1,5 @@
 // Form fields as the tools see them: whether typed text is a secret, and the text get_text reads.
+import { hiddenHow } from "./readiness.js"
 
 /** Whether text typed into this element must be treated as a secret. */
 export const isSensitiveField = (element: Element): boolean => {
@@ -36,6 +37,30 @@ export const readText = (element: Element): string | null => {
     return element.getAttribute("aria-valuetext") ?? element.getAttribute("aria-valuenow") ?? ""
   }
   return text
+}
+
+/**
+ * get_text's read of one element: the text a person sees there. An element nobody sees (display:none
+ * on it or around it, visibility, no size: hiddenHow) reads as its innerText would if it were hidden
+ * with its children, empty, with how it is hidden; a box of no size whose text overflows in view is not
+ * hidden. Its value is never read then, so a hidden field's text never passes for what the page shows.
+ */
+export const readShownText = (element: Element): { readonly text: string | null; readonly hidden?: string } => {
+  const hidden = hiddenHow(element)
+  if (hidden === undefined || overflowsInView(element)) return { text: readText(element) }
+  return { text: "", hidden }
+}
+
+/** Runs in the page: a box of no size whose contents still show around it (overflow left visible). */
+const overflowsInView = (element: Element): boolean => {
+  const box = element.getBoundingClientRect()
+  if (box.width > 0 && box.height > 0) return false
+  const style = getComputedStyle(element)
+  if (style.display === "none" || style.visibility !== "visible" || style.overflowX !== "visible" || style.overflowY !== "visible") return false
+  const range = element.ownerDocument.createRange()
+  range.selectNodeContents(element)
+  const contents = range.getBoundingClientRect()
+  return contents.width > 0 && contents.height > 0
 }
 
 /** Runs in the page: the focused element, down through shadow roots and same-origin frames; null when none. */

@@ -228,11 +228,16 @@ export const diagnose = (element: Element, args: ReadinessArgs): { readonly verd
   return quietMs === undefined ? found : { ...found, quietMs }
 }
 
-/** Runs in the page: how long the document's DOM has not changed (the walk's watch, page/registry.ts); undefined when nothing watches it. */
+/**
+ * Runs in the page: how long the document's DOM has not changed, nor a person's input arrived (whose
+ * handler may still change it), as far as the walk's watch knows (page/registry.ts: since it began);
+ * undefined when nothing watches it.
+ */
 export const pageQuietMs = (document: Document): number | undefined => {
-  const watch: { last: number } | undefined = (document.defaultView as any)?.[Symbol.for("browser-workflow-mcp")]?.watch
+  const watch: { last: number; input?: number; from?: number } | undefined = (document.defaultView as any)?.[Symbol.for("browser-workflow-mcp")]?.watch
   if (watch === undefined) return undefined
-  return document.readyState !== "complete" ? 0 : Math.min(performance.now() - watch.last, 3_600_000)
+  const since = Math.max(watch.last, watch.input ?? -Infinity, watch.from ?? -Infinity)
+  return document.readyState !== "complete" ? 0 : Math.min(performance.now() - since, 3_600_000)
 }
 
 /** Runs in the page: whether a read-only field looks like what a picker fills (it opens a popup, or is named so). */

@@ -10,8 +10,11 @@ export interface Registry {
   info: Map<string, { role: string; name: string }>
   /** Per client (by viewer id, the least recently observing first): what it was told and saw (see `View`). */
   views: Map<string, View>
-  /** When the DOM last changed, when a person's input last arrived, and the URL at the last full observation, for settling (see settlePage). */
-  watch?: { last: number; href: string; input?: number }
+  /**
+   * When the DOM last changed, when a person's input last arrived, and the URL at the last full observation,
+   * for settling (see settlePage); `from`: when the watch began (quiet before it is unknown, see pageQuietMs).
+   */
+  watch?: { last: number; href: string; input?: number; from?: number }
   /** This document's id and its ledger: each bound ref's durable identity (see `Ledger`). */
   doc: string
   seq: number
@@ -204,7 +207,7 @@ const isTextEntry = (target: EventTarget | null): boolean =>
  */
 export const watchAndPrune = (registry: Registry, changes: LedgerChanges): void => {
   if (registry.watch === undefined) {
-    const watch: NonNullable<Registry["watch"]> = { last: -Infinity, href: location.href }
+    const watch: NonNullable<Registry["watch"]> = { last: -Infinity, href: location.href, from: performance.now() }
     registry.watch = watch
     // The end of a click or a key: what the page does in the next moments is the action's doing (an error it logs 50 ms later).
     // A character typed into a field is not such an end: text entry would pay the wait once per call for

@@ -11,7 +11,7 @@ import { BrowserState, type BrowserStateService } from "../lifecycle/browser.js"
 import { BrowserCallFailed, firstLine, isPlaywrightTimeout } from "../calls.js"
 import { directActions, type DirectActions } from "./direct.js"
 import { requestsInFlight, type LiveSession } from "../lifecycle/live-session.js"
-import { isSensitiveField, readText } from "../page-script.js"
+import { isSensitiveField, readShownText, readText } from "../page-script.js"
 import { targets, type Targets } from "./targets.js"
 import { choiceKindOf, selectOfOption, type ChoiceKind } from "./choice-kind.js"
 import { chooseInWidget } from "./choose.js"
@@ -264,7 +264,7 @@ const hover = (context: ActionContext, target: Target, options: ActionOptions) =
   onActivePage(context, options.dialog, context.targeting.act("hover", target, options.timeoutMs, (locator, opts) => locator.hover(opts)).pipe(Effect.asVoid))
 
 const getText = (context: ActionContext, target: Target, options: { readonly timeoutMs: number }) =>
-  context.targeting.act("get_text", target, options.timeoutMs, (locator, opts) => locator.evaluate(readText, undefined, opts)).pipe(
+  context.targeting.act("get_text", target, options.timeoutMs, (locator, opts) => locator.evaluate(readShownText, undefined, opts)).pipe(
     Effect.map(({ value }) => value)
   )
 

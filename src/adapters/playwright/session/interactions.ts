@@ -57,7 +57,9 @@ const drag = (browser: BrowserStateService, targeting: Targets, source: Target, 
     const { page } = yield* browser.activePage
     const frames = yield* targeting.ensureRefs(page, target)
     const destination = targeting.locate(page, target, frames)
-    yield* targeting.act("drag", source, options.timeoutMs, (locator, opts) => locator.dragTo(destination, opts), page).pipe(
+    const dragged = targeting.act("drag", source, options.timeoutMs, (locator, opts) => locator.dragTo(destination, opts), page)
+    // A drop target the page can no longer bring fails the drag as a missing source would.
+    yield* Effect.raceFirst(dragged, targeting.untilMissing(page, destination, target, "drag", options.timeoutMs)).pipe(
       // The source was there; a drop target that never showed is what went wrong.
       Effect.catchTag("ActionTimeout", (timeout) =>
         Effect.flatMap(targeting.countSafely(destination), (count): Effect.Effect<never, TargetNotFound | TargetAmbiguous | typeof timeout> =>

@@ -116,6 +116,8 @@ export const watchReadiness = (page: Page, locator: Locator, action: ReadinessAc
       if (!("failed" in answer)) yield* noteSighting(1)
       let notReady: NotReady | undefined
       let changing = true
+      /** Since when the page has shown the reason at the latest, when it can say (a DOM unchanged since then matched nothing). */
+      let shownSince: number | undefined
       if ("failed" in answer) {
         // More than one match is as settled as any reason; none is waited for while the page can still
         // bring it (it loads, its DOM changes, it fetches: see below), then it is missing.
@@ -128,6 +130,8 @@ export const watchReadiness = (page: Page, locator: Locator, action: ReadinessAc
           notReady = new NotReady({ reason: "missing", detail: "no element matches it", count: 0 })
           const quiet = yield* pageQuiet(page)
           changing = quiet === 0 || (quiet !== undefined && quiet < QUIET_MS && Date.now() - started < MISSING_BUSY_CAP_MS)
+          // A DOM that has not changed for a while matched nothing all that while: a quiet page need not be watched as long again.
+          if (quiet !== undefined) shownSince = Date.now() - quiet
         }
       } else if (answer.verdict.ready === "through" && answer.element !== undefined) {
         if (++throughLooks >= THROUGH_LOOKS) return { element: answer.element, how: answer.verdict.how, via: answer.verdict.via } satisfies Through
@@ -141,7 +145,7 @@ export const watchReadiness = (page: Page, locator: Locator, action: ReadinessAc
       if (!("failed" in answer)) lastBox = answer.box
       const now = Date.now()
       if (changing || notReady === undefined) since = undefined
-      else if (since?.key !== `${notReady.reason} ${notReady.detail}`) since = { key: `${notReady.reason} ${notReady.detail}`, at: now }
+      else if (since?.key !== `${notReady.reason} ${notReady.detail}`) since = { key: `${notReady.reason} ${notReady.detail}`, at: Math.min(now, shownSince ?? now) }
       // Settled: the same reason for QUIET_MS, and the page fetches nothing that could change it; a
       // reason only the page's own doing ends sooner, when its DOM has been quiet as long.
       const needed =
