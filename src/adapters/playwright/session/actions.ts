@@ -317,9 +317,9 @@ const getTexts = (context: ActionContext, target: Target, options: { readonly ti
     const locator = context.targeting.locate(page, target, yield* context.targeting.ensureRefs(page, target))
     const read = Effect.tryPromise({
       try: () => locator.evaluateAll(readEach, options.limit),
-      catch: (cause) => cause
+      catch: (cause) => new BrowserCallFailed({ cause })
     }).pipe(
-      Effect.catchAll((cause): Effect.Effect<never, PageClosed | InvalidInput | ActionFailed> =>
+      Effect.catchTag("BrowserCallFailed", ({ cause }): Effect.Effect<never, PageClosed | InvalidInput | ActionFailed> =>
         page.isClosed()
           ? Effect.fail(new PageClosed({ detail: `the page closed during get_text on ${described}`, during: "get_text" }))
           : Effect.flatMap(context.targeting.selectorProblem(page, target), (invalid) =>
