@@ -308,7 +308,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
   it.effect("the batch deadline interrupts a click that is still waiting in the browser", () =>
     Effect.gen(function* () {
       yield* open("/visibility")
-      const response = yield* runTool(click)({ testId: "never-there", timeoutMs: 60_000 }, { deadlineMs: 400 })
+      const response = yield* runTool(click)({ testId: "hidden", timeoutMs: 60_000 }, { deadlineMs: 400 })
       expect(response.envelope.error?.code).toBe("MM_CLICK_TIMEOUT")
       expect(response.envelope.ms ?? 0).toBeLessThan(10_000)
       // The aborted click left nothing behind: the page still answers at once.
