@@ -131,28 +131,29 @@ export const singleSessions = (handle: SessionHandle): SessionsService => {
  * Without a registry or a handle, the ambient services (the single-session layers: Playwright.layer and
  * the test layers) are the one session. Missing too, the call is a defect: nothing says where to run it.
  */
-const ambientHandle: Effect.Effect<SessionHandle> = Effect.flatMap(Effect.context<never>(), (context) =>
-  Option.isSome(Context.getOption(context as Context.Context<Session>, Session))
-    ? Effect.succeed(handleOf(context as Context.Context<SessionServices>))
+const ambientOption: Effect.Effect<Option.Option<SessionHandle>> = Effect.map(Effect.context<never>(), (context) =>
+  Option.map(Context.getOption(context as Context.Context<Session>, Session), () => handleOf(context as Context.Context<SessionServices>))
+)
+
+const ambientHandle: Effect.Effect<SessionHandle> = Effect.flatMap(ambientOption, (handle) =>
+  Option.isSome(handle)
+    ? Effect.succeed(handle.value)
     : Effect.dieMessage("No session to run on: pipe the call through withSession(handle), or provide the app layer (its Sessions registry).")
 )
 
-/** With no ambient session either, there is no session a selector can name. */
-const hasAmbient: Effect.Effect<boolean> = Effect.map(Effect.context<never>(), (context) => Option.isSome(Context.getOption(context as Context.Context<Session>, Session)))
+/** A selector names the ambient session or, with no ambient session either, nothing. */
+const onAmbient = <A>(selector: string, use: (sessions: SessionsService) => Effect.Effect<A, SessionNotFound>): Effect.Effect<A, SessionNotFound> =>
+  Effect.flatMap(ambientOption, (handle) =>
+    Option.isSome(handle) ? use(singleSessions(handle.value)) : new SessionNotFound({ session: selector.slice(0, 120), yours: [] })
+  )
 
 const ambient: SessionsService = {
   resolve: () => ambientHandle,
   list: Effect.succeed([]),
   reserving: (effect) => effect,
   count: Effect.succeed(0),
-  switchTo: (selector) =>
-    Effect.flatMap(hasAmbient, (has) =>
-      has ? Effect.flatMap(ambientHandle, (handle) => singleSessions(handle).switchTo(selector)) : new SessionNotFound({ session: selector.slice(0, 120), yours: [] })
-    ),
-  close: (selector) =>
-    Effect.flatMap(hasAmbient, (has) =>
-      has ? Effect.flatMap(ambientHandle, (handle) => singleSessions(handle).close(selector)) : new SessionNotFound({ session: selector.slice(0, 120), yours: [] })
-    ),
+  switchTo: (selector) => onAmbient(selector, (sessions) => sessions.switchTo(selector)),
+  close: (selector) => onAmbient(selector, (sessions) => sessions.close(selector)),
   onPauseChange: () => Effect.succeed(() => undefined)
 }
 
