@@ -1,9 +1,6 @@
 // The debugger tests' world: real Chromium (loopback only) behind our MCP server, reached over the SDK
 // client (in-memory transport) so that the tool list and its list_changed notifications are what a
 // client sees; pages and scripts served on 127.0.0.1 with their content types.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { ManagedRuntime } from "effect"
 import { afterAll, beforeAll, expect } from "vitest"
 import { servePages, type RunningServer } from "../../demo/serve.js"
@@ -13,22 +10,14 @@ import { makeRegistry } from "../../src/runtime/registry.js"
 import { makeRunSteps } from "../../src/tools/batch.js"
 import { builtinTools } from "../../src/tools/registry.js"
 import { liveLayer, testSettings } from "../support/browser.js"
+import { connectClient, type Answer } from "../support/mcp-client.js"
 
 export type Served = RunningServer
 
 /** Serves pages (text/html) and scripts (paths ending in .js, text/javascript) on 127.0.0.1. */
 export const serve = servePages
 
-export interface Answer {
-  readonly ok: boolean
-  readonly result?: any
-  readonly error?: { readonly code: string; readonly message: string; readonly details?: any }
-  /** The active page, only when it changed since the client's previous response. */
-  readonly page?: { readonly url: string; readonly title?: string; readonly tab?: string; readonly screen?: string; readonly loading?: boolean }
-  readonly notices?: ReadonlyArray<string>
-  readonly console?: ReadonlyArray<string>
-  readonly ms?: number
-}
+export type { Answer }
 
 export interface Harness {
   readonly settings: Settings
@@ -47,24 +36,13 @@ export const connect = async (caps: ReadonlyArray<string> = ["debugger"], overri
   const runtime = ManagedRuntime.make(liveLayer(settings))
   const registry = makeRegistry([...builtinTools, makeRunSteps()], "mm")
   const server = makeMcpServer(registry, runtime, { caps })
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  const client = new Client({ name: "debugger-test", version: "1.0.0" })
-  let changed = 0
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-    changed++
-  })
-  await server.connect(serverSide)
-  await client.connect(clientSide)
+  const { client, call, names, changes } = await connectClient(server, "debugger-test")
   return {
     settings,
-    call: async (name, args = {}) => {
-      const result = await client.callTool({ name, arguments: args })
-      const content = result.content as Array<{ type: string; text?: string }>
-      return JSON.parse(content[0]!.text!) as Answer
-    },
-    names: async () => (await client.listTools()).tools.map((tool) => tool.name),
+    call,
+    names,
     listBytes: async () => Buffer.byteLength(JSON.stringify(await client.listTools())),
-    changes: () => changed,
+    changes,
     close: async () => {
       await client.close()
       await runtime.dispose()

@@ -1,88 +1,28 @@
 // Reading the tool list is no activity on a session (SDK client over the in-memory transport, a session
 // registry over mock sessions): a client that only lists tools still sees its session's idle lease run out,
 // and a client without a session lists tools without a slot being built for it.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
-import { Effect, Layer, ManagedRuntime, Option, Ref } from "effect"
-import { afterEach, describe, expect, it } from "vitest"
+import type { ManagedRuntime } from "effect"
+import { describe, expect, it } from "vitest"
 import { makeMcpServer } from "../../src/mcp/server.js"
 import { makeRegistry } from "../../src/runtime/registry.js"
-import * as SessionRegistry from "../../src/runtime/session-registry.js"
-import type { SlotFactory } from "../../src/runtime/session-registry.js"
-import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
-import { Observer } from "../../src/services/Observer.js"
-import { Session, type SessionInfo } from "../../src/services/Session.js"
 import { makeRunSteps } from "../../src/tools/batch.js"
 import { builtinTools } from "../../src/tools/registry.js"
-
-const state = { isLoaded: true, currentUrl: "http://127.0.0.1/", title: "t", currentScreen: "unknown" }
+import { closedAfterEach } from "../support/mcp-client.js"
+import { mockSessionRegistry } from "../support/mock-sessions.js"
 
 /** The lease under test: short, so that the test waits a second or two for it. */
 const IDLE_TIMEOUT_MS = 1_000
 
-const runtimes: Array<ManagedRuntime.ManagedRuntime<any, any>> = []
-const clients: Array<Client> = []
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()))
-  await Promise.all(runtimes.splice(0).map((runtime) => runtime.dispose()))
-})
+const wire = closedAfterEach()
 
 /** A registry over mock sessions that counts the slots it builds and the sessions that closed. */
 const world = () => {
-  const counts = { slots: 0, launches: 0, closed: [] as Array<string> }
-  const factory: SlotFactory = (scope) =>
-    Effect.suspend(() => {
-      counts.slots++
-      const current = Ref.unsafeMake(Option.none<SessionInfo>())
-      return Layer.buildWithScope(
-        Layer.merge(
-          Session.layerTest({
-            current: Ref.get(current),
-            tabs: Effect.succeed({ active: null, tracked: [] } as any),
-            onPauseChange: () => Effect.succeed(() => undefined),
-            launch: () =>
-              Effect.gen(function* () {
-                const sessionId = `s${++counts.launches}`
-                yield* Ref.set(current, Option.some({ sessionId, startedAt: "", flowTags: [], tags: [] }))
-                return { sessionId, homeUrl: state.currentUrl }
-              }),
-            cleanup: Effect.flatMap(Ref.getAndSet(current, Option.none()), (was) =>
-              Effect.sync(() => {
-                if (Option.isSome(was)) counts.closed.push(was.value.sessionId)
-                return Option.isSome(was)
-              })
-            )
-          }),
-          Observer.layerTest({ state: Effect.succeed(state), observe: () => Effect.succeed({ state }) })
-        ),
-        scope
-      )
-    })
-  const layer = SessionRegistry.layer(Effect.succeed(factory), {
-    maxSessions: 8,
-    idleTimeoutMs: IDLE_TIMEOUT_MS,
-    shared: false,
-    privateKnowledge: false
-  }).pipe(Layer.provideMerge(KnowledgeStore.layerMemory))
-  const runtime = ManagedRuntime.make(layer)
-  runtimes.push(runtime)
-  return { runtime, counts }
+  const { layer, counts } = mockSessionRegistry({ idleTimeoutMs: IDLE_TIMEOUT_MS })
+  return { runtime: wire.runtime(layer), counts }
 }
 
-const connect = async (runtime: ManagedRuntime.ManagedRuntime<any, any>) => {
-  const server = makeMcpServer(makeRegistry([...builtinTools, makeRunSteps()], "mm"), runtime)
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  const client = new Client({ name: "list-lease-test", version: "1.0.0" })
-  await server.connect(serverSide)
-  await client.connect(clientSide)
-  clients.push(client)
-  const call = async (name: string, args: Record<string, unknown> = {}) => {
-    const result = await client.callTool({ name, arguments: args })
-    const content = result.content as Array<{ type: string; text?: string }>
-    return JSON.parse(content[0]!.text!) as { ok: boolean; result?: any; error?: { code: string; message: string } }
-  }
-  return { client, call }
-}
+const connect = (runtime: ManagedRuntime.ManagedRuntime<any, any>) =>
+  wire.connect(makeMcpServer(makeRegistry([...builtinTools, makeRunSteps()], "mm"), runtime), "list-lease-test")
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

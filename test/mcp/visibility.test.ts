@@ -1,25 +1,20 @@
 // The tool list follows the session, over the SDK client (in-memory transport, mock browser): what is
 // listed before launch, with a session, an extension, a second tab, a capability, opt-in groups and
 // hide/show rules; tools/list_changed on every change; --static-tools; clear errors for hidden tools.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Layer, ManagedRuntime, Option, Ref, Schema } from "effect"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Build } from "../../src/capabilities/Build.js"
 import { inputJsonSchema } from "../../src/mcp/json-schema.js"
 import { describeTool, makeMcpServer, type McpServerOptions } from "../../src/mcp/server.js"
 import { makeRegistry } from "../../src/runtime/registry.js"
-import * as SessionRegistry from "../../src/runtime/session-registry.js"
-import type { SlotFactory } from "../../src/runtime/session-registry.js"
 import { defineTool, type AnyToolDefinition } from "../../src/runtime/tool.js"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { Observer } from "../../src/services/Observer.js"
 import { Session, type SessionInfo } from "../../src/services/Session.js"
 import { makeRunSteps } from "../../src/tools/batch.js"
 import { builtinTools } from "../../src/tools/registry.js"
-
-const state = { isLoaded: true, currentUrl: "http://127.0.0.1/", title: "t", currentScreen: "unknown" }
+import { closedAfterEach } from "../support/mcp-client.js"
+import { mockSessionRegistry, mockState as state } from "../support/mock-sessions.js"
 
 /** An opt-in tool of a group that is off unless enabled, as later groups (debugger, devtools) will be. */
 const debuggerProbe = defineTool({
@@ -62,45 +57,18 @@ const mockWorld = () => {
   return { current, tabs, clicks, layer }
 }
 
-const runtimes: Array<ManagedRuntime.ManagedRuntime<any, any>> = []
-const clients: Array<Client> = []
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()))
-  await Promise.all(runtimes.splice(0).map((runtime) => runtime.dispose()))
-})
+const wire = closedAfterEach()
 
 type World = ReturnType<typeof mockWorld>
 
-const runtimeOf = (world: World, capabilities: Layer.Layer<never> = Layer.empty) => {
-  const runtime = ManagedRuntime.make(Layer.merge(world.layer, capabilities))
-  runtimes.push(runtime)
-  return runtime
-}
+const runtimeOf = (world: World, capabilities: Layer.Layer<never> = Layer.empty) => wire.runtime(Layer.merge(world.layer, capabilities))
 
 /** A client connected to its own server over the given runtime, counting tools/list_changed. */
-const connect = async (
+const connect = (
   runtime: ManagedRuntime.ManagedRuntime<any, any>,
   options: McpServerOptions = {},
   tools: ReadonlyArray<AnyToolDefinition> = [...builtinTools, debuggerProbe]
-) => {
-  const server = makeMcpServer(registryOf(tools), runtime, options)
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  const client = new Client({ name: "visibility-test", version: "1.0.0" })
-  let changed = 0
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-    changed++
-  })
-  await server.connect(serverSide)
-  await client.connect(clientSide)
-  clients.push(client)
-  const names = async () => (await client.listTools()).tools.map((tool) => tool.name)
-  const call = async (name: string, args: Record<string, unknown> = {}) => {
-    const result = await client.callTool({ name, arguments: args })
-    const content = result.content as Array<{ type: string; text?: string }>
-    return JSON.parse(content[0]!.text!) as { ok: boolean; result?: any; error?: { code: string; message: string } }
-  }
-  return { client, names, call, changes: () => changed }
-}
+) => wire.connect(makeMcpServer(registryOf(tools), runtime, options), "visibility-test")
 
 const BEFORE_LAUNCH = [
   "mm_launch",
@@ -306,37 +274,7 @@ describe("batches", () => {
 })
 
 /** A session registry over mock sessions: each launch is a slot of its own, as the live server's are. */
-const registryWorld = () => {
-  let launches = 0
-  const factory: SlotFactory = (scope) =>
-    Effect.suspend(() => {
-      const current = Ref.unsafeMake(Option.none<SessionInfo>())
-      return Layer.buildWithScope(
-        Layer.merge(
-          Session.layerTest({
-            current: Ref.get(current),
-            tabs: Effect.succeed({ active: null, tracked: [] } as any),
-            onPauseChange: () => Effect.succeed(() => undefined),
-            launch: () =>
-              Effect.gen(function* () {
-                const sessionId = `s${++launches}`
-                yield* Ref.set(current, Option.some({ sessionId, startedAt: "", flowTags: [], tags: [] }))
-                return { sessionId, homeUrl: state.currentUrl }
-              }),
-            cleanup: Effect.map(Ref.getAndSet(current, Option.none()), Option.isSome)
-          }),
-          Observer.layerTest({ state: Effect.succeed(state), observe: () => Effect.succeed({ state }) })
-        ),
-        scope
-      )
-    })
-  const layer = SessionRegistry.layer(Effect.succeed(factory), { maxSessions: 8, idleTimeoutMs: 0, shared: false, privateKnowledge: false }).pipe(
-    Layer.provideMerge(KnowledgeStore.layerMemory)
-  )
-  const runtime = ManagedRuntime.make(layer)
-  runtimes.push(runtime)
-  return runtime
-}
+const registryWorld = () => wire.runtime(mockSessionRegistry().layer)
 
 describe("sessions in the tool list", () => {
   it("from a second session on, mm_sessions and every session tool's session argument are listed and mm_cleanup is not; back to one, the list is as before", async () => {

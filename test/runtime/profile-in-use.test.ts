@@ -1,52 +1,22 @@
 // A server on --user-data-dir holds one session on that profile at a time (Chromium runs one browser per
 // profile): a second launch answers MM_PROFILE_IN_USE at once, naming the session that holds it to the
 // client that may use it, and a launch after that session closed goes through.
-import { Effect, Layer, ManagedRuntime, Option, Ref } from "effect"
-import { afterEach, describe, expect, it } from "vitest"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
 import { toErrorInfo } from "../../src/domain/errors.js"
-import * as SessionRegistry from "../../src/runtime/session-registry.js"
-import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
-import { ObservingClient, Observer } from "../../src/services/Observer.js"
-import { Session, type SessionInfo } from "../../src/services/Session.js"
+import { ObservingClient } from "../../src/services/Observer.js"
+import { Session } from "../../src/services/Session.js"
 import { Sessions } from "../../src/services/Sessions.js"
+import { closedAfterEach } from "../support/mcp-client.js"
+import { mockSessionRegistry } from "../support/mock-sessions.js"
 
-const state = { isLoaded: true, currentUrl: "http://127.0.0.1/", title: "t", currentScreen: "unknown" }
+const wire = closedAfterEach()
 
 /** A registry over mock sessions whose launches are counted: a refused launch never reaches the browser. */
 const world = (profile: string | undefined) => {
-  let launches = 0
-  const factory: SessionRegistry.SlotFactory = (scope) =>
-    Effect.suspend(() => {
-      const current = Ref.unsafeMake(Option.none<SessionInfo>())
-      return Layer.buildWithScope(
-        Layer.merge(
-          Session.layerTest({
-            current: Ref.get(current),
-            tabs: Effect.succeed({ active: null, tracked: [] } as any),
-            onPauseChange: () => Effect.succeed(() => undefined),
-            launch: () =>
-              Effect.gen(function* () {
-                const sessionId = `s${++launches}`
-                yield* Ref.set(current, Option.some({ sessionId, startedAt: "", flowTags: [], tags: [] }))
-                return { sessionId, homeUrl: state.currentUrl }
-              }),
-            cleanup: Effect.map(Ref.getAndSet(current, Option.none()), Option.isSome)
-          }),
-          Observer.layerTest({ state: Effect.succeed(state) })
-        ),
-        scope
-      )
-    })
-  const options = { maxSessions: 8, idleTimeoutMs: 0, shared: false, privateKnowledge: false, ...(profile === undefined ? {} : { profile }) }
-  const runtime = ManagedRuntime.make(SessionRegistry.layer(Effect.succeed(factory), options).pipe(Layer.provideMerge(KnowledgeStore.layerMemory)))
-  runtimes.push(runtime)
-  return { runtime, launches: () => launches }
+  const { layer, counts } = mockSessionRegistry(profile === undefined ? {} : { profile })
+  return { runtime: wire.runtime(layer), launches: () => counts.launches }
 }
-
-const runtimes: Array<ManagedRuntime.ManagedRuntime<any, any>> = []
-afterEach(async () => {
-  await Promise.all(runtimes.splice(0).map((runtime) => runtime.dispose()))
-})
 
 /** Launches a new session as `client` (named `name`); answers the launch's outcome. */
 const launchAs = (client: string, name?: string) =>

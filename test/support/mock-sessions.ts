@@ -1,0 +1,57 @@
+// A session registry (the live server's, src/runtime/session-registry.ts) over mock sessions, for tests of
+// what the registry and the server do around sessions without a browser: each launch is a slot of its own
+// with ids s1, s2, ...; `counts` says how many slots were built, how many launches ran, which sessions closed.
+import { Effect, Layer, Option, Ref } from "effect"
+import * as SessionRegistry from "../../src/runtime/session-registry.js"
+import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
+import { Observer } from "../../src/services/Observer.js"
+import { Session, type SessionInfo } from "../../src/services/Session.js"
+
+/** What every mock session's page reports. */
+export const mockState = { isLoaded: true, currentUrl: "http://127.0.0.1/", title: "t", currentScreen: "unknown" }
+
+export interface MockRegistryOptions {
+  readonly idleTimeoutMs?: number
+  /** The server's --user-data-dir: one session on it at a time. */
+  readonly profile?: string
+}
+
+export const mockSessionRegistry = (options: MockRegistryOptions = {}) => {
+  const counts = { slots: 0, launches: 0, closed: [] as Array<string> }
+  const factory: SessionRegistry.SlotFactory = (scope) =>
+    Effect.suspend(() => {
+      counts.slots++
+      const current = Ref.unsafeMake(Option.none<SessionInfo>())
+      return Layer.buildWithScope(
+        Layer.merge(
+          Session.layerTest({
+            current: Ref.get(current),
+            tabs: Effect.succeed({ active: null, tracked: [] } as any),
+            onPauseChange: () => Effect.succeed(() => undefined),
+            launch: () =>
+              Effect.gen(function* () {
+                const sessionId = `s${++counts.launches}`
+                yield* Ref.set(current, Option.some({ sessionId, startedAt: "", flowTags: [], tags: [] }))
+                return { sessionId, homeUrl: mockState.currentUrl }
+              }),
+            cleanup: Effect.flatMap(Ref.getAndSet(current, Option.none()), (was) =>
+              Effect.sync(() => {
+                if (Option.isSome(was)) counts.closed.push(was.value.sessionId)
+                return Option.isSome(was)
+              })
+            )
+          }),
+          Observer.layerTest({ state: Effect.succeed(mockState), observe: () => Effect.succeed({ state: mockState }) })
+        ),
+        scope
+      )
+    })
+  const layer = SessionRegistry.layer(Effect.succeed(factory), {
+    maxSessions: 8,
+    idleTimeoutMs: options.idleTimeoutMs ?? 0,
+    shared: false,
+    privateKnowledge: false,
+    ...(options.profile === undefined ? {} : { profile: options.profile })
+  }).pipe(Layer.provideMerge(KnowledgeStore.layerMemory))
+  return { layer, counts }
+}
