@@ -6,47 +6,34 @@
 // get the hint that works for them; date inputs take their own format or are refused before anything
 // is touched. Real Chromium, pages on 127.0.0.1.
 import { describe, expect, layer } from "@effect/vitest"
-import { Context, Effect, Layer } from "effect"
-import * as KnowledgeFiles from "../../src/adapters/knowledge-files.js"
-import * as DebuggerSession from "../../src/adapters/playwright/devtools/debugger-session.js"
-import * as Browser from "../../src/adapters/playwright/lifecycle/browser.js"
-import * as ObserverAdapter from "../../src/adapters/playwright/observer/observer.js"
-import * as SessionAdapter from "../../src/adapters/playwright/session/session.js"
-import { Config } from "../../src/services/Config.js"
-import { Session } from "../../src/services/Session.js"
+import { Effect } from "effect"
 import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool, type ToolResponse } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { setChecked } from "../../src/tools/gestures.js"
 import { click, selectOption, type } from "../../src/tools/interaction.js"
-import { navigate } from "../../src/tools/navigation.js"
-import { launch } from "../../src/tools/session.js"
-import { answerPage, listenLoopback, pathOf, send } from "../../demo/serve.js"
-import { html, testSettings } from "../support/browser.js"
-
-class Pages extends Context.Tag("test/ReactionPages")<Pages, { readonly url: string }>() {}
-
-const message = `<p id="msg" role="status"></p>`
+import { html } from "../support/browser.js"
+import { inPage, reactionWorld, statusMessage } from "./reaction-world.js"
 
 const pages: Record<string, string> = {
   "/revert-timer": html(
     "Revert timer",
-    `<label><input type="checkbox" id="gift"> Gift wrap</label>${message}
+    `<label><input type="checkbox" id="gift"> Gift wrap</label>${statusMessage}
      <script>gift.addEventListener('change', (e) => { if (e.target.checked) setTimeout(() => { e.target.checked = false; msg.textContent = 'Gift wrap is not available for this item.' }, 300) })</script>`
   ),
   "/revert-fetch": html(
     "Revert fetch",
-    `<label><input type="checkbox" id="gift"> Gift wrap</label>${message}
+    `<label><input type="checkbox" id="gift"> Gift wrap</label>${statusMessage}
      <script>gift.addEventListener('change', (e) => { if (e.target.checked) fetch('/slow?ms=400').then((r) => r.json()).then(() => { e.target.checked = false; msg.textContent = 'Gift wrap is not available for this item.' }) })</script>`
   ),
   "/keeps": html(
     "Keeps",
-    `<label><input type="checkbox" id="news"> Newsletter</label>${message}
+    `<label><input type="checkbox" id="news"> Newsletter</label>${statusMessage}
      <script>news.addEventListener('change', (e) => fetch('/slow?ms=200').then(() => { msg.textContent = 'Saved.' }))</script>`
   ),
   "/revert-select": html(
     "Revert select",
-    `<label>Size <select id="size"><option value="s">Small</option><option value="m">Medium</option><option value="l">Large</option></select></label>${message}
+    `<label>Size <select id="size"><option value="s">Small</option><option value="m">Medium</option><option value="l">Large</option></select></label>${statusMessage}
      <script>size.addEventListener('change', (e) => { if (e.target.value === 'l') setTimeout(() => { e.target.value = 's'; msg.textContent = 'Large is sold out.' }, 250) })</script>`
   ),
   "/still": html(
@@ -56,49 +43,18 @@ const pages: Record<string, string> = {
   ),
   "/revert-type": html(
     "Revert type",
-    `<label>Coupon <input id="coupon"></label>${message}
+    `<label>Coupon <input id="coupon"></label>${statusMessage}
      <script>coupon.addEventListener('change', () => {}); coupon.addEventListener('input', (e) => { clearTimeout(window.t); window.t = setTimeout(() => { if (e.target.value === 'FREE') { e.target.value = ''; msg.textContent = 'This coupon has expired.' } }, 300) })</script>`
   )
 }
 
-const serve = Effect.acquireRelease(
-  Effect.promise(() =>
-    listenLoopback((request, response) => {
-      if (pathOf(request) === "/slow") {
-        const ms = Number(new URL(request.url ?? "/", "http://127.0.0.1").searchParams.get("ms") ?? 0)
-        setTimeout(() => send(response, 200, "application/json", '{"ok":false}'), ms)
-        return
-      }
-      if (!answerPage(pages, request, response)) send(response, 404, "text/plain", "not found")
-    })
-  ),
-  (server) => Effect.promise(() => server.close())
-)
+const world = reactionWorld("test/ReactionPages", pages)
+const { open } = world
 
 const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
   Effect.map(runTool(tool)(args), (response: ToolResponse<unknown>) => ({ envelope: response.envelope as Envelope<any>, text: JSON.stringify(response.envelope) }))
 
-const open = (path: string) =>
-  Effect.gen(function* () {
-    const { url } = yield* Pages
-    if ((yield* (yield* Session).current)._tag === "None") expect((yield* call(launch, {})).envelope.ok).toBe(true)
-    expect((yield* call(navigate, { screen: "url", url: `${url}${path}` })).envelope.ok).toBe(true)
-  })
-
-/** Reads the page through Playwright (never from our answers). */
-const inPage = <A>(expression: string) =>
-  Effect.gen(function* () {
-    const { page } = yield* (yield* Browser.BrowserState).activePage
-    return (yield* Effect.promise(() => page.evaluate(expression))) as A
-  })
-
-const settings = testSettings()
-const live = Layer.mergeAll(
-  Layer.merge(SessionAdapter.layer, ObserverAdapter.layer).pipe(Layer.provide(DebuggerSession.layer), Layer.provideMerge(Browser.layer)),
-  KnowledgeFiles.layerFileSystem(settings.artifactsDir)
-).pipe(Layer.provideMerge(Config.layer(settings)))
-
-layer(Layer.merge(live, Layer.scoped(Pages, Effect.map(serve, (server) => ({ url: server.url })))), { timeout: 180_000, excludeTestServices: true })(
+layer(world.layer, { timeout: 180_000, excludeTestServices: true })(
   "actions judged on the page's settled reaction",
   (it) => {
     describe("no ok for a change the page undid", () => {

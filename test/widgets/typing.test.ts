@@ -4,43 +4,33 @@
 // autocomplete that puts its choice in, a field emptied because `submit` sent it, a page that only
 // answers with a message. Real Chromium, pages on 127.0.0.1.
 import { describe, expect, layer } from "@effect/vitest"
-import { Context, Effect, Layer } from "effect"
-import * as KnowledgeFiles from "../../src/adapters/knowledge-files.js"
-import * as DebuggerSession from "../../src/adapters/playwright/devtools/debugger-session.js"
+import { Effect } from "effect"
 import * as Browser from "../../src/adapters/playwright/lifecycle/browser.js"
-import * as ObserverAdapter from "../../src/adapters/playwright/observer/observer.js"
 import { MAIN_WORLD_OBJECTS } from "../../src/adapters/playwright/main-world.js"
 import { devtoolsOf } from "../../src/adapters/playwright/page-eval.js"
-import * as SessionAdapter from "../../src/adapters/playwright/session/session.js"
-import { Config } from "../../src/services/Config.js"
-import { Session } from "../../src/services/Session.js"
-import { answerPage, listenLoopback, pathOf, send } from "../../demo/serve.js"
-import { html, testSettings } from "../support/browser.js"
+import { html } from "../support/browser.js"
 import { call, ok } from "../support/calls.js"
-
-class Pages extends Context.Tag("test/TypingPages")<Pages, { readonly url: string }>() {}
-
-const message = `<p id="msg" role="status"></p>`
+import { inPage, reactionWorld, statusMessage } from "./reaction-world.js"
 
 const pages: Record<string, string> = {
   "/revert-type": html(
     "Revert type",
-    `<label>Coupon <input id="coupon"></label>${message}
+    `<label>Coupon <input id="coupon"></label>${statusMessage}
      <script>coupon.addEventListener('input', (e) => { clearTimeout(window.t); window.t = setTimeout(() => { if (e.target.value === 'FREE') { e.target.value = ''; msg.textContent = 'This coupon has expired.' } }, 300) })</script>`
   ),
   "/reset-fetch": html(
     "Reset fetch",
-    `<label>Username <input id="user" autocomplete="off"></label>${message}
+    `<label>Username <input id="user" autocomplete="off"></label>${statusMessage}
      <script>user.addEventListener('input', (e) => { clearTimeout(window.t); window.t = setTimeout(() => fetch('/slow?ms=300').then((r) => r.json()).then(() => { if (e.target.value === 'admin') { e.target.value = ''; msg.textContent = 'That username is taken.' } }), 150) })</script>`
   ),
   "/quantity": html(
     "Quantity",
-    `<label>Quantity <input id="qty" type="number"></label>${message}
+    `<label>Quantity <input id="qty" type="number"></label>${statusMessage}
      <script>qty.addEventListener('input', (e) => { clearTimeout(window.t); window.t = setTimeout(() => { if (Number(e.target.value) > 10) { e.target.value = '10'; msg.textContent = 'At most 10 per order.' } }, 250) })</script>`
   ),
   "/formats": html(
     "Formats",
-    `<label>Phone <input id="phone"></label><label>Amount <input id="amount"></label><label>Full name <input id="fullname"></label>${message}
+    `<label>Phone <input id="phone"></label><label>Amount <input id="amount"></label><label>Full name <input id="fullname"></label>${statusMessage}
      <script>
        phone.addEventListener('input', (e) => {
          const d = e.target.value.replace(/\\D/g, '').slice(0, 10)
@@ -102,7 +92,7 @@ pages["/fields"] = html(
 // at each focus, key and input and every few milliseconds, with the coupon field's debounced revert.
 pages["/scrubbing"] = html(
   "Scrubbing",
-  `<label>Coupon <input id="coupon"></label>${message}
+  `<label>Coupon <input id="coupon"></label>${statusMessage}
    <script>
      window.scrubbed = 0
      const scrub = () => { for (const key of Reflect.ownKeys(window)) if (typeof key === 'symbol') { delete window[key]; scrubbed++ } }
@@ -112,41 +102,10 @@ pages["/scrubbing"] = html(
    </script>`
 )
 
-const serve = Effect.acquireRelease(
-  Effect.promise(() =>
-    listenLoopback((request, response) => {
-      if (pathOf(request) === "/slow") {
-        const ms = Number(new URL(request.url ?? "/", "http://127.0.0.1").searchParams.get("ms") ?? 0)
-        setTimeout(() => send(response, 200, "application/json", '{"ok":false}'), ms)
-        return
-      }
-      if (!answerPage(pages, request, response)) send(response, 404, "text/plain", "not found")
-    })
-  ),
-  (server) => Effect.promise(() => server.close())
-)
+const world = reactionWorld("test/TypingPages", pages)
+const { open } = world
 
-const open = (path: string) =>
-  Effect.gen(function* () {
-    const { url } = yield* Pages
-    if ((yield* (yield* Session).current)._tag === "None") yield* ok("launch")
-    yield* ok("navigate", { screen: "url", url: `${url}${path}` })
-  })
-
-/** Reads the page through Playwright (never from our answers). */
-const inPage = <A>(expression: string) =>
-  Effect.gen(function* () {
-    const { page } = yield* (yield* Browser.BrowserState).activePage
-    return (yield* Effect.promise(() => page.evaluate(expression))) as A
-  })
-
-const settings = testSettings()
-const live = Layer.mergeAll(
-  Layer.merge(SessionAdapter.layer, ObserverAdapter.layer).pipe(Layer.provide(DebuggerSession.layer), Layer.provideMerge(Browser.layer)),
-  KnowledgeFiles.layerFileSystem(settings.artifactsDir)
-).pipe(Layer.provideMerge(Config.layer(settings)))
-
-layer(Layer.merge(live, Layer.scoped(Pages, Effect.map(serve, (server) => ({ url: server.url })))), {
+layer(world.layer, {
   timeout: 180_000,
   excludeTestServices: true
 })("mm_type judged on the page's settled reaction", (it) => {
