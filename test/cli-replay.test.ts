@@ -137,6 +137,19 @@ describe("browser-workflow-mcp replay", { timeout: 240_000 }, () => {
     expect(failed?.failure?.text).toContain("testId:new")
   })
 
+  it("--base-url replays against the app served on another port: the runs' items reach that app, not the recorded one", async () => {
+    app.reset()
+    const moved = await serveListApp()
+    try {
+      const result = await replayCommand(["--flow-tag", "cli-list", "--runs", runsFile(['{"first": "C1"}']), "--base-url", moved.url])
+      expect(result.code, result.stderr).toBe(0)
+      expect(moved.lists()).toContainEqual(["C1", "Eggs"])
+      expect(app.lists().flat()).not.toContain("C1")
+    } finally {
+      await moved.close()
+    }
+  })
+
   it("a bad line is an error naming it; nothing runs (exit 2)", async () => {
     app.reset()
     const result = await replayCommand(["--flow-tag", "cli-list", "--runs", runsFile(['{"first": "A1"}', '["not", "an object"]'])])

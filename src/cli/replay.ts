@@ -9,7 +9,7 @@ import { OWNER_ONLY_FILE, writeFileAtomic } from "../adapters/files.js"
 import { junitXml } from "./junit.js"
 import { CliError, parseOptions, toSettings } from "./options.js"
 
-export const REPLAY_USAGE = "replay (--flow-tag NAME | --session-id ID) --runs FILE [--concurrency N] [--junit FILE] [server options]"
+export const REPLAY_USAGE = "replay (--flow-tag NAME | --session-id ID) --runs FILE [--concurrency N] [--base-url URL] [--junit FILE] [server options]"
 
 export const REPLAY_HELP = `Usage: browser-workflow-mcp ${REPLAY_USAGE}
 
@@ -17,6 +17,8 @@ Runs a recorded flow once per line of FILE (JSON Lines: one object of params per
 recorded text; - reads stdin), each run in a new browser session of its own, N at a time (default 1,
 at most --max-sessions), as mm_replay {runs, concurrency} does. --flow-tag takes the newest session
 with that flow tag whose flow succeeded (never a replay's own session); --session-id names one.
+--base-url URL replays against the app at that origin (e.g. http://127.0.0.1:4173) when it is no longer
+where the flow was recorded (another port, another host): the recorded origin's URLs go there.
 The server options (--artifacts-dir for the step memory, the browser's, --ws-endpoint / --cdp-endpoint,
 --secrets, --config ...) mean what they mean for the server; see --help.
 
@@ -30,7 +32,7 @@ in FILE, no such flow, params the flow does not take).
 `
 
 /** The subcommand's own flags; every other argument is a server option. */
-const OWN = ["flow-tag", "session-id", "runs", "concurrency", "junit"] as const
+const OWN = ["flow-tag", "session-id", "runs", "concurrency", "base-url", "junit"] as const
 type Own = (typeof OWN)[number]
 
 /** Splits our flags (--name VALUE or --name=VALUE) from the server options. */
@@ -136,7 +138,8 @@ export const runReplay = async (argv: ReadonlyArray<string>, env: Readonly<Recor
   const input = {
     ...(own["flow-tag"] !== undefined ? { flowTag: own["flow-tag"] } : { sessionId: own["session-id"] }),
     runs: runs.map((run) => ({ params: run.params })),
-    concurrency
+    concurrency,
+    ...(own["base-url"] !== undefined ? { baseUrl: own["base-url"] } : {})
   }
   const progress = {
     report: (done: number, total: number | undefined, message: string) => Effect.sync(() => void fail(`${done}/${total ?? "?"} ${message}`))

@@ -14,6 +14,7 @@ import { defaultSettings } from "../domain/config.js"
 import { InvalidInput, KnowledgeError, ReplayFailed, ReplayRun } from "../domain/errors.js"
 import type { Download } from "../domain/download.js"
 import type { Recipe, SessionMetadata, StepRecord } from "../domain/knowledge.js"
+import { baseOrigin, rebase } from "../knowledge/rebase.js"
 import { framesTheFlow, recipeOf, toBatch } from "../knowledge/recipe.js"
 import { ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
 import { decodeInput } from "../runtime/runTool.js"
@@ -51,6 +52,9 @@ const ReplayInput = Schema.Struct({
   }),
   concurrency: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, MAX_CONCURRENCY))).annotations({
     description: "Runs at once (default 1, at most --max-sessions)."
+  }),
+  baseUrl: Schema.optional(Schema.String.pipe(Schema.maxLength(2_048))).annotations({
+    description: "The origin the app is at now (e.g. http://127.0.0.1:4173), when it is not where the flow was recorded: the recorded origin's URLs go there."
   }),
   keepSession: Schema.optional(Schema.Boolean).annotations({
     description: "Keep the new session open as your current one, to go on from where the flow ended (default: it closes)."
@@ -305,12 +309,13 @@ export const replay = defineTool({
       ...(input.flowTag !== undefined ? { flowTag: input.flowTag } : {}),
       ...(input.params !== undefined ? { params: Object.keys(input.params) } : {}),
       ...(input.runs !== undefined ? { runs: input.runs.length, concurrency: input.concurrency ?? 1 } : {}),
-      ...(input.keepSession === true ? { keepSession: true } : {})
+      ...(input.keepSession === true ? { keepSession: true } : {}),
+      ...(input.baseUrl !== undefined ? { baseUrl: input.baseUrl } : {})
     }
   }),
   run: Effect.fn("tool.replay")(function* (input) {
     const registry = yield* ToolRegistry
-    const chosen = yield* chooseSession(input, registry)
+    const chosen = yield* Effect.flatMap(chooseSession(input, registry), (found) => movedTo(found, input.baseUrl))
     const leftOut = chosen.recipe.skipped.filter((reason) => !reason.endsWith(": read-only"))
     const shown = leftOut.length > 0 ? { leftOut } : {}
     if (input.runs === undefined) {
@@ -335,6 +340,19 @@ export const replay = defineTool({
     return { ...shown, ...(yield* fanOut(chosen.sessionId, filled, concurrency, (run) => replayOnce(chosen, run.steps, { hashes: run.hashes, keep: false }, registry))) }
   })
 })
+
+/** The chosen flow with its recorded origin's URLs at `baseUrl` (an origin); as it is without one. */
+const movedTo = <Chosen extends { readonly sessionId: string; readonly recipe: Recipe }>(chosen: Chosen, baseUrl: string | undefined) =>
+  Effect.gen(function* () {
+    if (baseUrl === undefined) return chosen
+    const base = baseOrigin(baseUrl)
+    if ("problem" in base) return yield* new InvalidInput({ field: "baseUrl", problem: base.problem })
+    const { recipe, from } = rebase(chosen.recipe, base.origin)
+    if (from === undefined) {
+      return yield* new InvalidInput({ field: "baseUrl", problem: `the flow of ${chosen.sessionId} loads no URL of its own: there is no recorded origin to replace` })
+    }
+    return { ...chosen, recipe }
+  })
 
 /** Downloads are checked by content too when the flow runs with the recorded inputs (no placeholders, no params). */
 const hashesFor = (recipe: Recipe, params: Readonly<Record<string, string>>) => recipe.placeholders.length === 0 && Object.keys(params).length === 0
