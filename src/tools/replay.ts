@@ -53,7 +53,12 @@ const ReplayInput = Schema.Struct({
   concurrency: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, MAX_CONCURRENCY))).annotations({
     description: "Runs at once (default 1, at most --max-sessions)."
   }),
-  baseUrl: Schema.optional(Schema.String.pipe(Schema.maxLength(2_048))).annotations({
+  baseUrl: Schema.optional(
+    Schema.String.pipe(
+      Schema.maxLength(2_048),
+      Schema.pattern(/^https?:\/\/[^/?#\s]+\/?$/, { message: () => "must be an origin only (scheme://host:port), e.g. http://127.0.0.1:4173: the recorded paths are kept" })
+    )
+  ).annotations({
     description: "The origin the app is at now (e.g. http://127.0.0.1:4173), when it is not where the flow was recorded: the recorded origin's URLs go there."
   }),
   keepSession: Schema.optional(Schema.Boolean).annotations({
