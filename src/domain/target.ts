@@ -3,8 +3,16 @@
 import { Schema } from "effect"
 import { clip } from "./errors.js"
 
-export const A11yRef = Schema.String.pipe(
-  Schema.pattern(/^e[0-9]+$/, { message: () => 'a11yRef must look like "e12" (a ref from the page text: mm_describe_screen, mm_find or an action\'s answer)' })
+/** What an a11yRef looks like, said to whoever sent something else: a bare number is its ref written without the "e". */
+const refForm = (actual: unknown): string => {
+  const bare = typeof actual === "number" ? String(actual) : typeof actual === "string" ? actual.trim() : ""
+  return /^[0-9]{1,9}$/.test(bare)
+    ? `a11yRef is written "e${bare}" (a string with its "e"), as the page text shows it`
+    : 'a11yRef must look like "e12" (a ref from the page text: mm_describe_screen, mm_find or an action\'s answer)'
+}
+
+export const A11yRef = Schema.String.annotations({ message: (issue) => refForm(issue.actual) }).pipe(
+  Schema.pattern(/^e[0-9]+$/, { message: (issue) => refForm(issue.actual) })
 ).annotations({ description: 'Ref of an accessibility node, e.g. "e12", from the page text (mm_describe_screen, mm_find or an action\'s answer).' })
 
 const NonEmpty = Schema.String.pipe(Schema.minLength(1, { message: () => "must not be empty" }))

@@ -33,7 +33,9 @@ const mergeAlternatives = (issues: ReadonlyArray<{ readonly field: string; reado
     else if (same === undefined) merged.push({ field: issue.field, problem: issue.problem, expected: [parts[1]!], actual: parts[2]! })
     else same.expected!.push(parts[1]!)
   }
-  return merged.map(({ field, problem, expected, actual }) => {
+  // An optional field's "Expected undefined" beside its own complaint (a pattern's message) says nothing more.
+  const said = merged.filter((issue) => !(issue.expected?.length === 1 && issue.expected[0] === "undefined" && merged.some((other) => other !== issue && other.field === issue.field)))
+  return said.map(({ field, problem, expected, actual }) => {
     if (expected === undefined) return { field, problem }
     // Leaving an optional field out is never what an error has to suggest.
     const offered = expected.length > 1 ? expected.filter((member) => member !== "undefined") : expected
