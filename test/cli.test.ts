@@ -198,6 +198,15 @@ describe("one option table", () => {
     expect(HELP).toContain("--observation")
   })
 
+  it("an option without a flag is not listed like one: endpointHeaders shows as its variable, saying it has no flag", () => {
+    expect(HELP).not.toMatch(/^ {2}endpointHeaders /m)
+    expect(HELP).toMatch(/^ {2}BWM_ENDPOINT_HEADERS=JSON /m)
+    expect(HELP).toContain("no flag: env BWM_ENDPOINT_HEADERS, config endpointHeaders")
+    // Outside the config-file-only section, every entry starts with a flag or a variable.
+    const beforeFileOnly = HELP.slice(0, HELP.indexOf("Config file only:"))
+    for (const line of beforeFileOnly.split("\n").filter((line) => /^ {2}\S/.test(line))) expect(line, line).toMatch(/^ {2}(-|BWM_)/)
+  })
+
   it("the config file schema holds exactly the table's keys", () => {
     const fields = (ConfigFile as unknown as { fields: Record<string, unknown> }).fields
     expect(Object.keys(fields).sort()).toEqual(Object.keys(optionTable).sort())

@@ -74,7 +74,9 @@ export const helpText = (version: string, subcommands: ReadonlyArray<{ readonly 
       const where = [spec.env === undefined ? undefined : `env ${spec.env}`, `config ${key}`, `default ${defaultShown(spec)}`]
         .filter((part) => part !== undefined)
         .join(", ")
-      lines.push(...entry(flagUsage(spec) ?? `${key} ${spec.type.placeholder}`, spec.help), ...entry("", where))
+      // An option without a flag is written as what sets it (the variable; in the file-only section, its key), never like a flag.
+      const usage = flagUsage(spec) ?? (spec.env !== undefined && section !== "file" ? `${spec.env}=${spec.type.placeholder}` : `${key} ${spec.type.placeholder}`)
+      lines.push(...entry(usage, spec.help), ...entry("", spec.flag === undefined && section !== "file" ? `no flag: ${where}` : where))
     }
   }
   return lines.join("\n") + "\n"
