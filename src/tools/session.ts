@@ -205,7 +205,7 @@ export const sessions = defineTool({
     })
   }),
   output: Schema.Struct({
-    sessions: Schema.optional(Schema.Array(SessionListing)),
+    sessions: Schema.optional(Schema.Array(SessionListing)).annotations({ description: "Yours; absent when you have none." }),
     current: Schema.optional(SessionListing),
     closed: Schema.optional(Schema.String)
   }),
@@ -221,7 +221,8 @@ export const sessions = defineTool({
     const registry = yield* Sessions
     if (input.action === "list") {
       const listed = yield* registry.list
-      return { sessions: listed }
+      // No empty fields in an answer: with no session, the answer is ok and nothing more.
+      return listed.length === 0 ? {} : { sessions: listed }
     }
     // The call runs on the session its `session` argument named (else the current one): that is the one meant.
     const current = yield* (yield* Session).current
