@@ -4,7 +4,7 @@
 import { Context, Effect, Option, Ref } from "effect"
 import { DebuggerPaused, NoActiveSession, ToolUnavailable, type ToolError } from "../domain/errors.js"
 import { Session, type PauseSummary, type SessionInfo } from "../services/Session.js"
-import { EndedSession, Sessions } from "../services/Sessions.js"
+import { EndedSession, OthersRunning, Sessions } from "../services/Sessions.js"
 import type { ToolRegistryService } from "./registry.js"
 import { servedAs, toolWithRole } from "../domain/replay.js"
 import { DEFAULT_PREFIX } from "./registry.js"
@@ -208,10 +208,12 @@ export const toolGate = (tool: AnyToolDefinition): Effect.Effect<Option.Option<T
     const blocked = blockedBy(tool, now)
     if (blocked === undefined) return Option.none()
     const error = errorFor(tool, blocked, now)
-    // A client whose current session closed hears which one and why.
+    // A client whose current session closed hears which one and why; one that has none, that other clients' sessions run.
     if (error instanceof NoActiveSession) {
       const ended = yield* Effect.serviceOption(EndedSession)
       if (Option.isSome(ended)) return Option.some<ToolError>(new NoActiveSession({ tool: error.tool, launch: error.launch, ended: ended.value }))
+      const others = yield* Effect.serviceOption(OthersRunning)
+      if (Option.isSome(others)) return Option.some<ToolError>(new NoActiveSession({ tool: error.tool, launch: error.launch, others: others.value.count }))
     }
     // The first call after a pause that came between calls carries the pause's context, which no answer gave yet.
     if (error instanceof DebuggerPaused && error.pause === undefined) {

@@ -38,6 +38,12 @@ export class EndedSession extends Context.Tag("browser-workflow-mcp/EndedSession
 >() {}
 
 /**
+ * In a call that has no session: how many sessions of other clients run on this server. The session gate's
+ * MM_NO_ACTIVE_SESSION says a call reaches one only by its id, and never names one (ids are not listed).
+ */
+export class OthersRunning extends Context.Tag("browser-workflow-mcp/OthersRunning")<OthersRunning, { readonly count: number }>() {}
+
+/**
  * Set while a call runs whose session is for that call only (mm_replay without keepSession), to its served
  * name: a session launched meanwhile does not become the client's current one, and its closing says that
  * call ended it. runTool sets it from the definition's `endsSession`.

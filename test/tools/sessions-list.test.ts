@@ -1,10 +1,12 @@
-// mm_sessions' list over a session registry (mock sessions): a client without a session gets a bare ok (no
-// empty `sessions` field), one with sessions gets them listed, another client's never.
+// Sessions as one client sees them beside another's, over a session registry (mock sessions): mm_sessions gives a
+// client without a session a bare ok (no empty `sessions` field) and lists only the caller's own; a call without
+// a session hears how many sessions of other clients run and how to reach one (by its id), never their ids.
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool } from "../../src/runtime/runTool.js"
 import { ObservingClient } from "../../src/services/Observer.js"
+import { getState } from "../../src/tools/discovery.js"
 import { launch, sessions } from "../../src/tools/session.js"
 import { closedAfterEach } from "../support/mcp-client.js"
 import { mockSessionRegistry } from "../support/mock-sessions.js"
@@ -21,5 +23,22 @@ describe("mm_sessions list", () => {
     expect(await as("a", runTool(sessions)({}))).toEqual({ ok: true })
     const listed = await as("b", runTool(sessions)({}))
     expect(listed.result.sessions.map((session: { id: string }) => session.id)).toEqual(["s1"])
+  })
+})
+
+describe("MM_NO_ACTIVE_SESSION beside other clients' sessions", () => {
+  it("says how many run and that a call reaches one by its id, naming none of them", async () => {
+    const runtime = wire.runtime(mockSessionRegistry().layer)
+    const as = (client: string, effect: Effect.Effect<{ readonly envelope: unknown }, never, any>) =>
+      runtime.runPromise(Effect.map(Effect.locally(effect, ObservingClient, client), (response) => response.envelope as Envelope<any>))
+    const alone = await as("a", runTool(getState)({}))
+    expect(alone.error!.code).toBe("MM_NO_ACTIVE_SESSION")
+    expect(alone.error!.message).not.toContain("other client")
+    for (const client of ["b", "c"]) expect((await as(client, runTool(launch)({}))).ok).toBe(true)
+    const beside = await as("a", runTool(getState)({}))
+    expect(beside.error!.code).toBe("MM_NO_ACTIVE_SESSION")
+    expect(beside.error!.message).toContain("2 sessions of other clients run here")
+    expect(beside.error!.message).toContain('session: "<id>"')
+    expect(JSON.stringify(beside)).not.toMatch(/\bs[12]\b/)
   })
 })

@@ -8,7 +8,9 @@ export class NoActiveSession extends Schema.TaggedError<NoActiveSession>()("NoAc
   /** The served name of the launch tool, for the hint. */
   launch: Schema.optional(Schema.String),
   /** The client's current session when it had one that is gone, and why: "was closed by mm_cleanup". */
-  ended: Schema.optional(Schema.Struct({ sessionId: Schema.String, why: Schema.String }))
+  ended: Schema.optional(Schema.Struct({ sessionId: Schema.String, why: Schema.String })),
+  /** How many sessions of other clients run on this server (none of them named: ids are never listed to another client). */
+  others: Schema.optional(Schema.Number)
 }) {
   get code() {
     return "MM_NO_ACTIVE_SESSION" as const
@@ -18,7 +20,10 @@ export class NoActiveSession extends Schema.TaggedError<NoActiveSession>()("NoAc
     if (this.ended !== undefined) {
       return `${this.tool ?? "This call"} needs a running session: your current one (${this.ended.sessionId}) ${this.ended.why}. Call ${launch} to start a new one, or mm_sessions to switch to another of yours.`
     }
-    return this.tool === undefined ? `No active session. Call ${launch} first.` : `${this.tool} needs a running session: call ${launch} first.`
+    const first = this.tool === undefined ? `No active session. Call ${launch} first.` : `${this.tool} needs a running session: call ${launch} first.`
+    if (this.others === undefined || this.others < 1) return first
+    const sessions = this.others === 1 ? "1 session of another client runs" : `${this.others} sessions of other clients run`
+    return `${first} ${sessions} here: a call acts on one only by its id, session: "<id>" (the sessionId its ${launch} answered).`
   }
 }
 
