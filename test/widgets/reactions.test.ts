@@ -41,6 +41,22 @@ const pages: Record<string, string> = {
     `<h1>Shop</h1><button id="pay" disabled>Pay</button><label>Booking reference <input id="ref" value="BK-20931" readonly></label>
      <label>Arrival <input id="arrival" class="datepicker" value="2025-03-14" readonly></label>`
   ),
+  // A modal as Bootstrap opens one: the backdrop fades in (a CSS transition, no DOM change while it runs)
+  // and the dialog is shown on the fade's transitionend.
+  "/fade-modal": html(
+    "Fade modal",
+    `<style>.backdrop { position: fixed; inset: 0; background: #000; opacity: 0; transition: opacity 400ms linear } .backdrop.in { opacity: .5 }</style>
+     <button id="edit">Edit profile</button>
+     <script>edit.addEventListener('click', () => {
+       const backdrop = document.createElement('div'); backdrop.className = 'backdrop'; document.body.append(backdrop)
+       backdrop.offsetWidth; backdrop.classList.add('in')
+       backdrop.addEventListener('transitionend', () => {
+         const dialog = document.createElement('div'); dialog.setAttribute('role', 'dialog'); dialog.setAttribute('aria-label', 'Profile editor')
+         dialog.style.cssText = 'position: fixed; top: 20px; left: 20px; background: #fff; z-index: 2'
+         dialog.innerHTML = '<label>Display name <input id="display"></label>'; document.body.append(dialog)
+       }, { once: true })
+     })</script>`
+  ),
   "/revert-type": html(
     "Revert type",
     `<label>Coupon <input id="coupon"></label>${statusMessage}
@@ -93,6 +109,15 @@ layer(world.layer, { timeout: 180_000, excludeTestServices: true })(
           expect(yield* inPage<string>("size.value")).toBe("m")
         }))
     })
+
+    it.effect("a click that fades a backdrop in before the dialog shows: the click's answer shows the dialog", () =>
+      Effect.gen(function* () {
+        yield* open("/fade-modal")
+        const { envelope, text } = yield* call(click, { selector: "#edit" })
+        expect(envelope.error).toBeUndefined()
+        expect(text).toContain("Profile editor")
+        expect(text).toContain("Display name")
+      }))
 
     describe("fail fast with the true reason", () => {
       it.effect("a target that matches nothing on a still page: MM_TARGET_NOT_FOUND about a second after the page went quiet, for click, type and a test id", () =>

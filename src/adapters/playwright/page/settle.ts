@@ -9,8 +9,23 @@ import type { SettleArgs } from "./types.js"
  * (a click whose handler logs an error a moment later), the URL differs from the last observation of this
  * document (a single-page app changing route), or the document is still loading. Then it waits until
  * the DOM has been quiet for `quietMs`, at most `capMs`. A page where nothing happens pays one task turn.
- * Changes of `style` attributes alone (JavaScript animations) do not count as activity.
+ * Changes of `style` attributes alone (JavaScript animations) do not count as activity. A CSS transition
+ * still running does, when it ends within `capMs`: a modal's backdrop fades in before the library shows the
+ * dialog (on the fade's transitionend), so an observation in the middle of the fade missed the dialog.
+ * Endless and long animations (spinners, marquees) never count.
  */
+const transitioning = (capMs: number): boolean => {
+  if (typeof document.getAnimations !== "function") return false
+  for (const animation of document.getAnimations()) {
+    if (animation.playState !== "running" || !(typeof CSSTransition === "function" && animation instanceof CSSTransition)) continue
+    const timing = animation.effect?.getComputedTiming()
+    const end = typeof timing?.endTime === "number" ? timing.endTime : Infinity
+    const at = typeof timing?.localTime === "number" ? timing.localTime : 0
+    if (Number.isFinite(end) && end - at <= capMs) return true
+  }
+  return false
+}
+
 export const settlePage = async (settle: SettleArgs): Promise<number> => {
   const start = performance.now()
   const watch: { last: number; href: string; input?: number } | undefined = (window as any)[Symbol.for("browser-workflow-mcp")]?.watch
@@ -44,10 +59,11 @@ export const settlePage = async (settle: SettleArgs): Promise<number> => {
       start - lastBefore < settle.quietMs ||
       start - lastInput < settle.quietMs ||
       (watch !== undefined && watch.href !== location.href) ||
-      document.readyState !== "complete"
+      document.readyState !== "complete" ||
+      transitioning(settle.capMs)
     if (!busy) return performance.now() - start
     for (;;) {
-      if (relevant(observer.takeRecords())) last = performance.now()
+      if (relevant(observer.takeRecords()) || transitioning(settle.capMs)) last = performance.now()
       const now = performance.now()
       const quietSince = Math.max(last, lastBefore, lastInput, start)
       if (now - quietSince >= settle.quietMs || now - start >= settle.capMs) return now - start
