@@ -43,12 +43,17 @@ const settings = testSettings()
 /** Generous: an answer with the right reason proves the call did not wait this long. */
 const LONG = 30_000
 
+/** A new session on the quiet page every test starts from. */
+const openQuiet = Effect.gen(function* () {
+  const { url } = yield* Pages
+  expect(codeOf(yield* call(launch, { force: true }))).toBe("ok")
+  expect(codeOf(yield* call(navigate, { screen: "url", url: url("/quiet") }))).toBe("ok")
+})
+
 layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 240_000, excludeTestServices: true })("fail fast with the true reason", (it) => {
   it.effect("every tool that takes a target answers a target that matches nothing on a quiet page with MM_TARGET_NOT_FOUND, not at its deadline", () =>
     Effect.gen(function* () {
-      const { url } = yield* Pages
-      expect(codeOf(yield* call(launch, { force: true }))).toBe("ok")
-      expect(codeOf(yield* call(navigate, { screen: "url", url: url("/quiet") }))).toBe("ok")
+      yield* openQuiet
       const file = path.join(settings.artifactsDir, "note.txt")
       fs.writeFileSync(file, "note")
       const missing = { selector: "#nope", timeoutMs: LONG }
@@ -79,9 +84,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 240_000, excludeTe
 
   it.effect("a target the page is still bringing is waited for: get_text reads an element added 400 ms after a click", () =>
     Effect.gen(function* () {
-      const { url } = yield* Pages
-      expect(codeOf(yield* call(launch, { force: true }))).toBe("ok")
-      expect(codeOf(yield* call(navigate, { screen: "url", url: url("/quiet") }))).toBe("ok")
+      yield* openQuiet
       expect(codeOf(yield* call(click, { selector: "#late" }))).toBe("ok")
       const read = yield* call(getText, { selector: "#arrived", timeoutMs: LONG })
       expect(codeOf(read), read.error?.message).toBe("ok")
@@ -91,9 +94,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 240_000, excludeTe
 
   it.effect("get_text of an element nobody sees reads empty and says how it is hidden; what shows reads as shown", () =>
     Effect.gen(function* () {
-      const { url } = yield* Pages
-      expect(codeOf(yield* call(launch, { force: true }))).toBe("ok")
-      expect(codeOf(yield* call(navigate, { screen: "url", url: url("/quiet") }))).toBe("ok")
+      yield* openQuiet
       const hidden = [
         ["#none", /display:none on it/],
         ["#inside", /display:none on section around it/],
@@ -124,9 +125,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 240_000, excludeTe
 
   it.effect("an unparsable selector is MM_INVALID_INPUT naming the field and what is wrong, for every tool that takes one", () =>
     Effect.gen(function* () {
-      const { url } = yield* Pages
-      expect(codeOf(yield* call(launch, { force: true }))).toBe("ok")
-      expect(codeOf(yield* call(navigate, { screen: "url", url: url("/quiet") }))).toBe("ok")
+      yield* openQuiet
       const file = path.join(settings.artifactsDir, "note.txt")
       fs.writeFileSync(file, "note")
       const bad = (selector: string) => ({ selector, timeoutMs: LONG })
