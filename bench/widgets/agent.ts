@@ -138,7 +138,7 @@ export interface Adapter {
   readonly steps: (step: Step) => ReadonlyArray<Step>
   /** The calls that look for a target when no answer showed it: a search, then the whole page. */
   readonly look: (target: Target) => ReadonlyArray<Call>
-  readonly act: (step: Step, ref: string | undefined, to?: string) => Call
+  readonly act: (step: Exclude<Step, { do: "see" }>, ref: string | undefined, to?: string) => Call
 }
 
 export const ours: Adapter = {
@@ -316,6 +316,7 @@ export class SingleCallAgent {
         to = await this.locate(step.to)
         if (to === undefined) return finish(false, `could not see ${describe(step.to)}`)
       }
+      if (step.do === "see") continue
       if (this.adapter.actionResetsView) this.viewStart = this.answers.length
       const answer = await this.call(this.adapter.act(step, ref, to))
       if (answer.isError) return finish(false, `${answer.tool}${step.do === "press" ? "" : ` on ${describe(step.target)}`}: ${firstLine(answer.text)}`)

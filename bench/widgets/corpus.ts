@@ -47,7 +47,7 @@ const TYPES: Readonly<Record<string, string>> = {
 }
 
 /** Bundles of the libraries that ship only ESM with bare imports: built once, in memory. */
-const buildBundles = async (): Promise<Record<string, string>> => {
+const buildBundles = async (more: Readonly<Record<string, string>>): Promise<Record<string, string>> => {
   const bundle = async (contents: string) => {
     const result = await esbuild.build({
       stdin: { contents, resolveDir: root, loader: "js" },
@@ -60,7 +60,9 @@ const buildBundles = async (): Promise<Record<string, string>> => {
     })
     return result.outputFiles[0]!.text
   }
+  const extra = await Promise.all(Object.entries(more).map(async ([at, contents]) => [at, await bundle(contents)] as const))
   return {
+    ...Object.fromEntries(extra),
     "/bundle/material.js": await bundle(
       `import "@material/web/checkbox/checkbox.js"; import "@material/web/switch/switch.js";`
     ),
@@ -131,9 +133,9 @@ const serveFile = (file: string, response: http.ServerResponse): boolean => {
   }
 }
 
-/** Serves `pages` (path to HTML), the packages' files under /lib/<package>/, the bundles, and the state reports. */
-export const serveWidgetCorpus = async (pages: Readonly<Record<string, string>>): Promise<WidgetCorpus> => {
-  const bundles = await buildBundles()
+/** Serves `pages` (path to HTML), the packages' files under /lib/<package>/, the bundles (and those of `more`: path to entry source), and the state reports. */
+export const serveWidgetCorpus = async (pages: Readonly<Record<string, string>>, more: Readonly<Record<string, string>> = {}): Promise<WidgetCorpus> => {
+  const bundles = await buildBundles(more)
   const reports = new Map<string, Report>()
   const handler: http.RequestListener = (request, response) => {
     const pathname = pathOf(request)

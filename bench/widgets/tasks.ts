@@ -21,6 +21,8 @@ export type Step =
   | { readonly do: "click"; readonly target: Target }
   | { readonly do: "check"; readonly target: Target }
   | { readonly do: "type"; readonly target: Target; readonly text: string; readonly submit?: boolean }
+  /** Reading the page: the target must be in what the server answered (a validation message), nothing is acted on. */
+  | { readonly do: "see"; readonly target: Target }
   /** A key on the focused element (no target to find). */
   | { readonly do: "press"; readonly key: string }
   | { readonly do: "drag"; readonly target: Target; readonly to: Target }
