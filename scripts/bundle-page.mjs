@@ -55,6 +55,8 @@ export const ENTRIES = {
   choiceOption: pick("choiceOption", "choose"),
   choiceSeen: pick("choiceSeen", "choose"),
   /** The direct type's watch of the page's reaction, installed once per document in the page's main world (main-world.ts). */
+  /** The count of short timers a person's input scheduled, installed once per document in the page's main world (observer/quiet.ts). */
+  timers: `import { installTimers, pendingTimers } from "./timers.ts"; export const value = { install: installTimers, pending: pendingTimers }`,
   fieldReaction: `import { fieldReactionNow, fieldTypedState, firstFieldLook, startFieldReaction } from "./typing.ts"; export const value = { start: startFieldReaction, look: firstFieldLook, now: fieldReactionNow, typed: fieldTypedState }`
 }
 

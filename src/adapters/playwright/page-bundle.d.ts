@@ -30,5 +30,6 @@ export declare const PAGE: {
   readonly choiceWidget: string
   readonly choiceOption: string
   readonly choiceSeen: string
+  readonly timers: string
   readonly fieldReaction: string
 }

@@ -9,7 +9,7 @@ import { Observer, ObservingClient, type FindOptions, type ObserveOptions } from
 import { BrowserState, type BrowserStateService, type LiveSession } from "../lifecycle/browser.js"
 import { BrowserCallFailed, firstLine } from "../calls.js"
 import { withSeparateFrames } from "../session/frames.js"
-import { requestsInFlight } from "../lifecycle/live-session.js"
+import { pageQuiet } from "./quiet.js"
 import { applyLedger, carryFor, emptyLedgers, ledgerArgs, type TabLedgers } from "./ledgers.js"
 import { evaluateAcrossNavigation, hasInstalled, noteInstalled } from "../page-eval.js"
 import { failIfStuck, unanswered, unresponsive } from "../session/responsive.js"
@@ -32,23 +32,6 @@ const WALK_TIMEOUT_MS = 10_000
 
 type WalkArgs = Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules" | "ledgerOf" | "carryFrom" | "carry" | "viewer">
 
-/** How often the settling looks again at the page's requests in flight. */
-const NETWORK_POLL_MS = 20
-
-/**
- * Waits while the page has render-feeding requests in flight that started within the settle cap (an
- * older one is a long poll, not a render on its way), at most the cap; answers how long it waited.
- * A page with nothing in flight costs nothing.
- */
-const networkQuiet = (page: Page) =>
-  Effect.gen(function* () {
-    let waited = 0
-    while (waited < SETTLE.capMs && !page.isClosed() && requestsInFlight(page, SETTLE.capMs) > 0) {
-      yield* Effect.sleep(NETWORK_POLL_MS)
-      waited += NETWORK_POLL_MS
-    }
-    return waited
-  })
 /** A page read the page never answered (rather than one that failed in the page). */
 const unansweredRead = (error: unknown): boolean => error instanceof BrowserCallFailed && unanswered(error.cause)
 
@@ -108,8 +91,9 @@ const evaluate = (context: ObserverContext, live: LiveSession, page: Page, args:
                 timeoutMs
               )
         )
-      // What the page is still fetching to render (a script, a fetch) is waited for first, within the same cap.
-      const waited = settle ? yield* networkQuiet(page) : 0
+      // What the page is still fetching to render (a script, a fetch) and the short timers its last input
+      // scheduled are waited for first, within the same cap (quiet.ts).
+      const waited = settle ? yield* pageQuiet(page, SETTLE.capMs) : 0
       const remaining = { quietMs: SETTLE.quietMs, capMs: Math.max(SETTLE.quietMs, SETTLE.capMs - waited) }
       // A page whose timers never fire (a fake clock) never lets the settling end: past the cap, read it as it is,
       // unless the page does not answer at all (a script of its own holds it).
