@@ -12,6 +12,8 @@ import { runTool, type ToolResponse } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { setChecked } from "../../src/tools/gestures.js"
 import { click, selectOption, type } from "../../src/tools/interaction.js"
+import { PAGE } from "../../src/adapters/playwright/page-bundle.js"
+import type { Reaction } from "../../src/adapters/playwright/page/reaction.js"
 import { html } from "../support/browser.js"
 import { inPage, reactionWorld, statusMessage } from "./reaction-world.js"
 
@@ -56,6 +58,12 @@ const pages: Record<string, string> = {
          dialog.innerHTML = '<label>Display name <input id="display"></label>'; document.body.append(dialog)
        }, { once: true })
      })</script>`
+  ),
+  // An editor's toolbar that writes its buttons' state again on every key, mostly to the value it had (Quill).
+  "/toolbar": html(
+    "Toolbar",
+    `<button id="bold" aria-pressed="false">Bold</button><div id="editor" contenteditable="true"></div>
+     <script>editor.addEventListener('input', () => bold.setAttribute('aria-pressed', bold.getAttribute('aria-pressed')))</script>`
   ),
   "/revert-type": html(
     "Revert type",
@@ -117,6 +125,23 @@ layer(world.layer, { timeout: 180_000, excludeTestServices: true })(
         expect(envelope.error).toBeUndefined()
         expect(text).toContain("Profile editor")
         expect(text).toContain("Display name")
+      }))
+
+    it.effect("the reaction watch counts an attribute changed, not one written again with the value it had", () =>
+      Effect.gen(function* () {
+        yield* open("/toolbar")
+        // The watch as typing starts it, then the page's own input handler writes aria-pressed again; a microtask lets the observer report.
+        const watched = (after: string) =>
+          inPage<Reaction>(`(async () => {
+            const editor = document.getElementById("editor"); const bold = document.getElementById("bold")
+            ;(${PAGE.watchReaction})(editor, true)
+            editor.textContent = "Hi"; editor.dispatchEvent(new InputEvent("input", { bubbles: true }))
+            ${after}
+            await Promise.resolve()
+            const seen = (${PAGE.reactionNow})(editor); (${PAGE.stopReaction})(editor); return seen
+          })()`)
+        expect((yield* watched("")).changed).toBe(false)
+        expect((yield* watched(`bold.setAttribute("aria-pressed", "true")`)).changed).toBe(true)
       }))
 
     describe("fail fast with the true reason", () => {

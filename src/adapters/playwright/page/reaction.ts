@@ -80,6 +80,8 @@ export const watchReaction = (element: Element, typing?: boolean): void => {
     observer: new MutationObserver((records) => {
       for (const record of records) {
         if (record.type === "attributes" && record.attributeName === "style") continue
+        // An attribute set to the value it had (a toolbar refreshing aria-pressed="false" on every key) changed nothing.
+        if (record.type === "attributes" && record.oldValue === (record.target as Element).getAttribute(record.attributeName ?? "")) continue
         // What typing does to the field itself (its text, a value attribute a framework keeps in step) is no reaction.
         if (typing === true && (record.target === element || element.contains(record.target))) continue
         watch.lastChange = performance.now()
@@ -145,7 +147,7 @@ export const watchReaction = (element: Element, typing?: boolean): void => {
   if (typeof watch.fetch === "function") view.fetch = wrappedFetch as typeof fetch
   if (XHR !== undefined) XHR.prototype.send = wrappedSend as XMLHttpRequest["send"]
   if (typing === true) element.ownerDocument.addEventListener("input", watch.onInput, true)
-  watch.observer.observe(element.ownerDocument, { subtree: true, childList: true, characterData: true, attributes: true })
+  watch.observer.observe(element.ownerDocument, { subtree: true, childList: true, characterData: true, attributes: true, attributeOldValue: true })
   Object.defineProperty(view, KEY, { value: watch, configurable: true, enumerable: false, writable: true })
   watches.set(view, watch)
   schedule.call(view, () => watchOf(view) === watch && stopReaction(element), WATCH_LIFE_MS)
