@@ -110,13 +110,20 @@ export const temporaryPathFor = (target: string): string => temporaryName(target
 
 /**
  * Puts a complete temporary file (beside `target`, see temporaryPathFor) in place under a name no file
- * has: linked, never renamed over another; `nextName` is asked for another name while the name is taken.
- * The temporary name is removed either way. Returns the path written.
+ * has: linked, never renamed over another; `nextName` is asked for another name while the name is taken,
+ * and `beforeEach` hears each name before it is tried. The temporary name is removed either way.
+ * Returns the path written.
  */
-export const placeFileAtomic = async (temporary: string, target: string, nextName: (taken: string) => string): Promise<string> => {
+export const placeFileAtomic = async (
+  temporary: string,
+  target: string,
+  nextName: (taken: string) => string,
+  beforeEach: (candidate: string) => void = () => undefined
+): Promise<string> => {
   try {
     let candidate = target
     for (;;) {
+      beforeEach(candidate)
       try {
         await fs.link(temporary, candidate)
         return candidate

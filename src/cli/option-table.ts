@@ -400,9 +400,9 @@ export const optionTable = {
     env: "BWM_OUTPUT_MAX_MB",
     default: defaultSettings.outputMaxMb,
     defaultText: "none: unbounded",
-    help: "Bound the recorded sessions (<artifacts>/sessions/) to this many MB: the oldest sessions' recordings are removed first, never a running session's.",
+    help: "Bound what the server writes under the artifacts directory to this many MB: the oldest downloads, screenshots, PDFs, reports and sessions' recordings are removed first, never a running session's.",
     details:
-      "Checked when a session starts and when one ends. A running session is never touched, so its own recordings may exceed the bound until it ends. Step memory, screenshots, downloads and reports elsewhere under the artifacts directory are not counted."
+      "Checked when a session starts and when one ends. Everything the server writes counts; the step memory (llm-knowledge/), saved storage states (storage-state/) and files being written count but are never removed, and a file of a session still running (its screenshots, PDFs, downloads, recordings) is never touched, so the directory may exceed the bound until they end. Files and folders of your own are neither counted nor removed (docs/artifacts.md)."
   }),
   maxDownloadMb: option({
     section: "tools",

@@ -1,11 +1,10 @@
 // The pieces behind a session's recordings, without a browser: the ZIP round trip a trace goes through,
-// the scrubbing of a trace's snapshots and actions and of a HAR, and --output-max-mb's pruning order.
+// the scrubbing of a trace's snapshots and actions and of a HAR (--output-max-mb: artifact-retention.test.ts).
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { artifactRedactor, passwordValuesIn, scrubHar, scrubTrace } from "../../src/adapters/playwright/lifecycle/recording-scrub.js"
-import { pruneWithin } from "../../src/adapters/playwright/lifecycle/recording-retention.js"
 import { readZip, writeZip } from "../../src/adapters/zip.js"
 import { Secrets } from "../../src/services/Secrets.js"
 import { servePages } from "../../demo/serve.js"
@@ -133,44 +132,5 @@ describe("stored state in a real trace", () => {
       await browser.close()
       await server.close()
     }
-  })
-})
-
-describe("--output-max-mb", () => {
-  it("removes the oldest sessions first until the rest fits, never a running one", async () => {
-    const root = tempDir("bwm-prune-")
-    const make = (name: string, bytes: number, age: number) => {
-      const dir = path.join(root, name)
-      fs.mkdirSync(dir)
-      fs.writeFileSync(path.join(dir, "trace.zip"), Buffer.alloc(bytes))
-      const when = new Date(Date.now() - age * 60_000)
-      fs.utimesSync(dir, when, when)
-      return dir
-    }
-    const oldest = make("a", 400, 30)
-    const running = make("b", 400, 20)
-    const older = make("c", 400, 10)
-    make("d", 400, 0)
-    const removed = await pruneWithin(root, 900, new Set([running]))
-    expect(removed).toEqual([oldest, older])
-    expect(fs.readdirSync(root).sort()).toEqual(["b", "d"])
-  })
-
-  it("never removes a folder holding anything but recordings, however old and big", async () => {
-    const root = tempDir("bwm-prune-")
-    const notes = path.join(root, "user-notes")
-    fs.mkdirSync(notes)
-    fs.writeFileSync(path.join(notes, "notes.txt"), Buffer.alloc(4_000))
-    const mixed = path.join(root, "s-mixed")
-    fs.mkdirSync(mixed)
-    fs.writeFileSync(path.join(mixed, "trace.zip"), Buffer.alloc(4_000))
-    fs.writeFileSync(path.join(mixed, "mine.txt"), "kept")
-    const old = new Date(Date.now() - 60 * 60_000)
-    for (const dir of [notes, mixed]) fs.utimesSync(dir, old, old)
-    const session = path.join(root, "s-1")
-    fs.mkdirSync(session)
-    fs.writeFileSync(path.join(session, "video-tab1.webm"), Buffer.alloc(4_000))
-    expect(await pruneWithin(root, 100, new Set())).toEqual([session])
-    expect(fs.readdirSync(root).sort()).toEqual(["s-mixed", "user-notes"])
   })
 })

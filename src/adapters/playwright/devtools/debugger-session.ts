@@ -10,6 +10,7 @@ import type { ScreenState, TabInfo, Tabs } from "../../../domain/observation.js"
 import type { ScreenshotFile, ScreenshotOptions } from "../../../services/Session.js"
 import { writeFileAtomic } from "../../files.js"
 import { firstLine } from "../calls.js"
+import { holdArtifact } from "../lifecycle/artifact-retention.js"
 import { addNotice, type LiveSession } from "../lifecycle/live-session.js"
 import { markDebuggerPaused } from "../page-eval.js"
 import { screenshotFile } from "../session/screenshots.js"
@@ -578,6 +579,7 @@ export const pausedScreenshot = (handle: DebuggerHandle, page: Page, artifactsDi
     )
     const shot = yield* capture
     const image = Buffer.from(shot.data, "base64")
+    holdArtifact(page.context(), file)
     yield* Effect.tryPromise({
       try: () => writeFileAtomic(file, image, { within: artifactsDir }),
       catch: (error) => new ScreenshotFailed({ detail: `cannot write ${file}: ${firstLine(error)}` })

@@ -1,7 +1,8 @@
 // A session's recordings (--save-trace, --save-video, --save-har): started on the session's context
 // as a resource of the session's scope, so that every way a session ends (cleanup, a new launch, the
 // server closing) finishes them: the videos encoded, the trace and the HAR scrubbed of secrets
-// (recording-scrub.ts) and only then moved into place, then the recordings bounded (--output-max-mb).
+// (recording-scrub.ts) and only then moved into place. The session holds the directory meanwhile, so
+// --output-max-mb never removes it (artifact-retention.ts).
 // They live in <artifacts>/sessions/<sessionId>/: trace.zip, network.har, video-tab<N>.webm.
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
@@ -16,7 +17,7 @@ import { readZip, writeZip } from "../../zip.js"
 import { firstLine } from "../calls.js"
 import { artifactRedactor, passwordValuesIn, scrubHar, scrubTrace } from "./recording-scrub.js"
 import { FFMPEG_MISSING, findFfmpeg, recordPage, type TabVideo } from "./recording-video.js"
-import { pruneRecordings, recordingsRunning } from "./recording-retention.js"
+import { holdArtifact } from "./artifact-retention.js"
 
 /** The files of a session's recordings, by name in its directory. */
 export const RECORDING_FILES = { trace: "trace.zip", har: "network.har" } as const
@@ -68,7 +69,7 @@ export const startRecording = (settings: Settings, context: BrowserContext, sess
 
     const start = Effect.tryPromise({
       try: async () => {
-        recordingsRunning.add(dir)
+        holdArtifact(context, dir)
         if (settings.saveTrace) await context.tracing.start({ screenshots: true, snapshots: true, title: sessionId })
         if (settings.saveHar) await context.tracing.startHar(partial(RECORDING_FILES.har), { content: "embed" })
         if (ffmpeg !== undefined) {
@@ -76,11 +77,8 @@ export const startRecording = (settings: Settings, context: BrowserContext, sess
           context.on("page", onPage)
         }
       },
-      catch: (error) => {
-        recordingsRunning.delete(dir)
-        return new LaunchFailed({ reason: "BrowserStartFailed", detail: `the session's recording did not start: ${firstLine(error)}` })
-      }
-    }).pipe(Effect.tap(() => pruneRecordings(settings)))
+      catch: (error) => new LaunchFailed({ reason: "BrowserStartFailed", detail: `the session's recording did not start: ${firstLine(error)}` })
+    })
 
     const finish = Effect.gen(function* () {
       yield* Ref.set(finished, true)
@@ -112,9 +110,7 @@ export const startRecording = (settings: Settings, context: BrowserContext, sess
         }).pipe(Effect.catchAll((error) => Effect.logWarning(`the HAR of ${sessionId} was not saved`, firstLine(error.error))))
       }
       yield* Effect.promise(() => Promise.all([ignore(fs.rm(trace, { force: true })), ignore(fs.rm(partial(RECORDING_FILES.har), { force: true }))]))
-      recordingsRunning.delete(dir)
       recordings.delete(context)
-      yield* pruneRecordings(settings)
     })
 
     yield* Effect.acquireRelease(start, () => Effect.uninterruptible(finish))

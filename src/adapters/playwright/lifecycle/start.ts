@@ -37,6 +37,7 @@ import { downloadTarget } from "../session/downloads.js"
 import type { SharedBrowserService } from "./shared-browser.js"
 import { noNotices } from "./session-state.js"
 import { startRecording } from "./recording.js"
+import { holdArtifacts } from "./artifact-retention.js"
 
 let refEngineRegistered: Promise<void> | undefined
 
@@ -238,6 +239,17 @@ const ownsBrowser = (settings: Settings, extension: ExtensionInfo | undefined, o
  * extension, fixture, device, storage-state file, executable) come first, so a bad launch fails
  * before anything starts.
  */
+/** Where a session's first tab goes: the home screen, the extension's home page, the app, or a blank page. */
+const homeUrlOf = (settings: Settings, extension: ExtensionInfo | undefined): string => {
+  const homeSetting = settings.screens.home
+  return (
+    (homeSetting !== undefined ? resolveScreenUrl(homeSetting, extension, settings.appUrl) : undefined) ??
+    (extension?.homePath !== undefined ? `chrome-extension://${extension.id}/${extension.homePath}` : undefined) ??
+    settings.appUrl ??
+    "about:blank"
+  )
+}
+
 /** A start that failed after its remote browser server went away under it (its context closed): another server may take it. */
 export class PlacementLost extends Data.TaggedError("PlacementLost")<{ readonly where: string; readonly detail: string }> {}
 
@@ -310,6 +322,8 @@ const start = (
         : own || shared === undefined
           ? yield* launchBrowser(playwright.chromium, settings, extension, pageSettings)
           : yield* contextInSharedBrowser(playwright.chromium, settings, shared, pageSettings, storageState)
+    // Before the recordings start: --output-max-mb prunes again once they were written (a later resource is released first).
+    yield* holdArtifacts(settings, context)
     yield* installInitScripts(context, settings.initScripts)
     // A launched profile takes the state after the start (launchPersistentContext has no such option).
     if (storageState !== undefined && launched && own) {
@@ -325,12 +339,7 @@ const start = (
       })
     }
 
-    const homeSetting = settings.screens.home
-    const homeUrl =
-      (homeSetting !== undefined ? resolveScreenUrl(homeSetting, extension, settings.appUrl) : undefined) ??
-      (extension?.homePath !== undefined ? `chrome-extension://${extension.id}/${extension.homePath}` : undefined) ??
-      settings.appUrl ??
-      "about:blank"
+    const homeUrl = homeUrlOf(settings, extension)
     const { live, runSync } = yield* makeLiveSession({
       info: {
         sessionId,

@@ -13,6 +13,7 @@ import { mimeOf, nextFreeName, safeFileName, type Download } from "../../../doma
 import { fromPage } from "../../../domain/errors.js"
 import { directoryWithin, OWNER_ONLY_FILE, placeFileAtomic, temporaryPathFor } from "../../files.js"
 import { firstLine } from "../calls.js"
+import { holdArtifact } from "../lifecycle/artifact-retention.js"
 
 /** Runs a synchronous Effect from a callback (the session's captured runtime). */
 type RunSync = <A>(effect: Effect.Effect<A>) => A
@@ -146,7 +147,7 @@ interface Origin {
 }
 
 /** Waits for the download, stopping it when it grows past the cap, then saves it under a free name and hashes it. */
-const save = async (download: PlaywrightDownload, target: DownloadTarget, name: string, origin: Origin): Promise<Ending> => {
+const save = async (download: PlaywrightDownload, target: DownloadTarget, name: string, origin: Origin, hold: (file: string) => void): Promise<Ending> => {
   const mime = mimeOf(name, origin.url, { contentType: origin.contentType })
   const base: Download = { name, ...(mime !== undefined ? { mime } : {}) }
   const tooLarge = (bytes: number): Ending => ({
@@ -194,7 +195,8 @@ const save = async (download: PlaywrightDownload, target: DownloadTarget, name: 
     const sha256 = await sha256Of(temporary)
     // The content has its say where the response did not declare a type (a link with `download`, a blob).
     const type = mimeOf(name, origin.url, { contentType: origin.contentType, head: await headOf(temporary) })
-    const saved = await placeFileAtomic(temporary, wanted, (taken) => path.join(target.dir, nextFreeName(path.basename(taken))))
+    // Held by the session before it has its name: --output-max-mb never removes it while the session runs.
+    const saved = await placeFileAtomic(temporary, wanted, (taken) => path.join(target.dir, nextFreeName(path.basename(taken))), hold)
     return { download: { name, path: saved, bytes, sha256, ...(type !== undefined ? { mime: type } : {}) } }
   } finally {
     await fs.rm(temporary, { force: true }).catch(() => undefined)
@@ -257,7 +259,7 @@ export const watchDownloads = (runSync: RunSync, downloads: Downloads, page: Pag
       if (ending.notice !== undefined) notice(ending.notice)
       else if (told) notice(`The download (${fromPage("file name", name, 120)}) ${stateWord(ending.download)}.`)
     }
-    save(download, downloads.target, name, origin).then(finish, (error: unknown) => {
+    save(download, downloads.target, name, origin, (file) => holdArtifact(page.context(), file)).then(finish, (error: unknown) => {
       void download.delete().catch(() => undefined)
       finish({ download: { name, state: "failed", error: firstLine(error), ...(mime !== undefined ? { mime } : {}) } })
     })

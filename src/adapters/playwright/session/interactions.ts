@@ -9,6 +9,7 @@ import type { PageAffordances, ScrollRequest, ScrollResult, SessionInteractions 
 import { writeFileAtomic } from "../../files.js"
 import { uploadRootsOf } from "../../upload-roots.js"
 import { BrowserState, type BrowserStateService } from "../lifecycle/browser.js"
+import { holdArtifact } from "../lifecycle/artifact-retention.js"
 import { isRemote } from "../lifecycle/endpoints.js"
 import { firstLine } from "../calls.js"
 import { evaluateInPage } from "../page-eval.js"
@@ -188,6 +189,7 @@ const savePdf = (browser: BrowserStateService, name: string) =>
       try: () => page.pdf({ printBackground: true }),
       catch: (error) => (page.isClosed() ? new PageClosed({ detail: "the page closed before it was printed" }) : new PdfFailed({ detail: firstLine(error) }))
     })
+    holdArtifact(page.context(), file)
     yield* Effect.tryPromise({
       try: () => writeFileAtomic(file, data, { within: settings.artifactsDir }),
       catch: (error) => new PdfFailed({ detail: `cannot write ${file}: ${firstLine(error)}` })

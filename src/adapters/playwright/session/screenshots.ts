@@ -6,6 +6,7 @@ import type { Locator, Page } from "playwright"
 import { InvalidInput, PageClosed, ScreenshotFailed, TargetNotFound } from "../../../domain/errors.js"
 import type { ScreenshotOptions, SessionScreenshots } from "../../../services/Session.js"
 import { writeFileAtomic } from "../../files.js"
+import { holdArtifact } from "../lifecycle/artifact-retention.js"
 import { BrowserState } from "../lifecycle/browser.js"
 import { firstLine, isPlaywrightTimeout } from "../calls.js"
 
@@ -31,7 +32,7 @@ export const make = Effect.gen(function* () {
 
   const screenshot = (options: ScreenshotOptions) =>
     Effect.gen(function* () {
-      const { page } = yield* browser.activePage
+      const { live, page } = yield* browser.activePage
       const jpeg = options.format === "jpeg"
       const file = screenshotFile(path.resolve(settings.artifactsDir, "screenshots"), options.name, jpeg ? "jpg" : "png")
       // Fail closed even if a caller skipped the tool's schema.
@@ -55,6 +56,7 @@ export const make = Effect.gen(function* () {
               ? new TargetNotFound({ target: `selector:${options.selector}`, detail: `No visible element matches selector:${options.selector}.` })
               : new ScreenshotFailed({ detail: firstLine(error) })
       })
+      holdArtifact(live.context, file)
       yield* Effect.tryPromise({
         try: () => writeFileAtomic(file, image, { within: settings.artifactsDir }),
         catch: (error) => new ScreenshotFailed({ detail: `cannot write ${file}: ${firstLine(error)}` })
