@@ -15,10 +15,14 @@ export const waitWithin = (timeoutMs: number, reserveMs: number) =>
     return Math.max(1, Math.min(timeoutMs, left))
   })
 
-/** What the running call's program saw of its target while it waited: whether it looked, and whether anything ever matched. */
+/**
+ * What the running call's program saw of its target while it waited: whether it looked, and whether
+ * anything ever matched; `to`, the same of a second target (a drag's drop target), once it was looked for.
+ */
 export interface Sighting {
   readonly looked: boolean
   readonly matched: boolean
+  readonly to?: { readonly looked: boolean; readonly matched: boolean }
 }
 
 /**
@@ -27,8 +31,17 @@ export interface Sighting {
  */
 export const targetSighting = FiberRef.unsafeMake<Ref.Ref<Sighting> | undefined>(undefined)
 
-/** Notes one look at the target: how many elements matched it (a negative count: the look failed). */
+/** Which of the call's targets the looks of this fiber are about: its target, or the second one (`to`). */
+export const sightingOf = FiberRef.unsafeMake<"target" | "to">("target")
+
+/** Notes one look at the target (sightingOf says which): how many elements matched it (a negative count: the look failed). */
 export const noteSighting = (count: number) =>
-  Effect.flatMap(FiberRef.get(targetSighting), (sighting) =>
-    sighting === undefined || count < 0 ? Effect.void : Ref.update(sighting, (seen) => ({ looked: true, matched: seen.matched || count > 0 }))
+  Effect.flatMap(Effect.all([FiberRef.get(targetSighting), FiberRef.get(sightingOf)]), ([sighting, of]) =>
+    sighting === undefined || count < 0
+      ? Effect.void
+      : Ref.update(sighting, (seen) =>
+          of === "target"
+            ? { ...seen, looked: true, matched: seen.matched || count > 0 }
+            : { ...seen, to: { looked: true, matched: seen.to?.matched === true || count > 0 } }
+        )
   )

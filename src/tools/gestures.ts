@@ -3,11 +3,13 @@
 // scroll, a visible checkbox, a file input or an open file chooser) and stays callable otherwise.
 import { Effect, Option, Schema } from "effect"
 import type { StepTarget } from "../domain/knowledge.js"
-import { describeLocator, Scope, targetOf, validateTarget } from "../domain/target.js"
+import { TargetNotFound } from "../domain/errors.js"
+import { describeLocator, describeTarget, Scope, targetOf, validateTarget } from "../domain/target.js"
 import { durableTarget, whyNotDurable } from "../knowledge/targets.js"
 import { Evident, ListedAs, defineTool, type ReplayArgs } from "../runtime/tool.js"
 import { Session } from "../services/Session.js"
 import {
+  actionDeadline,
   actionTimeoutField,
   at,
   described,
@@ -50,6 +52,14 @@ export const drag = defineTool({
   annotations: pageActionAnnotations,
   ...elementTool,
   listedWhen: (state) => state.page.drag,
+  // Decided from what was seen before the deadline: a drop target looked for and never matched is not found.
+  onDeadline: (input, timeoutMs, seen) =>
+    seen.to?.looked === true && !seen.to.matched && !(seen.looked && !seen.matched)
+      ? new TargetNotFound({
+          target: describeTarget(targetOf(input.to)),
+          detail: `No element matches the drop target ${describeTarget(targetOf(input.to))} (waited ${input.timeoutMs ?? timeoutMs} ms).`
+        })
+      : actionDeadline("drag")(input, timeoutMs, seen),
   record: (input, result) =>
     recordAction(input, result, {
       to: withElement(

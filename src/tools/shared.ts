@@ -44,7 +44,7 @@ export const TargetResult = Schema.String.annotations({ description: 'The target
 
 /** The deadline errors of targeting tools, so a stopped call still says which target it was about. */
 export const actionDeadline =
-  (action: "click" | "type" | "get_text" | "select_option" | "hover") =>
+  (action: "click" | "type" | "get_text" | "select_option" | "hover" | "drag") =>
   (input: Parameters<typeof targetOf>[0] & { readonly timeoutMs?: number }, timeoutMs: number, seen?: Sighting) =>
     // Decided from what was seen before the deadline: a target looked for and never matched is not found.
     seen?.looked === true && !seen.matched

@@ -5,6 +5,7 @@ import { Effect, Option, Ref } from "effect"
 import type { Locator } from "playwright"
 import { ActionFailed, PageClosed, PdfFailed, TargetAmbiguous, TargetNotFound } from "../../../domain/errors.js"
 import { describeTarget, type Target } from "../../../domain/target.js"
+import { noteSighting, sightingOf } from "../../../services/Deadline.js"
 import type { PageAffordances, ScrollRequest, ScrollResult, SessionInteractions } from "../../../services/Session.js"
 import { writeFileAtomic } from "../../files.js"
 import { uploadRootsOf } from "../../upload-roots.js"
@@ -59,8 +60,13 @@ const drag = (browser: BrowserStateService, targeting: Targets, source: Target, 
     const frames = yield* targeting.ensureRefs(page, target)
     const destination = targeting.locate(page, target, frames)
     const dragged = targeting.act("drag", source, options.timeoutMs, (locator, opts) => locator.dragTo(destination, opts), page)
-    // A drop target the page can no longer bring fails the drag as a missing source would.
-    yield* Effect.raceFirst(dragged, targeting.untilMissing(page, destination, target, "drag", options.timeoutMs)).pipe(
+    // A drop target the page can no longer bring fails the drag as a missing source would. Its looks are
+    // noted as the drop target's, the first at once: a deadline that comes first still answers from them.
+    const dropMissing = Effect.zipRight(
+      Effect.flatMap(targeting.countSafely(destination), noteSighting),
+      targeting.untilMissing(page, destination, target, "drag", options.timeoutMs)
+    ).pipe(Effect.locally(sightingOf, "to"))
+    yield* Effect.raceFirst(dragged, dropMissing).pipe(
       // The source was there; a drop target that never showed is what went wrong.
       Effect.catchTag("ActionTimeout", (timeout) =>
         Effect.flatMap(targeting.countSafely(destination), (count): Effect.Effect<never, TargetNotFound | TargetAmbiguous | typeof timeout> =>
