@@ -420,7 +420,7 @@ export const optionTable = {
     flag: "action-path",
     env: "BWM_ACTION_PATH",
     default: defaultSettings.actionPath,
-    help: "How click, type and wait_for act: auto (one page check, real input, a guard that confirms it; else Playwright's) or playwright (Playwright's actions only).",
+    help: "How click, type, press_key on a target and wait_for act: auto (one page check, real input, a guard that confirms it; else Playwright's) or playwright (Playwright's actions only).",
     details:
       "`auto` reports success only when the page saw the first trusted event of the input reach the target; anything uncertain goes to Playwright's action before any input, and an input whose outcome stays unknown answers `MM_ACTION_UNCONFIRMED` (see docs/architecture.md, \"Acting on an element\"). `playwright` is slower on every action and never answers that code."
   }),

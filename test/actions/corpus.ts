@@ -13,6 +13,7 @@ export type Step =
   | { readonly tool: "click"; readonly target: Aim; readonly within?: Aim; readonly timeoutMs?: number }
   | { readonly tool: "type"; readonly target: Aim; readonly text: string; readonly timeoutMs?: number }
   | { readonly tool: "wait_for"; readonly target: Aim; readonly state?: "visible" | "hidden"; readonly timeoutMs?: number }
+  | { readonly tool: "press_key"; readonly target: Aim; readonly key: string; readonly timeoutMs?: number }
 
 export interface Case {
   readonly name: string
@@ -336,6 +337,21 @@ export const pagesFor = (other: string, sameSite: string): Record<string, string
     `<p style="width:180px">Some words before <a id="go" data-testid="go" href="#done">a link that wraps over two lines</a> and after.</p>`
   ),
   "/icon-link": doc("Icon link", `<p>See <a id="go" data-testid="go" href="#starred"><span id="star">&#9733;</span> <b id="label">Starred</b> items</a></p>`),
+  // Keys: each trusted keydown is written into the hidden field "keys" (the recorder reads fields), with the element it reached.
+  "/keys": doc(
+    "Keys",
+    `<input type="hidden" id="keys"><input id="field" data-testid="field" aria-label="Field"><input id="other" data-testid="other" aria-label="Other">
+     <script>document.addEventListener("keydown", (event) => { if (event.isTrusted) document.getElementById("keys").value += event.key + "@" + event.target.id + ";" }, true)</script>`
+  ),
+  // A field that passes its focus on as soon as it gets it (in a microtask, so after any check in the same task).
+  "/key-thief": doc(
+    "Key thief",
+    `<input type="hidden" id="keys"><input id="field" data-testid="field" aria-label="Field"><input id="other" data-testid="other" aria-label="Other">
+     <script>
+       document.addEventListener("keydown", (event) => { if (event.isTrusted) document.getElementById("keys").value += event.key + "@" + event.target.id + ";" }, true)
+       document.getElementById("field").addEventListener("focus", () => queueMicrotask(() => document.getElementById("other").focus()))
+     </script>`
+  ),
   "/submit": doc(
     "Submit",
     `<form id="form" onsubmit="event.preventDefault(); this.dataset.sent = (+(this.dataset.sent || 0) + 1)"><input id="q" name="q" data-testid="q" aria-label="Query"><button id="send" data-testid="send">Send</button></form>`
@@ -354,6 +370,8 @@ const click = (target: Aim, extra: { within?: Aim; timeoutMs?: number } = {}): S
 const type = (target: Aim, text: string, timeoutMs?: number): Step =>
   timeoutMs === undefined ? { tool: "type", target, text } : { tool: "type", target, text, timeoutMs }
 const wait = (target: Aim, state: "visible" | "hidden" = "visible", timeoutMs = 1_500): Step => ({ tool: "wait_for", target, state, timeoutMs })
+const press = (target: Aim, key: string, timeoutMs?: number): Step =>
+  timeoutMs === undefined ? { tool: "press_key", target, key } : { tool: "press_key", target, key, timeoutMs }
 
 /** Short enough for a corpus in CI; long enough for a page's 300-600 ms of settling. */
 const FAILS = 700
@@ -415,5 +433,10 @@ export const cases: ReadonlyArray<Case> = [
   { name: "a check that answers past its deadline", path: "/late-check", steps: [click(id("go"), { timeoutMs: 6_000 })], handsOver: [0] },
   { name: "a check that does not answer in time", path: "/no-answer", steps: [click(id("go"), { timeoutMs: 8_000 })], handsOver: [0] },
   { name: "a target under a sticky header", path: "/under-sticky", steps: [click(id("go"))], handsOver: [0] },
-  { name: "a form that loads a slow page", path: "/slow-submit", steps: [type(id("q"), "slow"), click(id("send"))], direct: [0, 1] }
+  { name: "a form that loads a slow page", path: "/slow-submit", steps: [type(id("q"), "slow"), click(id("send"))], direct: [0, 1] },
+  { name: "keys on fields: a character, a named key, the focus given first", path: "/keys", steps: [press(id("field"), "x"), press(ref("textbox", "Field"), "Backspace"), press(id("other"), "Shift+A")], direct: [0, 1, 2] },
+  { name: "a form: type, then Enter in its field", path: "/submit", steps: [type(id("q"), "shoes"), press(id("q"), "Enter")], direct: [0, 1] },
+  { name: "Enter in a form that loads a slow page: done once the new page committed", path: "/slow-submit", steps: [type(id("q"), "slow"), press(id("q"), "Enter")], direct: [0, 1] },
+  // The key would reach another field: the guard stops it, and Playwright's press refuses a target that cannot keep the focus.
+  { name: "a field that passes its focus on", path: "/key-thief", steps: [press(id("field"), "a", FAILS)], handsOver: [0] }
 ]

@@ -1,5 +1,5 @@
 // The same actions through both action paths must do the same thing: on each page of the corpus
-// (corpus.ts), click, type and wait_for run once with `--action-path auto` (the direct path, handing
+// (corpus.ts), click, type, press_key and wait_for run once with `--action-path auto` (the direct path, handing
 // over to Playwright when unsure) and once with `--action-path playwright`, each in its own browser,
 // and the page's record of trusted events, field values and URLs, in every frame of either origin,
 // must be equal, as must every step's outcome (ok or the same error code). The steps a case marks
@@ -19,7 +19,7 @@ import { runTool } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { Config } from "../../src/services/Config.js"
 import { Observer } from "../../src/services/Observer.js"
-import { click, type, waitFor } from "../../src/tools/interaction.js"
+import { click, pressKey, type, waitFor } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { launch } from "../../src/tools/session.js"
 import { testSettings } from "../support/browser.js"
@@ -75,6 +75,8 @@ const argsOf = (step: Step) =>
         return { tool: type, args: { ...target, ...timeout, text: step.text } }
       case "wait_for":
         return { tool: waitFor, args: { ...target, ...timeout, state: step.state ?? "visible" } }
+      case "press_key":
+        return { tool: pressKey, args: { ...target, ...timeout, key: step.key } }
     }
   })
 

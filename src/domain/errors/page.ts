@@ -204,7 +204,7 @@ export class ActionFailed extends Schema.TaggedError<ActionFailed>()("ActionFail
  * may have taken effect elsewhere.
  */
 export class ActionUnconfirmed extends Schema.TaggedError<ActionUnconfirmed>()("ActionUnconfirmed", {
-  action: Schema.Literal("click", "type"),
+  action: Schema.Literal("click", "type", "press_key"),
   target: Schema.String,
   detail: Schema.String
 }) {

@@ -51,7 +51,26 @@ export const prepareAction = async (args: DirectArgs): Promise<DirectResult> => 
   }
   if (isDisabled(element)) return notReady("disabled")
   if (args.action === "type") return prepareType(args, element)
+  if (args.action === "press") return preparePress(args, element)
   return prepareClick(args, element, frames)
+}
+
+/**
+ * A key press target: it holds the focus (the element or something inside it), given it when it lacks it
+ * as Playwright's press gives it, with the guard armed for the key's events and the navigation it may
+ * start (Enter submitting a form). The caller then presses the key.
+ */
+const preparePress = (args: DirectArgs, element: Element): DirectResult => {
+  const holds = () => {
+    const active = focusedElement()
+    return active !== null && within(active, element)
+  }
+  if (late(args)) return notReady("late")
+  if (!holds() && typeof (element as HTMLElement).focus === "function") (element as HTMLElement).focus()
+  if (!holds()) return notReady("cannot focus")
+  if (late(args)) return notReady("late")
+  arm(element, args.token, args.report, events.type, true)
+  return { ready: true, sensitive: isSensitive(element) }
 }
 
 /**

@@ -187,7 +187,7 @@ export interface DirectLocator {
 }
 
 export interface DirectArgs {
-  readonly action: "click" | "type" | "visible" | "hidden"
+  readonly action: "click" | "type" | "press" | "visible" | "hidden"
   readonly locator: DirectLocator
   readonly within: DirectLocator | null
   readonly testIdAttribute: string

@@ -169,12 +169,19 @@ const pressKey = (context: ActionContext, target: Target | undefined, key: strin
 
 const pressKeyNow = (context: ActionContext, target: Target | undefined, key: string, options: ActionOptions) =>
   Effect.gen(function* () {
-    const { page } = yield* context.browser.activePage
+    const { live, page } = yield* context.browser.activePage
     // A key typed into a secret field is part of the secret: where the focus is before and after the key both count.
     // Focus in a cross-origin frame (null) cannot be read from the top document: secret.
     let sensitive = target === undefined ? (yield* focusIsSecret(page)) !== false : false
     if (target !== undefined) {
-      sensitive = (yield* context.targeting.act("press_key", target, options.timeoutMs, (field, opts) => pressOn(field, key, opts), page)).value
+      // The direct path first (direct.ts); Playwright's press when the page says the target is not ready.
+      const direct_ = yield* context.direct.directPress(live, page, target, key, options.timeoutMs)
+      if (direct_._tag === "Done") sensitive = direct_.sensitive ?? true
+      else {
+        live.lastRead = undefined
+        yield* Effect.logDebug(`press_key: ${direct_.why}; Playwright's press takes over`)
+        sensitive = (yield* context.targeting.act("press_key", target, options.timeoutMs, (field, opts) => pressOn(field, key, opts), page)).value
+      }
     } else {
       yield* Effect.tryPromise({
         try: () => page.keyboard.press(key),

@@ -367,7 +367,7 @@ const concluded = (
   context: DirectContext,
   live: LiveSession,
   page: Page,
-  action: "click" | "type",
+  action: "click" | "type" | "press_key",
   target: Target,
   token: string,
   dispatched: { readonly _tag: "Left"; readonly left: BrowserCallFailed } | { readonly _tag: "Right" }
@@ -494,6 +494,26 @@ const directType = (context: DirectContext, live: LiveSession, page: Page, targe
     return done
   })
 
+/**
+ * The direct key press on a target: it holds the focus (prepare gives it when it lacks it, as Playwright's
+ * press does) and the guard is armed; the key goes in as a person's keystroke and the guard says whether
+ * its first event reached the target. A navigation the key started (Enter submitting a form) has
+ * committed before it is done, as after a click.
+ */
+const directPress = (context: DirectContext, live: LiveSession, page: Page, target: Target, key: string, timeoutMs: number) =>
+  Effect.gen(function* () {
+    const token = context.newToken()
+    const prepared = yield* prepare(context, live, page, "press", target, timeoutMs, token)
+    if (prepared.ready !== true) return handOver(prepared.ready === false ? prepared.why : "not ready")
+    const downloadsBefore = downloadsStartedOn(page)
+    const dispatched = yield* input(() => page.keyboard.press(key))
+    const { navigating, downloading, outcome } = yield* concluded(context, live, page, "press_key", target, token, dispatched)
+    if (navigating) yield* awaitCommit(live, page, token, timeoutMs, downloadsBefore)
+    else if (downloading === true) yield* awaitDownload(page, timeoutMs, downloadsBefore)
+    const done: Outcome = { _tag: "Done", sensitive: prepared.sensitive ?? true }
+    return outcome._tag === "Done" ? done : outcome
+  })
+
 export type DirectActions = ReturnType<typeof directActions>
 
 /** The direct path of one session: its steps bound to the session's settings, targeting and input tokens. */
@@ -518,6 +538,7 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
     ) => prepare(context, live, page, action, target, actionTimeoutMs, token, describe),
     clickPage: (live: LiveSession, page: Page, target: Target, options: { readonly timeoutMs: number; readonly count?: number | undefined }) =>
       clickPage(context, live, page, target, options),
-    directType: (live: LiveSession, page: Page, target: Target, text: string, timeoutMs: number) => directType(context, live, page, target, text, timeoutMs)
+    directType: (live: LiveSession, page: Page, target: Target, text: string, timeoutMs: number) => directType(context, live, page, target, text, timeoutMs),
+    directPress: (live: LiveSession, page: Page, target: Target, key: string, timeoutMs: number) => directPress(context, live, page, target, key, timeoutMs)
   }
 }
