@@ -9,7 +9,7 @@ import {
   type CallToolResult,
   type Tool
 } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Effect, Exit, type ManagedRuntime } from "effect"
+import { Cause, Effect, Exit, type ManagedRuntime, Option } from "effect"
 import { envelopeSchema } from "../domain/envelope.js"
 import { INTERNAL_ERROR_CODE, toErrorInfo, UnknownTool, type ErrorInfo } from "../domain/errors.js"
 import { optInGroups, servedText, ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
@@ -18,6 +18,7 @@ import { runTool, type ToolResponse } from "../runtime/runTool.js"
 import { takesSession, type AnyToolDefinition } from "../runtime/tool.js"
 import { ALL_CAPS, ToolView, visibleTools } from "../runtime/visibility.js"
 import { ObservingClient } from "../services/Observer.js"
+import { Session } from "../services/Session.js"
 import { Progress } from "../services/Progress.js"
 import { onCurrentSession, Sessions } from "../services/Sessions.js"
 import { inputJsonSchema, jsonSchemaOf, withSessionArgument } from "./json-schema.js"
@@ -194,7 +195,8 @@ export const makeMcpServer = <R, ER>(
       onCurrentSession(
         Effect.all({
           tools: visibleTools(registry.tools),
-          sessionArgument: staticTools ? Effect.succeed(true) : Effect.map(Effect.flatMap(Sessions, (sessions) => sessions.count), (count) => count > 1)
+          sessionArgument: staticTools ? Effect.succeed(true) : Effect.map(Effect.flatMap(Sessions, (sessions) => sessions.count), (count) => count > 1),
+          session: Effect.map(Effect.flatMap(Session, (session) => session.current), (current) => Option.getOrUndefined(Option.map(current, (info) => info.sessionId)))
         })
       ).pipe(
         Effect.provideService(ToolView, view),
@@ -202,8 +204,9 @@ export const makeMcpServer = <R, ER>(
       ) as Effect.Effect<Listing, never, R>
     )
 
-  // What the client was last shown (or told about); refreshes and listings run one at a time.
+  // What the client was last shown (or told about), and the session its list followed then; refreshes and listings run one at a time.
   let shown: string | undefined
+  let shownSession: string | undefined
   let queue: Promise<unknown> = Promise.resolve()
   const serialized = <A>(task: () => Promise<A>): Promise<A> => {
     const next = queue.then(task)
@@ -216,7 +219,9 @@ export const makeMcpServer = <R, ER>(
   const refresh = () =>
     (waiting ??= serialized(async () => {
       waiting = undefined
-      const key = keyOf(await listNow())
+      const listing = await listNow()
+      shownSession = listing.session
+      const key = keyOf(listing)
       if (key === shown) return
       const hadList = shown !== undefined
       shown = key
@@ -225,7 +230,8 @@ export const makeMcpServer = <R, ER>(
 
   const changes = staticTools ? undefined : (options.toolListChanges ?? toolListChangesOf(runtime))
   if (changes !== undefined) {
-    const unsubscribe = changes.subscribe(refresh)
+    // A client without a session follows any change (with --shared-browser another client's launch gives it one).
+    const unsubscribe = changes.subscribe(refresh, (sessions) => shownSession === undefined || sessions.has(shownSession))
     // A pause between calls (a timer or an event handler hit a breakpoint) and its end change the list
     // with no call to follow: this client is told at once. A step resumes and pauses within
     // milliseconds: the list is compared once things are quiet, so it does not flicker.
@@ -253,6 +259,7 @@ export const makeMcpServer = <R, ER>(
     serialized(async () => {
       const listing = await listNow()
       shown = keyOf(listing)
+      shownSession = listing.session
       return { tools: listing.tools.map((tool) => entryOf(tool, listing.sessionArgument)) }
     })
   )
@@ -293,10 +300,13 @@ export const makeMcpServer = <R, ER>(
                   .catch(() => undefined)
               )
           })
+    // The client's current session as its list last showed it: a call with no `session` argument runs there.
+    const ranOn = sessionOfCall(tool, request.params.arguments, shownSession)
     // The client's cancellation aborts extra.signal, which interrupts the fiber and with it the browser action.
     const exit = await runtime.runPromiseExit(program, { signal: extra.signal })
-    // The call may have started or ended the session, or changed this client's rules: every client's list is checked.
-    await changes?.changed()
+    // The call may have started or ended a session, or changed this client's rules: every client's list is checked;
+    // a call that only acted on one session (this client's list follows it) checks the lists that follow that session.
+    await changes?.changed(ranOn === undefined || !Exit.isSuccess(exit) ? undefined : new Set([ranOn]))
     if (Exit.isSuccess(exit)) return toCallToolResult(exit.value, structured)
     if (Cause.isInterruptedOnly(exit.cause)) {
       return toCallToolResult(failureResponse({ code: "MM_CANCELLED", message: "The call was cancelled by the client." }), structured)
@@ -311,10 +321,25 @@ export const makeMcpServer = <R, ER>(
   return server
 }
 
-/** What a client is shown: the tools, and whether their `session` arguments are listed. */
+/** What a client is shown: the tools, whether their `session` arguments are listed, and the session they follow. */
 interface Listing {
   readonly tools: ReadonlyArray<AnyToolDefinition>
   readonly sessionArgument: boolean
+  /** The client's current session (its id); none while it has none. */
+  readonly session: string | undefined
+}
+
+/**
+ * The one session a call can have changed, when that is all it can have changed: a tool that needs a running
+ * session acts on it and starts or closes none, on the client's current one (`current`) unless its `session`
+ * argument names another. Any other call (launch, cleanup, sessions, replay, a batch, the client's own rules), or
+ * a `session` argument that is not the current one's id (a name is the client's own word), is undefined: it may
+ * have changed any client's list.
+ */
+const sessionOfCall = (tool: AnyToolDefinition, args: Record<string, unknown> | undefined, current: string | undefined): string | undefined => {
+  if (!tool.requiresSession || current === undefined) return undefined
+  const selector = args?.session
+  return selector === undefined || selector === current ? current : undefined
 }
 
 /** How long pause changes must be quiet before a client's tool list is compared (a step resumes, then pauses). */
