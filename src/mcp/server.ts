@@ -229,31 +229,8 @@ export const makeMcpServer = <R, ER>(
     }))
 
   const changes = staticTools ? undefined : (options.toolListChanges ?? toolListChangesOf(runtime))
-  if (changes !== undefined) {
-    // A client without a session follows any change (with --shared-browser another client's launch gives it one).
-    const unsubscribe = changes.subscribe(refresh, (sessions) => shownSession === undefined || sessions.has(shownSession))
-    // A pause between calls (a timer or an event handler hit a breakpoint) and its end change the list
-    // with no call to follow: this client is told at once. A step resumes and pauses within
-    // milliseconds: the list is compared once things are quiet, so it does not flicker.
-    let settling: ReturnType<typeof setTimeout> | undefined
-    const onPause = () => {
-      clearTimeout(settling)
-      settling = setTimeout(() => void refresh().catch(() => undefined), PAUSE_SETTLE_MS)
-    }
-    let stopPauses: (() => void) | undefined
-    let closed = false
-    runtime
-      .runPromise(Effect.flatMap(Sessions, (sessions) => sessions.onPauseChange(onPause)) as Effect.Effect<() => void, never, R>)
-      .then((stop) => (closed ? stop() : (stopPauses = stop)), () => undefined)
-    const previous = server.onclose
-    server.onclose = () => {
-      closed = true
-      unsubscribe()
-      stopPauses?.()
-      clearTimeout(settling)
-      previous?.()
-    }
-  }
+  // A client without a session follows any change (with --shared-browser another client's launch gives it one).
+  if (changes !== undefined) followChanges(server, runtime, changes, refresh, (sessions) => shownSession === undefined || sessions.has(shownSession))
 
   server.setRequestHandler(ListToolsRequestSchema, () =>
     serialized(async () => {
@@ -319,6 +296,41 @@ export const makeMcpServer = <R, ER>(
   })
 
   return server
+}
+
+/**
+ * Subscribes a server's `refresh` to the runtime's changes (`follows`: which sessions its client's list follows)
+ * and to the pauses of its sessions in the debugger; its `onclose` unsubscribes both.
+ */
+const followChanges = <R, ER>(
+  server: Server,
+  runtime: ManagedRuntime.ManagedRuntime<R, ER>,
+  changes: ToolListChanges,
+  refresh: () => Promise<void>,
+  follows: (sessions: ReadonlySet<string>) => boolean
+) => {
+  const unsubscribe = changes.subscribe(refresh, follows)
+  // A pause between calls (a timer or an event handler hit a breakpoint) and its end change the list
+  // with no call to follow: this client is told at once. A step resumes and pauses within
+  // milliseconds: the list is compared once things are quiet, so it does not flicker.
+  let settling: ReturnType<typeof setTimeout> | undefined
+  const onPause = () => {
+    clearTimeout(settling)
+    settling = setTimeout(() => void refresh().catch(() => undefined), PAUSE_SETTLE_MS)
+  }
+  let stopPauses: (() => void) | undefined
+  let closed = false
+  runtime
+    .runPromise(Effect.flatMap(Sessions, (sessions) => sessions.onPauseChange(onPause)) as Effect.Effect<() => void, never, R>)
+    .then((stop) => (closed ? stop() : (stopPauses = stop)), () => undefined)
+  const previous = server.onclose
+  server.onclose = () => {
+    closed = true
+    unsubscribe()
+    stopPauses?.()
+    clearTimeout(settling)
+    previous?.()
+  }
 }
 
 /** What a client is shown: the tools, whether their `session` arguments are listed, and the session they follow. */
