@@ -91,6 +91,8 @@ export { debuggerControl, breakpoint, step, evaluateFrame, debuggerTools } from 
 export { catalogOf } from "./services/KnowledgeStore.js"
 
 export * as PlaywrightLayer from "./adapters/playwright/index.js"
+// The switches a browser this server launches gets: to start a remote browser (a Playwright browser server, a Chromium for CDP) the same way.
+export { LOOPBACK_ARGS, OUR_DISABLED_FEATURES, withDisabledFeatures } from "./adapters/playwright/lifecycle/launch.js"
 export { layerFileSystem as knowledgeLayerFileSystem } from "./adapters/knowledge-files.js"
 export { layer as stderrLoggerLayer } from "./adapters/logger.js"
 export { makeMcpServer, serveStdio, toCallToolResult, describeTool, instructions, type McpServerOptions } from "./mcp/server.js"
