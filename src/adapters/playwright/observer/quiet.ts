@@ -16,14 +16,21 @@ const LOOK_TIMEOUT_MS = 1_000
 /** The count of short timers a person's input scheduled (page/timers.ts). */
 export const timersCode: MainWorldCode = { key: `browser-workflow-mcp/timers:${PAGE.timers.length}`, source: PAGE.timers }
 
+/** The pages whose current document is getting its count, until it has it (one install at a time). */
+const installing = new WeakSet<Page>()
+
 /**
  * The counted timers still to run in the page's current document; 0 when it has none or cannot say. A
- * document that has no count yet gets one now (nothing it scheduled before could be counted).
+ * document that has no count yet gets one, not waited for: nothing it scheduled before could be counted,
+ * and the install reaches the page before any input of a later call.
  */
 const pendingTimers = async (page: Page): Promise<number> => {
   const pending = await callInMainWorld(page, timersCode, "pending", [], -1, { timeoutMs: LOOK_TIMEOUT_MS }).catch(() => 0)
-  if (pending >= 0) return pending
-  await startInMainWorld(page, timersCode, "install", { timeoutMs: LOOK_TIMEOUT_MS }).catch(() => false)
+  if (pending >= 0 || installing.has(page)) return Math.max(0, pending)
+  installing.add(page)
+  void startInMainWorld(page, timersCode, "install", { timeoutMs: LOOK_TIMEOUT_MS })
+    .catch(() => false)
+    .finally(() => installing.delete(page))
   return 0
 }
 
