@@ -28,7 +28,7 @@ export const ENTRIES = {
   refEngine: pick("refSelectorEngine", "ref-engine"),
   describe: pick("describeTarget", "durable"),
   /** The functions an action runs, installed once per document. */
-  actions: `import { prepareAction } from "./actions.ts"; import { finishGuard } from "./guard.ts"; import { readPageState } from "./state.ts"; import { keptTypedState, keptTypingChanges } from "./typing.ts"; export const value = { prepare: prepareAction, finish: finishGuard, read: readPageState, typingChanges: keptTypingChanges, typedState: keptTypedState }`,
+  actions: `import { prepareAction } from "./actions.ts"; import { finishGuard } from "./guard.ts"; import { readPageState } from "./state.ts"; import { keptTypedState, keptTypingChanges, peekTypedState } from "./typing.ts"; export const value = { prepare: prepareAction, finish: finishGuard, read: readPageState, typingChanges: keptTypingChanges, typedState: keptTypedState, peekTyped: peekTypedState }`,
   verifyMeasured: pick("verifyMeasured", "actions"),
   measuredElement: pick("measuredElement", "actions"),
   sameDocuments: pick("sameDocuments", "guard"),

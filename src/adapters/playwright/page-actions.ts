@@ -68,17 +68,20 @@ export const verifyMeasuredDeclaration = (): string =>
   `function (hit, args) { return (${PAGE.verifyMeasured}).call(this, hit, args) }`
 
 /**
- * The expression that finishes a guarded action and reads the page's state in the same trip. A
+ * The expression that finishes a guarded action and reads the page's state in the same trip; for a type,
+ * with `typed` (its text), also our world's read-back of its field (page/typing.ts peekTypedState). A
  * document without the action functions is not the one the guard was armed in: nothing seen there.
  */
-export const finishGuardScript = (token: string, stateArgs: ObserveArgs): string =>
+export const finishGuardScript = (token: string, stateArgs: ObserveArgs, typed?: string): string =>
   withActions(
     false,
     `const verdict = actions.finish(${JSON.stringify(token)})
     // The document is on its way out when the action navigates: its state is not the state after it.
     if (verdict.navigating) return verdict
     try {
-      return { ...verdict, page: actions.read(${JSON.stringify(stateArgs)}) }
+      return { ...verdict, page: actions.read(${JSON.stringify(stateArgs)})${
+        typed === undefined ? "" : `, typed: actions.peekTyped(${JSON.stringify(token)}, ${JSON.stringify(typed)})`
+      } }
     } catch {
       return verdict
     }`,

@@ -1,5 +1,6 @@
 // The types the page code and the Node side share: what goes into the page and what comes back.
 // The Node side imports these with `import type` only; nothing else crosses into the page bundle.
+import type { Typed } from "./typing.js"
 
 export interface ScreenRule {
   readonly screen: string
@@ -242,6 +243,8 @@ export interface GuardVerdict {
   readonly choosing?: boolean
   /** The page's state read in the same trip, right after the action. */
   readonly page?: ObserveResult
+  /** A type's field read back in the same trip (page/typing.ts peekTypedState). */
+  readonly typed?: Typed | null
 }
 
 /** What a guard reports through the binding: `${token} target` or `${token} other`. */

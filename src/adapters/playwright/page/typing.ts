@@ -158,7 +158,11 @@ const clipped = (value: string) => (value.length > 80 ? `${value.slice(0, 79)}â€
 export const typedState = (element: Element, text: string): Typed => {
   stopWatch(element)
   const input = inputValueOf(element)
-  const said = stopReaction(element)
+  return verdictOn(element, text, input, stopReaction(element))
+}
+
+/** typedState's verdict on the field: what it holds, what it held at its last input event (`input`), and the page's words meanwhile. */
+const verdictOn = (element: Element, text: string, input: string | undefined, said: ReadonlyArray<string>): Typed => {
   const value = fieldText(element)
   const held = input !== undefined && holdsText(input, text)
   const secret = isSensitiveField(element)
@@ -202,6 +206,19 @@ export const keptTypedState = (token: string, text: string): Typed | null => {
     return null
   }
   return typedState(element, text)
+}
+
+/**
+ * Runs in the page (our world), in the trip that finishes the direct type's guard: typedState of the field
+ * kept under `token`, ending nothing and keeping it (null when it is not kept or left the page). Sent along
+ * with the main world's first look at the reaction (firstFieldLook), it is the verdict when that look finds
+ * the reaction over (the page did nothing, so the field is as it was at the look); otherwise it is dropped
+ * and the field is read again once the page settled (keptTypedState).
+ */
+export const peekTypedState = (token: string, text: string): Typed | null => {
+  const element = keptTarget(token)
+  if (element === undefined || !element.isConnected) return null
+  return verdictOn(element, text, inputValueOf(element), [])
 }
 
 /**

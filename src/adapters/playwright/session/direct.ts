@@ -38,7 +38,8 @@ import {
   takeReport
 } from "../page-eval.js"
 import { stateReadArgs } from "../page-script.js"
-import { startInMainWorld } from "../main-world.js"
+import { callInMainWorld, startInMainWorld } from "../main-world.js"
+import type { FirstLook, Typed } from "../page/typing.js"
 import { actThrough } from "./readiness.js"
 import { downloadsStartedOn } from "./downloads.js"
 import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
@@ -130,8 +131,20 @@ type Outcome =
       readonly inputAt?: number
       /** A type's page's reaction is watched in its main world (page-actions.ts fieldReactionCode). */
       readonly watched?: boolean
+      /** A type into a field that drives no popup: the main world's first look at the reaction and our world's read-back, taken in the trip after the input. */
+      readonly first?: FirstReads
     }
   | { readonly _tag: "HandOver"; readonly why: string; readonly described?: DescribeAnswer | undefined }
+
+/**
+ * What a type reads in the trip right after its input, beside the guard's verdict: the main world's first look at
+ * the page's reaction (page/typing.ts firstFieldLook, null when it is gone) and our world's read-back of the field
+ * (peekTypedState, null when it is gone; undefined when the verdict did not come with it).
+ */
+export interface FirstReads {
+  readonly look: FirstLook | null
+  readonly typed: Typed | null | undefined
+}
 
 const handOver = (why: string, described?: DescribeAnswer): Outcome => ({ _tag: "HandOver", why, described })
 
@@ -270,10 +283,10 @@ const measure = (page: Page, token: string, viewport: Viewport) =>
  * What the guard saw: the page's own answer after the input, or, when the document went away or
  * did not answer, the report it sent at the first event. Undefined when nothing says.
  */
-const verdictOf = (context: DirectContext, live: LiveSession, page: Page, token: string) =>
+const verdictOf = (context: DirectContext, live: LiveSession, page: Page, token: string, typed?: string) =>
   Effect.gen(function* () {
     const answer = yield* Effect.promise(() =>
-      evaluateInPage<GuardVerdict>(page, finishGuardScript(token, stateReadArgs(live.nextRef, context.settings)), {
+      evaluateInPage<GuardVerdict>(page, finishGuardScript(token, stateReadArgs(live.nextRef, context.settings), typed), {
         timeoutMs: Duration.toMillis(FINISH_TIMEOUT)
       }).then(
         (verdict): GuardVerdict | undefined => verdict,
@@ -370,14 +383,22 @@ const concluded = (
   action: "click" | "type" | "press_key",
   target: Target,
   token: string,
-  dispatched: { readonly _tag: "Left"; readonly left: BrowserCallFailed } | { readonly _tag: "Right" }
+  dispatched: { readonly _tag: "Left"; readonly left: BrowserCallFailed } | { readonly _tag: "Right" },
+  /** A type's text: the verdict comes with the field's read-back (finishGuardScript). */
+  typed?: string
 ) =>
   Effect.gen(function* () {
-    const verdict = yield* verdictOf(context, live, page, token)
+    const verdict = yield* verdictOf(context, live, page, token, typed)
     if (verdict !== undefined && verdict.seen) {
       if (!verdict.hit) return { navigating: false, choosing: false, outcome: handOver(`the first ${action} event would have reached another element`) }
       if (verdict.page !== undefined) live.lastRead = { page, result: verdict.page }
-      return { navigating: verdict.navigating, downloading: verdict.downloading === true, choosing: verdict.choosing === true, outcome: { _tag: "Done" } as Outcome }
+      return {
+        navigating: verdict.navigating,
+        downloading: verdict.downloading === true,
+        choosing: verdict.choosing === true,
+        typed: verdict.typed,
+        outcome: { _tag: "Done" } as Outcome
+      }
     }
     const described = describeTarget(target)
     if (dispatched._tag === "Left") {
@@ -488,9 +509,17 @@ const directType = (context: DirectContext, live: LiveSession, page: Page, targe
       if (head !== "") await page.keyboard.insertText(head)
       if (last !== "") await page.keyboard.type(last)
     })
-    const { outcome } = yield* concluded(context, live, page, "type", target, token, dispatched)
+    // A field that drives no popup is read back at once: the main world's first look at the reaction goes out beside
+    // the guard's verdict, which brings our world's read-back (one trip for the three; their order does not matter:
+    // the look finds the reaction over only when the page did nothing since the input, so the field was as read).
+    const firstMs = prepared.firstMs ?? 0
+    const early = watched && firstMs === 0
+    const looking = early ? callInMainWorld<FirstLook | null>(page, fieldReactionCode, "look", [text], null, { timeoutMs: 1_000 }).catch(() => null) : undefined
+    const { outcome, typed } = yield* concluded(context, live, page, "type", target, token, dispatched, early ? text : undefined)
+    const look = looking === undefined ? undefined : yield* Effect.promise(() => looking)
     if (outcome._tag !== "Done") return { ...outcome, described }
-    const done: Outcome = { _tag: "Done", sensitive: prepared.sensitive ?? true, element, token, firstMs: prepared.firstMs ?? 0, inputAt, watched }
+    const first: FirstReads | undefined = look === undefined ? undefined : { look, typed }
+    const done: Outcome = { _tag: "Done", sensitive: prepared.sensitive ?? true, element, token, firstMs, inputAt, watched, ...(first !== undefined ? { first } : {}) }
     return done
   })
 

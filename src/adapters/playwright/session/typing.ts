@@ -167,18 +167,21 @@ export const typeNow = (context: TypingContext, target: Target, text: string, op
         <A>(name: string, args: ReadonlyArray<unknown>, none: A) =>
         () =>
           callInMainWorld<A>(page, fieldReactionCode, name, args, none, { timeoutMs: 1_000 }).catch(() => none)
-      // The first look brings the main world's read-back along when the page did nothing (page/typing.ts firstFieldLook).
+      // The first look brings the main world's read-back along when the page did nothing (page/typing.ts firstFieldLook);
+      // the direct path took it, with our world's read-back, in the trip after the input when the field drives no popup.
       let looked = false
       let mainTyped: Typed | null | undefined
       const look = async (): Promise<Reaction | null> => {
         if (looked) return inMainWorld<Reaction | null>("now", [], null)()
         looked = true
-        const first = await inMainWorld<FirstLook | null>("look", [text], null)()
+        const first = direct_.first !== undefined ? direct_.first.look : await inMainWorld<FirstLook | null>("look", [text], null)()
         if (first === null || first.typed === undefined) return first
         mainTyped = first.typed
         const { typed: _, ...reaction } = first
         return reaction
       }
+      // Our world's read-back taken with that first look stands when the look found the reaction over.
+      const ours = () => (mainTyped !== undefined && direct_.first?.typed != null ? Promise.resolve(direct_.first.typed) : inOurWorld())
       const typed = yield* checkTyped(page, target, {
         firstMs: direct_.firstMs ?? 0,
         started: direct_.inputAt ?? Date.now(),
@@ -191,7 +194,7 @@ export const typeNow = (context: TypingContext, target: Target, text: string, op
         typed:
           direct_.watched === true
             ? () =>
-                Promise.all([mainTyped !== undefined ? mainTyped : inMainWorld<Typed | null>("typed", [text], null)(), inOurWorld()]).then(
+                Promise.all([mainTyped !== undefined ? mainTyped : inMainWorld<Typed | null>("typed", [text], null)(), ours()]).then(
                   ([main, ours]) => (ours === null ? main : withSaid(ours, main))
                 )
             : inOurWorld
