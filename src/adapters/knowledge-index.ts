@@ -7,10 +7,10 @@ import { crc32 } from "node:zlib"
 import { Catalog, type CatalogArray, type CatalogJson } from "../knowledge/catalog.js"
 
 /**
- * Bump whenever what the index holds or means changes (tokenizer, fields, similarity facts, labels: 3 adds the url field and the double-click and triple-click labels, 4 each session's words): an index
+ * Bump whenever what the index holds or means changes (tokenizer, fields, similarity facts, labels: 3 adds the url field and the double-click and triple-click labels, 4 each session's words, 5 places keyed by origin and path): an index
  * of another format is rebuilt, never misread.
  */
-export const INDEX_FORMAT = 4
+export const INDEX_FORMAT = 5
 
 const MAGIC = Buffer.from("BWMINDEX", "latin1")
 /** Written as a u32 in the machine's byte order: typed arrays are saved as they are in memory. */

@@ -10,7 +10,7 @@ import {
   sessionWords,
   stepLabels
 } from "./entry.js"
-import { PageTracker, type PageTrackerState, placeOf } from "./page.js"
+import { locate, type Located, PageTracker, type PageTrackerState } from "./page.js"
 import { growInt32, IdList, packLists, pushTo, topK, unpackLists, Vocabulary } from "./postings.js"
 import { StepTable } from "./steps-table.js"
 import { clipText, SHOWN_CHARS, tokenizeIdentifier } from "./text.js"
@@ -91,15 +91,17 @@ export class Catalog {
   private pages: PageTracker
   /** Identifier value → vocabulary ids of its words: test ids and names repeat, their words are split once. */
   private readonly wordsOfValue = new Map<string, Int32Array>()
-  private readonly places = new Map<string, string | undefined>()
-  private readonly placeOfUrl = (url: string | undefined): string | undefined => {
+  private readonly places = new Map<string, Located | undefined>()
+  private readonly locateUrl = (url: string | undefined): Located | undefined => {
     if (url === undefined) return undefined
     if (this.places.has(url)) return this.places.get(url)
-    const place = placeOf(url)
+    const located = locate(url)
     if (this.places.size > 10_000) this.places.clear()
-    this.places.set(url, place)
-    return place
+    this.places.set(url, located)
+    return located
   }
+  private readonly placeOfUrl = (url: string | undefined): string | undefined => this.locateUrl(url)?.place
+  private readonly pathOfUrl = (url: string | undefined): string | undefined => this.locateUrl(url)?.path
   private wordStamp = new Int32Array(0)
   private wordClock = 0
   private readonly accumulator = new Accumulator()
@@ -219,7 +221,7 @@ export class Catalog {
   /** Indexes a step; the memory's own calls (labelled `memory` by their definitions) are not steps of a flow and are left out. A replay's own steps are recorded one by one. */
   addStep(step: StepRecord): boolean {
     if (isMemoryStep(step)) return false
-    const facts = factsOf(step, this.placeOfUrl)
+    const facts = factsOf(step, this.placeOfUrl, this.pathOfUrl)
     const before = this.pages.before(step.sessionId)
     this.pages.apply(step.sessionId, step.observation, this.placeOfUrl)
     const similar = before ?? facts.page

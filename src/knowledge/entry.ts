@@ -1,7 +1,7 @@
 // A step as the full scan sees it: the fields queries show plus its words per scored field, and the
 // reference scoring the index (catalog.ts) must reproduce. `factsOf` is shared so both read steps alike.
 import type { SessionMetadata, StepRecord, StepTarget } from "../domain/knowledge.js"
-import { factsOfObservation, type PageFacts, type PlaceOf } from "./page.js"
+import { factsOfObservation, type PageFacts, pathOf, type PlaceOf } from "./page.js"
 import { clipText, identifierWords, indexedText, tokenize, wordMatches } from "./text.js"
 
 /** Fields a query word can match, with their weights (upstream's, plus a small one for the session's own words). */
@@ -71,7 +71,7 @@ export const stepLabels = (step: StepRecord): ReadonlyArray<string> => {
 export const clickCountOf = (labels: ReadonlyArray<string>): number | undefined =>
   labels.includes("double-click") ? 2 : labels.includes("triple-click") ? 3 : undefined
 
-export const factsOf = (step: StepRecord, place?: PlaceOf): StepFacts => {
+export const factsOf = (step: StepRecord, place?: PlaceOf, path: PlaceOf = pathOf): StepFacts => {
   const state = step.observation?.state
   const page = factsOfObservation(step.observation, place)
   const target = step.tool.target
@@ -83,7 +83,7 @@ export const factsOf = (step: StepRecord, place?: PlaceOf): StepFacts => {
     values: {
       tool: [indexed(step.tool.name)],
       screen: [page.screen],
-      url: [page.place],
+      url: [path(state?.currentUrl)],
       target: [target?.testId, target?.selector, target?.within, target?.a11yHint?.role, target?.a11yHint?.name].map(indexed),
       label: stepLabels(step).map(indexedText),
       testId: page.testIds,

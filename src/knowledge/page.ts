@@ -4,7 +4,7 @@
 import type { Observation } from "../domain/observation.js"
 import { indexedText } from "./text.js"
 
-/** What similarity compares: screen, place (path + hash), test ids and accessible names, all normalized. */
+/** What similarity compares: screen, place (origin + path + hash), test ids and accessible names, all normalized. */
 export interface PageFacts {
   readonly screen: string | undefined
   readonly place: string | undefined
@@ -17,12 +17,26 @@ export interface PageFacts {
 /** "unknown" or empty is no screen at all. */
 export const knownScreen = (screen: string | undefined) => (screen === undefined || screen === "" || screen === "unknown" ? undefined : screen)
 
-/** Path plus hash of a URL, as the index keeps it: what "the same place" means across hosts and ports. */
-export const placeOf = (url: string | undefined): string | undefined => {
+/** Where a URL is, as the index keeps it: its place (what similarity compares) and its path (what search reads). */
+export interface Located {
+  /** Origin (scheme, host, port), path and hash: the same path on another port or host is another app's page. */
+  readonly place: string
+  /** Path and hash: the words a search finds the page by (the origin's host and port would match every page of it). */
+  readonly path: string
+}
+
+export const locate = (url: string | undefined): Located | undefined => {
   if (url === undefined || !URL.canParse(url)) return undefined
   const parsed = new URL(url)
-  return indexedText(`${parsed.pathname}${parsed.hash}`)
+  const path = `${parsed.pathname}${parsed.hash}`
+  return { place: indexedText(`${parsed.protocol}//${parsed.host}${path}`), path: indexedText(path) }
 }
+
+/** The place of a URL (see Located): what "the same place" means for prior knowledge. */
+export const placeOf = (url: string | undefined): string | undefined => locate(url)?.place
+
+/** The path and hash of a URL (see Located), as the url field of a search reads it. */
+export const pathOf = (url: string | undefined): string | undefined => locate(url)?.path
 
 /** A test id as similarity compares it. */
 export const testIdKey = (testId: string): string => indexedText(testId.toLowerCase())

@@ -7,7 +7,7 @@ import type { Observation } from "../../src/domain/observation.js"
 import { Catalog, scanSearch } from "../../src/knowledge/catalog.js"
 import { describeStepTarget, entryOf, factsOf, scoreEntry, sessionWords } from "../../src/knowledge/entry.js"
 import { RefHints } from "../../src/knowledge/hints.js"
-import { factsOfObservation, PageTracker, placeOf } from "../../src/knowledge/page.js"
+import { factsOfObservation, PageTracker, pathOf, placeOf } from "../../src/knowledge/page.js"
 import { priorKnowledge } from "../../src/knowledge/prior.js"
 import { recipeOf, toBatch, toPlaywright } from "../../src/knowledge/recipe.js"
 import { escapeHtml, renderReport } from "../../src/knowledge/report.js"
@@ -70,7 +70,7 @@ describe("a megabyte through the words", () => {
 
   it("pages, places and facts keep a bounded part of each value", () => {
     for (const [name, url] of Object.entries(INPUTS)) expect(placeOf(url)?.length ?? 0, name).toBeLessThanOrEqual(INDEXED_CHARS)
-    expect(placeOf(fragmentUrl)).toBe(`/app#${"A".repeat(INDEXED_CHARS - 5)}`)
+    expect(pathOf(fragmentUrl)).toBe(`/app#${"A".repeat(INDEXED_CHARS - 5)}`)
     const observation: Observation = hugeStep("s", true, hoursAgo(1)).observation!
     const facts = factsOfObservation(observation)
     expect([facts.screen, facts.place, ...facts.testIds, ...facts.names].every((value) => (value?.length ?? 0) <= INDEXED_CHARS)).toBe(true)

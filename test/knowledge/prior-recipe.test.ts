@@ -13,7 +13,7 @@ import type { Observation } from "../../src/domain/observation.js"
 import { hoursAgo, NOW, session, step, syntheticStore, priorActions } from "./fixtures.js"
 
 const here: Observation = {
-  state: { isLoaded: true, currentUrl: "http://127.0.0.1:9999/app#/send", title: "t", currentScreen: "send" },
+  state: { isLoaded: true, currentUrl: "http://127.0.0.1:3000/app#/send", title: "t", currentScreen: "send" },
   testIds: ["amount", "recipient", "next", "max"].map((testId) => ({ testId, tag: "input", visible: true })),
   a11y: { nodes: [{ ref: "e1", role: "button", name: "Next" }, { ref: "e2", role: "textbox", name: "Amount" }, { ref: "e3", role: "generic", name: "" }] }
 }

@@ -146,14 +146,14 @@ describe("the page before a step", () => {
     pages.apply("s", changes("/todo", [node("e6", "checkbox", "Buy milk"), node("e2", "button", "Add item")], ids("todo-item"), 4, ["e5"]))
     pages.apply("s", { state: state("/todo#/active") })
     const merged = pages.before("s")!
-    expect(merged.place).toBe("/todo#/active")
+    expect(merged.place).toBe(`${APP}/todo#/active`)
     expect([...merged.names].sort()).toEqual(["active", "add item", "all", "buy milk", "what needs to be done?"])
     expect([...merged.testIds].sort()).toEqual(["add-button", "filter-active", "filter-all", "new-todo", "todo-item"])
     // A changes-only observation with nothing unchanged lists the whole page (a fresh document).
     pages.apply("s", changes("/todo", [node("e9", "heading", "Todos")], [], 0))
     expect(pages.before("s")?.names).toEqual(["todos"])
     pages.apply("s", full("/settings", [node("e20", "switch", "Dark mode")], ids("dark-mode")))
-    expect(pages.before("s")).toMatchObject({ place: "/settings", names: ["dark mode"], testIds: ["dark-mode"] })
+    expect(pages.before("s")).toMatchObject({ place: `${APP}/settings`, names: ["dark mode"], testIds: ["dark-mode"] })
     // Back on a page seen before: what was known of it comes back.
     pages.apply("s", { state: state("/todo") })
     expect(pages.before("s")?.names).toEqual(["todos"])
