@@ -41,6 +41,7 @@ import { stateReadArgs } from "../page-script.js"
 import { callInMainWorld, startInMainWorld } from "../main-world.js"
 import type { FirstLook, Typed } from "../page/typing.js"
 import { actThrough } from "./readiness.js"
+import { typeWithLastKey } from "./keystroke.js"
 import { downloadsStartedOn } from "./downloads.js"
 import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
 import type { TargetElement } from "../../../domain/knowledge.js"
@@ -503,12 +504,8 @@ const directType = (context: DirectContext, live: LiveSession, page: Page, targe
     // The page's own timers and requests are in its main world: the watch of its reaction starts there, on the field prepare focused.
     const watched = yield* Effect.promise(() => startInMainWorld(page, fieldReactionCode, "start", { timeoutMs: 1_000 }).catch(() => false))
     const inputAt = Date.now()
-    const dispatched = yield* input(async () => {
-      if (text === "") return page.keyboard.press("Delete")
-      // What fill does (the selection replaced by the text), the last character as a person's keystroke.
-      if (head !== "") await page.keyboard.insertText(head)
-      if (last !== "") await page.keyboard.type(last)
-    })
+    // What fill does (the selection replaced by the text), the last character as a person's keystroke, in one trip.
+    const dispatched = yield* input(() => (text === "" ? page.keyboard.press("Delete") : typeWithLastKey(page, head, last)))
     // A field that drives no popup is read back at once: the main world's first look at the reaction goes out beside
     // the guard's verdict, which brings our world's read-back (one trip for the three; their order does not matter:
     // the look finds the reaction over only when the page did nothing since the input, so the field was as read).
