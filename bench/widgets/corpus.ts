@@ -31,7 +31,9 @@ const PACKAGES = [
   "tinymce",
   "handsontable",
   "bootstrap",
-  "react-datepicker"
+  "react-datepicker",
+  "monaco-editor",
+  "@fluentui/web-components"
 ] as const
 
 const TYPES: Readonly<Record<string, string>> = {
