@@ -2,7 +2,8 @@
 // element, visible, enabled, still, not covered) and prepares it, so that click and type need no
 // selector machinery of Playwright's. Whenever the page answers "not ready", the caller falls back
 // to Playwright's own action, which waits, retries and explains; so this path is only ever faster.
-import { focusedElement, isSensitiveField as isSensitive } from "./fields.js"
+import { focusedElement } from "./dom.js"
+import { isSensitiveField as isSensitive } from "./fields.js"
 import { armGuard as arm, GUARDED_EVENTS as events } from "./guard.js"
 import { findTargets, notReady, within } from "./locate.js"
 import { keepTypingTarget, stopWatch as stopTypingWatch, watchTyping } from "./typing.js"

@@ -1,9 +1,22 @@
-// DOM helpers the walk's parts share: the composed parent (across shadow roots), computed styles read
-// once per walk, and id references (aria-labelledby, aria-owns, list).
+// DOM helpers the walk's parts share: the composed parent (across shadow roots), the focused element,
+// computed styles read once per walk, and id references (aria-labelledby, aria-owns, list).
 
 /** The parent element, or the host of the shadow root the element sits in. */
 export const parentOf = (element: Element): Element | null =>
   element.parentElement ?? ((element.parentNode as ShadowRoot | null)?.host as Element | undefined) ?? null
+
+/** Runs in the page: the focused element, down through shadow roots and same-origin frames; null when none. */
+export const focusedElement = (): Element | null => {
+  let active: Element | null = document.activeElement
+  for (;;) {
+    const inner: Element | null | undefined =
+      active?.shadowRoot?.activeElement ??
+      (active?.localName === "iframe" || active?.localName === "frame" ? (active as HTMLIFrameElement).contentDocument?.activeElement : null)
+    if (!inner || inner === active) break
+    active = inner
+  }
+  return active
+}
 
 export type StyleOf = (element: Element) => CSSStyleDeclaration | null
 

@@ -63,15 +63,3 @@ const overflowsInView = (element: Element): boolean => {
   return contents.width > 0 && contents.height > 0
 }
 
-/** Runs in the page: the focused element, down through shadow roots and same-origin frames; null when none. */
-export const focusedElement = (): Element | null => {
-  let active: Element | null = document.activeElement
-  for (;;) {
-    const inner: Element | null | undefined =
-      active?.shadowRoot?.activeElement ??
-      (active?.localName === "iframe" || active?.localName === "frame" ? (active as HTMLIFrameElement).contentDocument?.activeElement : null)
-    if (!inner || inner === active) break
-    active = inner
-  }
-  return active
-}

@@ -3,16 +3,20 @@
 // a person would act through instead (its label, its shadow host, the control its component draws over
 // it). Also the watch that tells whether an action through another element had its effect on the
 // target, and the checked state as a person reads it. Driven by session/readiness.ts.
-import { parentOf } from "./dom.js"
+import { focusedElement, parentOf } from "./dom.js"
+import { isCaretInput } from "./visibility.js"
 
 /** The actions the readiness check knows: pointer actions hit-test the point, `type` wants an editable field. */
 export type ReadinessAction = "click" | "hover" | "type" | "select_option" | "set_checked" | "drag" | "upload_file"
 
 export interface ReadinessArgs {
   readonly action: ReadinessAction
-  /** Whether the action may go through another element a person would use (its label, host, drawn control). */
+  /** Whether the action may go through another element a person would use (its label, host, drawn control, editor). */
   readonly through: boolean
 }
+
+/** What a person acts through instead of the target: its label, its shadow host, the control its component draws, the editor around its caret-sized input. */
+export type ThroughHow = "label" | "host" | "drawn control" | "editor"
 
 /** Why an element cannot take an action now (see NotReady). */
 export type NotReadyReason = "detached" | "hidden" | "clipped" | "off-screen" | "disabled" | "read-only" | "not-editable" | "covered" | "moving"
@@ -20,7 +24,7 @@ export type NotReadyReason = "detached" | "hidden" | "clipped" | "off-screen" | 
 export type Readiness =
   | { readonly ready: true }
   /** Acted on through `via` (a description of it), found by `how`; the element is the handle's `element`. */
-  | { readonly ready: "through"; readonly how: "label" | "host" | "drawn control"; readonly via: string }
+  | { readonly ready: "through"; readonly how: ThroughHow; readonly via: string }
   | {
       readonly ready: false
       readonly reason: NotReadyReason
@@ -183,11 +187,11 @@ export const hitAt = (element: Element): { readonly hit: Element | null; readonl
 
 /**
  * Runs in the page: the element a person would act through when `element` cannot take the pointer
- * itself: a label of it, its shadow host, or (`cover`, what the pointer hits at its point) a part its
- * own component drew over it. Only one that the pointer reaches at its own point, never another
+ * itself: a label of it, the editor around a caret-sized input, its shadow host, or (`cover`, what the
+ * pointer hits at its point) a part its own component drew over it. Only one that the pointer reaches at its own point, never another
  * control, and not disabled.
  */
-export const throughElement = (element: Element, cover: Element | null): { readonly element: Element; readonly how: "label" | "host" | "drawn control" } | undefined => {
+export const throughElement = (element: Element, cover: Element | null): { readonly element: Element; readonly how: ThroughHow } | undefined => {
   const CONTROLS = "a[href], button, input, select, textarea, [role=button], [role=link], [role=checkbox], [role=switch], [role=radio], [role=combobox], [role=option], [role=menuitem], [role=tab]"
   const root = element.getRootNode()
   const reaches = (candidate: Element): boolean => {
@@ -204,6 +208,14 @@ export const throughElement = (element: Element, cover: Element | null): { reado
   const around = element.parentElement?.closest("label")
   if (around && (around as HTMLLabelElement).control === element && !labels.includes(around)) labels.push(around)
   for (const label of labels) if (reaches(label)) return { element: label, how: "label" }
+  // A code editor's caret-sized input: the nearest box around it, the editor a person clicks into.
+  if (isCaretInput(element)) {
+    for (let node: Element | null = parentOf(element); node !== null; node = parentOf(node)) {
+      if (hiddenHow(node) !== undefined) continue
+      if (reaches(node)) return { element: node, how: "editor" }
+      break
+    }
+  }
   // A part of the same component over it: in its shadow tree, or beside it under its parent, drawn (not a control of its own).
   if (cover !== null && cover !== element && !composedWithin(cover, element)) {
     // Beside it in the light DOM: under its parent or grandparent (never the whole page).
@@ -260,7 +272,8 @@ const diagnoseNow = (element: Element, args: ReadinessArgs): { readonly verdict:
   }
   if (!element.isConnected) return notReady("detached", "it is no longer in the page")
   const hidden = hiddenHow(element)
-  if (hidden !== undefined) return through(null) ?? notReady("hidden", `it is not visible: ${hidden}`)
+  // An editor's caret-sized input takes typing by focus, as the editor's keys reach it.
+  if (hidden !== undefined && !(args.action === "type" && isCaretInput(element))) return through(null) ?? notReady("hidden", `it is not visible: ${hidden}`)
   if (args.action !== "hover" && isDisabledElement(element)) return notReady("disabled", "it is disabled")
   if (args.action === "type") {
     const field = element as HTMLInputElement
@@ -301,7 +314,7 @@ const diagnoseNow = (element: Element, args: ReadinessArgs): { readonly verdict:
 /**
  * Runs in the page on the target before an action goes through another element: remembers its states
  * (checked, expanded, pressed, selected, value) and listens for a click that reaches it (a label's
- * click is forwarded to its control).
+ * click is forwarded to its control) and for the focus.
  */
 export const watchEffect = (element: Element): void => {
   const KEY = Symbol.for("browser-workflow-mcp/effect")
@@ -312,15 +325,21 @@ export const watchEffect = (element: Element): void => {
       (target as HTMLSelectElement).selectedIndex,
       ...["aria-checked", "aria-expanded", "aria-pressed", "aria-selected"].map((name) => target.getAttribute(name))
     ])
-  const watch = { before: read(element), clicked: false, read }
+  const watch = { before: read(element), clicked: false, focused: false, read }
   element.addEventListener("click", () => (watch.clicked = true), { capture: true, once: true })
+  element.addEventListener("focus", () => (watch.focused = true), { capture: true, once: true })
   Object.defineProperty(element, KEY, { value: watch, configurable: true, enumerable: false, writable: true })
 }
 
-/** Runs in the page on the target after the action: whether it had an effect there (a click reached it, or one of its states changed). */
+/**
+ * Runs in the page on the target after the action: whether it had an effect there (a click reached it, one
+ * of its states changed, or it took the focus; a field that takes text: it has the focus, the caret in it).
+ */
 export const effectSeen = (element: Element): boolean => {
   const watch = (element as any)[Symbol.for("browser-workflow-mcp/effect")]
-  return watch !== undefined && (watch.clicked || watch.read(element) !== watch.before)
+  if (watch === undefined) return false
+  if (watch.clicked || watch.focused || watch.read(element) !== watch.before) return true
+  return notEditableWhy(element) === undefined && element.localName !== "label" && focusedElement() === element
 }
 
 /**

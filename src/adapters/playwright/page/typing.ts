@@ -3,7 +3,8 @@
 // watch of the app's reaction to it when the field drives a popup (a combobox, a search box with
 // suggestions), which the caller waits for so that the answer shows the filtered options. Synchronous:
 // a page with frozen timers answers too. Driven by session/actions.ts.
-import { focusedElement, isSensitiveField } from "./fields.js"
+import { focusedElement } from "./dom.js"
+import { isSensitiveField } from "./fields.js"
 import { fieldText, inputValueOf, reactionNow, stopReaction, watchReaction, type Reaction } from "./reaction.js"
 import { fieldValueFor, rangeValueFor } from "./field-values.js"
 import { keyedControl, notEditableWhy } from "./readiness.js"

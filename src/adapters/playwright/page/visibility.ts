@@ -36,6 +36,24 @@ export const isVisibleElement = (element: Element, style?: CSSStyleDeclaration |
 }
 
 /**
+ * Runs in the page: the input of a code editor that has no width (or no height) of its own while it is
+ * rendered: a caret-sized element that takes the keys (Monaco's EditContext element, 0×19 px) inside the
+ * editor a person sees and clicks. It takes text (a text area, an editing host, role textbox or
+ * searchbox) and the focus. Not visible by the rule above (Playwright's), yet it is the editor's one
+ * field: observations show it, `type` types into it by focus, a click goes through the editor around it.
+ */
+export const isCaretInput = (element: Element, style?: CSSStyleDeclaration | null): boolean => {
+  const role = element.getAttribute("role")
+  const takesText = element.localName === "textarea" || (element as HTMLElement).isContentEditable || role === "textbox" || role === "searchbox"
+  if (!takesText || !((element as HTMLElement).tabIndex >= 0)) return false
+  const computed = style ?? element.ownerDocument.defaultView?.getComputedStyle(element) ?? null
+  if (computed === null || computed.display === "contents" || computed.visibility !== "visible") return false
+  if (typeof (element as any).checkVisibility === "function" && !(element as any).checkVisibility()) return false
+  const rect = element.getBoundingClientRect()
+  return (rect.width === 0) !== (rect.height === 0)
+}
+
+/**
  * Runs in the page: the element is connected and in a frame that is still in the page (a removed
  * iframe's elements stay connected to its old document). Passed to the page scripts that need it.
  */

@@ -1,7 +1,7 @@
 // The walk: one pass over the DOM (shadow roots, slots and same-origin frames included) that builds the
 // tree of nodes a reader would see (roles that are nodes, text attached to the nodes around it).
 import { pseudoText } from "./css-content.js"
-import { isVisibleElement as isVisible } from "./visibility.js"
+import { isCaretInput, isVisibleElement as isVisible } from "./visibility.js"
 import { NAME_FROM_CONTENT } from "./roles.js"
 import { noteShadowRoot } from "./registry.js"
 import { newNode, type TreeNode, type Walk } from "./tree.js"
@@ -123,8 +123,9 @@ const visitElement = (walk: Walk, element: Element, owner: TreeNode, targets: Ar
         emitRole = "generic"
       }
     }
-    // One rule for refs and actions: a node an action would not accept as visible gets no ref.
-    if (emitRole !== null && !isVisible(element, style)) emitRole = null
+    // One rule for refs and actions: a node an action would not accept as visible gets no ref (but an
+    // editor's caret-sized input, which actions type into and click through its editor, does).
+    if (emitRole !== null && !isVisible(element, style) && !isCaretInput(element, style)) emitRole = null
   }
   if (block) addBreak(targets)
   let nextOwner = owner
