@@ -66,25 +66,27 @@ const main = async () => {
     // The snapshot is text: `textbox "Username" [e5]` carries the ref to act on.
     const usernameRef = /textbox "Username" \[(e\d+)\]/.exec(screen.snapshot ?? "")?.[1]
     await call("mm_type", usernameRef ? { a11yRef: usernameRef, text: "alice" } : { testId: "username", text: "alice" }, (e) =>
-      `typed into ${usernameRef ?? "testId:username"}: ${JSON.stringify(e.result)}`
+      `typed into ${usernameRef ?? "testId:username"}${e.result === undefined ? "" : `: ${JSON.stringify(e.result)}`}`
     )
     await call("mm_type", { testId: "password", text: "correct horse" }, (e) =>
-      `typed into testId:password (sensitive: ${e.result.sensitive === true}, never stored)`
+      `typed into testId:password (sensitive: ${e.result?.sensitive === true}, never stored)`
     )
     // The answer names the page only when it changed (url, title); the sign-in renders its dashboard in place.
     await call("mm_click", { testId: "login-submit" }, (e) =>
       e.page === undefined ? "clicked; same page (the answer names the page only when it changes)" : `clicked; page now ${JSON.stringify(e.page.title ?? e.page.url)}`
     )
-    await call("mm_wait_for", { testId: "welcome" }, (e) => `welcome found: ${e.result.found}`)
+    // A result that only confirms what it was asked ({found: true}) is left out: the answer is {"ok":true}.
+    await call("mm_wait_for", { testId: "welcome" }, (e) => `welcome found${e.result === undefined ? "" : `: ${JSON.stringify(e.result)}`}`)
     await call("mm_get_text", { testId: "welcome" }, (e) => `"${e.result.text}"`)
     await call("mm_screenshot", { name: "demo-dashboard" }, (e) => `${e.result.width}x${e.result.height} at ${e.result.path}`)
-    await call("mm_cleanup", {}, (e) => `cleaned up: ${e.result.cleanedUp}`)
+    await call("mm_cleanup", {}, (e) => `cleaned up${e.result === undefined ? "" : `: ${JSON.stringify(e.result)}`}`)
     // The same flow again in one call, in a fresh browser; the password was never stored, so it is a param.
-    await call("mm_replay", { sessionId: launched.result?.sessionId, params: { password: "correct horse" } }, (e) =>
+    // keepSession: the replay's session stays open as the current one (else it closes once replayed).
+    await call("mm_replay", { sessionId: launched.result?.sessionId, params: { password: "correct horse" }, keepSession: true }, (e) =>
       `${e.result.summary.succeeded} of ${e.result.summary.total} steps ok, replaying ${e.result.replayed}${e.result.leftOut ? `; left out: ${e.result.leftOut.join("; ")}` : ""}`
     )
     await call("mm_get_text", { testId: "welcome" }, (e) => `"${e.result.text}"`)
-    await call("mm_cleanup", {}, (e) => `cleaned up: ${e.result.cleanedUp}`)
+    await call("mm_cleanup", {}, (e) => `cleaned up${e.result === undefined ? "" : `: ${JSON.stringify(e.result)}`}`)
   } finally {
     await client.close()
     await app.close()
