@@ -157,3 +157,31 @@ export const mimeOf = (name: string, url: string, evidence: { readonly contentTy
   if (sniffed === "application/zip" && byName !== undefined && ZIP_BASED.has(byName)) return byName
   return sniffed ?? byName
 }
+
+/** The parts of a file name that change from run to run: a timestamp or id (5 digits or more), a UUID, a long hex string. */
+const VOLATILE_NAME_PART = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?<![0-9a-z])[0-9a-f]{16,}(?![0-9a-z])|\d{5,}/gi
+
+/**
+ * A recorded download's name as what a replay must download again: the name itself, or (when a part of
+ * it changes every run, Swagger UI's `response_1795780842562.json`) a regex in which each such part
+ * matches any run of the same kind. Undefined `pattern`: compare the names exactly.
+ */
+export const downloadNamePattern = (recorded: string): { readonly pattern?: RegExp } => {
+  let volatile = false
+  let source = ""
+  let at = 0
+  for (const match of recorded.matchAll(VOLATILE_NAME_PART)) {
+    volatile = true
+    source += escapeRegExp(recorded.slice(at, match.index)) + (/^\d+$/.test(match[0]) ? "\\d{5,}" : match[0].includes("-") ? "[0-9a-f-]{36}" : "[0-9a-f]{16,}")
+    at = match.index + match[0].length
+  }
+  return volatile ? { pattern: new RegExp(`^${source}${escapeRegExp(recorded.slice(at))}$`, "i") } : {}
+}
+
+/** Whether a replay's download has the recorded name, its volatile parts (a timestamp, an id) aside. */
+export const sameDownloadName = (recorded: string, now: string): boolean => {
+  const { pattern } = downloadNamePattern(recorded)
+  return pattern === undefined ? now === recorded : pattern.test(now)
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")

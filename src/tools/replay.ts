@@ -12,7 +12,7 @@
 import { Clock, Effect, Option, Schema, SchemaAST } from "effect"
 import { defaultSettings } from "../domain/config.js"
 import { InvalidInput, KnowledgeError, ReplayFailed, ReplayRun } from "../domain/errors.js"
-import type { Download } from "../domain/download.js"
+import { type Download, sameDownloadName } from "../domain/download.js"
 import type { Recipe, SessionMetadata, StepRecord } from "../domain/knowledge.js"
 import { baseOrigin, rebase } from "../knowledge/rebase.js"
 import { framesTheFlow, recipeOf, toBatch } from "../knowledge/recipe.js"
@@ -230,7 +230,8 @@ const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string
   })
 
 /**
- * The first replayed step whose downloads are not the recorded ones: a recorded file's name missing, or
+ * The first replayed step whose downloads are not the recorded ones: a recorded file's name missing (its
+ * volatile parts, a timestamp or an id, aside: `sameDownloadName`), or
  * (with `hashes`) no file of that name with the recorded content. `offset`: the batch steps before the recipe's.
  */
 export const downloadMismatch = (
@@ -243,7 +244,7 @@ export const downloadMismatch = (
     const index = position + offset
     const got = results[index]?.downloads ?? []
     for (const expected of step.downloads ?? []) {
-      const named = got.filter((download) => download.name === expected.name)
+      const named = got.filter((download) => sameDownloadName(expected.name, download.name))
       if (named.length === 0) {
         const what = got.length === 0 ? "downloaded nothing" : `downloaded ${got.map((download) => JSON.stringify(download.name)).join(", ")}`
         return { index, message: `the recorded step downloaded ${JSON.stringify(expected.name)}; the replay ${what}.` }

@@ -1,7 +1,7 @@
 // The pure rules of downloads: a page's suggested name as a safe file name, the next free name, the
 // type of a data: URL or an extension, and the replay's check of a step's downloads against the recorded ones.
 import { describe, expect, it } from "@effect/vitest"
-import { mimeOf, nextFreeName, safeFileName } from "../../src/domain/download.js"
+import { downloadNamePattern, mimeOf, nextFreeName, safeFileName, sameDownloadName } from "../../src/domain/download.js"
 import type { Recipe } from "../../src/domain/knowledge.js"
 import { downloadMismatch } from "../../src/tools/replay.js"
 
@@ -74,7 +74,27 @@ describe("the replay's download check", () => {
     expect(downloadMismatch(recipe, [{}, {}], 0, true)).toEqual({ index: 1, message: 'the recorded step downloaded "r.csv"; the replay downloaded nothing.' })
     expect(downloadMismatch(recipe, [{}, { downloads: [{ name: "s.csv" }] }], 0, true)?.message).toContain('downloaded "s.csv"')
     expect(downloadMismatch(recipe, [{}, { downloads: [{ name: "r.csv", sha256: "bb" }] }], 0, true)?.message).toContain("sha256 aa recorded, bb now")
+    // A name with a timestamp in it matches the same name with another timestamp (Swagger UI's Download button).
+    const swagger: Recipe = { ...recipe, steps: [recipe.steps[0]!, { ...recipe.steps[1]!, downloads: [{ name: "response_1795780842562.json", sha256: "aa" }] }] }
+    expect(downloadMismatch(swagger, [{}, { downloads: [{ name: "response_1795780873194.json", sha256: "aa" }] }], 0, true)).toBeUndefined()
+    expect(downloadMismatch(swagger, [{}, { downloads: [{ name: "response_1795780873194.json", sha256: "bb" }] }], 0, true)?.message).toContain("sha256 aa recorded")
+    expect(downloadMismatch(swagger, [{}, { downloads: [{ name: "request_1795780873194.json" }] }], 0, false)?.message).toContain('downloaded "request_1795780873194.json"')
     // A flow with params may download other content under the same name: only the name is checked.
     expect(downloadMismatch(recipe, [{}, { downloads: [{ name: "r.csv", sha256: "bb" }] }], 0, false)).toBeUndefined()
+  })
+})
+
+describe("a recorded download's name", () => {
+  it("is compared exactly unless a part changes every run: a timestamp or id, a UUID, a long hex string", () => {
+    expect(downloadNamePattern("report.csv").pattern).toBeUndefined()
+    expect(downloadNamePattern("report-2024.csv").pattern).toBeUndefined()
+    expect(sameDownloadName("report.csv", "report.csv")).toBe(true)
+    expect(sameDownloadName("report.csv", "report (2).csv")).toBe(false)
+    expect(sameDownloadName("response_1795780842562.json", "response_1795780873194.json")).toBe(true)
+    expect(sameDownloadName("response_1795780842562.json", "response_17.json")).toBe(false)
+    expect(sameDownloadName("response_1795780842562.json", "response_1795780842562.csv")).toBe(false)
+    expect(sameDownloadName("export-3f2b8c1e-9a4d-4e2f-8b1c-0d9e8f7a6b5c.zip", "export-0a1b2c3d-4e5f-4a6b-9c8d-7e6f5a4b3c2d.zip")).toBe(true)
+    expect(sameDownloadName("build-0123456789abcdef0123.tar.gz", "build-fedcba9876543210fedc.tar.gz")).toBe(true)
+    expect(sameDownloadName("a.b(1)_12345.txt", "a.b(1)_67890.txt")).toBe(true)
   })
 })

@@ -27,6 +27,12 @@ describe("a step's downloads", () => {
     expect(spec).toContain('import { expect, test } from "@playwright/test"')
   })
 
+  it("a name with a timestamp in it (Swagger UI's response_<ms>.json) is matched by a regex, not compared", () => {
+    const records = [clickThatDownloads([{ name: "response_1795780842562.json", sha256: HASH_A }])]
+    const spec = toPlaywright(recipeOf(records, tools), records, undefined, "s1", tools)
+    expect(spec).toContain("expect(download0.suggestedFilename()).toMatch(/^response_\\d{5,}\\.json$/i)")
+  })
+
   it("several files are collected until all came, and checked as a set: every name, and every name with its hash", () => {
     const records = [clickThatDownloads([{ name: "b.json", sha256: HASH_B }, { name: "a.csv", sha256: HASH_A }])]
     const spec = toPlaywright(recipeOf(records, tools), records, undefined, "s1", tools)
