@@ -222,6 +222,23 @@ export const knowledgeSummarize = defineTool({
 
 export const FileFormat = Schema.Literal("batch", "playwright")
 
+/**
+ * A batch file types each param's recorded text, as the Playwright export does: run as it is, mm_run_steps
+ * would type "{{item}}" itself. The step keeps `param`, so a session run from it records the param again;
+ * redacted placeholders ({{password}}) stay, to fill. mm_replay fills the recipe's own copy instead.
+ */
+const withParamTexts = (batch: ReturnType<typeof toBatch>, recipe: Recipe): ReturnType<typeof toBatch> => {
+  const defaults = new Map(recipe.placeholders.flatMap((placeholder) => (placeholder.default !== undefined ? [[placeholder.name, placeholder.default] as const] : [])))
+  return {
+    ...batch,
+    steps: batch.steps.map((step) => {
+      const name = typeof step.args.param === "string" ? step.args.param : undefined
+      const text = name !== undefined && step.args.text === `{{${name}}}` ? defaults.get(name) : undefined
+      return text === undefined ? step : { ...step, args: { ...step.args, text } }
+    })
+  }
+}
+
 /** A session as a file's content: an mm_run_steps batch (JSON) or a Playwright test (TypeScript). */
 export const exportSession = (sessionId: string, format: typeof FileFormat.Type) =>
   Effect.gen(function* () {
@@ -230,7 +247,7 @@ export const exportSession = (sessionId: string, format: typeof FileFormat.Type)
     const recipe = recipeOf(steps, registry)
     const content =
       format === "batch"
-        ? JSON.stringify(toBatch(recipe), null, 2) + "\n"
+        ? JSON.stringify(withParamTexts(toBatch(recipe), recipe), null, 2) + "\n"
         : toPlaywright(recipe, steps, metadata, sessionId, registry)
     return {
       sessionId,

@@ -73,6 +73,20 @@ describe("mm_knowledge", () => {
       expect(recipe.result).toMatchObject({ format: "recipe", sessionId: "login-ok", goal: "sign in", stepCount: 3, failed: 0 })
       const current = yield* Effect.provide(call(knowledge, { export: "playwright" }), world(true))
       expect(current.result.content).toContain('await page.getByTestId("menu").click()')
+      // A param types its recorded text when run as it is (mm_run_steps would type "{{item}}"); a redacted one stays to fill.
+      const withParam = Effect.gen(function* () {
+        yield* seeded
+        const store = yield* KnowledgeStore
+        yield* store.startSession(session("todo", { goal: "add a todo" }))
+        yield* store.recordStep(step({ sessionId: "todo", tool: "type", target: { testId: "new-todo" }, input: { text: "Buy milk", param: "item", submit: true } }))
+        yield* store.recordStep(step({ sessionId: "todo", tool: "type", target: { testId: "password" }, input: { text: "[REDACTED]" }, textRedacted: true, textLength: 13 }))
+        return (yield* runTool(knowledge)({ export: "batch", session: "todo" })).envelope
+      })
+      const todo = (yield* Effect.provide(withParam, world(false))) as any
+      const typed = JSON.parse(todo.result.content).steps.filter((s: any) => s.tool === "mm_type").map((s: any) => s.args)
+      expect(typed[0]).toMatchObject({ text: "Buy milk", param: "item", testId: "new-todo" })
+      expect(typed[1]).toMatchObject({ text: "{{password}}", testId: "password" })
+      expect(todo.result.placeholders).toEqual([{ name: "item", target: "testId:new-todo", default: "Buy milk" }, { name: "password", target: "testId:password" }])
       const none = yield* Effect.provide(call(knowledge, { export: "batch" }), world(false))
       expect(none.error?.code).toBe("MM_NO_ACTIVE_SESSION")
     }))
