@@ -169,12 +169,18 @@ export const StepSummary = Schema.Struct({
 })
 export type StepSummary = typeof StepSummary.Type
 
+/** A list sent without the field when it is empty (responses carry no empty fields); decoded back as []. */
+const OmittedWhenEmpty = Schema.optionalToRequired(Schema.Array(Schema.String), Schema.Array(Schema.String), {
+  decode: Option.getOrElse((): ReadonlyArray<string> => []),
+  encode: (items) => (items.length === 0 ? Option.none() : Option.some(items))
+})
+
 export const SessionSummary = Schema.Struct({
   sessionId: Schema.String,
   createdAt: Schema.String,
   goal: Schema.optional(Schema.String),
-  flowTags: Schema.Array(Schema.String),
-  tags: Schema.Array(Schema.String),
+  flowTags: OmittedWhenEmpty,
+  tags: OmittedWhenEmpty,
   stepCount: Schema.Number.annotations({ description: "Steps that pass the filters." }),
   lastStepAt: Schema.optional(Schema.String).annotations({ description: "Time of the latest such step." })
 })

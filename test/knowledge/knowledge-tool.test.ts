@@ -66,6 +66,12 @@ describe("mm_knowledge", () => {
     Effect.gen(function* () {
       const sessions = yield* Effect.provide(call(knowledge, { sessions: true, filters: { flowTag: "login" } }), world(false))
       expect(sessions.result.sessions.map((s: any) => s.sessionId).sort()).toEqual(["login-failed", "login-ok", "login-ref"])
+      // No empty fields: a session without tags has no "tags": [].
+      const untagged = yield* Effect.provide(call(knowledge, { sessions: true }), world(false))
+      const now = untagged.result.sessions.find((s: any) => s.sessionId === "now")
+      expect(now).toBeDefined()
+      expect("tags" in now || "flowTags" in now).toBe(false)
+      expect(sessions.result.sessions.find((s: any) => s.sessionId === "login-ok").flowTags).toEqual(["login"])
       const batch = yield* Effect.provide(call(knowledge, { export: "batch", session: "login-ok" }), world(false))
       expect(JSON.parse(batch.result.content)).toMatchObject({ stopOnError: true, includeObservations: "failures" })
       expect(batch.result.placeholders).toEqual([{ name: "password", target: "testId:password" }])
