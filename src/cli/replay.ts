@@ -25,7 +25,8 @@ The server options (--artifacts-dir for the step memory, the browser's, --ws-end
 Prints the mm_replay answer (JSON) to stdout and one line per finished run to stderr. --junit FILE
 writes a JUnit XML report: one test case per run (named by its line), a failed run's step as its
 <failure> with the code and message. Each run's session closes after it; its steps stay in the step
-memory (the report names the session: mm_report or mm_replay {sessionId} of it shows where it stopped).
+memory (the report names the session; \`browser-workflow-mcp report <sessionId>\` shows where it
+stopped).
 
 Exit code: 0 when every run passed, 1 when a run failed, 2 when nothing ran (a usage error, a bad line
 in FILE, no such flow, params the flow does not take).
