@@ -7,7 +7,10 @@ export const isSensitiveField = (element: Element): boolean => {
   const type = (element.getAttribute("type") ?? "").toLowerCase()
   if (type === "password") return true
   const autocomplete = (element.getAttribute("autocomplete") ?? "").toLowerCase()
-  if (/current-password|new-password|one-time-code/.test(autocomplete)) return true
+  // A combobox's search field may say new-password only to keep the browser's autofill away (a select
+  // widget's search): what it holds filters options the page shows anyway; no password field pops up a list.
+  const combobox = (element.getAttribute("role") ?? "").split(/\s+/).includes("combobox") || /^(list|both)$/.test(element.getAttribute("aria-autocomplete") ?? "")
+  if (!combobox && /current-password|new-password|one-time-code/.test(autocomplete)) return true
   const labels = (element as HTMLInputElement).labels
   const labelText = labels ? Array.from(labels, (l) => l.textContent ?? "").join(" ") : ""
   const hints = [

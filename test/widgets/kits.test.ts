@@ -1,0 +1,71 @@
+// Patterns of the React component kits in bench/widgets (third-react.ts), each on a small hand-written
+// page in real Chromium (no library code): a select whose search field says autocomplete="new-password"
+// to keep the browser's autofill away.
+import { describe, expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { type } from "../../src/tools/interaction.js"
+import { html, liveLayer, testSettings } from "../support/browser.js"
+import { pageHarness } from "../support/page-harness.js"
+
+const COUNTRIES = ["Austria", "Belgium", "France", "Germany", "Poland", "Portugal", "Spain"]
+
+const pages = {
+  // The popup (appended to the body) opens on a click or a key; typing filters it. The listbox of no size holds
+  // the active option and the next one only; the drawn list holds every match; a click on a drawn item chooses.
+  "/search-select": html(
+    "Search select",
+    `<h1>Shipping</h1>
+    <label for="country">Country</label>
+    <span class="select"><span id="chosen"></span><input id="country" role="combobox" autocomplete="new-password" aria-autocomplete="list" aria-expanded="false" aria-haspopup="listbox" aria-controls="country_list"></span>
+    <script>
+      const all = ${JSON.stringify(COUNTRIES)}
+      const input = document.getElementById("country")
+      let chosen = null, popup = null
+      const render = () => {
+        const query = input.value.toLowerCase()
+        const matches = all.filter((c) => c.toLowerCase().includes(query))
+        popup.innerHTML = '<div role="listbox" id="country_list" style="height:0;width:0;overflow:hidden">' +
+          matches.slice(0, 2).map((c, i) => '<div role="option" aria-label="' + c + '" aria-selected="' + (c === chosen) + '" id="country_list_' + i + '">' + c + '</div>').join("") + '</div>' +
+          '<div class="list">' + matches.map((c) => '<div class="item" title="' + c + '"><div class="content">' + c + '</div></div>').join("") + '</div>'
+      }
+      const open = () => {
+        if (popup) return
+        popup = document.createElement("div")
+        popup.style.cssText = "position:absolute;top:80px;left:10px;background:white;border:1px solid #ccc;width:200px"
+        popup.addEventListener("click", (event) => {
+          const item = event.target.closest(".item")
+          if (!item) return
+          chosen = item.title
+          document.getElementById("chosen").textContent = chosen
+          input.value = ""
+          close()
+        })
+        document.body.append(popup)
+        input.setAttribute("aria-expanded", "true")
+        render()
+      }
+      const close = () => { popup?.remove(); popup = null; input.setAttribute("aria-expanded", "false") }
+      input.addEventListener("click", open)
+      input.addEventListener("keydown", open)
+      input.addEventListener("input", () => { open(); render() })
+      window.widgetState = () => ({ chosen })
+    </script>`
+  )
+}
+
+const { PagesLive, call, open } = pageHarness("test/KitPatternPages", pages)
+
+layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, excludeTestServices: true })("patterns of React component kits", (it) => {
+  describe("a select's search field that says autocomplete=new-password", () => {
+    it.effect("what is typed into it is no secret: the answer shows the filtered options as they read", () =>
+      Effect.gen(function* () {
+        yield* open("/search-select")
+        const typed = yield* call(type, { selector: "#country", text: "Por" })
+        expect(typed.ok).toBe(true)
+        expect(typed.result.sensitive).toBeUndefined()
+        const seen = JSON.stringify(typed)
+        expect(seen).toContain("Portugal")
+        expect(seen).not.toContain("[secret")
+      }))
+  })
+})
