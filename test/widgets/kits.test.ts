@@ -1,9 +1,11 @@
 // Patterns of the React component kits in bench/widgets (third-react.ts), each on a small hand-written
 // page in real Chromium (no library code): a select whose search field says autocomplete="new-password"
-// to keep the browser's autofill away.
+// to keep the browser's autofill away, and whose popup keeps its options twice: as a listbox of no size
+// for assistive technology (role=option, aria-label) and as the list it draws without roles.
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { type } from "../../src/tools/interaction.js"
+import { evaluate } from "../../src/tools/evaluate.js"
+import { selectOption, type } from "../../src/tools/interaction.js"
 import { html, liveLayer, testSettings } from "../support/browser.js"
 import { pageHarness } from "../support/page-harness.js"
 
@@ -55,6 +57,8 @@ const pages = {
 
 const { PagesLive, call, open } = pageHarness("test/KitPatternPages", pages)
 
+const state = Effect.map(call(evaluate, { expression: "window.widgetState()" }), (envelope) => envelope.result.value)
+
 layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, excludeTestServices: true })("patterns of React component kits", (it) => {
   describe("a select's search field that says autocomplete=new-password", () => {
     it.effect("what is typed into it is no secret: the answer shows the filtered options as they read", () =>
@@ -66,6 +70,16 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         const seen = JSON.stringify(typed)
         expect(seen).toContain("Portugal")
         expect(seen).not.toContain("[secret")
+      }))
+  })
+
+  describe("options kept twice: a listbox of no size and the list the popup draws", () => {
+    it.effect("select_option clicks what the popup draws for the option, and answers once the widget shows it chosen", () =>
+      Effect.gen(function* () {
+        yield* open("/search-select")
+        const chosen = yield* call(selectOption, { selector: "#country", values: ["Portugal"] })
+        expect(chosen.ok).toBe(true)
+        expect(yield* state).toEqual({ chosen: "Portugal" })
       }))
   })
 })

@@ -117,6 +117,8 @@ export const choiceWidget = (target: Element, arg: { readonly mark: boolean }): 
 /** What a value names in a listbox: the option, several (ambiguous), or none; with the options' names, capped. */
 export interface OptionMatch {
   readonly option: Element | null
+  /** What a person clicks for the option: itself, or the element the popup shows it as when it is visually hidden (optionShownAs). */
+  readonly click: Element | null
   readonly name: string
   readonly disabled: boolean
   /** The names of the options it could be, when more than one option fits at the best level. */
@@ -155,14 +157,55 @@ export const choiceOption = (listbox: Element, arg: { readonly value: string; re
   ]
   const names = named.slice(0, arg.limit).map((entry) => entry.name)
   for (const level of levels) {
-    if (level.length > 1) return { option: null, name: "", disabled: false, ambiguous: level.slice(0, arg.limit).map((entry) => entry.name), names, total: named.length }
+    if (level.length > 1) return { option: null, click: null, name: "", disabled: false, ambiguous: level.slice(0, arg.limit).map((entry) => entry.name), names, total: named.length }
     const [hit] = level
     if (hit !== undefined) {
       const disabled = hit.option.getAttribute("aria-disabled") === "true" || hit.option.hasAttribute("disabled")
-      return { option: hit.option, name: hit.name, disabled, ambiguous: [], names, total: named.length }
+      return { option: hit.option, click: optionShownAs(aria, hit.option, listbox, hit.name), name: hit.name, disabled, ambiguous: [], names, total: named.length }
     }
   }
-  return { option: null, name: "", disabled: false, ambiguous: [], names, total: named.length }
+  return { option: null, click: null, name: "", disabled: false, ambiguous: [], names, total: named.length }
+}
+
+/** Whether the element has no box to click: no size, or inside a box of (almost) no size that clips it (a visually hidden region). */
+const visuallyHidden = (aria: Aria, element: Element, listbox: Element): boolean => {
+  const tiny = (node: Element) => {
+    const rect = node.getBoundingClientRect()
+    return rect.width < 2 || rect.height < 2
+  }
+  if (tiny(element)) return true
+  for (let node = parentOf(element); node !== null && node !== parentOf(listbox); node = parentOf(node)) {
+    const style = aria.styleOf(node)
+    if (style !== null && style !== undefined && (style.overflowX !== "visible" || style.overflowY !== "visible") && tiny(node)) return true
+  }
+  return false
+}
+
+/**
+ * What a person clicks for an option: the option itself, unless it is visually hidden (a listbox kept
+ * for assistive technology only, beside the list the popup draws without roles): then the one element
+ * near the listbox (in it parent, up to four levels, never the whole page) shown with the option's name
+ * as all its text, the innermost of those; the option when there is none or more than one.
+ */
+const optionShownAs = (aria: Aria, option: Element, listbox: Element, name: string): Element => {
+  if (!visuallyHidden(aria, option, listbox)) return option
+  const wanted = loose(name)
+  if (wanted === "") return option
+  const reads = (element: Element) => loose(element.textContent ?? "") === wanted
+  let scope = parentOf(listbox)
+  for (let level = 0; level < 4 && scope !== null && !/^(body|html)$/.test(scope.localName); level++, scope = parentOf(scope)) {
+    const hits = Array.from(scope.querySelectorAll("*")).filter(
+      (element) =>
+        !listbox.contains(element) &&
+        reads(element) &&
+        !Array.from(element.children).some(reads) &&
+        shown(aria, element) &&
+        !visuallyHidden(aria, element, element)
+    )
+    if (hits.length === 1) return hits[0]!
+    if (hits.length > 1) return option
+  }
+  return option
 }
 
 /** What the widget shows of one choice, read before and after its click (session/choose.ts compares them). */

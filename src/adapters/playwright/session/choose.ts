@@ -2,7 +2,7 @@
 // options), a custom combobox or a button that pops up a listbox. The popup is opened when it is closed
 // (a click on the combobox, else ArrowDown), the option is found by its accessible name (exactly, else
 // case and spacing aside, else by its value; typed into the combobox's filter when it is not shown), and
-// clicked. Success only once the widget showed the choice (page/choose.ts reads it before and after).
+// clicked (a visually hidden option through the element its popup shows it as). Success only once the widget showed the choice (page/choose.ts reads it before and after).
 import { Effect } from "effect"
 import type { ElementHandle, JSHandle, Locator, Page } from "playwright"
 import { ActionFailed, InvalidInput, PageClosed } from "../../../domain/errors.js"
@@ -88,10 +88,15 @@ const optionFor = async (page: Page, target: Locator, widgetNow: Widget, value: 
   let current = widgetNow
   // In the first listbox that has it, else as the first one answers (its options listed).
   const look = async (listboxes: ReadonlyArray<ElementHandle>) => {
-    let answer: { match: Omit<OptionMatch, "option">; option: ElementHandle | null; listbox: ElementHandle } | undefined
+    let answer: { match: Omit<OptionMatch, "option" | "click">; option: ElementHandle | null; click: ElementHandle | null; listbox: ElementHandle } | undefined
     for (const listbox of listboxes) {
       const handle = await listbox.evaluateHandle(optionIn, { value, limit: LISTED })
-      const found = { match: (await handle.jsonValue()) as Omit<OptionMatch, "option">, option: await elementIn(handle, "option"), listbox }
+      const found = {
+        match: (await handle.jsonValue()) as Omit<OptionMatch, "option" | "click">,
+        option: await elementIn(handle, "option"),
+        click: await elementIn(handle, "click"),
+        listbox
+      }
       if (found.option !== null || found.match.ambiguous.length > 0) return found
       answer ??= found
     }
@@ -120,7 +125,7 @@ const optionFor = async (page: Page, target: Locator, widgetNow: Widget, value: 
     throw new ChoiceFailed(`no option is named ${JSON.stringify(value)}; the options are ${quote(names) || "none"}${total > names.length ? `, ... (${total} in all)` : ""}`)
   }
   if (found.match.disabled) throw new ChoiceFailed(`the option ${JSON.stringify(found.match.name)} is disabled`)
-  return { widget: current, listbox: found.listbox, option: found.option, name: found.match.name, typed: current.filter !== null && first.option === null }
+  return { widget: current, listbox: found.listbox, option: found.option, click: found.click ?? found.option, name: found.match.name, typed: current.filter !== null && first.option === null }
 }
 
 const seen = (owner: ElementHandle | null, option: ElementHandle, name: string, listbox: ElementHandle | null) =>
@@ -155,13 +160,14 @@ const choose = async (page: Page, target: Locator, values: ReadonlyArray<string>
     if (now.listbox === null) throw new ChoiceFailed("it is not a listbox, an option of one, or a combobox")
     owner = now.owner
     if (values.length > 1 && now.owner === null && !now.multiple) throw new ChoiceFailed(`the listbox takes one option (no aria-multiselectable), and ${values.length} were given`)
-    const { widget: shownNow, listbox, option, name, typed } = await optionFor(page, target, now, value, until)
+    const { widget: shownNow, listbox, option, click: clickable, name, typed } = await optionFor(page, target, now, value, until)
     const before = await seen(shownNow.owner, option, name, listbox)
     names.push(name)
     // In a listbox that keeps several, a click on an option already chosen would take it away.
     if (shownNow.multiple && before?.marked === true) continue
     const started = await startReaction(target)
-    await click(option, until, `the option ${JSON.stringify(name)}`)
+    // A visually hidden option (kept for assistive technology) through what the popup shows for it.
+    await click(clickable, until, `the option ${JSON.stringify(name)}`)
     const settled = await settleReaction(page, target, started, until - Date.now())
     const after = await seen(shownNow.owner, option, name, listbox)
     if (!showsChoice(before, after, name, typed)) {
