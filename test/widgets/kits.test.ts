@@ -1,7 +1,8 @@
 // Patterns of the React component kits in bench/widgets (third-react.ts), each on a small hand-written
 // page in real Chromium (no library code): a select whose search field says autocomplete="new-password"
 // to keep the browser's autofill away, and whose popup keeps its options twice: as a listbox of no size
-// for assistive technology (role=option, aria-label) and as the list it draws without roles.
+// for assistive technology (role=option, aria-label) and as the list it draws without roles; and a date
+// field of spin button segments that take keys and move the focus on when one is full.
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { evaluate } from "../../src/tools/evaluate.js"
@@ -52,6 +53,35 @@ const pages = {
       input.addEventListener("input", () => { open(); render() })
       window.widgetState = () => ({ chosen })
     </script>`
+  ),
+  // Each segment takes digits from beforeinput (its default prevented), holds them in aria-valuenow and
+  // moves the focus to the next segment once no further digit fits (its aria-valuemax).
+  "/date-segments": html(
+    "Date segments",
+    `<h1>Task</h1><span id="due">Due date</span>
+    <div role="group" aria-labelledby="due">${[["month", 12, "mm"], ["day", 31, "dd"], ["year", 9999, "yyyy"]]
+      .map(([name, max, empty]) => `<span role="spinbutton" contenteditable="true" aria-label="${name}" aria-valuemin="1" aria-valuemax="${max}" data-empty="${empty}">${empty}</span>`)
+      .join(" / ")}</div>
+    <script>
+      const segments = Array.from(document.querySelectorAll("[role=spinbutton]"))
+      segments.forEach((segment, index) => {
+        let entered = ""
+        const max = Number(segment.getAttribute("aria-valuemax"))
+        segment.addEventListener("focus", () => (entered = ""))
+        segment.addEventListener("beforeinput", (event) => {
+          event.preventDefault()
+          for (const digit of (event.data ?? "").replace(/\\D/g, "")) {
+            entered = Number(entered + digit) > max ? digit : entered + digit
+            segment.setAttribute("aria-valuenow", String(Number(entered)))
+            segment.textContent = entered
+            if (Number(entered + "0") > max && index < segments.length - 1) segments[index + 1].focus()
+          }
+        })
+      })
+      const value = (name) => document.querySelector("[aria-label=" + name + "]").getAttribute("aria-valuenow")
+      const pad = (text, width) => String(text).padStart(width, "0")
+      window.widgetState = () => ({ date: value("month") && value("day") && value("year") ? pad(value("year"), 4) + "-" + pad(value("month"), 2) + "-" + pad(value("day"), 2) : null })
+    </script>`
   )
 }
 
@@ -80,6 +110,25 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         const chosen = yield* call(selectOption, { selector: "#country", values: ["Portugal"] })
         expect(chosen.ok).toBe(true)
         expect(yield* state).toEqual({ chosen: "Portugal" })
+      }))
+  })
+
+  describe("a date field of spin button segments", () => {
+    it.effect("typing 03142025 into its first segment fills the three as a person's keys do, and is judged by them", () =>
+      Effect.gen(function* () {
+        yield* open("/date-segments")
+        const typed = yield* call(type, { selector: "[aria-label=month]", text: "03142025" })
+        expect(typed.ok).toBe(true)
+        expect(yield* state).toEqual({ date: "2025-03-14" })
+      }))
+
+    it.effect("text the segments do not take fails, saying what they hold", () =>
+      Effect.gen(function* () {
+        yield* open("/date-segments")
+        const typed = yield* call(type, { selector: "[aria-label=month]", text: "next week" })
+        expect(typed.ok).toBe(false)
+        expect(JSON.stringify(typed)).toContain("mm dd yyyy")
+        expect(yield* state).toEqual({ date: null })
       }))
   })
 })

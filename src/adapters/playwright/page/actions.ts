@@ -6,7 +6,7 @@ import { focusedElement } from "./dom.js"
 import { isSensitiveField as isSensitive } from "./fields.js"
 import { armGuard as arm, GUARDED_EVENTS as events } from "./guard.js"
 import { findTargets, notReady, within } from "./locate.js"
-import { keepTypingTarget, stopWatch as stopTypingWatch, watchTyping } from "./typing.js"
+import { keepTypingTarget, segmentsFrom, stopWatch as stopTypingWatch, watchTyping } from "./typing.js"
 import type { DirectArgs, DirectResult } from "./types.js"
 import { isLiveElement as isLive, isVisibleElement as isVisible } from "./visibility.js"
 
@@ -85,6 +85,8 @@ const prepareType = (args: DirectArgs, element: Element): DirectResult => {
   const isInput = tag === "input" && TEXT_TYPES.has((element.getAttribute("type") ?? "").toLowerCase())
   const host = !isInput && tag !== "textarea" && (element as HTMLElement).isContentEditable
   if (!isInput && tag !== "textarea" && !host) return notReady("not a text field")
+  // A segment of a date or time field takes keys, not inserted text: Playwright's path types them.
+  if (segmentsFrom(element) !== undefined) return notReady("a field's segment")
   const field = element as HTMLInputElement | HTMLTextAreaElement
   if ((!host && field.readOnly) || element.getAttribute("aria-readonly") === "true") return notReady("read-only")
   if (late(args)) return notReady("late")

@@ -14,6 +14,7 @@ export type TypingKind =
   | "text"
   | "fill"
   | "keys"
+  | "segments"
   | { readonly fill: string }
   | { readonly expected: string }
   | { readonly notEditable: string; readonly instead?: string }
@@ -23,6 +24,8 @@ export type TypingKind =
  * character a real keystroke, so that keydown/keyup listeners hear it), `fill` (a number or other input
  * Playwright's fill takes as it is), `{fill}` (a date, time, month, week or range input: the text as it
  * takes it, page/field-values.ts), `keys` (an element that reads keystrokes, not an editing host),
+ * `segments` (a segment of a date or time field: keys as a person types them, wherever the focus goes as
+ * the field moves it to the next segment; see segmentsFrom),
  * `{expected}` (the text is no value such an input takes: what it takes), or why it takes no text at all
  * (a heading, a checkbox, a drawn slider: see notEditableWhy; `instead` says what works).
  */
@@ -40,6 +43,7 @@ export const typingKind = (element: Element, text: string): TypingKind => {
     const value = type === "range" ? rangeValueFor(text, Number(input.min || 0), Number(input.max || 100), step) : fieldValueFor(type, text, locale)
     if (value !== undefined) return "value" in value ? { fill: value.value } : value
   }
+  if (segmentsFrom(element) !== undefined) return "segments"
   if (element.localName === "textarea" || (element as HTMLElement).isContentEditable) return "text"
   if (element.localName === "input") {
     return ["", "text", "search", "email", "tel", "url", "password"].includes((element.getAttribute("type") ?? "").toLowerCase()) ? "text" : "fill"
@@ -164,6 +168,12 @@ export const typedState = (element: Element, text: string): Typed => {
 
 /** typedState's verdict on the field: what it holds, what it held at its last input event (`input`), and the page's words meanwhile. */
 const verdictOn = (element: Element, text: string, input: string | undefined, said: ReadonlyArray<string>): Typed => {
+  // A date or time field's segments: the text is spread over them (the field moved the focus on).
+  const segments = segmentsFrom(element)
+  if (segments !== undefined) {
+    const { arrived, holds } = segmentsHold(segments, text)
+    return arrived ? { arrived, ...(holds !== text ? { value: clipped(holds) } : {}) } : { arrived, holds: clipped(holds), ...(said.length > 0 ? { said } : {}) }
+  }
   const value = fieldText(element)
   const held = input !== undefined && holdsText(input, text)
   const secret = isSensitiveField(element)
@@ -173,6 +183,51 @@ const verdictOn = (element: Element, text: string, input: string | undefined, sa
   if (arrived) return { arrived, ...(value !== text && !secret ? { value: clipped(value) } : {}) }
   return { arrived, ...(secret ? {} : { holds: clipped(value) }), ...extra }
 }
+
+/**
+ * The segments of a date or time field from `element` on: when it is a spin button that is no input (an
+ * editing host or a focusable element that reads keys) in a group of such spin buttons (up to three
+ * levels up), those from it to the group's last, in order; else undefined.
+ */
+export const segmentsFrom = (element: Element): ReadonlyArray<Element> | undefined => {
+  const spin = (node: Element) => (node.getAttribute("role") ?? "").split(/\s+/).includes("spinbutton") && node.localName !== "input"
+  if (!spin(element)) return undefined
+  let scope = element.parentElement
+  for (let level = 0; level < 3 && scope !== null; level++, scope = scope.parentElement) {
+    const all = Array.from(scope.querySelectorAll("[role~=spinbutton]")).filter(spin)
+    if (all.length > 1) return all.slice(all.indexOf(element))
+  }
+  return undefined
+}
+
+/**
+ * Whether segments hold the text typed into them: its numbers (a run of digits split by each segment's
+ * width, the digits of its aria-valuemax: "03142025" is 03, 14, 2025) and words ("PM") in order, a
+ * number equal to its segment's aria-valuenow, a word the start of its segment's text; and what they hold.
+ */
+const segmentsHold = (segments: ReadonlyArray<Element>, text: string): { readonly arrived: boolean; readonly holds: string } => {
+  const tokens = text.match(/\d+|\p{L}+/gu) ?? []
+  const holds = segments.map((segment) => normalizedText(segment)).join(" ")
+  let at = 0
+  for (const segment of segments) {
+    const token = tokens[at]
+    if (token === undefined) break
+    if (/^\d/.test(token)) {
+      const max = segment.getAttribute("aria-valuemax")
+      const width = max !== null && /^\d+$/.test(max) ? max.length : 2
+      const [taken, left] = token.length > width ? [token.slice(0, width), token.slice(width)] : [token, undefined]
+      if (Number(taken) !== Number(segment.getAttribute("aria-valuenow"))) return { arrived: false, holds }
+      if (left !== undefined) tokens[at] = left
+      else at++
+    } else {
+      if (!normalizedText(segment).toLowerCase().startsWith(token.toLowerCase())) return { arrived: false, holds }
+      at++
+    }
+  }
+  return { arrived: tokens.length > 0 && at === tokens.length, holds }
+}
+
+const normalizedText = (element: Element) => ((element as HTMLElement).innerText ?? element.textContent ?? "").replace(/\s+/g, " ").trim()
 
 /** Where the direct path keeps the field it prepared for typing, under the action's token (in our world). */
 const TYPING_TARGET = Symbol.for("browser-workflow-mcp/typing-target")

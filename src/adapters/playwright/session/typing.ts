@@ -85,7 +85,8 @@ const awaitPopup = async (look: () => Promise<number>, firstMs: number) => {
  * Playwright's path of mm_type. A text field gets the text as fill puts it, but its last character as
  * a real keystroke (keydown, input, keyup), so that a filter listening to keys hears it as it hears a
  * person; a date or number input is filled whole; an editor that reads keystrokes (role textbox, not
- * an editing host) gets its text selected and replaced key by key; a date, time, month, week or range
+ * an editing host) gets its text selected and replaced key by key, a segment of a date or time field its
+ * keys (the field moves the focus on); a date, time, month, week or range
  * input gets the text as it takes it ("2025-04-20" for "04/20/2025"), and text it cannot take touches
  * nothing. The watch of the page's reaction starts right before the input. Answers when, and the value
  * put in when it is not the text; or what the input expects.
@@ -96,6 +97,12 @@ const typeInto = async (field: Locator, text: string, options: { timeout: number
   if (typeof kind === "object" && "expected" in kind) return { expected: kind.expected }
   await field.evaluate(watchReaction, true, { timeout: options.timeout })
   const started = Date.now()
+  if (kind === "segments") {
+    // Keys as a person types them: each goes where the focus is, as the field moves it segment by segment.
+    await field.focus({ timeout: options.timeout })
+    await field.pressSequentially(text, options)
+    return { started }
+  }
   if (kind === "keys") {
     await field.focus({ timeout: options.timeout })
     await field.press("ControlOrMeta+a", options)
