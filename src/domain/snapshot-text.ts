@@ -1,7 +1,7 @@
 // The text form of a page's tree that an agent reads: one line per node, indented by nesting,
 //   role "name" [state] [e12]: text
 // with runs of like siblings as one line (`listitem ×199 [e12..e409]: Item 2 | Item 3 | … | Item 200`),
-// rows of plain cells on one line, and a marker where a budget cut the text. Pure: it only formats
+// rows of plain cells on one line (each with its states), and a marker where a budget cut the text. Pure: it only formats
 // the structured nodes, which stay the stored form of an observation.
 import type { A11yNode, FindLine, Observation } from "./observation.js"
 import { collapseWhitespace } from "./text.js"
@@ -104,7 +104,11 @@ export const renderNodes = (given: ReadonlyArray<A11yNode>, options: RenderOptio
     let end = i + 1
     while (end < nodes.length && depthOf(nodes[end]!) > depthOf(node)) end++
     const children = nodes.slice(i + 1, end).filter((child) => depthOf(child) === depthOf(node) + 1)
-    const cells = children.map((cell) => cell.name || cell.text || "")
+    // A cell's states go with it on the row's line: a header sorted by ("Age [ascending]").
+    const cells = children.map((cell) => {
+      const shown = states(cell)
+      return `${cell.name || cell.text || ""}${shown.length > 0 ? ` [${shown.join(", ")}]` : ""}`
+    })
     const plainCells =
       node.role === "row" &&
       node.collapsed === undefined &&
@@ -113,7 +117,7 @@ export const renderNodes = (given: ReadonlyArray<A11yNode>, options: RenderOptio
       // A cell showing other words than its name (a date picker's "Choose Friday, March 14th, 2025" showing 14) keeps its line.
       children.every((child) => CELL_ROLES.has(child.role) && child.collapsed === undefined && !(child.name && child.text)) &&
       // Changes only: the cells below may be some of the row's; one line only when they are all of it.
-      (!changesOnly || collapseWhitespace(cells.join(" ")) === collapseWhitespace(node.name))
+      (!changesOnly || collapseWhitespace(children.map((cell) => cell.name || cell.text || "").join(" ")) === collapseWhitespace(node.name))
     // Changes only: the cells below may be some of the row's, and the agent knows the rest.
     const omitName = changesOnly ? NAME_REPEATS_CHILDREN.has(node.role) && children.length > 0 : nameRepeats(node, children)
     const line = plainCells ? nodeLine(node, { omitName: true, inline: cells.join(" | ") }) : nodeLine(node, { omitName })

@@ -113,6 +113,16 @@ describe("names and states of widgets", () => {
     expect(line({ role: "link", current: "page" })).toBe('link "x" [current=page] [e1]')
     expect(line({ role: "link", current: "true" })).toBe('link "x" [current] [e1]')
   })
+
+  it("a row of plain cells on one line keeps each cell's states: the column it is sorted by", () => {
+    const nodes: ReadonlyArray<A11yNode> = [
+      { ref: "e1", role: "row", name: "Name City Age", depth: 0 },
+      { ref: "e2", role: "columnheader", name: "Name", depth: 1 },
+      { ref: "e3", role: "columnheader", name: "City", depth: 1 },
+      { ref: "e4", role: "columnheader", name: "Age", depth: 1, sort: "ascending" }
+    ]
+    expect(renderNodes(nodes).text).toBe("row [e1]: Name | City | Age [ascending]")
+  })
 })
 
 describe("changes-only text: every line under the node that holds it, or at the left", () => {
