@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process"
 import * as fsSync from "node:fs"
 import * as fs from "node:fs/promises"
+import { createRequire } from "node:module"
 import * as os from "node:os"
 import * as path from "node:path"
 import type { Page } from "playwright"
@@ -25,23 +26,44 @@ const executable = (file: string) => {
   }
 }
 
-/** Playwright's own ffmpeg, where `npx playwright install ffmpeg` puts it (any revision). */
+/** The directory of the playwright-core that the server's playwright loads, or undefined. */
+const playwrightCoreDir = (): string | undefined => {
+  try {
+    const fromHere = createRequire(import.meta.url)
+    return path.dirname(createRequire(fromHere.resolve("playwright/package.json")).resolve("playwright-core/package.json"))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Where Playwright keeps its downloads, as its registry decides it: PLAYWRIGHT_BROWSERS_PATH ("0": inside
+ * the playwright-core package), else the user's cache (XDG_CACHE_HOME on Linux).
+ */
+export const playwrightRegistry = (): string | undefined => {
+  const given = process.env.PLAYWRIGHT_BROWSERS_PATH
+  if (given === "0") {
+    const core = playwrightCoreDir()
+    return core === undefined ? undefined : path.join(core, ".local-browsers")
+  }
+  if (given !== undefined && given !== "") return path.resolve(given)
+  return process.platform === "darwin"
+    ? path.join(os.homedir(), "Library", "Caches", "ms-playwright")
+    : process.platform === "win32"
+      ? path.join(process.env.LOCALAPPDATA ?? os.homedir(), "ms-playwright")
+      : path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "ms-playwright")
+}
+
+/** Playwright's own ffmpeg, where `npx playwright install ffmpeg` puts it (any revision, the newest first). */
 const playwrightFfmpegs = (): ReadonlyArray<string> => {
-  const registry =
-    process.env.PLAYWRIGHT_BROWSERS_PATH !== undefined && process.env.PLAYWRIGHT_BROWSERS_PATH !== "0"
-      ? process.env.PLAYWRIGHT_BROWSERS_PATH
-      : process.platform === "darwin"
-        ? path.join(os.homedir(), "Library", "Caches", "ms-playwright")
-        : process.platform === "win32"
-          ? path.join(process.env.LOCALAPPDATA ?? os.homedir(), "ms-playwright")
-          : path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "ms-playwright")
+  const registry = playwrightRegistry()
   const name = process.platform === "darwin" ? "ffmpeg-mac" : process.platform === "win32" ? "ffmpeg-win64.exe" : "ffmpeg-linux"
+  if (registry === undefined) return []
   try {
     return fsSync
       .readdirSync(registry)
-      .filter((entry) => entry.startsWith("ffmpeg-"))
-      .sort()
-      .reverse()
+      .filter((entry) => /^ffmpeg-\d+$/.test(entry))
+      .sort((a, b) => Number(b.slice("ffmpeg-".length)) - Number(a.slice("ffmpeg-".length)))
       .map((entry) => path.join(registry, entry, name))
   } catch {
     return []
