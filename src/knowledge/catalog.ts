@@ -221,8 +221,8 @@ export class Catalog {
   /** Indexes a step; the memory's own calls (labelled `memory` by their definitions) are not steps of a flow and are left out. A replay's own steps are recorded one by one. */
   addStep(step: StepRecord): boolean {
     if (isMemoryStep(step)) return false
-    const facts = factsOf(step, this.placeOfUrl, this.pathOfUrl)
     const before = this.pages.before(step.sessionId)
+    const facts = factsOf(step, this.placeOfUrl, this.pathOfUrl, before)
     this.pages.apply(step.sessionId, step.observation, this.placeOfUrl)
     const similar = before ?? facts.page
     const steps = this.steps

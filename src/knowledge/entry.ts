@@ -41,7 +41,7 @@ export const SHOWN_URL_CHARS = 300
 
 /** The values a step's scored fields are made of, before splitting into words: the scan and the index share this. */
 export interface StepFacts {
-  /** The screen the step ended on, as the index keeps it. */
+  /** The screen the step ended on (for an interaction that ended on none known, the one it acted on), as the index keeps it. */
   readonly screen: string | undefined
   /** The URL the step ended on, clipped for display. */
   readonly url: string | undefined
@@ -71,18 +71,24 @@ export const stepLabels = (step: StepRecord): ReadonlyArray<string> => {
 export const clickCountOf = (labels: ReadonlyArray<string>): number | undefined =>
   labels.includes("double-click") ? 2 : labels.includes("triple-click") ? 3 : undefined
 
-export const factsOf = (step: StepRecord, place?: PlaceOf, path: PlaceOf = pathOf): StepFacts => {
+/**
+ * A step's facts. Its screen is the one its observation shows; an interaction whose observation shows no
+ * known screen is known by the screen it acted on (`before`, the page the agent saw before it): a sign-in
+ * click whose answer already shows the page it led to still belongs to the login screen.
+ */
+export const factsOf = (step: StepRecord, place?: PlaceOf, path: PlaceOf = pathOf, before?: PageFacts): StepFacts => {
   const state = step.observation?.state
   const page = factsOfObservation(step.observation, place)
   const target = step.tool.target
   const nodes = step.observation?.a11y?.nodes ?? []
+  const screen = page.screen ?? (step.labels.includes("interaction") ? before?.screen : undefined)
   return {
-    screen: page.screen,
+    screen,
     url: state?.currentUrl === undefined ? undefined : clipText(state.currentUrl, SHOWN_URL_CHARS),
     page,
     values: {
       tool: [indexed(step.tool.name)],
-      screen: [page.screen],
+      screen: [screen],
       url: [path(state?.currentUrl)],
       target: [target?.testId, target?.selector, target?.within, target?.a11yHint?.role, target?.a11yHint?.name].map(indexed),
       label: stepLabels(step).map(indexedText),
@@ -94,7 +100,7 @@ export const factsOf = (step: StepRecord, place?: PlaceOf, path: PlaceOf = pathO
 
 /** A step as the full scan sees it; `before` is the page the agent saw before it, when known. */
 export const entryOf = (step: StepRecord, before?: PageFacts): StepEntry => {
-  const facts = factsOf(step)
+  const facts = factsOf(step, undefined, pathOf, before)
   const words = (field: Field) => identifierWords(facts.values[field])
   return {
     sessionId: step.sessionId,

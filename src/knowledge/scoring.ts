@@ -3,6 +3,7 @@
 // catalog.ts must answer exactly the same).
 import { isMemoryStep, type KnowledgeFilters, type SessionMetadata, type StepRecord, type StepSummary } from "../domain/knowledge.js"
 import { describeStepTarget, entryOf, FIELD_WEIGHTS, FIELDS, scoreEntry, SESSION_WEIGHT, sessionWords, type StepEntry } from "./entry.js"
+import { PageTracker } from "./page.js"
 import { growInt32 } from "./postings.js"
 
 export const HOUR_MS = 3_600_000
@@ -187,9 +188,14 @@ export const scanSearch = (
   const metadata = new Map(sessions.map((session) => [session.sessionId, session]))
   const words = new Map(sessions.map((session) => [session.sessionId, sessionWords(session)]))
   const ranked: Array<Ranked> = []
+  // The pages each session saw, as the index tracks them: an interaction belongs to the screen before it.
+  const pages = new PageTracker()
   for (const step of steps) {
-    if (!inSessions(input.sessions, step.sessionId) || isMemoryStep(step)) continue
-    const entry = entryOf(step)
+    if (isMemoryStep(step)) continue
+    const before = pages.before(step.sessionId)
+    pages.apply(step.sessionId, step.observation)
+    if (!inSessions(input.sessions, step.sessionId)) continue
+    const entry = entryOf(step, before)
     if (!passesFilters(entry, metadata.get(step.sessionId), input.filters, input.now)) continue
     const scored = scoreEntry(entry, words.get(step.sessionId) ?? [], input.groups)
     if (scored.score > 0) ranked.push({ entry, ...scored })
