@@ -24,7 +24,7 @@ const PagesLive = Layer.scoped(
       "Console",
       `<button data-testid="log" onclick="console.log('clicked', 1); console.warn('careful'); console.debug('details'); console.error('bad thing')">Log</button>
        <button data-testid="explode" onclick="explode()">Explode</button>
-       <button data-testid="later" onclick="setTimeout(function lateTimer() { throw new Error('late boom') }, 1000)">Later</button>
+       <button data-testid="later" onclick="setTimeout(function lateTimer() { throw new Error('late boom') }, 2500)">Later</button>
        <button data-testid="soon" onclick="setTimeout(function soonTimer() { throw new Error('soon boom') }, 300); setTimeout(function () { document.body.insertAdjacentHTML('beforeend', '<p>settled</p>') }, 1200)">Soon</button>
        <script>
          function inner() { throw new Error("boom in handler") }
@@ -81,7 +81,7 @@ describe("mm_console_messages in real Chromium", () => {
         expect(thrown).toMatchObject({ type: "pageerror", call: "mm_click testId:explode" })
         expect(thrown.stack.split("\n")[0]).toMatch(/^at inner \(/)
         expect(thrown.stack).toMatch(/at explode \(/)
-        // Thrown a second after its click returned, while no call ran: it came after that click.
+        // Thrown 2.5 s after its click (past the short timers a click waits for), while no call ran: it came after that click.
         const late = byText("late boom")
         expect(late).toMatchObject({ type: "pageerror", call: "after mm_click testId:later" })
         expect(late.stack).toMatch(/at lateTimer \(/)

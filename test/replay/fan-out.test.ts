@@ -77,7 +77,11 @@ describe("fan-out replay", { timeout: 240_000 }, () => {
       { name: "second", target: "testId:new", default: "Eggs" }
     ])
     const steps = JSON.parse(recipe.content).steps as Array<{ tool: string; args: Record<string, unknown> }>
-    expect(steps.filter((step) => step.tool === "mm_type").map((step) => step.args.text)).toEqual(["{{first}}", "{{second}}"])
+    // The batch runs as it is: each param is filled with its recorded text, its name kept beside it.
+    expect(steps.filter((step) => step.tool === "mm_type").map((step) => [step.args.param, step.args.text])).toEqual([
+      ["first", "Milk"],
+      ["second", "Eggs"]
+    ])
     const spec = (await ok("mm_knowledge", { session: source, export: "playwright" })).result.content as string
     expect(spec).toContain('.fill((process.env["BWM_PARAM_FIRST"] ?? "Milk"))')
     expect(spec).toContain("set BWM_PARAM_FIRST, BWM_PARAM_SECOND")
