@@ -2,7 +2,6 @@
 // holding Playwright's own list, ours and --browser-arg's; Playwright's list as the installed Playwright
 // passes it; and, in a real launch, no omnibox popup renderer (a WebUI Chromium preloads per window, a
 // process of its own per session otherwise).
-import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import { randomUUID } from "node:crypto"
 import { expect, layer } from "@effect/vitest"
@@ -13,27 +12,12 @@ import { EXECUTABLE_CANDIDATES, OUR_DISABLED_FEATURES, PLAYWRIGHT_DISABLED_FEATU
 import { runTool } from "../../src/runtime/runTool.js"
 import { launch } from "../../src/tools/session.js"
 import { liveLayer, LOOPBACK_ARGS, testSettings } from "../support/browser.js"
-import { browserMainPids } from "../support/processes.js"
+import { browserMainPids, processesBelow } from "../support/processes.js"
 
 const hasProc = fs.existsSync("/proc/self/cmdline")
 
 /** A process's arguments, from /proc. */
 const argvOf = (pid: number) => fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((arg) => arg !== "")
-
-/** Every process below `root`. */
-const below = (root: number): Array<number> => {
-  const rows = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
-    .split("\n")
-    .map((line) => line.trim().split(/\s+/).map(Number))
-    .filter((row) => row.length === 2)
-  const found: Array<number> = []
-  const queue = [root]
-  while (queue.length > 0) {
-    const parent = queue.shift()!
-    for (const [pid, ppid] of rows) if (ppid === parent) (found.push(pid!), queue.push(pid!))
-  }
-  return found
-}
 
 const featuresIn = (argv: ReadonlyArray<string>) =>
   argv.filter((arg) => arg.startsWith("--disable-features=")).map((arg) => arg.slice("--disable-features=".length).split(","))
@@ -68,7 +52,7 @@ layer(liveLayer(testSettings({ browserArgs: [`--bwm-test-marker=${marker}`, "--d
         // Playwright's own switch comes first; Chromium keeps the last one, ours, which holds every list.
         const features = featuresIn(argvOf(main!))
         expect(features.at(-1)).toEqual(expect.arrayContaining([...PLAYWRIGHT_DISABLED_FEATURES, ...OUR_DISABLED_FEATURES, "Foo"]))
-        const children = below(main!).map((pid) => argvOf(pid).join(" "))
+        const children = processesBelow(main!).map((pid) => argvOf(pid).join(" "))
         expect(children.some((args) => args.includes("--type=renderer"))).toBe(true)
         expect(children.filter((args) => args.includes("--top-chrome-webui"))).toEqual([])
       })

@@ -3,7 +3,6 @@
 // browser server with withDisabledFeatures, a Chromium for CDP with our --disable-features), a session there
 // runs no omnibox popup renderer (a WebUI Chromium preloads per window, a process of its own per session);
 // started without, the browser server runs one for the session's window, which is what the switch saves.
-import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -11,30 +10,20 @@ import { chromium } from "playwright"
 import { OUR_DISABLED_FEATURES, withDisabledFeatures } from "../../src/index.js"
 import { launch } from "../../src/tools/session.js"
 import { LOOPBACK_ARGS, testSettings } from "../support/browser.js"
+import { processesBelow } from "../support/processes.js"
 import { call, cdpBrowser, executablePath, withLive } from "../reach/helpers.js"
 
 const hasProc = fs.existsSync("/proc/self/cmdline")
 
 /** The arguments of every process below `root` (its renderers and helpers), from /proc. */
-const childArgs = (root: number): Array<string> => {
-  const rows = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
-    .split("\n")
-    .map((line) => line.trim().split(/\s+/).map(Number))
-    .filter((row) => row.length === 2)
-  const found: Array<number> = []
-  const queue = [root]
-  while (queue.length > 0) {
-    const parent = queue.shift()!
-    for (const [pid, ppid] of rows) if (ppid === parent) (found.push(pid!), queue.push(pid!))
-  }
-  return found.flatMap((pid) => {
+const childArgs = (root: number): Array<string> =>
+  processesBelow(root).flatMap((pid) => {
     try {
       return [fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ")]
     } catch {
       return []
     }
   })
-}
 
 /** How many omnibox popup renderers (top-chrome WebUI) run below `root`. */
 const popups = (root: number) => childArgs(root).filter((args) => args.includes("--type=renderer") && args.includes("--top-chrome-webui")).length

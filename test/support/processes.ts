@@ -17,6 +17,21 @@ export const browserMainPids = (marker: string): Array<number> =>
     .filter((line) => !line.includes("--type="))
     .map((line) => Number(line.trim().split(/\s+/)[0]))
 
+/** PIDs of every process below `root` (its children, theirs, and so on), breadth first. */
+export const processesBelow = (root: number): Array<number> => {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/).map(Number))
+    .filter((row) => row.length === 2)
+  const found: Array<number> = []
+  const queue = [root]
+  while (queue.length > 0) {
+    const parent = queue.shift()!
+    for (const [pid, ppid] of rows) if (ppid === parent) (found.push(pid!), queue.push(pid!))
+  }
+  return found
+}
+
 /** Temporary profiles under a directory. */
 export const profileDirs = (root: string): Array<string> =>
   fs.existsSync(root) ? fs.readdirSync(root).filter((name) => name.startsWith("bwm-profile-") || name.startsWith("playwright_chromiumdev_profile-")).map((name) => path.join(root, name)) : []
