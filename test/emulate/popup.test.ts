@@ -3,7 +3,8 @@
 // works offline and without an opener). What the launch set (time zone, locale, viewport, user agent, the
 // init scripts) and mm_emulate's offline and geolocation, which live on the context, are in force from that
 // first script. mm_emulate's tab-level settings (colour scheme, time zone...) reach such a tab once it is
-// open: docs/tools.md says so. A tab mm_navigate opens takes them all before its first script.
+// open: docs/tools.md says so. A tab mm_navigate opens takes them all before its first script (an extension's
+// popup: popup-extension.test.ts).
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { liveLayer, testSettings } from "../support/browser.js"

@@ -10,7 +10,7 @@ import { BrowserState, type BrowserStateService } from "../lifecycle/browser.js"
 import { firstLine, isPlaywrightTimeout } from "../calls.js"
 import { LOOPBACK_PROXY_ARG, resolveScreenUrl } from "../lifecycle/launch.js"
 import { dropNewTabNotices, type LiveSession } from "../lifecycle/live-session.js"
-import { rescuePage, silenceDialogs } from "../page-eval.js"
+import { devtoolsOf, rescuePage, silenceDialogs } from "../page-eval.js"
 import { policyOf } from "../lifecycle/policy.js"
 import { emulationApplied } from "./emulation-state.js"
 import { DIALOG_RECENT_MS, tabOpened, withNotification } from "../lifecycle/session-state.js"
@@ -125,7 +125,9 @@ const allowed = (settings: Settings, live: LiveSession, url: string) =>
 
 /**
  * Opens a URL in a new tab as a top-level target with a single history entry, as a browser would
- * open a popup, so that the page may close itself with window.close().
+ * open a popup, so that the page may close itself with window.close(). The tab opens blank and takes
+ * the session's emulation before its URL loads, so that the URL's first script runs under all of it
+ * (a target created with its URL runs its first document while the emulation is still being sent).
  */
 const openTab = (settings: Settings, live: LiveSession, anchor: Page | undefined, url: string, timeoutMs: number) =>
   Effect.tryPromise({
@@ -138,26 +140,28 @@ const openTab = (settings: Settings, live: LiveSession, anchor: Page | undefined
       }
       const cdp = await live.context.newCDPSession(anchor)
       try {
-        // Playwright neither routes nor reports the first load of a target created with its URL, so
-        // mm_mock_network's rules and the request log would miss it: a web page opens blank and replaces
-        // itself with the URL, which keeps the single history entry.
-        const viaBlank = /^https?:/i.test(url)
         const opened = live.context.waitForEvent("page", { timeout: timeoutMs })
         // In the session's own context: a browser shared by sessions has others (and a default one).
         const { targetInfo } = await cdp.send("Target.getTargetInfo")
         await cdp.send("Target.createTarget", {
-          url: viaBlank ? "about:blank" : url,
+          url: "about:blank",
           ...(targetInfo.browserContextId !== undefined ? { browserContextId: targetInfo.browserContextId } : {})
         })
         const page = await opened
-        if (viaBlank) {
-          await emulationApplied(page)
+        await emulationApplied(page)
+        if (/^https?:/i.test(url)) {
+          // Playwright neither routes nor reports the first load of a target created with its URL, so
+          // mm_mock_network's rules and the request log would miss it: a web page replaces the blank
+          // document with its URL, which keeps the single history entry.
           await Promise.all([
             page.waitForURL((current) => current.href !== "about:blank", { waitUntil: "load", timeout: timeoutMs }),
             page.evaluate((target) => location.replace(target), url).catch(() => undefined)
           ])
         } else {
-          await page.waitForLoadState("load", { timeout: timeoutMs })
+          // A blank page may not take itself to an extension's page (nor to data: or file:): the browser
+          // navigates, and the blank entry is dropped so that Back does not lead to it.
+          await page.goto(url, { waitUntil: "load", timeout: timeoutMs, signal })
+          await (await devtoolsOf(page)).send("Page.resetNavigationHistory")
         }
         return page
       } finally {
