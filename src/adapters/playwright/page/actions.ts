@@ -3,7 +3,7 @@
 // selector machinery of Playwright's. Whenever the page answers "not ready", the caller falls back
 // to Playwright's own action, which waits, retries and explains; so this path is only ever faster.
 import { focusedElement } from "./dom.js"
-import { isSensitiveField as isSensitive } from "./fields.js"
+import { isSensitiveField as isSensitive, readShownText } from "./fields.js"
 import { armGuard as arm, GUARDED_EVENTS as events } from "./guard.js"
 import { findTargets, notReady, within } from "./locate.js"
 import { keepTypingTarget, segmentsFrom, stopWatch as stopTypingWatch, watchTyping } from "./typing.js"
@@ -24,9 +24,12 @@ export const prepareAction = async (args: DirectArgs): Promise<DirectResult> => 
   if (args.action === "hidden") {
     // No match is hidden, except for text, where Playwright also reads button values this path does not.
     if (matches.length === 0) return isText ? notReady("text may match a button value") : { ready: true }
-    return matches.length === 1 && !isVisible(matches[0]!) ? { ready: true } : notReady("still visible")
+    // Hidden as Playwright's wait on the first visible match sees it: none of the matches is visible.
+    return matches.every((match) => !isVisible(match)) ? { ready: true } : notReady("still visible")
   }
-  if (matches.length !== 1) return notReady(matches.length === 0 ? "no match" : "ambiguous")
+  // Visible as that wait sees it: any of the matches is.
+  if (args.action === "visible" && matches.length > 1) return matches.some((match) => isVisible(match)) ? { ready: true } : notReady("not visible")
+  if (matches.length !== 1) return matches.length === 0 ? notReady("no match") : { ready: false, why: "ambiguous", count: matches.length }
   const element = matches[0]!
   // A ref may name an element inside same-origin iframes: their elements, innermost first.
   const frames: Array<HTMLIFrameElement> = []
@@ -36,6 +39,8 @@ export const prepareAction = async (args: DirectArgs): Promise<DirectResult> => 
     frames.push(frame)
     doc = frame.ownerDocument
   }
+  // get_text reads an element whether anyone sees it or not (empty, with how it is hidden, when nobody does).
+  if (args.action === "text") return { ready: true, read: readShownText(element) }
   if (!isVisible(element)) return notReady("not visible")
   if (args.action === "visible") return { ready: true }
   if (!frames.every((frame) => isVisible(frame))) return notReady("frame not visible")

@@ -188,7 +188,8 @@ export interface DirectLocator {
 }
 
 export interface DirectArgs {
-  readonly action: "click" | "type" | "press" | "visible" | "hidden"
+  /** "text": get_text's read of the one element the target names (readShownText), no visibility needed. */
+  readonly action: "click" | "type" | "press" | "visible" | "hidden" | "text"
   readonly locator: DirectLocator
   readonly within: DirectLocator | null
   readonly testIdAttribute: string
@@ -220,13 +221,15 @@ export type DirectResult =
       readonly page?: ObserveResult
       /** The target's durable forms read in the same trip, when asked for (see page-durable.ts). */
       readonly described?: DescribeAnswer
+      /** For "text": what get_text reads of the element (page/fields.ts readShownText). */
+      readonly read?: { readonly text: string | null; readonly hidden?: string }
     }
   /**
    * A click target whose point the page cannot tell by itself (inside frames, or an inline element of several pieces):
    * the element waits under the token for the browser's own geometry and hit test (see direct.ts).
    */
   | { readonly ready: "measure"; readonly viewport: Viewport; readonly described?: DescribeAnswer }
-  | { readonly ready: false; readonly why: string; readonly staleRef?: boolean }
+  | { readonly ready: false; readonly why: string; readonly staleRef?: boolean; readonly count?: number }
 
 /**
  * What a guard saw: `seen` when a trusted event of the action arrived, `hit` when the first one

@@ -1,6 +1,6 @@
 // Session actions over Playwright: click, type, keys, select, hover, text and waits on the active
 // page, each with its dialog choice in force. A direct path first (direct.ts), else Playwright's own.
-import { Effect, Ref } from "effect"
+import { Effect, Option, Ref } from "effect"
 import type { Locator, Page } from "playwright"
 import { ActionFailed, PageClosed, TargetNotFound, WaitTimeout, type ActionTimeout, type InvalidInput } from "../../../domain/errors.js"
 import type { TargetElement } from "../../../domain/knowledge.js"
@@ -10,6 +10,7 @@ import type { ActionOptions, ClickOptions, DialogChoice, SessionActions } from "
 import { BrowserState, type BrowserStateService } from "../lifecycle/browser.js"
 import { BrowserCallFailed, firstLine, isPlaywrightTimeout } from "../calls.js"
 import { directActions, type DirectActions } from "./direct.js"
+import { readTextDirect, waitDirect } from "./direct-reads.js"
 import { requestsInFlight, type LiveSession } from "../lifecycle/live-session.js"
 import { isSensitiveField, readShownText, readText } from "../page-script.js"
 import { targets, type Targets } from "./targets.js"
@@ -270,10 +271,17 @@ const selectOption = (context: ActionContext, target: Target, values: ReadonlyAr
 const hover = (context: ActionContext, target: Target, options: ActionOptions) =>
   onActivePage(context, options.dialog, context.targeting.act("hover", target, options.timeoutMs, (locator, opts) => locator.hover(opts)).pipe(Effect.asVoid))
 
+/** get_text: our page script reads it (direct-reads.ts), else Playwright's locator with what is left of the wait. */
 const getText = (context: ActionContext, target: Target, options: { readonly timeoutMs: number }) =>
-  context.targeting.act("get_text", target, options.timeoutMs, (locator, opts) => locator.evaluate(readShownText, undefined, opts)).pipe(
-    Effect.map(({ value }) => value)
-  )
+  Effect.gen(function* () {
+    const { live, page } = yield* context.browser.activePage
+    const started = Date.now()
+    const direct = yield* readTextDirect(context.direct, live, page, target, options.timeoutMs)
+    if (Option.isSome(direct)) return direct.value
+    const left = Math.max(1, options.timeoutMs - (Date.now() - started))
+    const { value } = yield* context.targeting.act("get_text", target, left, (locator, opts) => locator.evaluate(readShownText, undefined, opts))
+    return value
+  })
 
 /**
  * wait_for: waits on any of the target's matches (visible once one is, hidden once none is). Answers
@@ -284,14 +292,15 @@ const waitForAny = (context: ActionContext, target: Target, state: "visible" | "
     const { live, page } = yield* context.browser.activePage
     const shown = describeTarget(target)
     const before = state === "hidden" ? yield* context.targeting.describe(page, target) : undefined
-    const prepared = yield* context.direct.prepare(live, page, state, target, options.timeoutMs, "", state === "visible")
-    if (prepared.ready === true) {
+    const waited = yield* waitDirect(context.direct, live, page, state, target, options.timeoutMs, state === "visible")
+    if ("ready" in waited) {
+      const prepared = waited.ready
       const element = state === "visible" ? yield* context.targeting.describe(page, target, prepared.described) : before
       // The state read in the same trip stays the latest: describing only reads.
       if (prepared.page !== undefined) live.lastRead = { page, result: prepared.page }
       return described(element)
     }
-    yield* Effect.logDebug(`wait_for: ${prepared.ready === false ? prepared.why : "not ready"}; Playwright's wait takes over`)
+    const timeoutMs = waited.leftMs
     const refCheck = yield* Effect.either(context.targeting.ensureRefs(page, target))
     if (refCheck._tag === "Left") {
       // A ref whose element left the page is as hidden as it gets.
@@ -301,7 +310,7 @@ const waitForAny = (context: ActionContext, target: Target, state: "visible" | "
     // The first of the matches that are visible, which exists when any is and is gone when none is.
     const awaited = context.targeting.locate(page, target, refCheck.right).filter({ visible: true }).first()
     yield* Effect.tryPromise({
-      try: (signal) => awaited.waitFor({ state, timeout: options.timeoutMs, signal }),
+      try: (signal) => awaited.waitFor({ state, timeout: timeoutMs, signal }),
       catch: (cause) => new BrowserCallFailed({ cause })
     }).pipe(
       Effect.catchTag("BrowserCallFailed", (error) =>

@@ -157,6 +157,26 @@ export const watchReadiness = (page: Page, locator: Locator, action: ReadinessAc
     }
   })
 
+/**
+ * The rule above for a target that matches nothing, for a wait of our own that looks at it (session/direct-reads.ts):
+ * a look, called after each look that found none, answers whether it is settled: the page has shown none for QUIET_MS
+ * (its DOM quiet as long, or changing only past MISSING_BUSY_CAP_MS) with nothing on its way that could bring it.
+ */
+export const missingSettles = (page: Page) => {
+  const started = Date.now()
+  let since: number | undefined
+  return Effect.gen(function* () {
+    const quiet = yield* pageQuiet(page)
+    const now = Date.now()
+    if (quiet === 0 || (quiet !== undefined && quiet < QUIET_MS && now - started < MISSING_BUSY_CAP_MS)) {
+      since = undefined
+      return false
+    }
+    since ??= Math.min(now, quiet !== undefined ? now - quiet : now)
+    return now - since >= QUIET_MS && requestsInFlight(page, QUIET_MS * 2) === 0
+  })
+}
+
 /** Why the target is not ready now, from two looks POLL_MS apart (for explaining a failed action); none when it seems ready. */
 export const whyNotReady = (locator: Locator, action: ReadinessAction) =>
   Effect.gen(function* () {
