@@ -159,6 +159,7 @@ describe("get_text and wait_for through our page script", () => {
       { ok: false, code: "MM_WAIT_TIMEOUT" }
     ])
     expect(direct.handedOver).toEqual([])
+    expect(reference.handedOver).toEqual(STEPS.map((_, index) => index))
     expect(direct.scripts.filter((chars) => chars > PLAYWRIGHT_SCRIPT_CHARS)).toEqual([])
     // The control: Playwright's path compiles its injected script, and the count sees it.
     expect(reference.scripts.filter((chars) => chars > PLAYWRIGHT_SCRIPT_CHARS).length).toBeGreaterThan(0)

@@ -30,6 +30,10 @@ const pauseAfter = (look: number) => POLL_MS[Math.min(look, POLL_MS.length - 1)]
 const ours = (direct: DirectActions, page: Page, target: Target) =>
   direct.enabled && !(target.locator.kind === "testId" && separateFrames(page).length > 0)
 
+/** get_text goes to Playwright's read, saying why (a debug line, as the actions' hand-overs). */
+const handOver = (why: string) =>
+  Effect.as(Effect.logDebug(`get_text: ${why}; Playwright's read takes over`), Option.none<NonNullable<Ready["read"]>>())
+
 /**
  * get_text's read of the one element the target names, as Playwright's would: it waits for an element
  * (MM_TARGET_NOT_FOUND once the page showed none for QUIET_MS with nothing loading, or at the end of the
@@ -38,7 +42,7 @@ const ours = (direct: DirectActions, page: Page, target: Target) =>
  */
 export const readTextDirect = (direct: DirectActions, live: LiveSession, page: Page, target: Target, timeoutMs: number) =>
   Effect.gen(function* () {
-    if (!ours(direct, page, target)) return Option.none<NonNullable<Ready["read"]>>()
+    if (!ours(direct, page, target)) return yield* handOver(direct.enabled ? "a test id on a page with cross-origin frames" : "the action path is playwright")
     const described = describeTarget(target)
     const waitMs = yield* waitWithin(timeoutMs, RESERVE_MS)
     const started = Date.now()
@@ -49,12 +53,12 @@ export const readTextDirect = (direct: DirectActions, live: LiveSession, page: P
         yield* noteSighting(1)
         return Option.some(result.read)
       }
-      if (result.ready !== false) return Option.none()
+      if (result.ready !== false) return yield* handOver("not ready")
       if (result.why === "ambiguous") {
         yield* noteSighting(result.count ?? 2)
         return yield* new TargetAmbiguous({ target: described, count: result.count ?? 2 })
       }
-      if (result.why !== "no match") return Option.none()
+      if (result.why !== "no match") return yield* handOver(result.why)
       yield* noteSighting(0)
       if (yield* settled) {
         return yield* new TargetNotFound({ target: described, detail: `No element matches ${described} (the page showed none for ${QUIET_MS} ms, with nothing loading).` })
@@ -83,7 +87,10 @@ export const waitDirect = (
   Effect.gen(function* () {
     const started = Date.now()
     const left = () => Math.max(1, timeoutMs - (Date.now() - started))
-    if (!ours(direct, page, target)) return { leftMs: left() }
+    if (!ours(direct, page, target)) {
+      yield* Effect.logDebug(`wait_for: ${direct.enabled ? "a test id on a page with cross-origin frames" : "the action path is playwright"}; Playwright's wait takes over`)
+      return { leftMs: left() }
+    }
     const waitMs = yield* waitWithin(timeoutMs, RESERVE_MS)
     for (let look = 0; ; look++) {
       const prepared = yield* direct.prepare(live, page, state, target, waitMs, "", describe)
