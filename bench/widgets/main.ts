@@ -125,7 +125,8 @@ const runOne = async (corpus: WidgetCorpus, task: Task, contender: Contender, sc
       (error: unknown): Attempt => ({ calls: 0, bytes: 0, errors: 1, allOk: false, stopped: String(error), ms: TASK_DEADLINE_MS, answers: [] })
     )
     await sleep(SETTLE_MS)
-    const reported = { main: corpus.reportOf(run, "main")?.state, frame: corpus.reportOf(run, "frame")?.state }
+    const [main, frame] = await Promise.all([corpus.reportOf(run, "main"), corpus.reportOf(run, "frame")])
+    const reported = { main: main?.state, frame: frame?.state }
     const right = task.done(reported)
     return { startMs, wallMs: startMs + attempt.ms, right, attempt, falseOk: attempt.allOk && !right, state: JSON.stringify(reported).slice(0, 160) }
   } finally {
