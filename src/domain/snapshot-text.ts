@@ -203,9 +203,13 @@ export const renderA11y = (a11y: NonNullable<Observation["a11y"]>, options: Rend
   return { text: parts.join("\n"), cut: rendered.cut }
 }
 
-/** A search answer: matches marked with "▶", their ancestors and children, elided siblings as "…". */
+/**
+ * A search answer: matches marked with "▶", their ancestors and children. Siblings left out are not
+ * written (an answer to a search shows what matched and where, not what did not); they only keep a
+ * node named by its content named, since its name is then the one place its other children show.
+ */
 export const renderFind = (lines: ReadonlyArray<FindLine>): string => {
-  const base = lines.reduce((min, line) => Math.min(min, line.depth), Number.POSITIVE_INFINITY)
+  const base = lines.reduce((min, line) => (line.node === undefined ? min : Math.min(min, line.depth)), Number.POSITIVE_INFINITY)
   /** The lines right below line i, or none when some of its children were left out (their names are not all shown). */
   const shownChildren = (i: number): ReadonlyArray<A11yNode> => {
     const depth = lines[i]!.depth
@@ -219,10 +223,10 @@ export const renderFind = (lines: ReadonlyArray<FindLine>): string => {
     return children
   }
   return lines
-    .map((line, i) => {
+    .flatMap((line, i) => {
+      if (line.node === undefined) return []
       const indent = "  ".repeat(Math.max(0, line.depth - base))
-      if (line.node === undefined) return `${indent}… ${line.elided ?? 0} more`
-      return `${indent}${line.match === true ? "▶ " : ""}${nodeLine(line.node, { omitName: nameRepeats(line.node, shownChildren(i)) })}`
+      return [`${indent}${line.match === true ? "▶ " : ""}${nodeLine(line.node, { omitName: nameRepeats(line.node, shownChildren(i)) })}`]
     })
     .join("\n")
 }

@@ -1,5 +1,5 @@
 // Searching the active page: the nodes that match a text, a role and/or a name, with just enough
-// structure around them to act (their ancestors, their children, elided siblings), refs as in snapshots.
+// structure around them to act (their ancestors and children; siblings left out are not written), refs as in snapshots.
 import { Effect, Schema } from "effect"
 import { renderFind } from "../domain/snapshot-text.js"
 import { defineTool, Unlisted } from "../runtime/tool.js"

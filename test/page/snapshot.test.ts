@@ -122,14 +122,15 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
   })
 
   describe("find", () => {
-    it.effect("answers a text match with its ancestors, its children and elided siblings, in a few hundred bytes", () =>
+    it.effect("answers a text match with its ancestors and its children, in a few hundred bytes", () =>
       Effect.gen(function* () {
         yield* open("/many")
         const found = yield* call(find, { text: "item 120" })
         expect(found.ok).toBe(true)
         const matches: string = found.snapshot ?? ""
         expect(matches.split("\n")[0]).toMatch(/^list "Catalog" \[e\d+\]$/)
-        expect(matches).toMatch(/… 119 more\n  ▶ listitem \[e\d+\]: Item 120\n    button "Open" \[e\d+\]\n  … 80 more/)
+        // The 199 other items are not written.
+        expect(matches).toMatch(/^list "Catalog" \[e\d+\]\n  ▶ listitem \[e\d+\]: Item 120\n    button "Open" \[e\d+\]$/)
         expect(Buffer.byteLength(matches)).toBeLessThan(300)
         const byRole = yield* call(find, { role: "button", limit: 3 })
         expect(byRole.result.found).toBe(200)

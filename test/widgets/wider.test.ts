@@ -41,6 +41,30 @@ const pages = {
       window.widgetState = () => ({ picked })
     </script>`
   ),
+  // A button that opens five weeks of day cells labelled "Choose Monday, March 3rd, 2025" that show the day's number.
+  "/calendar-popup": html(
+    "Calendar popup",
+    `<button id="open">Pick a date</button>
+    <script>
+      const days = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+      let picked = null
+      document.getElementById("open").addEventListener("click", () => {
+        const grid = document.createElement("div")
+        grid.setAttribute("role", "grid")
+        grid.setAttribute("aria-label", "March 2025")
+        grid.innerHTML = Array.from({ length: 5 }, (_, week) =>
+          '<div role="row">' + days.map((day, i) => {
+            const n = 3 + week * 7 + i
+            const [month, shown] = n > 31 ? ["April", n - 31] : ["March", n]
+            const th = shown % 10 === 1 && shown !== 11 ? "st" : shown % 10 === 2 && shown !== 12 ? "nd" : shown % 10 === 3 && shown !== 13 ? "rd" : "th"
+            return '<div role="gridcell" aria-label="Choose ' + day + ", " + month + " " + shown + th + ', 2025">' + shown + "</div>"
+          }).join("") + "</div>").join("")
+        grid.addEventListener("click", (event) => (picked = event.target.closest("[role=gridcell]")?.textContent ?? null))
+        document.body.append(grid)
+      })
+      window.widgetState = () => ({ picked })
+    </script>`
+  ),
   // Suggestions in a plain list appended to the body, 300 ms after the last key; the field has no role or aria-* of its own.
   "/suggestions": html(
     "Suggestions",
@@ -95,6 +119,34 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         expect(found.snapshot).toContain(`gridcell "Choose Friday, March 14th, 2025" [${day!.ref}]: 14`)
         expect((yield* call(click, { a11yRef: day!.ref })).ok).toBe(true)
         expect((yield* call(evaluate, { expression: "window.widgetState()" })).result.value).toEqual({ picked: "14" })
+      }))
+  })
+
+  describe("a calendar that opens on a click", () => {
+    it.effect("the click's answer shows the first week's first day whole and folds its other days and weeks to their numbers; find and click still reach any day", () =>
+      Effect.gen(function* () {
+        yield* open("/calendar-popup")
+        const [button] = linesNamed(yield* snapshotOf, "button", "Pick a date")
+        const opened = yield* call(click, { a11yRef: button!.ref })
+        expect(opened.ok).toBe(true)
+        const answer = opened.snapshot as string
+        const lines = answer.split("\n")
+        // The first week: its first day with its label (the pattern of the others), then its other six days by the numbers they show.
+        const first = lines.findIndex((line) => line.includes('gridcell "Choose Monday, March 3rd, 2025"'))
+        expect(first).toBeGreaterThan(0)
+        expect(lines[first]).toMatch(/: 3$/)
+        expect(lines[first + 1]).toMatch(/^\s*gridcell ×6 \[e\d+\.\.e\d+\]: 4 \| 5 \| 6 \| … \| 9$/)
+        expect(lines[first + 2]).toMatch(/^\s*row ×4 \[/)
+        expect(answer).not.toContain("Choose Tuesday")
+        // A folded day is still found by its label and by its number, and a click on it picks it.
+        const byName = yield* call(find, { name: "Choose Friday, March 7th, 2025" })
+        expect(byName.result.found).toBe(1)
+        const [friday] = linesNamed(byName.snapshot as string, "gridcell", "Choose Friday, March 7th, 2025")
+        expect(friday?.text).toBe("7")
+        const byText = yield* call(find, { text: "7", role: "gridcell" })
+        expect(byText.snapshot as string).toContain(`gridcell "Choose Friday, March 7th, 2025" [${friday!.ref}]: 7`)
+        expect((yield* call(click, { a11yRef: friday!.ref })).ok).toBe(true)
+        expect((yield* call(evaluate, { expression: "window.widgetState()" })).result.value).toEqual({ picked: "7" })
       }))
   })
 

@@ -59,6 +59,9 @@ const standsOut = (node: TreeNode, foldLabelled: boolean): boolean => {
   return (node.distinct === true && !foldLabelled) || raw.selected === true || raw.current !== undefined || raw.marked !== undefined
 }
 
+/** A leaf whose label differs from the words it shows (a day cell "Choose Friday, March 14th, 2025" showing 14). */
+const isLabelledLeaf = (node: TreeNode): boolean => node.children.length === 0 && node.distinct === true && node.raw?.text !== undefined && node.raw.text !== ""
+
 export interface OutputItem {
   readonly node: TreeNode
   readonly raw: RawNode
@@ -90,7 +93,8 @@ export const flattenTree = (top: TreeNode, foldLabelled = false): Array<OutputIt
     return shape
   }
   const output: Array<OutputItem> = []
-  const flatten = (node: TreeNode) => {
+  /** `template`: the node is the first item of a collapsed run, shown whole as the shape of the others. */
+  const flatten = (node: TreeNode, template: boolean) => {
     const children = node.children
     let i = 0
     while (i < children.length) {
@@ -102,8 +106,12 @@ export const flattenTree = (top: TreeNode, foldLabelled = false): Array<OutputIt
       if (!standsOut(child, foldLabelled)) {
         while (end < children.length && !standsOut(children[end]!, foldLabelled) && shapeOf(children[end]!) === shape) end++
       }
-      emit(child)
-      if (end - i >= (child.children.length > 0 ? COLLAPSE_MIN : COLLAPSE_MIN_LEAF)) {
+      // In a changes-only answer, the first item of a run (a calendar's first week) shows one of its labelled
+      // leaves whole (the label's pattern) and folds the others like the run after it, which shows their words.
+      const labelledLeaves = template && foldLabelled && child.children.length === 0 && children.slice(i, end).every(isLabelledLeaf)
+      const collapses = end - i >= (child.children.length > 0 || labelledLeaves ? COLLAPSE_MIN : COLLAPSE_MIN_LEAF)
+      emit(child, collapses)
+      if (collapses) {
         const rest = children.slice(i + 1, end)
         const first = rest[0]!.raw!
         const picks = rest.length <= 4 ? rest : [rest[0]!, rest[1]!, rest[2]!, rest[rest.length - 1]!]
@@ -114,24 +122,24 @@ export const flattenTree = (top: TreeNode, foldLabelled = false): Array<OutputIt
           collapsed: {
             count: rest.length,
             refs: refRanges(rest).slice(0, 20),
-            examples: picks.map((pick) => normalize(labelOf(pick), 40))
+            examples: picks.map((pick) => normalize(labelledLeaves ? pick.raw!.text! : labelOf(pick), 40))
           }
         }
         if (rest[0]!.depth > 0) raw.depth = rest[0]!.depth
         if (first.path !== undefined) raw.path = first.path
         output.push({ node: rest[0]!, raw, covered: rest })
       } else {
-        for (let j = i + 1; j < end; j++) emit(children[j]!)
+        for (let j = i + 1; j < end; j++) emit(children[j]!, false)
       }
       i = end
     }
   }
-  const emit = (node: TreeNode) => {
+  const emit = (node: TreeNode, template: boolean) => {
     const raw = node.raw!
     if (node.depth > 0) raw.depth = node.depth
     output.push({ node, raw })
-    flatten(node)
+    flatten(node, template)
   }
-  flatten(top)
+  flatten(top, false)
   return output
 }

@@ -4,7 +4,7 @@ import type { TreeNode } from "./tree.js"
 import type { FindLine, FindQuery, RawNode } from "./types.js"
 
 /** How much of a name or text a node around the matches shows. */
-const CONTEXT_CHARS = 80
+const CONTEXT_CHARS = 40
 
 /** The matches of a search with the structure around them: ancestors, the match and its children, elided siblings. */
 export const findIn = (top: TreeNode, query: FindQuery): { lines: Array<FindLine>; total: number } => {
