@@ -121,7 +121,8 @@ export const A11yNode = Schema.Struct({
   ).annotations({ description: "A run of siblings like the one before it, shown as one node; every ref in it can be acted on." }),
   under: Schema.optional(Schema.String).annotations({
     description: "Changes-only: the ref of the nearest enclosing node the same observation shows; absent when it shows none."
-  })
+  }),
+  whole: Schema.optional(Schema.Boolean).annotations({ description: "Changes-only: a row whose children are all shown below it." })
 })
 export type A11yNode = typeof A11yNode.Type
 

@@ -116,8 +116,11 @@ export const renderNodes = (given: ReadonlyArray<A11yNode>, options: RenderOptio
       end - i - 1 === children.length &&
       // A cell showing other words than its name (a date picker's "Choose Friday, March 14th, 2025" showing 14) keeps its line.
       children.every((child) => CELL_ROLES.has(child.role) && child.collapsed === undefined && !(child.name && child.text)) &&
-      // Changes only: the cells below may be some of the row's; one line only when they are all of it.
-      (!changesOnly || collapseWhitespace(children.map((cell) => cell.name || cell.text || "").join(" ")) === collapseWhitespace(node.name))
+      // Changes only: the cells below may be some of the row's; one line only when they are all of it
+      // (the walk says so, or their names make up its name).
+      (!changesOnly ||
+        node.whole === true ||
+        collapseWhitespace(children.map((cell) => cell.name || cell.text || "").join(" ")) === collapseWhitespace(node.name))
     // Changes only: the cells below may be some of the row's, and the agent knows the rest.
     const omitName = changesOnly ? NAME_REPEATS_CHILDREN.has(node.role) && children.length > 0 : nameRepeats(node, children)
     const line = plainCells ? nodeLine(node, { omitName: true, inline: cells.join(" | ") }) : nodeLine(node, { omitName })

@@ -25,7 +25,13 @@ const page = html(
    <button id="before" onclick="const l = document.querySelectorAll('ul li'); l[0].querySelector('button').setAttribute('aria-pressed', 'true'); l[1].firstChild.textContent = 'Beta changed '">Inside an item, then the next</button>
    <button id="one" onclick="document.getElementById('two').textContent = 'Two changed'">One item</button>
    <button id="nest" onclick="document.getElementById('two').innerHTML = 'Two <ul><li>nested a <button>Open</button></li><li>nested b</li></ul>'">Nest</button>
-   <button id="remove" onclick="document.getElementById('two').remove()">Remove</button>`
+   <button id="remove" onclick="document.getElementById('two').remove()">Remove</button>
+   <table aria-label="Team"><tbody id="team">
+     <tr id="r1" aria-labelledby="h1"><th id="h1" scope="row">Alice</th><td>Paris</td><td>31</td></tr>
+     <tr id="r2" aria-labelledby="h2"><th id="h2" scope="row">Carol</th><td>Madrid</td><td>27</td></tr>
+   </tbody></table>
+   <button id="sort" onclick="const t = document.getElementById('team'); t.prepend(document.getElementById('r2'))">Sort by age</button>
+   <button id="recolor" onclick="document.querySelector('#r1 td').textContent = 'Lyon'">Change one cell</button>`
 )
 
 class Pages extends Context.Tag("test/ChangesPages")<Pages, { readonly url: string }>() {}
@@ -82,6 +88,22 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         expect(linesOf(removed.snapshot)).toEqual([])
       })
     )
+  })
+
+  describe("rows named by their row header", () => {
+    it.effect("a row shown again whole after a sort goes on one line; a row with one changed cell keeps that cell's line", () =>
+      Effect.gen(function* () {
+        yield* call(launch, { url: (yield* Pages).url })
+        const sorted = yield* call(click, { selector: "#sort" })
+        expect(sorted.ok).toBe(true)
+        const lines = linesOf(sorted.snapshot)
+        expect(lines).toContain("  row [e#]: Carol | Madrid | 27")
+        expect(lines).toContain("  row [e#]: Alice | Paris | 31")
+        const changed = yield* call(click, { selector: "#recolor" })
+        expect(changed.ok).toBe(true)
+        // Only the changed cell is shown, at the left (its row is unchanged and not shown).
+        expect(linesOf(changed.snapshot)).toEqual(['cell "Lyon" [e#]'])
+      }))
   })
 
   describe("after a search", () => {

@@ -130,6 +130,17 @@ describe("changes-only text: every line under the node that holds it, or at the 
   const changes = (nodes: ReadonlyArray<A11yNode>, removed: ReadonlyArray<string> = []) =>
     renderA11y({ nodes, changesOnly: true, unchanged: 9, ...(removed.length > 0 ? { removed } : {}) }).text
 
+  it("a row named by its row header goes on one line when the walk says all its cells are shown, else a line per cell", () => {
+    const cells: ReadonlyArray<A11yNode> = [
+      { ref: "e16", role: "rowheader", name: "Carol", depth: 1, under: "e15" },
+      { ref: "e17", role: "gridcell", name: "Madrid", depth: 1, under: "e15" },
+      { ref: "e18", role: "gridcell", name: "27", depth: 1, under: "e15" }
+    ]
+    const row: A11yNode = { ref: "e15", role: "row", name: "Carol", depth: 0 }
+    expect(changes([{ ...row, whole: true }, ...cells])).toBe("row [e15]: Carol | Madrid | 27\n(9 nodes unchanged, their refs still valid)")
+    expect(changes([row, cells[0]!, cells[2]!]).split("\n")).toEqual(["row [e15]", '  rowheader "Carol" [e16]', '  gridcell "27" [e18]', "(9 nodes unchanged, their refs still valid)"])
+  })
+
   it("a changed item and a change inside its next sibling: the sibling's node is not indented under the item", () => {
     // listitem e3 changed; e7 is the button of the next listitem (e6, unchanged, not shown).
     const text = changes([

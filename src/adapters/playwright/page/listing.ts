@@ -157,8 +157,24 @@ export const listNodes = (walk: Walk, output: Array<OutputItem>): NonNullable<Ob
       truncated = true
     }
   }
+  if (args.changesOnly) markWholeRows(output, nodes)
   const removed = args.changesOnly ? removedRefs(walk, seen) : []
   return behind > 0 && modalTold ? { nodes, truncated, unchanged, removed, behindModal: behind } : { nodes, truncated, unchanged, removed }
+}
+
+/**
+ * Changes-only: a row shown with every one of its children shown too is marked whole, so that its text
+ * form can put its cells on its line (a row named by its row header, "Carol", whose cells are "Carol
+ * Madrid 27"); a row with only some of its cells shown keeps a line per cell.
+ */
+const markWholeRows = (output: ReadonlyArray<OutputItem>, nodes: Array<RawNode>) => {
+  const shown = new Map<string, number>()
+  nodes.forEach((node, i) => shown.set(node.ref, i))
+  for (const item of output) {
+    const at = item.covered === undefined && item.raw.role === "row" ? shown.get(item.raw.ref) : undefined
+    if (at === undefined || item.node.children.length === 0) continue
+    if (item.node.children.every((child) => child.raw !== null && shown.has(child.raw.ref))) nodes[at] = { ...nodes[at]!, whole: true }
+  }
 }
 
 /** A node left out behind a modal still counts as there (with what its run covers): its ref is not gone. */

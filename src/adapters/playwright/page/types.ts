@@ -122,6 +122,8 @@ export interface RawNode {
   collapsed?: { count: number; refs: Array<string>; examples: Array<string> }
   /** Changes-only: the ref of the nearest enclosing node that the same answer shows (none: no enclosing node is shown). */
   under?: string
+  /** Changes-only: a row whose children are all shown below it. */
+  whole?: boolean
 }
 
 export interface RawTestId {
