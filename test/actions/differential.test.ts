@@ -8,22 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import type { Page } from "playwright"
 import { servePages, type RunningServer } from "../../demo/sample-app.js"
-import * as KnowledgeFiles from "../../src/adapters/knowledge-files.js"
 import * as Browser from "../../src/adapters/playwright/lifecycle/browser.js"
-import * as DebuggerSession from "../../src/adapters/playwright/devtools/debugger-session.js"
-import * as ObserverAdapter from "../../src/adapters/playwright/observer/observer.js"
-import * as SessionAdapter from "../../src/adapters/playwright/session/session.js"
 import type { Settings } from "../../src/domain/config.js"
 import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
-import { Config } from "../../src/services/Config.js"
 import { Observer } from "../../src/services/Observer.js"
 import { click, pressKey, type, waitFor } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { launch } from "../../src/tools/session.js"
 import { testSettings } from "../support/browser.js"
 import { cases, otherPages, pagesFor, type Aim, type Case, type Step } from "./corpus.js"
+import { liveSessionLayer } from "../support/live-session.js"
 
 /** Both origins resolve to this machine; `localhost` is another site, so its frames run in a process of their own. */
 const BOTH_ORIGINS = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost"
@@ -40,11 +36,7 @@ const openPath = (actionPath: Settings["actionPath"]): Path => {
   const capture = Logger.make(({ message }) => {
     logs.push((Array.isArray(message) ? message : [message]).map(String).join(" "))
   })
-  const layer = Layer.mergeAll(
-    Layer.merge(SessionAdapter.layer, ObserverAdapter.layer).pipe(Layer.provide(DebuggerSession.layer), Layer.provideMerge(Browser.layer)),
-    KnowledgeFiles.layerFileSystem(settings.artifactsDir)
-  ).pipe(
-    Layer.provideMerge(Config.layer(settings)),
+  const layer = liveSessionLayer(settings).pipe(
     Layer.provideMerge(Layer.merge(Logger.replace(Logger.defaultLogger, capture), Logger.minimumLogLevel(LogLevel.Debug)))
   )
   return { runtime: ManagedRuntime.make(layer), logs }

@@ -8,11 +8,9 @@ import * as StderrLogger from "../../src/adapters/logger.js"
 import * as Browser from "../../src/adapters/playwright/lifecycle/browser.js"
 import { devtoolsOf } from "../../src/adapters/playwright/page-eval.js"
 import { Debuggers, type DebuggerHandle } from "../../src/adapters/playwright/devtools/debugger-session.js"
-import * as DebuggerSession from "../../src/adapters/playwright/devtools/debugger-session.js"
-import * as SessionAdapter from "../../src/adapters/playwright/session/session.js"
-import { Config } from "../../src/services/Config.js"
 import { Session } from "../../src/services/Session.js"
 import { testSettings } from "../support/browser.js"
+import { liveSessionLayer } from "../support/live-session.js"
 import { lineOf, serve, type Served } from "./support.js"
 
 const app = `function handler() {
@@ -30,11 +28,7 @@ const files = {
 
 const settings = testSettings()
 const runtime = ManagedRuntime.make(
-  SessionAdapter.layer.pipe(
-    Layer.provideMerge(Layer.merge(Browser.layer, DebuggerSession.layer)),
-    Layer.provideMerge(Config.layer(settings)),
-    Layer.provideMerge(StderrLogger.layer("warning"))
-  )
+  liveSessionLayer(settings).pipe(Layer.provideMerge(StderrLogger.layer("warning")))
 )
 const run = <A, E>(effect: Effect.Effect<A, E, Session | Browser.BrowserState | Debuggers>) => runtime.runPromise(effect)
 

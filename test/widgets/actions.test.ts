@@ -4,12 +4,7 @@
 // read-only, how it is hidden); typing fires a person's key events and its answer shows the app's reaction.
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import * as KnowledgeFiles from "../../src/adapters/knowledge-files.js"
-import * as DebuggerSession from "../../src/adapters/playwright/devtools/debugger-session.js"
 import * as Browser from "../../src/adapters/playwright/lifecycle/browser.js"
-import * as ObserverAdapter from "../../src/adapters/playwright/observer/observer.js"
-import * as SessionAdapter from "../../src/adapters/playwright/session/session.js"
-import { Config } from "../../src/services/Config.js"
 import { Session } from "../../src/services/Session.js"
 import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool, type ToolResponse } from "../../src/runtime/runTool.js"
@@ -22,6 +17,7 @@ import { launch } from "../../src/tools/session.js"
 import { corpusServer } from "../page/corpus.js"
 import { html, testSettings } from "../support/browser.js"
 import { WIDGET_STATE, widgetPages } from "./pages.js"
+import { liveSessionLayer } from "../support/live-session.js"
 
 class Pages extends Context.Tag("test/WidgetActionPages")<Pages, { readonly url: string }>() {}
 
@@ -79,10 +75,7 @@ const refOf = (role: string, name: string) =>
 const settings = testSettings()
 
 /** The live session with its BrowserState in reach, for reading the widget's own state. */
-const live = Layer.mergeAll(
-  Layer.merge(SessionAdapter.layer, ObserverAdapter.layer).pipe(Layer.provide(DebuggerSession.layer), Layer.provideMerge(Browser.layer)),
-  KnowledgeFiles.layerFileSystem(settings.artifactsDir)
-).pipe(Layer.provideMerge(Config.layer(settings)))
+const live = liveSessionLayer(settings)
 
 layer(
   Layer.merge(live, Layer.scoped(Pages, Effect.map(corpusServer({ ...widgetPages, "/causes": causes }), (server) => ({ url: server.url })))),

@@ -4,15 +4,10 @@
 // succeeds only when the input took the focus. Real Chromium, a hand-written page on 127.0.0.1.
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import * as KnowledgeFiles from "../../src/adapters/knowledge-files.js"
-import * as DebuggerSession from "../../src/adapters/playwright/devtools/debugger-session.js"
 import * as Browser from "../../src/adapters/playwright/lifecycle/browser.js"
-import * as ObserverAdapter from "../../src/adapters/playwright/observer/observer.js"
-import * as SessionAdapter from "../../src/adapters/playwright/session/session.js"
 import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
-import { Config } from "../../src/services/Config.js"
 import { Session } from "../../src/services/Session.js"
 import { accessibilitySnapshot } from "../../src/tools/discovery.js"
 import { click, type } from "../../src/tools/interaction.js"
@@ -20,6 +15,7 @@ import { navigate } from "../../src/tools/navigation.js"
 import { launch } from "../../src/tools/session.js"
 import { corpusServer } from "../page/corpus.js"
 import { html, testSettings } from "../support/browser.js"
+import { liveSessionLayer } from "../support/live-session.js"
 
 class Pages extends Context.Tag("test/EditorPages")<Pages, { readonly url: string }>() {}
 
@@ -82,10 +78,7 @@ const codeRef = Effect.gen(function* () {
 
 const settings = testSettings()
 
-const live = Layer.mergeAll(
-  Layer.merge(SessionAdapter.layer, ObserverAdapter.layer).pipe(Layer.provide(DebuggerSession.layer), Layer.provideMerge(Browser.layer)),
-  KnowledgeFiles.layerFileSystem(settings.artifactsDir)
-).pipe(Layer.provideMerge(Config.layer(settings)))
+const live = liveSessionLayer(settings)
 
 layer(
   Layer.merge(live, Layer.scoped(Pages, Effect.map(corpusServer({ "/editor": editorPage(true), "/dead-editor": editorPage(false) }), (server) => ({ url: server.url })))),

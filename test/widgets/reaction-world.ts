@@ -3,16 +3,12 @@
 // beside `/slow?ms=N` (a JSON answer after N ms, the request a page's reaction waits on), `open(path)`
 // that launches once and navigates, and `inPage` that reads the page through Playwright.
 import { Context, Effect, Layer } from "effect"
-import * as KnowledgeFiles from "../../src/adapters/knowledge-files.js"
-import * as DebuggerSession from "../../src/adapters/playwright/devtools/debugger-session.js"
 import * as Browser from "../../src/adapters/playwright/lifecycle/browser.js"
-import * as ObserverAdapter from "../../src/adapters/playwright/observer/observer.js"
-import * as SessionAdapter from "../../src/adapters/playwright/session/session.js"
-import { Config } from "../../src/services/Config.js"
 import { Session } from "../../src/services/Session.js"
 import { answerPage, listenLoopback, pathOf, send } from "../../demo/serve.js"
 import { testSettings } from "../support/browser.js"
 import { ok } from "../support/calls.js"
+import { liveSessionLayer } from "../support/live-session.js"
 
 /** Where a page says what the app made of an action. */
 export const statusMessage = `<p id="msg" role="status"></p>`
@@ -40,10 +36,7 @@ export const reactionWorld = (key: string, pages: Readonly<Record<string, string
     (server) => Effect.promise(() => server.close())
   )
   const settings = testSettings()
-  const live = Layer.mergeAll(
-    Layer.merge(SessionAdapter.layer, ObserverAdapter.layer).pipe(Layer.provide(DebuggerSession.layer), Layer.provideMerge(Browser.layer)),
-    KnowledgeFiles.layerFileSystem(settings.artifactsDir)
-  ).pipe(Layer.provideMerge(Config.layer(settings)))
+  const live = liveSessionLayer(settings)
   const open = (path: string) =>
     Effect.gen(function* () {
       const { url } = yield* Pages
