@@ -412,7 +412,7 @@ export const optionTable = {
     default: defaultSettings.maxDownloadMb,
     help: "A download larger than this (MB) is stopped and its file deleted, with a notice.",
     details:
-      "Every download a call starts (a link, an attachment response, a blob: or data: URL, window.open to a file) is saved under `<artifacts>/downloads/` with a name that never replaces another file; the call's answer lists it (`download: {name, path, bytes, sha256, mime}`) and `mm_downloads` lists the session's. See docs/tools.md, \"Downloads\"."
+      "Every download a call starts (a link, an attachment response, a blob: or data: URL, window.open or mm_navigate to a file) is saved under `<artifacts>/downloads/` with a name that never replaces another file; the call's answer lists it (`download: {name, path, bytes, sha256, mime}`) and `mm_downloads` lists the session's. See docs/tools.md, \"Downloads\"."
   }),
   actionPath: option({
     section: "browser",

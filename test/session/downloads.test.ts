@@ -1,7 +1,8 @@
 // Downloads in real Chromium, from pages this test serves on 127.0.0.1: each kind a call can start (a
 // link with `download`, an attachment response, a blob: and a data: URL, window.open to a file) saved
 // under <artifacts>/downloads/ with its hash checked, names that never overwrite, the size cap, one still
-// running when its call answers, a page that closes mid-download, many at once, a batch step's downloads.
+// running when its call answers, a page that closes mid-download, many at once, a batch step's downloads,
+// mm_navigate to a file.
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as http from "node:http"
@@ -191,6 +192,19 @@ layer(Layer.merge(liveLayer(settings), ServerLive), { timeout: 180_000, excludeT
         const listed = yield* listedUntil((downloads) => downloads.length >= 6)
         expect(listed.map((download) => download.name)).toEqual(["report.csv", "report.json", "made.txt", "data.txt", "opened.txt", "report.csv"])
         expect(fs.readdirSync(downloadsDir).sort()).toEqual(["data.txt", "made.txt", "opened.txt", "report (2).csv", "report.csv", "report.json"])
+      }))
+  })
+
+  describe("a navigation to a file", () => {
+    it.effect("mm_navigate to an attachment saves it and answers with it; the tab stays on its page", () =>
+      Effect.gen(function* () {
+        const { url } = yield* Server
+        yield* open
+        const navigated = yield* ok("mm_navigate", { screen: "url", url: url("/attachment") })
+        expect(savedFile(navigated.download, JSON_BODY)).toMatchObject({ name: "report.json", mime: "application/json" })
+        expect(navigated.page?.url).toBe(url("/"))
+        // The page is still there to act on.
+        expect(savedFile((yield* ok("mm_click", { selector: "#attr" })).download, CSV).name).toBe("report.csv")
       }))
   })
 

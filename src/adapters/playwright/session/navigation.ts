@@ -241,14 +241,22 @@ const navigate = (browser: BrowserStateService, destination: Destination, option
     }
     const page = active
     yield* quietBeforeLeaving(live, page)
-    yield* Effect.tryPromise({
-      try: (signal) => page.goto(url, { waitUntil: "load", timeout: options.timeoutMs, signal }),
+    // A URL that answers with a file starts a download (the call's answer names it) and leaves the tab where it was.
+    const downloaded = yield* Effect.tryPromise({
+      try: (signal) =>
+        page.goto(url, { waitUntil: "load", timeout: options.timeoutMs, signal }).then(
+          () => false,
+          (error: unknown) => {
+            if (firstLine(error).includes("Download is starting")) return true
+            throw error
+          }
+        ),
       catch: (error) =>
         page.isClosed()
           ? new PageClosed({ detail: `the page closed while navigating to ${url}` })
           : navigationFailed(browser.settings, url, options.timeoutMs, error, { url: page.url(), live })
     })
-    yield* landedAllowed(browser.settings, live, page, url, options.timeoutMs)
+    if (!downloaded) yield* landedAllowed(browser.settings, live, page, url, options.timeoutMs)
     return { currentUrl: shownUrl(page.url()) }
   })
 
