@@ -59,6 +59,30 @@ describe("trace files", () => {
     expect(scrubbed[2]).toBe(entries[2])
   })
 
+  it("a secret typed into a plain field in two parts leaves no beginning of it: not in a field's value, an action's text or Playwright's log", () => {
+    // Playwright fills all but the last character, then types that one: snapshots, the fill's params and
+    // its log line hold the secret's beginning, which no search for the whole value finds.
+    const partial = "tok-Sup3rSecretValue-4"
+    const snapshot = {
+      type: "frame-snapshot",
+      snapshot: { html: ["HTML", {}, ["BODY", {}, ["INPUT", { __playwright_value_: partial, name: "token" }], ["INPUT", { __playwright_value_: "tok-other" }], ["INPUT", { value: "to" }]]] }
+    }
+    const fill = { type: "before", method: "fill", params: { selector: "role=textbox", value: partial } }
+    const log = { type: "log", callId: "c@1", message: `  fill(${JSON.stringify(partial)})` }
+    const other = { type: "log", callId: "c@2", message: '  fill("alice")' }
+    const entries = [{ name: "trace.trace", data: text([snapshot, fill, log, other].map((line) => JSON.stringify(line)).join("\n")) }]
+    const secrets = Secrets.make(new Map([["API_TOKEN", `${partial}2`]]))
+    const scrubbed = scrubTrace(entries, artifactRedactor(secrets, []), new Set(), new Set([`${partial}2`]))
+    const all = Buffer.from(scrubbed[0]!.data).toString("utf8")
+    expect(all).not.toContain("Sup3r")
+    expect(all.split('"[REDACTED]"').length - 1).toBe(2)
+    expect(all).toContain('fill(\\"[REDACTED]\\")')
+    // What only shares a few characters with it, or is too short to be one, stays.
+    expect(all).toContain("tok-other")
+    expect(all).toContain('"value":"to"')
+    expect(all).toContain('fill(\\"alice\\")')
+  })
+
   it("a HAR keeps its shape with every secret out of every string and no credential header or cookie value", () => {
     const har = {
       log: {

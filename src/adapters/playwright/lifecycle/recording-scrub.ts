@@ -22,13 +22,27 @@ const attributesOf = (node: ReadonlyArray<unknown>): Record<string, unknown> | u
 const isPasswordField = (tag: string, attributes: Record<string, unknown>) =>
   tag.toUpperCase() === "INPUT" && typeof attributes.type === "string" && attributes.type.toLowerCase() === "password"
 
-/** Walks a snapshot's node tree; calls `visit` with each password field's attributes (which it may change). */
-const walkPasswordFields = (node: SnapshotNode, visit: (attributes: Record<string, unknown>) => void): void => {
+/** Walks a snapshot's node tree; calls `visit` with each element's tag and attributes (which it may change). */
+const walkElements = (node: SnapshotNode, visit: (tag: string, attributes: Record<string, unknown>) => void): void => {
   if (!Array.isArray(node) || typeof node[0] !== "string") return
   const attributes = attributesOf(node)
-  if (attributes !== undefined && isPasswordField(node[0], attributes)) visit(attributes)
-  for (let index = attributes === undefined ? 1 : 2; index < node.length; index++) walkPasswordFields(node[index] as SnapshotNode, visit)
+  if (attributes !== undefined) visit(node[0], attributes)
+  for (let index = attributes === undefined ? 1 : 2; index < node.length; index++) walkElements(node[index] as SnapshotNode, visit)
 }
+
+/** Walks a snapshot's node tree; calls `visit` with each password field's attributes (which it may change). */
+const walkPasswordFields = (node: SnapshotNode, visit: (attributes: Record<string, unknown>) => void): void =>
+  walkElements(node, (tag, attributes) => {
+    if (isPasswordField(tag, attributes)) visit(attributes)
+  })
+
+/**
+ * True when a field's value is part of a secret typed into it: a snapshot taken while the secret was
+ * being typed (the direct input path inserts all but the last character, then presses that one) holds
+ * its beginning, which no redaction of the whole value finds.
+ */
+const isPartOfSecret = (value: string, secrets: ReadonlySet<string>) =>
+  value.length >= MIN_SECRET_LENGTH && [...secrets].some((secret) => secret !== value && secret.startsWith(value))
 
 /** A JSON line of trace.trace, parsed, or undefined when it is not JSON. */
 const parseLine = (line: string): Record<string, any> | undefined => {
@@ -127,32 +141,60 @@ const blankStorageIn = (node: unknown, depth = 0): boolean => {
   return changed
 }
 
+/** A JSON string literal inside a text. */
+const QUOTED = /"(?:[^"\\]|\\.)*"/g
+
+/** The value of a JSON string literal, or undefined when it is none. */
+const unquote = (quoted: string): string | undefined => {
+  try {
+    return JSON.parse(quoted) as string
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * One trace.trace line with the values of password fields blanked in its snapshots, the text of an
- * action that typed one of the sensitive values replaced, whatever its length, and every cookie and
+ * action that typed one of the sensitive values replaced, whatever its length, a secret's beginning
+ * blanked in a field's value, an action's text and Playwright's log of it, and every cookie and
  * stored value a call read or set (cookies(), storageState(), addCookies()) blanked.
  */
-const scrubTraceLine = (line: string, sensitive: ReadonlySet<string>): string => {
+const scrubTraceLine = (line: string, sensitive: ReadonlySet<string>, secrets: ReadonlySet<string>): string => {
   const storage = STORAGE_KEYS.some((key) => line.includes(`"${key}"`))
-  const mayHold = storage || line.includes('"frame-snapshot"') || (sensitive.size > 0 && TEXT_PARAMS.some((key) => line.includes(`"${key}"`)))
+  const typing = secrets.size > 0 && (TEXT_PARAMS.some((key) => line.includes(`"${key}"`)) || line.includes('"type":"log"'))
+  const mayHold = storage || line.includes('"frame-snapshot"') || typing
   if (!mayHold) return line
   const event = parseLine(line)
   if (event === undefined) return line
   let changed = storage && event.type !== "frame-snapshot" && blankStorageIn(event)
   if (event.type === "frame-snapshot") {
-    walkPasswordFields(event.snapshot?.html, (attributes) => {
+    walkElements(event.snapshot?.html, (tag, attributes) => {
+      const password = isPasswordField(tag, attributes)
       for (const key of VALUE_ATTRIBUTES) {
-        if (typeof attributes[key] === "string" && attributes[key] !== "") {
+        const value = attributes[key]
+        if (typeof value === "string" && value !== "" && (password || isPartOfSecret(value, secrets))) {
           attributes[key] = REDACTED
           changed = true
         }
       }
     })
   }
+  // Playwright's own log of an action quotes its text: `fill("Tr0ub4dor-and-")`.
+  if (event.type === "log" && typeof event.message === "string") {
+    const message = event.message.replace(QUOTED, (quoted: string) => {
+      const value = unquote(quoted)
+      return value !== undefined && (sensitive.has(value) || isPartOfSecret(value, secrets)) ? JSON.stringify(REDACTED) : quoted
+    })
+    if (message !== event.message) {
+      event.message = message
+      changed = true
+    }
+  }
   const params = event.params as Record<string, unknown> | undefined
   if (typeof params === "object" && params !== null) {
     for (const key of TEXT_PARAMS) {
-      if (typeof params[key] === "string" && sensitive.has(params[key])) {
+      const value = params[key]
+      if (typeof value === "string" && (sensitive.has(value) || isPartOfSecret(value, secrets))) {
         params[key] = REDACTED
         changed = true
       }
@@ -202,17 +244,22 @@ const scrubNetworkLine = (line: string, redact: (text: string) => string): strin
   return JSON.stringify(event)
 }
 
-/** A trace's entries with no secret left in any text entry; binary entries (screenshots) as they were. */
+/**
+ * A trace's entries with no secret left in any text entry; binary entries (screenshots) as they were.
+ * `secrets`: every value whose beginning a field's value in a snapshot must not be (the --secrets values
+ * and `sensitive`, the texts typed that the records kept out).
+ */
 export const scrubTrace = (
   entries: ReadonlyArray<ZipEntry>,
   redact: (text: string) => string,
-  sensitive: ReadonlySet<string>
+  sensitive: ReadonlySet<string>,
+  secrets: ReadonlySet<string> = sensitive
 ): ReadonlyArray<ZipEntry> =>
   entries.map((entry) => {
     const text = textOf(entry.data)
     if (text === undefined) return entry
     const structural = entry.name.endsWith(".trace")
-      ? text.split("\n").map((line) => scrubTraceLine(line, sensitive)).join("\n")
+      ? text.split("\n").map((line) => scrubTraceLine(line, sensitive, secrets)).join("\n")
       : entry.name.endsWith(".network")
         ? text.split("\n").map((line) => scrubNetworkLine(line, redact)).join("\n")
         : text

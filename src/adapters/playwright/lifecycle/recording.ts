@@ -96,7 +96,8 @@ export const startRecording = (settings: Settings, context: BrowserContext, sess
         yield* Effect.tryPromise(async () => {
           const entries = readZip(await fs.readFile(trace))
           for (const value of passwordValuesIn(entries)) typed.add(value)
-          const scrubbed = scrubTrace(entries, artifactRedactor(secrets, typed), typed)
+          const values = secrets.names.flatMap((name) => Option.toArray(secrets.lookup(name)))
+          const scrubbed = scrubTrace(entries, artifactRedactor(secrets, typed), typed, new Set([...typed, ...values]))
           await writeFileAtomic(path.join(dir, RECORDING_FILES.trace), writeZip(scrubbed), { within: settings.artifactsDir })
         }).pipe(Effect.catchAll((error) => Effect.logWarning(`the trace of ${sessionId} was not saved`, firstLine(error.error))))
       } else if (settings.saveTrace) {
