@@ -12,6 +12,7 @@ import { chromium } from "playwright"
 import { loginPageWith, servePages } from "../demo/sample-app.js"
 import { LOOPBACK_ARGS } from "../src/adapters/playwright/lifecycle/launch.js"
 import { OBSERVATION_META_KEY } from "../src/mcp/server.js"
+import { against, compareBuilds } from "./builds.js"
 import { connect, findChromium, median, ourServer, out, percentile, playwrightMcp } from "./support.js"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -242,7 +243,9 @@ const main = async () => {
   }
 }
 
-main().catch((error) => {
+// BENCH_AGAINST=<another checkout, built>: flows (a) and (c) on both builds instead (bench/builds.ts).
+const other = against()
+;(other !== undefined ? compareBuilds(other, "flow") : main()).catch((error) => {
   process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`)
   process.exit(1)
 })

@@ -21,6 +21,7 @@ import { KnowledgeStore } from "../src/services/KnowledgeStore.js"
 import { Observer } from "../src/services/Observer.js"
 import { Session } from "../src/services/Session.js"
 import { describeScreen } from "../src/tools/discovery.js"
+import { against, compareBuilds } from "./builds.js"
 import { generatedPage } from "./generated-page.js"
 import * as BuiltinTools from "../src/tools/registry.js"
 import type { ToolRegistry } from "../src/runtime/registry.js"
@@ -479,8 +480,13 @@ const program = Effect.gen(function* () {
   yield* printTargets(results)
 })
 
-const exit = await Effect.runPromiseExit(program.pipe(Effect.scoped, Effect.provide(benchLayer)))
-if (Exit.isFailure(exit)) {
-  process.stderr.write(`observation benchmark failed:\n${Cause.pretty(exit.cause)}\n`)
-  process.exitCode = 1
+// BENCH_AGAINST=<another checkout, built>: describe_screen at 10k and 100k on both builds instead (bench/builds.ts).
+const other = against()
+if (other !== undefined) await compareBuilds(other, "observe")
+else {
+  const exit = await Effect.runPromiseExit(program.pipe(Effect.scoped, Effect.provide(benchLayer)))
+  if (Exit.isFailure(exit)) {
+    process.stderr.write(`observation benchmark failed:\n${Cause.pretty(exit.cause)}\n`)
+    process.exitCode = 1
+  }
 }
