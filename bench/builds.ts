@@ -1,9 +1,9 @@
-// Two builds of our server side by side: the same workloads on this checkout's build and on another
-// checkout's (BENCH_AGAINST, e.g. a worktree of the commit before a restructuring, built with npm run
-// build), each server spawned as installed (dist/bin) and driven over stdio with the SDK Client, the
-// builds interleaved round by round (their order alternating), so that a slow moment of a shared
+// Builds of our server side by side: the same workloads on this checkout's build and on other
+// checkouts' (BENCH_AGAINST, comma-separated, e.g. a worktree of the commit before a restructuring, built
+// with npm run build), each server spawned as installed (dist/bin) and driven over stdio with the SDK Client, the
+// builds interleaved round by round (their order reversed every other round), so that a slow moment of a shared
 // machine falls on both alike. Per workload and build: the median wall time and the median CPU time
-// (user+sys) of the server process and of its browser processes, and this build's ratio to the other.
+// (user+sys) of the server process and of its browser processes, and this build's ratio to each other one.
 // CPU is the figure to compare under load: it is what the code costs, whatever else the machine does.
 // Workloads: flow (a) and (c) of bench/flow.ts (the 5-step sign-in flow as 5 calls with their
 // observations, and as one mm_run_steps), and describe_screen on the generated pages of bench/observe.ts
@@ -148,14 +148,15 @@ const observeWorkloads = (base: string): ReadonlyArray<Workload> =>
     }
   }))
 
-/** Runs the workloads on this checkout's build and on `against`'s, interleaved, and prints the table. */
+/** Runs the workloads on this checkout's build and on each of `against` (comma-separated checkouts), interleaved, and prints the table. */
 export const compareBuilds = async (against: string, only?: "flow" | "observe") => {
   const items = Array.from({ length: 200 }, (_, i) => `<li>Item ${i + 1} <button>Open ${i + 1}</button></li>`).join("")
   const login = loginPageWith(5, 0).replace("</body>", `<ul aria-label="Catalog">${items}</ul></body>`)
   const app = await servePages({ "/": login, "/10000": generatedPage(10_000), "/100000": generatedPage(100_000) })
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-bench-builds-"))
   const workloads = [...(only !== "observe" ? flowWorkloads(`${app.url}/`) : []), ...(only !== "flow" ? observeWorkloads(app.url) : [])]
-  const builds = [await start(root, scratch), await start(path.resolve(against), scratch)]
+  const builds = [await start(root, scratch)]
+  for (const other of against.split(",")) builds.push(await start(path.resolve(other.trim()), scratch))
   try {
     for (const workload of workloads) {
       process.stderr.write(`${workload.name} ...\n`)
@@ -173,11 +174,11 @@ export const compareBuilds = async (against: string, only?: "flow" | "observe") 
     await app.close()
     fs.rmSync(scratch, { recursive: true, force: true })
   }
-  const [ours, theirs] = builds as [Build, Build]
-  out(`Builds compared: this checkout (${ours.name}) vs ${theirs.name}; ${os.cpus().length} cores, load ${os.loadavg().map((load) => load.toFixed(1)).join(" ")}`)
-  out(`Medians of interleaved rounds; CPU = user+sys ms of the server process and of its browser processes`)
+  const label = (build: Build, i: number) => (i === 0 ? "this" : path.basename(build.name)).slice(0, 11)
+  out(`Builds compared: this checkout (${root}) vs ${builds.slice(1).map((build) => build.name).join(", ")}`)
+  out(`${os.cpus().length} cores, load ${os.loadavg().map((load) => load.toFixed(1)).join(" ")}; medians of interleaved rounds; CPU = user+sys ms of the server process and of its browser processes`)
   out()
-  out(`${"workload".padEnd(44)}${"build".padEnd(8)}${"runs".padStart(5)}${"wall".padStart(8)}${"server".padStart(8)}${"browser".padStart(9)}${"CPU".padStart(7)}`)
+  out(`${"workload".padEnd(44)}${"build".padEnd(16)}${"runs".padStart(5)}${"wall".padStart(8)}${"server".padStart(8)}${"browser".padStart(9)}${"CPU".padStart(7)}`)
   for (const workload of workloads) {
     const rows = builds.map((build) => {
       const samples = build.samples.get(workload.name) ?? []
@@ -189,20 +190,24 @@ export const compareBuilds = async (against: string, only?: "flow" | "observe") 
         cpu: median(samples.map((s) => s.server + s.browser))
       }
     })
-    const [a, b] = rows as [(typeof rows)[0], (typeof rows)[0]]
+    const a = rows[0]!
     const line = (row: typeof a) =>
       `${row.runs}`.padStart(5) +
       `${row.wall.toFixed(0)}`.padStart(8) +
       `${row.server.toFixed(0)}`.padStart(8) +
       `${row.browser.toFixed(0)}`.padStart(9) +
       `${row.cpu.toFixed(0)}`.padStart(7)
-    out(`${workload.name.padEnd(44)}${"this".padEnd(8)}${line(a)}`)
-    out(`${"".padEnd(44)}${"against".padEnd(8)}${line(b)}`)
-    out(`${"".padEnd(44)}${"ratio".padEnd(8)}${"".padStart(5)}${(a.wall / b.wall).toFixed(2).padStart(8)}${(a.server / b.server).toFixed(2).padStart(8)}${(a.browser / b.browser).toFixed(2).padStart(9)}${(a.cpu / b.cpu).toFixed(2).padStart(7)}`)
+    out(`${workload.name.padEnd(44)}${"this".padEnd(16)}${line(a)}`)
+    for (const [i, b] of rows.entries()) {
+      if (i === 0) continue
+      out(`${"".padEnd(44)}${label(builds[i]!, i).padEnd(16)}${line(b)}`)
+      const ratio = (x: number, y: number) => (x / y).toFixed(2)
+      out(`${"".padEnd(44)}${`this/${label(builds[i]!, i)}`.padEnd(16)}${"".padStart(5)}${ratio(a.wall, b.wall).padStart(8)}${ratio(a.server, b.server).padStart(8)}${ratio(a.browser, b.browser).padStart(9)}${ratio(a.cpu, b.cpu).padStart(7)}`)
+    }
   }
 }
 
-/** BENCH_AGAINST as bench:flow and bench:observe take it: the other checkout, or undefined. */
+/** BENCH_AGAINST as bench:flow and bench:observe take it: the other checkouts (comma-separated), or undefined. */
 export const against = (): string | undefined => {
   const value = process.env.BENCH_AGAINST
   return value === undefined || value === "" ? undefined : value
