@@ -57,7 +57,7 @@ export const ENTRIES = {
   /** The direct type's watch of the page's reaction, installed once per document in the page's main world (main-world.ts). */
   /** The count of short timers a person's input scheduled, installed once per document in the page's main world (observer/quiet.ts). */
   timers: `import { installTimers, pendingTimers } from "./timers.ts"; export const value = { install: installTimers, pending: pendingTimers }`,
-  fieldReaction: `import { fieldReactionNow, fieldTypedState, firstFieldLook, startFieldReaction } from "./typing.ts"; export const value = { start: startFieldReaction, look: firstFieldLook, now: fieldReactionNow, typed: fieldTypedState }`
+  fieldReaction: `import { fieldReactionNow, fieldTypedState, firstFieldLook, startFieldReaction, stopFieldReaction } from "./typing.ts"; export const value = { start: startFieldReaction, stop: stopFieldReaction, look: firstFieldLook, now: fieldReactionNow, typed: fieldTypedState }`
 }
 
 const EXPORT = /export\s*\{\s*([\w$]+)\s+as\s+value\s*\};?\s*$/

@@ -90,6 +90,12 @@ pages["/fields"] = html(
 
 // A page that takes away whatever a script may have left on it: every symbol-keyed property of its window,
 // at each focus, key and input and every few milliseconds, with the coupon field's debounced revert.
+pages["/two-fields"] = html(
+  "Two fields",
+  `<label>Name <input id="name"></label><label>Coupon <input id="coupon"></label><label>Count <input id="count" type="number"></label><label><input id="agree" type="checkbox"> Agree</label>${statusMessage}
+   <script>coupon.addEventListener('input', (e) => { clearTimeout(window.t); window.t = setTimeout(() => { if (e.target.value === 'FREE') { e.target.value = ''; msg.textContent = 'This coupon has expired.' } }, 300) })</script>`
+)
+
 pages["/scrubbing"] = html(
   "Scrubbing",
   `<label>Coupon <input id="coupon"></label>${statusMessage}
@@ -171,6 +177,23 @@ layer(world.layer, {
         const { page } = yield* (yield* Browser.BrowserState).activePage
         yield* Effect.promise(() => devtoolsOf(page).then((session) => session.send("Runtime.releaseObjectGroup", { objectGroup: MAIN_WORLD_OBJECTS })))
         yield* judged
+      }))
+
+    it.effect("watches the field being typed into (started behind the trip that focuses it), and ends when the direct path hands over", () =>
+      Effect.gen(function* () {
+        yield* open("/two-fields")
+        yield* ok("type", { selector: "#name", text: "Ada" })
+        // The focus was on #name until the coupon's prepare moved it: the watch saw the coupon's own input (it held the text).
+        const envelope = yield* call("type", { selector: "#coupon", text: "FREE" })
+        expect(envelope.error?.code).toBe("MM_TYPE_FAILED")
+        expect(envelope.error?.message).toContain('changed it to ""')
+        expect(envelope.error?.message).toContain("This coupon has expired.")
+        expect((yield* ok("type", { selector: "#count", text: "5" })).result).toEqual({ typed: true })
+        expect(yield* inPage<string>("count.value")).toBe("5")
+        // A checkbox takes no text: the direct path hands over, and Playwright's refuses it before any watch of its own. The
+        // watch started behind the direct path's prepare ended with the hand-over: the page's fetch and send are its own again.
+        expect((yield* call("type", { selector: "#agree", text: "yes" })).error?.code).toBe("MM_TARGET_NOT_EDITABLE")
+        expect(yield* inPage<boolean>("String(window.fetch).includes('[native code]') && String(XMLHttpRequest.prototype.send).includes('[native code]')")).toBe(true)
       }))
   })
 

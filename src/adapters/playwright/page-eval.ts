@@ -236,6 +236,8 @@ export interface EvaluateOptions {
   readonly timeoutMs?: number | undefined
   /** Stops waiting (the call was interrupted). */
   readonly signal?: AbortSignal | undefined
+  /** Called as soon as the script's message is on its way (evaluateInPage), for a message of ours to run right behind it. */
+  readonly onSent?: (() => void) | undefined
 }
 
 /** Waits for `promise` at most `timeoutMs`, or until `signal` aborts: then rejects with PageDidNotAnswer. */
@@ -273,11 +275,11 @@ export const inTime = <A>(options: EvaluateOptions, call: (timeoutMs: number) =>
  */
 export const evaluateInPage = <A>(page: Page, expression: string, options: EvaluateOptions = {}): Promise<A> =>
   inTime(options, (timeout) =>
-    inMainContext(page, async (channel, context) =>
-      valueOf<A>(
-        await channel.session.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true, timeout, ...contextParams(context) })
-      )
-    )
+    inMainContext(page, async (channel, context) => {
+      const reply = channel.session.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true, timeout, ...contextParams(context) })
+      options.onSent?.()
+      return valueOf<A>(await reply)
+    })
   )
 
 /** Objects an action holds in the page between DevTools calls (released together). */
@@ -451,11 +453,7 @@ export interface RemoteValue {
   readonly unserializableValue?: string | undefined
   readonly description?: string | undefined
   readonly preview?:
-    | {
-        readonly subtype?: string | undefined
-        readonly overflow?: boolean | undefined
-        readonly properties: ReadonlyArray<{ readonly name: string; readonly value?: string | undefined; readonly type: string }>
-      }
+    | { readonly subtype?: string; readonly overflow?: boolean; readonly properties: ReadonlyArray<{ readonly name: string; readonly value?: string; readonly type: string }> }
     | undefined
 }
 

@@ -116,7 +116,7 @@ const prepareType = (args: DirectArgs, element: Element): DirectResult => {
   }
   arm(element, args.token, args.report, events.type, false)
   keepTypingTarget(element, args.token)
-  return { ready: true, sensitive: isSensitive(element), ...(firstMs > 0 ? { firstMs } : {}) }
+  return { ready: true, sensitive: isSensitive(element), at: performance.now(), ...(firstMs > 0 ? { firstMs } : {}) }
 }
 
 /** A click target: in view, still for a frame, and (here, or through the browser's geometry) what the pointer hits. */

@@ -219,6 +219,8 @@ export type DirectResult =
       readonly sensitive?: boolean
       /** A type target that drives a popup or shows suggestions: how long to wait for its app's first answer to the typing (page/typing.ts). */
       readonly firstMs?: number
+      /** A type target: when it was focused and its text selected (performance.now() of the top document), for the main world's watch sent behind (session/direct.ts). */
+      readonly at?: number
       /** The page's state read in the same trip, when asked for. */
       readonly page?: ObserveResult
       /** The target's durable forms read in the same trip, when asked for (see page-durable.ts). */

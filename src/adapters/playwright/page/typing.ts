@@ -288,15 +288,24 @@ let reactionField: Element | undefined
  * Runs in the page's main world, where its timers, fetch and XMLHttpRequest are (the direct path
  * prepared the field in our isolated world, which has its own): starts the watch of the page's
  * reaction to typing into the focused field (down through shadow roots and same-origin frames), kept
- * for the reads below. False when no field has the focus.
+ * for the reads below, ending the one an earlier start kept. Answers when it started (performance.now(),
+ * the clock of the top document, which the direct path compares with when it focused the field); false
+ * when no field has the focus.
  */
-export const startFieldReaction = (): boolean => {
+export const startFieldReaction = (): number | false => {
+  stopFieldReaction()
   const active = focusedElement()
-  reactionField = undefined
   if (active === null || active === active.ownerDocument.body) return false
   watchReaction(active, true)
   reactionField = active
-  return true
+  return performance.now()
+}
+
+/** Runs in the page's main world: ends the watch startFieldReaction began, if any (the direct path handed over before any input). */
+export const stopFieldReaction = (): void => {
+  const element = reactionField
+  reactionField = undefined
+  if (element !== undefined) stopReaction(element)
 }
 
 /** Runs in the page's main world: the reaction so far to typing into the field startFieldReaction watches; null when none. */

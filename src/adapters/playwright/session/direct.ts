@@ -38,7 +38,7 @@ import {
   takeReport
 } from "../page-eval.js"
 import { stateReadArgs } from "../page-script.js"
-import { callInMainWorld, startInMainWorld } from "../main-world.js"
+import { callInMainWorld, readyToStart, startInMainWorld } from "../main-world.js"
 import type { FirstLook, Typed } from "../page/typing.js"
 import { actThrough } from "./readiness.js"
 import { typeWithLastKey } from "./keystroke.js"
@@ -179,7 +179,9 @@ const prepare = (
   actionTimeoutMs: number,
   token = "",
   /** Also describe the target (its durable forms) in the same trip, once it is ready. */
-  describe = false
+  describe = false,
+  /** Sends a message of ours right behind the prepare script's (it runs in the page after it). */
+  behind?: () => void
 ): Effect.Effect<DirectResult, PageUnresponsive> => {
   if (!context.enabled) return Effect.succeed<DirectResult>({ ready: false, why: "the action path is playwright" })
   const { settings, targeting } = context
@@ -203,7 +205,7 @@ const prepare = (
     })
   return Effect.gen(function* () {
     yield* failIfStuck(page, `${action} could not start`)
-    const result = yield* askPrepared(page, script, waitMs)
+    const result = yield* askPrepared(page, script, waitMs, behind)
     if (result.ready !== false || result.why !== NO_ANSWER) return result
     // A page that does not answer a trivial script either is stuck in a script of its own: Playwright's path would only wait it out.
     const stuck = yield* unresponsive(page, `${action} could not start`)
@@ -218,10 +220,10 @@ const prepare = (
  * answers `missing` (nothing was done there) for a second trip. A page whose timers are faked or
  * frozen never answers: after a while that too means "not ready".
  */
-const askPrepared = (page: Page, script: (install: boolean) => string, waitMs: number): Effect.Effect<DirectResult> => {
+const askPrepared = (page: Page, script: (install: boolean) => string, waitMs: number, behind?: () => void): Effect.Effect<DirectResult> => {
   const key = actionsInstallKey()
   const ask = async (signal: AbortSignal): Promise<DirectResult> => {
-    const options = { timeoutMs: waitMs, signal }
+    const options = { timeoutMs: waitMs, signal, onSent: behind }
     const fresh = !hasInstalled(page, key)
     let answer = await evaluateInPage<DirectResult | ActionsMissing>(page, script(fresh), options)
     if ("missing" in answer) answer = await evaluateInPage<DirectResult | ActionsMissing>(page, script(true), options)
@@ -489,20 +491,47 @@ const clickPage = (
   })
 
 /**
+ * A type's prepare, with the main world's watch of the page's reaction started right behind its script (readyToStart):
+ * when the watch started (the document's clock), false when it did not or is not known to have.
+ */
+const prepareWithWatch = (context: DirectContext, live: LiveSession, page: Page, target: Target, timeoutMs: number, token: string) =>
+  Effect.gen(function* () {
+    const start = context.enabled
+      ? yield* Effect.promise(() => readyToStart<number>(page, fieldReactionCode, "start", { timeoutMs: 1_000 }).catch(() => undefined))
+      : undefined
+    let started: Promise<number | false> | undefined
+    const behind = () => {
+      // Once: a prepare sent again (a document that lacked the actions) runs after it, which the check of the clocks sees.
+      if (start !== undefined && started === undefined) started = start().catch(() => false)
+    }
+    const prepared = yield* prepare(context, live, page, "type", target, timeoutMs, token, true, behind)
+    const answer = started === undefined ? false : yield* Effect.promise(() => started!)
+    const startedAt: number | false = typeof answer === "number" ? answer : false
+    return { prepared, startedAt }
+  })
+
+/**
  * The direct type: the field has the focus and its text selected; the text goes in as Playwright's
  * fill puts it (insertText, or Delete for none) and the guard says whether it reached the field.
  */
 const directType = (context: DirectContext, live: LiveSession, page: Page, target: Target, text: string, timeoutMs: number) =>
   Effect.gen(function* () {
     const token = context.newToken()
-    const prepared = yield* prepare(context, live, page, "type", target, timeoutMs, token, true)
+    // The page's own timers and requests are in its main world: the watch of its reaction starts there, on the field prepare
+    // focuses, sent right behind prepare's script so that it runs after it in the page (one trip for both).
+    const { prepared, startedAt } = yield* prepareWithWatch(context, live, page, target, timeoutMs, token)
     const described = describedOf(prepared)
-    if (prepared.ready !== true) return handOver(prepared.ready === false ? prepared.why : "not ready", described)
+    if (prepared.ready !== true) {
+      if (startedAt !== false) yield* Effect.promise(() => callInMainWorld(page, fieldReactionCode, "stop", [], undefined, { timeoutMs: 1_000 }).catch(() => undefined))
+      return handOver(prepared.ready === false ? prepared.why : "not ready", described)
+    }
     // A document without the describe function installs it now, before the input changes anything.
     const element = yield* context.targeting.describe(page, target, described)
     const { head, last } = splitLastKey(text)
-    // The page's own timers and requests are in its main world: the watch of its reaction starts there, on the field prepare focused.
-    const watched = yield* Effect.promise(() => startInMainWorld(page, fieldReactionCode, "start", { timeoutMs: 1_000 }).catch(() => false))
+    // The watch counts only when it started after prepare focused the field (the clocks are the document's); else it starts again now.
+    const watched =
+      (startedAt !== false && prepared.at !== undefined && startedAt > prepared.at) ||
+      (yield* Effect.promise(() => startInMainWorld<number>(page, fieldReactionCode, "start", { timeoutMs: 1_000 }).then((at) => at !== false, () => false)))
     const inputAt = Date.now()
     // What fill does (the selection replaced by the text), the last character as a person's keystroke, in one trip.
     const dispatched = yield* input(() => (text === "" ? page.keyboard.press("Delete") : typeWithLastKey(page, head, last)))
