@@ -63,6 +63,8 @@ interface Build {
   readonly client: Client
   readonly pid: number
   readonly samples: Map<string, Array<Sample>>
+  /** Runs that failed, by workload (a loaded machine can make a huge page's walk miss its time): counted, not timed. */
+  readonly failures: Map<string, number>
 }
 
 type CallResult = Awaited<ReturnType<Client["callTool"]>>
@@ -88,14 +90,24 @@ const start = async (checkout: string, scratch: string): Promise<Build> => {
   const artifacts = fs.mkdtempSync(path.join(scratch, "build-"))
   const { client, transport } = await spawnClient([server, "--artifacts-dir", artifacts, "--loopback-only"], { name: "bench-builds" })
   ok(await client.callTool({ name: "mm_launch", arguments: {} }), "mm_launch")
-  return { name: checkout, client, pid: transport.pid!, samples: new Map() }
+  return { name: checkout, client, pid: transport.pid!, samples: new Map(), failures: new Map() }
 }
 
 const measure = async (build: Build, workload: Workload) => {
-  await workload.before?.(build.client)
-  const before = cpuBelow(build.pid)
-  const t0 = performance.now()
-  await workload.run(build.client)
+  let before = cpuBelow(build.pid)
+  let t0 = performance.now()
+  try {
+    if (workload.before !== undefined) {
+      await workload.before(build.client)
+      before = cpuBelow(build.pid)
+      t0 = performance.now()
+    }
+    await workload.run(build.client)
+  } catch (error) {
+    process.stderr.write(`${build.name}: ${workload.name}: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}\n`)
+    build.failures.set(workload.name, (build.failures.get(workload.name) ?? 0) + 1)
+    return
+  }
   const wall = performance.now() - t0
   // The processes' counters catch up with the work just done (a renderer's last task, the tick).
   await new Promise((resolve) => setTimeout(resolve, 30))
@@ -184,6 +196,7 @@ export const compareBuilds = async (against: string, only?: "flow" | "observe") 
       const samples = build.samples.get(workload.name) ?? []
       return {
         runs: samples.length,
+        failed: build.failures.get(workload.name) ?? 0,
         wall: median(samples.map((s) => s.wall)),
         server: median(samples.map((s) => s.server)),
         browser: median(samples.map((s) => s.browser)),
@@ -196,7 +209,8 @@ export const compareBuilds = async (against: string, only?: "flow" | "observe") 
       `${row.wall.toFixed(0)}`.padStart(8) +
       `${row.server.toFixed(0)}`.padStart(8) +
       `${row.browser.toFixed(0)}`.padStart(9) +
-      `${row.cpu.toFixed(0)}`.padStart(7)
+      `${row.cpu.toFixed(0)}`.padStart(7) +
+      (row.failed > 0 ? `  (${row.failed} failed)` : "")
     out(`${workload.name.padEnd(44)}${"this".padEnd(16)}${line(a)}`)
     for (const [i, b] of rows.entries()) {
       if (i === 0) continue
