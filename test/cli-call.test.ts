@@ -1,5 +1,5 @@
 // `browser-workflow-mcp call <tool> '<json>' --server URL`: one tool call against a running HTTP server,
-// the envelope on stdout, and exit codes 0 (ok), 1 (error envelope), 2 (usage), 3 (unreachable).
+// the envelope on stdout, and exit codes 0 (ok), 1 (error envelope), 2 (usage), 3 (unreachable), 4 (token refused).
 import { execFile } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -94,17 +94,22 @@ describe("call", () => {
     }
   })
 
-  it("exits 3 when the server refuses (no token) or cannot be reached", async () => {
+  it("exits 4 when the server refuses the token (none, or a wrong one), 3 when it cannot be reached", async () => {
     const refused = await call(["mm_knowledge_sessions", "--server", server.url])
-    expect(refused.code).toBe(3)
+    expect(refused.code).toBe(4)
     expect(refused.stderr).toContain("cannot call mm_knowledge_sessions")
+    expect(refused.stderr).toContain("auth token is missing or wrong")
+    const wrong = await call(["mm_knowledge_sessions", "--server", server.url, "--auth-token", "not-the-token"])
+    expect(wrong.code).toBe(4)
     const closed = await call(["mm_knowledge_sessions", "--server", "http://127.0.0.1:9/mcp"])
     expect(closed.code).toBe(3)
+    expect(closed.stderr).not.toContain("auth token")
   })
 
   it("call --help explains the exit codes", async () => {
     const outcome = await call(["--help"])
     expect(outcome.code).toBe(0)
     expect(outcome.stdout).toContain("Exit code: 0 when the envelope is ok")
+    expect(outcome.stdout).toMatch(/4 when it refuses the auth token/)
   })
 })

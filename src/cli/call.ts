@@ -20,7 +20,8 @@ session in the next ones: call mm_launch '{}' answers result.sessionId; call mm_
 closes with mm_cleanup '{"session": ...}' or when its idle lease runs out (--session-idle-timeout).
 
 Exit code: 0 when the envelope is ok, 1 when it is an error (or an mm_run_steps batch with a failed
-step), 2 for a usage error, 3 when the server cannot be reached.
+step), 2 for a usage error, 3 when the server cannot be reached, 4 when it refuses the auth token
+(missing or wrong: HTTP 401 or 403).
 `
 
 const fail = (message: string) => {
@@ -67,7 +68,7 @@ export const runCall = async (argv: ReadonlyArray<string>, env: Readonly<Record<
     fail("the arguments must be a JSON object, e.g. '{\"testId\":\"save\"}'")
     return 2
   }
-  const { callRemoteTool } = await import("../mcp/client.js")
+  const { callRemoteTool, RemoteAuthRefused } = await import("../mcp/client.js")
   const { OBSERVATION_META_KEY } = await import("../mcp/server.js")
   const authToken = args.values["auth-token"] ?? env.BWM_AUTH_TOKEN
   let result: Awaited<ReturnType<typeof callRemoteTool>>
@@ -81,7 +82,7 @@ export const runCall = async (argv: ReadonlyArray<string>, env: Readonly<Record<
     })
   } catch (error) {
     fail(`cannot call ${tool} on ${server}: ${error instanceof Error ? error.message : String(error)}`)
-    return 3
+    return error instanceof RemoteAuthRefused ? 4 : 3
   }
   process.stdout.write(result.text + "\n")
   if (result.attachments > 0) process.stderr.write(`browser-workflow-mcp call: ${result.attachments} image block(s) not printed\n`)

@@ -1,6 +1,6 @@
 // The client side of Streamable HTTP, for the `call` subcommand: one tool call against a running server.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { SERVER_VERSION } from "./server.js"
 
 export interface RemoteCall {
@@ -20,8 +20,26 @@ export interface RemoteResult {
   readonly attachments: number
 }
 
-/** Connects, calls the tool, and ends the MCP session again (a browser this client started closes with it). */
-export const callRemoteTool = async (call: RemoteCall): Promise<RemoteResult> => {
+/** The server refused the request's credentials (HTTP 401 or 403): a missing or wrong --auth-token, not a server out of reach. */
+export class RemoteAuthRefused extends Error {
+  constructor(readonly status: number) {
+    super(`the server answered HTTP ${status}: the auth token is missing or wrong (--auth-token, BWM_AUTH_TOKEN)`)
+  }
+}
+
+const refusedAuth = (error: unknown): RemoteAuthRefused | undefined =>
+  error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403) ? new RemoteAuthRefused(error.code) : undefined
+
+/**
+ * Connects, calls the tool, and ends the MCP session again (a browser this client started closes with it).
+ * A refused token fails with RemoteAuthRefused; anything else that keeps the call from the server, with its own error.
+ */
+export const callRemoteTool = (call: RemoteCall): Promise<RemoteResult> =>
+  callOnce(call).catch((error: unknown) => {
+    throw refusedAuth(error) ?? error
+  })
+
+const callOnce = async (call: RemoteCall): Promise<RemoteResult> => {
   const transport = new StreamableHTTPClientTransport(new URL(call.url), {
     ...(call.authToken === undefined ? {} : { requestInit: { headers: { authorization: `Bearer ${call.authToken}` } } })
   })
