@@ -131,7 +131,7 @@ describe("many sessions over Streamable HTTP", () => {
       expect(knownA).not.toContain(idB)
 
       await Promise.all([ok(a.client, "mm_cleanup", {}), ok(b.client, "mm_cleanup", {})])
-      expect((await ok(a.client, "mm_sessions", {})).result).toBeUndefined()
+      expect((await ok(a.client, "mm_sessions", {})).result).toEqual({ none: "You have no session: mm_launch starts one." })
     } finally {
       for (const { client, transport } of [a, b]) {
         await transport.terminateSession().catch(() => undefined)
@@ -162,7 +162,7 @@ describe("many sessions over Streamable HTTP", () => {
       expect(guessed.error.code).toBe("MM_SESSION_NOT_FOUND")
       const none = await call(third.client, "mm_sessions", {})
       expect(none.ok).toBe(true)
-      expect(none.result).toBeUndefined()
+      expect(none.result).toEqual({ none: "You have no session: mm_launch starts one." })
       expect((await ok(third.client, "mm_get_text", { testId: "list", session })).result.text).toBe("milk")
       expect((await ok(third.client, "mm_cleanup", { session })).result.cleanedUp).toBe(true)
       const closed = await call(third.client, "mm_get_state", { session })
@@ -284,7 +284,7 @@ describe("many sessions over stdio", () => {
     const client = new Client({ name: "sessions-race", version: "1.0.0" })
     await client.connect(transport)
     try {
-      expect((await ok(client, "mm_sessions", {})).result).toBeUndefined()
+      expect((await ok(client, "mm_sessions", {})).result).toEqual({ none: "You have no session: mm_launch starts one." })
       const answers = await Promise.all(["d", "d", "e", "f"].map((name) => call(client, "mm_launch", { name })))
       const launched = answers.filter((answer) => answer.error === undefined)
       const refused = answers.filter((answer) => answer.error !== undefined)

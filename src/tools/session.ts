@@ -3,6 +3,7 @@ import { Effect, Option, Schema } from "effect"
 import { StorageState } from "../domain/config.js"
 import { InvalidInput } from "../domain/errors.js"
 import { FirstPageView } from "../domain/envelope.js"
+import { servedText, ToolRegistry } from "../runtime/registry.js"
 import { defineTool, Evident, ListedAs, Unlisted } from "../runtime/tool.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
@@ -194,6 +195,9 @@ const SessionListing = Schema.Struct({
   ended: Schema.optional(Schema.Literal(true)).annotations({ description: "Its browser closed: close it." })
 })
 
+/** mm_sessions' list when the client has no session (the server's words name tools as served by default). */
+const NO_SESSION = "You have no session: mm_launch starts one."
+
 export const sessions = defineTool({
   name: "sessions",
   title: "Sessions",
@@ -206,6 +210,7 @@ export const sessions = defineTool({
   }),
   output: Schema.Struct({
     sessions: Schema.optional(Schema.Array(SessionListing)).annotations({ description: "Yours; absent when you have none." }),
+    none: Schema.optional(Schema.String).annotations({ description: "When you have no session: what starts one." }),
     current: Schema.optional(SessionListing),
     closed: Schema.optional(Schema.String)
   }),
@@ -221,8 +226,11 @@ export const sessions = defineTool({
     const registry = yield* Sessions
     if (input.action === "list") {
       const listed = yield* registry.list
-      // No empty fields in an answer: with no session, the answer is ok and nothing more.
-      return listed.length === 0 ? {} : { sessions: listed }
+      // No empty list: with no session, one line on what starts one (a bare ok left an agent guessing).
+      if (listed.length > 0) return { sessions: listed }
+      const tools = yield* Effect.serviceOption(ToolRegistry)
+      const served = Option.isSome(tools) ? servedText(tools.value) : (text: string) => text
+      return { none: served(NO_SESSION) }
     }
     // The call runs on the session its `session` argument named (else the current one): that is the one meant.
     const current = yield* (yield* Session).current

@@ -1,5 +1,5 @@
-// Sessions as one client sees them beside another's, over a session registry (mock sessions): mm_sessions gives a
-// client without a session a bare ok (no empty `sessions` field) and lists only the caller's own; a call without
+// Sessions as one client sees them beside another's, over a session registry (mock sessions): mm_sessions tells a
+// client without a session what starts one (no empty `sessions` field) and lists only the caller's own; a call without
 // a session hears how many sessions of other clients run and how to reach one (by its id), never their ids.
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
@@ -14,13 +14,14 @@ import { mockSessionRegistry } from "../support/mock-sessions.js"
 const wire = closedAfterEach()
 
 describe("mm_sessions list", () => {
-  it("answers a bare ok with no session, and lists only the caller's own sessions", async () => {
+  it("says what starts a session when the caller has none, and lists only the caller's own sessions", async () => {
     const runtime = wire.runtime(mockSessionRegistry().layer)
     const as = (client: string, effect: Effect.Effect<{ readonly envelope: unknown }, never, any>) =>
       runtime.runPromise(Effect.map(Effect.locally(effect, ObservingClient, client), (response) => response.envelope as Envelope<any>))
-    expect(await as("a", runTool(sessions)({}))).toEqual({ ok: true })
+    const none = { ok: true, result: { none: "You have no session: mm_launch starts one." } }
+    expect(await as("a", runTool(sessions)({}))).toEqual(none)
     expect((await as("b", runTool(launch)({}))).ok).toBe(true)
-    expect(await as("a", runTool(sessions)({}))).toEqual({ ok: true })
+    expect(await as("a", runTool(sessions)({}))).toEqual(none)
     const listed = await as("b", runTool(sessions)({}))
     expect(listed.result.sessions.map((session: { id: string }) => session.id)).toEqual(["s1"])
   })
