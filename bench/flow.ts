@@ -85,7 +85,7 @@ const main = async () => {
             "mm_run_steps"
           )
           const envelope = JSON.parse((result.content as Array<{ text: string }>)[0]!.text)
-          if (!envelope.result.summary.ok) throw new Error(`batch failed: ${JSON.stringify(envelope.result.steps)}`)
+          if (!envelope.ok) throw new Error(`batch failed: ${JSON.stringify(envelope.result.steps)}`)
           bytes += textBytes(result)
         } else {
           for (const step of steps) {

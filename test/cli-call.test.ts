@@ -72,9 +72,12 @@ describe("call", () => {
     const unknown = await call(["mm_fly", "--server", server.url, "--auth-token", TOKEN])
     expect(unknown.code).toBe(1)
     expect(JSON.parse(unknown.stdout).error.code).toBe("MM_UNKNOWN_TOOL")
-    // A batch whose step failed answers ok (with every step's result), and a script reads it as a failure.
+    // A batch whose step failed is an error (with every step's result beside it): a script reads it as a failure.
     const batch = await call(["mm_run_steps", '{"steps":[{"tool":"get_state"}]}', "--server", server.url, "--auth-token", TOKEN])
-    expect(JSON.parse(batch.stdout.split("\n")[0]!).result.summary.ok).toBe(false)
+    const answer = JSON.parse(batch.stdout.split("\n")[0]!)
+    expect(answer.ok).toBe(false)
+    expect(answer.error.code).toBe("MM_BATCH_FAILED")
+    expect(answer.result.steps[0].error.code).toBe("MM_NO_ACTIVE_SESSION")
     expect(batch.code).toBe(1)
   })
 

@@ -337,7 +337,7 @@ describe("many sessions over stdio", () => {
         )
       )
       batches.forEach((batch, index) => {
-        expect(batch.result.summary.ok).toBe(true)
+        expect(batch.ok).toBe(true)
         const name = names[index]!
         const text: string = batch.result.steps.at(-1).result.text
         expect(text.match(/[a-z]+-\d/g)).toEqual([`${name}-1`, `${name}-2`, `${name}-3`])

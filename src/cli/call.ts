@@ -86,18 +86,8 @@ export const runCall = async (argv: ReadonlyArray<string>, env: Readonly<Record<
   }
   process.stdout.write(result.text + "\n")
   if (result.attachments > 0) process.stderr.write(`browser-workflow-mcp call: ${result.attachments} image block(s) not printed\n`)
-  return result.ok && !batchFailed(result.text) ? 0 : 1
-}
-
-/** Whether the answer is a batch (mm_run_steps) with a step that failed: a script reads that as a failure too. */
-const batchFailed = (text: string): boolean => {
-  const envelope = text.split("\n", 1)[0] ?? ""
-  if (!envelope.includes('"summary"')) return false
-  try {
-    return (JSON.parse(envelope) as { result?: { summary?: { ok?: unknown } } }).result?.summary?.ok === false
-  } catch {
-    return false
-  }
+  // A batch with a failed step answers ok: false (MM_BATCH_FAILED) beside its steps' results.
+  return result.ok ? 0 : 1
 }
 
 const parse = (argv: ReadonlyArray<string>) =>

@@ -2,6 +2,7 @@
 // carrying its MM_* code and a message that tells the agent how to recover; the union is written once here.
 import { Schema } from "effect"
 import {
+  BatchFailed,
   BatchTimeout,
   BuildFailed,
   CapabilityNotAvailable,
@@ -73,6 +74,7 @@ export const ToolError = Schema.Union(
   ToolUnavailable,
   CapabilityNotAvailable,
   BatchTimeout,
+  BatchFailed,
   KnowledgeError,
   ReplayFailed,
   ReplayRunsFailed,

@@ -77,6 +77,8 @@ type Outcome<O, OE> =
       readonly attachments: ReadonlyArray<Attachment>
       /** The result says nothing its page text does not (see `ToolDefinition.saidByText`). */
       readonly saidByText: boolean
+      /** The result is not a success as a whole (see `ToolDefinition.failedWith`): the envelope's error beside it. */
+      readonly failure?: ErrorInfo | undefined
     }
   | { readonly ok: false; readonly error: ErrorInfo; readonly cause: ToolError | undefined }
 
@@ -193,7 +195,9 @@ const settle = <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>, in
       const encoded = yield* Effect.either(Schema.encode(definition.output)(value))
       if (encoded._tag === "Right") {
         const saidByText = definition.saidByText === undefined ? onlyConfirms(encoded.right) : definition.saidByText(input, exit.value)
-        const outcome: Outcome<O, OE> = { ok: true, result: encoded.right, value: exit.value, pageText, attachments, saidByText }
+        const failedWith = definition.failedWith?.(input, exit.value)
+        const failure = failedWith !== undefined ? { failure: toErrorInfo(failedWith) } : {}
+        const outcome: Outcome<O, OE> = { ok: true, result: encoded.right, value: exit.value, pageText, attachments, saidByText, ...failure }
         return outcome
       }
       yield* Effect.logError(`${definition.name}: result does not match its output schema`, encoded.left.message)
@@ -351,7 +355,7 @@ const record = <I, O, OE>(
       },
       timing: { durationMs: finishedAt - call.startedAt },
       outcome: outcome.ok
-        ? { ok: true }
+        ? outcome.failure === undefined ? { ok: true } : { ok: false, error: { code: outcome.failure.code, message: outcome.failure.message } }
         : {
             ok: false,
             error: { code: outcome.error.code, message: outcome.error.message, ...(deliveredBeforeError(outcome) ? { delivered: true } : {}) }
@@ -359,7 +363,7 @@ const record = <I, O, OE>(
       ...(observation ? { observation } : {}),
       ...(screenshot !== undefined ? { artifacts: { screenshot } } : {}),
       ...(downloads.length > 0 ? { downloads: downloads.map(recordedDownload) } : {}),
-      labels: labelsFor(definition.stepKinds ?? [], recorded.target, outcome.ok),
+      labels: labelsFor(definition.stepKinds ?? [], recorded.target, outcome.ok && outcome.failure === undefined),
       ...(at.options.batch ? { batch: at.options.batch } : {})
     }
     const store = yield* KnowledgeStore
@@ -421,9 +425,12 @@ const envelope = <O, OE>(
     const pageText = outcome.ok ? outcome.pageText : ""
     const snapshot = pageText !== "" ? pageText : observation === undefined ? "" : observationText(observation)
     const finishedAt = yield* Clock.currentTimeMillis
+    // A result that failed as a whole (a batch with a failed step) keeps its result, with the error first.
+    const failure = outcome.ok ? outcome.failure : outcome.error
     const body: Envelope<OE> = {
-      ok: outcome.ok,
-      ...(outcome.ok ? (isEmptyObject(outcome.result) ? {} : { result: outcome.result }) : { error: leanError({ ...outcome.error, message: served(outcome.error.message) }, snapshot !== "") }),
+      ok: failure === undefined,
+      ...(failure !== undefined ? { error: leanError({ ...failure, message: served(failure.message) }, snapshot !== "") } : {}),
+      ...(outcome.ok && !isEmptyObject(outcome.result) ? { result: outcome.result } : {}),
       ...downloadFields(downloads),
       ...(page !== undefined ? { page } : {}),
       ...(consoleErrors.length > 0 ? { console: consoleErrors } : {}),
@@ -438,7 +445,7 @@ const envelope = <O, OE>(
       attachment.type === "text" ? { ...attachment, text: secrets.redactText(attachment.text) } : attachment
     )
     // A success whose result only repeats what its page text shows: over MCP, {"ok":true} says it worked.
-    const resultInText = outcome.ok && outcome.saidByText && snapshot !== ""
+    const resultInText = outcome.ok && outcome.failure === undefined && outcome.saidByText && snapshot !== ""
     const response: ToolResponse<OE> = {
       envelope: secrets.redact(body),
       ...(resultInText ? { resultInText } : {}),

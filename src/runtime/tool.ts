@@ -168,6 +168,11 @@ export interface ToolDefinition<I, IE, O, OE, R> {
    * field is true (`{clicked: true}`).
    */
   readonly saidByText?: (input: I, result: O) => boolean
+  /**
+   * A result that is not a success as a whole (a batch with a failed step): the envelope says `ok: false`
+   * with this error beside the result, and the step record keeps it as a failure.
+   */
+  readonly failedWith?: (input: I, result: O) => ToolError | undefined
   /** Moves bulky data out of the result into content blocks (e.g. an image). */
   readonly attachments?: (input: I, result: O) => { readonly result: O; readonly attachments: ReadonlyArray<Attachment> }
   readonly run: (input: I) => Effect.Effect<O, ToolError, R>

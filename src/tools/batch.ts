@@ -5,7 +5,7 @@ import { Clock, Data, Effect, Either, Option, Ref, Schema } from "effect"
 import { defaultBatchLimits, type BatchLimits } from "../domain/config.js"
 import { Download } from "../domain/download.js"
 import { consoleLines, ErrorObject, PageState, slowMs } from "../domain/envelope.js"
-import { BatchTimeout, InvalidInput, toErrorInfo, UnknownTool, type ErrorInfo } from "../domain/errors.js"
+import { BatchFailed, BatchTimeout, InvalidInput, toErrorInfo, UnknownTool, type ErrorInfo } from "../domain/errors.js"
 import { renderNodes } from "../domain/snapshot-text.js"
 import { ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
 import { decodeInput, runTool } from "../runtime/runTool.js"
@@ -91,8 +91,8 @@ type StepResult = typeof StepResult.Type
 
 export const RunStepsOutput = Schema.Struct({
   steps: Schema.Array(StepResult).annotations({ description: "One result per step, in order." }),
+  // Whether every step succeeded is the envelope's `ok` (MM_BATCH_FAILED beside these results otherwise).
   summary: Schema.Struct({
-    ok: Schema.Boolean.annotations({ description: "True when every step succeeded." }),
     total: Schema.Number,
     succeeded: Schema.Number,
     failed: Schema.optional(Schema.Number),
@@ -259,7 +259,7 @@ const refuseInvalid = (registry: ToolRegistryService, steps: BatchInput["steps"]
       ? Option.none()
       : Option.some({
           steps: [],
-          summary: { ok: false, total, succeeded: 0, skipped: total, warnings: [`${invalid.length} of ${total} steps are invalid; nothing ran.`] },
+          summary: { total, succeeded: 0, skipped: total },
           invalidSteps: invalid
         })
   })
@@ -424,7 +424,6 @@ const runBatch = (limits: BatchLimits) =>
     const output: RunStepsOutput = {
       steps,
       summary: {
-        ok: succeeded === total,
         total,
         succeeded,
         ...(failed > 0 ? { failed } : {}),
@@ -474,6 +473,20 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
         executionMode: input.executionMode
       }
     }),
+    failedWith: batchFailure,
     run: runBatch(limits)
   })
+}
+
+/** Whether every step of a batch succeeded (the envelope's `ok`). */
+export const batchSucceeded = (output: RunStepsOutput): boolean => output.summary.succeeded === output.summary.total
+
+/** The error beside a batch's results when not every step succeeded: the failed steps by index and tool. */
+const batchFailure = (input: BatchInput, output: RunStepsOutput): BatchFailed | undefined => {
+  if (batchSucceeded(output)) return undefined
+  if (output.invalidSteps !== undefined) return new BatchFailed({ failed: [], invalid: output.invalidSteps.length })
+  const failed = output.steps.flatMap((step, index) =>
+    step.ok || step.skipped === true ? [] : [{ index, tool: input.steps[index]?.tool ?? "?", code: step.error?.code ?? "MM_INTERNAL_ERROR" }]
+  )
+  return new BatchFailed({ failed })
 }

@@ -24,7 +24,7 @@ import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Secrets } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import { Sessions } from "../services/Sessions.js"
-import { BATCH_TOOL_NAME, makeRunSteps, RunStepsOutput, stepSnapshots } from "./batch.js"
+import { BATCH_TOOL_NAME, batchSucceeded, makeRunSteps, RunStepsOutput, stepSnapshots } from "./batch.js"
 import { fanOut } from "./fan-out.js"
 import { sessionSteps } from "./knowledge.js"
 import { launch } from "./session.js"
@@ -415,11 +415,11 @@ const replayBatch = (
     const result = (yield* batchTool.run(batchInput)) as typeof RunStepsOutput.Type
     const now = yield* session.current
     const ranIn = Option.isSome(now) ? { session: now.value.sessionId, open: running || options.keep } : undefined
-    if (!result.summary.ok) {
+    if (!batchSucceeded(result)) {
       // The flow did not happen again: an error, naming the step that failed and why.
       const index = Math.max(0, firstFailure(result.steps))
       const error = result.steps[index]?.error
-      const { ok: _ok, warnings: _warnings, notRun: _notRun, ...summary } = result.summary
+      const { warnings: _warnings, notRun: _notRun, ...summary } = result.summary
       return yield* new ReplayFailed({
         replayed: chosen.sessionId,
         ...ranIn,
@@ -435,7 +435,7 @@ const replayBatch = (
     // The files the flow downloaded came again: the same names, and for a flow without params the same content.
     const mismatch = downloadMismatch(chosen.recipe, result.steps, launchStep.length, options.hashes)
     if (mismatch !== undefined) {
-      const { ok: _ok, warnings: _warnings, notRun: _notRun, ...summary } = result.summary
+      const { warnings: _warnings, notRun: _notRun, ...summary } = result.summary
       return yield* new ReplayFailed({
         replayed: chosen.sessionId,
         ...ranIn,

@@ -170,7 +170,7 @@ describe("mm_console_messages in real Chromium", () => {
           ],
           includeObservations: "none"
         }).pipe(Effect.provideService(ToolView, ToolView.make(served)))
-        expect(envelope.result.summary.ok).toBe(true)
+        expect(envelope.ok).toBe(true)
         const messages = envelope.result.steps[3].result.messages
         expect(messages).toEqual([expect.objectContaining({ type: "pageerror", text: "soon boom", call: "after mm_click testId:soon" })])
         expect(messages[0].stack).toMatch(/at soonTimer \(/)

@@ -136,7 +136,7 @@ describe("mm_evaluate in real Chromium", () => {
           ],
           includeObservations: "none"
         })
-        expect(envelope.result.summary.ok).toBe(true)
+        expect(envelope.ok).toBe(true)
         expect(envelope.result.steps[1].result).toEqual({ type: "string", value: "changed" })
       }))
   })

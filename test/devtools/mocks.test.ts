@@ -159,7 +159,7 @@ describe("mm_mock_network in real Chromium", () => {
           ],
           includeObservations: "none"
         })
-        expect(envelope.result.summary.ok).toBe(true)
+        expect(envelope.ok).toBe(true)
         expect(envelope.result.steps[3].result.log).toContainEqual(expect.objectContaining({ url: pages.url("/api/items"), rule: "m5" }))
       }))
 

@@ -196,7 +196,7 @@ describe("mm_network_requests in real Chromium", () => {
             ],
             includeObservations: "none"
           })
-          expect(envelope.result.summary.ok).toBe(true)
+          expect(envelope.ok).toBe(true)
           expect(envelope.result.steps[0].result.requests).toHaveLength(2)
           expect(envelope.result.steps[1].result.requests.map((request: any) => request.status)).toEqual([500])
         }))

@@ -123,16 +123,21 @@ const batch = (w: World, args: Record<string, unknown>, limits?: BatchLimits) =>
 const echo = (text: string) => ({ tool: "mm_echo", args: { text } })
 
 describe("mm_run_steps", () => {
-  it.effect("accumulates by default: every step runs and the call is ok with per-step results", () =>
+  it.effect("accumulates by default: every step runs; a failed step makes the call an error, with per-step results beside it", () =>
     Effect.gen(function* () {
       const w = yield* world
       const envelope = yield* batch(w, { steps: [echo("a"), { tool: "fail" }, echo("b")] }).pipe(Effect.provide(layers(w)))
-      expect(envelope.ok).toBe(true)
+      // An agent that reads only ok does not take it for a success (docs/batch.md); the error names the step, once.
+      expect(envelope.ok).toBe(false)
+      expect(envelope.error).toEqual({ code: "MM_BATCH_FAILED", message: "Step 1 (fail, MM_TARGET_NOT_FOUND) failed; each one's error is in its result." })
       expect(yield* Ref.get(w.ran)).toEqual(["a", "fail", "b"])
       expect(envelope.result.steps.map((s: any) => s.ok)).toEqual([true, false, true])
       expect(envelope.result.steps[1].error.code).toBe("MM_TARGET_NOT_FOUND")
       // Counts that are zero are left out.
-      expect(envelope.result.summary).toEqual({ ok: false, total: 3, succeeded: 2, failed: 1 })
+      expect(envelope.result.summary).toEqual({ total: 3, succeeded: 2, failed: 1 })
+      const fine = yield* batch(w, { steps: [echo("c")] }).pipe(Effect.provide(layers(w)))
+      expect(fine.ok).toBe(true)
+      expect(fine.error).toBeUndefined()
     }))
 
   it.effect("stopOnError short-circuits and names the steps not run in one line, not one result each", () =>
@@ -141,11 +146,12 @@ describe("mm_run_steps", () => {
       const steps = [echo("a"), { tool: "fail" }, ...Array.from({ length: 20 }, (_, i) => echo(`b${i}`))]
       const envelope = yield* batch(w, { steps, stopOnError: true }).pipe(Effect.provide(layers(w)))
       expect(yield* Ref.get(w.ran)).toEqual(["a", "fail"])
-      // The batch ran: the call is ok, its summary is not (docs/batch.md).
-      expect(envelope.ok).toBe(true)
+      // The batch stopped: the call is an error as in accumulate mode, its results beside it (docs/batch.md).
+      expect(envelope.ok).toBe(false)
+      expect(envelope.error.code).toBe("MM_BATCH_FAILED")
+      expect(envelope.error.message).toMatch(/^Step 1 \(fail, MM_TARGET_NOT_FOUND\) failed/)
       expect(envelope.result.steps.map((step: any) => step.ok)).toEqual([true, false])
       expect(envelope.result.summary).toEqual({
-        ok: false,
         total: 22,
         succeeded: 1,
         failed: 1,
@@ -200,7 +206,9 @@ describe("mm_run_steps", () => {
         [1, "MM_INVALID_INPUT"],
         [2, "MM_UNKNOWN_TOOL"]
       ])
-      expect(envelope.result.summary).toMatchObject({ ok: false, skipped: 3 })
+      expect(envelope.result.summary).toEqual({ total: 3, succeeded: 0, skipped: 3 })
+      expect(envelope.ok).toBe(false)
+      expect(envelope.error.message).toBe("2 steps are invalid (invalidSteps); nothing ran.")
     }))
 
   it.effect("the batch deadline interrupts a hanging step with MM_BATCH_TIMEOUT, skips the rest, and keeps earlier results", () =>
@@ -249,7 +257,8 @@ describe("mm_run_steps", () => {
       const envelope = yield* batch(w, { steps: [{ tool: "read" }, { tool: "read" }, { tool: "read" }], executionMode: "parallel" }).pipe(
         Effect.provide(layers(w))
       )
-      expect(envelope.result.summary).toEqual({ ok: true, total: 3, succeeded: 3 })
+      expect(envelope.ok).toBe(true)
+      expect(envelope.result.summary).toEqual({ total: 3, succeeded: 3 })
       expect(yield* Ref.get(w.maxRunning)).toBeGreaterThan(1)
     }))
 

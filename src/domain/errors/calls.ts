@@ -113,6 +113,28 @@ export class BatchTimeout extends Schema.TaggedError<BatchTimeout>()("BatchTimeo
   }
 }
 
+/**
+ * An mm_run_steps batch that ran but not every step succeeded: the call's answer is the steps' results
+ * beside this error, so that `ok` is false for an agent that reads only `ok`. It names the failed steps
+ * (each one's error is in its result); the counts and the steps not run are in the summary.
+ */
+export class BatchFailed extends Schema.TaggedError<BatchFailed>()("BatchFailed", {
+  failed: Schema.Array(Schema.Struct({ index: Schema.Number, tool: Schema.String, code: Schema.String })),
+  /** With validateFirst: how many steps are invalid (then nothing ran). */
+  invalid: Schema.optional(Schema.Number)
+}) {
+  get code() {
+    return "MM_BATCH_FAILED" as const
+  }
+  override get message() {
+    if (this.invalid !== undefined) return `${this.invalid} ${this.invalid === 1 ? "step is" : "steps are"} invalid (invalidSteps); nothing ran.`
+    const shown = this.failed.slice(0, 3).map((step) => `${step.index} (${step.tool}, ${step.code})`)
+    const more = this.failed.length > 3 ? ` and ${this.failed.length - 3} more` : ""
+    if (shown.length === 0) return "Not every step ran (summary.notRun)."
+    return `${this.failed.length === 1 ? "Step" : "Steps"} ${shown.join(", ")}${more} failed; each one's error is in its result.`
+  }
+}
+
 export class KnowledgeError extends Schema.TaggedError<KnowledgeError>()("KnowledgeError", {
   detail: Schema.String
 }) {
