@@ -246,14 +246,14 @@ export const downloadMismatch = (
     for (const expected of step.downloads ?? []) {
       const named = got.filter((download) => sameDownloadName(expected.name, download.name))
       if (named.length === 0) {
-        const what = got.length === 0 ? "downloaded nothing" : `downloaded ${got.map((download) => JSON.stringify(download.name)).join(", ")}`
-        return { index, message: `the recorded step downloaded ${JSON.stringify(expected.name)}; the replay ${what}.` }
+        const what = got.length === 0 ? "no download" : got.map((download) => JSON.stringify(download.name)).join(", ")
+        return { index, message: `expected the download ${JSON.stringify(expected.name)} (recorded), got ${what}.` }
       }
       if (hashes && expected.sha256 !== undefined && !named.some((download) => download.sha256 === expected.sha256)) {
         const now = named[0]!
         return {
           index,
-          message: `${JSON.stringify(expected.name)} is not the recorded file: sha256 ${expected.sha256} recorded, ${now.sha256 !== undefined ? `${now.sha256} now` : `the download is ${now.state ?? "unsaved"} now`}.`
+          message: `${JSON.stringify(expected.name)} is not the recorded file (hash mismatch): expected sha256 ${expected.sha256}, got ${now.sha256 !== undefined ? `sha256 ${now.sha256}` : `a download that is ${now.state ?? "unsaved"}`}.`
         }
       }
     }
@@ -435,7 +435,9 @@ const replayBatch = (
     // The files the flow downloaded came again: the same names, and for a flow without params the same content.
     const mismatch = downloadMismatch(chosen.recipe, result.steps, launchStep.length, options.hashes)
     if (mismatch !== undefined) {
-      const { warnings: _warnings, notRun: _notRun, ...summary } = result.summary
+      // The step ran but did not do what it did when recorded: it counts as failed, not as succeeded.
+      const { warnings: _warnings, notRun: _notRun, ...counts } = result.summary
+      const summary = { ...counts, succeeded: counts.succeeded - 1, failed: (counts.failed ?? 0) + 1 }
       return yield* new ReplayFailed({
         replayed: chosen.sessionId,
         ...ranIn,

@@ -71,14 +71,14 @@ describe("the replay's download check", () => {
     expect(downloadMismatch(recipe, [{}, {}, { downloads: [{ name: "r.csv", sha256: "aa" }] }], 1, true)).toBeUndefined()
   })
   it("fails naming the step when the file is missing, renamed, or (with hashes) different", () => {
-    expect(downloadMismatch(recipe, [{}, {}], 0, true)).toEqual({ index: 1, message: 'the recorded step downloaded "r.csv"; the replay downloaded nothing.' })
-    expect(downloadMismatch(recipe, [{}, { downloads: [{ name: "s.csv" }] }], 0, true)?.message).toContain('downloaded "s.csv"')
-    expect(downloadMismatch(recipe, [{}, { downloads: [{ name: "r.csv", sha256: "bb" }] }], 0, true)?.message).toContain("sha256 aa recorded, bb now")
+    expect(downloadMismatch(recipe, [{}, {}], 0, true)).toEqual({ index: 1, message: 'expected the download "r.csv" (recorded), got no download.' })
+    expect(downloadMismatch(recipe, [{}, { downloads: [{ name: "s.csv" }] }], 0, true)?.message).toBe('expected the download "r.csv" (recorded), got "s.csv".')
+    expect(downloadMismatch(recipe, [{}, { downloads: [{ name: "r.csv", sha256: "bb" }] }], 0, true)?.message).toBe('"r.csv" is not the recorded file (hash mismatch): expected sha256 aa, got sha256 bb.')
     // A name with a timestamp in it matches the same name with another timestamp (Swagger UI's Download button).
     const swagger: Recipe = { ...recipe, steps: [recipe.steps[0]!, { ...recipe.steps[1]!, downloads: [{ name: "response_1795780842562.json", sha256: "aa" }] }] }
     expect(downloadMismatch(swagger, [{}, { downloads: [{ name: "response_1795780873194.json", sha256: "aa" }] }], 0, true)).toBeUndefined()
-    expect(downloadMismatch(swagger, [{}, { downloads: [{ name: "response_1795780873194.json", sha256: "bb" }] }], 0, true)?.message).toContain("sha256 aa recorded")
-    expect(downloadMismatch(swagger, [{}, { downloads: [{ name: "request_1795780873194.json" }] }], 0, false)?.message).toContain('downloaded "request_1795780873194.json"')
+    expect(downloadMismatch(swagger, [{}, { downloads: [{ name: "response_1795780873194.json", sha256: "bb" }] }], 0, true)?.message).toContain("expected sha256 aa, got sha256 bb")
+    expect(downloadMismatch(swagger, [{}, { downloads: [{ name: "request_1795780873194.json" }] }], 0, false)?.message).toContain('got "request_1795780873194.json"')
     // A flow with params may download other content under the same name: only the name is checked.
     expect(downloadMismatch(recipe, [{}, { downloads: [{ name: "r.csv", sha256: "bb" }] }], 0, false)).toBeUndefined()
   })

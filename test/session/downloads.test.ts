@@ -25,7 +25,7 @@ const DATA_TEXT = "from a data URL"
 const OPENED = "opened by window.open\n"
 const PDF = "%PDF-1.4\n% a statement\n"
 /** What /attachment serves: the replay test changes it. */
-const attachment = { body: JSON_BODY }
+const attachment = { body: JSON_BODY, name: "report.json" }
 const root = path.resolve(import.meta.dirname, "../..")
 const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex")
 
@@ -80,7 +80,7 @@ const ServerLive = Layer.scoped(
                 response.writeHead(200, { "Content-Type": "text/csv" })
                 return response.end(CSV)
               case "/attachment":
-                response.writeHead(200, { "Content-Type": "application/json", "Content-Disposition": 'attachment; filename="report.json"' })
+                response.writeHead(200, { "Content-Type": "application/json", "Content-Disposition": `attachment; filename="${attachment.name}"` })
                 return response.end(attachment.body)
               case "/statement":
                 // A PDF the server does not type, under a name without an extension: its bytes tell.
@@ -331,7 +331,18 @@ layer(Layer.merge(liveLayer(settings), ServerLive), { timeout: 180_000, excludeT
         const changed = yield* call("mm_replay", { sessionId }).pipe(Effect.ensuring(Effect.sync(() => (attachment.body = JSON_BODY))))
         expect(changed.error?.code).toBe("MM_REPLAY_FAILED")
         expect(changed.error?.details?.failed).toMatchObject({ code: "MM_DOWNLOAD_MISMATCH", tool: "mm_click" })
-        expect(changed.error?.message).toContain(`sha256 ${sha256(JSON_BODY)} recorded`)
+        // The message names the step, the file and the hashes, and does not count the mismatched step as succeeded.
+        const { total, succeeded, failed } = changed.error?.details?.summary as { total: number; succeeded: number; failed: number }
+        expect([succeeded, failed]).toEqual([total - 1, 1])
+        expect(changed.error?.message).toContain(
+          `step ${(changed.error?.details?.failed as { index: number }).index} (mm_click, MM_DOWNLOAD_MISMATCH): "report.json" is not the recorded file (hash mismatch): expected sha256 ${sha256(JSON_BODY)}, got sha256 ${sha256(JSON.stringify({ report: [4, 5, 6] }))}.`
+        )
+        expect(changed.error?.message).toContain(`${total - 1} of ${total} steps succeeded`)
+        // Another name: expected and got, by name.
+        attachment.name = "summary.json"
+        const renamed = yield* call("mm_replay", { sessionId }).pipe(Effect.ensuring(Effect.sync(() => (attachment.name = "report.json"))))
+        expect(renamed.error?.message).toContain('(mm_click, MM_DOWNLOAD_MISMATCH): expected the download "report.json" (recorded), got "summary.json".')
+        expect(renamed.error?.message).not.toMatch(/(\d+) of \1 steps succeeded/)
 
         // The exported test passes under npx playwright test.
         const run = yield* runPlaywrightTests(config).pipe(Effect.ensuring(Effect.sync(() => fs.rmSync(specDir, { recursive: true, force: true }))))
