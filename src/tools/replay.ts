@@ -197,7 +197,7 @@ const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string
     for (const placeholder of recipe.placeholders) if (placeholder.default !== undefined) values.set(placeholder.name, placeholder.default)
     for (const [name, value] of Object.entries(params)) values.set(name, value)
     const missing = recipe.placeholders.filter((placeholder) => !values.has(placeholder.name))
-    const steps = toBatch(recipe).steps.map((step) => {
+    const steps = followParams(toBatch(recipe).steps, recipe, values).map((step) => {
       const fill = (value: unknown): unknown => {
         if (typeof value === "string") {
           const match = /^\{\{(.+)\}\}$/.exec(value)
@@ -228,6 +228,70 @@ const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string
     }
     return steps
   })
+
+/** A text as a regex source matching it literally (as the recipe's end check writes its URL: recipe.ts). */
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/** The forms a typed text takes in later steps' arguments: as typed, and in a URL (percent-encoded, + for spaces). */
+const textForms = (text: string): ReadonlyArray<string> => {
+  const encoded = encodeURIComponent(text)
+  return [...new Set([text, encoded, encoded.replace(/%20/g, "+")])]
+}
+
+/**
+ * A param's recorded text where the steps after the one that typed it repeat it (a check of the text read,
+ * a target named by it, a URL the flow ended on) follows the value the replay types: otherwise a replay
+ * with other params fails its own checks. Only whole occurrences (not inside a longer word) change, in the
+ * steps after the first that typed the param; a regex literal (the end check's URL) changes in its escaped
+ * form. Texts that hold no param's recorded text, and every step before the typing, stay as recorded.
+ */
+const followParams = <Step extends { readonly args: Readonly<Record<string, unknown>> }>(
+  steps: ReadonlyArray<Step>,
+  recipe: Recipe,
+  values: ReadonlyMap<string, string>
+): ReadonlyArray<Step> => {
+  const changes = recipe.placeholders.flatMap((placeholder) => {
+    const value = values.get(placeholder.name)
+    const typedAt = steps.findIndex((step) => step.args.text === `{{${placeholder.name}}}`)
+    return placeholder.default === undefined || placeholder.default.trim() === "" || value === undefined || value === placeholder.default || typedAt < 0
+      ? []
+      : [{ from: placeholder.default, to: value, typedAt }]
+  })
+  if (changes.length === 0) return steps
+  const word = "[\\p{L}\\p{N}_]"
+  const replacer = (active: typeof changes, regex: boolean) => {
+    const pairs = new Map<string, string>()
+    for (const change of active) {
+      const to = textForms(change.to)
+      textForms(change.from).forEach((from, index) => pairs.set(regex ? escapeRegex(from) : from, regex ? escapeRegex(to[index]!) : to[index]!))
+    }
+    const sources = [...pairs.keys()].sort((a, b) => b.length - a.length).map(escapeRegex)
+    const pattern = new RegExp(`(?<!${word})(?:${sources.join("|")})(?!${word})`, "gu")
+    return (text: string) => text.replace(pattern, (found) => pairs.get(found) ?? found)
+  }
+  return steps.map((step, index) => {
+    const active = changes.filter((change) => change.typedAt < index)
+    if (active.length === 0) return step
+    const plain = replacer(active, false)
+    const inRegex = replacer(active, true)
+    // A placeholder (`{{name}}`) is filled afterwards with the value as given.
+    const follow = (value: unknown): unknown =>
+      typeof value === "string"
+        ? /^\{\{.+\}\}$/.test(value)
+          ? value
+          : /^\/.*\/[a-z]*$/s.test(value)
+            ? inRegex(value)
+            : plain(value)
+        : Array.isArray(value)
+          ? value.map(follow)
+          : typeof value === "object" && value !== null
+            ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, follow(inner)]))
+            : value
+    // The name of a param is not its text.
+    const { param, ...rest } = step.args
+    return { ...step, args: { ...(follow(rest) as Record<string, unknown>), ...(param !== undefined ? { param } : {}) } } as Step
+  })
+}
 
 /**
  * The first replayed step whose downloads are not the recorded ones: a recorded file's name missing (its

@@ -134,6 +134,20 @@ describe("fan-out replay", { timeout: 240_000 }, () => {
     expect(sorted(app.lists())).toEqual(sorted([["ok1", "Eggs"], ["boom"]]))
   })
 
+  it("a check of a param's recorded text follows the value replayed, alone and in runs", async () => {
+    // Recorded: the item typed as a param, then a read of the list (a check of "Milk" when replayed) and of the field's label.
+    await ok("mm_launch", { goal: "add and check", flowTags: ["fan-check"] })
+    await ok("mm_type", { testId: "new", text: "Milk", param: "item", submit: true })
+    expect((await ok("mm_get_text", { testId: "list" })).result.text).toBe("Milk")
+    await ok("mm_cleanup")
+    // Another value: the check of the list reads it (it expected "Milk" and failed).
+    const one = await call("mm_replay", { flowTag: "fan-check", params: { item: "Bread and milk" } })
+    expect(one.error, JSON.stringify(one.error)).toBeUndefined()
+    const runs = await call("mm_replay", { flowTag: "fan-check", runs: [{ params: { item: "Tea" } }, {}, { params: { item: "Milk" } }], concurrency: 2 })
+    expect(runs.error, JSON.stringify(runs.error)).toBeUndefined()
+    expect(runs.result.passed).toBe(3)
+  })
+
   it("bad params of any run refuse the call before a run starts", async () => {
     app.reset()
     const answer = await call("mm_replay", { flowTag: "fan-list", runs: [{ params: { first: "x" } }, { params: { frist: "y" } }] })
