@@ -91,8 +91,10 @@ type StepResult = typeof StepResult.Type
 
 export const RunStepsOutput = Schema.Struct({
   steps: Schema.Array(StepResult).annotations({ description: "One result per step, in order." }),
-  // Whether every step succeeded is the envelope's `ok` (MM_BATCH_FAILED beside these results otherwise).
+  // `ok` is the batch design's own (seed 000's RunStepsResult): a library consumer running the tool's
+  // effect reads it here; over MCP the envelope says it too (MM_BATCH_FAILED beside these results).
   summary: Schema.Struct({
+    ok: Schema.Boolean,
     total: Schema.Number,
     succeeded: Schema.Number,
     failed: Schema.optional(Schema.Number),
@@ -259,7 +261,7 @@ const refuseInvalid = (registry: ToolRegistryService, steps: BatchInput["steps"]
       ? Option.none()
       : Option.some({
           steps: [],
-          summary: { total, succeeded: 0, skipped: total },
+          summary: { ok: false, total, succeeded: 0, skipped: total },
           invalidSteps: invalid
         })
   })
@@ -424,6 +426,7 @@ const runBatch = (limits: BatchLimits) =>
     const output: RunStepsOutput = {
       steps,
       summary: {
+        ok: succeeded === total,
         total,
         succeeded,
         ...(failed > 0 ? { failed } : {}),
@@ -479,7 +482,7 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
 }
 
 /** Whether every step of a batch succeeded (the envelope's `ok`). */
-export const batchSucceeded = (output: RunStepsOutput): boolean => output.summary.succeeded === output.summary.total
+export const batchSucceeded = (output: RunStepsOutput): boolean => output.summary.ok
 
 /** The error beside a batch's results when not every step succeeded: the failed steps by index and tool. */
 const batchFailure = (input: BatchInput, output: RunStepsOutput): BatchFailed | undefined => {

@@ -483,7 +483,7 @@ const replayBatch = (
       // The flow did not happen again: an error, naming the step that failed and why.
       const index = Math.max(0, firstFailure(result.steps))
       const error = result.steps[index]?.error
-      const { warnings: _warnings, notRun: _notRun, ...summary } = result.summary
+      const { warnings: _warnings, notRun: _notRun, ok: _ok, ...summary } = result.summary
       return yield* new ReplayFailed({
         replayed: chosen.sessionId,
         ...ranIn,
@@ -500,7 +500,7 @@ const replayBatch = (
     const mismatch = downloadMismatch(chosen.recipe, result.steps, launchStep.length, options.hashes)
     if (mismatch !== undefined) {
       // The step ran but did not do what it did when recorded: it counts as failed, not as succeeded.
-      const { warnings: _warnings, notRun: _notRun, ...counts } = result.summary
+      const { warnings: _warnings, notRun: _notRun, ok: _ok, ...counts } = result.summary
       const summary = { ...counts, succeeded: counts.succeeded - 1, failed: (counts.failed ?? 0) + 1 }
       return yield* new ReplayFailed({
         replayed: chosen.sessionId,

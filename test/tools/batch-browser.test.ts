@@ -67,7 +67,7 @@ describe("mm_run_steps in real Chromium", () => {
           includeObservations: "none"
         })
         expect(flow.ok).toBe(true)
-        expect(flow.result.summary).toEqual({ total: 5, succeeded: 5 })
+        expect(flow.result.summary).toEqual({ ok: true, total: 5, succeeded: 5 })
         expect(flow.result.steps[0].label).toBe("user")
         expect(flow.result.steps[4].result.text).toBe("Welcome, alice")
         // The one page text is the snapshot step 3 asked for, under its heading.

@@ -134,7 +134,7 @@ describe("mm_run_steps", () => {
       expect(envelope.result.steps.map((s: any) => s.ok)).toEqual([true, false, true])
       expect(envelope.result.steps[1].error.code).toBe("MM_TARGET_NOT_FOUND")
       // Counts that are zero are left out.
-      expect(envelope.result.summary).toEqual({ total: 3, succeeded: 2, failed: 1 })
+      expect(envelope.result.summary).toEqual({ ok: false, total: 3, succeeded: 2, failed: 1 })
       const fine = yield* batch(w, { steps: [echo("c")] }).pipe(Effect.provide(layers(w)))
       expect(fine.ok).toBe(true)
       expect(fine.error).toBeUndefined()
@@ -152,6 +152,7 @@ describe("mm_run_steps", () => {
       expect(envelope.error.message).toMatch(/^Step 1 \(fail, MM_TARGET_NOT_FOUND\) failed/)
       expect(envelope.result.steps.map((step: any) => step.ok)).toEqual([true, false])
       expect(envelope.result.summary).toEqual({
+        ok: false,
         total: 22,
         succeeded: 1,
         failed: 1,
@@ -206,7 +207,7 @@ describe("mm_run_steps", () => {
         [1, "MM_INVALID_INPUT"],
         [2, "MM_UNKNOWN_TOOL"]
       ])
-      expect(envelope.result.summary).toEqual({ total: 3, succeeded: 0, skipped: 3 })
+      expect(envelope.result.summary).toEqual({ ok: false, total: 3, succeeded: 0, skipped: 3 })
       expect(envelope.ok).toBe(false)
       expect(envelope.error.message).toBe("2 steps are invalid (invalidSteps); nothing ran.")
     }))
@@ -258,7 +259,7 @@ describe("mm_run_steps", () => {
         Effect.provide(layers(w))
       )
       expect(envelope.ok).toBe(true)
-      expect(envelope.result.summary).toEqual({ total: 3, succeeded: 3 })
+      expect(envelope.result.summary).toEqual({ ok: true, total: 3, succeeded: 3 })
       expect(yield* Ref.get(w.maxRunning)).toBeGreaterThan(1)
     }))
 
