@@ -99,7 +99,12 @@ export const waitDirect = (
         yield* Effect.logDebug(`wait_for: ${prepared.ready === false ? prepared.why : "not ready"}; Playwright's wait takes over`)
         return { leftMs: left() }
       }
-      if (Date.now() - started + pauseAfter(look) >= waitMs) return yield* new WaitTimeout({ target: describeTarget(target), state, timeoutMs })
+      if (Date.now() - started + pauseAfter(look) >= waitMs) {
+        const timedOut = new WaitTimeout({ target: describeTarget(target), state, timeoutMs })
+        // As Playwright's path logs its failed wait (the logger redacts secrets, as in answers).
+        yield* Effect.logDebug("wait_for failed", timedOut.message)
+        return yield* timedOut
+      }
       yield* Effect.sleep(pauseAfter(look))
     }
   })
