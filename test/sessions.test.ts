@@ -164,6 +164,12 @@ describe("many sessions over Streamable HTTP", () => {
       expect(none.ok).toBe(true)
       expect(none.result).toEqual({ none: "You have no session: mm_launch starts one." })
       expect((await ok(third.client, "mm_get_text", { testId: "list", session })).result.text).toBe("milk")
+      // Named by its id, the session is one this client may use: a call without one says so, and how to make it current.
+      const unnamed = await call(third.client, "mm_get_state", {})
+      expect(unnamed.error.code).toBe("MM_NO_ACTIVE_SESSION")
+      expect(unnamed.error.message).toBe(
+        'mm_get_state needs a current session: 1 session you may use runs (mm_sessions lists it; action "switch" makes one current, or pass session: "<id or name>"), or call mm_launch to start one.'
+      )
       expect((await ok(third.client, "mm_cleanup", { session })).result.cleanedUp).toBe(true)
       const closed = await call(third.client, "mm_get_state", { session })
       expect(closed.error.code).toBe("MM_SESSION_NOT_FOUND")

@@ -337,11 +337,12 @@ const listingFor = (options: RegistryOptions, entry: Entry, current: boolean, no
 
 /** A new slot's handle for a client whose current session closed since its last call: the call's gate says which and why. */
 /** A handle without a session, told why the client has none: its current one ended, or (others) other clients' sessions run. */
-const withEnded = (handle: SessionHandle, current: State, client: string, others: number): SessionHandle => {
+const withEnded = (handle: SessionHandle, current: State, client: string, yours: number): SessionHandle => {
   const lost = clientOf(current, client).lost
   const why = lost === undefined ? undefined : current.closed.get(lost)
   const ended = lost === undefined || why === undefined ? handle.context : Context.add(handle.context, EndedSession, { sessionId: lost, why })
-  const told = others > 0 ? Context.add(ended, OthersRunning, { count: others }) : ended
+  const others = current.entries.size - yours
+  const told = others > 0 || yours > 0 ? Context.add(ended, OthersRunning, { count: others, yours }) : ended
   return told === handle.context ? handle : handleOf(told)
 }
 
@@ -472,7 +473,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
         }
         const slot = yield* newSlot
         yield* hold(slot, true)
-        return request.starts ? handleFor(slot, client) : withEnded(handleFor(slot, client), current, client, current.entries.size - visibleTo(current, client).length)
+        return request.starts ? handleFor(slot, client) : withEnded(handleFor(slot, client), current, client, visibleTo(current, client).length)
       })
 
     const list: SessionsService["list"] = Effect.gen(function* () {

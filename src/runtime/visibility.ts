@@ -213,7 +213,10 @@ export const toolGate = (tool: AnyToolDefinition): Effect.Effect<Option.Option<T
       const ended = yield* Effect.serviceOption(EndedSession)
       if (Option.isSome(ended)) return Option.some<ToolError>(new NoActiveSession({ tool: error.tool, launch: error.launch, ended: ended.value }))
       const others = yield* Effect.serviceOption(OthersRunning)
-      if (Option.isSome(others)) return Option.some<ToolError>(new NoActiveSession({ tool: error.tool, launch: error.launch, others: others.value.count }))
+      if (Option.isSome(others)) {
+        const { count, yours } = others.value
+        return Option.some<ToolError>(new NoActiveSession({ tool: error.tool, launch: error.launch, ...(count > 0 ? { others: count } : {}), ...(yours > 0 ? { yours } : {}) }))
+      }
     }
     // The first call after a pause that came between calls carries the pause's context, which no answer gave yet.
     if (error instanceof DebuggerPaused && error.pause === undefined) {

@@ -41,7 +41,11 @@ export class EndedSession extends Context.Tag("browser-workflow-mcp/EndedSession
  * In a call that has no session: how many sessions of other clients run on this server. The session gate's
  * MM_NO_ACTIVE_SESSION says a call reaches one only by its id, and never names one (ids are not listed).
  */
-export class OthersRunning extends Context.Tag("browser-workflow-mcp/OthersRunning")<OthersRunning, { readonly count: number }>() {}
+export class OthersRunning extends Context.Tag("browser-workflow-mcp/OthersRunning")<
+  OthersRunning,
+  /** `count` of other clients' sessions it does not know; `yours`: sessions it may use (its own, or named by id) though none is current. */
+  { readonly count: number; readonly yours: number }
+>() {}
 
 /**
  * Set while a call runs whose session is for that call only (mm_replay without keepSession), to its served

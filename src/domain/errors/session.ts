@@ -10,7 +10,9 @@ export class NoActiveSession extends Schema.TaggedError<NoActiveSession>()("NoAc
   /** The client's current session when it had one that is gone, and why: "was closed by mm_cleanup". */
   ended: Schema.optional(Schema.Struct({ sessionId: Schema.String, why: Schema.String })),
   /** How many sessions of other clients run on this server (none of them named: ids are never listed to another client). */
-  others: Schema.optional(Schema.Number)
+  others: Schema.optional(Schema.Number),
+  /** How many sessions the client may use though none is its current one (its own, or another's it named by id). */
+  yours: Schema.optional(Schema.Number)
 }) {
   get code() {
     return "MM_NO_ACTIVE_SESSION" as const
@@ -19,6 +21,10 @@ export class NoActiveSession extends Schema.TaggedError<NoActiveSession>()("NoAc
     const launch = this.launch ?? "mm_launch"
     if (this.ended !== undefined) {
       return `${this.tool ?? "This call"} needs a running session: your current one (${this.ended.sessionId}) ${this.ended.why}. Call ${launch} to start a new one, or mm_sessions to switch to another of yours.`
+    }
+    if (this.yours !== undefined && this.yours > 0) {
+      const which = this.yours === 1 ? "1 session you may use runs" : `${this.yours} sessions you may use run`
+      return `${this.tool ?? "This call"} needs a current session: ${which} (mm_sessions lists ${this.yours === 1 ? "it" : "them"}; action "switch" makes one current, or pass session: "<id or name>"), or call ${launch} to start one.`
     }
     const first = this.tool === undefined ? `No active session. Call ${launch} first.` : `${this.tool} needs a running session: call ${launch} first.`
     if (this.others === undefined || this.others < 1) return first
