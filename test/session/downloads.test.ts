@@ -206,6 +206,17 @@ layer(Layer.merge(liveLayer(settings), ServerLive), { timeout: 180_000, excludeT
         // The page is still there to act on.
         expect(savedFile((yield* ok("mm_click", { selector: "#attr" })).download, CSV).name).toBe("report.csv")
       }))
+
+    it.effect("mm_navigate to a file in a new tab saves it and answers with it; the blank tab closes, the tab before stays active", () =>
+      Effect.gen(function* () {
+        const { url } = yield* Server
+        yield* open
+        const before = yield* ok("mm_tabs", { action: "list" })
+        const navigated = yield* ok("mm_navigate", { screen: "url", url: url("/attachment"), newTab: true })
+        expect(savedFile(navigated.download, JSON_BODY)).toMatchObject({ name: "report.json", mime: "application/json" })
+        expect(navigated.page?.url).toBe(url("/"))
+        expect(yield* ok("mm_tabs", { action: "list" })).toEqual(before)
+      }))
   })
 
   describe("types", () => {

@@ -129,14 +129,26 @@ const allowed = (settings: Settings, live: LiveSession, url: string) =>
  * the session's emulation before its URL loads, so that the URL's first script runs under all of it
  * (a target created with its URL runs its first document while the emulation is still being sent).
  */
+/** How long after a new tab's navigation was aborted its download may still be announced. */
+const DOWNLOAD_AFTER_ABORT_MS = 1_000
+
+/** Playwright's goto fails so for a URL that answers with a file (the download goes on). */
+const startsDownload = (error: unknown) => firstLine(error).includes("Download is starting")
+
 const openTab = (settings: Settings, live: LiveSession, anchor: Page | undefined, url: string, timeoutMs: number) =>
   Effect.tryPromise({
     try: async (signal) => {
       if (anchor === undefined) {
         const page = await live.context.newPage()
         await emulationApplied(page)
-        await page.goto(url, { waitUntil: "load", timeout: timeoutMs, signal })
-        return page
+        const downloaded = await page.goto(url, { waitUntil: "load", timeout: timeoutMs, signal }).then(
+          () => false,
+          (error: unknown) => {
+            if (startsDownload(error)) return true
+            throw error
+          }
+        )
+        return { page, downloaded }
       }
       const cdp = await live.context.newCDPSession(anchor)
       try {
@@ -153,17 +165,34 @@ const openTab = (settings: Settings, live: LiveSession, anchor: Page | undefined
           // Playwright neither routes nor reports the first load of a target created with its URL, so
           // mm_mock_network's rules and the request log would miss it: a web page replaces the blank
           // document with its URL, which keeps the single history entry.
-          await Promise.all([
-            page.waitForURL((current) => current.href !== "about:blank", { waitUntil: "load", timeout: timeoutMs }),
+          // A URL that answers with a file starts a download and leaves the tab blank: that ends the wait too.
+          const landed = page.waitForURL((current) => current.href !== "about:blank", { waitUntil: "load", timeout: timeoutMs })
+          const download = page.waitForEvent("download", { timeout: timeoutMs })
+          download.catch(() => undefined)
+          landed.catch(() => undefined)
+          const [downloaded] = await Promise.all([
+            Promise.race([
+              // The navigation a download ends is aborted, a moment before the download is announced.
+              landed.then(
+                () => false,
+                (error: unknown) =>
+                  Promise.race([
+                    download.then(() => true),
+                    new Promise<never>((_, reject) => setTimeout(() => reject(error), DOWNLOAD_AFTER_ABORT_MS))
+                  ])
+              ),
+              download.then(() => true)
+            ]),
             page.evaluate((target) => location.replace(target), url).catch(() => undefined)
           ])
+          return { page, downloaded }
         } else {
           // A blank page may not take itself to an extension's page (nor to data: or file:): the browser
           // navigates, and the blank entry is dropped so that Back does not lead to it.
           await page.goto(url, { waitUntil: "load", timeout: timeoutMs, signal })
           await (await devtoolsOf(page)).send("Page.resetNavigationHistory")
         }
-        return page
+        return { page, downloaded: false }
       } finally {
         await cdp.detach().catch(() => undefined)
       }
@@ -228,7 +257,12 @@ const navigate = (browser: BrowserStateService, destination: Destination, option
       active === undefined
     if (opensTab) {
       const anchor = tabs.pages.find((page) => !page.isClosed())
-      const page = yield* openTab(browser.settings, live, anchor, url, options.timeoutMs)
+      const { page, downloaded } = yield* openTab(browser.settings, live, anchor, url, options.timeoutMs)
+      // A new tab that only downloaded a file closes, as a browser closes it, unless it is the only tab.
+      if (downloaded && active !== undefined) {
+        yield* Effect.promise(() => page.close().catch(() => undefined))
+        return { currentUrl: shownUrl(active.url()) }
+      }
       // A tab we open is a notification only when asked for one, whoever Chromium says opened it.
       yield* Ref.update(live.tabs, (current) => ({
         ...withNotification(tabOpened(current, page), page, destination.screen === "notification"),
@@ -247,7 +281,7 @@ const navigate = (browser: BrowserStateService, destination: Destination, option
         page.goto(url, { waitUntil: "load", timeout: options.timeoutMs, signal }).then(
           () => false,
           (error: unknown) => {
-            if (firstLine(error).includes("Download is starting")) return true
+            if (startsDownload(error)) return true
             throw error
           }
         ),
