@@ -34,7 +34,9 @@ describe("the debugger inside mm_run_steps", () => {
         { tool: "mm_get_text", args: { selector: "#out" } }
       ]
     })
-    expect(batch.ok).toBe(true)
+    // Two clicks were refused (paused): the batch ran every step and says which failed (MM_BATCH_FAILED).
+    expect(batch.ok).toBe(false)
+    expect(batch.error).toMatchObject({ code: "MM_BATCH_FAILED" })
     const steps = batch.result.steps as ReadonlyArray<any>
     expect(steps.map((step) => step.ok)).toEqual([true, true, false, true, true, false, true, true])
     expect(steps[1].result.breakpoint).toMatchObject({ id: "bp1", resolved: [{ url: `${harness.url}/app.js`, line }] })
