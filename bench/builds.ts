@@ -17,7 +17,7 @@ import * as path from "node:path"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { loginPageWith, servePages } from "../demo/sample-app.js"
 import { generatedPage } from "./generated-page.js"
-import { median, out, root, spawnClient } from "./support.js"
+import { median, out, root, signInSteps, spawnClient } from "./support.js"
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 12)
 const OBSERVE_RUNS = Number(process.env.BENCH_OBSERVE_RUNS ?? 5)
@@ -118,13 +118,7 @@ const measure = async (build: Build, workload: Workload) => {
 }
 
 const flowWorkloads = (url: string): ReadonlyArray<Workload> => {
-  const steps = [
-    { tool: "mm_navigate", args: { screen: "url", url } },
-    { tool: "mm_type", args: { testId: "username", text: "alice" } },
-    { tool: "mm_type", args: { testId: "password", text: "correct horse" } },
-    { tool: "mm_click", args: { testId: "login-submit" } },
-    { tool: "mm_wait_for", args: { selector: "text=Welcome, alice" } }
-  ]
+  const steps = signInSteps(url)
   return [
     {
       name: "flow (a) 5 calls, default observation",

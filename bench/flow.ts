@@ -13,7 +13,7 @@ import { loginPageWith, servePages } from "../demo/sample-app.js"
 import { LOOPBACK_ARGS } from "../src/adapters/playwright/lifecycle/launch.js"
 import { OBSERVATION_META_KEY } from "../src/mcp/server.js"
 import { against, compareBuilds } from "./builds.js"
-import { connect, findChromium, median, ourServer, out, percentile, playwrightMcp } from "./support.js"
+import { connect, findChromium, median, ourServer, out, percentile, playwrightMcp, signInSteps } from "./support.js"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const WARM_RUNS = Number(process.env.BENCH_RUNS ?? 15)
@@ -69,13 +69,7 @@ const main = async () => {
       const client = await connect([ourServer, "--artifacts-dir", path.join(scratch, name.slice(0, 3)), "--loopback-only", ...ACTION_PATH], { name: "bench-flow" })
       ok(await client.callTool({ name: "mm_launch", arguments: {} }), "mm_launch")
       const meta = mode === "none" ? { _meta: { [OBSERVATION_META_KEY]: "none" } } : {}
-      const steps = [
-        { tool: "mm_navigate", args: { screen: "url", url } },
-        { tool: "mm_type", args: { testId: "username", text: "alice" } },
-        { tool: "mm_type", args: { testId: "password", text: "correct horse" } },
-        { tool: "mm_click", args: { testId: "login-submit" } },
-        { tool: "mm_wait_for", args: { selector: "text=Welcome, alice" } }
-      ]
+      const steps = signInSteps(url)
       const flow = async (): Promise<FlowRun> => {
         const t0 = performance.now()
         let bytes = 0

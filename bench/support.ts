@@ -114,3 +114,12 @@ export const refNear = (text: string, anchor: string, container: RegExp, child: 
 export const expectIn = (text: string, pattern: RegExp, what: string) => {
   if (!pattern.test(text)) throw new Error(`the agent could not read ${what} in:\n${text.slice(0, 3000)}`)
 }
+
+/** The sample app's sign-in as five tool calls (bench:flow and bench:builds run the same flow). */
+export const signInSteps = (url: string): ReadonlyArray<{ readonly tool: string; readonly args: Record<string, unknown> }> => [
+  { tool: "mm_navigate", args: { screen: "url", url } },
+  { tool: "mm_type", args: { testId: "username", text: "alice" } },
+  { tool: "mm_type", args: { testId: "password", text: "correct horse" } },
+  { tool: "mm_click", args: { testId: "login-submit" } },
+  { tool: "mm_wait_for", args: { selector: "text=Welcome, alice" } }
+]
