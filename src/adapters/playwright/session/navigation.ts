@@ -123,32 +123,35 @@ const allowed = (settings: Settings, live: LiveSession, url: string) =>
     if (!verdict.allowed) return yield* new NavigationBlocked({ url: shortUrl(url), reason: verdict.reason, hint: verdict.hint })
   })
 
+/** How long after a new tab's navigation was aborted its download may still be announced. */
+const DOWNLOAD_AFTER_ABORT_MS = 1_000
+
+/**
+ * Loads `url` in the page; true when the URL answered with a file instead (Playwright's goto fails with
+ * "Download is starting" and the download goes on: the call's answer names it).
+ */
+const gotoOrDownload = (page: Page, url: string, timeoutMs: number, signal: AbortSignal): Promise<boolean> =>
+  page.goto(url, { waitUntil: "load", timeout: timeoutMs, signal }).then(
+    () => false,
+    (error: unknown) => {
+      if (firstLine(error).includes("Download is starting")) return true
+      throw error
+    }
+  )
+
 /**
  * Opens a URL in a new tab as a top-level target with a single history entry, as a browser would
  * open a popup, so that the page may close itself with window.close(). The tab opens blank and takes
  * the session's emulation before its URL loads, so that the URL's first script runs under all of it
  * (a target created with its URL runs its first document while the emulation is still being sent).
  */
-/** How long after a new tab's navigation was aborted its download may still be announced. */
-const DOWNLOAD_AFTER_ABORT_MS = 1_000
-
-/** Playwright's goto fails so for a URL that answers with a file (the download goes on). */
-const startsDownload = (error: unknown) => firstLine(error).includes("Download is starting")
-
 const openTab = (settings: Settings, live: LiveSession, anchor: Page | undefined, url: string, timeoutMs: number) =>
   Effect.tryPromise({
     try: async (signal) => {
       if (anchor === undefined) {
         const page = await live.context.newPage()
         await emulationApplied(page)
-        const downloaded = await page.goto(url, { waitUntil: "load", timeout: timeoutMs, signal }).then(
-          () => false,
-          (error: unknown) => {
-            if (startsDownload(error)) return true
-            throw error
-          }
-        )
-        return { page, downloaded }
+        return { page, downloaded: await gotoOrDownload(page, url, timeoutMs, signal) }
       }
       const cdp = await live.context.newCDPSession(anchor)
       try {
@@ -277,14 +280,7 @@ const navigate = (browser: BrowserStateService, destination: Destination, option
     yield* quietBeforeLeaving(live, page)
     // A URL that answers with a file starts a download (the call's answer names it) and leaves the tab where it was.
     const downloaded = yield* Effect.tryPromise({
-      try: (signal) =>
-        page.goto(url, { waitUntil: "load", timeout: options.timeoutMs, signal }).then(
-          () => false,
-          (error: unknown) => {
-            if (startsDownload(error)) return true
-            throw error
-          }
-        ),
+      try: (signal) => gotoOrDownload(page, url, options.timeoutMs, signal),
       catch: (error) =>
         page.isClosed()
           ? new PageClosed({ detail: `the page closed while navigating to ${url}` })
