@@ -481,12 +481,9 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
   })
 }
 
-/** Whether every step of a batch succeeded (the envelope's `ok`). */
-export const batchSucceeded = (output: RunStepsOutput): boolean => output.summary.ok
-
 /** The error beside a batch's results when not every step succeeded: the failed steps by index and tool. */
 const batchFailure = (input: BatchInput, output: RunStepsOutput): BatchFailed | undefined => {
-  if (batchSucceeded(output)) return undefined
+  if (output.summary.ok) return undefined
   if (output.invalidSteps !== undefined) return new BatchFailed({ failed: [], invalid: output.invalidSteps.length })
   const failed = output.steps.flatMap((step, index) =>
     step.ok || step.skipped === true ? [] : [{ index, tool: input.steps[index]?.tool ?? "?", code: step.error?.code ?? "MM_INTERNAL_ERROR" }]

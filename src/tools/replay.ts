@@ -24,11 +24,12 @@ import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Secrets } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import { Sessions } from "../services/Sessions.js"
-import { BATCH_TOOL_NAME, batchSucceeded, makeRunSteps, RunStepsOutput, stepSnapshots } from "./batch.js"
+import { BATCH_TOOL_NAME, makeRunSteps, RunStepsOutput, stepSnapshots } from "./batch.js"
 import { fanOut } from "./fan-out.js"
 import { sessionSteps } from "./knowledge.js"
 import { launch } from "./session.js"
 import { RecordOnly } from "./shared.js"
+import { escapeRegex } from "../domain/text.js"
 
 /** The served tools by name. */
 type Lookup = ToolRegistryService["lookup"]
@@ -228,9 +229,6 @@ const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string
     }
     return steps
   })
-
-/** A text as a regex source matching it literally (as the recipe's end check writes its URL: recipe.ts). */
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /** The forms a typed text takes in later steps' arguments: as typed, and in a URL (percent-encoded, + for spaces). */
 const textForms = (text: string): ReadonlyArray<string> => {
@@ -479,7 +477,7 @@ const replayBatch = (
     const result = (yield* batchTool.run(batchInput)) as typeof RunStepsOutput.Type
     const now = yield* session.current
     const ranIn = Option.isSome(now) ? { session: now.value.sessionId, open: running || options.keep } : undefined
-    if (!batchSucceeded(result)) {
+    if (!result.summary.ok) {
       // The flow did not happen again: an error, naming the step that failed and why.
       const index = Math.max(0, firstFailure(result.steps))
       const error = result.steps[index]?.error
