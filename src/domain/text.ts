@@ -9,3 +9,6 @@ export const cutAtWord = (text: string, limit: number): string => {
   const space = head.lastIndexOf(" ")
   return space > limit / 2 ? head.slice(0, space) : head
 }
+
+/** A text as a regex source that matches it literally (slashes stay: a RegExp's toString escapes them for a literal). */
+export const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")

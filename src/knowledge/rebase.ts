@@ -4,9 +4,7 @@
 // end-of-flow check's regex, which spells the origin escaped) is rewritten to the new one. URLs of other
 // origins (a sign-in server, a CDN) stay as recorded.
 import type { Recipe } from "../domain/knowledge.js"
-
-/** A text as a regex source matching it literally, as recipe.ts writes the end-of-flow check. */
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+import { escapeRegex } from "../domain/text.js"
 
 /** The origin of an absolute http(s) URL; undefined for anything else. */
 const originOf = (value: string): string | undefined => {

@@ -9,6 +9,7 @@ import { replayModeOf, servedAs, toolWithRole, type ReplayableTool, type ReplayT
 import { describeStepTarget } from "./entry.js"
 import { durableTarget, whyNotDurable } from "./targets.js"
 import { clipText, identifierWords } from "./text.js"
+import { escapeRegex } from "../domain/text.js"
 
 export type { ReplayTools }
 
@@ -153,9 +154,6 @@ export const END_CHECK_MS = 5_000
 const VOLATILE = /\d{5,}|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$|^[0-9a-f]{16,}$|^(?=.*\d)(?=.*[a-z])[\w-]{24,}$/i
 /** Query keys whose values are per-run (cache busters, nonces, sessions) or secret. */
 const VOLATILE_KEYS = /^(_|t|ts|time|timestamp|nonce|state|code|sid|session(_?id)?|cb|cachebust(er)?|rand(om)?|v)$/i
-
-/** A text as a regex source matching it literally (slashes stay: a RegExp's toString escapes them for a literal). */
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /**
  * A URL as an end-of-flow check: the URL itself when nothing in it looks volatile; else a regex in which

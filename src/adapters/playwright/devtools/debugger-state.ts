@@ -12,6 +12,7 @@ import {
   type PauseOnExceptions,
   type SourceLocation
 } from "../../../domain/debugger.js"
+import { escapeRegex } from "../../../domain/text.js"
 
 // ---- what DevTools sends (the parts we read) ---------------------------------------------------
 
@@ -151,8 +152,6 @@ export interface BreakpointEntry {
   readonly spec: BreakpointSpec
   readonly bound: ReadonlyMap<Page, BoundBreakpoint>
 }
-
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /**
  * What DevTools matches script URLs with: the URL as given when it is absolute, else a regex for any
