@@ -4,6 +4,7 @@
 import type * as StderrLogger from "./adapters/logger.js"
 import type { Settings } from "./domain/config.js"
 import { SERVER_VERSION } from "./mcp/server.js"
+import { BROWSER_SERVER_USAGE } from "./cli/browser-server.js"
 import { CALL_USAGE } from "./cli/call.js"
 import { EXPORT_USAGE } from "./cli/export.js"
 import { REPLAY_USAGE } from "./cli/replay.js"
@@ -30,7 +31,8 @@ export const subcommands: Readonly<Record<string, Subcommand>> = {
   call: { usage: CALL_USAGE, run: (argv, env) => import("./cli/call.js").then((module) => module.runCall(argv, env)) },
   export: { usage: EXPORT_USAGE, run: (argv, env) => import("./cli/export.js").then((module) => module.runExport(argv, env)) },
   report: { usage: REPORT_USAGE, run: (argv, env) => import("./cli/report.js").then((module) => module.runReport(argv, env)) },
-  replay: { usage: REPLAY_USAGE, run: (argv, env) => import("./cli/replay.js").then((module) => module.runReplay(argv, env)) }
+  replay: { usage: REPLAY_USAGE, run: (argv, env) => import("./cli/replay.js").then((module) => module.runReplay(argv, env)) },
+  "browser-server": { usage: BROWSER_SERVER_USAGE, run: (argv, env) => import("./cli/browser-server.js").then((module) => module.runBrowserServer(argv, env)) }
 }
 
 export const HELP = helpText(SERVER_VERSION, Object.values(subcommands))

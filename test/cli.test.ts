@@ -232,7 +232,7 @@ describe("one option table", () => {
       for (const line of text.matchAll(/browser-workflow-mcp((?: [^\n`]*)?)/g)) {
         const words = line[1]!.split(/\s+/)
         // Subcommands' own flags are checked against --help above.
-        if (["call", "export", "report", "replay"].includes(words[1] ?? "")) continue
+        if (["call", "export", "report", "replay", "browser-server"].includes(words[1] ?? "")) continue
         // replay takes the server's options and its own (its usage line names them).
         const own = words[1] === "replay" ? new Set([...REPLAY_USAGE.matchAll(/--([a-z-]+)/g)].map((match) => match[1]!)) : new Set<string>()
         words.forEach((word, index) => {
