@@ -8,6 +8,7 @@ export declare const PAGE: {
   readonly checkRef: string
   readonly refEngine: string
   readonly describe: string
+  readonly candidates: string
   readonly actions: string
   readonly verifyMeasured: string
   readonly measuredElement: string

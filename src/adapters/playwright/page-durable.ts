@@ -25,6 +25,13 @@ const WALK_ARGS = (testIdAttribute: string): ObserveArgs => ({
   aria: true
 })
 
+/** An expression answering the walk's role and name tests (AriaTests) in this document, or null when it has no walk installed under `walkKey`. */
+export const ariaTestsExpression = (walkKey: string, testIdAttribute: string): string =>
+  `(() => {
+    const walk = window[Symbol.for(${JSON.stringify(walkKey)})]
+    return walk === undefined ? null : walk.observe(${JSON.stringify(WALK_ARGS(testIdAttribute))})
+  })()`
+
 /**
  * The expression that describes the target, through the walk installed in the document (`walkKey`) for
  * roles and names; without a walk there only the test id and CSS forms are given. The describe function

@@ -6,6 +6,9 @@ import type { ObserveArgs, ScreenRule, SettleArgs } from "./page/types.js"
 
 export type {
   AriaTests,
+  Candidate,
+  Candidates,
+  CandidatesArgs,
   Carry,
   FindLine,
   FindQuery,
@@ -99,14 +102,18 @@ const callInstalled = (args: ObserveArgs, settle: SettleArgs | null): string =>
 /** An observation through the installed walk; `{ missing: true }` when this document has none yet. */
 export const installedCallExpression = (args: ObserveArgs, settle: SettleArgs | null): string => callInstalled(args, settle)
 
-/** Installs the walk in this document and observes. */
-export const installedObserveExpression = (args: ObserveArgs, settle: SettleArgs | null): string =>
-  `(() => {
-    Object.defineProperty(window, Symbol.for(${JSON.stringify(installKey())}), {
+/** A statement that installs the walk in this document (over the one there, if any). */
+export const installWalkStatement = (): string =>
+  `Object.defineProperty(window, Symbol.for(${JSON.stringify(installKey())}), {
       value: ${PAGE.walk},
       enumerable: false,
       configurable: true
-    })
+    })`
+
+/** Installs the walk in this document and observes. */
+export const installedObserveExpression = (args: ObserveArgs, settle: SettleArgs | null): string =>
+  `(() => {
+    ${installWalkStatement()}
     return ${callInstalled(args, settle)}
   })()`
 

@@ -83,18 +83,40 @@ export class TargetNotFound extends Schema.TaggedError<TargetNotFound>()("Target
   }
 }
 
+/** One of the elements an ambiguous target matches: its ref (bound when the error was made), role and short name. */
+export const AmbiguousCandidate = Schema.Struct({
+  ref: Schema.String,
+  role: Schema.String,
+  /** Its accessible name (its text when it has none), truncated. */
+  name: Schema.String,
+  /** Present when nobody sees it (display: none, visibility: hidden, no size). */
+  hidden: Schema.optional(Schema.Literal(true))
+})
+export type AmbiguousCandidate = typeof AmbiguousCandidate.Type
+
+const candidateText = (candidate: AmbiguousCandidate) =>
+  `${candidate.ref} ${candidate.role}${candidate.name === "" ? "" : ` ${JSON.stringify(candidate.name)}`}${candidate.hidden === true ? " (hidden)" : ""}`
+
 export class TargetAmbiguous extends Schema.TaggedError<TargetAmbiguous>()("TargetAmbiguous", {
   target: Schema.String,
-  count: Schema.Number
+  count: Schema.Number,
+  /** The first few matches with their refs, when the page could name them. */
+  candidates: Schema.optional(Schema.Array(AmbiguousCandidate))
 }) {
   get code() {
     return "MM_TARGET_AMBIGUOUS" as const
   }
   override get message() {
-    return `${this.target} matches ${this.count} elements. Name one: a ref from the page text or mm_find, a narrower selector (">> nth=0" is the first match), or "within" a parent.`
+    const listed = this.candidates ?? []
+    if (listed.length === 0) {
+      return `${this.target} matches ${this.count} elements. Name one: a ref from the page text or mm_find, a narrower selector (">> nth=0" is the first match), or "within" a parent.`
+    }
+    const more = this.count > listed.length ? `, and ${this.count - listed.length} more` : ""
+    return `${this.target} matches ${this.count} elements: ${listed.map(candidateText).join(", ")}${more}. Retry with one of these refs as a11yRef, a narrower selector (">> nth=0" is the first match), or "within" a parent.`
   }
   get details() {
-    return { target: this.target, count: this.count }
+    const refs = (this.candidates ?? []).map((candidate) => candidate.ref)
+    return { target: this.target, count: this.count, ...(refs.length > 0 ? { refs } : {}) }
   }
 }
 

@@ -2,6 +2,7 @@
 // element, visible, enabled, still, not covered) and prepares it, so that click and type need no
 // selector machinery of Playwright's. Whenever the page answers "not ready", the caller falls back
 // to Playwright's own action, which waits, retries and explains; so this path is only ever faster.
+import { DIRECT_TOKEN, noteMatches } from "./candidates.js"
 import { focusedElement } from "./dom.js"
 import { isSensitiveField as isSensitive, readShownText } from "./fields.js"
 import { armGuard as arm, GUARDED_EVENTS as events } from "./guard.js"
@@ -29,7 +30,12 @@ export const prepareAction = async (args: DirectArgs): Promise<DirectResult> => 
   }
   // Visible as that wait sees it: any of the matches is.
   if (args.action === "visible" && matches.length > 1) return matches.some((match) => isVisible(match)) ? { ready: true } : notReady("not visible")
-  if (matches.length !== 1) return matches.length === 0 ? notReady("no match") : { ready: false, why: "ambiguous", count: matches.length }
+  if (matches.length === 0) return notReady("no match")
+  if (matches.length > 1) {
+    // The Node side lists them with refs (MM_TARGET_AMBIGUOUS, session/candidates.ts).
+    noteMatches(DIRECT_TOKEN, matches)
+    return { ready: false, why: "ambiguous", count: matches.length }
+  }
   const element = matches[0]!
   // A ref may name an element inside same-origin iframes: their elements, innermost first.
   const frames: Array<HTMLIFrameElement> = []

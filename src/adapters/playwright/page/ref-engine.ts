@@ -1,5 +1,6 @@
 // The selector engine that resolves a ref to exactly its element, registered with Playwright (see
 // REF_ENGINE in page-script.ts). It runs in Playwright's utility world next to the ref registry.
+import { MARK_PREFIX, noteMatch } from "./candidates.js"
 
 /** Selector engine registered with Playwright; runs in Playwright's utility world next to the registry. */
 export const refSelectorEngine = () => {
@@ -30,6 +31,12 @@ export const refSelectorEngine = () => {
   return {
     query: (root: Node, body: string) => find(root, body),
     queryAll: (root: Node, body: string) => {
+      // A marking step (`... >> bwmref=mark:<token>`, candidates.ts): each element the steps before it matched is noted, and matches.
+      if (body.startsWith(MARK_PREFIX)) {
+        if (root.nodeType !== Node.ELEMENT_NODE) return []
+        noteMatch(body.slice(MARK_PREFIX.length), root as Element)
+        return [root as Element]
+      }
       const element = find(root, body)
       return element ? [element] : []
     }

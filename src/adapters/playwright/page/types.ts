@@ -292,3 +292,26 @@ export type Described = { readonly found: true; readonly element: ElementFacts }
 
 /** What describeExpression answers: the description, or that the document has not installed the describe function yet. */
 export type DescribeAnswer = Described | { readonly missing: true }
+
+/** What page/candidates.ts listCandidates takes: the marking step's token, and how many matches to list, named how long. */
+export interface CandidatesArgs {
+  readonly token: string
+  /** The server's next ref number: a ref bound here is past it and past every ref this document handed out. */
+  readonly nextRef: number
+  readonly limit: number
+  readonly nameChars: number
+}
+
+export interface Candidate {
+  readonly ref: string
+  readonly role: string
+  readonly name: string
+  readonly hidden?: true
+}
+
+export interface Candidates {
+  readonly candidates: Array<Candidate>
+  readonly count: number
+  readonly nextRef: number
+}
+

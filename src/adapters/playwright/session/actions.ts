@@ -276,7 +276,10 @@ const getText = (context: ActionContext, target: Target, options: { readonly tim
   Effect.gen(function* () {
     const { live, page } = yield* context.browser.activePage
     const started = Date.now()
-    const direct = yield* readTextDirect(context.direct, live, page, target, options.timeoutMs)
+    const direct = yield* readTextDirect(context.direct, live, page, target, options.timeoutMs).pipe(
+      // Our script found several and noted them in the page: listed from there, without Playwright's engine.
+      Effect.catchTag("TargetAmbiguous", (ambiguous) => Effect.flip(context.targeting.listNoted(page)(ambiguous)))
+    )
     if (Option.isSome(direct)) return direct.value
     const left = Math.max(1, options.timeoutMs - (Date.now() - started))
     const { value } = yield* context.targeting.act("get_text", target, left, (locator, opts) => locator.evaluate(readShownText, undefined, opts))

@@ -116,7 +116,7 @@ const probe = (targeting: Targets, page: Page, assertion: Assertion) =>
       if (invalid !== undefined) return yield* invalid
     }
     if (assertion.condition === "count") return { pass: count === expected, actual: String(Math.max(count, 0)), sensitive: false }
-    if (count > 1) return yield* new TargetAmbiguous({ target: describeTarget(target), count })
+    if (count > 1) return yield* Effect.flip(targeting.listAmbiguous(page, target, frames.value)(new TargetAmbiguous({ target: describeTarget(target), count })))
     if (count <= 0) return { pass: assertion.condition === "hidden", actual: "no matching element", sensitive: false }
     // Whether the field is secret is asked first, so that a secret value never leaves the page.
     const sensitive =

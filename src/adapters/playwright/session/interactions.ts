@@ -77,8 +77,20 @@ const drag = (browser: BrowserStateService, targeting: Targets, source: Target, 
               : Effect.fail(timeout)
         )
       ),
-      // A drop target's selector that Playwright cannot parse fails the drag at once: name its field.
-      Effect.catchTag("ActionFailed", (failed) => Effect.flatMap(targeting.selectorProblem(page, target, "to."), (invalid) => Effect.fail(invalid ?? failed)))
+      // A drop target's selector that Playwright cannot parse fails the drag at once: name its field. So
+      // does one that names several (Playwright's strict mode refuses it).
+      Effect.catchTag("ActionFailed", (failed) =>
+        Effect.gen(function* () {
+          const invalid = yield* targeting.selectorProblem(page, target, "to.")
+          if (invalid !== undefined) return yield* invalid
+          const count = yield* targeting.countSafely(destination)
+          return yield* count > 1 ? new TargetAmbiguous({ target: describeTarget(target), count }) : failed
+        })
+      ),
+      // A drop target that names several: its matches listed (the source's were, by its action).
+      Effect.catchTag("TargetAmbiguous", (ambiguous) =>
+        ambiguous.candidates === undefined && ambiguous.target === describeTarget(target) ? Effect.flip(targeting.listAmbiguous(page, target, frames)(ambiguous)) : Effect.fail(ambiguous)
+      )
     )
   })
 

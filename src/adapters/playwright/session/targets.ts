@@ -16,6 +16,7 @@ import { failIfStuck, knownStuck, unanswered, unresponsive } from "./responsive.
 import { checkRefExpression, REF_ENGINE, walkInstallKey, type RefCheck } from "../page-script.js"
 import type { ReadinessAction } from "../page/readiness.js"
 import { QUIET_MS, watchReadiness, whyNotReady, type NotReady } from "./readiness.js"
+import { withCandidates, type MatchSource } from "./candidates.js"
 
 /** How long describing a target may take before the action goes ahead without it. */
 const DESCRIBE_TIMEOUT_MS = 1_000
@@ -341,9 +342,16 @@ const act = <A>(
           // A page that closed because the whole browser went away ends the session, not just the action.
           browser.refineClosed(Effect.fail<ActionError | PageClosed>(classified))
         )
-      )
+      ),
+      Effect.catchTag("TargetAmbiguous", (ambiguous) => Effect.flip(listAmbiguous(browser, page, locator)(ambiguous)))
     )
   })
+
+/** The ambiguity with the target's first matches and their refs (session/candidates.ts). */
+const listAmbiguous = (browser: BrowserStateService, page: Page, source: MatchSource) => (ambiguous: TargetAmbiguous) =>
+  Effect.flatMap(Effect.option(browser.live), (live) =>
+    withCandidates(page, Option.getOrUndefined(live), source, browser.settings.testIdAttribute)(ambiguous)
+  )
 
 /**
  * Playwright's action on the located target within waitMs; for an action with a readiness, raced with the
@@ -405,6 +413,10 @@ export const targets = (browser: BrowserStateService) => {
     describeScript: (page: Page, target: Target) => describeScript(settings, page, target),
     countSafely,
     selectorProblem,
+    /** Lists the first matches of an ambiguous target with their refs, for a check of its own (an assertion, a drop target). */
+    listAmbiguous: (page: Page, target: Target, frames: ReadonlyArray<string> = []) => listAmbiguous(browser, page, locate(settings, page, target, frames)),
+    /** The same for matches the direct path found and noted in the page (page/actions.ts). */
+    listNoted: (page: Page) => listAmbiguous(browser, page, "direct"),
     untilMissing,
     act: <A>(
       action: Action,
