@@ -35,7 +35,12 @@ const PACKAGES = [
   "bootstrap",
   "react-datepicker",
   "monaco-editor",
-  "@fluentui/web-components"
+  "@fluentui/web-components",
+  "@mantine/core",
+  "@mantine/dates",
+  "primereact",
+  "vue",
+  "vuetify"
 ] as const
 
 const TYPES: Readonly<Record<string, string>> = {

@@ -21,6 +21,7 @@ import { ours, SingleCallAgent, theirs, type Adapter, type Attempt } from "./age
 import { serveWidgetCorpus, type WidgetCorpus } from "./corpus.js"
 import { pages, tasks, type Task } from "./tasks.js"
 import { editorBundles, editorPages, editorTasks } from "./third-editors.js"
+import { fwBundles, fwPages, fwTasks } from "./third-fw.js"
 import { reactBundles, reactPages, reactTasks } from "./third-react.js"
 import { wcBundles, wcPages, wcTasks } from "./third-wc.js"
 import { widerPages, widerTasks } from "./wider.js"
@@ -162,10 +163,13 @@ const kb = (bytes: number) => (bytes / 1000).toFixed(1)
 const secs = (ms: number) => (ms / 1000).toFixed(1)
 
 const main = async () => {
-  const corpus = await serveWidgetCorpus({ ...pages, ...widerPages, ...reactPages, ...editorPages, ...wcPages }, { ...reactBundles, ...editorBundles, ...wcBundles })
+  const corpus = await serveWidgetCorpus(
+    { ...pages, ...widerPages, ...reactPages, ...editorPages, ...wcPages, ...fwPages },
+    { ...reactBundles, ...editorBundles, ...wcBundles, ...fwBundles }
+  )
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-bench-widgets-"))
   const results: Array<{ task: Task; outcomes: Record<string, Outcome> }> = []
-  const chosen = [...tasks, ...widerTasks, ...reactTasks, ...editorTasks, ...wcTasks].filter((task) => only === undefined || only.includes(task.id))
+  const chosen = [...tasks, ...widerTasks, ...reactTasks, ...editorTasks, ...wcTasks, ...fwTasks].filter((task) => only === undefined || only.includes(task.id))
   try {
     for (const [index, task] of chosen.entries()) {
       // Interleaved: who goes first alternates per task.
