@@ -107,16 +107,17 @@ export const textAlternative = (ctx: NameContext, element: Element, options: Nam
     if (trimmed(title)) return title
   }
   options.visited.add(element)
-  if (options.target === "self" && (role === "textbox" || role === "searchbox") && tag !== "input" && tag !== "textarea") return editorPlaceholder(element)
+  if (options.target === "self" && (role === "textbox" || role === "searchbox") && tag !== "input" && tag !== "textarea") return editorPlaceholder(ctx, element)
   return ""
 }
 
 /**
  * The placeholder an editor shows while empty, which names it as a field's placeholder does (Chromium
- * names a textbox by its aria-placeholder): aria-placeholder, placeholder, or the data-placeholder that
- * Quill puts on the editing host and Tiptap or CKEditor on its empty first paragraph.
+ * names a textbox by its aria-placeholder): aria-placeholder, placeholder, the data-placeholder that
+ * Quill puts on the editing host and Tiptap or CKEditor on its empty first paragraph, or the words an
+ * editor draws over its empty editing host (overlaidPlaceholder).
  */
-const editorPlaceholder = (element: Element): string => {
+const editorPlaceholder = (ctx: NameContext, element: Element): string => {
   for (const attribute of ["aria-placeholder", "placeholder", "data-placeholder"]) {
     const value = element.getAttribute(attribute) ?? ""
     if (trimmed(value)) return value
@@ -124,6 +125,27 @@ const editorPlaceholder = (element: Element): string => {
   for (let item = element.firstElementChild; item; item = item.nextElementSibling) {
     const value = item.getAttribute("data-placeholder") ?? ""
     if (trimmed(value)) return value
+  }
+  return overlaidPlaceholder(ctx, element)
+}
+
+/**
+ * The words an editor draws over its empty editing host as a placeholder (Lexical, Draft.js): an element
+ * beside the host or beside its parent that takes no pointer (pointer-events: none, so a click on the
+ * words reaches the host), is shown with text (aria-hidden or not), and starts inside the host's box.
+ */
+const overlaidPlaceholder = (ctx: NameContext, element: Element): string => {
+  if (!(element as HTMLElement).isContentEditable || trimmed(element.textContent ?? "")) return ""
+  const box = element.getBoundingClientRect()
+  for (const parent of [element.parentElement, element.parentElement?.parentElement]) {
+    for (let item = parent?.firstElementChild ?? null; item; item = item.nextElementSibling) {
+      const style = ctx.styleOf(item)
+      if (item === element || item.contains(element) || style?.pointerEvents !== "none" || style.visibility !== "visible") continue
+      // Shown (aria-hidden or not: the words are for the eye, the host is what takes them).
+      const at = item.getBoundingClientRect()
+      const words = at.width > 0 && at.height > 0 ? normalize(item.textContent) : ""
+      if (words !== "" && at.left >= box.left && at.top >= box.top && at.left < box.right && at.top < box.bottom) return words
+    }
   }
   return ""
 }

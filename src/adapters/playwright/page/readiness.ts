@@ -188,11 +188,11 @@ export const hitAt = (element: Element): { readonly hit: Element | null; readonl
 /**
  * Runs in the page: the element a person would act through when `element` cannot take the pointer
  * itself: a label of it, the editor around a caret-sized input, its shadow host, or (`cover`, what the
- * pointer hits at its point) a part its own component drew over it. Only one that the pointer reaches at its own point, never another
- * control, and not disabled.
+ * pointer hits at its point) a part its own component drew over it; for a text field that part before a
+ * label (whose click would only focus it). Only one that the pointer reaches at its own point, never
+ * another control, and not disabled.
  */
 export const throughElement = (element: Element, cover: Element | null): { readonly element: Element; readonly how: ThroughHow } | undefined => {
-  const CONTROLS = "a[href], button, input, select, textarea, [role=button], [role=link], [role=checkbox], [role=switch], [role=radio], [role=combobox], [role=option], [role=menuitem], [role=tab]"
   const root = element.getRootNode()
   const reaches = (candidate: Element): boolean => {
     if (hiddenHow(candidate) !== undefined || isDisabledElement(candidate)) return false
@@ -207,6 +207,11 @@ export const throughElement = (element: Element, cover: Element | null): { reado
   const labels: Array<Element> = [...((element as HTMLInputElement).labels ?? [])]
   const around = element.parentElement?.closest("label")
   if (around && (around as HTMLLabelElement).control === element && !labels.includes(around)) labels.push(around)
+  // A label's click only focuses a text field (a checkbox's toggles it): a visually hidden text field
+  // behind a control its component draws (a dropdown's box) is clicked there, as a person clicks it.
+  const drawnFirst = (element.localName === "input" && FILLABLE_INPUTS.has((element.getAttribute("type") ?? "").toLowerCase())) || element.localName === "textarea"
+  const drawn = drawnFirst ? drawnOver(element, cover, root, reaches) : undefined
+  if (drawn !== undefined) return drawn
   for (const label of labels) if (reaches(label)) return { element: label, how: "label" }
   // A code editor's caret-sized input: the nearest box around it, the editor a person clicks into.
   if (isCaretInput(element)) {
@@ -216,17 +221,34 @@ export const throughElement = (element: Element, cover: Element | null): { reado
       break
     }
   }
-  // A part of the same component over it: in its shadow tree, or beside it under its parent, drawn (not a control of its own).
-  if (cover !== null && cover !== element && !composedWithin(cover, element)) {
-    // Beside it in the light DOM: under its parent or grandparent (never the whole page).
-    const scope = element.parentElement?.parentElement ?? element.parentElement
-    const sameComponent =
-      root instanceof ShadowRoot ? cover.getRootNode() === root : scope !== null && scope !== undefined && !/^(body|html)$/.test(scope.localName) && scope.contains(cover)
-    const drawn = !cover.matches(CONTROLS) && (cover.closest("[aria-hidden=true]") !== null || cover.getAttribute("role") === null)
-    if (sameComponent && drawn && reaches(cover)) return { element: cover, how: "drawn control" }
+  if (!drawnFirst) {
+    const drawn = drawnOver(element, cover, root, reaches)
+    if (drawn !== undefined) return drawn
   }
   if (root instanceof ShadowRoot && reaches(root.host)) return { element: root.host, how: "host" }
   return undefined
+}
+
+/** What the readiness check clicks instead of a target: a control, or an element the pointer reaches at its own point. */
+const CONTROLS = "a[href], button, input, select, textarea, [role=button], [role=link], [role=checkbox], [role=switch], [role=radio], [role=combobox], [role=option], [role=menuitem], [role=tab]"
+
+/**
+ * Runs in the page: `cover` (what the pointer hits at the target's point) when it is a part the target's
+ * own component drew over it: in its shadow tree, or beside it under its parent or grandparent (never
+ * the whole page), not a control of its own, and reached by the pointer at its own point.
+ */
+const drawnOver = (
+  element: Element,
+  cover: Element | null,
+  root: Node,
+  reaches: (candidate: Element) => boolean
+): { readonly element: Element; readonly how: ThroughHow } | undefined => {
+  if (cover === null || cover === element || composedWithin(cover, element)) return undefined
+  const scope = element.parentElement?.parentElement ?? element.parentElement
+  const sameComponent =
+    root instanceof ShadowRoot ? cover.getRootNode() === root : scope !== null && scope !== undefined && !/^(body|html)$/.test(scope.localName) && scope.contains(cover)
+  const drawn = !cover.matches(CONTROLS) && (cover.closest("[aria-hidden=true]") !== null || cover.getAttribute("role") === null)
+  return sameComponent && drawn && reaches(cover) ? { element: cover, how: "drawn control" } : undefined
 }
 
 /**

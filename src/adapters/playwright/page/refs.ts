@@ -34,9 +34,11 @@ const refFor = (walk: Walk, element: Element, durable: string): string => {
 
 const textOf = (node: TreeNode, name: string): string | undefined => {
   if (node.parts.length === 0) return undefined
-  let text = normalize(node.parts.join(""), node.cap + 1)
+  const joined = node.parts.join("")
+  let text = normalize(joined, node.cap + 1)
   if (text === "") return undefined
-  const cut = text.endsWith("…") || node.total > node.taken
+  // Cut by normalize (longer than the cap) or by the walk (more than it took); a text that ends in its own "…" is whole.
+  const cut = node.total > node.taken || (text.endsWith("…") && text !== normalize(joined, Number.MAX_SAFE_INTEGER))
   if (cut) {
     const body = text.endsWith("…") ? text.slice(0, -1) : text.slice(0, node.cap)
     text = `${body}…[${Math.max(1, node.total - body.length)} more chars]`

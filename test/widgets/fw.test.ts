@@ -1,0 +1,100 @@
+// Patterns of the framework kits and editors in bench/widgets (third-fw.ts), each on a small hand-written
+// page in real Chromium (no library code): a dropdown whose combobox is a visually hidden read-only
+// input inside the box it draws, with a label whose click only focuses that input (PrimeReact); and an
+// editor whose placeholder is words drawn over its empty editing host that take no pointer (Lexical).
+import { describe, expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { accessibilitySnapshot } from "../../src/tools/discovery.js"
+import { evaluate } from "../../src/tools/evaluate.js"
+import { click, type } from "../../src/tools/interaction.js"
+import { html, liveLayer, testSettings } from "../support/browser.js"
+import { pageHarness } from "../support/page-harness.js"
+
+/** A dropdown as PrimeReact draws it: its box opens the panel on a click that is not on the input; the input only takes the focus. */
+const dropdown = (id: string, label: string, opens: boolean) => `
+  <label for="${id}">${label}</label>
+  <div class="dropdown" id="${id}-box" style="position:relative;display:flex;width:240px;height:36px;border:1px solid #999;margin-bottom:12px">
+    <div style="position:absolute;width:1px;height:1px;margin:-1px;padding:0;border:0;overflow:hidden;clip:rect(0 0 0 0)"><input id="${id}" readonly aria-haspopup="listbox" aria-expanded="false"></div>
+    <span class="value" style="flex:1;padding:8px">Select one</span><span class="trigger" aria-hidden="true" style="padding:8px">▾</span>
+  </div>
+  <script>
+    document.getElementById("${id}-box").addEventListener("click", (event) => {
+      if (event.target.tagName === "INPUT" || !${opens}) return
+      document.getElementById("${id}").focus()
+      document.getElementById("${id}").setAttribute("aria-expanded", "true")
+      document.getElementById("panel").hidden = false
+    })
+  </script>`
+
+const pages = {
+  "/hidden-field-dropdown": html(
+    "Hidden field dropdown",
+    `<h1>Booking</h1>
+    ${dropdown("country", "Country", true)}
+    ${dropdown("city", "City", false)}
+    <div id="panel" hidden><input id="filter" placeholder="Search countries"><ul role="listbox"><li role="option">Portugal</li><li role="option">Spain</li></ul></div>
+    <script>window.widgetState = () => ({ open: !document.getElementById("panel").hidden, focused: (document.activeElement && document.activeElement.id) || null })</script>`
+  ),
+  "/overlay-placeholder": html(
+    "Overlay placeholder",
+    `<h1>Notes</h1>
+    <div style="position:relative;width:420px">
+      <div id="editor" contenteditable="true" style="border:1px solid #ccc;min-height:100px;padding:8px;outline:none"><p><br></p></div>
+      <div id="placeholder" style="position:absolute;top:9px;left:9px;color:#999;pointer-events:none;user-select:none">Enter some text…</div>
+    </div>
+    <script>
+      const editor = document.getElementById("editor")
+      editor.addEventListener("input", () => (document.getElementById("placeholder").style.display = editor.textContent === "" ? "" : "none"))
+      window.widgetState = () => ({ text: editor.textContent })
+    </script>`
+  )
+}
+
+const { PagesLive, call, open } = pageHarness("test/FrameworkKitPatternPages", pages)
+
+const state = Effect.map(call(evaluate, { expression: "window.widgetState()" }), (envelope) => envelope.result.value)
+
+/** The page text of a whole snapshot, and the ref of its line with this role and name. */
+const snapshotRef = (role: string, name: string) =>
+  Effect.gen(function* () {
+    const text = JSON.stringify(yield* call(accessibilitySnapshot, {})).replace(/\\n/g, "\n").replace(/\\"/g, '"')
+    const line = text.split("\n").find((candidate) => candidate.includes(`${role} "${name}"`))
+    expect(line, `${role} "${name}" in\n${text}`).toBeDefined()
+    return { text, ref: line!.match(/\[(e\d+)\]/)![1]! }
+  })
+
+layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, excludeTestServices: true })("patterns of framework kits and editors", (it) => {
+  describe("a dropdown whose combobox is a visually hidden input inside the box it draws", () => {
+    it.effect("a click on the input's ref clicks the drawn box (not the label, whose click only focuses it): the panel opens, and the answer shows it", () =>
+      Effect.gen(function* () {
+        yield* open("/hidden-field-dropdown")
+        const { ref } = yield* snapshotRef("textbox", "Country")
+        const clicked = yield* call(click, { a11yRef: ref, timeoutMs: 5_000 })
+        expect(clicked.ok, JSON.stringify(clicked)).toBe(true)
+        expect(yield* state).toEqual({ open: true, focused: "country" })
+        expect(JSON.stringify(clicked)).toContain("Search countries")
+      }))
+
+    it.effect("a drawn box whose click does nothing: the click fails saying it had no effect, never success", () =>
+      Effect.gen(function* () {
+        yield* open("/hidden-field-dropdown")
+        const { ref } = yield* snapshotRef("textbox", "City")
+        const clicked = yield* call(click, { a11yRef: ref, timeoutMs: 5_000 })
+        expect(clicked.ok).toBe(false)
+        expect(clicked.error?.message).toContain("had no effect")
+        expect(yield* state).toEqual({ open: false, focused: null })
+      }))
+  })
+
+  describe("an editor whose placeholder is drawn over its empty editing host", () => {
+    it.effect("the editing host is a textbox named by the placeholder, the words show whole, and typing into it types into the editor", () =>
+      Effect.gen(function* () {
+        yield* open("/overlay-placeholder")
+        const { text, ref } = yield* snapshotRef("textbox", "Enter some text…")
+        expect(text).not.toContain("more chars")
+        const typed = yield* call(type, { a11yRef: ref, text: "Hello world" })
+        expect(typed.ok, JSON.stringify(typed)).toBe(true)
+        expect(yield* state).toEqual({ text: "Hello world" })
+      }))
+  })
+})
