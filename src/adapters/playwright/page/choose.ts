@@ -69,7 +69,10 @@ const around = (aria: Aria, element: Element, role: string): Element | null => {
   return null
 }
 
-const isOwner = (aria: Aria, element: Element) => roleIs(aria, element, "combobox") || element.getAttribute("aria-haspopup") === "listbox"
+/** A popup's trigger: a combobox, or a button that pops up a listbox or says only that it pops something up ("true", a picker's). */
+const TRIGGERS = "[role~=combobox], [aria-haspopup=listbox], [aria-haspopup=true]"
+const isOwner = (aria: Aria, element: Element) =>
+  roleIs(aria, element, "combobox") || element.getAttribute("aria-haspopup") === "listbox" || element.getAttribute("aria-haspopup") === "true"
 
 const isTextField = (element: Element | null): element is HTMLInputElement | HTMLTextAreaElement =>
   (element instanceof HTMLInputElement && /^(text|search|)$/.test(element.type) && !element.readOnly && !element.disabled) ||
@@ -94,7 +97,7 @@ export const choiceWidget = (target: Element, arg: { readonly mark: boolean }): 
   else if (roleIs(aria, target, "listbox")) listbox = target
   else if (isOwner(aria, target)) owner = target
   // A field inside a combobox (its search input), or a component's host or wrapper holding one.
-  else owner = around(aria, target, "combobox") ?? (target.shadowRoot ?? target).querySelector("[role~=combobox], [aria-haspopup=listbox]")
+  else owner = around(aria, target, "combobox") ?? (target.shadowRoot ?? target).querySelector(TRIGGERS)
   if (listbox !== null) {
     owner = ownerOfListbox(listbox)
     listboxes = [listbox]

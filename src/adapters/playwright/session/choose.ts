@@ -1,6 +1,6 @@
 // select_option on ARIA widgets, which Playwright's selectOption refuses: a role=listbox (or one of its
 // options), a custom combobox or a button that pops up a listbox. The popup is opened when it is closed
-// (a click on the combobox, else ArrowDown), the option is found by its accessible name (exactly, else
+// (a click on the combobox, else Alt+ArrowDown, else ArrowDown), the option is found by its accessible name (exactly, else
 // case and spacing aside, else by its value; typed into the combobox's filter when it is not shown), and
 // clicked (a visually hidden option through the element its popup shows it as). Success only once the widget showed the choice (page/choose.ts reads it before and after).
 import { Effect } from "effect"
@@ -65,22 +65,39 @@ const click = async (element: ElementHandle, until: number, what: string) => {
   })
 }
 
-/** The widget with its listbox shown: opened by a click on its combobox (then ArrowDown) when closed. */
-const opened = async (target: Locator, until: number): Promise<Widget> => {
+/**
+ * The keys that open a combobox's popup from the keyboard, tried in turn half a second apart when a click
+ * did not open it: Alt+ArrowDown (the ARIA pattern's, which shows the popup without changing the value),
+ * then ArrowDown (which some widgets take to move to the first option).
+ */
+const OPEN_KEYS = ["Alt+ArrowDown", "ArrowDown"]
+const KEY_AFTER_MS = 500
+
+/** Whether a listbox found before is still in the page and drawn. */
+const stillShown = (listbox: ElementHandle) =>
+  listbox.evaluate((box) => box.isConnected && (box as Element).getClientRects().length > 0).catch(() => false)
+
+/**
+ * The widget with its listbox shown: opened by a click on its combobox (then the keys that open it) when
+ * closed. `before`: the widget as the previous value found it; a popup it found by its appearing (nothing
+ * names it) that stayed open for the next value is that value's popup too.
+ */
+const opened = async (target: Locator, until: number, before?: Widget): Promise<Widget> => {
   const now = await widget(target, true)
   if (now.listbox !== null || now.owner === null) return now
+  if (before?.listbox != null && (await stillShown(before.listbox))) return { ...now, listboxes: before.listboxes, listbox: before.listbox, multiple: before.multiple }
   await click(now.owner, until, "the combobox to open it")
-  let keyed = false
+  let keyed = 0
   for (const started = Date.now(); Date.now() < Math.min(until, started + SHOW_MS); await sleep(POLL_MS)) {
     const after = await widget(target, false)
     if (after.listbox !== null) return after
-    // A combobox that opens from the keyboard only: the key a person presses.
-    if (!keyed && Date.now() - started > 500) {
-      keyed = true
-      await now.owner.press("ArrowDown", { timeout: 1_000 }).catch(() => undefined)
+    // A combobox that opens from the keyboard only: the keys a person presses.
+    if (keyed < OPEN_KEYS.length && Date.now() - started > KEY_AFTER_MS * (keyed + 1)) {
+      await now.owner.press(OPEN_KEYS[keyed]!, { timeout: 1_000 }).catch(() => undefined)
+      keyed++
     }
   }
-  throw new ChoiceFailed("its popup did not open: clicking the combobox (and ArrowDown) showed no listbox")
+  throw new ChoiceFailed(`its popup did not open: clicking the combobox (and ${OPEN_KEYS.join(", then ")}) showed no listbox`)
 }
 
 /** The option `value` names in the widget's listbox, typing it into the widget's filter field when it is not there. */
@@ -155,8 +172,10 @@ const choose = async (page: Page, target: Locator, values: ReadonlyArray<string>
   const names: Array<string> = []
   const chosen: Array<{ readonly option: ElementHandle; readonly name: string }> = []
   let owner: ElementHandle | null = null
+  let previous: Widget | undefined
   for (const value of values) {
-    const now = await opened(target, until)
+    const now = await opened(target, until, previous)
+    previous = now
     if (now.listbox === null) throw new ChoiceFailed("it is not a listbox, an option of one, or a combobox")
     owner = now.owner
     if (values.length > 1 && now.owner === null && !now.multiple) throw new ChoiceFailed(`the listbox takes one option (no aria-multiselectable), and ${values.length} were given`)
