@@ -17,40 +17,10 @@ import * as path from "node:path"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { loginPageWith, servePages } from "../demo/sample-app.js"
 import { generatedPage } from "./generated-page.js"
-import { median, out, root, signInSteps, spawnClient } from "./support.js"
+import { cpuBelow, median, out, root, signInSteps, spawnClient } from "./support.js"
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 12)
 const OBSERVE_RUNS = Number(process.env.BENCH_OBSERVE_RUNS ?? 5)
-const TICK_MS = 1000 / 100
-
-/** CPU ms (user+sys, reaped children included) of `pid` and of every process below it, by /proc. */
-const cpuBelow = (pid: number): { readonly server: number; readonly browser: number } => {
-  const parent = new Map<number, number>()
-  const cpu = new Map<number, number>()
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8")
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-      parent.set(Number(entry), Number(fields[1]))
-      // utime, stime, cutime, cstime (fields 14-17 of stat; 0-based 11-14 after the name).
-      cpu.set(Number(entry), (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * TICK_MS)
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  let server = 0
-  let browser = 0
-  for (const [candidate, ms] of cpu) {
-    if (candidate === pid) server += ms
-    else {
-      let up = parent.get(candidate)
-      while (up !== undefined && up > 1 && up !== pid) up = parent.get(up)
-      if (up === pid) browser += ms
-    }
-  }
-  return { server, browser }
-}
 
 interface Sample {
   readonly wall: number

@@ -1,10 +1,11 @@
 // bench:scale (issue 23): a recorded TodoMVC flow replayed 16 times, each run with its own item names as
 // params. Two Playwright browser servers on 127.0.0.1 (launchServer, the protocol of `playwright
-// run-server`) stand in for the grid. Contenders, interleaved over BENCH_ROUNDS rounds (default 2), each a
-// fresh server process over stdio:
+// run-server`, with the switches `browser-workflow-mcp browser-server --loopback-only` gives it) stand in
+// for the grid. Contenders, interleaved over BENCH_ROUNDS rounds (default 2), each a fresh server process
+// over stdio, with the CPU of every process (split: the browsers', ours and the bench's):
 //   sequential  one browser server; per run mm_replay {flowTag, params} then mm_cleanup (32 calls)
 //   fan-out     both browser servers; one mm_replay {flowTag, runs, concurrency: 4}
-// Then the same fan-out with the second browser server killed (SIGKILL) once 4 runs (BENCH_KILL_AFTER) have finished: its
+// Then the same fan-out with the second browser server killed (SIGKILL) half a run after 4 runs (BENCH_KILL_AFTER) finished: its
 // runs must fail with MM_BROWSER_CLOSED, the others pass, and replaying the failed ones again passes.
 // Every run must store only its own items, and every passed run exactly its two, failed runs checked too
 // (what one stored before its browser went is its own): the TodoMVC page served here reports its stored
@@ -17,8 +18,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { chromium, type BrowserServer } from "playwright"
 import { listenLoopback, send, type RunningServer } from "../demo/serve.js"
 import { serveThirdParty } from "../demo/third-party-apps.js"
-import { LOOPBACK_ARGS } from "../src/adapters/playwright/lifecycle/launch.js"
-import { findChromium, ourServer, out, root, spawnClient } from "./support.js"
+import { LOOPBACK_ARGS, withDisabledFeatures } from "../src/adapters/playwright/lifecycle/launch.js"
+import { cpuBelow, findChromium, ourServer, out, root, spawnClient } from "./support.js"
 
 const RUNS = 16
 const CONCURRENCY = 4
@@ -78,8 +79,15 @@ const serveApp = async (): Promise<App> => {
 // ---------------------------------------------------------------------------------------------------
 // Browser servers and our server
 
-const browserServer = (): Promise<BrowserServer> =>
-  chromium.launchServer({ executablePath, headless: true, args: [...LOOPBACK_ARGS], host: "127.0.0.1", port: 0 })
+/**
+ * A browser server as `browser-workflow-mcp browser-server --loopback-only` starts one: the loopback switches
+ * and our disabled features (without them every session's context also loads the omnibox popup's WebUI renderer).
+ */
+const browserServer = async (): Promise<BrowserServer> => {
+  const server = await chromium.launchServer({ executablePath, headless: true, args: withDisabledFeatures([...LOOPBACK_ARGS]), host: "127.0.0.1", port: 0 })
+  if (server.process().pid !== undefined) browserPids.push(server.process().pid!)
+  return server
+}
 
 const artifacts = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-bench-scale-"))
 
@@ -157,9 +165,28 @@ const close = async (client: Client) => client.close().catch(() => undefined)
 // ---------------------------------------------------------------------------------------------------
 // The measurements
 
+/** The browser servers' pids, for the CPU split: what their browsers spent, beside our server and the bench. */
+const browserPids: Array<number> = []
+
+/** CPU ms of every process of the bench (ours, the browser servers and their browsers, this one). */
+const cpuNow = () => {
+  const cpu = cpuBelow(process.pid)
+  return cpu.server + cpu.browser
+}
+
+/** CPU ms of the browser servers' browsers. */
+const browserCpuNow = () =>
+  browserPids.reduce((sum, pid) => {
+    const cpu = cpuBelow(pid)
+    return sum + cpu.server + cpu.browser
+  }, 0)
+
 interface Row {
   readonly contender: string
   readonly wallMs: number
+  readonly cpuMs: number
+  /** Of which the browsers'. */
+  readonly browserCpuMs: number
   readonly calls: number
   readonly passed: number
   readonly own: Own
@@ -182,6 +209,8 @@ const sequential = async (app: App, endpoint: string): Promise<Row> => {
   const ours = await ourClient(app, [endpoint])
   try {
     const started = performance.now()
+    const cpuBefore = cpuNow()
+    const browserBefore = browserCpuNow()
     const answers: Array<{ failed?: true }> = []
     for (let run = 0; run < RUNS; run++) {
       const answer = await ours.call("mm_replay", { flowTag: FLOW, params: paramsOf(run) })
@@ -189,8 +218,10 @@ const sequential = async (app: App, endpoint: string): Promise<Row> => {
       await ours.call("mm_cleanup", {})
     }
     const wallMs = performance.now() - started
+    const cpuMs = cpuNow() - cpuBefore
+    const browserCpuMs = browserCpuNow() - browserBefore
     const { passed, failed } = outcomes(answers, [...Array(RUNS).keys()])
-    return { contender: "sequential, 1 server", wallMs, calls: ours.calls(), passed: passed.length, own: ownItems(app, passed, failed) }
+    return { contender: "sequential, 1 server", wallMs, cpuMs, browserCpuMs, calls: ours.calls(), passed: passed.length, own: ownItems(app, passed, failed) }
   } finally {
     await close(ours.client)
   }
@@ -201,10 +232,12 @@ const fanOut = async (app: App, endpoints: ReadonlyArray<string>, onProgress?: (
   const ours = await ourClient(app, endpoints)
   try {
     const started = performance.now()
+    const cpuBefore = cpuNow()
+    const browserBefore = browserCpuNow()
     const runs = [...Array(RUNS).keys()].map((run) => ({ params: paramsOf(run) }))
     const answer = await ours.call("mm_replay", { flowTag: FLOW, runs, concurrency: CONCURRENCY }, onProgress)
     const wallMs = performance.now() - started
-    return { answer, wallMs, calls: ours.calls(), ours }
+    return { answer, wallMs, cpuMs: cpuNow() - cpuBefore, browserCpuMs: browserCpuNow() - browserBefore, calls: ours.calls(), ours }
   } catch (error) {
     await close(ours.client)
     throw error
@@ -217,18 +250,21 @@ const runsOf = (answer: { ok: boolean; result?: any; error?: any }): ReadonlyArr
 /** The contenders' medians and the ratios. */
 const printTable = (rows: ReadonlyArray<Row>) => {
   out("")
-  out("| contender | wall s (median) | calls | passed | every run only its own items, passed runs their two |")
-  out("| --- | --- | --- | --- | --- |")
+  const cores = os.cpus().length
+  out(`| contender | wall s (median) | CPU s, all processes | CPU / ${cores} cores, s | calls | passed | every run only its own items, passed runs their two |`)
+  out("| --- | --- | --- | --- | --- | --- | --- |")
   const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!
   const summary = (name: string) => {
     const mine = rows.filter((row) => row.contender.startsWith(name))
-    return { wall: median(mine.map((row) => row.wallMs)), calls: mine[0]!.calls, passed: mine.map((row) => row.passed).join(", "), own: mine.find((row) => !row.own.ok)?.own ?? mine[0]!.own, label: mine[0]!.contender }
+    return { wall: median(mine.map((row) => row.wallMs)), cpu: median(mine.map((row) => row.cpuMs)), calls: mine[0]!.calls, passed: mine.map((row) => row.passed).join(", "), own: mine.find((row) => !row.own.ok)?.own ?? mine[0]!.own, label: mine[0]!.contender }
   }
   const seq = summary("sequential")
   const fan = summary("fan-out")
-  for (const row of [seq, fan]) out(`| ${row.label} | ${(row.wall / 1000).toFixed(1)} | ${row.calls} | ${row.passed} | ${verdict(row.own)} |`)
+  for (const row of [seq, fan]) out(`| ${row.label} | ${(row.wall / 1000).toFixed(1)} | ${(row.cpu / 1000).toFixed(1)} | ${(row.cpu / cores / 1000).toFixed(1)} | ${row.calls} | ${row.passed} | ${verdict(row.own)} |`)
   out("")
   out(`fan-out / sequential: wall ${(fan.wall / seq.wall).toFixed(2)}x (target <= 0.5x), calls ${(fan.calls / seq.calls).toFixed(2)}x`)
+  // No contender can end before its CPU spread over every core: that is the wall a machine with these cores allows.
+  out(`fan-out's floor on ${cores} cores (its CPU / cores): ${(fan.cpu / cores / 1000).toFixed(1)} s = ${(fan.cpu / cores / seq.wall).toFixed(2)}x of sequential's wall; sequential kept ${(seq.cpu / seq.wall).toFixed(2)} cores busy`)
 }
 
 const main = async () => {
@@ -244,14 +280,14 @@ const main = async () => {
       for (const contender of order) {
         if (contender === "sequential") rows.push(await sequential(app, servers[0]!.wsEndpoint()))
         else {
-          const { answer, wallMs, calls, ours } = await fanOut(app, servers.map((server) => server.wsEndpoint()))
+          const { answer, wallMs, cpuMs, browserCpuMs, calls, ours } = await fanOut(app, servers.map((server) => server.wsEndpoint()))
           await close(ours.client)
           const { passed, failed } = outcomes(runsOf(answer), [...Array(RUNS).keys()])
-          rows.push({ contender: `fan-out c=${CONCURRENCY}, 2 servers`, wallMs, calls, passed: passed.length, own: ownItems(app, passed, failed) })
+          rows.push({ contender: `fan-out c=${CONCURRENCY}, 2 servers`, wallMs, cpuMs, browserCpuMs, calls, passed: passed.length, own: ownItems(app, passed, failed) })
           if (!answer.ok) out(`  fan-out failed: ${answer.error?.message}`)
         }
         const row = rows.at(-1)!
-        out(`  round ${round + 1} ${row.contender}: ${(row.wallMs / 1000).toFixed(1)} s, ${row.calls} calls, ${row.passed}/${RUNS} passed, own items ${verdict(row.own)}`)
+        out(`  round ${round + 1} ${row.contender}: ${(row.wallMs / 1000).toFixed(1)} s, CPU ${(row.cpuMs / 1000).toFixed(1)} s (browsers ${(row.browserCpuMs / 1000).toFixed(1)}, our server and the bench ${((row.cpuMs - row.browserCpuMs) / 1000).toFixed(1)}), ${row.calls} calls, ${row.passed}/${RUNS} passed, own items ${verdict(row.own)}`)
       }
     }
     // BENCH_ROUNDS=0: only the killed browser server.
@@ -259,12 +295,16 @@ const main = async () => {
 
     // One browser server killed in the middle.
     out("")
-    out(`killed: the second browser server gets SIGKILL once ${KILL_AFTER} runs have finished`)
+    out(`killed: the second browser server gets SIGKILL half a run after ${KILL_AFTER} runs have finished`)
     let killed = false
+    const killStarted = performance.now()
     const { answer, wallMs, ours } = await fanOut(app, servers.map((server) => server.wsEndpoint()), (done) => {
       if (!killed && done >= KILL_AFTER) {
         killed = true
-        servers[1]!.process().kill("SIGKILL")
+        // Runs end in waves (each slot's next run starts as one ends): the kill comes half a run later, in the
+        // middle of the next wave's runs rather than as they start (a start moves to the other server).
+        const runMs = ((performance.now() - killStarted) * CONCURRENCY) / done
+        setTimeout(() => servers[1]!.process().kill("SIGKILL"), runMs / 2)
       }
     })
     try {

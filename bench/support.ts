@@ -123,3 +123,35 @@ export const signInSteps = (url: string): ReadonlyArray<{ readonly tool: string;
   { tool: "mm_click", args: { testId: "login-submit" } },
   { tool: "mm_wait_for", args: { selector: "text=Welcome, alice" } }
 ]
+
+/** Clock ticks of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
+const TICK_MS = 1000 / 100
+
+/** CPU ms (user+sys, reaped children included) of `pid` and of every process below it, by /proc. */
+export const cpuBelow = (pid: number): { readonly server: number; readonly browser: number } => {
+  const parent = new Map<number, number>()
+  const cpu = new Map<number, number>()
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8")
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      parent.set(Number(entry), Number(fields[1]))
+      // utime, stime, cutime, cstime (fields 14-17 of stat; 0-based 11-14 after the name).
+      cpu.set(Number(entry), (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * TICK_MS)
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  let server = 0
+  let browser = 0
+  for (const [candidate, ms] of cpu) {
+    if (candidate === pid) server += ms
+    else {
+      let up = parent.get(candidate)
+      while (up !== undefined && up > 1 && up !== pid) up = parent.get(up)
+      if (up === pid) browser += ms
+    }
+  }
+  return { server, browser }
+}
