@@ -175,7 +175,8 @@ const row = (of: Of, kind: Kind, n: number): string => {
 const report = (results: ReadonlyArray<Measurement>, second: SecondBrowser, browserPerSession: boolean) => {
   const of: Of = (kind, n) => results.filter((m) => m.kind === kind && m.n === n)
   out(`Parallel sessions (issue 20): N agents at once, each on ${apps.join(" then ")}; ${runs} run(s), medians; Node ${process.version}, ${process.platform}.`)
-  out("Wall time: from the agents' first call to the last read-back (browser launch included). Ratios: per run, against the")
+  out("Wall time: from the agents' first call to the last read-back (browser launch included), each server warmed first (its")
+  out("start-up work done: Playwright loaded, by both MCP servers, before the window opens). Ratios: per run, against the")
   out("baseline measured in the same run. Memory with every session still open: the server process's RSS, and its process")
   out(`tree below it (the browsers) summed, RSS (PSS / USS in parentheses); per extra session against N=${counts[0]} of the same contender.`)
   out("CPU: user + system seconds used during the wall time by the server process + the processes below it (its browsers).")

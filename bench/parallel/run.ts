@@ -1,10 +1,11 @@
-// One measurement of the parallel bench: N agents through one contender, from a fresh server process,
-// timed from their first call to the last agent's read-back (launching the browser included, closing
+// One measurement of the parallel bench: N agents through one contender, from a fresh server process
+// once it finished starting (warm), timed from their first call to the last agent's read-back (launching the browser included, closing
 // it not), with the server's and its browsers' resident memory taken while every session is still open.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { Agent, type App, CallFailed, ours, theirs, type Urls } from "./flows.js"
 import { plain } from "./plain.js"
-import { type Cpu, cpuTreeOf, type HttpServer, type Memory, memoryOf, type Running, startOursHttp, startOursStdio, startPlaywrightHttp } from "./servers.js"
+import { PRELOAD_DELAY_MS } from "../../src/adapters/playwright/calls.js"
+import { type Cpu, cpuOf, cpuTreeOf, type HttpServer, type Memory, memoryOf, type Running, startOursHttp, startOursStdio, startPlaywrightHttp } from "./servers.js"
 
 /**
  * The contenders: ours with one HTTP client per agent, ours with one stdio client driving a session per
@@ -80,6 +81,28 @@ const joinShared = () => {
   return (agent: Agent): Promise<void> => (first ??= launch(agent))
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Lets a server finish what it does when it starts before its timed window opens, so that neither contender's
+ * start-up counts in it: @playwright/mcp loads Playwright as its process starts (before it listens), ours a moment
+ * after its client's handshake (PRELOAD_DELAY_MS, so that a model's first mm_launch, a turn later, does not wait
+ * for it). Timed from the handshake, ours paid its load (some 0.4 s of CPU, while every agent's mm_launch waited)
+ * and theirs did not. Waits PRELOAD_DELAY_MS and a margin, then until the server's CPU time stays still for a while.
+ */
+const warm = async (pid: number): Promise<void> => {
+  await sleep(PRELOAD_DELAY_MS + 250)
+  const deadline = Date.now() + 15_000
+  let before = cpuOf(pid)
+  let still = 0
+  while (still < 2 && Date.now() < deadline) {
+    await sleep(150)
+    const now = cpuOf(pid)
+    still = now === before ? still + 1 : 0
+    before = now
+  }
+}
+
 /** Times the agents' flows, all at once, then reads the memory of `server` and closes the clients. */
 const timeAll = async (
   kind: Kind,
@@ -88,6 +111,7 @@ const timeAll = async (
   agents: ReadonlyArray<Agent>,
   go: (agent: Agent) => Promise<Outcome>
 ): Promise<Measurement> => {
+  await warm(server.pid)
   const cpuBefore = cpuTreeOf(server.pid)
   const started = performance.now()
   const outcomes = await Promise.all(agents.map(go))
@@ -140,6 +164,7 @@ const oursSerial = (plan: Plan, n: number, run: number) =>
   withServer(
     () => startOursHttp(),
     async (server) => {
+      await warm(server.pid)
       const outcomes: Array<Outcome> = []
       let wallMs = 0
       const cpu = { server: 0, browser: 0 }
