@@ -87,6 +87,12 @@ export interface LiveSession {
    */
   lastRead: { readonly page: Page; readonly result: ObserveResult } | undefined
   /**
+   * The first tab, when the launch opened it on about:blank with no screen rule to match: an empty
+   * document whose state is known without a trip to the page. The launch's state read takes it (once,
+   * and only while the tab is still active and on about:blank).
+   */
+  blankFirstTab: Page | undefined
+  /**
    * What the page last read offered (a file input, drag sources...), for the tools listed only while
    * they apply. Only calls touch it (the observer's state reads), like `nextRef`.
    */
@@ -133,6 +139,7 @@ export const makeLiveSession = (facts: LiveSessionFacts) =>
       observeLock: yield* Effect.makeSemaphore(1),
       inputLock: yield* Effect.makeSemaphore(1),
       lastRead: undefined,
+      blankFirstTab: undefined,
       affordances: undefined,
       fileChooser: yield* Ref.make<FileChooser | undefined>(undefined)
     }

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import { Data, Effect, Either, Option, ParseResult, Ref, Schema } from "effect"
-import type { BrowserContext, Worker } from "playwright"
+import type { BrowserContext, Page, Worker } from "playwright"
 import { Fixture, fromEntries as fixturesFromEntries, type FixtureService } from "../../../capabilities/Fixture.js"
 import { StorageState, type Settings } from "../../../domain/config.js"
 import { InvalidConfig, LaunchFailed } from "../../../domain/errors.js"
@@ -250,6 +250,15 @@ const homeUrlOf = (settings: Settings, extension: ExtensionInfo | undefined): st
   )
 }
 
+/**
+ * A first tab this launch opened on about:blank (itself, or the browser it started on a fresh profile) holds
+ * nothing: its state is known without a trip to the page, and the launch's answer takes it instead of installing
+ * the walk in an empty document. A tab of a remote browser or of a user's profile was there before: it is read,
+ * and so is any page when a screen rule could name about:blank.
+ */
+const isOwnBlankTab = (page: Page, opened: boolean, settings: Settings): boolean =>
+  opened && page.url() === "about:blank" && settings.screenRules.length === 0
+
 /** A start that failed after its remote browser server went away under it (its context closed): another server may take it. */
 export class PlacementLost extends Data.TaggedError("PlacementLost")<{ readonly where: string; readonly detail: string }> {}
 
@@ -404,8 +413,9 @@ const start = (
       if (worker !== undefined) yield* Effect.promise(() => workerSettled(worker))
     }
 
+    const existing = context.pages()[0]
     const page =
-      context.pages()[0] ??
+      existing ??
       (yield* Effect.tryPromise({
         try: () => context.newPage(),
         catch: (error) => new LaunchFailed({ reason: "BrowserStartFailed", detail: `no first tab: ${firstLine(error)}` })
@@ -417,6 +427,7 @@ const start = (
         catch: (error) => new LaunchFailed({ reason: "AppUnreachable", detail: `could not open ${homeUrl}: ${firstLine(error)}` })
       })
     }
+    if (isOwnBlankTab(page, existing === undefined || (launched && settings.userDataDir === undefined), settings)) live.blankFirstTab = page
     const isHome = extension !== undefined && homeUrl.startsWith(`chrome-extension://${extension.id}/`)
     yield* Ref.update(live.tabs, (tabs) => ({ ...tabs, active: page, homePage: isHome ? page : tabs.homePage }))
     // Pages opened while starting are not news to the agent.

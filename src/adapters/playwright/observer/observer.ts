@@ -133,6 +133,19 @@ const evaluate = (context: ObserverContext, live: LiveSession, page: Page, args:
     })
   )
 
+/** The state of a tab just opened on about:blank, as the page script reads it with no screen rules: nothing to afford. */
+const blankPageState = (nextRef: number): ObserveResult => ({
+  url: "about:blank",
+  title: "",
+  readyState: "complete",
+  screen: "unknown",
+  rootFound: true,
+  testIds: null,
+  testIdsUnchanged: 0,
+  a11y: null,
+  nextRef
+})
+
 const probeOf = (context: ObserverContext, live: LiveSession, page: Page, result: ObserveResult): PageProbe => ({
   url: shownUrl(result.url),
   title: result.title,
@@ -200,12 +213,18 @@ export const make = Effect.gen(function* () {
     ({ live, page, result }) => stateOf(context, live, page, result)
   )
 
-  // The action that just ran may have read the state on its last trip to the page: take it.
+  // The action that just ran may have read the state on its last trip to the page: take it. The blank first tab of
+  // a launch needs no trip at all.
   const state = Effect.flatMap(browser.current, (current) => {
     if (Option.isNone(current)) return read
     const live = current.value
     const last = live.lastRead
     live.lastRead = undefined
+    const blank = live.blankFirstTab
+    live.blankFirstTab = undefined
+    if (blank !== undefined && blank === live.active && !blank.isClosed() && blank.url() === "about:blank") {
+      return stateOf(context, live, blank, blankPageState(live.nextRef))
+    }
     return last !== undefined && last.page === live.active && !last.page.isClosed() ? stateOf(context, live, last.page, last.result) : read
   })
 
