@@ -63,7 +63,7 @@ export const patternMatches = (pattern: string, tool: AnyToolDefinition, registr
 
 /** True when the client's rules hide the tool; meta tools are never hidden, so show_tools stays reachable. */
 export const hiddenByRules = (rules: ReadonlyArray<VisibilityRule>, tool: AnyToolDefinition, registry: ToolRegistryService): boolean => {
-  if (groupOf(tool) === META_GROUP) return false
+  if (rules.length === 0 || groupOf(tool) === META_GROUP) return false
   for (let index = rules.length - 1; index >= 0; index--) {
     const rule = rules[index]!
     if (patternMatches(rule.pattern, tool, registry)) return rule.hide
@@ -96,7 +96,8 @@ const situation = Effect.gen(function* () {
   const view = yield* Effect.serviceOption(ToolView)
   const rules = Option.isSome(view) ? yield* Ref.get(view.value.rules) : []
   const context = yield* Effect.context<never>()
-  const hiddenByClient = Option.isSome(view)
+  // Without rules nothing is hidden: no pass over the tools on every call and every listing.
+  const hiddenByClient = Option.isSome(view) && rules.length > 0
     ? view.value.registry.tools.filter((tool) => tool.unlisted !== true && hiddenByRules(rules, tool, view.value.registry)).length
     : 0
   const listing: ListingState = {
