@@ -134,7 +134,9 @@ const INDEX_FILE = ".index.bin"
 
 export interface FileStore {
   readonly store: KnowledgeStoreService
-  /** Saves the index now if it changed since it was last saved or loaded. */
+  /** Writes the steps recordStep queued and not yet written. */
+  readonly flush: Effect.Effect<void>
+  /** Writes the queued steps, then saves the index if it changed since it was last saved or loaded. */
   readonly saveIndex: Effect.Effect<void>
   /** Where the index is kept. */
   readonly indexFile: string
@@ -333,6 +335,38 @@ const fileReaders = (artifactsDir: string, root: string) => {
   return { steps, sessions, readArtifact, writeReport, sessionFiles }
 }
 
+/**
+ * Resumes in the event loop's next check phase (setImmediate): after the I/O callbacks of this turn and the
+ * promise jobs they queued, so after a call's answer went out; on the real event loop whatever clock the fiber has.
+ */
+const nextTurn = Effect.async<void>((resume) => {
+  const handle = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(handle))
+})
+
+/**
+ * Step records leave the call's path: `recordStep` queues the step, and a fiber forked for the burst writes the
+ * queue a turn of the event loop later (once the call's answer went out). The order is kept (one drain at a time,
+ * each takes the whole queue). `flush` writes what is queued now: every read of the store and its close call it,
+ * so no query, report or shutdown misses a step a call recorded.
+ */
+const stepQueue = (write: (step: StepRecord) => Effect.Effect<void>) =>
+  Effect.gen(function* () {
+    const queued: Array<StepRecord> = []
+    let scheduled = false
+    const writeLock = yield* Effect.makeSemaphore(1)
+    const flush = writeLock.withPermits(1)(Effect.suspend(() => Effect.forEach(queued.splice(0), write, { discard: true })))
+    const recordStep = (step: StepRecord) =>
+      Effect.suspend(() => {
+        queued.push(step)
+        if (scheduled) return Effect.void
+        scheduled = true
+        const drain = Effect.sync(() => void (scheduled = false)).pipe(Effect.zipRight(flush))
+        return Effect.asVoid(Effect.forkDaemon(Effect.zipRight(nextTurn, Effect.uninterruptible(drain))))
+      })
+    return { recordStep, flush }
+  })
+
 /** File names must increase strictly within this process even when two steps share a millisecond. */
 interface StepClock {
   last: number
@@ -356,6 +390,23 @@ const writeStepFile = (clock: StepClock, root: string, artifactsDir: string, ste
     },
     catch: fail(`cannot record step of ${step.sessionId}`)
   })
+
+/** The store's port over its parts: every read writes the queued steps first. */
+const flushedStore = (
+  parts: Required<Pick<KnowledgeStoreService, "startSession" | "recordStep" | "flush" | "catalog">>,
+  readers: ReturnType<typeof fileReaders>
+): KnowledgeStoreService => {
+  const flushed = <A, E>(read: Effect.Effect<A, E>) => Effect.zipRight(parts.flush, read)
+  return KnowledgeStore.of({
+    ...parts,
+    steps: (sessionId) => flushed(readers.steps(sessionId)),
+    sessions: flushed(readers.sessions),
+    readArtifact: readers.readArtifact,
+    writeReport: readers.writeReport,
+    sessionFiles: (sessionId) => flushed(readers.sessionFiles(sessionId)),
+    catalog: flushed(parts.catalog)
+  })
+}
 
 export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = {}) =>
   Effect.gen(function* () {
@@ -441,7 +492,8 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
         )
       )
 
-    const recordStep = (input: StepRecord) =>
+    /** Writes one queued step: enriched, encoded, written atomically, learnt by the index; a failure is logged, the queue goes on. */
+    const writeQueued = (input: StepRecord) =>
       restore.pipe(
         Effect.zipRight(
           Effect.suspend(() => {
@@ -477,8 +529,11 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
             )
           })
         ),
-        Effect.zipLeft(saveLater)
+        Effect.zipLeft(saveLater),
+        Effect.catchTag("KnowledgeError", (error) => Effect.logWarning(`${input.tool.name}: step not recorded`, error.message))
       )
+
+    const { recordStep, flush } = yield* stepQueue(writeQueued)
 
     const refresh = lock.withPermits(1)(
       Effect.gen(function* () {
@@ -497,14 +552,11 @@ export const makeFileStore = (artifactsDir: string, options: FileStoreOptions = 
       })
     )
 
-    const store = KnowledgeStore.of({
-      startSession,
-      recordStep,
-      ...fileReaders(artifactsDir, root),
-      catalog: refresh.pipe(Effect.zipRight(saveLater), Effect.map(() => indexed.catalog))
-    })
+    const catalog = refresh.pipe(Effect.zipRight(saveLater), Effect.map(() => indexed.catalog))
+    const store = flushedStore({ startSession, recordStep, flush, catalog }, fileReaders(artifactsDir, root))
     const status = Effect.sync(() => ({ restoredFromIndex, filesRead }))
-    return { store, saveIndex, indexFile, status } satisfies FileStore
+    // The index saved holds every step recorded so far.
+    return { store, flush, saveIndex: Effect.zipRight(flush, saveIndex), indexFile, status } satisfies FileStore
   })
 
 /** The store alone (tests, benchmarks); `makeFileStore` also gives its index's save. */
@@ -516,6 +568,7 @@ export const layerFileSystem = (artifactsDir: string, options: FileStoreOptions 
     KnowledgeStore,
     Effect.gen(function* () {
       const made = yield* makeFileStore(artifactsDir, options)
+      // The queued steps are written before the index is saved: a shutdown (stdin closed, SIGTERM) loses none.
       yield* Effect.addFinalizer(() => made.saveIndex)
       return made.store
     })

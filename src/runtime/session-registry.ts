@@ -124,6 +124,7 @@ const startingOf = (current: State, client: string) =>
 const privateStore = (store: KnowledgeStoreService, allowed: Effect.Effect<ReadonlySet<string>>): KnowledgeStoreService => ({
   startSession: store.startSession,
   recordStep: store.recordStep,
+  ...(store.flush !== undefined ? { flush: store.flush } : {}),
   steps: (sessionId) => Effect.flatMap(allowed, (ids) => (ids.has(sessionId) ? store.steps(sessionId) : Effect.succeed([]))),
   sessions: Effect.flatMap(allowed, (ids) => Effect.map(store.sessions, (all) => all.filter((session) => ids.has(session.sessionId)))),
   ...(store.readArtifact !== undefined ? { readArtifact: store.readArtifact } : {}),

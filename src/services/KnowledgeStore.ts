@@ -7,7 +7,13 @@ import { RefHints } from "../knowledge/hints.js"
 
 export interface KnowledgeStoreService {
   readonly startSession: (metadata: SessionMetadata) => Effect.Effect<void, KnowledgeError>
+  /**
+   * Records a step. A store may write it after answering (off the call's path): its own reads see it at once,
+   * and `flush` waits until it is written (e.g. before files are read from outside the store).
+   */
   readonly recordStep: (step: StepRecord) => Effect.Effect<void, KnowledgeError>
+  /** Waits until every step recorded so far is written; absent for a store that writes as it records. */
+  readonly flush?: Effect.Effect<void>
   /** Steps of one session in the order they were recorded. */
   readonly steps: (sessionId: string) => Effect.Effect<ReadonlyArray<StepRecord>, KnowledgeError>
   readonly sessions: Effect.Effect<ReadonlyArray<SessionMetadata>, KnowledgeError>

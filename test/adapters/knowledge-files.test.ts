@@ -1,9 +1,11 @@
-// The JSON-file knowledge store: layout, strictly increasing names, atomic writes, corrupt files skipped.
+// The JSON-file knowledge store: layout, strictly increasing names, atomic writes, corrupt files skipped;
+// steps written off the call's path, seen by the store's own reads at once and by nothing lost at its close.
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
-import { make, makeFileStore, stepStamp } from "../../src/adapters/knowledge-files.js"
+import { Effect, Logger } from "effect"
+import { layerFileSystem, make, makeFileStore, stepStamp } from "../../src/adapters/knowledge-files.js"
+import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
 import { queryGroups } from "../../src/knowledge/text.js"
 import type { StepRecord } from "../../src/domain/knowledge.js"
 import { tempDir } from "../support/browser.js"
@@ -29,11 +31,44 @@ describe("knowledge store on disk", () => {
       const store = yield* make(dir)
       yield* store.startSession({ schemaVersion: 1, sessionId: "s1", createdAt: "2026-11-22T10:00:00.000Z", flowTags: [], tags: [], launch: { stateMode: "default" } })
       for (const tool of ["click", "type", "click"]) yield* store.recordStep(step("s1", tool))
+      // Steps are written off the call's path: flush waits for them (the store's own reads do it themselves).
+      yield* store.flush!
       const files = fs.readdirSync(path.join(dir, "llm-knowledge", "s1", "steps"))
       expect(files).toEqual(["20261122-100000-000-click.json", "20261122-100000-001-type.json", "20261122-100000-002-click.json"])
       expect(fs.existsSync(path.join(dir, "llm-knowledge", "s1", "session.json"))).toBe(true)
       expect((yield* store.steps("s1")).map((s) => s.tool.name)).toEqual(["click", "type", "click"])
       expect((yield* store.sessions).map((s) => s.sessionId)).toEqual(["s1"])
+    }))
+
+  it.effect("a step is written after recordStep answers, and the store's reads see it at once", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      const store = yield* make(dir, { refreshIntervalMs: 0 })
+      yield* store.recordStep({ ...step("s1", "click"), tool: { name: "click", input: {}, target: { testId: "confirm-send" } } })
+      // Not yet on disk: the write waits for a turn of the event loop (the call's answer goes out first).
+      expect(fs.existsSync(path.join(dir, "llm-knowledge", "s1", "steps"))).toBe(false)
+      expect((yield* store.steps("s1")).map((s) => s.tool.name)).toEqual(["click"])
+      yield* store.recordStep(step("s1", "type"))
+      expect((yield* store.catalog!).size).toBe(2)
+      yield* store.recordStep(step("s1", "press"))
+      expect((yield* store.steps("s1")).map((s) => s.tool.name)).toEqual(["click", "type", "press"])
+      // And without any read, the background write lands by itself.
+      yield* store.recordStep(step("s1", "hover"))
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+      expect(fs.readdirSync(path.join(dir, "llm-knowledge", "s1", "steps"))).toHaveLength(4)
+    }))
+
+  it.effect("closing the store's layer (a shutdown) writes every step still queued, then saves the index", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const store = yield* KnowledgeStore
+          for (let i = 0; i < 20; i++) yield* store.recordStep(step("s1", i % 2 === 0 ? "click" : "type"))
+        }).pipe(Effect.provide(layerFileSystem(dir)))
+      )
+      expect(fs.readdirSync(path.join(dir, "llm-knowledge", "s1", "steps"))).toHaveLength(20)
+      expect(fs.existsSync(path.join(dir, "llm-knowledge", ".index.bin"))).toBe(true)
     }))
 
   it.effect("step records, session metadata and the index are owner-only (0600) in owner-only directories (0700)", () =>
@@ -42,6 +77,7 @@ describe("knowledge store on disk", () => {
       const made = yield* makeFileStore(dir)
       yield* made.store.startSession({ schemaVersion: 1, sessionId: "s1", createdAt: "2026-11-22T10:00:00.000Z", flowTags: [], tags: [], launch: { stateMode: "default" } })
       yield* made.store.recordStep(step("s1", "type"))
+      yield* made.flush
       yield* made.saveIndex
       const root = path.join(dir, "llm-knowledge")
       const [record] = fs.readdirSync(path.join(root, "s1", "steps"))
@@ -59,8 +95,12 @@ describe("knowledge store on disk", () => {
         fs.mkdirSync(path.dirname(path.join(dir, link)), { recursive: true })
         fs.symlinkSync(elsewhere, path.join(dir, link))
         const store = yield* make(dir, { persistIndex: false })
-        const failed = yield* Effect.flip(store.recordStep(step("s2", "type")))
-        expect(failed.message, link).toContain("symbolic link")
+        const logs: Array<string> = []
+        const logger = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => logs.push((Array.isArray(message) ? message : [message]).map(String).join(" "))))
+        // The write happens after the call answered: its failure is logged (the call's outcome never depended on it).
+        yield* Effect.zipRight(store.recordStep(step("s2", "type")), store.flush!).pipe(Effect.provide(logger))
+        expect(logs.join("\n"), link).toContain("step not recorded")
+        expect(logs.join("\n"), link).toContain("symbolic link")
         expect(fs.readdirSync(elsewhere), link).toEqual([])
       }
     }))
@@ -71,6 +111,7 @@ describe("knowledge store on disk", () => {
       const first = yield* make(dir)
       const second = yield* make(dir)
       yield* Effect.all([first.recordStep(step("s1", "click")), second.recordStep(step("s1", "click"))], { concurrency: 2 })
+      yield* Effect.all([first.flush!, second.flush!], { concurrency: 2 })
       expect(fs.readdirSync(path.join(dir, "llm-knowledge", "s1", "steps"))).toHaveLength(2)
       expect(yield* first.steps("s1")).toHaveLength(2)
     }))
@@ -80,6 +121,7 @@ describe("knowledge store on disk", () => {
       const dir = tempDir()
       const store = yield* make(dir)
       yield* store.recordStep(step("s1", "click"))
+      yield* store.flush!
       const stepsDir = path.join(dir, "llm-knowledge", "s1", "steps")
       fs.writeFileSync(path.join(stepsDir, "20261122-100000-500-type.json"), '{"schemaVersion": 1, "timest')
       fs.writeFileSync(path.join(stepsDir, "20261122-100000-600-type.json"), JSON.stringify({ schemaVersion: 2 }))
@@ -99,6 +141,7 @@ describe("knowledge store on disk", () => {
       expect(catalog.size).toBe(1)
       // Another process writes a session and a step, and someone leaves a broken file behind.
       yield* other.recordStep({ ...step("s2", "click"), tool: { name: "click", input: {}, target: { testId: "confirm-swap" } } })
+      yield* other.flush!
       fs.writeFileSync(path.join(dir, "llm-knowledge", "s2", "steps", "20261122-100000-900-type.json"), "{ not json")
       const refreshed = yield* mine.catalog!
       expect(refreshed.size).toBe(2)
@@ -118,6 +161,7 @@ describe("knowledge store on disk", () => {
         (i) => writers[i % 2]!.recordStep(step("shared", i % 3 === 0 ? "type" : "click")),
         { concurrency: 8 }
       )
+      for (const writer of writers) yield* writer.flush!
       expect(fs.readdirSync(path.join(dir, "llm-knowledge", "shared", "steps"))).toHaveLength(60)
       const reader = yield* make(dir)
       expect((yield* reader.catalog!).size).toBe(60)

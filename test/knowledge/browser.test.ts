@@ -84,10 +84,11 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       expect(JSON.stringify(failed)).not.toContain(secrets.failed)
       yield* ok("mm_type", { testId: "harmless", text: "visible-text-ok" })
 
+      // Steps are written off the call's path; a knowledge query writes what is queued first.
+      const last = yield* ok("mm_knowledge", { limit: 50 })
       const everything = allArtifacts()
       for (const [kind, secret] of Object.entries(secrets)) expect(everything.includes(secret), kind).toBe(false)
       expect(everything).toContain("visible-text-ok")
-      const last = yield* ok("mm_knowledge", { limit: 50 })
       const types = last.result.steps.filter((step: any) => step.tool === "type")
       expect(types).toHaveLength(8)
       // The ref target was recorded with the role and name it pointed at.

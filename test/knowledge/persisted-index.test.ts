@@ -73,7 +73,7 @@ describe("the saved index", () => {
     expect(fs.existsSync(leftover)).toBe(false)
     await expectSameAsFiles(dir, second.catalog)
     // Restored, it keeps learning: a recorded step is found at once, and the next store finds it too.
-    await Effect.runPromise(second.made.store.recordStep(step({ sessionId: "mm-s00003", tool: "click", target: { testId: "zebraCrossing" }, at: hoursAgo(0.5) })))
+    await Effect.runPromise(Effect.zipRight(second.made.store.recordStep(step({ sessionId: "mm-s00003", tool: "click", target: { testId: "zebraCrossing" }, at: hoursAgo(0.5) })), second.made.flush))
     const found = second.catalog.search({ groups: queryGroups("zebra"), limit: 5, sessions: "all", filters: undefined, now: NOW })
     expect(found.map((row) => row.target)).toEqual(["testId:zebraCrossing"])
     await Effect.runPromise(second.made.saveIndex)
@@ -96,6 +96,8 @@ describe("the saved index", () => {
         yield* other.store.startSession(session("mm-late", { goal: "late zebra session" }))
         yield* other.store.recordStep(step({ sessionId: "mm-late", tool: "click", target: { testId: "zebra-go" }, screen: "send", at: hoursAgo(0.4) }))
         yield* other.store.recordStep(step({ sessionId: "mm-s00002", tool: "type", target: { testId: "zebra-amount" }, screen: "send", at: hoursAgo(0.3) }))
+        // Its steps are on disk once written (they leave the call's path): as another process's would be.
+        yield* other.flush
       })
     )
     const stepsOf = (sessionId: string) => path.join(root, sessionId, "steps")
@@ -197,6 +199,7 @@ describe("the first query over each state of the saved index", () => {
       const sessionId = `mm-s${String(i % 2).padStart(5, "0")}`
       await Effect.runPromise(other.store.recordStep(step({ sessionId, tool: "click", target: { testId: `zebra-${i}` }, screen: "send", at: hoursAgo(0.1) })))
     }
+    await Effect.runPromise(other.flush)
     ageAll(path.join(dir, "llm-knowledge"))
     const behind = await catalogOf(dir)
     expect(behind.status).toEqual({ restoredFromIndex: true, filesRead: 10 })
@@ -216,7 +219,7 @@ describe("the first query over each state of the saved index", () => {
     const renamed = "z".repeat(goal.length)
     fs.writeFileSync(metadataFile, text.replace(JSON.stringify(goal), JSON.stringify(renamed)))
     const other = await open(copy)
-    await Effect.runPromise(other.store.recordStep(step({ sessionId: "mm-s00004", tool: "click", target: { testId: "zebra-copy" }, at: hoursAgo(0.2) })))
+    await Effect.runPromise(Effect.zipRight(other.store.recordStep(step({ sessionId: "mm-s00004", tool: "click", target: { testId: "zebra-copy" }, at: hoursAgo(0.2) })), other.flush))
     const stepsOf = (sessionId: string) => path.join(root, sessionId, "steps")
     fs.rmSync(path.join(stepsOf("mm-s00006"), fs.readdirSync(stepsOf("mm-s00006")).sort()[2]!))
     ageAll(root)

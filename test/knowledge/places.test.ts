@@ -68,6 +68,8 @@ describe("places", () => {
       await Effect.runPromise(first.made.store.recordStep(step({ ...facts, tool: "type", at: hoursAgo(1.8), target: { testId: testIds[0] }, input: { text: "x" } })))
       await Effect.runPromise(first.made.store.recordStep(step({ ...facts, tool: "click", at: hoursAgo(1.7), target: { testId: testIds[1] } })))
     }
+    // Steps are written (and indexed) off the call's path: flush before reading the index object directly.
+    await Effect.runPromise(first.made.flush)
     expectAppsApart(first.catalog)
     await Effect.runPromise(first.made.saveIndex)
     const restored = await open(dir)

@@ -63,6 +63,8 @@ layer(Layer.mergeAll(liveLayer(settings), secrets), { timeout: 120_000, excludeT
           expect(JSON.stringify(screen)).toContain(`${"t".repeat(143)}[secret:TOKEN]…`)
           keep(yield* call("mm_find", { text: "named" }))
           yield* ok("mm_cleanup")
+          // Steps are written off the call's path; a knowledge query writes what is queued, so every record is read below.
+          yield* ok("mm_knowledge", { sessions: true })
 
           for (const answer of answers) expect(leaked(answer), answer.slice(0, 600)).toEqual([])
           const records = filesUnder(settings.artifactsDir).filter((file) => file.includes(`${path.sep}steps${path.sep}`))

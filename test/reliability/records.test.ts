@@ -89,12 +89,13 @@ describe("step records", () => {
         )
         let observation: Observation | undefined
         let recorded = 0
+        let flush: Effect.Effect<void> = Effect.void
         const store = Layer.scoped(
           KnowledgeStore,
-          Effect.map(makeFileStore(dir, { persistIndex: false }), (made) => ({
-            ...made.store,
-            recordStep: (step: StepRecord) => Effect.tap(made.store.recordStep(step), () => Effect.sync(() => recorded++))
-          }))
+          Effect.map(makeFileStore(dir, { persistIndex: false }), (made) => {
+            flush = made.flush
+            return { ...made.store, recordStep: (step: StepRecord) => Effect.tap(made.store.recordStep(step), () => Effect.sync(() => recorded++)) }
+          })
         )
         const layer = Layer.mergeAll(
           Session.layerTest({
@@ -135,6 +136,8 @@ describe("step records", () => {
             )
           )
         }
+        // Steps are written off the call's path: every one recorded is on disk once the queue is flushed.
+        yield* flush
         const files = fs.readdirSync(path.join(dir, "llm-knowledge", "mm-records-1", "steps"))
         const unreadable = files.filter((file) => {
           const text = fs.readFileSync(path.join(dir, "llm-knowledge", "mm-records-1", "steps", file), "utf8")

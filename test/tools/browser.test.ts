@@ -92,6 +92,9 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       expect(observed.reduce((sum, a11y) => sum + (a11y?.removed?.length ?? 0), 0)).toBeGreaterThanOrEqual(3)
       expect((yield* call(getText, { testId: "welcome" })).result.text).toBe("Welcome, alice")
 
+      // Steps are written off the call's path: the store writes what is queued before the files are read.
+      const store = yield* KnowledgeStore
+      yield* store.flush ?? Effect.void
       const files = fs.readdirSync(settings.artifactsDir, { recursive: true, encoding: "utf8" })
       const contents = files
         .map((file) => path.join(settings.artifactsDir, file))
@@ -100,7 +103,6 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       expect(contents.length).toBeGreaterThan(3)
       expect(contents.some((text) => text.includes("correct horse"))).toBe(false)
       expect(contents.some((text) => text.includes('"alice"'))).toBe(true)
-      const store = yield* KnowledgeStore
       const session = yield* Session
       const current = yield* session.current
       const steps = yield* store.steps(current._tag === "Some" ? current.value.sessionId : "")
