@@ -5,9 +5,12 @@
 // message such as "Gift wrap is not available"). The requests the action starts are counted on the
 // Node side (session/reaction.ts), which decides when the reaction settled, and here too (fetch and
 // XMLHttpRequest), since the browser's word of a request can reach the Node side after the page's
-// answer. Watching typing, the field's own changes (its text, its attributes) are not the page's
-// reaction, and the field's value at its last input event is kept: what it held before the page had
+// answer. A chain of timers that only re-schedules itself (a poll) stops counting after its first runs
+// (idle-chains.ts), so a page that polls is not waited for up to the cap. Watching typing, the field's
+// own changes (its text, its attributes) are not the page's reaction, and the field's value at its last input event is kept: what it held before the page had
 // its say. Synchronous: a page with frozen timers answers too.
+
+import { DROPPED, idleChains, type IdleChains } from "./idle-chains.js"
 
 /** Timers longer than this are not waited for (a poll, a session timeout): only a reaction's short ones. */
 const SHORT_TIMER_MS = 1_500
@@ -47,6 +50,7 @@ interface ReactionWatch {
   readonly wrappedFetch: unknown
   readonly send: XMLHttpRequest["send"]
   readonly wrappedSend: unknown
+  readonly chains: IdleChains
   readonly onInput: (event: Event) => void
 }
 
@@ -105,6 +109,7 @@ export const watchReaction = (element: Element, typing?: boolean): void => {
     wrappedFetch: undefined,
     send: XHR?.prototype.send ?? (() => {}),
     wrappedSend: undefined,
+    chains: idleChains(view),
     onInput: (event: Event) => {
       if (event.composedPath().includes(element)) watch.inputValue = fieldText(element)
     }
@@ -127,14 +132,27 @@ export const watchReaction = (element: Element, typing?: boolean): void => {
   }
   const wrappedSet = function (this: unknown, handler: TimerHandler, delay?: number, ...args: Array<unknown>): number {
     const ms = Number(delay ?? 0)
-    if (typeof handler !== "function" || !(ms <= SHORT_TIMER_MS)) return schedule.call(view, handler, delay, ...args)
+    const { chains } = watch
+    const parent = chains.current()
+    if (typeof handler !== "function" || !(ms <= SHORT_TIMER_MS)) {
+      chains.scheduled(handler)
+      return schedule.call(view, handler, delay, ...args)
+    }
+    const apply = (callArgs: Array<unknown>) => () => (handler as (...a: Array<unknown>) => unknown).apply(this, callArgs)
+    // What a chain that stopped counting schedules is not counted either (the poll's next tick).
+    if (parent === DROPPED) return schedule.call(view, (...callArgs: Array<unknown>) => chains.untracked(apply(callArgs)), delay, ...args)
     let id = 0
+    let dropped = false
     const run = (...callArgs: Array<unknown>) => {
       watch.pending.delete(id)
-      return (handler as (...a: Array<unknown>) => unknown).apply(this, callArgs)
+      return dropped ? chains.untracked(apply(callArgs)) : chains.track(handler, parent, apply(callArgs))
     }
     id = schedule.call(view, run, delay, ...args)
     watch.pending.add(id)
+    chains.scheduled(handler, () => {
+      dropped = true
+      watch.pending.delete(id)
+    })
     return id
   }
   const wrappedClear = function (id?: number): void {
@@ -167,6 +185,7 @@ export interface Reaction {
 export const reactionNow = (element: Element): Reaction | null => {
   const watch = watchOf(element.ownerDocument.defaultView)
   if (watch === undefined) return null
+  watch.chains.judge()
   return { timers: watch.pending.size, requests: watch.requests, quietMs: performance.now() - watch.lastChange, changed: watch.changed }
 }
 
@@ -179,6 +198,7 @@ export const stopReaction = (element: Element): ReadonlyArray<string> => {
   const watch = watchOf(view)
   if (view === null || watch === undefined) return []
   watch.observer.disconnect()
+  watch.chains.close()
   // Only our own wrappers are put back: a page that replaced them meanwhile (a fake clock) keeps its own.
   if (view.setTimeout === watch.wrappedSet) view.setTimeout = watch.setTimeout
   if (view.clearTimeout === watch.wrappedClear) view.clearTimeout = watch.clearTimeout

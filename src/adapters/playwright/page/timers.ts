@@ -10,9 +10,13 @@
 // `window.setTimeout` is wrapped (and requestAnimationFrame, which counts nothing but carries a chain
 // through a frame); the originals are captured at install and always called, so a page that replaces
 // them later (a fake clock) keeps its own, and one that captured them earlier is simply not counted.
+// A chain that only re-schedules itself (a poll that changes nothing) stops counting after its first runs
+// (idle-chains.ts): its runs are judged by what they changed.
 // The counter lives in this closure, which no global of the page names: the page can make it count more
 // (its own timers inside its own click handlers), which only makes an answer slower, within the cap; it
 // cannot read it, nor make an action report success, which the action's own guard decides.
+
+import { DROPPED, idleChains } from "./idle-chains.js"
 
 /** Timers longer than this are a poll or a timeout, not the reaction to an input. */
 const SHORT_MS = 1_000
@@ -55,6 +59,8 @@ interface Timers {
   /** Counted timers not yet run: id to when they are due (performance.now). */
   readonly pending: Map<number, number>
   readonly now: () => number
+  /** Judges the runs of counted timers whose task is over (idle-chains.ts). */
+  readonly judge: () => void
 }
 
 let timers: Timers | undefined
@@ -70,7 +76,8 @@ export const installTimers = (): boolean => {
   const now = clock.now.bind(clock)
   const eventOf = Object.getOwnPropertyDescriptor(view, "event")?.get ?? Object.getOwnPropertyDescriptor(Window.prototype, "event")?.get
   const pending = new Map<number, number>()
-  timers = { pending, now }
+  const chains = idleChains(view)
+  timers = { pending, now, judge: chains.judge }
   // The input whose task runs now: set by our listener, cleared by a message, the next task after it.
   let inputTask: Origin | undefined
   // The counted timer (or frame) whose callback runs now.
@@ -117,15 +124,26 @@ export const installTimers = (): boolean => {
     const ms = Math.max(0, Number(delay) || 0)
     const origin = typeof handler === "function" && ms <= SHORT_MS ? originNow() : undefined
     const due = now() + ms
-    if (!counted(origin, due)) return set.call(view, handler, delay, ...args)
+    if (!counted(origin, due)) {
+      chains.scheduled(handler)
+      return set.call(view, handler, delay, ...args)
+    }
     const next: Origin = { at: origin.at, generation: origin.generation + 1 }
+    const parent = chains.current()
     let id = 0
+    let dropped = false
     const run = function (this: unknown, ...callArgs: Array<unknown>) {
       pending.delete(id)
-      return inOrigin(next, () => (handler as (...a: Array<unknown>) => unknown).apply(this, callArgs))
+      const call = () => (handler as (...a: Array<unknown>) => unknown).apply(this, callArgs)
+      if (dropped) return chains.untracked(call)
+      return inOrigin(next, () => chains.track(handler, parent === DROPPED ? undefined : parent, call))
     }
     id = set.call(view, run, delay, ...args)
     pending.set(id, due)
+    chains.scheduled(handler, () => {
+      dropped = true
+      pending.delete(id)
+    })
     return id
   }
   const wrappedClear = function (id?: number): void {
@@ -153,6 +171,7 @@ export const installTimers = (): boolean => {
 /** Runs in the page's main world: how many counted timers are still to run (-1: not installed here). */
 export const pendingTimers = (): number => {
   if (timers === undefined) return -1
+  timers.judge()
   const late = timers.now() - LATE_MS
   for (const [id, due] of timers.pending) if (due < late) timers.pending.delete(id)
   return timers.pending.size
