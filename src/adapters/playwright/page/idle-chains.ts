@@ -27,6 +27,8 @@ export interface ChainRun {
   busy: boolean
   /** Its task is over (set when its callback returned; judged in a later task, when its microtasks ran too). */
   ended: boolean
+  /** The document's changes counted when the next task we see began (its own microtasks ran by then). */
+  mutationsEnd?: number
   /** Whether it changed nothing, once judged. */
   idle?: boolean
   /** The counted timers it scheduled: whether each is its own callback again, and how to stop counting it. */
@@ -69,14 +71,20 @@ export const idleChains = (view: Window): IdleChains => {
   }
   let running: ChainRun | typeof DROPPED | undefined
   const unjudged: Array<ChainRun> = []
+  // At the start of a task of ours (a run, a judge): the runs that ended before it get their count of
+  // changes, so that another chain's change in a later task is not laid at their door.
+  const taskBegins = () => {
+    flush()
+    for (const run of unjudged) if (run.ended && run.mutationsEnd === undefined) run.mutationsEnd = mutations
+  }
   const judgeRun = (run: ChainRun) => {
     if (run.idle !== undefined || !run.ended) return
-    run.idle = mutations === run.mutationsAt && !run.busy && run.timers <= 1
+    run.idle = (run.mutationsEnd ?? mutations) === run.mutationsAt && !run.busy && run.timers <= 1
     if (!run.idle) return
     for (const child of run.children) if (child.self || run.idleBefore + 1 >= IDLE_RUNS) child.drop()
   }
   const judge = () => {
-    flush()
+    taskBegins()
     for (const run of unjudged) judgeRun(run)
     for (let index = unjudged.length - 1; index >= 0; index--) if (unjudged[index]!.idle !== undefined) unjudged.splice(index, 1)
     if (unjudged.length === 0) observer.disconnect()
@@ -119,7 +127,7 @@ export const idleChains = (view: Window): IdleChains => {
   }
   return {
     track: (handler, parent, call) => {
-      flush()
+      taskBegins()
       if (parent !== undefined) judgeRun(parent)
       const run: ChainRun = {
         handler,
@@ -142,7 +150,10 @@ export const idleChains = (view: Window): IdleChains => {
         }
       }
     },
-    untracked: (call) => within(DROPPED, call),
+    untracked: (call) => {
+      taskBegins()
+      return within(DROPPED, call)
+    },
     current: () => running,
     scheduled: (handler, drop) => {
       if (running === undefined || running === DROPPED) return
