@@ -28,8 +28,12 @@ export interface RenderedSnapshot {
 }
 
 const CELL_ROLES = new Set(["cell", "gridcell", "columnheader", "rowheader"])
-/** Roles named by their content: with child lines below, the name only repeats them. */
-const NAME_REPEATS_CHILDREN = new Set(["row", "cell", "gridcell", "columnheader", "rowheader"])
+/**
+ * Roles named by their content: with child lines below, the name only repeats them. A header keeps its name
+ * (an agent looks for a column by it, as getByRole("columnheader", { name }) does), even where one child's
+ * line holds all of it (a sorter labelled "Sort by Age").
+ */
+const NAME_REPEATS_CHILDREN = new Set(["row", "cell", "gridcell"])
 
 const states = (node: A11yNode): Array<string> => {
   const out: Array<string> = []

@@ -88,7 +88,7 @@ describe("renderA11y and renderFind", () => {
 })
 
 describe("names and states of widgets", () => {
-  it("a header holding a filter field keeps its name; one whose child only repeats it does not", () => {
+  it("a header keeps its name, whether it holds a filter field or a child that says all of it (a sort link), as getByRole finds it", () => {
     const text = renderNodes([
       { ref: "e1", role: "row", name: "ID Name" },
       { ref: "e2", role: "columnheader", name: "ID", depth: 1, sort: "ascending" },
@@ -100,7 +100,7 @@ describe("names and states of widgets", () => {
       "row [e1]",
       '  columnheader "ID" [ascending] [e2]',
       '    textbox "ID filter" [e3]',
-      "  columnheader [e4]",
+      '  columnheader "Name" [e4]',
       '    link "Name" [e5]'
     ])
   })

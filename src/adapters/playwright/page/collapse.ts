@@ -7,6 +7,13 @@ import type { RawNode } from "./types.js"
 /** Runs of like siblings at least this long collapse: items with children, and single nodes (buttons, options). */
 const COLLAPSE_MIN = 5
 const COLLAPSE_MIN_LEAF = 10
+/**
+ * Items that hold a control (a row's checkbox, a card's button, a field) collapse only in runs this long: a
+ * shorter run shows each item's control with its ref beside the words that tell the items apart ("the
+ * checkbox in Bob's row"), where a run would show the first item's only.
+ */
+const COLLAPSE_MIN_CONTROLS = 20
+const CONTROL_ROLES = new Set(["button", "checkbox", "radio", "switch", "textbox", "searchbox", "combobox", "spinbutton", "slider", "menuitemcheckbox", "menuitemradio"])
 
 /**
  * What a run shows of one of its items: its name, else its text, else its first child's. An item whose
@@ -75,6 +82,15 @@ export interface OutputItem {
  * matches each by its label and by its text, and a snapshot lists each on a line of its own.
  */
 export const flattenTree = (top: TreeNode, foldLabelled = false): Array<OutputItem> => {
+  const controls = new Map<TreeNode, boolean>()
+  const holdsControl = (node: TreeNode): boolean => {
+    let holds = controls.get(node)
+    if (holds === undefined) {
+      holds = node.children.some((child) => CONTROL_ROLES.has(child.role) || holdsControl(child))
+      controls.set(node, holds)
+    }
+    return holds
+  }
   const shapes = new Map<TreeNode, string>()
   const shapeOf = (node: TreeNode): string => {
     let shape = shapes.get(node)
@@ -109,7 +125,8 @@ export const flattenTree = (top: TreeNode, foldLabelled = false): Array<OutputIt
       // In a changes-only answer, the first item of a run (a calendar's first week) shows one of its labelled
       // leaves whole (the label's pattern) and folds the others like the run after it, which shows their words.
       const labelledLeaves = template && foldLabelled && child.children.length === 0 && children.slice(i, end).every(isLabelledLeaf)
-      const collapses = end - i >= (child.children.length > 0 || labelledLeaves ? COLLAPSE_MIN : COLLAPSE_MIN_LEAF)
+      const least = holdsControl(child) ? COLLAPSE_MIN_CONTROLS : child.children.length > 0 || labelledLeaves ? COLLAPSE_MIN : COLLAPSE_MIN_LEAF
+      const collapses = end - i >= least
       emit(child, collapses)
       if (collapses) {
         const rest = children.slice(i + 1, end)

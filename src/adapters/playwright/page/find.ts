@@ -5,6 +5,8 @@ import type { FindLine, FindQuery, RawNode } from "./types.js"
 
 /** How much of a name or text a node around the matches shows. */
 const CONTEXT_CHARS = 40
+/** How many nodes of the row around a match are shown (its cells, their text and their controls). */
+const ROW_NODES = 40
 
 /** The matches of a search with the structure around them: ancestors, the match and its children, elided siblings. */
 export const findIn = (top: TreeNode, query: FindQuery): { lines: Array<FindLine>; total: number } => {
@@ -49,6 +51,21 @@ export const findIn = (top: TreeNode, query: FindQuery): { lines: Array<FindLine
   for (const match of shown) {
     for (let node: TreeNode | undefined = match; node !== undefined && !included.has(node); node = parents.get(node)) included.add(node)
     for (const child of match.children.slice(0, 8)) included.add(child)
+    // A match in a row (or the row itself) shows the whole row: its cells with their text and the controls
+    // in them, so "the checkbox in Bob's row" is in the answer with its ref.
+    let row: TreeNode | undefined = match
+    while (row !== undefined && row.raw?.role !== "row") row = parents.get(row)
+    if (row !== undefined) {
+      let budget = ROW_NODES
+      const add = (node: TreeNode) => {
+        for (const child of node.children) {
+          if (budget-- <= 0) return
+          included.add(child)
+          add(child)
+        }
+      }
+      add(row)
+    }
   }
   const lines: Array<FindLine> = []
   if (shown.length === 0) return { lines, total: 0 }
