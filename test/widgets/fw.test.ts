@@ -26,7 +26,40 @@ const dropdown = (id: string, label: string, opens: boolean) => `
     })
   </script>`
 
+/**
+ * A dropdown as PrimeReact 10 renders it: its combobox is a read-only input in a 1×1 clipped wrapper
+ * (p-hidden-accessible, which clips the input away entirely), beside a second such wrapper holding a
+ * native select, then the drawn label and a trigger (role=button, aria-expanded). A click on the box that
+ * is not on the input opens the panel and focuses the input; the label's click (forwarded to the input,
+ * which focuses it) is ignored. With `offstage`, its hidden input sits where nothing of the box is drawn.
+ */
+const primeDropdown = (id: string, label: string, offstage: boolean) => `
+  <div style="margin-bottom:16px"><label for="${id}" style="display:block">${label}</label>
+  <div class="p-dropdown" id="${id}-root" style="display:inline-flex;position:relative;cursor:pointer;width:260px;border:1px solid #ccc;border-radius:6px;font-size:1rem;line-height:1.5">
+    <div class="p-hidden-accessible"${offstage ? ' style="left:-10000px"' : ""}><input id="${id}" readonly aria-haspopup="listbox" tabindex="0" type="text"></div>
+    <div class="p-hidden-accessible"><select tabindex="-1"><option value="" selected>Select a country</option></select></div>
+    <span class="p-dropdown-label" tabindex="-1" style="display:block;white-space:nowrap;overflow:hidden;flex:1 1 auto;width:1%;padding:12px">Select a country</span>
+    <div class="p-dropdown-trigger" role="button" aria-haspopup="listbox" aria-expanded="false" aria-label="Select a country" style="display:flex;align-items:center;justify-content:center;flex-shrink:0;width:48px">▾</div>
+  </div></div>
+  <script>
+    document.getElementById("${id}-root").addEventListener("click", (event) => {
+      if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return
+      document.getElementById("${id}").focus()
+      document.querySelector("#${id}-root .p-dropdown-trigger").setAttribute("aria-expanded", "true")
+      document.getElementById("${id}-panel").hidden = false
+    })
+  </script>
+  <div id="${id}-panel" hidden><input placeholder="Search ${label.toLowerCase()}"><ul role="listbox"><li role="option">Portugal</li><li role="option">Spain</li></ul></div>`
+
 const pages = {
+  "/prime-dropdown": html(
+    "Prime dropdown",
+    `<style>.p-hidden-accessible{border:0;clip:rect(0 0 0 0);height:1px;margin:-1px;opacity:0;overflow:hidden;padding:0;pointer-events:none;position:absolute;white-space:nowrap;width:1px}</style>
+    <h1>Booking</h1>
+    ${primeDropdown("country", "Countries", false)}
+    ${primeDropdown("region", "Regions", true)}
+    <script>window.widgetState = () => ({ country: !document.getElementById("country-panel").hidden, region: !document.getElementById("region-panel").hidden, focused: (document.activeElement && document.activeElement.id) || null })</script>`
+  ),
   "/hidden-field-dropdown": html(
     "Hidden field dropdown",
     `<h1>Booking</h1>
@@ -83,6 +116,28 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         expect(clicked.ok).toBe(false)
         expect(clicked.error?.message).toContain("had no effect")
         expect(yield* state).toEqual({ open: false, focused: null })
+      }))
+  })
+
+  describe("a dropdown as PrimeReact 10 renders it: its input clipped away in a hidden wrapper, a hidden native select beside it", () => {
+    it.effect("a click on the input's ref clicks the label the dropdown draws where the input would be: the panel opens, and the answer shows it", () =>
+      Effect.gen(function* () {
+        yield* open("/prime-dropdown")
+        const { ref } = yield* snapshotRef("textbox", "Countries")
+        const clicked = yield* call(click, { a11yRef: ref, timeoutMs: 5_000 })
+        expect(clicked.ok, JSON.stringify(clicked)).toBe(true)
+        expect(yield* state).toEqual({ country: true, region: false, focused: "country" })
+        expect(JSON.stringify(clicked)).toContain("Search countries")
+      }))
+
+    it.effect("nothing drawn where its input would be: the click through its label only focuses it, opens nothing, and fails saying it had no effect", () =>
+      Effect.gen(function* () {
+        yield* open("/prime-dropdown")
+        const { ref } = yield* snapshotRef("textbox", "Regions")
+        const clicked = yield* call(click, { a11yRef: ref, timeoutMs: 5_000 })
+        expect(clicked.ok, JSON.stringify(clicked)).toBe(false)
+        expect(clicked.error?.message).toContain("had no effect")
+        expect(yield* state).toEqual({ country: false, region: false, focused: "region" })
       }))
   })
 

@@ -149,40 +149,88 @@ export const notEditableWhy = (element: Element): string | undefined => {
 }
 
 /**
+ * Runs in the page: what is left of the element's first box inside every ancestor that clips it (its
+ * overflow, or the CSS clip of an absolutely placed one: a "visually hidden" wrapper), or which one clips
+ * it away.
+ */
+const shownBox = (element: Element): { readonly box: DOMRect; readonly left: number; readonly top: number; readonly right: number; readonly bottom: number } | string => {
+  const box = element.getClientRects()[0] ?? element.getBoundingClientRect()
+  let [left, top, right, bottom] = [box.left, box.top, box.right, box.bottom]
+  for (let node: Element | null = parentOf(element); node !== null; node = parentOf(node)) {
+    const style = getComputedStyle(node)
+    const clip = node.getBoundingClientRect()
+    // Cuts the box to [l, t, r, b]; false when nothing is left.
+    const cut = (l: number, t: number, r: number, b: number) => {
+      ;[left, top, right, bottom] = [Math.max(left, l), Math.max(top, t), Math.min(right, r), Math.min(bottom, b)]
+      return left < right && top < bottom
+    }
+    if ((style.overflowX !== "visible" || style.overflowY !== "visible") && !cut(clip.left, clip.top, clip.right, clip.bottom)) {
+      return `it is clipped by ${nodeName(node)} around it (overflow: ${style.overflowX === "visible" ? style.overflowY : style.overflowX})`
+    }
+    const rect = /^rect\((.*)\)$/.exec(style.position === "absolute" || style.position === "fixed" ? style.clip : "")?.[1]?.split(/[\s,]+/)
+    const side = (value: string, auto: number) => (value === "auto" ? auto : parseFloat(value))
+    if (rect?.length === 4 && !cut(clip.left + side(rect[3]!, -Infinity), clip.top + side(rect[0]!, -Infinity), clip.left + side(rect[1]!, Infinity), clip.top + side(rect[2]!, Infinity))) {
+      return `it is clipped by ${nodeName(node)} around it (clip: ${style.clip})`
+    }
+  }
+  return { box, left, top, right, bottom }
+}
+
+/**
+ * Runs in the page: whether a person cannot see the element because what clips it leaves at most a pixel of
+ * it (a control a component hides for assistive technology inside a 1×1 clipped wrapper), or nothing.
+ */
+const clippedAway = (element: Element): boolean => {
+  const shown = shownBox(element)
+  return typeof shown === "string" || shown.right - shown.left <= 1 || shown.bottom - shown.top <= 1
+}
+
+/**
  * Runs in the page: what the pointer hits at the element's click point (the middle of its first box,
  * clipped to the viewport), down through open shadow roots; or why there is no such point (clipped
  * away, off-screen where nothing can scroll to, or "not in view yet": Playwright scrolls it).
  */
 export const hitAt = (element: Element): { readonly hit: Element | null; readonly x: number; readonly y: number } | string => {
   const view = element.ownerDocument.defaultView!
-  const firstBox = () => element.getClientRects()[0] ?? element.getBoundingClientRect()
   // Never scrolled here: Playwright's action, running meanwhile, scrolls the element into view itself.
-  const box = firstBox()
+  const shown = shownBox(element)
+  if (typeof shown === "string") return shown
+  const { box, left, top, right, bottom } = shown
   const inView = (rect: DOMRect) => rect.right > 0 && rect.bottom > 0 && rect.left < view.innerWidth && rect.top < view.innerHeight
-  // What is left of the box inside every ancestor that clips its overflow: nothing means clipped away.
-  let [left, top, right, bottom] = [box.left, box.top, box.right, box.bottom]
-  for (let node: Element | null = parentOf(element); node !== null; node = parentOf(node)) {
-    const style = getComputedStyle(node)
-    if (style.overflowX === "visible" && style.overflowY === "visible") continue
-    const clip = node.getBoundingClientRect()
-    ;[left, top, right, bottom] = [Math.max(left, clip.left), Math.max(top, clip.top), Math.min(right, clip.right), Math.min(bottom, clip.bottom)]
-    if (left >= right || top >= bottom) {
-      return `it is clipped by ${nodeName(node)} around it (overflow: ${style.overflowX === "visible" ? style.overflowY : style.overflowX})`
-    }
-  }
   if (!inView(box)) {
     const page = { x: Math.round(box.left + view.scrollX), y: Math.round(box.top + view.scrollY) }
     return page.x + box.width <= 0 || page.y + box.height <= 0 ? `it is off-screen, at (${page.x}, ${page.y}) where nothing can scroll to` : "not in view yet"
   }
   const x = (Math.max(left, 0) + Math.min(right, view.innerWidth)) / 2
   const y = (Math.max(top, 0) + Math.min(bottom, view.innerHeight)) / 2
-  let hit: Element | null = element.ownerDocument.elementFromPoint(x, y)
-  while (hit?.shadowRoot) {
-    const inner: Element | null = hit.shadowRoot.elementFromPoint(x, y)
-    if (inner === null || inner === hit) break
-    hit = inner
+  return { hit: seenAt(element.ownerDocument, x, y, () => true), x, y }
+}
+
+/** Runs in the page: the topmost element at (x, y) that `keep` accepts, down through open shadow roots. */
+const seenAt = (root: Document | ShadowRoot, x: number, y: number, keep: (candidate: Element) => boolean): Element | null => {
+  for (const candidate of root.elementsFromPoint(x, y)) {
+    if (!keep(candidate)) continue
+    if (candidate.shadowRoot) {
+      const inner = seenAt(candidate.shadowRoot, x, y, keep)
+      if (inner !== null && inner !== candidate && composedWithin(inner, candidate)) return inner
+    }
+    return candidate
   }
-  return { hit, x, y }
+  return null
+}
+
+/**
+ * Runs in the page: what a person sees over the element where it would be drawn (the middle of its own
+ * box, unclipped, in the viewport), past the element itself and past what is clipped away as it is (a
+ * component's other visually hidden native control beside it): the part its component draws there, if any.
+ */
+const drawnAt = (element: Element): Element | null => {
+  const view = element.ownerDocument.defaultView!
+  const box = element.getBoundingClientRect()
+  const x = (Math.max(box.left, 0) + Math.min(box.right, view.innerWidth)) / 2
+  const y = (Math.max(box.top, 0) + Math.min(box.bottom, view.innerHeight)) / 2
+  if (box.width === 0 || box.height === 0 || x <= 0 || y <= 0 || x >= view.innerWidth || y >= view.innerHeight) return null
+  return seenAt(element.ownerDocument, x, y, (candidate) => !composedWithin(candidate, element) && !clippedAway(candidate))
 }
 
 /**
@@ -312,12 +360,14 @@ const diagnoseNow = (element: Element, args: ReadinessArgs): { readonly verdict:
   const rect = element.getBoundingClientRect()
   const box = [rect.left, rect.top, rect.width, rect.height].map(Math.round).join(",")
   if (at === "not in view yet") return { ...notReady("off-screen", "it is outside the viewport", true), box }
-  if (typeof at === "string") return { ...(through(null) ?? notReady(at.startsWith("it is clipped") ? "clipped" : "off-screen", at)), box }
+  // Clipped away (a visually hidden control): what its component draws where it would be is what a person clicks.
+  if (typeof at === "string") return { ...(through(drawnAt(element)) ?? notReady(at.startsWith("it is clipped") ? "clipped" : "off-screen", at)), box }
   if (at.hit !== null && composedWithin(at.hit, element)) return { verdict: { ready: true }, box }
   const covering = at.hit
   if (covering === null) return { ...notReady("off-screen", "nothing of the page is at its click point"), box }
   const style = getComputedStyle(element)
-  const via = through(covering)
+  // A cover that is itself clipped away (another visually hidden control of the component) is not what a person sees there.
+  const via = through(clippedAway(covering) ? drawnAt(element) : covering)
   if (via !== undefined) return { ...via, box }
   if ((style.clipPath !== "none" && style.clipPath !== "") || (style.position === "absolute" && style.clip !== "auto" && style.clip !== "")) {
     return { ...notReady("clipped", "it is clipped to nothing by its own clip or clip-path (a visually hidden control)"), box }
@@ -334,11 +384,12 @@ const diagnoseNow = (element: Element, args: ReadinessArgs): { readonly verdict:
 }
 
 /**
- * Runs in the page on the target before an action goes through another element: remembers its states
- * (checked, expanded, pressed, selected, value) and listens for a click that reaches it (a label's
+ * Runs in the page on the target before an action goes through `via` (another element): remembers its
+ * states (checked, expanded, pressed, selected, value) and the expanded state of every part of the
+ * component that holds both (a dropdown's trigger), and listens for a click that reaches it (a label's
  * click is forwarded to its control) and for the focus.
  */
-export const watchEffect = (element: Element): void => {
+export const watchEffect = (element: Element, via?: Node | null): void => {
   const KEY = Symbol.for("browser-workflow-mcp/effect")
   const read = (target: Element) =>
     JSON.stringify([
@@ -347,21 +398,48 @@ export const watchEffect = (element: Element): void => {
       (target as HTMLSelectElement).selectedIndex,
       ...["aria-checked", "aria-expanded", "aria-pressed", "aria-selected"].map((name) => target.getAttribute(name))
     ])
-  const watch = { before: read(element), clicked: false, focused: false, read }
+  // The component: the nearest element around both that is not the whole page (none for a label across the page).
+  let scope: Element | null = via ? element.parentElement : null
+  while (scope !== null && via && !scope.contains(via)) scope = scope.parentElement
+  if (scope !== null && /^(body|html)$/.test(scope.localName)) scope = null
+  const expanded = () => (scope === null ? "" : JSON.stringify([...scope.querySelectorAll("[aria-expanded]")].map((part) => part.getAttribute("aria-expanded"))))
+  const watch = { before: read(element), parts: expanded(), expanded, clicked: false, focused: false, read }
   element.addEventListener("click", () => (watch.clicked = true), { capture: true, once: true })
   element.addEventListener("focus", () => (watch.focused = true), { capture: true, once: true })
   Object.defineProperty(element, KEY, { value: watch, configurable: true, enumerable: false, writable: true })
 }
 
 /**
- * Runs in the page on the target after the action: whether it had an effect there (a click reached it, one
- * of its states changed, or it took the focus; a field that takes text: it has the focus, the caret in it).
+ * Runs in the page: whether a click on the element opens something rather than taking text or toggling
+ * (it has a popup, is a combobox or a read-only field that looks like a picker) and takes no typing:
+ * the focus, or a click that reached it, is not that effect.
+ */
+const opensOnClick = (element: Element): boolean => {
+  const readOnly = (element as HTMLInputElement).readOnly === true || element.getAttribute("aria-readonly") === "true"
+  const popup = element.getAttribute("aria-haspopup")
+  return (readOnly || notEditableWhy(element) !== undefined) && ((popup !== null && popup !== "false") || element.getAttribute("role") === "combobox" || (readOnly && looksLikePicker(element)))
+}
+
+/** Runs in the page: whether a click gives the element what a person clicks it for when it takes the focus: it takes typing there. */
+const focusIsItsEffect = (element: Element): boolean => {
+  if (notEditableWhy(element) !== undefined || element.localName === "label") return false
+  return !((element as HTMLInputElement).readOnly === true || element.getAttribute("aria-readonly") === "true")
+}
+
+/**
+ * Runs in the page on the target after the action: whether it had the effect a person's click has there.
+ * One of its states changed, or the expanded state of a part of its component (a dropdown's trigger);
+ * a click that reached it, unless it opens on a click (a label's click forwarded to a dropdown's hidden
+ * input that its component ignores); the focus only on a field that takes typing (a read-only dropdown
+ * that took the focus and opened nothing had no effect).
  */
 export const effectSeen = (element: Element): boolean => {
   const watch = (element as any)[Symbol.for("browser-workflow-mcp/effect")]
   if (watch === undefined) return false
-  if (watch.clicked || watch.focused || watch.read(element) !== watch.before) return true
-  return notEditableWhy(element) === undefined && element.localName !== "label" && focusedElement() === element
+  if (watch.read(element) !== watch.before || watch.expanded() !== watch.parts) return true
+  if (opensOnClick(element)) return false
+  if (watch.clicked) return true
+  return focusIsItsEffect(element) && (watch.focused || focusedElement() === element)
 }
 
 /**

@@ -53,7 +53,7 @@ export interface Through {
 }
 
 const diagnose = elementFunction<ReadinessArgs, { readonly verdict: Readiness; readonly element?: Element; readonly box?: string }>(PAGE.readiness)
-const watchEffect = elementFunction<undefined, void>(PAGE.watchEffect)
+const watchEffect = elementFunction<Node, void>(PAGE.watchEffect)
 const effectSeen = elementFunction<undefined, boolean>(PAGE.effectSeen)
 const checkedState = elementFunction<undefined, boolean | null>(PAGE.checkedState)
 
@@ -202,20 +202,21 @@ const pollFor = async (look: () => Promise<boolean>, waitMs: number): Promise<bo
 
 /**
  * Runs `act` on `via` (an element a person would use instead of the target, found by `how`) and
- * fails unless the target showed the effect: a click reached it or one of its states changed, within
- * EFFECT_WAIT_MS (a component that updates its state a frame or two later).
+ * fails unless the target showed the effect a person's click has there (page/readiness.ts effectSeen:
+ * one of its states or its component's expanded state changed, a click reached it, a field that takes
+ * typing took the focus), within EFFECT_WAIT_MS (a component that updates its state a frame or two later).
  */
 export const actThrough = async <A>(
   target: Locator,
-  via: { readonly how: string; readonly description: string },
+  via: { readonly how: string; readonly description: string; readonly element: ElementHandle },
   act: () => Promise<A>,
   options: { readonly timeout: number }
 ): Promise<A> => {
-  await target.evaluate(watchEffect, undefined, options)
+  await target.evaluate(watchEffect, via.element, options)
   const value = await act()
   const effect = await pollFor(() => target.evaluate(effectSeen, undefined, { timeout: 1_000 }).catch(() => false), EFFECT_WAIT_MS)
   if (!effect) {
-    throw new Error(`it cannot take the pointer itself, and clicking its ${via.how} ${via.description} had no effect on it (no click reached it, none of its states changed)`)
+    throw new Error(`it cannot take the pointer itself, and clicking its ${via.how} ${via.description} had no effect on it (none of its states changed, nothing of its component opened)`)
   }
   return value
 }
