@@ -38,3 +38,31 @@ export const parseSubcommandArgs = <Flags extends FlagSpec>(
   }
   return { values: values as never, positionals }
 }
+
+/**
+ * A subcommand that also takes the server's options: its own flags (--name VALUE or --name=VALUE, each at
+ * most once) apart from every other argument, which goes on to the server's option parser. Throws CliError.
+ */
+export const splitOwnFlags = <Own extends string>(argv: ReadonlyArray<string>, names: ReadonlyArray<Own>) => {
+  const own: Partial<Record<Own, string>> = {}
+  const rest: Array<string> = []
+  let help = false
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!
+    if (arg === "--help" || arg === "-h") {
+      help = true
+      continue
+    }
+    const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg)
+    const name = match?.[1] as Own | undefined
+    if (name === undefined || !names.includes(name)) {
+      rest.push(arg)
+      continue
+    }
+    const value = match![2] ?? argv[++index]
+    if (value === undefined) throw new CliError(`--${name} needs a value`)
+    if (own[name] !== undefined) throw new CliError(`--${name} given twice`)
+    own[name] = value
+  }
+  return { own, rest, help }
+}

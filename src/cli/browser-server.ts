@@ -3,6 +3,7 @@
 // own browsers. For a machine without Playwright's downloaded Chromium, or a pool whose browsers must keep
 // to loopback (--loopback-only) or an origin policy. Prints its endpoint on stdout; runs until SIGINT or
 // SIGTERM, or until its browser goes away (then exits 1, for a supervisor to restart it).
+import { splitOwnFlags } from "./args.js"
 import { CliError, parseOptions, toSettings } from "./options.js"
 
 export const BROWSER_SERVER_USAGE = "browser-server [--port N] [--host ADDRESS] [--path /PATH] [server options]"
@@ -29,31 +30,8 @@ Chromium did not start.
 
 /** The subcommand's own flags; every other argument is a server option. */
 const OWN = ["port", "host", "path"] as const
-type Own = (typeof OWN)[number]
 
-const splitArgs = (argv: ReadonlyArray<string>) => {
-  const own: Partial<Record<Own, string>> = {}
-  const rest: Array<string> = []
-  let help = false
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index]!
-    if (arg === "--help" || arg === "-h") {
-      help = true
-      continue
-    }
-    const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg)
-    const name = match?.[1] as Own | undefined
-    if (name === undefined || !OWN.includes(name)) {
-      rest.push(arg)
-      continue
-    }
-    const value = match![2] ?? argv[++index]
-    if (value === undefined) throw new CliError(`--${name} needs a value`)
-    if (own[name] !== undefined) throw new CliError(`--${name} given twice`)
-    own[name] = value
-  }
-  return { own, rest, help }
-}
+const splitArgs = (argv: ReadonlyArray<string>) => splitOwnFlags(argv, OWN)
 
 /** The listening options and the server's settings; throws CliError. */
 export const browserServerOptions = (argv: ReadonlyArray<string>, env: Readonly<Record<string, string | undefined>>) => {

@@ -7,6 +7,7 @@ import type { Envelope } from "../domain/envelope.js"
 import type { ReplayRun } from "../domain/errors.js"
 import { OWNER_ONLY_FILE, writeFileAtomic } from "../adapters/files.js"
 import { junitXml } from "./junit.js"
+import { splitOwnFlags } from "./args.js"
 import { CliError, parseOptions, toSettings } from "./options.js"
 
 export const REPLAY_USAGE = "replay (--flow-tag NAME | --session-id ID) --runs FILE [--concurrency N] [--base-url URL] [--junit FILE] [server options]"
@@ -34,32 +35,9 @@ in FILE, no such flow, params the flow does not take).
 
 /** The subcommand's own flags; every other argument is a server option. */
 const OWN = ["flow-tag", "session-id", "runs", "concurrency", "base-url", "junit"] as const
-type Own = (typeof OWN)[number]
 
 /** Splits our flags (--name VALUE or --name=VALUE) from the server options. */
-const splitArgs = (argv: ReadonlyArray<string>) => {
-  const own: Partial<Record<Own, string>> = {}
-  const rest: Array<string> = []
-  let help = false
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index]!
-    if (arg === "--help" || arg === "-h") {
-      help = true
-      continue
-    }
-    const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg)
-    const name = match?.[1] as Own | undefined
-    if (name === undefined || !OWN.includes(name)) {
-      rest.push(arg)
-      continue
-    }
-    const value = match![2] ?? argv[++index]
-    if (value === undefined) throw new CliError(`--${name} needs a value`)
-    if (own[name] !== undefined) throw new CliError(`--${name} given twice`)
-    own[name] = value
-  }
-  return { own, rest, help }
-}
+const splitArgs = (argv: ReadonlyArray<string>) => splitOwnFlags(argv, OWN)
 
 /** The runs file: one JSON object of string params per line; blank lines are skipped. Throws CliError naming the line. */
 export const parseRuns = (text: string, file: string): ReadonlyArray<{ readonly line: number; readonly params: Record<string, string> }> => {
