@@ -1,5 +1,6 @@
 // select_option on ARIA widgets, the page's side (session/choose.ts drives it): which combobox and listbox
-// a target belongs to, the option of a listbox a value names (by accessible name, never by a part of it),
+// a target belongs to, the option of a listbox a value names (by accessible name, or by its own label when
+// the name adds the option's state as in "Not Selected, Mint"; never by any other part of it),
 // and what the widget shows of a choice, read before and after the click so that only a change counts.
 import { idRefs, parentOf } from "./dom.js"
 import { makeAria, type Aria } from "./aria.js"
@@ -147,15 +148,43 @@ const optionsOf = (aria: Aria, listbox: Element): Array<Element> => {
 
 const loose = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase()
 
-/** The option named `arg.value`: exactly, else case and spacing aside, else by its value attribute. */
+/** A part of an option's name that says its state, not what it is ("Not Selected", "checked", "unchecked", "off"). */
+const STATE_WORDS = /^(?:(?:not|un)\s*)?(?:selected|checked|chosen|ticked|pressed|expanded|collapsed|on|off)$/i
+
+/**
+ * An option's own label: its name without the state a widget announces before or after it, set off by
+ * a comma ("Not Selected, Mint", "Mint, checked" → "Mint"); the name itself when it has no such part.
+ */
+const withoutState = (name: string): string => {
+  const parts = name.split(",").map((part) => part.trim())
+  while (parts.length > 1 && STATE_WORDS.test(parts[0]!)) parts.shift()
+  while (parts.length > 1 && STATE_WORDS.test(parts.at(-1)!)) parts.pop()
+  return parts.join(", ")
+}
+
+/** The option's name says it is chosen: a state part (withoutState) reads "Selected", "checked" (never "Not Selected", "unchecked"). */
+const namedChosen = (name: string): boolean => {
+  const parts = name.split(",").map((part) => part.trim())
+  const label = withoutState(name)
+  return label !== name && parts.some((part) => /^(?:selected|checked|chosen|ticked)$/i.test(part))
+}
+
+/**
+ * The option named `arg.value`: exactly, else case and spacing aside, else by its own label when its name
+ * adds its state (withoutState), else by its value attribute. Several options at the first level that has
+ * any: ambiguous, never one of them. An option found by its own label answers with that label as its name.
+ */
 export const choiceOption = (listbox: Element, arg: { readonly value: string; readonly limit: number }): OptionMatch => {
   const aria = makeAria()
   const options = optionsOf(aria, listbox)
-  const named = options.map((option) => ({ option, name: aria.nameOf(option, "option") }))
+  // label: what the choice is called once found (the name, or the own label of withoutState's level).
+  const named = options.map((option) => ({ option, name: aria.nameOf(option, "option"), label: "" }))
   const valueOf = (option: Element) => option.getAttribute("data-value") ?? option.getAttribute("value")
+  const wanted = loose(arg.value)
   const levels = [
     named.filter((entry) => entry.name === normalize(arg.value)),
-    named.filter((entry) => loose(entry.name) === loose(arg.value)),
+    named.filter((entry) => loose(entry.name) === wanted),
+    named.filter((entry) => wanted !== "" && loose(withoutState(entry.name)) === wanted).map((entry) => ({ ...entry, label: withoutState(entry.name) })),
     named.filter((entry) => valueOf(entry.option) === arg.value)
   ]
   const names = named.slice(0, arg.limit).map((entry) => entry.name)
@@ -164,7 +193,8 @@ export const choiceOption = (listbox: Element, arg: { readonly value: string; re
     const [hit] = level
     if (hit !== undefined) {
       const disabled = hit.option.getAttribute("aria-disabled") === "true" || hit.option.hasAttribute("disabled")
-      return { option: hit.option, click: optionShownAs(aria, hit.option, listbox, hit.name), name: hit.name, disabled, ambiguous: [], names, total: named.length }
+      const name = hit.label || hit.name
+      return { option: hit.option, click: optionShownAs(aria, hit.option, listbox, name), name, disabled, ambiguous: [], names, total: named.length }
     }
   }
   return { option: null, click: null, name: "", disabled: false, ambiguous: [], names, total: named.length }
@@ -213,7 +243,7 @@ const optionShownAs = (aria: Aria, option: Element, listbox: Element, name: stri
 
 /** What the widget shows of one choice, read before and after its click (session/choose.ts compares them). */
 export interface ChoiceSeen {
-  /** The option is still in the page, shown, and marked chosen (aria-selected or aria-checked). */
+  /** The option is still in the page, shown, and marked chosen (aria-selected, aria-checked, or its name's state part: "Selected, Mint"). */
   readonly marked: boolean
   /** How often the name reads as a word in the text around the combobox (neither popup nor live region). */
   readonly count: number
@@ -248,15 +278,19 @@ const regionOf = (aria: Aria, owner: Element): Element => {
   return region
 }
 
-/** The text a person reads in `root`: no popup, option, live region, native select or hidden part; values of read-only fields. */
-const readableText = (aria: Aria, root: Element, skip: Element | null): string => {
+/**
+ * The text a person reads in `root`: no popup (`popup`, or any listbox when it is null), option, live region,
+ * native select or hidden part; values of read-only fields. With a popup, another listbox's options count
+ * (the chips a multi-select shows its choices as: UI5's tokenizer is a listbox of options).
+ */
+const readableText = (aria: Aria, root: Element, skip: Element | null, popup: Element | null = null): string => {
   let text = ""
   const visit = (node: Node) => {
     if (node.nodeType === 3) return void (text += ` ${node.nodeValue ?? ""}`)
     if (node.nodeType !== 1) return
     const element = node as Element
     const role = aria.roleOf(element) ?? ""
-    if (/^(listbox|option|status|log|alert)$/.test(role) || element.hasAttribute("aria-live") || /^(select|script|style|template)$/.test(element.localName)) return
+    if (element === popup || (popup === null && /^(listbox|option)$/.test(role)) || /^(status|log|alert)$/.test(role) || element.hasAttribute("aria-live") || /^(select|script|style|template)$/.test(element.localName)) return
     if (element !== root && aria.hidden(element)) return
     const rect = element.getBoundingClientRect()
     if (element.getClientRects().length > 0 && rect.width <= 1 && rect.height <= 1) return
@@ -285,12 +319,12 @@ export const choiceSeen = (
     option !== null &&
     option.isConnected &&
     shown(aria, option) &&
-    (option.getAttribute("aria-selected") === "true" || option.getAttribute("aria-checked") === "true")
+    (option.getAttribute("aria-selected") === "true" || option.getAttribute("aria-checked") === "true" || namedChosen(aria.nameOf(option, "option")))
   const open = arg.listbox !== null && arg.listbox.isConnected && shown(aria, arg.listbox)
   if (owner === null) return { marked, count: 0, text: "", ownerShows: false, ownerValue: null, backing: [], open }
   const editable = isTextField(owner) ? owner : null
   const region = regionOf(aria, owner)
-  const text = readableText(aria, region, editable)
+  const text = readableText(aria, region, editable, arg.listbox)
   const count = occurrences(text, arg.name)
   const ownText = readableText(aria, owner, editable) + (owner instanceof HTMLInputElement && editable === null ? ` ${loose(owner.value)}` : "")
   const backing: Array<string> = []

@@ -1,7 +1,7 @@
 // select_option on ARIA widgets, which Playwright's selectOption refuses: a role=listbox (or one of its
 // options), a custom combobox or a button that pops up a listbox. The popup is opened when it is closed
 // (a click on the combobox, else Alt+ArrowDown, else ArrowDown), the option is found by its accessible name (exactly, else
-// case and spacing aside, else by its value; typed into the combobox's filter when it is not shown), and
+// case and spacing aside, else by its own label when the name adds its state ("Not Selected, Mint"), else by its value; typed into the combobox's filter when it is not shown), and
 // clicked (a visually hidden option through the element its popup shows it as). Success only once the widget showed the choice (page/choose.ts reads it before and after).
 import { Effect } from "effect"
 import type { ElementHandle, JSHandle, Locator, Page } from "playwright"
@@ -170,7 +170,7 @@ const showsChoice = (before: ChoiceSeen | undefined, after: ChoiceSeen | undefin
 const choose = async (page: Page, target: Locator, values: ReadonlyArray<string>, budgetMs: number): Promise<ReadonlyArray<string>> => {
   const until = Date.now() + budgetMs
   const names: Array<string> = []
-  const chosen: Array<{ readonly option: ElementHandle; readonly name: string }> = []
+  const chosen: Array<{ readonly option: ElementHandle; readonly name: string; readonly listbox: ElementHandle | null }> = []
   let owner: ElementHandle | null = null
   let previous: Widget | undefined
   for (const value of values) {
@@ -192,11 +192,11 @@ const choose = async (page: Page, target: Locator, values: ReadonlyArray<string>
     if (!showsChoice(before, after, name, typed)) {
       throw new ChoiceFailed(`the option ${JSON.stringify(name)} was clicked, but the widget did not show it chosen (neither marked selected nor shown in the ${shownNow.owner !== null ? "combobox" : "listbox"})${pageSaid(settled)}`)
     }
-    chosen.push({ option, name })
+    chosen.push({ option, name, listbox })
   }
   // Several values in a widget that keeps one: the last replaced the others.
-  for (const { option, name } of chosen.slice(0, -1)) {
-    const still = await seen(owner, option, name, null)
+  for (const { option, name, listbox } of chosen.slice(0, -1)) {
+    const still = await seen(owner, option, name, listbox)
     if (still !== undefined && !still.marked && still.count === 0 && !still.ownerShows && !still.backing.includes(name.toLowerCase())) {
       throw new ChoiceFailed(`choosing ${JSON.stringify(names.at(-1))} replaced ${JSON.stringify(name)}: the widget keeps one option`)
     }
