@@ -64,6 +64,22 @@ const pages = {
       window.widgetState = () => ({ chosen })
     </script>`
   ),
+  // Options named with their state first (as UI5's multi-combobox names them): "Not Selected, Mint", text "Mint".
+  "/stated": html(
+    "Stated",
+    `<div role="listbox" aria-label="Flavour" aria-multiselectable="true">${["Mint", "Vanilla", "Mint chip"].map((f, i) => `<div role="option" id="s${i}" aria-selected="false" aria-label="Not Selected, ${f}">${f}</div>`).join("")}
+    <div role="option" aria-selected="false" aria-label="Not Selected, Lime">Lime</div><div role="option" aria-selected="false" aria-label="Selected, Lime">Lime</div></div>
+    <script>
+      document.querySelector("[role=listbox]").addEventListener("click", (event) => {
+        const option = event.target.closest("[role=option]")
+        if (!option) return
+        const on = option.getAttribute("aria-selected") !== "true"
+        option.setAttribute("aria-selected", String(on))
+        option.setAttribute("aria-label", (on ? "Selected, " : "Not Selected, ") + option.textContent)
+      })
+      window.widgetState = () => Array.from(document.querySelectorAll("[aria-selected=true]"), (o) => o.textContent)
+    </script>`
+  ),
   // A button that says it pops up a listbox and opens nothing.
   "/dead": html("Dead", `<button aria-haspopup="listbox" aria-expanded="false">Colour</button>`)
 }
@@ -223,6 +239,21 @@ layer(Layer.mergeAll(liveLayer(testSettings()), PagesLive, CorpusLive), { timeou
         expect(ignored.ok).toBe(false)
         expect(ignored.error?.message).toContain('"Plum" was clicked, but the widget did not show it chosen')
         expect(yield* widgetState).toEqual(["Apple", "Cherry"])
+      }))
+
+    it.effect("options named with their state first are found by their own label; two that match only so are ambiguous", () =>
+      Effect.gen(function* () {
+        yield* open("/stated")
+        const flavour = yield* refOf(["listbox"], "Flavour")
+        const mint = yield* call(selectOption, { a11yRef: flavour, values: ["Mint"] })
+        expect(mint.ok, JSON.stringify(mint)).toBe(true)
+        expect(mint.result).toMatchObject({ selected: ["Mint"] })
+        // "Mint", not "Mint chip": the state word comes off, never a part of the label.
+        expect(yield* widgetState).toEqual(["Mint"])
+        const lime = yield* call(selectOption, { a11yRef: flavour, values: ["Lime"] })
+        expect(lime.ok).toBe(false)
+        expect(lime.error?.message).toContain("Lime")
+        expect(yield* widgetState).toEqual(["Mint"])
       }))
 
     it.effect("a popup button that opens nothing says so", () =>
