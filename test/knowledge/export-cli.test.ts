@@ -30,6 +30,8 @@ describe("export subcommand", () => {
         yield* store.recordStep(step({ sessionId: "mm-cli", tool: "click", target: { a11yRef: "e9" }, input: { timeoutMs: 15000 } }))
         yield* store.recordStep(step({ sessionId: "mm-cli", tool: "describe_screen" }))
         yield* store.recordStep(step({ sessionId: "mm-cli", tool: "describe_screen" }))
+        // Steps are written a turn after they are recorded; the export below reads the files as another process would.
+        yield* store.flush
       })
     )
     const batch = await captured(() => runExport(["mm-cli", "--artifacts-dir", dir], {}))
