@@ -1,3 +1,5 @@
+import * as path from "node:path"
+import * as fs from "node:fs"
 // `browser-workflow-mcp export <sessionId>`: a stored session printed as a batch or a Playwright test.
 import { describe, expect, it, vi } from "@effect/vitest"
 import { Effect } from "effect"
@@ -30,10 +32,13 @@ describe("export subcommand", () => {
         yield* store.recordStep(step({ sessionId: "mm-cli", tool: "click", target: { a11yRef: "e9" }, input: { timeoutMs: 15000 } }))
         yield* store.recordStep(step({ sessionId: "mm-cli", tool: "describe_screen" }))
         yield* store.recordStep(step({ sessionId: "mm-cli", tool: "describe_screen" }))
-        // Steps are written a turn after they are recorded; the export below reads the files as another process would.
-        yield* store.flush
       })
     )
+    // Steps are written a turn after they are recorded (setImmediate); the export below reads the files as another process would.
+    const stepsDir = path.join(dir, "llm-knowledge", "mm-cli", "steps")
+    for (let wait = 0; wait < 100 && (!fs.existsSync(stepsDir) || fs.readdirSync(stepsDir).filter((file) => file.endsWith(".json")).length < 4); wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
     const batch = await captured(() => runExport(["mm-cli", "--artifacts-dir", dir], {}))
     expect(batch.code).toBe(0)
     // What the file leaves out, and why, goes to stderr; stdout stays the file.
