@@ -55,7 +55,8 @@ const fmt = `const ymd = (d) => d.getFullYear() + "-" + String(d.getMonth() + 1)
 
 export const COUNTRIES = ["Austria", "Belgium", "Croatia", "Denmark", "Finland", "France", "Germany", "Greece", "Ireland", "Italy", "Netherlands", "Norway", "Poland", "Portugal", "Spain", "Sweden", "Switzerland"]
 const FIRST = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy", "Mallory", "Niaj", "Olivia", "Peggy", "Rupert", "Sybil", "Trent", "Victor", "Walter", "Zoe"]
-const PEOPLE = [
+/** Six people, the rows of the bench's and the tests' data grids. */
+export const PEOPLE = [
   { name: "Alice", city: "Paris", age: 31 },
   { name: "Bob", city: "Berlin", age: 42 },
   { name: "Carol", city: "Madrid", age: 27 },

@@ -5,7 +5,7 @@
 // family is one esbuild bundle of its npm build (corpus.ts builds `wcBundles` once at start). Every page
 // reports its state through the components' own properties.
 import { js, page } from "./corpus.js"
-import { any, COUNTRIES, same, type Task } from "./tasks.js"
+import { any, COUNTRIES, PEOPLE, same, type Task } from "./tasks.js"
 
 /** Entry sources of the bundles these pages load, by path (corpus.ts bundles them). */
 export const wcBundles: Readonly<Record<string, string>> = {
@@ -25,14 +25,6 @@ export const wcBundles: Readonly<Record<string, string>> = {
     import "@spectrum-web-components/switch/sp-switch.js"; import "@spectrum-web-components/combobox/sp-combobox.js";`
 }
 
-const TEAM = [
-  { name: "Alice", city: "Paris", age: 31 },
-  { name: "Bob", city: "Berlin", age: 42 },
-  { name: "Carol", city: "Madrid", age: 27 },
-  { name: "Dave", city: "Rome", age: 35 },
-  { name: "Erin", city: "Vienna", age: 29 },
-  { name: "Frank", city: "Oslo", age: 51 }
-]
 const FLAVOURS = ["Chocolate", "Strawberry", "Vanilla", "Mint", "Pistachio"]
 const $ = `const $ = (id) => document.getElementById(id)`
 
@@ -66,7 +58,7 @@ export const wcPages: Readonly<Record<string, string>> = {
     </vaadin-grid>
     <script>
       ${$}
-      const team = ${JSON.stringify(TEAM)}
+      const team = ${JSON.stringify(PEOPLE)}
       let sort = null
       // The rows come from a data provider, so the grid's own sort order is what the page reports.
       $("team").dataProvider = (params, callback) => {

@@ -11,25 +11,18 @@ import { find } from "../../src/tools/find.js"
 import { setChecked } from "../../src/tools/gestures.js"
 import { click } from "../../src/tools/interaction.js"
 import { html, liveLayer, testSettings } from "../support/browser.js"
+import { PEOPLE } from "../../bench/widgets/tasks.js"
 import { pageHarness } from "../support/page-harness.js"
 import { launchChromium } from "../page/oracle.js"
 import { linesNamed, parseSnapshot } from "../page/parse.js"
 
-const TEAM = [
-  { name: "Alice", city: "Paris", age: 31 },
-  { name: "Bob", city: "Berlin", age: 42 },
-  { name: "Carol", city: "Madrid", age: 27 },
-  { name: "Dave", city: "Rome", age: 35 },
-  { name: "Erin", city: "Vienna", age: 29 },
-  { name: "Frank", city: "Oslo", age: 51 }
-]
 
 const gridPage = html(
   "Shadow grid",
   `<h1>Team</h1>
   <x-grid id="team" aria-label="Team"></x-grid>
   <script>
-    const team = ${JSON.stringify(TEAM)}
+    const team = ${JSON.stringify(PEOPLE)}
     let sort = null
     const selected = new Set()
     customElements.define("x-grid", class extends HTMLElement {
