@@ -97,8 +97,8 @@ export const PLAYWRIGHT_DISABLED_FEATURES: ReadonlyArray<string> = [
 
 /**
  * Features of ours off in every browser we launch. The omnibox popup (a WebUI page,
- * chrome://omnibox-popup.top-chrome/, and its AI-mode variant): Chromium preloads it for every browser
- * window, in a renderer process of its own per profile, and every session's context (a profile of its own)
+ * chrome://omnibox-popup.top-chrome/, and its AI-mode variant): where a field trial has it on, Chromium
+ * preloads it for every browser window, in a renderer process of its own per profile, and every session's context (a profile of its own)
  * opens a window: about 155 MB RSS (35 to 40 MB private) per session, half of what a session cost, for a popup an
  * automated browser never opens. Off, a headed browser's address bar falls back to its native popup; pages,
  * contexts and their isolation are untouched (each context keeps its own renderers and storage).
