@@ -58,15 +58,23 @@ export interface ConnectOptions {
   readonly stderr?: "ignore" | "inherit" | "pipe"
 }
 
-/** Spawns `node ...args` and connects an MCP client to it over stdio; the transport gives the pid. */
-export const spawnClient = async (args: ReadonlyArray<string>, options: ConnectOptions) => {
+/**
+ * An MCP client over stdio to `node ...args`, not connected yet: `client.connect(transport)` spawns it. A caller
+ * that must close the process whatever happens (a connect that fails or hangs) holds the transport first.
+ */
+export const stdioClient = (args: ReadonlyArray<string>, options: ConnectOptions) => {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...args],
     stderr: options.stderr ?? "ignore",
     ...(options.cwd === undefined ? {} : { cwd: options.cwd })
   })
-  const client = new Client({ name: options.name, version: "1.0.0" })
+  return { client: new Client({ name: options.name, version: "1.0.0" }), transport }
+}
+
+/** Spawns `node ...args` and connects an MCP client to it over stdio; the transport gives the pid. */
+export const spawnClient = async (args: ReadonlyArray<string>, options: ConnectOptions) => {
+  const { client, transport } = stdioClient(args, options)
   await client.connect(transport)
   return { client, transport }
 }

@@ -8,17 +8,18 @@
 // one that loads it at its first launch compare alike), and flags each task above the issue's targets
 // (bytes at most 0.5x of Playwright MCP's, wall time at most its own). Every call has a deadline, every task too, the whole run too; browsers are closed on
 // every path (the server is closed, then any browser process carrying this run's marker switch is killed).
+// A server that fails to start or to connect, or anything else that goes wrong in one attempt, is that task's
+// failure for that contender (the table says "connect failed" or "task failed"; runner.ts), and the run goes on.
 //
 // npm run bench:widgets        BENCH_TASKS=quill-type,ag-grid-sort  BENCH_VERBOSE=1 (answers on stderr)
-import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { LOOPBACK_ARGS } from "../../src/adapters/playwright/lifecycle/launch.js"
-import { findChromium, ourServer, out, playwrightMcp, root, spawnClient } from "../support.js"
-import { ours, SingleCallAgent, theirs, type Adapter, type Attempt } from "./agent.js"
-import { serveWidgetCorpus, type WidgetCorpus } from "./corpus.js"
+import { findChromium, ourServer, out, playwrightMcp, root } from "../support.js"
+import { ours, theirs } from "./agent.js"
+import { serveWidgetCorpus } from "./corpus.js"
+import { runOne, sweepBrowsers, type Contender, type Outcome, type RunSettings } from "./runner.js"
 import { pages, tasks, type Task } from "./tasks.js"
 import { editorBundles, editorPages, editorTasks } from "./third-editors.js"
 import { fwBundles, fwPages, fwTasks } from "./third-fw.js"
@@ -44,41 +45,7 @@ const log = (line: string) => {
   if (verbose) process.stderr.write(line + "\n")
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-const withDeadline = <A>(promise: Promise<A>, ms: number, what: string): Promise<A> => {
-  let timer: NodeJS.Timeout | undefined
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no result within ${ms} ms`)), ms)
-  })
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
-}
-
-/** Kills the browser processes of this run still alive (found by the marker switch), by pid. */
-const sweepBrowsers = () => {
-  let listing = ""
-  try {
-    listing = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" })
-  } catch {
-    return
-  }
-  for (const line of listing.split("\n")) {
-    if (!line.includes(MARKER) || line.includes("ps -eo")) continue
-    const pid = Number(line.trim().split(/\s+/)[0])
-    if (pid > 0 && pid !== process.pid) {
-      try {
-        process.kill(pid, "SIGKILL")
-      } catch {
-        // Gone already.
-      }
-    }
-  }
-}
-
-interface Contender {
-  readonly adapter: Adapter
-  readonly spawn: (url: string, dir: string) => ReadonlyArray<string>
-}
+const settings: RunSettings = { marker: MARKER, callDeadlineMs: CALL_DEADLINE_MS, taskDeadlineMs: TASK_DEADLINE_MS, settleMs: SETTLE_MS, log }
 
 const contenders: ReadonlyArray<Contender> = [
   {
@@ -96,53 +63,6 @@ const contenders: ReadonlyArray<Contender> = [
     }
   }
 ]
-
-interface Outcome {
-  /** From spawning the server until it answered the handshake. */
-  readonly startMs: number
-  /** From spawning the server until the attempt's last answer: a server that defers work to its first call and one that does it at start compare alike. */
-  readonly wallMs: number
-  readonly right: boolean
-  readonly attempt: Attempt
-  readonly falseOk: boolean
-  readonly state: string
-}
-
-/** One contender's attempt at one task on a fresh server; the server and its browser are gone when it resolves. */
-const runOne = async (corpus: WidgetCorpus, task: Task, contender: Contender, scratch: string, index: number): Promise<Outcome> => {
-  const run = `${task.id}-${contender.adapter.label}-${index}`
-  const url = `${corpus.url}${task.path}${task.path.includes("?") ? "&" : "?"}run=${run}&other=${encodeURIComponent(corpus.otherUrl)}`
-  const dir = path.join(scratch, run)
-  fs.mkdirSync(dir)
-  let client: Client | undefined
-  let pid: number | undefined
-  const spawned = Date.now()
-  try {
-    const connected = await withDeadline(spawnClient(contender.spawn(url, dir), { name: "bench-widgets", cwd: dir }), CALL_DEADLINE_MS, "connect")
-    client = connected.client
-    pid = connected.transport.pid ?? undefined
-    const startMs = Date.now() - spawned
-    const agent = new SingleCallAgent(client, contender.adapter, CALL_DEADLINE_MS, log)
-    const attempt = await withDeadline(agent.attempt(url, task.steps), TASK_DEADLINE_MS, `${task.id} (${contender.adapter.label})`).catch(
-      (error: unknown): Attempt => ({ calls: 0, bytes: 0, errors: 1, allOk: false, stopped: String(error), ms: TASK_DEADLINE_MS, answers: [] })
-    )
-    await sleep(SETTLE_MS)
-    const [main, frame] = await Promise.all([corpus.reportOf(run, "main"), corpus.reportOf(run, "frame")])
-    const reported = { main: main?.state, frame: frame?.state }
-    const right = task.done(reported)
-    return { startMs, wallMs: startMs + attempt.ms, right, attempt, falseOk: attempt.allOk && !right, state: JSON.stringify(reported).slice(0, 160) }
-  } finally {
-    await withDeadline(client?.close() ?? Promise.resolve(), 10_000, "close").catch(() => undefined)
-    if (pid !== undefined) {
-      try {
-        process.kill(pid, "SIGKILL")
-      } catch {
-        // Exited already.
-      }
-    }
-    sweepBrowsers()
-  }
-}
 
 const versionOf = (library: string) => {
   try {
@@ -176,7 +96,7 @@ const main = async () => {
       const order = index % 2 === 0 ? contenders : [...contenders].reverse()
       const outcomes: Record<string, Outcome> = {}
       for (const contender of order) {
-        outcomes[contender.adapter.label] = await runOne(corpus, task, contender, scratch, index)
+        outcomes[contender.adapter.label] = await runOne(corpus, task, contender, scratch, index, settings)
         const o = outcomes[contender.adapter.label]!
         process.stderr.write(`${task.id} ${contender.adapter.label}: ${o.right ? "right" : "WRONG"} ${o.attempt.calls} calls ${o.attempt.errors} errors ${o.wallMs} ms (start ${o.startMs} ms)${o.attempt.stopped ? ` (${o.attempt.stopped})` : ""}\n`)
       }
@@ -184,11 +104,12 @@ const main = async () => {
     }
   } finally {
     await corpus.close()
-    sweepBrowsers()
+    sweepBrowsers(MARKER)
   }
 
   out("Widget tasks on real libraries served on 127.0.0.1 from their npm builds; a single-call scripted agent, one attempt per task.")
   out("ok: the widget's own state was right after the attempt; err: error answers; false ok: every action answered success, state wrong;")
+  out("connect failed / task failed: the server did not start or answer the handshake / the attempt itself failed (below: why);")
   out("s: from spawning the server to its last answer; ×PW: ours over Playwright MCP's on the same task, ⚑ above target.")
   out()
   out("| task | library | ours ok | ours err | ours calls | ours KB | ours s | PW ok | PW err | PW calls | PW KB | PW s | bytes ×PW | wall ×PW |")
@@ -207,11 +128,17 @@ const main = async () => {
       t.ms += o.wallMs
       t.callsMs += o.attempt.ms
       t.falseOk += o.falseOk ? 1 : 0
-      row.push(o.right ? "yes" : o.falseOk ? "FALSE OK" : "no", String(o.attempt.errors), String(o.attempt.calls), kb(o.attempt.bytes), secs(o.wallMs))
+      row.push(o.right ? "yes" : o.falseOk ? "FALSE OK" : (o.failure ?? "no"), String(o.attempt.errors), String(o.attempt.calls), kb(o.attempt.bytes), secs(o.wallMs))
     }
     // The targets per task: bytes at most BYTES_TARGET of Playwright MCP's, wall time at most its own; a miss is flagged.
     const mine = outcomes["ours"]!.attempt
     const theirs = outcomes["playwright-mcp"]!.attempt
+    // A contender whose server did not connect, or whose attempt failed, gave nothing to compare: no ratio, counted as not right above.
+    if (outcomes["ours"]!.failure !== undefined || outcomes["playwright-mcp"]!.failure !== undefined) {
+      row.push("—", "—")
+      out(`| ${row.join(" | ")} |`)
+      continue
+    }
     const bytesRatio = theirs.bytes === 0 ? Number.NaN : mine.bytes / theirs.bytes
     const wallRatio = outcomes["playwright-mcp"]!.wallMs === 0 ? Number.NaN : outcomes["ours"]!.wallMs / outcomes["playwright-mcp"]!.wallMs
     const bytesOver = !(bytesRatio <= BYTES_TARGET)
@@ -246,13 +173,14 @@ const main = async () => {
       const o = outcomes[label]!
       if (o.right && o.attempt.errors === 0) continue
       out(`- ${task.id} (${label}): ${o.right ? "right, but " : ""}${o.attempt.stopped ?? (o.falseOk ? "FALSE OK" : "all answers ok")}; state ${o.state}`)
-      out(`  last answer (${o.attempt.answers.at(-1)?.tool ?? "none"}): ${gist(o.attempt.answers.at(-1)?.text ?? "")}`)
+      const last = o.attempt.answers.at(-1)
+      if (last !== undefined) out(`  last answer (${last.tool}): ${gist(last.text)}`)
     }
   }
 }
 
 const stop = (code: number) => {
-  sweepBrowsers()
+  sweepBrowsers(MARKER)
   process.exit(code)
 }
 // The bench stops by itself: a run past its deadline, or a signal, closes what it started.
