@@ -375,6 +375,11 @@ const press = (target: Aim, key: string, timeoutMs?: number): Step =>
 
 /** Short enough for a corpus in CI; long enough for a page's 300-600 ms of settling. */
 const FAILS = 700
+/**
+ * For a target that cannot take the action and says why: long enough for the reason to settle on both paths
+ * (session/readiness.ts), so that neither answers from a deadline that cut the other's settling short.
+ */
+const SETTLES = 5_000
 
 export const cases: ReadonlyArray<Case> = [
   { name: "a plain button by test id, selector and ref; a field", path: "/plain", steps: [click(id("go")), click(css("#go")), click(ref("button", "Go")), type(ref("textbox", "Name"), "Ada")], direct: [0, 1, 2, 3] },
@@ -395,7 +400,7 @@ export const cases: ReadonlyArray<Case> = [
   { name: "a cover that drops when the pointer comes", path: "/cover-on-approach", steps: [click(id("go"), { timeoutMs: 3_000 })] },
   { name: "a cover that comes and goes", path: "/cover-blinks", steps: [click(id("go"), { timeoutMs: 3_000 })] },
   { name: "a cover that drops on pointerdown", path: "/cover-on-press", steps: [click(id("go"))], direct: [0] },
-  { name: "pointer-events none over, on and under the target", path: "/pointer-events", steps: [click(id("under")), click(id("inert"), { timeoutMs: FAILS }), click(id("back-on"))], direct: [0, 2] },
+  { name: "pointer-events none over, on and under the target", path: "/pointer-events", steps: [click(id("under")), click(id("inert"), { timeoutMs: SETTLES }), click(id("back-on"))], direct: [0, 2] },
   { name: "open shadow roots: test id, ref, selector, a deep field", path: "/shadow", steps: [click(id("inner")), click(ref("button", "Inner")), click(css("#inner")), type(id("deep"), "deep"), type(ref("textbox", "Deep field"), "deeper")], direct: [0, 1, 3, 4] },
   { name: "a scroll container", path: "/scroll-box", steps: [click(id("go"))], direct: [0] },
   { name: "nested scroll containers", path: "/nested-scroll", steps: [click(ref("button", "Deep in scrollers"))], direct: [0] },
@@ -413,9 +418,9 @@ export const cases: ReadonlyArray<Case> = [
   { name: "the visibility rule: zero height, hidden, contents, opacity, clipped", path: "/visibility", steps: [wait(id("flat"), "visible", FAILS), wait(id("flat"), "hidden"), wait(id("ghost"), "visible", FAILS), wait(id("contents")), wait(id("empty-contents"), "hidden"), wait(id("clear")), click(id("clear")), wait(id("clipped")), click(id("clipped"), { timeoutMs: FAILS })], direct: [1, 3, 4, 5, 6, 7] },
   { name: "a frame scrolled inside", path: "/frame-scrolled", steps: [click(ref("button", "Deep in the frame"))], direct: [0] },
   { name: "a test id inside a frame is not the top page's", path: "/frame-fields", steps: [click(css("#pay"), { timeoutMs: FAILS })] },
-  { name: "an ambiguous test id", path: "/ambiguous", steps: [click(id("one"), { timeoutMs: FAILS }), wait(id("one"), "visible", FAILS)] },
+  { name: "an ambiguous test id", path: "/ambiguous", steps: [click(id("one"), { timeoutMs: SETTLES }), wait(id("one"), "visible", FAILS)] },
   { name: "an item removed on mousedown", path: "/removed-on-press", steps: [click(id("item"))], direct: [0] },
-  { name: "a button inside closed details", path: "/details", steps: [click(id("hidden-in"), { timeoutMs: FAILS })] },
+  { name: "a button inside closed details", path: "/details", steps: [click(id("hidden-in"), { timeoutMs: SETTLES })] },
   { name: "within a scope", path: "/within", steps: [click(css("button"), { within: id("card-2") }), click(css("button"), { within: css("[data-testid=card-1]") })], direct: [0, 1] },
   { name: "text selectors", path: "/text", steps: [wait(css("text=hello THERE")), wait(css("text=Twice"), "visible", FAILS), click(css("text=Hello there"))], direct: [0, 2] },
   { name: "a page that lies to main-world scripts", path: "/liar", steps: [click(id("go")), type(id("field"), "truth")], direct: [0, 1] },
