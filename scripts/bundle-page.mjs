@@ -40,6 +40,11 @@ export const ENTRIES = {
   watchEffect: pick("watchEffect", "readiness"),
   effectSeen: pick("effectSeen", "readiness"),
   checkedState: pick("checkedStateOf", "readiness"),
+  /** The control inside a header or a cell that a click on it goes through, and whether that had an effect (session/inner-control.ts). */
+  innerControl: pick("innerControlOf", "inner-control"),
+  watchInnerEffect: pick("watchInnerEffect", "inner-control"),
+  innerEffectSeen: pick("innerEffectSeen", "inner-control"),
+  stopInnerEffect: pick("stopInnerEffect", "inner-control"),
   pageQuiet: pick("pageQuietMs", "readiness"),
   /** How mm_type puts text in, whether it arrived, the app's reaction (session/actions.ts). */
   typingKind: pick("typingKind", "typing"),

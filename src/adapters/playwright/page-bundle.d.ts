@@ -18,6 +18,10 @@ export declare const PAGE: {
   readonly watchEffect: string
   readonly effectSeen: string
   readonly checkedState: string
+  readonly innerControl: string
+  readonly watchInnerEffect: string
+  readonly innerEffectSeen: string
+  readonly stopInnerEffect: string
   readonly pageQuiet: string
   readonly typingKind: string
   readonly watchTyping: string

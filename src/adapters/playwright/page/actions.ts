@@ -6,6 +6,7 @@ import { DIRECT_TOKEN, noteMatches } from "./candidates.js"
 import { focusedElement } from "./dom.js"
 import { isSensitiveField as isSensitive, readShownText } from "./fields.js"
 import { armGuard as arm, GUARDED_EVENTS as events } from "./guard.js"
+import { innerControl } from "./inner-control.js"
 import { findTargets, notReady, within } from "./locate.js"
 import { keepTypingTarget, segmentsFrom, stopWatch as stopTypingWatch, watchTyping } from "./typing.js"
 import type { DirectArgs, DirectResult } from "./types.js"
@@ -127,6 +128,8 @@ const prepareType = (args: DirectArgs, element: Element): DirectResult => {
 
 /** A click target: in view, still for a frame, and (here, or through the browser's geometry) what the pointer hits. */
 const prepareClick = async (args: DirectArgs, element: Element, frames: Array<HTMLIFrameElement>): Promise<DirectResult> => {
+  // A header or a cell whose one control inside names it is clicked through that control, which judges the effect (session/inner-control.ts).
+  if (innerControl(element) !== undefined) return notReady("a control inside it is what a person clicks")
   // Pinch zoom moves the visual viewport against the one page coordinates live in: Playwright's.
   const visual = window.visualViewport
   if (visual && (visual.scale !== 1 || visual.offsetLeft !== 0 || visual.offsetTop !== 0)) return notReady("pinch zoom")

@@ -41,6 +41,7 @@ import { stateReadArgs } from "../page-script.js"
 import { callInMainWorld, readyToStart, startInMainWorld } from "../main-world.js"
 import type { FirstLook, Typed } from "../page/typing.js"
 import { actThrough } from "./readiness.js"
+import { clickWherePersonWould } from "./inner-control.js"
 import { typeWithLastKey } from "./keystroke.js"
 import { downloadsStartedOn } from "./downloads.js"
 import { failIfStuck, unanswered, unresponsive } from "./responsive.js"
@@ -483,8 +484,8 @@ const clickPage = (
     live.lastRead = undefined
     yield* Effect.logDebug(`click: ${outcome.why}; Playwright's click takes over`)
     const element = yield* targeting.describe(page, target, outcome.described)
-    // A target that cannot take the pointer itself is clicked where a person would (its label, its host, the control drawn over it).
-    yield* targeting.act("click", target, options.timeoutMs, (locator, opts) => locator.click(opts), page, (via, locator, opts) =>
+    // Where a person clicks: a header's one control that names it (inner-control.ts); else its label, host or drawn control if it cannot take the pointer.
+    yield* targeting.act("click", target, options.timeoutMs, clickWherePersonWould(page), page, (via, locator, opts) =>
       actThrough(locator, via, () => via.element.click(opts), opts)
     )
     return { page, element }

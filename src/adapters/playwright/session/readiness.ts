@@ -310,7 +310,7 @@ export const whyNotReady = (locator: Locator, action: ReadinessAction) =>
   })
 
 /** Polls `look` until it answers true, for at most `waitMs` (at least twice); answers the last look. */
-const pollFor = async (look: () => Promise<boolean>, waitMs: number): Promise<boolean> => {
+export const pollFor = async (look: () => Promise<boolean>, waitMs: number): Promise<boolean> => {
   const until = Date.now() + waitMs
   for (let looks = 0; ; looks++) {
     if (await look()) return true
