@@ -16,7 +16,7 @@ import { optInGroups, servedText, ToolRegistry, type ToolRegistryService } from 
 import { ClientMemory } from "../runtime/client-memory.js"
 import { runTool, type ToolResponse } from "../runtime/runTool.js"
 import { takesSession, type AnyToolDefinition } from "../runtime/tool.js"
-import { ALL_CAPS, ToolView, visibleTools } from "../runtime/visibility.js"
+import { ALL_CAPS, ToolView, visibleToolsMemo } from "../runtime/visibility.js"
 import { ObservingClient } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
 import { Progress } from "../services/Progress.js"
@@ -190,15 +190,17 @@ export const makeMcpServer = <R, ER>(
   }
 
   // The list follows this client's current session; `session` arguments are listed once it has two (always with a fixed list).
+  // It is checked after every call: memoized on what decides it, so an unchanged state passes over no tool.
+  const visible = visibleToolsMemo(registry.tools)
+  const listing = Effect.gen(function* () {
+    const tools = yield* visible
+    const sessionArgument = staticTools || (yield* (yield* Sessions).count) > 1
+    const current = yield* (yield* Session).current
+    return { tools, sessionArgument, session: Option.isSome(current) ? current.value.sessionId : undefined } satisfies Listing
+  })
   const listNow = () =>
     runtime.runPromise(
-      onCurrentSession(
-        Effect.all({
-          tools: visibleTools(registry.tools),
-          sessionArgument: staticTools ? Effect.succeed(true) : Effect.map(Effect.flatMap(Sessions, (sessions) => sessions.count), (count) => count > 1),
-          session: Effect.map(Effect.flatMap(Session, (session) => session.current), (current) => Option.getOrUndefined(Option.map(current, (info) => info.sessionId)))
-        })
-      ).pipe(
+      onCurrentSession(listing).pipe(
         Effect.provideService(ToolView, view),
         Effect.locally(ObservingClient, memory.viewer)
       ) as Effect.Effect<Listing, never, R>
@@ -213,7 +215,14 @@ export const makeMcpServer = <R, ER>(
     queue = next.catch(() => undefined)
     return next
   }
-  const keyOf = (listing: Listing) => `${listing.sessionArgument ? "+session:" : ""}${listing.tools.map((tool) => tool.name).join(",")}`
+  // The same tools (the memo's same array) and the same session argument make the same key: it is not built again.
+  let keyed: { readonly tools: Listing["tools"]; readonly sessionArgument: boolean; readonly key: string } | undefined
+  const keyOf = (listing: Listing) => {
+    if (keyed !== undefined && keyed.tools === listing.tools && keyed.sessionArgument === listing.sessionArgument) return keyed.key
+    const key = `${listing.sessionArgument ? "+session:" : ""}${listing.tools.map((tool) => tool.name).join(",")}`
+    keyed = { tools: listing.tools, sessionArgument: listing.sessionArgument, key }
+    return key
+  }
   // Every call ends with every client's refresh; the changes that come in before a waiting refresh starts share it.
   let waiting: Promise<void> | undefined
   const refresh = () =>

@@ -88,13 +88,15 @@ interface Situation {
   readonly paused: Option.Option<PauseSummary>
 }
 
+const NO_RULES: ReadonlyArray<VisibilityRule> = []
+
 const situation = Effect.gen(function* () {
   const service = yield* Session
   const session = yield* service.current
   const tabs = yield* service.tabCount
   const paused = Option.isSome(session) ? yield* service.debuggerPaused : Option.none<PauseSummary>()
   const view = yield* Effect.serviceOption(ToolView)
-  const rules = Option.isSome(view) ? yield* Ref.get(view.value.rules) : []
+  const rules = Option.isSome(view) ? yield* Ref.get(view.value.rules) : NO_RULES
   const context = yield* Effect.context<never>()
   // Without rules nothing is hidden: no pass over the tools on every call and every listing.
   const hiddenByClient = Option.isSome(view) && rules.length > 0
@@ -138,10 +140,51 @@ const listed = (blocked: Blocked | undefined, now: Situation) =>
     now.view.value.staticTools &&
     (blocked === "session" || blocked === "extension" || blocked === "paused" || blocked === "unlisted"))
 
+const listedIn = (tools: ReadonlyArray<AnyToolDefinition>, now: Situation) =>
+  // An old name is never listed, not even in the fixed list while it waits for a session.
+  tools.filter((tool) => tool.unlisted !== true && listed(blockedBy(tool, now), now))
+
 /** The tools to list now, in registry order. */
 export const visibleTools = (tools: ReadonlyArray<AnyToolDefinition>): Effect.Effect<ReadonlyArray<AnyToolDefinition>, never, Session> =>
-  // An old name is never listed, not even in the fixed list while it waits for a session.
-  Effect.map(situation, (now) => tools.filter((tool) => tool.unlisted !== true && listed(blockedBy(tool, now), now)))
+  Effect.map(situation, (now) => listedIn(tools, now))
+
+/** What `blockedBy` and the tools' `listedWhen` read, besides the view and its rules (compared by reference: a rule change replaces the array). */
+interface Inputs {
+  readonly listing: ListingState
+  /** For each of the tools' capabilities, whether the context provides it. */
+  readonly provided: ReadonlyArray<boolean>
+}
+
+// Every field of the listing state and of the page's affordances: a field added to either type and not here does not compile.
+const LISTING_FIELDS = Object.keys({
+  session: 0, extension: 0, tabs: 0, hiddenByClient: 0, paused: 0, downloads: 0, sessions: 0
+} satisfies Record<Exclude<keyof ListingState, "page">, 0>) as ReadonlyArray<Exclude<keyof ListingState, "page">>
+const PAGE_FIELDS = Object.keys({ upload: 0, drag: 0, check: 0, scroll: 0 } satisfies Record<keyof ListingState["page"], 0>) as ReadonlyArray<keyof ListingState["page"]>
+
+const sameInputs = (a: Inputs, b: Inputs) =>
+  LISTING_FIELDS.every((field) => a.listing[field] === b.listing[field]) &&
+  PAGE_FIELDS.every((field) => a.listing.page[field] === b.listing.page[field]) &&
+  a.provided.every((present, index) => present === b.provided[index])
+
+/**
+ * `visibleTools` memoized on its inputs, for a caller that lists the same tools again and again (a server's
+ * list after every call): while nothing that decides visibility changed, it answers the same array (the same
+ * reference), without passing over the tools again.
+ */
+export const visibleToolsMemo = (tools: ReadonlyArray<AnyToolDefinition>): Effect.Effect<ReadonlyArray<AnyToolDefinition>, never, Session> => {
+  const capabilities = [...new Set(tools.flatMap((tool) => (tool.capability === undefined ? [] : [tool.capability])))]
+  let last:
+    | { readonly inputs: Inputs; readonly view: ToolViewService | undefined; readonly rules: ReadonlyArray<VisibilityRule>; readonly listed: ReadonlyArray<AnyToolDefinition> }
+    | undefined
+  return Effect.map(situation, (now) => {
+    const inputs: Inputs = { listing: now.listing, provided: capabilities.map((tag) => Option.isSome(Context.getOption(now.context, tag))) }
+    const view = Option.getOrUndefined(now.view)
+    if (last !== undefined && last.view === view && last.rules === now.rules && sameInputs(last.inputs, inputs)) return last.listed
+    const listed = listedIn(tools, now)
+    last = { inputs, view, rules: now.rules, listed }
+    return listed
+  })
+}
 
 const servedIn = (view: Option.Option<ToolViewService>) => (name: string) =>
   Option.isSome(view) ? servedAs(view.value.registry.prefix, name) : servedAs(DEFAULT_PREFIX, name)

@@ -161,6 +161,42 @@ describe("the tool list follows the session", () => {
     for (const old of OLD_NAMES) expect(withTabs).not.toContain(old)
   })
 
+  it("the list checked after every call (memoized on what decides it) changes exactly when the tabs or the rules do, back and forth", async () => {
+    const world = mockWorld()
+    const { names, call, changes } = await connect(runtimeOf(world))
+    await names()
+    await call("mm_launch")
+    expect(changes()).toBe(1)
+    // Unchanged state, several calls: no notification.
+    await call("mm_click", { testId: "x" })
+    await call("mm_click", { testId: "x" })
+    expect(changes()).toBe(1)
+    await Effect.runPromise(Ref.set(world.tabs, 2))
+    await call("mm_click", { testId: "x" })
+    expect(changes()).toBe(2)
+    expect(await names()).toEqual(expect.arrayContaining(TAB_TOOLS))
+    await call("mm_click", { testId: "x" })
+    expect(changes()).toBe(2)
+    // Back to the state listed before: the list changes again (the memo holds the last state, not the first).
+    await Effect.runPromise(Ref.set(world.tabs, 1))
+    await call("mm_click", { testId: "x" })
+    expect(changes()).toBe(3)
+    expect(await names()).not.toContain("mm_tabs")
+    // A rule is an input too: hiding a tool, then showing it back, are two changes; a call between them is none.
+    await call("mm_hide_tools", { tools: ["mm_hover"] })
+    expect(changes()).toBe(4)
+    expect(await names()).not.toContain("mm_hover")
+    await call("mm_click", { testId: "x" })
+    expect(changes()).toBe(4)
+    await call("mm_show_tools", { tools: ["mm_hover"] })
+    expect(changes()).toBe(5)
+    expect(await names()).toContain("mm_hover")
+    // And the session: cleanup takes the page tools away.
+    await call("mm_cleanup")
+    expect(changes()).toBe(6)
+    expect(await names()).toEqual(BEFORE_LAUNCH)
+  })
+
   it("capability tools are listed only when the capability is provided; called without it they say how to provide it", async () => {
     const build = Build.layer({ description: "test build", run: () => Effect.succeed({ durationMs: 1, outputTail: "ok" }) })
     const withBuild = await connect(runtimeOf(mockWorld(), build))

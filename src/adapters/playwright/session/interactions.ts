@@ -220,7 +220,8 @@ const affordances = (browser: BrowserStateService) => Effect.gen(function* () {
   const current = yield* browser.current
   if (Option.isNone(current)) return none
   const live = current.value
-  const active = live.active
+  // Read in this fiber (the `active` getter runs a fiber of its own): the tool list reads this after every call.
+  const active = (yield* Ref.get(live.tabs)).active
   if (active === undefined) return none
   const chooser = yield* Ref.get(live.fileChooser)
   const seen = live.affordances?.page === active ? live.affordances.affords : {}
