@@ -19,7 +19,8 @@ const PagesLive = Layer.scoped(
     pageServer({
       "/login": loginPage,
       // The button is not there yet (a hidden one would be answered at once as not visible): a click waits for it.
-      "/slow": html("Slow", `<p>Loading</p>`),
+      // Still busy (a ticking count): a target it does not show yet may still come, so a click waits for it.
+      "/slow": html("Slow", `<p>Loading <span id="tick">0</span></p><script>setInterval(() => tick.textContent = Number(tick.textContent) + 1, 100)</script>`),
       "/console": html(
         "Console",
         `<button data-testid="log" onclick="console.log('clicked ' + 1); console.error('oops'); setTimeout(() => { throw new Error('boom') })">Log</button>`
