@@ -15,7 +15,7 @@ import { click } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { launch } from "../../src/tools/session.js"
 import { Session } from "../../src/services/Session.js"
-import { corpusServer } from "../page/corpus.js"
+import { answerPage, listenLoopback, send } from "../../demo/serve.js"
 import { html, testSettings } from "../support/browser.js"
 import { liveSessionLayer } from "../support/live-session.js"
 
@@ -90,6 +90,35 @@ const table = html(
   </tr></thead><tbody><tr><td>Alice</td><td>Engineer</td></tr><tr><td>Bob</td><td>Designer</td></tr></tbody></table>`
 )
 
+/** A table sorted by the server: its header's button asks for the rows, which come SLOW_SORT_MS later. */
+const SLOW_SORT_MS = 1_500
+const serverSorted = html(
+  "Server sorted",
+  `<script>
+  window.state = { sorts: [] };
+  const sortByServer = () => {
+    window.state.sorts.push("score");
+    fetch("/rows?sort=score").then((response) => response.json()).then((names) => {
+      document.querySelector("tbody").innerHTML = names.map((name) => "<tr><td>" + name + "</td></tr>").join("");
+    });
+  };
+  </script>
+  <table><thead><tr><th style="width:300px;text-align:left"><button onclick="sortByServer()">Score</button></th></tr></thead>
+  <tbody><tr><td>Amy</td></tr><tr><td>Zed</td></tr></tbody></table>`
+)
+
+/** The pages on 127.0.0.1, and the rows the server-sorted table asks for, answered SLOW_SORT_MS late. */
+const pagesServer = (pages: Readonly<Record<string, string>>) =>
+  Effect.acquireRelease(
+    Effect.promise(() =>
+      listenLoopback((request, response) => {
+        if (request.url?.startsWith("/rows")) setTimeout(() => send(response, 200, "application/json", JSON.stringify(["Zed", "Amy"])), SLOW_SORT_MS)
+        else if (!answerPage(pages, request, response, {})) send(response, 404, "text/plain", "not found")
+      })
+    ),
+    (server) => Effect.promise(() => server.close())
+  )
+
 const call = (tool: AnyToolDefinition, args: Record<string, unknown> = {}) =>
   Effect.map(runTool(tool)(args, { policy: "none" }), (response) => response.envelope as Envelope<any>)
 
@@ -119,7 +148,7 @@ const refOf = (role: string, name: string) =>
 const settings = testSettings()
 
 layer(
-  Layer.merge(liveSessionLayer(settings), Layer.scoped(Pages, Effect.map(corpusServer({ "/grid": grid, "/table": table }), (server) => ({ url: server.url })))),
+  Layer.merge(liveSessionLayer(settings), Layer.scoped(Pages, Effect.map(pagesServer({ "/grid": grid, "/table": table, "/server-sorted": serverSorted }), (server) => ({ url: server.url })))),
   { timeout: 120_000, excludeTestServices: true }
 )("a click on a header goes through the control inside it that names it", (it) => {
   describe("one control names the header", () => {
@@ -145,6 +174,16 @@ layer(
         expect((yield* pageState).sorts).toEqual(["name"])
         const { page } = yield* (yield* Browser.BrowserState).activePage
         expect(yield* Effect.promise(() => page.locator("tbody td:first-child").allTextContents())).toEqual(["Bob", "Alice"])
+      }))
+
+    it.effect("a header whose button has the server sort: the click waits for the rows it asked for and succeeds", () =>
+      Effect.gen(function* () {
+        yield* open("/server-sorted")
+        const score = yield* refOf("columnheader", "Score")
+        expect((yield* call(click, { a11yRef: score, timeoutMs: 8_000 })).error).toBeUndefined()
+        expect((yield* pageState).sorts).toEqual(["score"])
+        const { page } = yield* (yield* Browser.BrowserState).activePage
+        expect(yield* Effect.promise(() => page.locator("tbody td").allTextContents())).toEqual(["Zed", "Amy"])
       }))
   })
 

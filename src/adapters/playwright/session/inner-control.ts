@@ -5,6 +5,7 @@
 import type { ElementHandle, JSHandle, Locator, Page } from "playwright"
 import { PAGE } from "../page-bundle.js"
 import { elementFunction } from "../page-script.js"
+import { requestsInFlight } from "../lifecycle/live-session.js"
 import { downloadsStartedOn } from "./downloads.js"
 import { EFFECT_WAIT_MS, pollFor } from "./readiness.js"
 
@@ -30,7 +31,8 @@ const controlInside = async (locator: Locator, timeout: number): Promise<{ reado
 /**
  * Clicks the target through the one control inside it that names it (see the module comment) and answers
  * true; false, having done nothing, when it has none (the caller clicks the target). Throws when the
- * click through it had no effect on the page within EFFECT_WAIT_MS.
+ * click through it had no effect on the page within EFFECT_WAIT_MS, or, while requests it started are in
+ * flight, within the call's time.
  */
 export const clickInside = async (page: Page, locator: Locator, options: { timeout: number; signal: AbortSignal }): Promise<boolean> => {
   const control = await controlInside(locator, options.timeout)
@@ -38,10 +40,17 @@ export const clickInside = async (page: Page, locator: Locator, options: { timeo
   try {
     await locator.evaluate(watchInnerEffect, control.element, { timeout: options.timeout })
     const before = { url: page.url(), downloads: downloadsStartedOn(page), pages: page.context().pages().length }
+    const clicked = Date.now()
     await control.element.click(options)
     // The page went elsewhere, downloads, or opened a tab: the click's answer is not in this document.
     const away = () => page.url() !== before.url || downloadsStartedOn(page) > before.downloads || page.context().pages().length > before.pages
-    const seen = await pollFor(async () => away() || (await locator.evaluate(innerEffectSeen, undefined, { timeout: 1_000 }).catch(() => away())), EFFECT_WAIT_MS)
+    const look = async () => away() || (await locator.evaluate(innerEffectSeen, undefined, { timeout: 1_000 }).catch(() => away()))
+    let seen = await pollFor(look, EFFECT_WAIT_MS)
+    // A request the click started is the answer on its way (a sort the server does): waited for within the call's time.
+    const until = clicked + options.timeout
+    while (!seen && requestsInFlight(page, Date.now() - clicked) > 0 && Date.now() < until) {
+      seen = await pollFor(look, Math.min(EFFECT_WAIT_MS, Math.max(0, until - Date.now())))
+    }
     if (!seen) {
       throw new Error(
         `it shows no sign of taking clicks itself, so the click went through ${control.via} inside it, which names it, and that had no effect (no state of either changed, nothing on the page changed); to click that control anyway, target it by its own ref`
