@@ -2,7 +2,7 @@
 import { defineConfig } from "vitest/config"
 
 /**
- * Files that need a module graph of their own: they mock modules (vi.mock, spies on process streams), set
+ * Files that need a module graph of their own (inputs.test.ts, below, a worker of its own): they mock modules (vi.mock, spies on process streams), set
  * process.env, or use Effect's TestClock (which another file's services can shadow in a shared graph).
  * They run in the vmForks pool (a fresh context per file). Every other file runs in a
  * fork that keeps its loaded modules for the files after it (isolate off), which saves each file a fresh
@@ -13,7 +13,6 @@ const ISOLATED = [
   "test/adapters/remote-pool.test.ts",
   "test/knowledge/export-cli.test.ts",
   "test/knowledge/step-screenshots.test.ts",
-  "test/reliability/inputs.test.ts",
   "test/runtime/runTool.test.ts",
   "test/session/ffmpeg-setup.test.ts",
   "test/session/launch-failures.test.ts",
@@ -34,7 +33,11 @@ export default defineConfig({
     maxWorkers: 2,
     minWorkers: 1,
     pool: "forks",
-    poolOptions: { forks: { isolate: false } },
-    poolMatchGlobs: ISOLATED.map((file) => [file, "vmForks"] as [string, "vmForks"])
+    poolOptions: { forks: { isolate: false }, threads: { isolate: true } },
+    poolMatchGlobs: [
+      ...ISOLATED.map((file) => [file, "vmForks"] as [string, "vmForks"]),
+      // A megabyte in every field: it failed after other files in the same process (no isolation, vmForks); a worker of its own.
+      ["test/reliability/inputs.test.ts", "threads"]
+    ]
   }
 })
