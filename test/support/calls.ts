@@ -7,6 +7,7 @@ import { runTool } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
 import { ToolView } from "../../src/runtime/visibility.js"
 import { defaultSettings, type Settings } from "../../src/domain/config.js"
+import { accessibilitySnapshot } from "../../src/tools/discovery.js"
 import { servedRegistry } from "../../src/tools/registry.js"
 
 /** `call` and `ok` over the registry `settings` serve (opt-in groups included when their caps are on). */
@@ -38,3 +39,13 @@ export const viewCall = (name: string, args: Record<string, unknown> = {}) =>
 
 /** Every built-in tool and mm_run_steps, by name (the registry test/support/browser.ts's liveLayer provides). */
 export const { registry, call, ok } = callsWith(defaultSettings)
+
+/** The ref of the first accessibility-snapshot line with this role and name (expected there). */
+export const refOf = (role: string, name: string) =>
+  Effect.gen(function* () {
+    const answer = (yield* runTool(accessibilitySnapshot)({}, { policy: "none" })).envelope as Envelope<any>
+    const snapshot = ((answer as any).snapshot ?? JSON.stringify(answer)) as string
+    const line = snapshot.split("\n").find((candidate) => candidate.includes(`${role} "${name}"`))
+    expect(line, `${role} "${name}" in\n${snapshot}`).toBeDefined()
+    return line!.match(/\[(e\d+)\]/)![1]!
+  })

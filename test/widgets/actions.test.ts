@@ -16,6 +16,7 @@ import { navigate } from "../../src/tools/navigation.js"
 import { launch } from "../../src/tools/session.js"
 import { corpusServer } from "../page/corpus.js"
 import { html, testSettings } from "../support/browser.js"
+import { refOf } from "../support/calls.js"
 import { WIDGET_STATE, widgetPages } from "./pages.js"
 import { liveSessionLayer } from "../support/live-session.js"
 
@@ -61,16 +62,6 @@ const widgetState = Effect.gen(function* () {
   const { page } = yield* (yield* Browser.BrowserState).activePage
   return (yield* Effect.promise(() => page.evaluate(WIDGET_STATE))) as Record<string, unknown>
 })
-
-/** The ref of the snapshot line with this role and name. */
-const refOf = (role: string, name: string) =>
-  Effect.gen(function* () {
-    const answer = yield* call(accessibilitySnapshot, {})
-    const snapshot = ((answer as any).snapshot ?? JSON.stringify(answer)) as string
-    const line = snapshot.split("\n").find((candidate) => candidate.includes(`${role} "${name}"`))
-    expect(line, `${role} "${name}" in\n${snapshot}`).toBeDefined()
-    return line!.match(/\[(e\d+)\]/)![1]!
-  })
 
 const settings = testSettings()
 

@@ -10,13 +10,13 @@ import * as Browser from "../../src/adapters/playwright/lifecycle/browser.js"
 import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool } from "../../src/runtime/runTool.js"
 import type { AnyToolDefinition } from "../../src/runtime/tool.js"
-import { accessibilitySnapshot } from "../../src/tools/discovery.js"
 import { click } from "../../src/tools/interaction.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { launch } from "../../src/tools/session.js"
 import { Session } from "../../src/services/Session.js"
 import { answerPage, listenLoopback, send } from "../../demo/serve.js"
 import { html, testSettings } from "../support/browser.js"
+import { refOf } from "../support/calls.js"
 import { liveSessionLayer } from "../support/live-session.js"
 
 class Pages extends Context.Tag("test/InnerControlPages")<Pages, { readonly url: string }>() {}
@@ -134,16 +134,6 @@ const pageState = Effect.gen(function* () {
   const { page } = yield* (yield* Browser.BrowserState).activePage
   return (yield* Effect.promise(() => page.evaluate("window.state"))) as { readonly sorts: ReadonlyArray<string>; readonly filtered?: number; readonly headerClicks?: number }
 })
-
-/** The ref of the snapshot line with this role and name. */
-const refOf = (role: string, name: string) =>
-  Effect.gen(function* () {
-    const answer = yield* call(accessibilitySnapshot, {})
-    const snapshot = ((answer as any).snapshot ?? JSON.stringify(answer)) as string
-    const line = snapshot.split("\n").find((candidate) => candidate.includes(`${role} "${name}"`))
-    expect(line, `${role} "${name}" in\n${snapshot}`).toBeDefined()
-    return line!.match(/\[(e\d+)\]/)![1]!
-  })
 
 const settings = testSettings()
 
