@@ -2,17 +2,16 @@
 import { defineConfig } from "vitest/config"
 
 /**
- * Files that need a module graph of their own (inputs.test.ts, below, a worker of its own): they mock modules (vi.mock, spies on process streams), set
- * process.env, or use Effect's TestClock (which another file's services can shadow in a shared graph).
- * They run in the vmForks pool (a fresh context per file). Every other file runs in a
- * fork that keeps its loaded modules for the files after it (isolate off), which saves each file a fresh
- * import of effect, Playwright and the server: the full suite took 1114 s that way against 1383 s isolated.
+ * Files that need a module graph of their own: they mock modules (vi.mock, spies on process streams),
+ * set process.env, use Effect's TestClock (which another file's services can shadow in a shared
+ * graph), or put a megabyte in every field (inputs.test.ts failed after other files in one process).
  */
 const ISOLATED = [
   "test/adapters/artifact-retention.test.ts",
   "test/adapters/remote-pool.test.ts",
   "test/knowledge/export-cli.test.ts",
   "test/knowledge/step-screenshots.test.ts",
+  "test/reliability/inputs.test.ts",
   "test/runtime/runTool.test.ts",
   "test/session/ffmpeg-setup.test.ts",
   "test/session/launch-failures.test.ts",
@@ -21,9 +20,23 @@ const ISOLATED = [
   "test/tools/batch.test.ts"
 ]
 
+/**
+ * `MM_TEST_GROUP` picks what one `vitest run` does (npm test runs both groups, one after the other):
+ * - `shared`: every file but the ISOLATED ones, in forks that keep their loaded modules for the next
+ *   file (isolation off), which saves each file a fresh import of effect, Playwright and the server
+ *   (the full suite took 1114 s that way against 1383 s isolated);
+ * - `isolated`: the ISOLATED files, each in a fresh fork;
+ * - unset (a plain `npx vitest run [file]`): every file, each in a fresh fork (slow, always right).
+ * vitest 3.2 takes pool options from the root config only, so this cannot be two projects of one run;
+ * and the vmForks pool gave these files two copies of effect in CI (TestClock's service not found).
+ */
+const group = process.env["MM_TEST_GROUP"]
+const shared = group === "shared"
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    include: group === "isolated" ? ISOLATED : ["test/**/*.test.ts"],
+    exclude: shared ? ["**/node_modules/**", ...ISOLATED] : ["**/node_modules/**"],
     // The page code is bundled into a generated module first (scripts/bundle-page.mjs).
     globalSetup: ["test/support/page-bundle.ts"],
     testTimeout: 60_000,
@@ -33,11 +46,6 @@ export default defineConfig({
     maxWorkers: 2,
     minWorkers: 1,
     pool: "forks",
-    poolOptions: { forks: { isolate: false }, threads: { isolate: true } },
-    poolMatchGlobs: [
-      ...ISOLATED.map((file) => [file, "vmForks"] as [string, "vmForks"]),
-      // A megabyte in every field: it failed after other files in the same process (no isolation, vmForks); a worker of its own.
-      ["test/reliability/inputs.test.ts", "threads"]
-    ]
+    poolOptions: { forks: { isolate: !shared } }
   }
 })
