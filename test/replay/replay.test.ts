@@ -409,6 +409,7 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         pages["/orders/done"] = orderDone("Order confirmed: 2 items")
       }).pipe(Effect.ensuring(Effect.sync(() => (pages["/orders/done"] = orderDone("Order confirmed: 2 items"))))))
 
+    // Four runs of Playwright's runner, each starting its own browsers: about 40 s quiet, past 60 s beside other files.
     it.effect("the exported tests pass under npx playwright test (one runner for all of them)", () =>
       Effect.gen(function* () {
         expect(EXECUTABLE_CANDIDATES.some((candidate) => fs.existsSync(candidate))).toBe(true)
@@ -441,7 +442,7 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         expect(unset.output).toContain("Set the environment variable BWM_SECRET_PASSWORD")
         expect(unset.output).toMatch(/1 failed/)
         fs.rmSync(specDir, { recursive: true, force: true })
-      }))
+      }), 180_000)
   })
 
   it.effect("a flow whose button was renamed fails at that step with MM_TARGET_NOT_FOUND and the page, not later", () =>
