@@ -110,10 +110,10 @@ const main = async () => {
   out("Widget tasks on real libraries served on 127.0.0.1 from their npm builds; a single-call scripted agent, one attempt per task.")
   out("ok: the widget's own state was right after the attempt; err: error answers; false ok: every action answered success, state wrong;")
   out("connect failed / task failed: the server did not start or answer the handshake / the attempt itself failed (below: why);")
-  out("s: from spawning the server to its last answer; ×PW: ours over Playwright MCP's on the same task, ⚑ above target.")
+  out("s: from spawning the server to its last answer; 1st s: from spawning the server to its first answer (ours mm_launch, PW browser_navigate: each starts the browser and opens the page); ×PW: ours over Playwright MCP's on the same task, ⚑ above target.")
   out()
-  out("| task | library | ours ok | ours err | ours calls | ours KB | ours s | PW ok | PW err | PW calls | PW KB | PW s | bytes ×PW | wall ×PW |")
-  out("| --- | --- | :-: | --: | --: | --: | --: | :-: | --: | --: | --: | --: | --: | --: |")
+  out("| task | library | ours ok | ours err | ours calls | ours KB | ours s | ours 1st s | PW ok | PW err | PW calls | PW KB | PW s | PW 1st s | bytes ×PW | wall ×PW |")
+  out("| --- | --- | :-: | --: | --: | --: | --: | --: | :-: | --: | --: | --: | --: | --: | --: | --: |")
   const over: Array<{ readonly task: string; readonly bytes: number | undefined; readonly wall: number | undefined }> = []
   const total = { ours: { ok: 0, err: 0, calls: 0, bytes: 0, ms: 0, callsMs: 0, falseOk: 0 }, theirs: { ok: 0, err: 0, calls: 0, bytes: 0, ms: 0, callsMs: 0, falseOk: 0 } }
   for (const { task, outcomes } of results) {
@@ -128,7 +128,8 @@ const main = async () => {
       t.ms += o.wallMs
       t.callsMs += o.attempt.ms
       t.falseOk += o.falseOk ? 1 : 0
-      row.push(o.right ? "yes" : o.falseOk ? "FALSE OK" : (o.failure ?? "no"), String(o.attempt.errors), String(o.attempt.calls), kb(o.attempt.bytes), secs(o.wallMs))
+      const first = o.attempt.answers[0]
+      row.push(o.right ? "yes" : o.falseOk ? "FALSE OK" : (o.failure ?? "no"), String(o.attempt.errors), String(o.attempt.calls), kb(o.attempt.bytes), secs(o.wallMs), first === undefined ? "-" : secs(o.startMs + first.ms))
     }
     // The targets per task: bytes at most BYTES_TARGET of Playwright MCP's, wall time at most its own; a miss is flagged.
     const mine = outcomes["ours"]!.attempt
@@ -149,7 +150,7 @@ const main = async () => {
   }
   const n = results.length
   out(
-    `| **total** (${n} tasks) | | **${total.ours.ok}/${n}** | ${total.ours.err} | ${total.ours.calls} | ${kb(total.ours.bytes)} | ${secs(total.ours.ms)} | **${total.theirs.ok}/${n}** | ${total.theirs.err} | ${total.theirs.calls} | ${kb(total.theirs.bytes)} | ${secs(total.theirs.ms)} |`
+    `| **total** (${n} tasks) | | **${total.ours.ok}/${n}** | ${total.ours.err} | ${total.ours.calls} | ${kb(total.ours.bytes)} | ${secs(total.ours.ms)} | | **${total.theirs.ok}/${n}** | ${total.theirs.err} | ${total.theirs.calls} | ${kb(total.theirs.bytes)} | ${secs(total.theirs.ms)} | |`
   )
   out()
   const ratio = (a: number, b: number) => (b === 0 ? "-" : `${(a / b).toFixed(2)}x`)
