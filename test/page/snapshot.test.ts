@@ -5,6 +5,7 @@ import { Effect, Layer } from "effect"
 import { accessibilitySnapshot, describeScreen } from "../../src/tools/discovery.js"
 import { find } from "../../src/tools/find.js"
 import { click, getText } from "../../src/tools/interaction.js"
+import { Session } from "../../src/services/Session.js"
 import { html, liveLayer, testSettings } from "../support/browser.js"
 import { pageHarness } from "../support/page-harness.js"
 import { parseSnapshot } from "./parse.js"
@@ -43,6 +44,7 @@ const pages = {
        })
      </script>`
   ),
+  "/attach": html("Attach a file", `<label>Receipt <input type="file"></label><p>Attach the receipt of your order.</p>`),
   "/long-text": html("Long text", `<p>${"A sentence that goes on. ".repeat(200)}</p><button>After</button>`),
   "/wide": html(
     "Wide",
@@ -142,6 +144,17 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         const invalid = yield* call(find, {})
         expect(invalid.error?.code).toBe("MM_INVALID_INPUT")
         expect(invalid.error?.details?.field).toBe("text")
+      }))
+
+    it.effect("answers the page's state and what the page affords from the search's own read of the settled page", () =>
+      Effect.gen(function* () {
+        yield* open("/attach")
+        const found = yield* call(find, { text: "receipt of your order" })
+        expect(found.ok).toBe(true)
+        expect(found.snapshot).toMatch(/▶ paragraph \[e\d+\]: Attach the receipt of your order\./)
+        // The state read with the search: the page it searched, and its file input (mm_upload is offered).
+        expect(found.observation?.state).toMatchObject({ currentUrl: expect.stringMatching(/\/attach$/), title: "Attach a file", isLoaded: true })
+        expect((yield* (yield* Session).affordances).upload).toBe(true)
       }))
   })
 

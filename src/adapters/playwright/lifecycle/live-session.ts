@@ -81,8 +81,8 @@ export interface LiveSession {
    */
   readonly inputLock: Effect.Semaphore
   /**
-   * The page's state as read by the last page script of an action (a click's finish, a wait's check),
-   * so that the state read right after that action needs no second trip to the page. The next state
+   * The page's state as read by the last page script of an action (a click's finish, a wait's check) or
+   * by a search's walk, so that the state read right after it needs no second trip to the page. The next state
    * read takes it; any other use of the session drops it. A hand-off between the calls of one tool run.
    */
   lastRead: { readonly page: Page; readonly result: ObserveResult } | undefined

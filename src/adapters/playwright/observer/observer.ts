@@ -270,7 +270,7 @@ export const make = Effect.gen(function* () {
 
   const find = (options: FindOptions) =>
     Effect.gen(function* () {
-      const { result } = yield* run(
+      const { live, page, result } = yield* run(
         {
           testIdLimit: 0,
           a11yLimit: 0,
@@ -283,6 +283,8 @@ export const make = Effect.gen(function* () {
         (detail) => new DiscoveryFailed({ detail }),
         true
       )
+      // The search read the settled page's state on the same trip: the state read that answers the call takes it.
+      live.lastRead = { page, result }
       const found: FindResult = result.found ?? { lines: [], total: 0 }
       return found
     })
