@@ -9,6 +9,7 @@ import { looksLikeRegex, regexOf } from "../domain/url-pattern.js"
 import { describeTarget, targetOf, validateTarget } from "../domain/target.js"
 import { holdsSecret, readAssertion, readMatches, recordRead, recordReads } from "../knowledge/reads.js"
 import { defineTool, Evident, Unlisted, type Replay } from "../runtime/tool.js"
+import { chosenInWidget, selectReplay } from "./widget-choice.js"
 import { Secrets, type SecretsService } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import {
@@ -552,22 +553,20 @@ export const selectOption = defineTool({
   output: Schema.Struct({
     selected: Schema.Array(Schema.String).annotations({ description: "Values of the options selected now." }),
     via: Schema.optional(Schema.Literal("select", "listbox")).annotations({ description: "Not the target: its option's select, or a listbox." }),
+    typed: Schema.optional(Schema.Literal(true)).annotations({ description: "Typed into the combobox to open or filter it." }),
     element: ElementField
   }),
   annotations: pageActionAnnotations,
   ...elementTool,
   onDeadline: actionDeadline("select_option"),
-  record: (input, result) => recordAction(input, result, { values: input.values }),
-  replay: {
-    note: (args, target) => `Select ${JSON.stringify(args.values ?? [])} in${at(target)}`,
-    playwright: onLocator((locator, args) => (Array.isArray(args.values) ? `await ${locator}.selectOption(${JSON.stringify(args.values)})` : undefined))
-  },
+  record: (input, result) => recordAction(input, result, { values: input.values, ...chosenInWidget(result) }),
+  replay: selectReplay,
   run: Effect.fn("tool.select_option")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)
     const element = yield* session.describe(target)
-    const { selected, via } = yield* session.selectOption(target, input.values, { timeoutMs: input.timeoutMs, dialog: input.dialog })
-    return { selected, ...(via !== undefined ? { via } : {}), ...described(element) }
+    const { selected, via, typed } = yield* session.selectOption(target, input.values, { timeoutMs: input.timeoutMs, dialog: input.dialog })
+    return { selected, ...(via !== undefined ? { via } : {}), ...(typed ? { typed } : {}), ...described(element) }
   })
 })
 

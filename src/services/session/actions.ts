@@ -62,6 +62,8 @@ export interface SelectResult {
   readonly selected: ReadonlyArray<string>
   /** "select": the target was an option of a <select>, selected in its select; "listbox": an ARIA listbox or combobox, its options clicked. */
   readonly via?: "select" | "listbox"
+  /** A combobox's own text was typed into to open or filter its popup (an autocomplete): a replay types as well. */
+  readonly typed?: true
 }
 
 export interface SessionActions {

@@ -13,8 +13,10 @@ export interface ChoiceWidget {
   readonly listboxes: ReadonlyArray<Element>
   /** The listbox keeps several options (aria-multiselectable). */
   readonly multiple: boolean
-  /** The field a person types in to filter: the combobox itself when editable, else the focused text field in the popup. */
+  /** The field a person types in to filter: the combobox itself when editable (`editable`), else the focused text field in the popup. */
   readonly filter: Element | null
+  /** The combobox takes typing (a text field or contenteditable): typed into, its popup may open (an autocomplete). */
+  readonly editable: boolean
 }
 
 const LISTBOXES = Symbol.for("browser-workflow-mcp/choose-listboxes")
@@ -114,8 +116,9 @@ export const choiceWidget = (target: Element, arg: { readonly mark: boolean }): 
     }
   }
   const active = focused()
-  const filter = isTextField(owner) ? owner : isTextField(active) && active !== target && shown(aria, active) ? active : null
-  return { owner, listboxes, multiple: listboxes[0]?.getAttribute("aria-multiselectable") === "true", filter }
+  const editable = isTextField(owner) || (owner instanceof HTMLElement && owner.isContentEditable)
+  const filter = editable ? owner : isTextField(active) && active !== target && shown(aria, active) ? active : null
+  return { owner, listboxes, multiple: listboxes[0]?.getAttribute("aria-multiselectable") === "true", filter, editable }
 }
 
 /** What a value names in a listbox: the option, several (ambiguous), or none; with the options' names, capped. */

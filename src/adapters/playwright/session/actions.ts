@@ -261,8 +261,8 @@ const selectOption = (context: ActionContext, target: Target, values: ReadonlyAr
       if (native.diverted !== "native-option") {
         // An ARIA listbox, one of its options, or a combobox: its options are clicked as a person does (choose.ts).
         const found = context.targeting.locate(page, target, yield* context.targeting.ensureRefs(page, target))
-        const chosen = yield* chooseInWidget(page, found, describeTarget(target), values, options.timeoutMs)
-        return { selected: chosen, via: "listbox" as const }
+        const { names, typed } = yield* chooseInWidget(page, found, describeTarget(target), values, options.timeoutMs)
+        return { selected: names, via: "listbox" as const, ...(typed ? { typed: true as const } : {}) }
       }
       return yield* new ActionFailed({ action: "select_option", target: describeTarget(target), detail: "it is not a <select> (nor an option or label of one)" })
     })

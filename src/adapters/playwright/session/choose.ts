@@ -1,6 +1,6 @@
 // select_option on ARIA widgets, which Playwright's selectOption refuses: a role=listbox (or one of its
 // options), a custom combobox or a button that pops up a listbox. The popup is opened when it is closed
-// (a click on the combobox, else Alt+ArrowDown, else ArrowDown), the option is found by its accessible name (exactly, else
+// (a click on the combobox, else Alt+ArrowDown, else ArrowDown, else, for an editable one, typing the value's start: an autocomplete), the option is found by its accessible name (exactly, else
 // case and spacing aside, else by its own label when the name adds its state ("Not Selected, Mint"), else by its value; typed into the combobox's filter when it is not shown), and
 // clicked (a visually hidden option through the element its popup shows it as). Success only once the widget showed the choice (page/choose.ts reads it before and after).
 import { Effect } from "effect"
@@ -34,6 +34,7 @@ interface Widget {
   readonly listbox: ElementHandle | null
   readonly multiple: boolean
   readonly filter: ElementHandle | null
+  readonly editable: boolean
 }
 
 const elementIn = async (handle: JSHandle, key: string) => (await handle.getProperty(key)).asElement()
@@ -50,7 +51,8 @@ const widget = async (target: Locator, mark: boolean): Promise<Widget> => {
     listboxes,
     listbox: listboxes[0] ?? null,
     multiple: (await (await handle.getProperty("multiple")).jsonValue()) === true,
-    filter: await elementIn(handle, "filter")
+    filter: await elementIn(handle, "filter"),
+    editable: (await (await handle.getProperty("editable")).jsonValue()) === true
   }
   await handle.dispose()
   return found
@@ -77,31 +79,53 @@ const KEY_AFTER_MS = 500
 const stillShown = (listbox: ElementHandle) =>
   listbox.evaluate((box) => box.isConnected && (box as Element).getClientRects().length > 0).catch(() => false)
 
+/** The start of a value a person types into an autocomplete to open its popup: its first three characters (all of a shorter one). */
+const TYPED_START = 3
+
+/** Types `text` into the combobox itself, replacing what it held, as a person does into an autocomplete. */
+const typeInto = async (page: Page, owner: ElementHandle, text: string) => {
+  await owner.fill("", { timeout: 1_000 }).catch(() => undefined)
+  await owner.focus().catch(() => undefined)
+  await page.keyboard.type(text)
+}
+
 /**
  * The widget with its listbox shown: opened by a click on its combobox (then the keys that open it) when
- * closed. `before`: the widget as the previous value found it; a popup it found by its appearing (nothing
- * names it) that stayed open for the next value is that value's popup too.
+ * closed; an editable combobox none of those opened (an autocomplete that opens on typing) has the start
+ * of `value` typed into it (`typed`), and its popup is waited for past its debounce. `before`: the widget
+ * as the previous value found it; a popup it found by its appearing (nothing names it) that stayed open
+ * for the next value is that value's popup too.
  */
-const opened = async (target: Locator, until: number, before?: Widget): Promise<Widget> => {
+const opened = async (page: Page, target: Locator, value: string, until: number, before?: Widget): Promise<Widget & { readonly typed?: string }> => {
   const now = await widget(target, true)
   if (now.listbox !== null || now.owner === null) return now
   if (before?.listbox != null && (await stillShown(before.listbox))) return { ...now, listboxes: before.listboxes, listbox: before.listbox, multiple: before.multiple }
   await click(now.owner, until, "the combobox to open it")
   let keyed = 0
-  for (const started = Date.now(); Date.now() < Math.min(until, started + SHOW_MS); await sleep(POLL_MS)) {
+  let typed: string | undefined
+  let end = Math.min(until, Date.now() + SHOW_MS)
+  for (const started = Date.now(); Date.now() < end; await sleep(POLL_MS)) {
     const after = await widget(target, false)
-    if (after.listbox !== null) return after
+    if (after.listbox !== null) return typed === undefined ? after : { ...after, typed }
+    const waited = Date.now() - started
     // A combobox that opens from the keyboard only: the keys a person presses.
-    if (keyed < OPEN_KEYS.length && Date.now() - started > KEY_AFTER_MS * (keyed + 1)) {
+    if (keyed < OPEN_KEYS.length && waited > KEY_AFTER_MS * (keyed + 1)) {
       await now.owner.press(OPEN_KEYS[keyed]!, { timeout: 1_000 }).catch(() => undefined)
       keyed++
+    } else if (keyed === OPEN_KEYS.length && typed === undefined && now.editable && value.trim() !== "" && waited > KEY_AFTER_MS * (keyed + 1)) {
+      // An autocomplete: its popup opens (filtered, often after a debounce) once something is typed.
+      typed = value.trim().slice(0, TYPED_START)
+      await typeInto(page, now.owner, typed)
+      end = Math.min(until, Date.now() + SHOW_MS)
     }
   }
-  throw new ChoiceFailed(`its popup did not open: clicking the combobox (and ${OPEN_KEYS.join(", then ")}) showed no listbox`)
+  throw new ChoiceFailed(
+    `its popup did not open: clicking the combobox (and ${OPEN_KEYS.join(", then ")})${typed === undefined ? "" : ` and typing ${JSON.stringify(typed)} into it`} showed no listbox`
+  )
 }
 
 /** The option `value` names in the widget's listbox, typing it into the widget's filter field when it is not there. */
-const optionFor = async (page: Page, target: Locator, widgetNow: Widget, value: string, until: number) => {
+const optionFor = async (page: Page, target: Locator, widgetNow: Widget & { readonly typed?: string }, value: string, until: number) => {
   let current = widgetNow
   // In the first listbox that has it, else as the first one answers (its options listed).
   const look = async (listboxes: ReadonlyArray<ElementHandle>) => {
@@ -142,7 +166,7 @@ const optionFor = async (page: Page, target: Locator, widgetNow: Widget, value: 
     throw new ChoiceFailed(`no option is named ${JSON.stringify(value)}; the options are ${quote(names) || "none"}${total > names.length ? `, ... (${total} in all)` : ""}`)
   }
   if (found.match.disabled) throw new ChoiceFailed(`the option ${JSON.stringify(found.match.name)} is disabled`)
-  return { widget: current, listbox: found.listbox, option: found.option, click: found.click ?? found.option, name: found.match.name, typed: current.filter !== null && first.option === null }
+  return { widget: current, listbox: found.listbox, option: found.option, click: found.click ?? found.option, name: found.match.name, typed: widgetNow.typed !== undefined || (current.filter !== null && first.option === null) }
 }
 
 const seen = (owner: ElementHandle | null, option: ElementHandle, name: string, listbox: ElementHandle | null) =>
@@ -166,15 +190,16 @@ const showsChoice = (before: ChoiceSeen | undefined, after: ChoiceSeen | undefin
   return !typed && before !== undefined && (before.marked || before.ownerShows) && (after.marked || after.ownerShows)
 }
 
-/** Chooses each value in the widget `target` belongs to, within `budgetMs`; the chosen options' names. */
-const choose = async (page: Page, target: Locator, values: ReadonlyArray<string>, budgetMs: number): Promise<ReadonlyArray<string>> => {
+/** Chooses each value in the widget `target` belongs to, within `budgetMs`: the chosen options' names, and whether the combobox was typed into. */
+const choose = async (page: Page, target: Locator, values: ReadonlyArray<string>, budgetMs: number): Promise<{ readonly names: ReadonlyArray<string>; readonly typed: boolean }> => {
   const until = Date.now() + budgetMs
   const names: Array<string> = []
   const chosen: Array<{ readonly option: ElementHandle; readonly name: string; readonly listbox: ElementHandle | null }> = []
   let owner: ElementHandle | null = null
   let previous: Widget | undefined
+  let typedAny = false
   for (const value of values) {
-    const now = await opened(target, until, previous)
+    const now = await opened(page, target, value, until, previous)
     previous = now
     if (now.listbox === null) throw new ChoiceFailed("it is not a listbox, an option of one, or a combobox")
     owner = now.owner
@@ -182,6 +207,8 @@ const choose = async (page: Page, target: Locator, values: ReadonlyArray<string>
     const { widget: shownNow, listbox, option, click: clickable, name, typed } = await optionFor(page, target, now, value, until)
     const before = await seen(shownNow.owner, option, name, listbox)
     names.push(name)
+    // Typed into the combobox itself (not a search field in its popup): what a replay of the choice must do too.
+    if (typed && shownNow.editable) typedAny = true
     // In a listbox that keeps several, a click on an option already chosen would take it away.
     if (shownNow.multiple && before?.marked === true) continue
     const started = await startReaction(target)
@@ -201,10 +228,10 @@ const choose = async (page: Page, target: Locator, values: ReadonlyArray<string>
       throw new ChoiceFailed(`choosing ${JSON.stringify(names.at(-1))} replaced ${JSON.stringify(name)}: the widget keeps one option`)
     }
   }
-  return names
+  return { names, typed: typedAny }
 }
 
-/** select_option on an ARIA listbox, one of its options, or a custom combobox: the chosen options' names, once seen chosen. */
+/** select_option on an ARIA listbox, one of its options, or a custom combobox: the chosen options' names, once seen chosen (see choose). */
 export const chooseInWidget = (page: Page, target: Locator, described: string, values: ReadonlyArray<string>, budgetMs: number) =>
   Effect.tryPromise({
     try: () => choose(page, target, values, budgetMs),
