@@ -10,7 +10,7 @@ import { junitXml } from "./junit.js"
 import { splitOwnFlags } from "./args.js"
 import { CliError, parseOptions, toSettings } from "./options.js"
 
-export const REPLAY_USAGE = "replay (--flow-tag NAME | --session-id ID) --runs FILE [--concurrency N] [--base-url URL] [--junit FILE] [server options]"
+export const REPLAY_USAGE = "replay (--flow-tag NAME | --session-id ID) --runs FILE [--concurrency N] [--timeout SECONDS] [--base-url URL] [--junit FILE] [server options]"
 
 export const REPLAY_HELP = `Usage: browser-workflow-mcp ${REPLAY_USAGE}
 
@@ -20,6 +20,9 @@ at most --max-sessions), as mm_replay {runs, concurrency} does. --flow-tag takes
 with that flow tag whose flow succeeded (never a replay's own session); --session-id names one.
 --base-url URL replays against the app at that origin (e.g. http://127.0.0.1:4173) when it is no longer
 where the flow was recorded (another port, another host): the recorded origin's URLs go there.
+--timeout SECONDS bounds each run's steps (1 to 300; the launch of its session does not count); by
+default a run gets the recorded steps' own timeouts (5 s for one that names none) plus 2 s each, at
+least the batch default (45 s), at most 300 s.
 The server options (--artifacts-dir for the step memory, the browser's, --ws-endpoint / --cdp-endpoint,
 --secrets, --config ...) mean what they mean for the server; see --help.
 
@@ -34,7 +37,7 @@ in FILE, no such flow, params the flow does not take).
 `
 
 /** The subcommand's own flags; every other argument is a server option. */
-const OWN = ["flow-tag", "session-id", "runs", "concurrency", "base-url", "junit"] as const
+const OWN = ["flow-tag", "session-id", "runs", "concurrency", "timeout", "base-url", "junit"] as const
 
 /** Splits our flags (--name VALUE or --name=VALUE) from the server options. */
 const splitArgs = (argv: ReadonlyArray<string>) => splitOwnFlags(argv, OWN)
@@ -72,6 +75,10 @@ const prepare = (argv: ReadonlyArray<string>, env: Readonly<Record<string, strin
   if (own.runs === undefined) throw new CliError("give --runs FILE (JSON Lines: one object of params per line)")
   const concurrency = own.concurrency === undefined ? 1 : Number(own.concurrency)
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError(`--concurrency must be a whole number from 1; got ${JSON.stringify(own.concurrency)}`)
+  const timeout = own.timeout === undefined ? undefined : Number(own.timeout)
+  if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 1 && timeout <= 300)) {
+    throw new CliError(`--timeout must be a whole number of seconds from 1 to 300; got ${JSON.stringify(own.timeout)}`)
+  }
   let text: string
   try {
     text = fs.readFileSync(own.runs === "-" ? 0 : own.runs, "utf8")
@@ -81,7 +88,7 @@ const prepare = (argv: ReadonlyArray<string>, env: Readonly<Record<string, strin
   const runs = parseRuns(text, own.runs === "-" ? "stdin" : own.runs)
   const parsed = parseOptions(rest, env)
   const settings = toSettings(parsed.values, parsed.configDir, parsed.configFile)
-  return { own, runs, concurrency, settings, logLevel: parsed.values.logLevel }
+  return { own, runs, concurrency, timeout, settings, logLevel: parsed.values.logLevel }
 }
 
 /** Runs the subcommand; resolves to the exit code. */
@@ -98,7 +105,7 @@ export const runReplay = async (argv: ReadonlyArray<string>, env: Readonly<Recor
     fail(`${error.message}; see replay --help`)
     return 2
   }
-  const { own, runs, concurrency, settings, logLevel } = prepared
+  const { own, runs, concurrency, timeout, settings, logLevel } = prepared
   // Loaded only here: the browser and the tools (the command's other subcommands never need them).
   const [{ Effect, ManagedRuntime }, { appLayer }, { servedRegistry }, { replay }, { runTool }, { Progress }] = await Promise.all([
     import("effect"),
@@ -118,6 +125,7 @@ export const runReplay = async (argv: ReadonlyArray<string>, env: Readonly<Recor
     ...(own["flow-tag"] !== undefined ? { flowTag: own["flow-tag"] } : { sessionId: own["session-id"] }),
     runs: runs.map((run) => ({ params: run.params })),
     concurrency,
+    ...(timeout !== undefined ? { timeoutMs: timeout * 1_000 } : {}),
     ...(own["base-url"] !== undefined ? { baseUrl: own["base-url"] } : {})
   }
   const progress = {

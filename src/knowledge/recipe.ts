@@ -8,6 +8,7 @@ import { isSensitiveKey, REDACTED } from "../domain/redaction.js"
 import { replayModeOf, servedAs, toolWithRole, type ReplayableTool, type ReplayTools } from "../domain/replay.js"
 import { describeStepTarget } from "./entry.js"
 import { durableTarget, whyNotDurable } from "./targets.js"
+import { markedForms, paramFollower, renderParams } from "./params.js"
 import { clipText, identifierWords } from "./text.js"
 import { escapeRegex } from "../domain/text.js"
 
@@ -526,15 +527,19 @@ export const toPlaywright = (
   const batch = toolWithRole(tools.tools, "batch")
   const elsewhere = batch === undefined ? "replay it as a recipe" : `replay it with ${servedAs(tools.prefix, batch.name)}`
   const { env, text: textExpression, variables, params } = expressions(recipe.placeholders)
+  // What the flow read of a param's text follows the test's variable, as a replay with params does.
+  const follow = paramFollower(recipe.steps, recipe, markedForms)
   let hashes = false
   let severalDownloads = false
-  recipe.steps.forEach((step, index) => {
+  recipe.steps.forEach((recorded, index) => {
+    const step = { ...recorded, args: follow(index, recorded.args) as RecipeStep["args"] }
     const replayed = out[index]
     if (replayed?.end !== undefined) {
       const { match, title } = replayed.end
+      const followed = (text: string) => follow(index, text) as string
       lines.push(`// The page the flow ended on.`)
-      lines.push(`await expect(page).toHaveURL(${"exact" in match ? js(match.exact) : new RegExp(match.regex).toString()})`)
-      if (title !== undefined) lines.push(`await expect(page).toHaveTitle(${js(title)})`)
+      lines.push(`await expect(page).toHaveURL(${"exact" in match ? js(followed(match.exact)) : followed(new RegExp(match.regex).toString())})`)
+      if (title !== undefined) lines.push(`await expect(page).toHaveTitle(${js(followed(title))})`)
       return
     }
     const locator = locatorOf(step.args)
@@ -571,7 +576,7 @@ export const toPlaywright = (
     ``,
     ...(variables.size > 0 ? [...envHelperLines, ``] : []),
     `test(${js(title)}, async ({ page }) => {`,
-    ...lines.map((line) => `  ${line}`),
+    ...lines.map((line) => `  ${renderParams(line, (name) => textExpression(`{{${name}}}`))}`),
     `})`,
     ``
   ].join("\n")

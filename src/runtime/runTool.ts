@@ -16,7 +16,7 @@ import { labelsFor, type StepRecord } from "../domain/knowledge.js"
 import type { Observation, ObservationPolicy } from "../domain/observation.js"
 import { redactDeep } from "../domain/redaction.js"
 import { Config } from "../services/Config.js"
-import { programDeadline, targetSighting, type Sighting } from "../services/Deadline.js"
+import { programDeadline, targetSighting, verdictDeadline, type Sighting } from "../services/Deadline.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
 import { groupToOpen, Recorder, type GroupToOpen } from "../services/Recorder.js"
@@ -153,6 +153,8 @@ const run = <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>, input
       // Waits inside the program end in time for their own answer; under a tighter deadline from outside,
       // the caller's (a batch's), running out is the caller's answer.
       Effect.locally(programDeadline, deadline.fromOutside ? undefined : startedAt + deadline.programMs),
+      // But a check answers its own verdict (what it read) within the caller's deadline too.
+      Effect.locally(verdictDeadline, deadline.fromOutside ? startedAt + deadline.programMs : undefined),
       // What the program saw of its target decides what running out means (not found, or not ready).
       Effect.locally(targetSighting, sighting),
       Effect.timeoutTo({

@@ -16,6 +16,24 @@ export const waitWithin = (timeoutMs: number, reserveMs: number) =>
   })
 
 /**
+ * The moment (epoch ms) the running call's program must have answered by when that is a tighter deadline
+ * from outside (a batch's, which `programDeadline` leaves to its caller): a check cuts its wait to it, so
+ * that one running out of time answers its own verdict (what it read) instead of the caller's timeout.
+ */
+export const verdictDeadline = FiberRef.unsafeMake<number | undefined>(undefined)
+
+/** What a check keeps of the time it has for its last look and its answer. */
+export const VERDICT_RESERVE_MS = 1_000
+
+/** A check's wait of `timeoutMs`, cut to what the call has left for its verdict less `reserveMs` (at least 100 ms). */
+export const verdictWithin = (timeoutMs: number, reserveMs: number) =>
+  Effect.gen(function* () {
+    const deadline = yield* FiberRef.get(verdictDeadline)
+    if (deadline === undefined) return timeoutMs
+    return Math.max(100, Math.min(timeoutMs, deadline - (yield* Clock.currentTimeMillis) - reserveMs))
+  })
+
+/**
  * What the running call's program saw of its target while it waited: whether it looked, and whether
  * anything ever matched; `to`, the same of a second target (a drag's drop target), once it was looked for.
  */

@@ -5,6 +5,7 @@ import { REDACTED } from "../domain/redaction.js"
 import { describeTarget, targetOf, validateTarget } from "../domain/target.js"
 import { looksLikeRegex, regexOf } from "../domain/url-pattern.js"
 import { defineTool } from "../runtime/tool.js"
+import { VERDICT_RESERVE_MS, verdictWithin } from "../services/Deadline.js"
 import { Session, type AssertionCondition } from "../services/Session.js"
 import { DEADLINE_SLACK_MS, recordTarget, targetFields, timeoutField } from "./shared.js"
 
@@ -126,7 +127,9 @@ export const expectTool = defineTool({
   run: Effect.fn("tool.expect")(function* (input) {
     const session = yield* Session
     const target = hasTarget(input) ? targetOf(input) : undefined
-    const { actual } = yield* session.expect({ condition: input.condition, target, expected: input.expected }, { timeoutMs: input.timeoutMs })
+    // Under a tighter deadline from outside (a batch's), it answers within that one: what it saw, not a timeout.
+    const timeoutMs = yield* verdictWithin(input.timeoutMs, VERDICT_RESERVE_MS)
+    const { actual } = yield* session.expect({ condition: input.condition, target, expected: input.expected }, { timeoutMs })
     return { passed: true, actual }
   })
 })

@@ -162,6 +162,9 @@ const notStarted = (batchTimeoutMs: number): StepResult => ({
   skipped: true
 })
 
+/** The time the backstops of a batch (and of a replay) leave for a launch step: the launch tool's own deadline. */
+export const LAUNCH_ALLOWANCE_MS = 60_000
+
 /** The code the steps after a stopping failure are named with (in `summary.notRun`). */
 const BATCH_STOPPED = "MM_BATCH_STOPPED"
 
@@ -281,19 +284,20 @@ const runStepTool = (
   step: StepInput,
   index: number,
   stepStarted: number,
-  remaining: number
+  remaining: number | undefined
 ) =>
   Effect.gen(function* () {
     const { limits, input, batchId, batchTimeoutMs } = run
     const session = yield* Session
     const consoleCursor = step.expectation?.includeConsole === true ? yield* session.consoleCursor : 0
     const stepTimeout = step.timeoutMs ?? limits.toolLimits[tool.name]?.timeoutMs
-    // When the batch deadline is the tighter one, the interrupted step says so with MM_BATCH_TIMEOUT.
-    const batchBinds = stepTimeout === undefined || remaining < stepTimeout
+    // When the batch deadline is the tighter one, the interrupted step says so with MM_BATCH_TIMEOUT
+    // (`remaining` undefined: a launch, outside the batch deadline).
+    const batchBinds = remaining !== undefined && (stepTimeout === undefined || remaining < stepTimeout)
     const { envelope } = yield* runTool(tool)(step.args ?? {}, {
       policy: input.includeObservations === "none" ? "none" : input.includeObservations === "failures" ? "failures" : undefined,
       batch: { batchId, index },
-      deadlineMs: stepTimeout === undefined ? remaining : Math.min(stepTimeout, remaining),
+      deadlineMs: remaining === undefined ? stepTimeout : stepTimeout === undefined ? remaining : Math.min(stepTimeout, remaining),
       onDeadline: batchBinds ? () => new BatchTimeout({ batchTimeoutMs, started: true }) : undefined
     })
     const expectation = step.expectation
@@ -363,7 +367,9 @@ const runBatch = (limits: BatchLimits) =>
 
     const batchTimeoutMs = input.batchTimeoutMs ?? limits.defaultTimeoutMs
     const run: BatchRun = { limits, input, batchId, batchTimeoutMs }
-    const deadline = startedAt + batchTimeoutMs
+    // A launch step's time does not count: the deadline is for the steps, and a launch under load (seconds)
+    // must not leave the flow's last check too little time to answer. The launch keeps its own deadline.
+    const deadline = yield* Ref.make(startedAt + batchTimeoutMs)
     const results = yield* Ref.make<ReadonlyArray<{ readonly index: number; readonly result: StepResult }>>([])
     const completed = yield* Ref.make(0)
     const warnings: Array<string> = []
@@ -384,17 +390,22 @@ const runBatch = (limits: BatchLimits) =>
     const runStep = (step: StepInput, index: number) =>
       Effect.gen(function* () {
         const stepStarted = yield* Clock.currentTimeMillis
-        const remaining = deadline - stepStarted
-        if (remaining <= 0) {
+        const remaining = (yield* Ref.get(deadline)) - stepStarted
+        const resolved = resolve(registry, step)
+        const launches = Either.isRight(resolved) && resolved.right.role === "launch"
+        if (remaining <= 0 && !launches) {
           return notStarted(batchTimeoutMs)
         }
-        const resolved = resolve(registry, step)
         let stepResult: StepResult
         if (Either.isLeft(resolved)) {
           stepResult = { ...(step.label !== undefined ? { label: step.label } : {}), ok: false, error: resolved.left }
         } else {
           const tool = resolved.right as ToolDefinition<unknown, unknown, unknown, unknown, ToolServices>
-          stepResult = yield* runStepTool(run, tool, step, index, stepStarted, remaining)
+          stepResult = yield* runStepTool(run, tool, step, index, stepStarted, launches ? undefined : remaining)
+        }
+        if (launches) {
+          const took = (yield* Clock.currentTimeMillis) - stepStarted
+          yield* Ref.update(deadline, (at) => at + took)
         }
         const done = yield* Ref.updateAndGet(completed, (n) => n + 1)
         yield* reportProgress(done, total, `${stepResult.ok ? "ok" : "failed"}: step ${index} ${step.tool}`)
@@ -456,8 +467,9 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
     sessionArgument: true,
     replay: { mode: "never" },
     observation: "none",
-    // The batch keeps its own deadline and answers with partial results; this is only a backstop.
-    deadlineMs: (input) => (input.batchTimeoutMs ?? limits.defaultTimeoutMs) + 10_000,
+    // The batch keeps its own deadline and answers with partial results; this is only a backstop (with room
+    // for a launch step, whose time the batch deadline does not count).
+    deadlineMs: (input) => (input.batchTimeoutMs ?? limits.defaultTimeoutMs) + LAUNCH_ALLOWANCE_MS + 10_000,
     // Each step is recorded on its own, redacted by its tool; the batch record keeps only its shape.
     // The steps' page texts go after the JSON as one text block.
     attachments: (input, result) => {

@@ -12,6 +12,7 @@ import { defineTool, Evident, Unlisted, type Replay } from "../runtime/tool.js"
 import { chosenInWidget, selectReplay } from "./widget-choice.js"
 import { Secrets, type SecretsService } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
+import { VERDICT_RESERVE_MS, verdictWithin } from "../services/Deadline.js"
 import {
   actionDeadline,
   actionTimeoutField,
@@ -418,8 +419,9 @@ export const getText = defineTool({
     const secrets = Option.getOrElse(yield* Effect.serviceOption(Secrets), () => Secrets.none)
     const target = targetOf(input)
     const started = Date.now()
-    // A check answers its own verdict before the call's deadline (which keeps a reserve for the record).
-    const budgetMs = input.expected === undefined ? input.timeoutMs : Math.max(100, input.timeoutMs - Math.min(1_000, input.timeoutMs / 4))
+    // A check answers its own verdict before the call's deadline (which keeps a reserve for the record), or a batch's.
+    const budgetMs =
+      input.expected === undefined ? input.timeoutMs : yield* verdictWithin(Math.max(100, input.timeoutMs - Math.min(1_000, input.timeoutMs / 4)), VERDICT_RESERVE_MS)
     const plainRead = Effect.gen(function* () {
       const left = Math.max(100, budgetMs - (Date.now() - started))
       if (input.all === true) {

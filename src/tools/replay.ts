@@ -15,6 +15,7 @@ import { InvalidInput, KnowledgeError, ReplayFailed, ReplayRun } from "../domain
 import { type Download, sameDownloadName } from "../domain/download.js"
 import type { Recipe, SessionMetadata, StepRecord } from "../domain/knowledge.js"
 import { baseOrigin, rebase } from "../knowledge/rebase.js"
+import { followParams, textForms, type ParamForms } from "../knowledge/params.js"
 import { framesTheFlow, recipeOf, toBatch } from "../knowledge/recipe.js"
 import { ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
 import { decodeInput } from "../runtime/runTool.js"
@@ -24,12 +25,11 @@ import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Secrets } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import { Sessions } from "../services/Sessions.js"
-import { BATCH_TOOL_NAME, makeRunSteps, RunStepsOutput, stepSnapshots } from "./batch.js"
+import { BATCH_TOOL_NAME, LAUNCH_ALLOWANCE_MS, makeRunSteps, RunStepsOutput, stepSnapshots } from "./batch.js"
 import { fanOut } from "./fan-out.js"
 import { sessionSteps } from "./knowledge.js"
 import { launch } from "./session.js"
 import { RecordOnly } from "./shared.js"
-import { escapeRegex } from "../domain/text.js"
 
 /** The served tools by name. */
 type Lookup = ToolRegistryService["lookup"]
@@ -37,6 +37,26 @@ type Lookup = ToolRegistryService["lookup"]
 const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
 
 const Params = Schema.Record({ key: Schema.String, value: Schema.String.pipe(Schema.maxLength(100_000)) })
+
+/** The longest deadline a replay's steps get (mm_run_steps' longest batchTimeoutMs). */
+const MAX_FLOW_MS = 300_000
+
+/** A replayed step's share of the deadline when its recorded call named no timeoutMs; and what every step gets on top (its observation and record). */
+const STEP_BUDGET_MS = 5_000
+const STEP_SLACK_MS = 2_000
+
+/**
+ * The deadline of a replay's steps (its launch aside): the steps' own timeouts plus slack, so that a long
+ * flow fits and a check that waits its recorded time still answers its own verdict; at least the batch
+ * default, at most MAX_FLOW_MS.
+ */
+export const flowDeadlineMs = (
+  steps: ReadonlyArray<{ readonly args: Readonly<Record<string, unknown>> }>,
+  limits: { readonly defaultTimeoutMs: number }
+): number => {
+  const own = steps.reduce((sum, step) => sum + (typeof step.args.timeoutMs === "number" ? step.args.timeoutMs : STEP_BUDGET_MS) + STEP_SLACK_MS, 0)
+  return Math.min(MAX_FLOW_MS, Math.max(limits.defaultTimeoutMs, own))
+}
 
 /** The most runs one fan-out takes, and at once. */
 const MAX_RUNS = 1_000
@@ -64,6 +84,9 @@ const ReplayInput = Schema.Struct({
   }),
   keepSession: Schema.optional(Schema.Boolean).annotations({
     description: "Keep the new session open as your current one, to go on from where the flow ended (default: it closes)."
+  }),
+  timeoutMs: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1_000, MAX_FLOW_MS))).annotations({
+    description: "Deadline of each run's steps, ms; the launch does not count (default: the recorded steps' own timeouts plus slack)."
   })
 }).pipe(
   Schema.filter((input) =>
@@ -198,7 +221,12 @@ const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string
     for (const placeholder of recipe.placeholders) if (placeholder.default !== undefined) values.set(placeholder.name, placeholder.default)
     for (const [name, value] of Object.entries(params)) values.set(name, value)
     const missing = recipe.placeholders.filter((placeholder) => !values.has(placeholder.name))
-    const steps = followParams(toBatch(recipe).steps, recipe, values).map((step) => {
+    // What the flow read of a param's text follows the value typed (see followParams).
+    const forms: ParamForms = (placeholder) => {
+      const value = values.get(placeholder.name)
+      return value === undefined || value === placeholder.default ? undefined : textForms(value)
+    }
+    const steps = followParams(toBatch(recipe).steps, recipe, forms).map((step) => {
       const fill = (value: unknown): unknown => {
         if (typeof value === "string") {
           const match = /^\{\{(.+)\}\}$/.exec(value)
@@ -229,67 +257,6 @@ const fillPlaceholders = (recipe: Recipe, params: Readonly<Record<string, string
     }
     return steps
   })
-
-/** The forms a typed text takes in later steps' arguments: as typed, and in a URL (percent-encoded, + for spaces). */
-const textForms = (text: string): ReadonlyArray<string> => {
-  const encoded = encodeURIComponent(text)
-  return [...new Set([text, encoded, encoded.replace(/%20/g, "+")])]
-}
-
-/**
- * A param's recorded text where the steps after the one that typed it repeat it (a check of the text read,
- * a target named by it, a URL the flow ended on) follows the value the replay types: otherwise a replay
- * with other params fails its own checks. Only whole occurrences (not inside a longer word) change, in the
- * steps after the first that typed the param; a regex literal (the end check's URL) changes in its escaped
- * form. Texts that hold no param's recorded text, and every step before the typing, stay as recorded.
- */
-const followParams = <Step extends { readonly args: Readonly<Record<string, unknown>> }>(
-  steps: ReadonlyArray<Step>,
-  recipe: Recipe,
-  values: ReadonlyMap<string, string>
-): ReadonlyArray<Step> => {
-  const changes = recipe.placeholders.flatMap((placeholder) => {
-    const value = values.get(placeholder.name)
-    const typedAt = steps.findIndex((step) => step.args.text === `{{${placeholder.name}}}`)
-    return placeholder.default === undefined || placeholder.default.trim() === "" || value === undefined || value === placeholder.default || typedAt < 0
-      ? []
-      : [{ from: placeholder.default, to: value, typedAt }]
-  })
-  if (changes.length === 0) return steps
-  const word = "[\\p{L}\\p{N}_]"
-  const replacer = (active: typeof changes, regex: boolean) => {
-    const pairs = new Map<string, string>()
-    for (const change of active) {
-      const to = textForms(change.to)
-      textForms(change.from).forEach((from, index) => pairs.set(regex ? escapeRegex(from) : from, regex ? escapeRegex(to[index]!) : to[index]!))
-    }
-    const sources = [...pairs.keys()].sort((a, b) => b.length - a.length).map(escapeRegex)
-    const pattern = new RegExp(`(?<!${word})(?:${sources.join("|")})(?!${word})`, "gu")
-    return (text: string) => text.replace(pattern, (found) => pairs.get(found) ?? found)
-  }
-  return steps.map((step, index) => {
-    const active = changes.filter((change) => change.typedAt < index)
-    if (active.length === 0) return step
-    const plain = replacer(active, false)
-    const inRegex = replacer(active, true)
-    // A placeholder (`{{name}}`) is filled afterwards with the value as given.
-    const follow = (value: unknown): unknown =>
-      typeof value === "string"
-        ? /^\{\{.+\}\}$/.test(value)
-          ? value
-          : /^\/.*\/[a-z]*$/s.test(value)
-            ? inRegex(value)
-            : plain(value)
-        : Array.isArray(value)
-          ? value.map(follow)
-          : typeof value === "object" && value !== null
-            ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, follow(inner)]))
-            : value
-    // The name of a param is not its text.
-    const { param, ...rest } = step.args
-    return { ...step, args: { ...(follow(rest) as Record<string, unknown>), ...(param !== undefined ? { param } : {}) } } as Step
-  })
-}
 
 /**
  * The first replayed step whose downloads are not the recorded ones: a recorded file's name missing (its
@@ -361,9 +328,10 @@ export const replay = defineTool({
   stepKinds: ["memory"],
   // A failed replay shows the page it stopped on (the batch stops there) beside its error.
   observation: "failures",
-  // The batch keeps its own deadline (batch.defaultTimeoutMs) and answers with what ran; this is a backstop
+  // The batch keeps its own deadline (timeoutMs, else flowDeadlineMs) and answers with what ran; this is a backstop
   // (per round of runs for a fan-out).
-  deadlineMs: (input) => REPLAY_DEADLINE_MS * (input.runs === undefined ? 1 : Math.ceil(input.runs.length / (input.concurrency ?? 1))),
+  deadlineMs: (input) =>
+    ((input.timeoutMs ?? MAX_FLOW_MS) + LAUNCH_ALLOWANCE_MS + 10_000) * (input.runs === undefined ? 1 : Math.ceil(input.runs.length / (input.concurrency ?? 1))),
   // As run_steps: the failing step's page text goes after the JSON, under its "## step N tool" line.
   attachments: (_input, result) => {
     if (!("steps" in result)) return { result, attachments: [] }
@@ -378,6 +346,7 @@ export const replay = defineTool({
       ...(input.params !== undefined ? { params: Object.keys(input.params) } : {}),
       ...(input.runs !== undefined ? { runs: input.runs.length, concurrency: input.concurrency ?? 1 } : {}),
       ...(input.keepSession === true ? { keepSession: true } : {}),
+      ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
       ...(input.baseUrl !== undefined ? { baseUrl: input.baseUrl } : {})
     }
   }),
@@ -386,13 +355,14 @@ export const replay = defineTool({
     const chosen = yield* Effect.flatMap(chooseSession(input, registry), (found) => movedTo(found, input.baseUrl))
     const leftOut = chosen.recipe.skipped.filter((reason) => !reason.endsWith(": read-only"))
     const shown = leftOut.length > 0 ? { leftOut } : {}
+    const settings = Option.getOrElse(yield* Effect.serviceOption(Config), () => defaultSettings)
+    const timeoutMs = input.timeoutMs ?? flowDeadlineMs(chosen.recipe.steps, settings.batch)
     if (input.runs === undefined) {
       const params = input.params ?? {}
       const steps = yield* fillPlaceholders(chosen.recipe, params, registry.lookup)
-      return { ...shown, ...(yield* replayOnce(chosen, steps, { hashes: hashesFor(chosen.recipe, params), keep: input.keepSession === true }, registry)) }
+      return { ...shown, ...(yield* replayOnce(chosen, steps, { hashes: hashesFor(chosen.recipe, params), keep: input.keepSession === true, timeoutMs }, registry)) }
     }
     const concurrency = input.concurrency ?? 1
-    const settings = Option.getOrElse(yield* Effect.serviceOption(Config), () => defaultSettings)
     if (concurrency > settings.maxSessions) {
       return yield* new InvalidInput({ field: "concurrency", problem: `at most --max-sessions (${settings.maxSessions})` })
     }
@@ -405,7 +375,7 @@ export const replay = defineTool({
         (steps) => ({ steps, hashes: hashesFor(chosen.recipe, run.params ?? {}) })
       )
     )
-    return { ...shown, ...(yield* fanOut(chosen.sessionId, filled, concurrency, (run) => replayOnce(chosen, run.steps, { hashes: run.hashes, keep: false }, registry))) }
+    return { ...shown, ...(yield* fanOut(chosen.sessionId, filled, concurrency, (run) => replayOnce(chosen, run.steps, { hashes: run.hashes, keep: false, timeoutMs }, registry))) }
   })
 })
 
@@ -425,19 +395,17 @@ const movedTo = <Chosen extends { readonly sessionId: string; readonly recipe: R
 /** Downloads are checked by content too when the flow runs with the recorded inputs (no placeholders, no params). */
 const hashesFor = (recipe: Recipe, params: Readonly<Record<string, string>>) => recipe.placeholders.length === 0 && Object.keys(params).length === 0
 
-/** The most time one replay runs: the batch's own deadline stops it first. */
-const REPLAY_DEADLINE_MS = 310_000
-
 /**
  * The recorded flow once, in the session the call runs on (a new one: the replay launches it first, when
  * one more session fits: else the launch's own error, MM_SESSION_LIMIT, not a replay that failed; the place
  * is taken before the batch starts, so no launch in between can take it).
- * `hashes`: downloads are checked by content; `keep`: a session it launches stays open (runTool closes it otherwise).
+ * `hashes`: downloads are checked by content; `keep`: a session it launches stays open (runTool closes it otherwise);
+ * `timeoutMs`: the deadline of the steps (the launch is not counted).
  */
 const replayOnce = (
   chosen: { readonly sessionId: string; readonly metadata: SessionMetadata | undefined; readonly recipe: Recipe },
   steps: Effect.Effect.Success<ReturnType<typeof fillPlaceholders>>,
-  options: { readonly hashes: boolean; readonly keep: boolean },
+  options: { readonly hashes: boolean; readonly keep: boolean; readonly timeoutMs: number },
   registry: ToolRegistryService
 ) =>
   Effect.gen(function* () {
@@ -452,7 +420,7 @@ const replayOnce = (
 const replayBatch = (
   chosen: { readonly sessionId: string; readonly metadata: SessionMetadata | undefined; readonly recipe: Recipe },
   steps: Effect.Effect.Success<ReturnType<typeof fillPlaceholders>>,
-  options: { readonly hashes: boolean; readonly keep: boolean },
+  options: { readonly hashes: boolean; readonly keep: boolean; readonly timeoutMs: number },
   registry: ToolRegistryService,
   session: Effect.Effect.Success<typeof Session>,
   running: boolean
@@ -473,7 +441,7 @@ const replayBatch = (
         ]
     const batchTool = (registry.lookup(BATCH_TOOL_NAME) ?? makeRunSteps()) as ToolDefinition<unknown, unknown, unknown, unknown, ToolServices>
     const batchSteps = [...launchStep, ...steps]
-    const batchInput = yield* decodeInput(batchTool.input, { steps: batchSteps, stopOnError: true, includeObservations: "none" })
+    const batchInput = yield* decodeInput(batchTool.input, { steps: batchSteps, stopOnError: true, includeObservations: "none", batchTimeoutMs: options.timeoutMs })
     const result = (yield* batchTool.run(batchInput)) as typeof RunStepsOutput.Type
     const now = yield* session.current
     const ranIn = Option.isSome(now) ? { session: now.value.sessionId, open: running || options.keep } : undefined
