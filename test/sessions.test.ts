@@ -181,7 +181,7 @@ describe("many sessions over Streamable HTTP", () => {
       const after = await call(third.client, "mm_get_state", {})
       expect(after.error.code).toBe("MM_NO_ACTIVE_SESSION")
       expect(after.error.message).toBe(
-        `mm_get_state needs a running session: your current one (${own}) was closed by mm_cleanup. Call mm_launch to start a new one, or mm_sessions to switch to another of yours.`
+        `mm_get_state needs a running session: your current one (${own}) was closed by mm_cleanup. Call mm_launch to start a new one.`
       )
     } finally {
       await third.transport.terminateSession().catch(() => undefined)
@@ -212,8 +212,9 @@ describe("session lease, limit and browsers", () => {
       const own = await ok(next.client, "mm_launch", { name: "one" })
       const over = await call(next.client, "mm_launch", {})
       expect(over.error.message).toContain(`yours: ${own.result.sessionId} (one)`)
-      expect(over.error.message).toContain("mm_sessions")
-      expect((await ok(next.client, "mm_sessions", { action: "close", session: "one" })).result.closed).toBe(own.result.sessionId)
+      // Its one session is its current one: mm_cleanup (listed in every state) closes it, no session argument needed.
+      expect(over.error.message).toContain("your current one; close it with mm_cleanup")
+      expect((await ok(next.client, "mm_cleanup", {})).result.cleanedUp).toBe(true)
       await ok(next.client, "mm_launch", {})
       await next.client.close()
     } finally {

@@ -15,7 +15,7 @@ import { INTERNAL_ERROR_CODE, toErrorInfo, UnknownTool, type ErrorInfo } from ".
 import { optInGroups, servedText, ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
 import { ClientMemory } from "../runtime/client-memory.js"
 import { runTool, type ToolResponse } from "../runtime/runTool.js"
-import { takesSession, type AnyToolDefinition } from "../runtime/tool.js"
+import { reachesOtherSessions, takesSession, type AnyToolDefinition } from "../runtime/tool.js"
 import { ALL_CAPS, ToolView, visibleToolsMemo } from "../runtime/visibility.js"
 import { ObservingClient } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
@@ -70,7 +70,8 @@ export interface DescribeOptions {
   readonly outputSchema?: boolean | undefined
   /**
    * List the optional `session` argument of a tool that takes one (default true). The server lists it
-   * while the client has two sessions or more: with one, every call goes to it anyway.
+   * while the client has two sessions or more, or one that is not its current one: with its one current
+   * session, every call goes to it anyway.
    */
   readonly sessionArgument?: boolean | undefined
 }
@@ -189,13 +190,13 @@ export const makeMcpServer = <R, ER>(
     return sessionArgument ? entry.many : entry.one
   }
 
-  // The list follows this client's current session; `session` arguments are listed once it has two (always with a fixed list).
+  // The list follows this client's current session; `session` arguments are listed once it reaches another (always with a fixed list).
   // It is checked after every call: memoized on what decides it, so an unchanged state passes over no tool.
   const visible = visibleToolsMemo(registry.tools)
   const listing = Effect.gen(function* () {
     const tools = yield* visible
-    const sessionArgument = staticTools || (yield* (yield* Sessions).count) > 1
     const current = yield* (yield* Session).current
+    const sessionArgument = staticTools || reachesOtherSessions({ session: Option.isSome(current), sessions: yield* (yield* Sessions).count })
     return { tools, sessionArgument, session: Option.isSome(current) ? current.value.sessionId : undefined } satisfies Listing
   })
   const listNow = () =>

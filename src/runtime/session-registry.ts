@@ -211,16 +211,27 @@ const placement = (current: State, options: RegistryOptions, ended: ReadonlySet<
 const refusal = (options: RegistryOptions, why: "full" | "profile", current: State, client: string, ended: ReadonlySet<string>) =>
   why === "profile"
     ? profileInUse(current, client, options.profile!, ended)
-    : new SessionLimit({
-        limit: options.maxSessions,
-        yours: [...visibleIn(current, client, options.shared).map(shownAs), ...startingOf(current, client)]
-      })
+    : sessionLimit(options, current, client)
+
+/** The limit is reached: the client's sessions (and launches under way), and whether its only one is its current one. */
+const sessionLimit = (options: RegistryOptions, current: State, client: string) => {
+  const visible = visibleIn(current, client, options.shared)
+  const starting = startingOf(current, client)
+  const onlyCurrent = visible.length === 1 && starting.length === 0 && clientOf(current, client).current === visible[0]!.slot.key
+  return new SessionLimit({ limit: options.maxSessions, yours: [...visible.map(shownAs), ...starting], ...(onlyCurrent ? { onlyCurrent: true as const } : {}) })
+}
 
 /** The --user-data-dir profile is held: by which session (named only to a client that may use it). */
 const profileInUse = (current: State, client: string, profile: string, ended: ReadonlySet<string>) => {
   const holder = [...current.entries.values()].find((entry) => !ended.has(entry.slot.key))
   const yours = holder !== undefined && visibleIn(current, client, false).includes(holder)
-  return new ProfileInUse({ profile, heldBy: holder === undefined ? "a session that is starting" : yours ? shownAs(holder) : "another client's session", yours })
+  const isCurrent = yours && clientOf(current, client).current === holder.slot.key
+  return new ProfileInUse({
+    profile,
+    heldBy: holder === undefined ? "a session that is starting" : yours ? shownAs(holder) : "another client's session",
+    yours,
+    ...(isCurrent ? { current: true as const } : {})
+  })
 }
 
 /** The slot's Session, as tools see it: a launch registers the session (within the limit), a cleanup closes the slot. */

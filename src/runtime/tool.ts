@@ -199,6 +199,14 @@ export const defineTool = <I, IE, O, OE, R extends ToolServices>(
   definition: ToolDefinition<I, IE, O, OE, R>
 ): ToolDefinition<I, IE, O, OE, R> => definition
 
+/**
+ * The client can act on a session that is not a current one: it has two or more, or one while none is current
+ * (its current one closed). tools/list then shows mm_sessions, every `session` argument, and the session tools
+ * (called without `session`, they say which session closed and how to switch).
+ */
+export const reachesOtherSessions = (state: Pick<ListingState, "session" | "sessions">): boolean =>
+  state.sessions > 1 || (state.sessions > 0 && !state.session)
+
 /** Whether a tool works on a session, so tools/list shows its optional `session` argument. */
 export const takesSession = (tool: AnyToolDefinition): boolean => tool.requiresSession || tool.sessionArgument === true
 

@@ -8,7 +8,7 @@ import { EndedSession, OthersRunning, Sessions } from "../services/Sessions.js"
 import type { ToolRegistryService } from "./registry.js"
 import { servedAs, toolWithRole } from "../domain/replay.js"
 import { DEFAULT_PREFIX } from "./registry.js"
-import { groupOf, type AnyToolDefinition, type ListingState, type ToolRole } from "./tool.js"
+import { groupOf, reachesOtherSessions, type AnyToolDefinition, type ListingState, type ToolRole } from "./tool.js"
 
 /** The group of hide_tools and show_tools: never hidden, and not served with a fixed list. */
 export const META_GROUP = "meta"
@@ -133,16 +133,28 @@ const blockedBy = (tool: AnyToolDefinition, now: Situation): Blocked | undefined
   return undefined
 }
 
+/**
+ * A session tool without a current session, while the client has sessions it reaches by its `session`
+ * argument (its current one closed, another runs): listed with that argument, as it would be on any session
+ * (no extension or page it needs is known); called without it, the gate says which session closed and how to switch.
+ */
+const reachableElsewhere = (tool: AnyToolDefinition, now: Situation) =>
+  tool.requiresExtension !== true &&
+  reachesOtherSessions(now.listing) &&
+  (tool.listedWhen === undefined || tool.listedWhen(now.listing)) &&
+  tool.unlisted !== true
+
 /** Listed: available now, or (with a fixed list) only waiting for the state it needs. */
-const listed = (blocked: Blocked | undefined, now: Situation) =>
+const listed = (blocked: Blocked | undefined, now: Situation, tool: AnyToolDefinition) =>
   blocked === undefined ||
+  (blocked === "session" && reachableElsewhere(tool, now)) ||
   (Option.isSome(now.view) &&
     now.view.value.staticTools &&
     (blocked === "session" || blocked === "extension" || blocked === "paused" || blocked === "unlisted"))
 
 const listedIn = (tools: ReadonlyArray<AnyToolDefinition>, now: Situation) =>
   // An old name is never listed, not even in the fixed list while it waits for a session.
-  tools.filter((tool) => tool.unlisted !== true && listed(blockedBy(tool, now), now))
+  tools.filter((tool) => tool.unlisted !== true && listed(blockedBy(tool, now), now, tool))
 
 /** The tools to list now, in registry order. */
 export const visibleTools = (tools: ReadonlyArray<AnyToolDefinition>): Effect.Effect<ReadonlyArray<AnyToolDefinition>, never, Session> =>
@@ -255,8 +267,10 @@ export const toolGate = (tool: AnyToolDefinition): Effect.Effect<Option.Option<T
     // A client whose current session closed hears which one and why; one that has none, that other clients' sessions run.
     if (error instanceof NoActiveSession) {
       const ended = yield* Effect.serviceOption(EndedSession)
-      if (Option.isSome(ended)) return Option.some<ToolError>(new NoActiveSession({ tool: error.tool, launch: error.launch, ended: ended.value }))
       const others = yield* Effect.serviceOption(OthersRunning)
+      // mm_sessions (to switch) is named only when the client has another session: then it is listed.
+      const yoursLeft = Option.isSome(others) && others.value.yours > 0 ? { yours: others.value.yours } : {}
+      if (Option.isSome(ended)) return Option.some<ToolError>(new NoActiveSession({ tool: error.tool, launch: error.launch, ended: ended.value, ...yoursLeft }))
       if (Option.isSome(others)) {
         const { count, yours } = others.value
         return Option.some<ToolError>(new NoActiveSession({ tool: error.tool, launch: error.launch, ...(count > 0 ? { others: count } : {}), ...(yours > 0 ? { yours } : {}) }))

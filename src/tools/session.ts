@@ -4,7 +4,7 @@ import { StorageState } from "../domain/config.js"
 import { InvalidInput } from "../domain/errors.js"
 import { FirstPageView } from "../domain/envelope.js"
 import { servedText, ToolRegistry } from "../runtime/registry.js"
-import { defineTool, Evident, ListedAs, Unlisted } from "../runtime/tool.js"
+import { defineTool, Evident, ListedAs, reachesOtherSessions, Unlisted } from "../runtime/tool.js"
 import { KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
@@ -23,7 +23,9 @@ const rarely = { [Unlisted]: true } as const
 
 const LaunchInput = Schema.Struct({
   name: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))).annotations({
-    description: "Its name, for session."
+    // The server's instructions say a session tool's `session` takes it.
+    description: "Its name, for session.",
+    [Evident]: true
   }),
   goal: Schema.optional(Schema.String.pipe(Schema.maxLength(500))).annotations({
     description: "Purpose of the session.",
@@ -69,7 +71,7 @@ export const launch = defineTool({
   role: "launch",
   title: "Launch the browser",
   description:
-    "Start a new browser session (then your current one) at the home page. Returns {sessionId, state}.",
+    "Start a new session (then your current one) at the home page.",
   input: LaunchInput,
   output: Schema.Struct({
     sessionId: Schema.String,
@@ -160,7 +162,7 @@ export const launch = defineTool({
 export const cleanup = defineTool({
   name: "cleanup",
   title: "Close the browser",
-  description: "End the session: close its context or browser (a remote one: only this server's context).",
+  description: "Close the session and all it opened.",
   input: Schema.Struct({
     sessionId: Schema.optional(Schema.String).annotations({
       description: "Accepted for compatibility; the running session is closed.",
@@ -172,8 +174,6 @@ export const cleanup = defineTool({
   group: "session",
   requiresSession: false,
   sessionArgument: true,
-  // From the second session on, mm_sessions closes any of them (close: default current).
-  listedWhen: (state) => state.sessions <= 1,
   replay: { mode: "never" },
   observation: "none",
   deadlineMs: () => 30_000,
@@ -201,11 +201,12 @@ const NO_SESSION = "You have no session: mm_launch starts one."
 export const sessions = defineTool({
   name: "sessions",
   title: "Sessions",
-  description:
-    "List your sessions (heapMb: JS heap), or switch to or close (default: current) the one session names.",
+  description: "List your sessions, or switch to the one session names.",
   input: Schema.Struct({
-    action: Schema.optionalWith(Schema.Literal("list", "switch", "close"), { default: () => "list" as const }).annotations({
-      description: "Default list."
+    // Accepted, not listed: naming a session that is not the current one switches to it, and mm_cleanup closes one.
+    action: Schema.optional(Schema.Literal("list", "switch", "close")).annotations({
+      description: "Default: switch when session names one that is not your current one, else list.",
+      [Unlisted]: true
     })
   }),
   output: Schema.Struct({
@@ -218,26 +219,28 @@ export const sessions = defineTool({
   group: "session",
   requiresSession: false,
   sessionArgument: true,
-  // With one session there is nothing to switch to, and mm_cleanup closes it: listed from the second on.
-  listedWhen: (state) => state.sessions > 1,
+  // With one current session there is nothing to switch to: listed once there is (a second, or one not current).
+  listedWhen: reachesOtherSessions,
   replay: { mode: "never" },
   observation: "none",
   run: Effect.fn("tool.sessions")(function* (input) {
     const registry = yield* Sessions
-    if (input.action === "list") {
-      const listed = yield* registry.list
+    // The call runs on the session its `session` argument named (else the current one): that is the one meant.
+    const current = yield* (yield* Session).current
+    const listed = input.action === undefined || input.action === "list" ? yield* registry.list : []
+    const onCurrent = Option.isSome(current) && listed.some((session) => session.id === current.value.sessionId && session.current === true)
+    const action = input.action ?? (Option.isSome(current) && !onCurrent ? "switch" : "list")
+    if (action === "list") {
       // No empty list: with no session, one line on what starts one (a bare ok left an agent guessing).
       if (listed.length > 0) return { sessions: listed }
       const tools = yield* Effect.serviceOption(ToolRegistry)
       const served = Option.isSome(tools) ? servedText(tools.value) : (text: string) => text
       return { none: served(NO_SESSION) }
     }
-    // The call runs on the session its `session` argument named (else the current one): that is the one meant.
-    const current = yield* (yield* Session).current
     if (Option.isNone(current)) {
-      return yield* new InvalidInput({ field: "session", problem: `${input.action} needs a session: give session (an id or a name; list them with action list)` })
+      return yield* new InvalidInput({ field: "session", problem: `${action} needs a session: give session (an id or a name; mm_sessions lists them)` })
     }
     const id = current.value.sessionId
-    return input.action === "switch" ? { current: yield* registry.switchTo(id) } : { closed: yield* registry.close(id) }
+    return action === "switch" ? { current: yield* registry.switchTo(id) } : { closed: yield* registry.close(id) }
   })
 })

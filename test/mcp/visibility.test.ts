@@ -313,7 +313,7 @@ describe("batches", () => {
 const registryWorld = () => wire.runtime(mockSessionRegistry().layer)
 
 describe("sessions in the tool list", () => {
-  it("from a second session on, mm_sessions and every session tool's session argument are listed and mm_cleanup is not; back to one, the list is as before", async () => {
+  it("from a second session on, mm_sessions and every session tool's session argument are listed, mm_cleanup stays; back to one, the list is as before", async () => {
     const { client, call, changes } = await connect(registryWorld())
     const listed = async () => (await client.listTools()).tools
     const withSessionArgument = (tools: Awaited<ReturnType<typeof listed>>) =>
@@ -330,8 +330,9 @@ describe("sessions in the tool list", () => {
     expect(changes()).toBe(before + 1)
     const two = await listed()
     expect(two.map((tool) => tool.name)).toContain("mm_sessions")
-    expect(two.map((tool) => tool.name)).not.toContain("mm_cleanup")
-    const sessionTools = ["mm_sessions", "mm_navigate", "mm_click", "mm_describe_screen", "mm_get_state", "mm_run_steps"]
+    // mm_cleanup {session} closes any of them: it stays listed while any session is open.
+    expect(two.map((tool) => tool.name)).toContain("mm_cleanup")
+    const sessionTools = ["mm_sessions", "mm_cleanup", "mm_navigate", "mm_click", "mm_describe_screen", "mm_get_state", "mm_run_steps"]
     expect(withSessionArgument(two)).toEqual(expect.arrayContaining([...sessionTools, "mm_knowledge"]))
     expect(two.find((tool) => tool.name === "mm_click")!.inputSchema.properties).toMatchObject({ session: { type: "string" } })
     // Each call can name its session; closing the second leaves one, and the list it had.
@@ -339,6 +340,56 @@ describe("sessions in the tool list", () => {
     expect((await call("mm_sessions", { action: "close", session: "second" })).result).toEqual({ closed: "s2" })
     expect((await listed()).map((tool) => tool.name)).toEqual(names)
     expect(withSessionArgument(await listed())).toEqual(["mm_knowledge"])
+  })
+
+  it("mm_sessions {session} switches to a session that is not the current one, and lists them otherwise", async () => {
+    const { call } = await connect(registryWorld())
+    await call("mm_launch", { name: "a" })
+    await call("mm_launch", { name: "b" })
+    expect((await call("mm_sessions", { session: "a" })).result.current).toMatchObject({ id: "s1", name: "a", current: true })
+    const listing = (await call("mm_sessions", { session: "a" })).result.sessions
+    expect(listing.map((session: { id: string }) => session.id)).toEqual(["s1", "s2"])
+    const state = await call("mm_get_state")
+    expect(state.error).toBeUndefined()
+    expect((await call("mm_sessions")).result.sessions.find((session: { current?: true }) => session.current).id).toBe("s1")
+  })
+
+  it("the current session closed while another is open: the session tools, their session argument and mm_sessions stay listed, and the error names only listed tools", async () => {
+    const { client, call, names } = await connect(registryWorld())
+    const listed = async () => (await client.listTools()).tools
+    await call("mm_launch", { name: "a" })
+    await call("mm_launch", { name: "b" })
+    expect((await call("mm_cleanup", { session: "b" })).result).toEqual({ cleanedUp: true })
+    const left = await listed()
+    const leftNames = left.map((tool) => tool.name)
+    expect(leftNames).toEqual(expect.arrayContaining(["mm_sessions", "mm_cleanup", "mm_launch", ...PAGE_TOOLS]))
+    expect(left.find((tool) => tool.name === "mm_get_state")!.inputSchema.properties).toMatchObject({ session: { type: "string" } })
+    // Called without session, it says which one closed and how to switch: every tool it names is listed.
+    const refused = await call("mm_get_state")
+    expect(refused.error?.code).toBe("MM_NO_ACTIVE_SESSION")
+    expect(refused.error?.message).toContain("your current one (s2) was closed by mm_cleanup")
+    for (const named of refused.error!.message.match(/mm_[a-z_]+/g)!) expect(leftNames).toContain(named)
+    expect(refused.error?.message).toContain("mm_sessions")
+    // Named, it runs there; mm_sessions {session} makes it current, and the list is the one-session list again.
+    expect((await call("mm_get_state", { session: "a" })).ok).toBe(true)
+    expect((await call("mm_sessions", { session: "a" })).result.current).toMatchObject({ id: "s1", current: true })
+    expect(await names()).not.toContain("mm_sessions")
+    // The last one closed: the list before a launch, and the error names only mm_launch.
+    await call("mm_cleanup")
+    expect(await names()).toEqual(BEFORE_LAUNCH)
+    const none = await call("mm_get_state")
+    expect(none.error?.message).toBe("mm_get_state needs a running session: your current one (s1) was closed by mm_cleanup. Call mm_launch to start a new one.")
+  })
+
+  it("at the session limit with one current session, the error says mm_cleanup, which is listed", async () => {
+    const world = mockSessionRegistry({ maxSessions: 1 })
+    const { call, names } = await connect(wire.runtime(world.layer))
+    await call("mm_launch")
+    const refused = await call("mm_launch")
+    expect(refused.error?.code).toBe("MM_SESSION_LIMIT")
+    expect(refused.error?.message).toContain("your current one; close it with mm_cleanup")
+    const listedNow = await names()
+    for (const named of refused.error!.message.match(/mm_[a-z_]+/g)!) expect(listedNow).toContain(named)
   })
 
   it("a fixed list (--static-tools) lists mm_sessions, mm_cleanup and every session argument whatever the count", async () => {
@@ -413,12 +464,12 @@ describe("tools/list content", () => {
     // What bench:tools measures over real Chromium (docs/tools.md), from the definitions: a tool or field
     // added to these states shows here first. @playwright/mcp 0.0.83 lists 20,296 bytes by default.
     const registry = makeRegistry([...builtinTools, makeRunSteps()], "mm")
-    const largest = ["launch", "sessions", "describe_screen", "navigate", "click", "type", "press_key", "select_option", "hover", "drag", "set_checked", "upload_file", "scroll", "wait_for", "get_text", "find", "screenshot", "get_state", "tabs", "wait_for_notification", "extension_storage", "console_messages", "knowledge", "hide_tools", "run_steps"]
+    const largest = ["launch", "cleanup", "sessions", "describe_screen", "navigate", "click", "type", "press_key", "select_option", "hover", "drag", "set_checked", "upload_file", "scroll", "wait_for", "get_text", "find", "screenshot", "get_state", "tabs", "wait_for_notification", "extension_storage", "console_messages", "knowledge", "hide_tools", "run_steps"]
     const tools = largest.map((name) => describeTool(registry, registry.lookup(name)!))
     const bytes = Buffer.byteLength(JSON.stringify({ tools }))
     expect(bytes).toBeLessThanOrEqual(Math.floor(20_296 * 0.6))
-    // With one session, mm_cleanup instead of mm_sessions and no session argument.
-    const one = largest.map((name) => (name === "sessions" ? "cleanup" : name)).map((name) => describeTool(registry, registry.lookup(name)!, { sessionArgument: false }))
+    // With one session, no mm_sessions and no session argument.
+    const one = largest.filter((name) => name !== "sessions").map((name) => describeTool(registry, registry.lookup(name)!, { sessionArgument: false }))
     expect(Buffer.byteLength(JSON.stringify({ tools: one }))).toBeLessThan(bytes - 600)
   })
 

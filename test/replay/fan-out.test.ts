@@ -204,7 +204,7 @@ describe("fan-out replay", { timeout: 240_000 }, () => {
       const single = await call("mm_replay", { flowTag: "fan-list" })
       expect(single.error?.code).toBe("MM_SESSION_LIMIT")
       expect(single.error?.message).toContain("at most 4 browser sessions")
-      expect(single.error?.message).toContain('mm_sessions {action: "close"')
+      expect(single.error?.message).toContain("mm_cleanup {session: ID}")
       const runs = await call("mm_replay", { flowTag: "fan-list", runs: [{}, {}], concurrency: 2 })
       expect(runs.error?.code).toBe("MM_REPLAY_FAILED")
       const details = (runs.error as { details: any }).details

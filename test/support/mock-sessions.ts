@@ -12,6 +12,8 @@ export const mockState = { isLoaded: true, currentUrl: "http://127.0.0.1/", titl
 
 export interface MockRegistryOptions {
   readonly idleTimeoutMs?: number
+  /** --max-sessions (default 8). */
+  readonly maxSessions?: number
   /** The server's --user-data-dir: one session on it at a time. */
   readonly profile?: string
 }
@@ -27,6 +29,7 @@ export const mockSessionRegistry = (options: MockRegistryOptions = {}) => {
           Session.layerTest({
             current: Ref.get(current),
             tabs: Effect.succeed({ active: null, tracked: [] } as any),
+            extension: Effect.succeed(Option.none()),
             onPauseChange: () => Effect.succeed(() => undefined),
             launch: () =>
               Effect.gen(function* () {
@@ -47,7 +50,7 @@ export const mockSessionRegistry = (options: MockRegistryOptions = {}) => {
       )
     })
   const layer = SessionRegistry.layer(Effect.succeed(factory), {
-    maxSessions: 8,
+    maxSessions: options.maxSessions ?? 8,
     idleTimeoutMs: options.idleTimeoutMs ?? 0,
     shared: false,
     privateKnowledge: false,

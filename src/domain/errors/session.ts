@@ -20,7 +20,8 @@ export class NoActiveSession extends Schema.TaggedError<NoActiveSession>()("NoAc
   override get message() {
     const launch = this.launch ?? "mm_launch"
     if (this.ended !== undefined) {
-      return `${this.tool ?? "This call"} needs a running session: your current one (${this.ended.sessionId}) ${this.ended.why}. Call ${launch} to start a new one, or mm_sessions to switch to another of yours.`
+      const switchTo = this.yours !== undefined && this.yours > 0 ? `, or mm_sessions to switch to another of yours (or pass session: "<id or name>")` : ""
+      return `${this.tool ?? "This call"} needs a running session: your current one (${this.ended.sessionId}) ${this.ended.why}. Call ${launch} to start a new one${switchTo}.`
     }
     if (this.yours !== undefined && this.yours > 0) {
       const which = this.yours === 1 ? "1 session you may use runs" : `${this.yours} sessions you may use run`
@@ -111,7 +112,9 @@ export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()("Sess
 export class SessionLimit extends Schema.TaggedError<SessionLimit>()("SessionLimit", {
   limit: Schema.Number,
   /** The calling client's own open sessions, as "id (name)". */
-  yours: Schema.Array(Schema.String)
+  yours: Schema.Array(Schema.String),
+  /** Its only one is its current one: mm_cleanup closes it (no `session` argument is listed then). */
+  onlyCurrent: Schema.optional(Schema.Literal(true))
 }) {
   get code() {
     return "MM_SESSION_LIMIT" as const
@@ -120,7 +123,9 @@ export class SessionLimit extends Schema.TaggedError<SessionLimit>()("SessionLim
     const yours =
       this.yours.length === 0
         ? "none of them is yours; try again once one closes (mm_cleanup, or its idle lease, --session-idle-timeout)"
-        : `yours: ${this.yours.join(", ")}; close one with mm_sessions {action: "close", session: ID} or mm_cleanup {session: ID}`
+        : this.onlyCurrent === true
+          ? `yours: ${this.yours.join(", ")}, your current one; close it with mm_cleanup`
+          : `yours: ${this.yours.join(", ")}; close one with mm_cleanup {session: ID}`
     return `This server holds at most ${this.limit} browser sessions at once (--max-sessions) and all are open: ${yours}.`
   }
   get details() {
@@ -137,14 +142,18 @@ export class ProfileInUse extends Schema.TaggedError<ProfileInUse>()("ProfileInU
   /** The session that holds it, as "id (name)"; its id only when it is the calling client's own or one it named. */
   heldBy: Schema.String,
   /** The holder is the calling client's (or one it named): it may close it or go on in it. */
-  yours: Schema.Boolean
+  yours: Schema.Boolean,
+  /** The holder is the calling client's current session: its calls go there already, mm_cleanup closes it. */
+  current: Schema.optional(Schema.Literal(true))
 }) {
   get code() {
     return "MM_PROFILE_IN_USE" as const
   }
   override get message() {
-    const next = this.yours
-      ? `go on in it ({"session": "${this.heldBy.split(" ")[0]}"}), or close it (mm_sessions {action: "close", session: ID}) and launch again`
+    const next = this.current === true
+      ? "go on in it (your calls go to it), or close it (mm_cleanup) and launch again"
+      : this.yours
+      ? `go on in it ({"session": "${this.heldBy.split(" ")[0]}"}), or close it (mm_cleanup {session: ID}) and launch again`
       : "try again once it closes (mm_cleanup by its client, or its idle lease, --session-idle-timeout)"
     return `--user-data-dir ${this.profile} is in use by ${this.yours ? `your session ${this.heldBy}` : "another client's session"}: Chromium runs one browser per profile, so this server holds one session on it at a time. ${next}.`
   }
