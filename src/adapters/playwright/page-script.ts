@@ -117,5 +117,6 @@ export const installedObserveExpression = (args: ObserveArgs, settle: SettleArgs
     return ${callInstalled(args, settle)}
   })()`
 
-/** The expression that runs `checkRef` in the page. */
-export const checkRefExpression = (ref: string): string => `(${PAGE.checkRef})(${JSON.stringify(ref)})`
+/** The expression that runs `checkRef` in the page; with the acting client (`viewer`), also whether the ref's element was renamed for it. */
+export const checkRefExpression = (ref: string, viewer?: string): string =>
+  `(${PAGE.checkRef})(${JSON.stringify(ref)}${viewer === undefined ? "" : `, ${JSON.stringify(viewer)}`})`

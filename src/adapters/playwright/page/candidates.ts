@@ -98,6 +98,8 @@ export const listCandidates = (args: CandidatesArgs, aria: AriaTests | null): Ca
     if (name.trim() === "" && !FIELDS.has(element.nodeName) && !(element as HTMLElement).isContentEditable) name = element.textContent ?? ""
     name = normalize(name, args.nameChars)
     if (!registry.info.has(ref)) registry.info.set(ref, { role, name })
+    // Listed with a name of its own making (its words, shortened): the ref acts as it always did (see told-names.ts).
+    for (const view of registry.views.values()) view.named.delete(ref)
     const shown = typeof element.checkVisibility !== "function" || element.checkVisibility({ visibilityProperty: true, opacityProperty: false } as CheckVisibilityOptions)
     candidates.push(shown ? { ref, role, name } : { ref, role, name, hidden: true })
   }

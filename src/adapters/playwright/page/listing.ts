@@ -5,6 +5,7 @@ import type { OutputItem } from "./collapse.js"
 import { isWithin, openModal } from "./modal.js"
 import { tell, untell } from "./registry.js"
 import { hash } from "./text.js"
+import { tellName } from "./told-names.js"
 import type { TreeNode, Walk } from "./tree.js"
 import type { ObserveResult, RawNode } from "./types.js"
 import { isLiveElement as isLive } from "./visibility.js"
@@ -45,7 +46,9 @@ export const recordSeen = (walk: Walk, output: Array<OutputItem>, shown: Readonl
   const record = (key: string, raw: RawNode) => {
     const told = view.reported.has(key) && !view.unshown.has(key)
     tell(view, changes, key, signatureOf(raw))
-    if (!told && !shown.has(raw.ref)) view.unshown.add(key)
+    if (shown.has(raw.ref)) {
+      if (raw.collapsed === undefined) tellName(walk.registry, view, raw.ref)
+    } else if (!told) view.unshown.add(key)
   }
   for (const item of output) {
     const key = keyOf(item)
@@ -138,6 +141,7 @@ export const listNodes = (walk: Walk, output: Array<OutputItem>): NonNullable<Ob
       }
       nodes.push(item.raw)
       tell(view, changes, key, signatureOf(item.raw))
+      if (item.covered === undefined) tellName(walk.registry, view, item.raw.ref)
       if (item.covered !== undefined) markCovered(walk, seen, item.covered)
       continue
     }
@@ -147,6 +151,7 @@ export const listNodes = (walk: Walk, output: Array<OutputItem>): NonNullable<Ob
     if (!again.has(item.node) && (view.reported.get(key) === signature || view.passed.get(key) === signature)) unchanged++
     else if (nodes.length < args.a11yLimit) {
       tell(view, changes, key, signature)
+      if (item.covered === undefined) tellName(walk.registry, view, item.raw.ref)
       view.passed.delete(key)
       place.shown = true
       let under: string | undefined

@@ -1,6 +1,7 @@
 // Finding a direct action's target the way Playwright would for the simple cases (a ref, a test id, a
 // plain CSS selector, an unquoted `text=` selector for waits); anything else answers "not ready", so
 // that the caller hands it to Playwright.
+import { renamedRef } from "./told-names.js"
 import type { DirectArgs, DirectLocator, DirectResult } from "./types.js"
 import { isLiveElement as isLive } from "./visibility.js"
 
@@ -141,6 +142,10 @@ export const findTargets = (args: DirectArgs): Array<Element> | DirectResult => 
   const lookup: Lookup = { testIdAttribute: args.testIdAttribute, shadows: new Map(), texts: new Map() }
   const targetByRef = args.locator.kind === "a11yRef" ? refElement(args.locator.value) : undefined
   if (args.locator.kind === "a11yRef" && targetByRef === undefined) return notReady("stale ref", true)
+  // A ref whose element now shows another name than the client was told: Playwright's path says so (targets.ts).
+  if (targetByRef !== undefined && args.viewer !== undefined && renamedRef((window as any)[Symbol.for("browser-workflow-mcp")], args.locator.value, args.viewer, false)) {
+    return notReady("renamed ref", true)
+  }
   const scopeByRef = args.within?.kind === "a11yRef" ? refElement(args.within.value) : undefined
   if (args.within?.kind === "a11yRef" && scopeByRef === undefined) return notReady("stale ref", true)
   if (targetByRef !== undefined && scopeByRef !== undefined && targetByRef.ownerDocument !== scopeByRef.ownerDocument) {

@@ -85,7 +85,10 @@ export const registryOf = (): Registry => {
   Object.defineProperty(w, KEY, { enumerable: false })
   // A registry an earlier version of this code made in this document keeps no records per client.
   registry.views ??= new Map()
-  for (const view of registry.views.values()) view.orders ??= new Map()
+  for (const view of registry.views.values()) {
+    view.orders ??= new Map()
+    view.named ??= new Map()
+  }
   return registry
 }
 
@@ -107,6 +110,8 @@ export interface View {
    * told gone when they leave (the client never had their refs). Showing one takes it out.
    */
   readonly unshown: Set<string>
+  /** The role and name the client was last shown each ref with (see told-names.ts): a ref acts only on that element. */
+  named: Map<string, { readonly role: string; readonly name: string }>
 }
 
 /** Clients whose records a document keeps; past them the least recent one's goes (it is answered in full again). */
@@ -128,7 +133,7 @@ const fromToldKey = (told: string): readonly [string, string] => {
 const viewOf = (registry: Registry, viewer: string): View => {
   let view = registry.views.get(viewer)
   if (view === undefined) {
-    view = { viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap(), orders: new Map(), unshown: new Set() }
+    view = { viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap(), orders: new Map(), unshown: new Set(), named: new Map() }
     registry.views.set(viewer, view)
   }
   return view
@@ -142,7 +147,7 @@ const viewOf = (registry: Registry, viewer: string): View => {
 export const viewFor = (registry: Registry, args: ObserveArgs, changes: LedgerChanges): View => {
   const viewer = args.viewer ?? ""
   if (!(args.wantA11y || args.wantTestIds || args.find !== undefined)) {
-    return registry.views.get(viewer) ?? { viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap(), orders: new Map(), unshown: new Set() }
+    return registry.views.get(viewer) ?? { viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap(), orders: new Map(), unshown: new Set(), named: new Map() }
   }
   const view = viewOf(registry, viewer)
   registry.views.delete(viewer)
@@ -236,7 +241,10 @@ export const watchAndPrune = (registry: Registry, changes: LedgerChanges): void 
     if (!isLive(element)) {
       registry.byRef.delete(ref)
       registry.info.delete(ref)
-      for (const view of registry.views.values()) view.passed.delete(ref)
+      for (const view of registry.views.values()) {
+        view.passed.delete(ref)
+        view.named.delete(ref)
+      }
       if (registry.durable.delete(ref)) changes.refs.add(ref)
     }
   }

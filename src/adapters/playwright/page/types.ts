@@ -171,8 +171,18 @@ export interface PageAffordances {
   scroll?: true
 }
 
+/** A ref whose element now has another role or name than the client was last told (see told-names.ts). */
+export interface RefRenamed {
+  readonly was: { readonly role: string; readonly name: string }
+  readonly now: { readonly role: string; readonly name: string }
+  /** The one element that now has the role and name the client was told, if exactly one has. */
+  readonly instead?: string
+}
+
 export interface RefCheck {
   exists: boolean
+  /** Asked with a client: the ref's element now has another role or name than that client was told. */
+  renamed?: RefRenamed
   current: Array<{ ref: string; role: string; name: string }>
   /** Refs of the same-origin iframes around the element, outermost first. */
   frames: Array<string>
@@ -201,6 +211,8 @@ export interface DirectArgs {
   readonly notAfter: number
   /** The binding through which the guard reports its verdict at once, or "" when it does not reach this document. */
   readonly report: string
+  /** For an action (click, type, press): the acting client, whose ref must still name what it was told (see told-names.ts). */
+  readonly viewer?: string
 }
 
 /** The top window's viewport and scroll, for turning content quads into a point and a hit test. */

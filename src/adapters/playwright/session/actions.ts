@@ -260,7 +260,7 @@ const selectOption = (context: ActionContext, target: Target, values: ReadonlyAr
       }
       if (native.diverted !== "native-option") {
         // An ARIA listbox, one of its options, or a combobox: its options are clicked as a person does (choose.ts).
-        const found = context.targeting.locate(page, target, yield* context.targeting.ensureRefs(page, target))
+        const found = context.targeting.locate(page, target, yield* context.targeting.ensureRefs(page, target, true))
         const { names, typed } = yield* chooseInWidget(page, found, describeTarget(target), values, options.timeoutMs)
         return { selected: names, via: "listbox" as const, ...(typed ? { typed: true as const } : {}) }
       }

@@ -3,11 +3,12 @@
 // the page says whether the input reached the target. Anything uncertain before the input goes to
 // Playwright's own action; an input whose outcome is unknown fails with MM_ACTION_UNCONFIRMED and is
 // never repeated. See "Acting on an element" in docs/architecture.md.
-import { Duration, Effect, Option, Ref } from "effect"
+import { Duration, Effect, FiberRef, Option, Ref } from "effect"
 import type { Page, Request } from "playwright"
 import { ActionFailed, ActionUnconfirmed, PageClosed, PageUnresponsive } from "../../../domain/errors.js"
 import { describeTarget, type Target } from "../../../domain/target.js"
 import { type BrowserStateService } from "../lifecycle/browser.js"
+import { ObservingClient } from "../../../services/Observer.js"
 import { BrowserCallFailed, firstLine } from "../calls.js"
 import { addNotice, type LiveSession } from "../lifecycle/live-session.js"
 import {
@@ -189,22 +190,25 @@ const prepare = (
   const waitMs = Math.min(Duration.toMillis(PREPARE_TIMEOUT), Math.max(300, Math.floor(actionTimeoutMs / 3)))
   // A wait that is already satisfied is the whole action: the state read after it can come along.
   const readsState = action === "visible" || action === "hidden"
-  const directArgs: DirectArgs = {
-    action,
-    locator: target.locator,
-    within: target.within ?? null,
-    testIdAttribute: settings.testIdAttribute,
-    token,
-    notAfter: deadlineForPage(waitMs),
-    report: REPORT_BINDING
-  }
-  const script = (install: boolean) =>
-    prepareActionScript(directArgs, {
-      stateArgs: readsState ? stateReadArgs(live.nextRef, settings) : null,
-      describe: describe ? targeting.describeScript(page, target) : null,
-      install
-    })
   return Effect.gen(function* () {
+    // An action's ref must still name what the acting client was told (page/told-names.ts); a wait or a read need not.
+    const acts = action === "click" || action === "type" || action === "press"
+    const directArgs: DirectArgs = {
+      action,
+      locator: target.locator,
+      within: target.within ?? null,
+      testIdAttribute: settings.testIdAttribute,
+      token,
+      notAfter: deadlineForPage(waitMs),
+      report: REPORT_BINDING,
+      ...(acts ? { viewer: yield* FiberRef.get(ObservingClient) } : {})
+    }
+    const script = (install: boolean) =>
+      prepareActionScript(directArgs, {
+        stateArgs: readsState ? stateReadArgs(live.nextRef, settings) : null,
+        describe: describe ? targeting.describeScript(page, target) : null,
+        install
+      })
     yield* failIfStuck(page, `${action} could not start`)
     const result = yield* askPrepared(page, script, waitMs, behind)
     if (result.ready !== false || result.why !== NO_ANSWER) return result

@@ -57,7 +57,7 @@ const pdfName = (name: string) => {
 const drag = (browser: BrowserStateService, targeting: Targets, source: Target, target: Target, options: { readonly timeoutMs: number }) =>
   Effect.gen(function* () {
     const { page } = yield* browser.activePage
-    const frames = yield* targeting.ensureRefs(page, target)
+    const frames = yield* targeting.ensureRefs(page, target, true)
     const destination = targeting.locate(page, target, frames)
     const dragged = targeting.act("drag", source, options.timeoutMs, (locator, opts) => locator.dragTo(destination, opts), page)
     // A drop target the page can no longer bring fails the drag as a missing source would. Its looks are
@@ -143,7 +143,7 @@ const setChecked = (browser: BrowserStateService, targeting: Targets, target: Ta
     const { page } = yield* browser.activePage
     const described = describeTarget(target)
     // Already as wanted: nothing to click (not even a disabled control).
-    const frames = yield* targeting.ensureRefs(page, target)
+    const frames = yield* targeting.ensureRefs(page, target, true)
     if ((yield* Effect.promise(() => checkedOf(targeting.locate(page, target, frames), 500))) === checked) return
     const toggle = async (locator: Locator, timeoutMs: number, click: () => Promise<void>): Promise<Toggled> => {
       // The late state is waited for within what the action has left (a little kept for the answer).

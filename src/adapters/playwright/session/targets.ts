@@ -1,10 +1,11 @@
 // Finding a target on a page and running one Playwright action on it, with typed errors classified
 // from Playwright's error classes and the page's structure (how many elements match, are they visible).
-import { Duration, Effect, Option } from "effect"
+import { Duration, Effect, FiberRef, Option } from "effect"
 import type { ElementHandle, FrameLocator, Locator, Page } from "playwright"
 import { ActionFailed, ActionTimeout, InvalidInput, PageClosed, PageUnresponsive, TargetAmbiguous, TargetNotFound, TargetUnusable, type UnusableReason } from "../../../domain/errors.js"
 import { describeTarget, type Locator as TargetLocator, type Target } from "../../../domain/target.js"
 import { waitWithin } from "../../../services/Deadline.js"
+import { ObservingClient } from "../../../services/Observer.js"
 import type { ActionError } from "../../../services/Session.js"
 import { type BrowserStateService } from "../lifecycle/browser.js"
 import { BrowserCallFailed, firstLine, isPlaywrightTimeout } from "../calls.js"
@@ -113,9 +114,9 @@ const locate = (settings: TargetSettings, page: Page, target: Target, frames: Re
 }
 
 /** The ref's check, once more after the next document is in when the page was between two documents. */
-const refCheck = (page: Page, ref: string) =>
+const refCheck = (page: Page, ref: string, viewer?: string) =>
   Effect.tryPromise({
-    try: (signal) => evaluateAcrossNavigation<RefCheck>(page, checkRefExpression(ref), { timeoutMs: CHECK_TIMEOUT_MS, signal }),
+    try: (signal) => evaluateAcrossNavigation<RefCheck>(page, checkRefExpression(ref, viewer), { timeoutMs: CHECK_TIMEOUT_MS, signal }),
     catch: (cause): PageClosed | BrowserCallFailed =>
       unanswered(cause) ? new BrowserCallFailed({ cause }) : new PageClosed({ detail: "the page went away while checking the ref" })
   }).pipe(
@@ -190,11 +191,29 @@ const describe = (settings: TargetSettings, page: Page, target: Target, answered
   )
 }
 
+/** Actions whose target ref must still name what the client was told (page/told-names.ts); reads and scrolls need not. */
+const ACTS_ON_NAMED: ReadonlySet<Action> = new Set(["click", "type", "press_key", "select_option", "hover", "drag", "set_checked", "upload_file"])
+
+/** The answer for a ref whose element the page reused: it now shows another role or name than the client was told. */
+const renamedError = (target: Target, ref: string, renamed: NonNullable<RefCheck["renamed"]>) => {
+  const shown = (node: { readonly role: string; readonly name: string }) => `${node.role} ${JSON.stringify(node.name)}`
+  const was = `${ref} was ${shown(renamed.was)} when last shown; it is now ${shown(renamed.now)} (the page reused the element).`
+  return new TargetNotFound({
+    target: describeTarget(target),
+    detail:
+      renamed.instead === undefined
+        ? `${was} Find it again (mm_find) for its current ref.`
+        : `${was} ${shown(renamed.was)} is ${renamed.instead} now.`,
+    ...(renamed.instead !== undefined ? { availableRefs: [{ ref: renamed.instead, ...renamed.was }] } : {})
+  })
+}
+
 /**
  * A ref must still be bound to an element of the active page; otherwise answer at once with the current refs.
+ * For an action (`acting`), its target ref must also still have the role and name the acting client was told.
  * Gives the refs of the iframes around the target (its own ref's, else its scope's; none in the top document).
  */
-const ensureRefs = (settings: TargetSettings, page: Page, target: Target) =>
+const ensureRefs = (settings: TargetSettings, page: Page, target: Target, acting = false) =>
   Effect.gen(function* () {
     const frames: Partial<Record<"locator" | "within", ReadonlyArray<string>>> = {}
     // A test id the top document lacks may be in a cross-origin frame (the observations list those too).
@@ -206,7 +225,8 @@ const ensureRefs = (settings: TargetSettings, page: Page, target: Target) =>
     for (const role of ["within", "locator"] as const) {
       const locator = target[role]
       if (locator?.kind !== "a11yRef") continue
-      const check = yield* refCheck(page, locator.value)
+      const check = yield* refCheck(page, locator.value, acting && role === "locator" ? yield* FiberRef.get(ObservingClient) : undefined)
+      if (check.renamed !== undefined) return yield* renamedError(target, locator.value, check.renamed)
       if (!check.exists) {
         return yield* new TargetNotFound({
           target: describeTarget(target),
@@ -331,7 +351,7 @@ const act = <A>(
     const described = describeTarget(target)
     if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action })
     yield* failIfStuck(page, `${action} on ${described} could not start`)
-    const frames = yield* ensureRefs(browser.settings, page, target)
+    const frames = yield* ensureRefs(browser.settings, page, target, ACTS_ON_NAMED.has(action))
     const locator = locate(browser.settings, page, target, frames)
     // Within what the call has left, with time to say what went wrong.
     const waitMs = yield* waitWithin(timeoutMs, CLASSIFY_RESERVE_MS)
@@ -408,7 +428,8 @@ export const targets = (browser: BrowserStateService) => {
   const settings = browser.settings
   return {
     locate: (page: Page, target: Target, frames?: ReadonlyArray<string>) => locate(settings, page, target, frames),
-    ensureRefs: (page: Page, target: Target) => ensureRefs(settings, page, target),
+    /** `acting`: the target is an action's, whose ref must still name what the client was told. */
+    ensureRefs: (page: Page, target: Target, acting = false) => ensureRefs(settings, page, target, acting),
     describe: (page: Page, target: Target, answered?: DescribeAnswer) => describe(settings, page, target, answered),
     describeScript: (page: Page, target: Target) => describeScript(settings, page, target),
     countSafely,

@@ -211,7 +211,7 @@ export const typeNow = (context: TypingContext, target: Target, text: string, op
     live.lastRead = undefined
     yield* Effect.logDebug(`type: ${direct_.why}; Playwright's fill takes over`)
     // A field that drives a popup has its page's changes counted from now on, for the app's answer to the typing.
-    const frames = yield* context.targeting.ensureRefs(page, target)
+    const frames = yield* context.targeting.ensureRefs(page, target, true)
     const field = context.targeting.locate(page, target, frames)
     const firstMs = yield* Effect.promise(() => field.evaluate(watchTyping, undefined, { timeout: WATCH_TIMEOUT_MS }).catch(() => 0))
     const element = yield* context.targeting.describe(page, target, direct_.described)
