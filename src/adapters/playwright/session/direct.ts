@@ -192,17 +192,8 @@ const prepare = (
   const readsState = action === "visible" || action === "hidden"
   return Effect.gen(function* () {
     // An action's ref must still name what the acting client was told (page/told-names.ts); a wait or a read need not.
-    const acts = action === "click" || action === "type" || action === "press"
-    const directArgs: DirectArgs = {
-      action,
-      locator: target.locator,
-      within: target.within ?? null,
-      testIdAttribute: settings.testIdAttribute,
-      token,
-      notAfter: deadlineForPage(waitMs),
-      report: REPORT_BINDING,
-      ...(acts ? { viewer: yield* FiberRef.get(ObservingClient) } : {})
-    }
+    const viewer = action === "click" || action === "type" || action === "press" ? { viewer: yield* FiberRef.get(ObservingClient) } : {}
+    const directArgs: DirectArgs = { action, locator: target.locator, within: target.within ?? null, testIdAttribute: settings.testIdAttribute, token, notAfter: deadlineForPage(waitMs), report: REPORT_BINDING, ...viewer }
     const script = (install: boolean) =>
       prepareActionScript(directArgs, {
         stateArgs: readsState ? stateReadArgs(live.nextRef, settings) : null,
