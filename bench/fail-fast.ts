@@ -1,9 +1,11 @@
 // Fail fast with the true reason (issue 19): for each cause an action can meet, what our server answers
 // (code, the reason's first words) and how long the call took, with a timeoutMs of 10 s so that a call
-// that waits it out shows. Causes that cannot succeed should answer within about a second; an element
-// that appears after 500 ms and one that moves, then settles, must succeed. Rounds are interleaved across
+// that waits it out shows. Causes that cannot succeed should answer within about a second; a target that
+// matches nothing keeps its rule (missing once the page showed none for 1 s); an element that appears after
+// 500 ms (or 400 ms into the click, after a second of a quiet DOM) and one that moves, then settles, must succeed. Rounds are interleaved across
 // causes; the table shows the median and the slowest round. Pages on 127.0.0.1, the built server over stdio.
-//   npm run bench:fail-fast (node dist/bench/fail-fast.js --rounds 3 after a build)
+//   npm run bench:fail-fast (node dist/bench/fail-fast.js --rounds 3 after a build); `--server <path>` runs
+//   another build's server (another checkout's dist/bin/browser-workflow-mcp.js) on the same causes.
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -85,11 +87,24 @@ const causes: ReadonlyArray<Cause> = [
     args: target,
     expect: { code: "MM_TARGET_NOT_FOUND", says: /left the page|no longer|Unknown a11yRef/ }
   },
+  { name: "missing, quiet page (click)", path: "/plain", tool: "mm_click", args: { selector: "#nope", timeoutMs: TIMEOUT_MS }, expect: { code: "MM_TARGET_NOT_FOUND", says: /showed none/ } },
   {
     name: "appears after 500 ms (click)",
     path: "/appears",
     before: async (client) => {
       await evaluate(client, `setTimeout(() => { const b = document.createElement('button'); b.id = 't'; b.textContent = 'Late'; b.onclick = () => { ${mark("clicked")} }; document.getElementById('slot').append(b) }, 500)`)
+    },
+    tool: "mm_click",
+    args: target,
+    expect: { code: "ok" }
+  },
+  {
+    name: "appears 400 ms in, DOM quiet 1 s (click)",
+    path: "/appears",
+    before: async (client) => {
+      await evaluate(client, `setTimeout(() => { const b = document.createElement('button'); b.id = 't'; b.textContent = 'Late'; b.onclick = () => { ${mark("clicked")} }; document.getElementById('slot').append(b) }, 1400)`)
+      // Untimed: a second of a quiet DOM before the click, which the timer's button then joins 400 ms in.
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
     },
     tool: "mm_click",
     args: target,
@@ -122,7 +137,8 @@ const main = async () => {
   const rounds = Number(process.argv[process.argv.indexOf("--rounds") + 1] ?? 3) || 3
   const server = await servePages(pages)
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bench-fail-fast-"))
-  const client = await connect([ourServer, "--artifacts-dir", scratch, "--loopback-only", "--caps", "evaluate"], { name: "bench-fail-fast" })
+  const serverAt = process.argv.includes("--server") ? process.argv[process.argv.indexOf("--server") + 1] : undefined
+  const client = await connect([serverAt ?? ourServer, "--artifacts-dir", scratch, "--loopback-only", "--caps", "evaluate"], { name: "bench-fail-fast" })
   const seen = new Map<string, Array<{ ms: number; code: string; message: string; clicked: boolean }>>()
   try {
     const launched = answerOf(await client.callTool({ name: "mm_launch", arguments: {} }))
@@ -145,7 +161,7 @@ const main = async () => {
     await server.close()
     fs.rmSync(scratch, { recursive: true, force: true })
   }
-  out(`fail-fast causes, ${rounds} interleaved rounds, timeoutMs ${TIMEOUT_MS} (median / slowest ms; right: code and reason as expected)`)
+  out(`fail-fast causes${serverAt !== undefined ? ` (server ${serverAt})` : ""}, ${rounds} interleaved rounds, timeoutMs ${TIMEOUT_MS} (median / slowest ms; right: code and reason as expected)`)
   out("| cause | code | median ms | slowest ms | right | reason (first words) |")
   out("| --- | --- | --- | --- | --- | --- |")
   for (const cause of causes) {

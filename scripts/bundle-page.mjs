@@ -29,8 +29,8 @@ export const ENTRIES = {
   describe: pick("describeTarget", "durable"),
   /** The matches of an ambiguous target, with refs (session/candidates.ts). */
   candidates: pick("listCandidates", "candidates"),
-  /** The functions an action runs, installed once per document. */
-  actions: `import { prepareAction } from "./actions.ts"; import { finishGuard } from "./guard.ts"; import { readPageState } from "./state.ts"; import { keptTypedState, keptTypingChanges, peekTypedState } from "./typing.ts"; export const value = { prepare: prepareAction, finish: finishGuard, read: readPageState, typingChanges: keptTypingChanges, typedState: keptTypedState, peekTyped: peekTypedState }`,
+  /** The functions an action runs (and the readiness watch's look at its target), installed once per document. */
+  actions: `import { prepareAction } from "./actions.ts"; import { finishGuard } from "./guard.ts"; import { readPageState } from "./state.ts"; import { keptTypedState, keptTypingChanges, peekTypedState } from "./typing.ts"; import { lookAtTarget } from "./look.ts"; export const value = { prepare: prepareAction, look: lookAtTarget, finish: finishGuard, read: readPageState, typingChanges: keptTypingChanges, typedState: keptTypedState, peekTyped: peekTypedState }`,
   verifyMeasured: pick("verifyMeasured", "actions"),
   measuredElement: pick("measuredElement", "actions"),
   sameDocuments: pick("sameDocuments", "guard"),

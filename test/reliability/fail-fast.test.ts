@@ -10,6 +10,8 @@ import { Context, Effect, Layer } from "effect"
 import { drag, scroll, setChecked, uploadFile } from "../../src/tools/gestures.js"
 import { click, getText, hover, pressKey, selectOption, type, waitFor } from "../../src/tools/interaction.js"
 import { expectTool } from "../../src/tools/assertions.js"
+import { evaluate } from "../../src/tools/evaluate.js"
+import { find } from "../../src/tools/find.js"
 import { navigate } from "../../src/tools/navigation.js"
 import { cleanup, launch } from "../../src/tools/session.js"
 import { html, liveLayer, pageServer, testSettings } from "../support/browser.js"
@@ -33,6 +35,26 @@ const PagesLive = Layer.scoped(
          <p id="partly">Shown <span style="display:none">not shown</span></p>
          <input id="secret-field" type="hidden" value="token-123">
          <button id="late" onclick="setTimeout(() => { const p = document.createElement('p'); p.id = 'arrived'; p.textContent = 'Arrived'; document.body.append(p) }, 400)">Later</button>`
+      ),
+      // Still busy (a ticking count): a target it does not show yet may still come.
+      "/busy": html("Busy", `<p id="here">Loading <span id="tick">0</span></p><script>setInterval(() => tick.textContent = Number(tick.textContent) + 1, 100)</script>`),
+      // Each cause an action cannot get past (ids name them), and two it can: a box that scrolls its target into view, a target that moves, then settles.
+      "/causes": html(
+        "Causes",
+        `<p id="out">none</p>
+         <button class="same">Save</button><button class="same">Save</button><button class="same">Save</button>
+         <label><input id="agree" type="checkbox" disabled> Agree</label>
+         <input id="stamp" readonly value="2025-03-14" aria-label="Stamp">
+         <button id="menu-item" style="display:none">Hidden item</button>
+         <div style="position:relative;width:220px"><button id="veiled" onclick="document.getElementById('out').textContent = 'veiled'">Under a banner</button>
+           <div id="veil" class="cookie-banner" style="position:absolute;inset:0;background:rgba(0,0,0,.3)">Accept cookies?</div></div>
+         <div id="cut" style="width:200px;height:30px;overflow:clip;position:relative"><button id="below" style="position:absolute;top:80px">Cut off</button></div>
+         <div id="box" style="height:60px;width:220px;overflow:auto"><div style="height:400px"></div><button id="deep" onmouseover="document.getElementById('out').textContent = 'deep'">Deep</button></div>
+         <button id="leaving">Leaving</button><button id="remove" onclick="document.getElementById('leaving').remove()">Remove it</button>
+         <button id="start" onclick="document.getElementById('mover').classList.add('go')">Start moving</button>
+         <style>@keyframes slide { from { transform: translateX(0) } to { transform: translateX(200px) } } .go { animation: slide 600ms ease-out forwards }</style>
+         <button id="mover" onclick="document.getElementById('out').textContent = 'caught'">Catch me</button>
+         <button id="slider" style="position:fixed;left:-300px;top:40px" onclick="document.getElementById('out').textContent = 'slid'">Slides in</button>`
       )
     }),
     (server) => ({ url: (p: string) => `${server.url}${p}` })
@@ -79,6 +101,94 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 240_000, excludeTe
         // Decided from what the page showed (nothing, with nothing on its way), not from the clock running out.
         expect(answered.error?.message, label).toMatch(/showed none/)
       }
+      expect(codeOf(yield* call(cleanup))).toBe("ok")
+    }))
+
+  it.effect("an action that cannot succeed answers with its true reason: several matches, disabled, read-only, hidden, covered by which element, clipped, a ref whose element left", () =>
+    Effect.gen(function* () {
+      const { url } = yield* Pages
+      expect(codeOf(yield* call(launch, { force: true }))).toBe("ok")
+      expect(codeOf(yield* call(navigate, { screen: "url", url: url("/causes") }))).toBe("ok")
+      const leaving = yield* call(find, { name: "Leaving" })
+      const ref = /\[(e\d+)\]/.exec(JSON.stringify(leaving))?.[1]
+      expect(ref, JSON.stringify(leaving)).toBeDefined()
+      const attempts = [
+        [click, { selector: "button.same" }, "MM_TARGET_AMBIGUOUS", /e\d+ button "Save", e\d+ button "Save", e\d+ button "Save"/],
+        [setChecked, { selector: "#agree", checked: true }, "MM_TARGET_DISABLED", /it is disabled/],
+        [type, { selector: "#stamp", text: "2025-04-01" }, "MM_TARGET_NOT_EDITABLE", /read-only/],
+        [hover, { selector: "#menu-item" }, "MM_TARGET_NOT_FOUND", /not visible: display:none on it/],
+        [click, { selector: "#veiled" }, "MM_CLICK_TIMEOUT", /covered by <div#veil class="cookie-banner"> "Accept cookies\?"/],
+        [hover, { selector: "#veiled" }, "MM_HOVER_TIMEOUT", /covered by <div#veil/],
+        [click, { selector: "#below" }, "MM_CLICK_TIMEOUT", /clipped by div#cut around it \(overflow: clip\)/]
+      ] as const
+      for (const [tool, args, code, says] of attempts) {
+        const answered = yield* call(tool, { ...args, timeoutMs: LONG })
+        const label = `${tool.name} ${JSON.stringify(args)}: ${answered.error?.message}`
+        expect(answered.error?.code, label).toBe(code)
+        expect(answered.error?.message, label).toMatch(says)
+        // Said from what the page shows, not from the clock running out.
+        expect(answered.error?.message, label).not.toMatch(/hidden, disabled, covered or moving|waited \d+ ms/)
+      }
+      // A ref whose element left the page.
+      expect(codeOf(yield* call(click, { selector: "#remove" }))).toBe("ok")
+      const gone = yield* call(click, { a11yRef: ref, timeoutMs: LONG })
+      expect(gone.error?.code, gone.error?.message).toBe("MM_TARGET_NOT_FOUND")
+      expect(gone.error?.message).toMatch(/left the page|no longer in the page/)
+      // No element was acted on by any of them.
+      expect((yield* call(getText, { selector: "#out" })).result.text).toBe("none")
+      expect(codeOf(yield* call(cleanup))).toBe("ok")
+    }))
+
+  it.effect("what can still change is waited for: a target a scroll box brings into view, one that moves and then settles, one a script slides in, one that appears", () =>
+    Effect.gen(function* () {
+      const { url } = yield* Pages
+      expect(codeOf(yield* call(launch, { force: true }))).toBe("ok")
+      expect(codeOf(yield* call(navigate, { screen: "url", url: url("/causes") }))).toBe("ok")
+      // Clipped by its scroll box now; Playwright's hover scrolls it into view.
+      const deep = yield* call(hover, { selector: "#deep", timeoutMs: LONG })
+      expect(codeOf(deep), deep.error?.message).toBe("ok")
+      expect((yield* call(getText, { selector: "#out" })).result.text).toBe("deep")
+      expect(codeOf(yield* call(click, { selector: "#start" }, { policy: "none" }))).toBe("ok")
+      const caught = yield* call(click, { selector: "#mover", timeoutMs: LONG }, { policy: "none" })
+      expect(codeOf(caught), caught.error?.message).toBe("ok")
+      expect((yield* call(getText, { selector: "#out" })).result.text).toBe("caught")
+      // A script slides it in from off-screen through its inline style, frame by frame, over 2.5 s, and nothing
+      // else changes: a second into it the DOM looks quiet to settling, but what it shows is still moving.
+      const slide = `(() => { const b = document.getElementById('slider'); const t0 = performance.now(); const step = (t) => { const p = Math.min(1, (t - t0) / 2500); b.style.left = (-300 + 320 * p) + 'px'; if (p < 1) requestAnimationFrame(step) }; requestAnimationFrame(step) })()`
+      expect(codeOf(yield* call(evaluate, { expression: slide }, { policy: "none" }))).toBe("ok")
+      yield* Effect.sleep("1200 millis")
+      const slid = yield* call(click, { selector: "#slider", timeoutMs: LONG }, { policy: "none" })
+      expect(codeOf(slid), slid.error?.message).toBe("ok")
+      expect((yield* call(getText, { selector: "#out" })).result.text).toBe("slid")
+      yield* openQuiet
+      expect(codeOf(yield* call(click, { selector: "#late" }, { policy: "none" }))).toBe("ok")
+      const arrived = yield* call(click, { selector: "#arrived", timeoutMs: LONG }, { policy: "none" })
+      expect(codeOf(arrived), arrived.error?.message).toBe("ok")
+      expect(codeOf(yield* call(cleanup))).toBe("ok")
+    }))
+
+  it.effect("a target that matches nothing yet is waited for as before: one a quiet page brings 400 ms into the click (its DOM quiet for a second, no input behind it), one a busy page brings 3 s later", () =>
+    Effect.gen(function* () {
+      const { url } = yield* Pages
+      /** Schedules, from no input of a person's, a button that marks #here when clicked. */
+      const bring = (id: string, afterMs: number) =>
+        call(
+          evaluate,
+          { expression: `setTimeout(() => { const b = document.createElement('button'); b.id = '${id}'; b.textContent = 'Brought'; b.onclick = () => { document.getElementById('here').textContent = '${id}' }; document.body.append(b) }, ${afterMs})` },
+          { policy: "none" }
+        )
+      yield* openQuiet
+      expect(codeOf(yield* bring("brought", 1_400))).toBe("ok")
+      // A second of a quiet DOM before the click: what the page shows says nothing of the timer that brings the target.
+      yield* Effect.sleep("1 second")
+      const brought = yield* call(click, { selector: "#brought", timeoutMs: LONG }, { policy: "none" })
+      expect(codeOf(brought), brought.error?.message).toBe("ok")
+      expect((yield* call(getText, { selector: "#here" })).result.text).toBe("brought")
+      expect(codeOf(yield* call(navigate, { screen: "url", url: url("/busy") }))).toBe("ok")
+      expect(codeOf(yield* bring("later", 3_000))).toBe("ok")
+      const later = yield* call(click, { selector: "#later", timeoutMs: LONG }, { policy: "none" })
+      expect(codeOf(later), later.error?.message).toBe("ok")
+      expect((yield* call(getText, { selector: "#here" })).result.text).toBe("later")
       expect(codeOf(yield* call(cleanup))).toBe("ok")
     }))
 

@@ -66,7 +66,12 @@ const pages = {
     ${dropdown("country", "Country", true)}
     ${dropdown("city", "City", false)}
     <div id="panel" hidden><input id="filter" placeholder="Search countries"><ul role="listbox"><li role="option">Portugal</li><li role="option">Spain</li></ul></div>
-    <script>window.widgetState = () => ({ open: !document.getElementById("panel").hidden, focused: (document.activeElement && document.activeElement.id) || null })</script>`
+    <script>
+      // A scroll anywhere while the panel is closed (a clipped wrapper scrolled to bring its input into view, as
+      // Playwright's click on the input does; the focus the box gives its input scrolls it too, once open).
+      document.addEventListener("scroll", () => { if (document.getElementById("panel").hidden) window.scrolled = true }, true)
+      window.widgetState = () => ({ open: !document.getElementById("panel").hidden, focused: (document.activeElement && document.activeElement.id) || null, scrolled: window.scrolled === true })
+    </script>`
   ),
   "/overlay-placeholder": html(
     "Overlay placeholder",
@@ -98,13 +103,13 @@ const snapshotRef = (role: string, name: string) =>
 
 layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, excludeTestServices: true })("patterns of framework kits and editors", (it) => {
   describe("a dropdown whose combobox is a visually hidden input inside the box it draws", () => {
-    it.effect("a click on the input's ref clicks the drawn box (not the label, whose click only focuses it): the panel opens, and the answer shows it", () =>
+    it.effect("a click on the input's ref clicks the drawn box (not the label, whose click only focuses it): the panel opens, nothing scrolled (Playwright's own click on the input never ran), and the answer shows it", () =>
       Effect.gen(function* () {
         yield* open("/hidden-field-dropdown")
         const { ref } = yield* snapshotRef("textbox", "Country")
         const clicked = yield* call(click, { a11yRef: ref, timeoutMs: 5_000 })
         expect(clicked.ok, JSON.stringify(clicked)).toBe(true)
-        expect(yield* state).toEqual({ open: true, focused: "country" })
+        expect(yield* state).toEqual({ open: true, focused: "country", scrolled: false })
         expect(JSON.stringify(clicked)).toContain("Search countries")
       }))
 
@@ -115,7 +120,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         const clicked = yield* call(click, { a11yRef: ref, timeoutMs: 5_000 })
         expect(clicked.ok).toBe(false)
         expect(clicked.error?.message).toContain("had no effect")
-        expect(yield* state).toEqual({ open: false, focused: null })
+        expect(yield* state).toEqual({ open: false, focused: null, scrolled: false })
       }))
   })
 

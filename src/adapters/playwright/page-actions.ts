@@ -5,6 +5,7 @@
 import type { MainWorldCode } from "./main-world.js"
 import { PAGE } from "./page-bundle.js"
 import { pageFunction } from "./page-script.js"
+import type { LookArgs } from "./page/look.js"
 import type { DirectArgs, ObserveArgs } from "./page/types.js"
 
 export type { DirectArgs, DirectLocator, DirectResult, GuardReport, GuardVerdict, Viewport } from "./page/types.js"
@@ -62,6 +63,12 @@ export const prepareActionScript = (
     })`,
     "{ missing: true }"
   )
+
+/**
+ * The expression of one look of the readiness watch at a target (page/look.ts): over the installed action
+ * functions, installing them first with `install`; a document that lacks them answers `missing`.
+ */
+export const lookScript = (args: LookArgs, install: boolean): string => withActions(install, `return actions.look(${JSON.stringify(args)})`, "{ missing: true }")
 
 /** The function declaration that runs `verifyMeasured` on the measured element (Runtime.callFunctionOn). */
 export const verifyMeasuredDeclaration = (): string =>

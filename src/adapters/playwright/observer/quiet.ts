@@ -24,7 +24,7 @@ const installing = new WeakSet<Page>()
  * document that has no count yet gets one, not waited for: nothing it scheduled before could be counted,
  * and the install reaches the page before any input of a later call.
  */
-const pendingTimers = async (page: Page): Promise<number> => {
+export const pendingTimers = async (page: Page): Promise<number> => {
   const pending = await callInMainWorld(page, timersCode, "pending", [], -1, { timeoutMs: LOOK_TIMEOUT_MS }).catch(() => 0)
   if (pending >= 0 || installing.has(page)) return Math.max(0, pending)
   installing.add(page)

@@ -138,7 +138,7 @@ const resolve = (lookup: Lookup, locator: DirectLocator, doc: Document, scopes: 
  * The elements the action's locator names (inside its scope, when it has one), or why this path cannot
  * tell. Refs first: a ref names its element wherever it is, and the rest of the target is resolved in its document.
  */
-export const findTargets = (args: DirectArgs): Array<Element> | DirectResult => {
+export const findTargets = (args: Pick<DirectArgs, "locator" | "within" | "testIdAttribute" | "viewer">): Array<Element> | DirectResult => {
   const lookup: Lookup = { testIdAttribute: args.testIdAttribute, shadows: new Map(), texts: new Map() }
   const targetByRef = args.locator.kind === "a11yRef" ? refElement(args.locator.value) : undefined
   if (args.locator.kind === "a11yRef" && targetByRef === undefined) return notReady("stale ref", true)

@@ -32,6 +32,8 @@ export type Readiness =
       readonly detail: string
       /** Something on its way may change it (a running animation, a box still moving). */
       readonly changing: boolean
+      /** What works on it instead, when the page knows (the keys of a slider it draws). */
+      readonly instead?: string
     }
 
 /**
@@ -176,6 +178,43 @@ const shownBox = (element: Element): { readonly box: DOMRect; readonly left: num
   return { box, left, top, right, bottom }
 }
 
+/** Overflow values of a box that scrolls (by script and by Playwright's scrollIntoView, if not by a person: hidden). */
+const SCROLLS = new Set(["auto", "scroll", "hidden"])
+
+/**
+ * Runs in the page: whether scrolling the box around the element that clips it away (the nearest one whose
+ * view it is out of) could bring part of it into view: that box scrolls, is more than a pixel each way (not
+ * a visually hidden wrapper), and the element lies inside its scrollable content. A CSS clip no scroll undoes.
+ */
+export const scrollCanReveal = (element: Element): boolean => {
+  const box = element.getBoundingClientRect()
+  for (let node: Element | null = parentOf(element); node !== null; node = parentOf(node)) {
+    const style = getComputedStyle(node)
+    if ((style.position === "absolute" || style.position === "fixed") && style.clip !== "auto" && style.clip !== "") return false
+    if (style.overflowX === "visible" && style.overflowY === "visible") continue
+    const view = node.getBoundingClientRect()
+    if (box.right > view.left && box.left < view.right && box.bottom > view.top && box.top < view.bottom) continue
+    if (!SCROLLS.has(style.overflowX) && !SCROLLS.has(style.overflowY)) return false
+    if (view.width <= 1 || view.height <= 1) return false
+    const left = view.left + node.clientLeft - node.scrollLeft
+    const top = view.top + node.clientTop - node.scrollTop
+    return box.right > left && box.left < left + node.scrollWidth && box.bottom > top && box.top < top + node.scrollHeight
+  }
+  return false
+}
+
+/** Runs in the page: whether a scroll could move the element (the page, or a box around it, has room to scroll). */
+export const canScrollAround = (element: Element): boolean => {
+  const page = element.ownerDocument.scrollingElement
+  if (page !== null && (page.scrollHeight > page.clientHeight + 1 || page.scrollWidth > page.clientWidth + 1)) return true
+  for (let node: Element | null = parentOf(element); node !== null; node = parentOf(node)) {
+    const style = getComputedStyle(node)
+    if (!SCROLLS.has(style.overflowX) && !SCROLLS.has(style.overflowY)) continue
+    if (node.scrollHeight > node.clientHeight + 1 || node.scrollWidth > node.clientWidth + 1) return true
+  }
+  return false
+}
+
 /**
  * Runs in the page: whether a person cannot see the element because what clips it leaves at most a pixel of
  * it (a control a component hides for assistive technology inside a 1×1 clipped wrapper), or nothing.
@@ -306,7 +345,7 @@ const drawnOver = (
  */
 export const diagnose = (element: Element, args: ReadinessArgs): { readonly verdict: Readiness; readonly element?: Element; readonly box?: string; readonly quietMs?: number } => {
   const found = diagnoseNow(element, args)
-  const quietMs = pageQuietMs(element.ownerDocument)
+  const quietMs = shownQuietMs(element.ownerDocument)
   return quietMs === undefined ? found : { ...found, quietMs }
 }
 
@@ -320,6 +359,17 @@ export const pageQuietMs = (document: Document): number | undefined => {
   if (watch === undefined) return undefined
   const since = Math.max(watch.last, watch.input ?? -Infinity, watch.from ?? -Infinity)
   return document.readyState !== "complete" ? 0 : Math.min(performance.now() - since, 3_600_000)
+}
+
+/**
+ * Runs in the page: how long nothing changed what the document shows: its DOM quiet as pageQuietMs says,
+ * and no inline style changed either (a script's animation moves, shows and hides elements through
+ * style, which settling ignores). What a look saw was shown all that while.
+ */
+export const shownQuietMs = (document: Document): number | undefined => {
+  const quiet = pageQuietMs(document)
+  const styled: number | undefined = (document.defaultView as any)?.[Symbol.for("browser-workflow-mcp")]?.watch?.styled
+  return quiet === undefined || styled === undefined ? quiet : Math.min(quiet, performance.now() - styled)
 }
 
 /** Runs in the page: whether a read-only field looks like what a picker fills (it opens a popup, or is named so). */
@@ -353,7 +403,8 @@ const diagnoseNow = (element: Element, args: ReadinessArgs): { readonly verdict:
       return notReady("read-only", looksLikePicker(element) ? `${how}; a field like this is filled by the picker it opens on a click` : how)
     }
     const why = notEditableWhy(element)
-    if (why !== undefined) return notReady("not-editable", why)
+    const keyed = why === undefined ? undefined : keyedControl(element)
+    if (why !== undefined) return keyed === undefined ? notReady("not-editable", why) : { verdict: { ...notReady("not-editable", why).verdict, instead: keyed.keys } }
   }
   if (!pointer) return { verdict: { ready: true } }
   const at = hitAt(element)
@@ -361,7 +412,11 @@ const diagnoseNow = (element: Element, args: ReadinessArgs): { readonly verdict:
   const box = [rect.left, rect.top, rect.width, rect.height].map(Math.round).join(",")
   if (at === "not in view yet") return { ...notReady("off-screen", "it is outside the viewport", true), box }
   // Clipped away (a visually hidden control): what its component draws where it would be is what a person clicks.
-  if (typeof at === "string") return { ...(through(drawnAt(element)) ?? notReady(at.startsWith("it is clipped") ? "clipped" : "off-screen", at)), box }
+  // A clip that scrolling a box around it undoes is on its way to change: Playwright's action scrolls it.
+  if (typeof at === "string") {
+    const clipped = at.startsWith("it is clipped")
+    return { ...(through(drawnAt(element)) ?? notReady(clipped ? "clipped" : "off-screen", at, clipped && scrollCanReveal(element))), box }
+  }
   if (at.hit !== null && composedWithin(at.hit, element)) return { verdict: { ready: true }, box }
   const covering = at.hit
   if (covering === null) return { ...notReady("off-screen", "nothing of the page is at its click point"), box }

@@ -12,9 +12,10 @@ export interface Registry {
   views: Map<string, View>
   /**
    * When the DOM last changed, when a person's input last arrived, and the URL at the last full observation,
-   * for settling (see settlePage); `from`: when the watch began (quiet before it is unknown, see pageQuietMs).
+   * for settling (see settlePage); `from`: when the watch began (quiet before it is unknown, see pageQuietMs);
+   * `styled`: when an inline style last changed, which settling ignores (a script's animation changes it each frame).
    */
-  watch?: { last: number; href: string; input?: number; from?: number }
+  watch?: { last: number; href: string; input?: number; from?: number; styled?: number }
   /** This document's id and its ledger: each bound ref's durable identity (see `Ledger`). */
   doc: string
   seq: number
@@ -234,6 +235,7 @@ export const watchAndPrune = (registry: Registry, changes: LedgerChanges): void 
           return
         }
       }
+      watch.styled = performance.now()
     }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true })
   }
   registry.watch.href = location.href

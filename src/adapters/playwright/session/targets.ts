@@ -1,6 +1,6 @@
 // Finding a target on a page and running one Playwright action on it, with typed errors classified
 // from Playwright's error classes and the page's structure (how many elements match, are they visible).
-import { Duration, Effect, FiberRef, Option } from "effect"
+import { Deferred, Duration, Effect, FiberRef, Option } from "effect"
 import type { ElementHandle, FrameLocator, Locator, Page } from "playwright"
 import { ActionFailed, ActionTimeout, InvalidInput, PageClosed, PageUnresponsive, TargetAmbiguous, TargetNotFound, TargetUnusable, type UnusableReason } from "../../../domain/errors.js"
 import { describeTarget, type Locator as TargetLocator, type Target } from "../../../domain/target.js"
@@ -16,7 +16,7 @@ import { evaluateAcrossNavigation, evaluateInPage, hasInstalled, noteInstalled }
 import { failIfStuck, knownStuck, unanswered, unresponsive } from "./responsive.js"
 import { checkRefExpression, REF_ENGINE, walkInstallKey, type RefCheck } from "../page-script.js"
 import type { ReadinessAction } from "../page/readiness.js"
-import { QUIET_MS, watchReadiness, whyNotReady, type NotReady } from "./readiness.js"
+import { QUIET_MS, watchReadiness, whyNotReady, type LookTarget, type NotReady } from "./readiness.js"
 import { withCandidates, type MatchSource } from "./candidates.js"
 
 /** How long describing a target may take before the action goes ahead without it. */
@@ -85,7 +85,7 @@ export const notReadyError = (action: Action, described: string, timeoutMs: numb
     case "disabled":
     case "read-only":
     case "not-editable":
-      return new TargetUnusable({ action, target: described, reason: notReady.reason, detail: notReady.detail })
+      return new TargetUnusable({ action, target: described, reason: notReady.reason, detail: notReady.detail, ...(notReady.instead !== undefined ? { instead: notReady.instead } : {}) })
     default:
       return new ActionTimeout({ action, target: described, timeoutMs, reason: notReady.reason, detail: notReady.detail })
   }
@@ -355,7 +355,10 @@ const act = <A>(
     const locator = locate(browser.settings, page, target, frames)
     // Within what the call has left, with time to say what went wrong.
     const waitMs = yield* waitWithin(timeoutMs, CLASSIFY_RESERVE_MS)
-    return yield* attemptAction(action, page, locator, described, waitMs, run, through).pipe(
+    // Our world finds the target as the direct path does when it is in the top document's tree (no frame chain to enter).
+    const lookTarget: LookTarget | undefined =
+      frames.length === 0 ? { locator: target.locator, within: target.within ?? null, testIdAttribute: browser.settings.testIdAttribute } : undefined
+    return yield* attemptAction(action, page, locator, described, waitMs, run, through, lookTarget).pipe(
       Effect.map(({ value, via }) => ({ page, value, locator, ...(via !== undefined ? { via } : {}) })),
       Effect.catchTag("BrowserCallFailed", (error) =>
         Effect.flatMap(classify(action, page, locator, target, waitMs, error.cause), (classified) =>
@@ -384,7 +387,8 @@ const attemptAction = <A>(
   described: string,
   waitMs: number,
   run: (locator: Locator, options: TryOptions) => Promise<A>,
-  through: Through<A> | undefined
+  through: Through<A> | undefined,
+  lookTarget: LookTarget | undefined
 ): Effect.Effect<{ readonly value: A; readonly via?: string }, BrowserCallFailed | ActionError | PageClosed> => {
   const started = Date.now()
   const attempt = (go: (options: TryOptions) => Promise<A>) =>
@@ -393,9 +397,10 @@ const attemptAction = <A>(
       catch: (cause) => new BrowserCallFailed({ cause })
     })
   const checks = READINESS[action]
-  return Effect.raceFirst(
-    Effect.map(attempt((options) => run(locator, options)), (value): { readonly value: A; readonly via?: string } => ({ value })),
-    watchReadiness(page, locator, checks, through !== undefined).pipe(
+  // Playwright's action starts once the watch had its first look: a reason settled at once answers without it.
+  return Effect.flatMap(Deferred.make<void>(), (looked) => Effect.raceFirst(
+    Effect.map(Effect.zipRight(Deferred.await(looked), attempt((options) => run(locator, options))), (value): { readonly value: A; readonly via?: string } => ({ value })),
+    watchReadiness(page, locator, checks, through !== undefined, { target: lookTarget, looked }).pipe(
       Effect.catchTag("NotReady", (notReady) =>
         Effect.fail(page.isClosed() ? new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action }) : notReadyError(action, described, waitMs, notReady))
       ),
@@ -408,7 +413,7 @@ const attemptAction = <A>(
         )
       )
     )
-  )
+  ))
 }
 
 /**
