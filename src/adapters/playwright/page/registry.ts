@@ -131,10 +131,13 @@ const fromToldKey = (told: string): readonly [string, string] => {
   return at < 0 ? ["", told] : [told.slice(0, at), told.slice(at + 1)]
 }
 
+/** A client's record before it was told anything. */
+const emptyView = (viewer: string): View => ({ viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap(), orders: new Map(), unshown: new Set(), named: new Map() })
+
 const viewOf = (registry: Registry, viewer: string): View => {
   let view = registry.views.get(viewer)
   if (view === undefined) {
-    view = { viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap(), orders: new Map(), unshown: new Set(), named: new Map() }
+    view = emptyView(viewer)
     registry.views.set(viewer, view)
   }
   return view
@@ -148,7 +151,7 @@ const viewOf = (registry: Registry, viewer: string): View => {
 export const viewFor = (registry: Registry, args: ObserveArgs, changes: LedgerChanges): View => {
   const viewer = args.viewer ?? ""
   if (!(args.wantA11y || args.wantTestIds || args.find !== undefined)) {
-    return registry.views.get(viewer) ?? { viewer, reported: new Map(), passed: new Map(), reportedTestIds: new WeakMap(), orders: new Map(), unshown: new Set(), named: new Map() }
+    return registry.views.get(viewer) ?? emptyView(viewer)
   }
   const view = viewOf(registry, viewer)
   registry.views.delete(viewer)
