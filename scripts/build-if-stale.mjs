@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run demo`'s build: runs `npm run build` only when dist is missing or older than what it is built from,
+// `npm run demo`'s and `npm test`'s build: runs `npm run build` only when dist is missing or older than what it is built from,
 // so a demo after `npm install` (whose prepare built) or after another demo starts at once. On a fresh clone,
 // or after an edit under src/, demo/, bench/, examples/ or a build script, it builds as before.
 import { execFileSync } from "node:child_process"
