@@ -7,6 +7,7 @@ import {
   DeadlineExceeded,
   DebuggerPaused,
   INTERNAL_ERROR_CODE,
+  refsShownBelow,
   toErrorInfo,
   type ErrorInfo,
   type ToolError
@@ -594,6 +595,7 @@ const sessionIdOf = (info: Option.Option<{ readonly sessionId: string }>): strin
 const leanError = (error: ErrorInfo, withSnapshot: boolean): ErrorInfo => {
   if (!withSnapshot || error.details === undefined || !("availableRefs" in error.details)) return error
   const { availableRefs: _refs, ...details } = error.details
-  return Object.keys(details).length > 0 ? { ...error, details } : { code: error.code, message: error.message }
+  const message = refsShownBelow(error.message)
+  return Object.keys(details).length > 0 ? { ...error, message, details } : { code: error.code, message }
 }
 

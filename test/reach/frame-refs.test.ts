@@ -101,14 +101,16 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("refs inside i
       expect(replies.result.found).toBe(FRAMES.length)
     }))
 
-  it.effect("an unknown ref's answer suggests the refs of the top document and of every frame, cross-origin ones included", () =>
+  it.effect("an unknown ref's answer shows the refs of the top document and of every frame, cross-origin ones included", () =>
     Effect.gen(function* () {
       yield* openHost
       const forms = formsIn((yield* ok("accessibility_snapshot")).snapshot as string)
       const wrong = yield* call("click", { a11yRef: "e99999" })
       expect(wrong.ok).toBe(false)
       expect(wrong.error?.code).toBe("MM_TARGET_NOT_FOUND")
-      const suggested = new Set(/Available refs: ([^.]*)\./.exec(wrong.error?.message ?? "")?.[1]?.split(", "))
+      // The current refs come as the page text beside the error (not listed again in its message).
+      expect(wrong.error?.message).toContain("The page's current refs are in the page text below.")
+      const suggested = new Set(parseSnapshot(wrong.snapshot ?? "").map((line) => line.ref))
       for (const refs of forms) for (const ref of [refs.name, refs.agree, refs.size, refs.send]) expect(suggested.has(ref), ref).toBe(true)
     }))
 })

@@ -152,7 +152,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       expect((yield* call(getText, { selector: "#first-out" })).result.text).toBe("first: idle")
     }))
 
-  it.effect("a stale ref answers MM_TARGET_NOT_FOUND at once, listing the current refs and the snapshot hint", () =>
+  it.effect("a stale ref answers MM_TARGET_NOT_FOUND at once, pointing at the current refs in the snapshot beside it", () =>
     Effect.gen(function* () {
       yield* open("/copies")
       const snapshot = yield* call(accessibilitySnapshot)
@@ -162,8 +162,9 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       const stale = yield* call(click, { a11yRef: secondCopy.ref })
       expect(stale.error?.code).toBe("MM_TARGET_NOT_FOUND")
       expect(stale.error?.message).toContain(`Unknown a11yRef: ${secondCopy.ref}`)
-      expect(stale.error?.message).toContain("Call mm_describe_screen or mm_find for current refs.")
       // The current refs are in the whole-page snapshot that comes with a failure, not repeated in the error.
+      expect(stale.error?.message).toContain("The page's current refs are in the page text below.")
+      expect(stale.error?.message).not.toContain("Available refs")
       expect(stale.error?.details?.availableRefs).toBeUndefined()
       const available = parseSnapshot(stale.snapshot ?? "").map((line) => line.ref)
       expect(available).toContain(nodeNamed(snapshot, "button", "Copy")[0]!.ref)

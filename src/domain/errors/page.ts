@@ -61,6 +61,14 @@ export class NavigationBlocked extends Schema.TaggedError<NavigationBlocked>()("
   }
 }
 
+const REFS_LISTED = " Available refs: "
+
+/** A not-found message whose list of refs gives way to the page text the answer carries beside it (nothing said twice). */
+export const refsShownBelow = (message: string): string => {
+  const at = message.indexOf(REFS_LISTED)
+  return at < 0 ? message : `${message.slice(0, at)} The page's current refs are in the page text below.`
+}
+
 const RefSummary = Schema.Struct({ ref: Schema.String, role: Schema.String, name: Schema.String })
 
 export class TargetNotFound extends Schema.TaggedError<TargetNotFound>()("TargetNotFound", {
@@ -74,7 +82,7 @@ export class TargetNotFound extends Schema.TaggedError<TargetNotFound>()("Target
   override get message() {
     if (this.availableRefs !== undefined) {
       const refs = this.availableRefs.map((node) => node.ref).join(", ")
-      return `${this.detail} Available refs: ${refs === "" ? "(none)" : refs}. Call mm_describe_screen or mm_find for current refs.`
+      return `${this.detail}${REFS_LISTED}${refs === "" ? "(none)" : refs}. Call mm_describe_screen or mm_find for current refs.`
     }
     return `${this.detail} Call mm_describe_screen to see what is on the page.`
   }
