@@ -243,7 +243,8 @@ describe("the built server under load and faults", () => {
     }
   })
 
-  it("SIGKILL while steps are being recorded: every step file parses", { timeout: 120_000 }, async () => {
+  // The last two each have their own servers, browsers and artifacts directory, and measure no memory: they run side by side.
+  it.concurrent("SIGKILL while steps are being recorded: every step file parses", { timeout: 120_000 }, async () => {
     const artifactsDir = tempDir()
     const server = await start(artifactsDir)
     expect((await server.call("mm_launch")).ok).toBe(true)
@@ -266,7 +267,7 @@ describe("the built server under load and faults", () => {
     expect(await waitUntil(() => browserPids(server.marker).length === 0, 15_000)).toBe(true)
   })
 
-  it("two servers on one artifacts directory: no step lost", { timeout: 180_000 }, async () => {
+  it.concurrent("two servers on one artifacts directory: no step lost", { timeout: 180_000 }, async () => {
     const artifactsDir = tempDir()
     const [first, second] = await Promise.all([start(artifactsDir), start(artifactsDir)])
     try {
