@@ -29,15 +29,17 @@ const withScratchDir = <A, E, R>(use: (dir: string) => Effect.Effect<A, E, R>) =
 
 describe("Chrome extension sessions", () => {
   it.live("the popup opened at launch is read only once the extension is ready: its stored greeting shows, 20 launches of 20", () =>
-    Effect.gen(function* () {
-      for (let round = 1; round <= 20; round++) {
-        const greeting = yield* Effect.gen(function* () {
+    // Each round has a browser of its own: two at a time, as two clients on one machine would launch.
+    Effect.forEach(
+      Array.from({ length: 20 }, (_, index) => index + 1),
+      (round) =>
+        Effect.gen(function* () {
           expect((yield* runTool(launch)({})).envelope.ok).toBe(true)
-          return (yield* runTool(getText)({ testId: "popup-greeting", timeoutMs: 2_000 })).envelope.result?.text
-        }).pipe(Effect.provide(liveLayer(testSettings({ extension: MV3_EXTENSION }))), Effect.scoped)
-        expect(greeting, `round ${round}`).toBe("Greeting: hello")
-      }
-    }), { timeout: 300_000 })
+          const greeting = (yield* runTool(getText)({ testId: "popup-greeting", timeoutMs: 2_000 })).envelope.result?.text
+          expect(greeting, `round ${round}`).toBe("Greeting: hello")
+        }).pipe(Effect.provide(liveLayer(testSettings({ extension: MV3_EXTENSION }))), Effect.scoped),
+      { concurrency: 2, discard: true }
+    ), { timeout: 300_000 })
 
   it.live("launching with the MV3 extension reports the id derived from its real path and opens its popup as the active tab", () =>
     withScratchDir((dir) => {
