@@ -104,7 +104,9 @@ describe("a replay's deadline", { timeout: 240_000 }, () => {
     expect(dana!.failed!.message).toContain("Order placed for Dana (1 orders)")
   })
 
-  it("the flow's default deadline is its steps' own timeouts plus slack: the 31 steps fit, past the batch default", async () => {
+  // The last two share nothing but the recorded flow (one replays it in the server, the other runs its export in Playwright's
+  // runner, in processes of its own): they run side by side.
+  it.concurrent("the flow's default deadline is its steps' own timeouts plus slack: the 31 steps fit, past the batch default", async () => {
     const steps = JSON.parse((await ok("mm_knowledge", { session: source, export: "batch" })).result.content).steps as Array<{ args: Record<string, unknown> }>
     const deadline = flowDeadlineMs(steps, defaultBatchLimits)
     expect(deadline).toBeGreaterThan(defaultBatchLimits.defaultTimeoutMs)
@@ -114,23 +116,26 @@ describe("a replay's deadline", { timeout: 240_000 }, () => {
     expect(answer.result.summary).toMatchObject({ total: steps.length + 1, succeeded: steps.length + 1 })
   })
 
-  it("the Playwright export's check follows BWM_PARAM_CUSTOMER: it passes for another customer with orders and reads the real line for one without", async () => {
+  it.concurrent("the Playwright export's check follows BWM_PARAM_CUSTOMER: it passes for another customer with orders and reads the real line for one without", async () => {
     const spec = (await ok("mm_knowledge", { session: source, export: "playwright" })).result.content as string
     expect(spec).not.toContain('"Order placed for Carla (3 orders)"')
-    // Inside the repository, so that the spec resolves @playwright/test.
-    const dir = path.join(path.resolve(import.meta.dirname, "../.."), "test-artifacts", `param-export-${process.pid}`)
-    fs.mkdirSync(dir, { recursive: true })
+    // Inside the repository, so that the spec resolves @playwright/test; a directory (and results) per customer, so that both run at once.
+    const dirs = ["Bea", "Dana"].map((customer) => path.join(path.resolve(import.meta.dirname, "../.."), "test-artifacts", `param-export-${process.pid}-${customer}`))
     try {
-      fs.writeFileSync(path.join(dir, "order.spec.ts"), spec)
-      const config = writePlaywrightConfig(dir, { testTimeoutMs: 60_000 })
       const { BWM_PARAM_CUSTOMER: _inherited, ...inherited } = process.env
-      const passed = await runtime.runPromise(runPlaywrightTests(config, { env: { ...inherited, BWM_PARAM_CUSTOMER: "Bea" } }))
-      expect(passed.status, passed.output).toBe(0)
-      const failed = await runtime.runPromise(runPlaywrightTests(config, { env: { ...inherited, BWM_PARAM_CUSTOMER: "Dana" } }))
-      expect(failed.status, failed.output).not.toBe(0)
-      expect(failed.output).toContain("Order placed for Dana (1 orders)")
+      const [passed, failed] = await Promise.all(
+        (["Bea", "Dana"] as const).map((customer, index) => {
+          fs.mkdirSync(dirs[index]!, { recursive: true })
+          fs.writeFileSync(path.join(dirs[index]!, "order.spec.ts"), spec)
+          const config = writePlaywrightConfig(dirs[index]!, { testTimeoutMs: 60_000 })
+          return runtime.runPromise(runPlaywrightTests(config, { env: { ...inherited, BWM_PARAM_CUSTOMER: customer } }))
+        })
+      )
+      expect(passed!.status, passed!.output).toBe(0)
+      expect(failed!.status, failed!.output).not.toBe(0)
+      expect(failed!.output).toContain("Order placed for Dana (1 orders)")
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
+      for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true })
     }
   })
 })
