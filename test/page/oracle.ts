@@ -13,6 +13,8 @@ export const launchChromium = (): Promise<Browser> => {
 
 export const walkArgs = (overrides: Partial<ObserveArgs> = {}): ObserveArgs => ({
   nextRef: 1,
+  // A block without end: these walks are alone in the page (the server's blocks: lifecycle/ref-space.ts).
+  refEnd: Number.MAX_SAFE_INTEGER,
   testIdAttribute: "data-testid",
   testIdLimit: 0,
   a11yLimit: 5_000,

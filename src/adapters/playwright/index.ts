@@ -15,6 +15,7 @@ import * as SharedBrowser from "./lifecycle/shared-browser.js"
 import { remoteEndpoints } from "./lifecycle/endpoints.js"
 import { devtoolsOf } from "./page-eval.js"
 import * as RemotePool from "./lifecycle/remote-pool.js"
+import * as RefSpace from "./lifecycle/ref-space.js"
 
 /** The Observer, answering from what a paused page can still tell while its JavaScript is paused in the debugger. */
 const observer = Layer.effect(Observer, Effect.flatMap(ObserverAdapter.make, DebuggerGuard.observer))
@@ -67,10 +68,12 @@ export const slots: Effect.Effect<(scope: Scope.Scope) => Effect.Effect<Context.
     const shared = yield* SharedBrowser.make
     // The remote browsers every session of the server is placed on (none: sessions launch their own).
     const pool = yield* RemotePool.make(remoteEndpoints(yield* Config))
-    // Everything the server was given (Config, the Fixture capability...) reaches every session.
+    // Everything the server was given (Config, the Fixture capability...) reaches every session, and one
+    // space of ref numbers: a ref one session was shown names nothing in another.
     const context = (yield* Effect.context<Config>()).pipe(
       Context.add(SharedBrowser.SharedBrowser, shared),
-      Context.add(RemotePool.RemotePool, pool)
+      Context.add(RemotePool.RemotePool, pool),
+      Context.add(RefSpace.RefSpace, RefSpace.make())
     )
     return (scope: Scope.Scope) => Layer.buildWithScope(Layer.provide(slotLayer, Layer.succeedContext(context)), scope)
   })

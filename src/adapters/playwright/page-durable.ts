@@ -14,6 +14,7 @@ export const describeInstallKey = (): string => installKey()
 
 const WALK_ARGS = (testIdAttribute: string): ObserveArgs => ({
   nextRef: 0,
+  refEnd: 0,
   testIdAttribute,
   testIdLimit: 0,
   a11yLimit: 0,

@@ -23,12 +23,17 @@ export type {
   SettleArgs
 } from "./page/types.js"
 
-/** Arguments of `observePage` that read only the page's state: no test ids, no accessibility nodes, no refs. */
-export const stateReadArgs = (
-  nextRef: number,
-  settings: { readonly testIdAttribute: string; readonly screenRules: ReadonlyArray<ScreenRule> }
-): ObserveArgs => ({
-  nextRef,
+/**
+ * The most refs one walk with these arguments can hand out: a node takes at most one new ref, and the walk
+ * builds at most 2,000 nodes, 10,000 for a search (treeCap in page/observe.ts, which also stops at the block's
+ * end); a read of the state alone hands out none.
+ */
+export const refsOfWalk = (args: Pick<ObserveArgs, "wantA11y" | "find">): number => (args.find !== undefined ? 10_000 : args.wantA11y ? 2_000 : 0)
+
+/** Arguments of `observePage` that read only the page's state: no test ids, no accessibility nodes, no refs (an empty block). */
+export const stateReadArgs = (settings: { readonly testIdAttribute: string; readonly screenRules: ReadonlyArray<ScreenRule> }): ObserveArgs => ({
+  nextRef: 0,
+  refEnd: 0,
   testIdAttribute: settings.testIdAttribute,
   testIdLimit: 0,
   a11yLimit: 0,

@@ -12,6 +12,7 @@ import { removeStaleProfiles } from "./profiles.js"
 import { tabIdIn } from "./session-state.js"
 import { PRELOAD_DELAY_MS, preloadPlaywright } from "../calls.js"
 import { SharedBrowser } from "./shared-browser.js"
+import * as RefSpace from "./ref-space.js"
 import { isRemote, remoteEndpoints } from "./endpoints.js"
 import * as RemotePool from "./remote-pool.js"
 import { fixturesFor, newSessionId, startSession } from "./start.js"
@@ -30,6 +31,8 @@ type Phase =
 
 export interface BrowserStateService {
   readonly settings: Settings
+  /** The server's ref numbers, shared by all its sessions: a walk takes a block before it hands refs out. */
+  readonly refs: RefSpace.RefSpaceService
   /** The current session, also one whose browser died. */
   readonly current: Effect.Effect<Option.Option<LiveSession>>
   /** The running session: MM_NO_ACTIVE_SESSION without one, MM_BROWSER_CLOSED when its browser died. */
@@ -103,6 +106,7 @@ export const make = Effect.gen(function* () {
   // The server's pool of remote browsers; a session built alone (a single-session layer) gets one of its own.
   const offered = Option.getOrUndefined(yield* Effect.serviceOption(RemotePool.RemotePool))
   const pool = offered ?? (isRemote(settings) ? yield* RemotePool.make(remoteEndpoints(settings)) : undefined)
+  const refs = yield* RefSpace.RefSpace
   const runSync = Runtime.runSync(yield* Effect.runtime<never>())
   const phase = yield* Ref.make<Phase>({ _tag: "Idle" })
   const lifecycle = yield* Effect.makeSemaphore(1)
@@ -206,6 +210,7 @@ export const make = Effect.gen(function* () {
 
   return BrowserState.of({
     settings,
+    refs,
     current: currentLive,
     live,
     activePage,
@@ -218,8 +223,8 @@ export const make = Effect.gen(function* () {
   })
 })
 
-/** The single-session layer: one session's state plus the server's housekeeping. */
-export const layer = Layer.scoped(BrowserState, Effect.zipRight(housekeeping, make))
+/** The single-session layer: one session's state plus the server's housekeeping, its refs numbered from e1. */
+export const layer = Layer.scoped(BrowserState, Effect.zipRight(housekeeping, make)).pipe(Layer.provide(RefSpace.layer))
 
 /** One session of a registry (the factory does the housekeeping once). */
 export const slotLayer = Layer.scoped(BrowserState, make)

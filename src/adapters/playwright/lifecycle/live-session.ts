@@ -8,6 +8,7 @@ import { fromPage, shownUrl } from "../../../domain/errors.js"
 import type { TabRole } from "../../../domain/observation.js"
 import type { SessionInfo } from "../../../services/Session.js"
 import type { ExtensionInfo } from "./launch.js"
+import { emptyRanges, type RefRanges } from "./ref-space.js"
 import { CONSOLE_FLOOD_COUNT, CONSOLE_FLOOD_WINDOW_MS, silenceDialogs, watchConsole } from "../page-eval.js"
 import { watchFrameConsoles } from "../session/frames.js"
 import { makeDownloads, watchDownloads, type Downloads, type DownloadTarget } from "../session/downloads.js"
@@ -68,11 +69,12 @@ export interface LiveSession {
   readonly ended: Ref.Ref<Option.Option<string>>
   /** The page tools act on: a synchronous view of `tabs` for readers outside Effect. */
   readonly active: Page | undefined
+  /** The ref numbers the session's walks and listings took (ref-space.ts): a ref outside them is another session's. */
+  readonly refsTaken: RefRanges
   /**
-   * The next ref number. Only calls touch it, under `observeLock` (the observer's page walk hands
-   * refs out), never a browser callback.
+   * One page walk at a time on the session (and one listing of an ambiguous target's matches): each takes
+   * its block of the server's ref numbers (ref-space.ts) in the order its page runs it.
    */
-  nextRef: number
   readonly observeLock: Effect.Semaphore
   /**
    * One input at a time on the session: the mouse and keyboard are one device, and a guard armed for one
@@ -94,7 +96,7 @@ export interface LiveSession {
   blankFirstTab: Page | undefined
   /**
    * What the page last read offered (a file input, drag sources...), for the tools listed only while
-   * they apply. Only calls touch it (the observer's state reads), like `nextRef`.
+   * they apply. Only calls touch it (the observer's state reads), never a browser callback.
    */
   affordances: { readonly page: Page; readonly affords: PageAffordances } | undefined
   /** A file chooser a page opened (a click on a file input) that no upload has answered yet. */
@@ -135,7 +137,7 @@ export const makeLiveSession = (facts: LiveSessionFacts) =>
       get active() {
         return runSync(Ref.get(tabs)).active
       },
-      nextRef: 1,
+      refsTaken: emptyRanges(),
       observeLock: yield* Effect.makeSemaphore(1),
       inputLock: yield* Effect.makeSemaphore(1),
       lastRead: undefined,

@@ -1,5 +1,6 @@
-// Observer over Playwright: one in-page walk per observation; refs are handed out under a lock so
-// numbering stays unique across the session's tabs.
+// Observer over Playwright: one in-page walk per observation; each walk hands refs out of a block of the
+// server's ref space (lifecycle/ref-space.ts), under the session's lock, so numbering stays unique across
+// the session's tabs and the server's sessions.
 import { type Context, Effect, FiberRef, Layer, Option, Ref } from "effect"
 import type { Page } from "playwright"
 import { DiscoveryFailed, PageClosed, PageUnresponsive, shownUrl, StateFailed } from "../../../domain/errors.js"
@@ -13,7 +14,8 @@ import { pageQuiet } from "./quiet.js"
 import { applyLedger, carryFor, emptyLedgers, ledgerArgs, type TabLedgers } from "./ledgers.js"
 import { evaluateAcrossNavigation, hasInstalled, noteInstalled } from "../page-eval.js"
 import { failIfStuck, unanswered, unresponsive } from "../session/responsive.js"
-import { installedCallExpression, installedObserveExpression, walkInstallKey, type ObserveArgs, type ObserveResult, type SettleArgs } from "../page-script.js"
+import { inBlockEffect } from "../lifecycle/ref-space.js"
+import { installedCallExpression, installedObserveExpression, refsOfWalk, walkInstallKey, type ObserveArgs, type ObserveResult, type SettleArgs } from "../page-script.js"
 
 const DEFAULT_TEST_ID_LIMIT = 150
 const DEFAULT_A11Y_LIMIT = 400
@@ -30,7 +32,7 @@ const SETTLE_SLACK_MS = 1_000
 const STATE_TIMEOUT_MS = 3_000
 const WALK_TIMEOUT_MS = 10_000
 
-type WalkArgs = Omit<ObserveArgs, "nextRef" | "testIdAttribute" | "screenRules" | "ledgerOf" | "carryFrom" | "carry" | "viewer">
+type WalkArgs = Omit<ObserveArgs, "nextRef" | "refEnd" | "testIdAttribute" | "screenRules" | "ledgerOf" | "carryFrom" | "carry" | "viewer">
 
 /** A page read the page never answered (rather than one that failed in the page). */
 const unansweredRead = (error: unknown): boolean => error instanceof BrowserCallFailed && unanswered(error.cause)
@@ -48,9 +50,11 @@ const evaluate = (context: ObserverContext, live: LiveSession, page: Page, args:
     Effect.gen(function* () {
       // Changes-only answers and searches are per client: the page keeps each one's record.
       const viewer = yield* FiberRef.get(ObservingClient)
+      // Each evaluation numbers within a block of its own (observeWith, withSeparateFrames).
       const base: ObserveArgs = {
         ...args,
-        nextRef: live.nextRef,
+        nextRef: 0,
+        refEnd: 0,
         testIdAttribute: context.browser.settings.testIdAttribute,
         screenRules: context.browser.settings.screenRules,
         ...(viewer !== "" ? { viewer } : {})
@@ -70,16 +74,19 @@ const evaluate = (context: ObserverContext, live: LiveSession, page: Page, args:
       // The walk is installed once per document; the first observation of a document installs it.
       // A document known to be new gets the walk in the same trip.
       const observeWith = (walkArgs: ObserveArgs, settleArgs: SettleArgs | null, timeoutMs: number) =>
-        Effect.flatMap(
-          read(
-            hasInstalled(page, walkInstallKey()) ? installedCallExpression(walkArgs, settleArgs) : installedObserveExpression(walkArgs, settleArgs),
-            timeoutMs
-          ),
-          (answer) =>
-            (answer as { missing?: boolean }).missing === true
-              ? read(installedObserveExpression(walkArgs, settleArgs), timeoutMs)
-              : Effect.succeed(answer)
-        ).pipe(Effect.tap(() => noteInstalled(page, walkInstallKey())))
+        inBlockEffect(context.browser.refs, refsOfWalk(walkArgs), live.refsTaken, (block) => {
+          const numbered: ObserveArgs = { ...walkArgs, nextRef: block.start, refEnd: block.end }
+          return Effect.flatMap(
+            read(
+              hasInstalled(page, walkInstallKey()) ? installedCallExpression(numbered, settleArgs) : installedObserveExpression(numbered, settleArgs),
+              timeoutMs
+            ),
+            (answer) =>
+              (answer as { missing?: boolean }).missing === true
+                ? read(installedObserveExpression(numbered, settleArgs), timeoutMs)
+                : Effect.succeed(answer)
+          )
+        }).pipe(Effect.tap(() => noteInstalled(page, walkInstallKey())))
       // The first walk of a new document at the URL of an earlier one asks for that one's refs, then walks.
       const observeOnce = (settleArgs: SettleArgs | null, timeoutMs: number) =>
         Effect.flatMap(observeWith(full, settleArgs, timeoutMs), (answer) =>
@@ -127,14 +134,12 @@ const evaluate = (context: ObserverContext, live: LiveSession, page: Page, args:
           )
       // Cross-origin frames run in processes of their own: their trees come from their own walks.
       if (top.ledger !== undefined) applyLedger(tab, top.ledger)
-      const result = yield* Effect.promise(() => withSeparateFrames(page, top, { ...base, nextRef: top.nextRef }).catch(() => top))
-      live.nextRef = Math.max(live.nextRef, result.nextRef)
-      return result
+      return yield* Effect.promise(() => withSeparateFrames(page, top, base, context.browser.refs, live.refsTaken).catch(() => top))
     })
   )
 
 /** The state of a tab just opened on about:blank, as the page script reads it with no screen rules: nothing to afford. */
-const blankPageState = (nextRef: number): ObserveResult => ({
+const blankPageState = (): ObserveResult => ({
   url: "about:blank",
   title: "",
   readyState: "complete",
@@ -143,7 +148,7 @@ const blankPageState = (nextRef: number): ObserveResult => ({
   testIds: null,
   testIdsUnchanged: 0,
   a11y: null,
-  nextRef
+  nextRef: 0
 })
 
 const probeOf = (context: ObserverContext, live: LiveSession, page: Page, result: ObserveResult): PageProbe => ({
@@ -223,7 +228,7 @@ export const make = Effect.gen(function* () {
     const blank = live.blankFirstTab
     live.blankFirstTab = undefined
     if (blank !== undefined && blank === live.active && !blank.isClosed() && blank.url() === "about:blank") {
-      return stateOf(context, live, blank, blankPageState(live.nextRef))
+      return stateOf(context, live, blank, blankPageState())
     }
     return last !== undefined && last.page === live.active && !last.page.isClosed() ? stateOf(context, live, last.page, last.result) : read
   })

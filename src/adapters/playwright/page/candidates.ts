@@ -66,11 +66,13 @@ export const listCandidates = (args: CandidatesArgs, aria: AriaTests | null): Ca
   const store: Map<string, Marks> | undefined = (window as any)[MARKS]
   const marks = store?.get(args.token)
   store?.delete(args.token)
-  const walk = { nextRef: args.nextRef }
-  const refOf = (element: Element): string => {
+  const walk = { nextRef: args.nextRef, refEnd: args.refEnd }
+  /** The element's ref, bound now when it has none; undefined once the server's block is used up. */
+  const refOf = (element: Element): string | undefined => {
     const known = registry.byEl.get(element)
     if (known !== undefined && registry.byRef.get(known) === element) return known
     const ref = newRef(registry, walk)
+    if (ref === undefined) return undefined
     registry.byEl.set(element, ref)
     registry.byRef.set(ref, element)
     return ref
@@ -87,11 +89,13 @@ export const listCandidates = (args: CandidatesArgs, aria: AriaTests | null): Ca
         reachable = false
         break
       }
-      refOf(frame)
+      if (refOf(frame) === undefined) reachable = false
       doc = frame.ownerDocument
     }
     if (!reachable) continue
     const ref = refOf(element)
+    // The block is used up: the matches listed so far are all there is room for.
+    if (ref === undefined) break
     const role = aria?.roleOf(element) ?? "generic"
     let name = aria === null ? "" : aria.nameOf(element, role)
     // Nameless (a generic block, a cell): its words tell the matches apart.

@@ -72,9 +72,12 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
       textCap: Math.max(20, args.textLimit ?? 300),
       // The snapshot shows far fewer nodes once runs collapse; a search looks further.
       treeCap: args.find !== undefined ? 10_000 : 2_000,
+      // The server reserves as many numbers as the cap; a page whose own count is ahead has fewer left.
+      refsLeft: Math.max(0, args.refEnd - nextRef),
       whole: args.rootSelector === null,
       inAriaDisabled: makeInAriaDisabled(),
       nextRef,
+      refEnd: args.refEnd,
       emitted: 0,
       cut: false,
       naming: 0

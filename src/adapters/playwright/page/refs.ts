@@ -21,7 +21,10 @@ const refFor = (walk: Walk, element: Element, durable: string): string => {
   if (ref === undefined || registry.byRef.get(ref) !== element) {
     const carried = whole ? registry.carry?.get(durable) : undefined
     if (carried !== undefined) registry.carry!.delete(durable)
-    ref = carried !== undefined && !registry.byRef.has(carried) ? carried : newRef(registry, walk)
+    const fresh = carried !== undefined && !registry.byRef.has(carried) ? carried : newRef(registry, walk)
+    // The walk builds no node its block has no number for (walk.ts roomFor); past the block no number is the walk's to give.
+    if (fresh === undefined) throw new Error("the walk ran past its block of ref numbers")
+    ref = fresh
     registry.byEl.set(element, ref)
     registry.byRef.set(ref, element)
   }

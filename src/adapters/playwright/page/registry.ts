@@ -36,13 +36,15 @@ export interface Registry {
 /**
  * A ref never handed out in this document: past both the server's count and the document's own, and not
  * bound (a carried ref may be). Reusing one would make a ref the client holds name another element.
+ * Undefined past the walk's block (`refEnd`): the server's other sessions may hold those numbers.
  */
-export const newRef = (registry: Registry, walk: { nextRef: number }): string => {
-  walk.nextRef = Math.max(walk.nextRef, registry.nextRef ?? 0)
-  let ref = `e${walk.nextRef++}`
-  while (registry.byRef.has(ref)) ref = `e${walk.nextRef++}`
+export const newRef = (registry: Registry, walk: { nextRef: number; readonly refEnd: number }): string | undefined => {
+  let next = Math.max(walk.nextRef, registry.nextRef ?? 0)
+  while (registry.byRef.has(`e${next}`)) next++
+  if (next >= walk.refEnd) return undefined
+  walk.nextRef = next + 1
   registry.nextRef = walk.nextRef
-  return ref
+  return `e${next}`
 }
 
 /** Shadow roots a document's registry keeps for the affordance checks: a bound on their cost per action. */

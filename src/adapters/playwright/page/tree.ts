@@ -39,6 +39,10 @@ export interface Walk {
   /** Whether aria-disabled="true" applies to the element (itself or an ancestor), cached for the walk. */
   readonly inAriaDisabled: (element: Element) => boolean
   nextRef: number
+  /** The end of the server's block of ref numbers for this walk (see `newRef`). */
+  readonly refEnd: number
+  /** New refs the block still has room for: a node without a ref past them is not built (the walk stops, cut). */
+  refsLeft: number
   /** Nodes built so far, and whether the walk stopped at `treeCap`. */
   emitted: number
   cut: boolean

@@ -18,7 +18,10 @@ export interface FindQuery {
 }
 
 export interface ObserveArgs {
+  /** The first ref number of the server's block for this evaluation (see lifecycle/ref-space.ts). */
   readonly nextRef: number
+  /** The end of that block (exclusive): the walk hands out no ref past it (it stops, as at its node cap). */
+  readonly refEnd: number
   readonly testIdAttribute: string
   readonly testIdLimit: number
   readonly a11yLimit: number
@@ -310,6 +313,8 @@ export interface CandidatesArgs {
   readonly token: string
   /** The server's next ref number: a ref bound here is past it and past every ref this document handed out. */
   readonly nextRef: number
+  /** The end of the server's block for this listing (exclusive): no ref is bound past it. */
+  readonly refEnd: number
   readonly limit: number
   readonly nameChars: number
 }

@@ -68,6 +68,19 @@ const hiddenBox = (walk: Walk, label: HTMLLabelElement): string | null => {
 const labelledGeneric = (element: Element) =>
   (element.getAttribute("aria-label") ?? "").trim() !== "" || element.hasAttribute("aria-labelledby")
 
+/**
+ * Room for one more node: within the node cap and, for an element without a ref yet, within what is left
+ * of the walk's block of ref numbers (which it then counts as taken).
+ */
+const roomFor = (walk: Walk, element: Element): boolean => {
+  if (walk.emitted >= walk.treeCap) return false
+  const known = walk.registry.byEl.get(element)
+  if (known !== undefined && walk.registry.byRef.get(known) === element) return true
+  if (walk.refsLeft <= 0) return false
+  walk.refsLeft--
+  return true
+}
+
 const visitChildren = (walk: Walk, parent: Element, owner: TreeNode, targets: Array<TreeNode>, visibleText: boolean) => {
   if (parent.localName === "slot") {
     const assigned = (parent as HTMLSlotElement).assignedNodes()
@@ -131,7 +144,7 @@ const visitElement = (walk: Walk, element: Element, owner: TreeNode, targets: Ar
   let nextOwner = owner
   let nextTargets = targets
   if (emitRole !== null) {
-    if (walk.emitted >= walk.treeCap) {
+    if (!roomFor(walk, element)) {
       walk.cut = true
       return
     }
@@ -191,7 +204,7 @@ const visitFrame = (walk: Walk, frame: HTMLIFrameElement, owner: TreeNode) => {
     inner = null
   }
   if ((inner !== null && inner.documentElement === null) || !isVisible(frame)) return
-  if (walk.emitted >= walk.treeCap) {
+  if (!roomFor(walk, frame)) {
     walk.cut = true
     return
   }

@@ -274,9 +274,9 @@ const hover = (context: ActionContext, target: Target, options: ActionOptions) =
 /** get_text: our page script reads it (direct-reads.ts), else Playwright's locator with what is left of the wait. */
 const getText = (context: ActionContext, target: Target, options: { readonly timeoutMs: number }) =>
   Effect.gen(function* () {
-    const { live, page } = yield* context.browser.activePage
+    const { page } = yield* context.browser.activePage
     const started = Date.now()
-    const direct = yield* readTextDirect(context.direct, live, page, target, options.timeoutMs).pipe(
+    const direct = yield* readTextDirect(context.direct, page, target, options.timeoutMs).pipe(
       // Our script found several and noted them in the page: listed from there, without Playwright's engine.
       Effect.catchTag("TargetAmbiguous", (ambiguous) => Effect.flip(context.targeting.listNoted(page)(ambiguous)))
     )
@@ -295,7 +295,7 @@ const waitForAny = (context: ActionContext, target: Target, state: "visible" | "
     const { live, page } = yield* context.browser.activePage
     const shown = describeTarget(target)
     const before = state === "hidden" ? yield* context.targeting.describe(page, target) : undefined
-    const waited = yield* waitDirect(context.direct, live, page, state, target, options.timeoutMs, state === "visible")
+    const waited = yield* waitDirect(context.direct, page, state, target, options.timeoutMs, state === "visible")
     if ("ready" in waited) {
       const prepared = waited.ready
       const element = state === "visible" ? yield* context.targeting.describe(page, target, prepared.described) : before

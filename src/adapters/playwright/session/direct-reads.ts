@@ -8,7 +8,6 @@ import type { Page } from "playwright"
 import { TargetAmbiguous, TargetNotFound, WaitTimeout } from "../../../domain/errors.js"
 import { describeTarget, type Target } from "../../../domain/target.js"
 import { noteSighting, waitWithin } from "../../../services/Deadline.js"
-import type { LiveSession } from "../lifecycle/live-session.js"
 import type { DirectResult } from "../page-actions.js"
 import type { DirectActions } from "./direct.js"
 import { separateFrames } from "./frames.js"
@@ -40,7 +39,7 @@ const handOver = (why: string) =>
  * wait), fails at once when several match (strict), and reads a hidden element as empty with how it is
  * hidden. None: Playwright's path is to read it.
  */
-export const readTextDirect = (direct: DirectActions, live: LiveSession, page: Page, target: Target, timeoutMs: number) =>
+export const readTextDirect = (direct: DirectActions, page: Page, target: Target, timeoutMs: number) =>
   Effect.gen(function* () {
     if (!ours(direct, page, target)) return yield* handOver(direct.enabled ? "a test id on a page with cross-origin frames" : "the action path is playwright")
     const described = describeTarget(target)
@@ -48,7 +47,7 @@ export const readTextDirect = (direct: DirectActions, live: LiveSession, page: P
     const started = Date.now()
     const settled = missingSettles(page)
     for (let look = 0; ; look++) {
-      const result = yield* direct.prepare(live, page, "text", target, waitMs)
+      const result = yield* direct.prepare(page, "text", target, waitMs)
       if (result.ready === true && result.read !== undefined) {
         yield* noteSighting(1)
         return Option.some(result.read)
@@ -77,7 +76,6 @@ export const readTextDirect = (direct: DirectActions, live: LiveSession, page: P
  */
 export const waitDirect = (
   direct: DirectActions,
-  live: LiveSession,
   page: Page,
   state: "visible" | "hidden",
   target: Target,
@@ -93,7 +91,7 @@ export const waitDirect = (
     }
     const waitMs = yield* waitWithin(timeoutMs, RESERVE_MS)
     for (let look = 0; ; look++) {
-      const prepared = yield* direct.prepare(live, page, state, target, waitMs, "", describe)
+      const prepared = yield* direct.prepare(page, state, target, waitMs, "", describe)
       if (prepared.ready === true) return { ready: prepared }
       if (prepared.ready !== false || !WAITING.has(prepared.why)) {
         yield* Effect.logDebug(`wait_for: ${prepared.ready === false ? prepared.why : "not ready"}; Playwright's wait takes over`)

@@ -174,7 +174,6 @@ const deadlineForPage = (waitMs = Duration.toMillis(PREPARE_TIMEOUT)) => Date.no
  */
 const prepare = (
   context: DirectContext,
-  live: LiveSession,
   page: Page,
   action: DirectArgs["action"],
   target: Target,
@@ -196,7 +195,7 @@ const prepare = (
     const directArgs: DirectArgs = { action, locator: target.locator, within: target.within ?? null, testIdAttribute: settings.testIdAttribute, token, notAfter: deadlineForPage(waitMs), report: REPORT_BINDING, ...viewer }
     const script = (install: boolean) =>
       prepareActionScript(directArgs, {
-        stateArgs: readsState ? stateReadArgs(live.nextRef, settings) : null,
+        stateArgs: readsState ? stateReadArgs(settings) : null,
         describe: describe ? targeting.describeScript(page, target) : null,
         install
       })
@@ -282,10 +281,10 @@ const measure = (page: Page, token: string, viewport: Viewport) =>
  * What the guard saw: the page's own answer after the input, or, when the document went away or
  * did not answer, the report it sent at the first event. Undefined when nothing says.
  */
-const verdictOf = (context: DirectContext, live: LiveSession, page: Page, token: string, typed?: string) =>
+const verdictOf = (context: DirectContext, page: Page, token: string, typed?: string) =>
   Effect.gen(function* () {
     const answer = yield* Effect.promise(() =>
-      evaluateInPage<GuardVerdict>(page, finishGuardScript(token, stateReadArgs(live.nextRef, context.settings), typed), {
+      evaluateInPage<GuardVerdict>(page, finishGuardScript(token, stateReadArgs(context.settings), typed), {
         timeoutMs: Duration.toMillis(FINISH_TIMEOUT)
       }).then(
         (verdict): GuardVerdict | undefined => verdict,
@@ -387,7 +386,7 @@ const concluded = (
   typed?: string
 ) =>
   Effect.gen(function* () {
-    const verdict = yield* verdictOf(context, live, page, token, typed)
+    const verdict = yield* verdictOf(context, page, token, typed)
     if (verdict !== undefined && verdict.seen) {
       if (!verdict.hit) return { navigating: false, choosing: false, outcome: handOver(`the first ${action} event would have reached another element`) }
       if (verdict.page !== undefined) live.lastRead = { page, result: verdict.page }
@@ -437,7 +436,7 @@ const input = (run: () => Promise<void>) =>
 const directClick = (context: DirectContext, live: LiveSession, page: Page, target: Target, timeoutMs: number) =>
   Effect.gen(function* () {
     const token = context.newToken()
-    const prepared = yield* prepare(context, live, page, "click", target, timeoutMs, token, true)
+    const prepared = yield* prepare(context, page, "click", target, timeoutMs, token, true)
     const described = describedOf(prepared)
     let point: Point | undefined
     if (prepared.ready === true && prepared.x !== undefined && prepared.y !== undefined) point = { x: prepared.x, y: prepared.y }
@@ -490,7 +489,7 @@ const clickPage = (
  * A type's prepare, with the main world's watch of the page's reaction started right behind its script (readyToStart):
  * when the watch started (the document's clock), false when it did not or is not known to have.
  */
-const prepareWithWatch = (context: DirectContext, live: LiveSession, page: Page, target: Target, timeoutMs: number, token: string) =>
+const prepareWithWatch = (context: DirectContext, page: Page, target: Target, timeoutMs: number, token: string) =>
   Effect.gen(function* () {
     const start = context.enabled
       ? yield* Effect.promise(() => readyToStart<number>(page, fieldReactionCode, "start", { timeoutMs: 1_000 }).catch(() => undefined))
@@ -500,7 +499,7 @@ const prepareWithWatch = (context: DirectContext, live: LiveSession, page: Page,
       // Once: a prepare sent again (a document that lacked the actions) runs after it, which the check of the clocks sees.
       if (start !== undefined && started === undefined) started = start().catch(() => false)
     }
-    const prepared = yield* prepare(context, live, page, "type", target, timeoutMs, token, true, behind)
+    const prepared = yield* prepare(context, page, "type", target, timeoutMs, token, true, behind)
     const answer = started === undefined ? false : yield* Effect.promise(() => started!)
     const startedAt: number | false = typeof answer === "number" ? answer : false
     return { prepared, startedAt }
@@ -515,7 +514,7 @@ const directType = (context: DirectContext, live: LiveSession, page: Page, targe
     const token = context.newToken()
     // The page's own timers and requests are in its main world: the watch of its reaction starts there, on the field prepare
     // focuses, sent right behind prepare's script so that it runs after it in the page (one trip for both).
-    const { prepared, startedAt } = yield* prepareWithWatch(context, live, page, target, timeoutMs, token)
+    const { prepared, startedAt } = yield* prepareWithWatch(context, page, target, timeoutMs, token)
     const described = describedOf(prepared)
     if (prepared.ready !== true) {
       if (startedAt !== false) yield* Effect.promise(() => callInMainWorld(page, fieldReactionCode, "stop", [], undefined, { timeoutMs: 1_000 }).catch(() => undefined))
@@ -554,7 +553,7 @@ const directType = (context: DirectContext, live: LiveSession, page: Page, targe
 const directPress = (context: DirectContext, live: LiveSession, page: Page, target: Target, key: string, timeoutMs: number) =>
   Effect.gen(function* () {
     const token = context.newToken()
-    const prepared = yield* prepare(context, live, page, "press", target, timeoutMs, token)
+    const prepared = yield* prepare(context, page, "press", target, timeoutMs, token)
     if (prepared.ready !== true) return handOver(prepared.ready === false ? prepared.why : "not ready")
     const downloadsBefore = downloadsStartedOn(page)
     const dispatched = yield* input(() => page.keyboard.press(key))
@@ -579,14 +578,13 @@ export const directActions = (browser: BrowserStateService, targeting: Targets) 
   return {
     enabled: context.enabled,
     prepare: (
-      live: LiveSession,
       page: Page,
       action: DirectArgs["action"],
       target: Target,
       actionTimeoutMs: number,
       token?: string,
       describe?: boolean
-    ) => prepare(context, live, page, action, target, actionTimeoutMs, token, describe),
+    ) => prepare(context, page, action, target, actionTimeoutMs, token, describe),
     clickPage: (live: LiveSession, page: Page, target: Target, options: { readonly timeoutMs: number; readonly count?: number | undefined }) =>
       clickPage(context, live, page, target, options),
     directType: (live: LiveSession, page: Page, target: Target, text: string, timeoutMs: number) => directType(context, live, page, target, text, timeoutMs),

@@ -21,6 +21,7 @@ import {
   REF_ENGINE,
   installedCallExpression,
   installedObserveExpression,
+  refsOfWalk,
   type FindLine,
   type ObserveArgs,
   type ObserveResult,
@@ -29,6 +30,7 @@ import {
   type RefCheck,
   walkInstallKey
 } from "../page-script.js"
+import { inBlock, type RefRanges, type RefSpaceService } from "../lifecycle/ref-space.js"
 
 /** How long one frame may take to answer before the observation goes on without it. */
 const FRAME_TIMEOUT_MS = 2_000
@@ -277,7 +279,13 @@ const walkFrame = async (page: Page, frame: Frame, args: ObserveArgs): Promise<O
  * name. Frames that do not answer are left out; the node limit holds for the whole tree. Not for a
  * walk scoped to a root selector (it names an element of the top document).
  */
-export const withSeparateFrames = async (page: Page, result: ObserveResult, args: ObserveArgs): Promise<ObserveResult> => {
+export const withSeparateFrames = async (
+  page: Page,
+  result: ObserveResult,
+  args: ObserveArgs,
+  refs: RefSpaceService,
+  taken: RefRanges
+): Promise<ObserveResult> => {
   if (args.rootSelector !== null) return result
   const search = args.find !== undefined && result.found !== undefined ? args.find : undefined
   const wantTree = result.a11y !== null && args.wantA11y && search === undefined
@@ -305,16 +313,17 @@ export const withSeparateFrames = async (page: Page, result: ObserveResult, args
       const owner = await frameElementOf(page, frame)
       // A frame whose element the walk did not give a ref (hidden, or past the cap) is not shown.
       if (owner === null) continue
-      const walked = await walkFrame(page, frame, {
+      const frameArgs: ObserveArgs = {
         ...args,
-        nextRef,
         wantA11y: treeHere,
         a11yLimit: treeHere ? room : 0,
         wantTestIds: testIdRoom > 0,
         testIdLimit: Math.max(0, testIdRoom),
         // A search shows at most what is left of the limit; a frame past it still counts its matches.
         find: search === undefined ? undefined : { ...search, limit: Math.max(1, search.limit - shown) }
-      })
+      }
+      // Each frame's walk numbers within a block of the server's ref space of its own (a frame that does not answer keeps it).
+      const walked = await inBlock(refs, refsOfWalk(frameArgs), taken, (block) => walkFrame(page, frame, { ...frameArgs, nextRef: block.start, refEnd: block.end }))
       nextRef = Math.max(nextRef, walked.nextRef)
       if (walked.testIds !== null) {
         testIds.push(...walked.testIds.slice(0, Math.max(0, testIdRoom)).map((item) => (owner.name === "" ? item : { ...item, frame: owner.name })))

@@ -18,6 +18,7 @@ import { checkRefExpression, REF_ENGINE, walkInstallKey, type RefCheck } from ".
 import type { ReadinessAction } from "../page/readiness.js"
 import { QUIET_MS, watchReadiness, whyNotReady, type LookTarget, type NotReady } from "./readiness.js"
 import { withCandidates, type MatchSource } from "./candidates.js"
+import { tookRef } from "../lifecycle/ref-space.js"
 
 /** How long describing a target may take before the action goes ahead without it. */
 const DESCRIBE_TIMEOUT_MS = 1_000
@@ -213,8 +214,9 @@ const renamedError = (target: Target, ref: string, renamed: NonNullable<RefCheck
  * For an action (`acting`), its target ref must also still have the role and name the acting client was told.
  * Gives the refs of the iframes around the target (its own ref's, else its scope's; none in the top document).
  */
-const ensureRefs = (settings: TargetSettings, page: Page, target: Target, acting = false) =>
+const ensureRefs = (browser: BrowserStateService, page: Page, target: Target, acting = false) =>
   Effect.gen(function* () {
+    const settings = browser.settings
     const frames: Partial<Record<"locator" | "within", ReadonlyArray<string>>> = {}
     // A test id the top document lacks may be in a cross-origin frame (the observations list those too).
     if (target.locator.kind === "testId" && target.within === undefined) {
@@ -228,9 +230,14 @@ const ensureRefs = (settings: TargetSettings, page: Page, target: Target, acting
       const check = yield* refCheck(page, locator.value, acting && role === "locator" ? yield* FiberRef.get(ObservingClient) : undefined)
       if (check.renamed !== undefined) return yield* renamedError(target, locator.value, check.renamed)
       if (!check.exists) {
+        // Refs are unique across the server's sessions: one this session never took is another session's (or made up).
+        const live = yield* browser.current
+        const ours = Option.isNone(live) || tookRef(live.value.refsTaken, locator.value)
         return yield* new TargetNotFound({
           target: describeTarget(target),
-          detail: `Unknown a11yRef: ${locator.value} (its element left the page, or the ref came from another tab or an earlier page).`,
+          detail: ours
+            ? `Unknown a11yRef: ${locator.value} (its element left the page, or the ref came from another tab or an earlier page).`
+            : `Unknown a11yRef: ${locator.value} (not a ref of this session: another session's, or never shown; each session has refs of its own).`,
           availableRefs: check.current
         })
       }
@@ -351,7 +358,7 @@ const act = <A>(
     const described = describeTarget(target)
     if (page.isClosed()) return yield* new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action })
     yield* failIfStuck(page, `${action} on ${described} could not start`)
-    const frames = yield* ensureRefs(browser.settings, page, target, ACTS_ON_NAMED.has(action))
+    const frames = yield* ensureRefs(browser, page, target, ACTS_ON_NAMED.has(action))
     const locator = locate(browser.settings, page, target, frames)
     // Within what the call has left, with time to say what went wrong.
     const waitMs = yield* waitWithin(timeoutMs, CLASSIFY_RESERVE_MS)
@@ -373,7 +380,7 @@ const act = <A>(
 /** The ambiguity with the target's first matches and their refs (session/candidates.ts). */
 const listAmbiguous = (browser: BrowserStateService, page: Page, source: MatchSource) => (ambiguous: TargetAmbiguous) =>
   Effect.flatMap(Effect.option(browser.live), (live) =>
-    withCandidates(page, Option.getOrUndefined(live), source, browser.settings.testIdAttribute)(ambiguous)
+    withCandidates(page, Option.getOrUndefined(live), browser.refs, source, browser.settings.testIdAttribute)(ambiguous)
   )
 
 /**
@@ -434,7 +441,7 @@ export const targets = (browser: BrowserStateService) => {
   return {
     locate: (page: Page, target: Target, frames?: ReadonlyArray<string>) => locate(settings, page, target, frames),
     /** `acting`: the target is an action's, whose ref must still name what the client was told. */
-    ensureRefs: (page: Page, target: Target, acting = false) => ensureRefs(settings, page, target, acting),
+    ensureRefs: (page: Page, target: Target, acting = false) => ensureRefs(browser, page, target, acting),
     describe: (page: Page, target: Target, answered?: DescribeAnswer) => describe(settings, page, target, answered),
     describeScript: (page: Page, target: Target) => describeScript(settings, page, target),
     countSafely,
