@@ -3,15 +3,7 @@
 import { Cause, Clock, Effect, Either, Exit, Option, Ref, Schema } from "effect"
 import { defaultSettings, type Settings } from "../domain/config.js"
 import { consoleLines, observationText, pageChange, pageOf, slowMs, type Envelope, type PageState } from "../domain/envelope.js"
-import {
-  DeadlineExceeded,
-  DebuggerPaused,
-  INTERNAL_ERROR_CODE,
-  refsShownBelow,
-  toErrorInfo,
-  type ErrorInfo,
-  type ToolError
-} from "../domain/errors.js"
+import { DeadlineExceeded, DebuggerPaused, INTERNAL_ERROR_CODE, refsShownBelow, toErrorInfo, type ErrorInfo, type ToolError } from "../domain/errors.js"
 import { downloadFields, recordedDownload, type Download } from "../domain/download.js"
 import { labelsFor, type StepRecord } from "../domain/knowledge.js"
 import type { Observation, ObservationPolicy } from "../domain/observation.js"
