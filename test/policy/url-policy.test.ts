@@ -158,7 +158,8 @@ const quotedPageText = (notice: string, label: string): string | undefined => {
   return match === null ? undefined : (JSON.parse(match[1]!) as string)
 }
 
-describe("page text inside the server's notices", () => {
+// The tests on Chromium each serve their own pages to a browser of their own: they run side by side.
+describe.concurrent("page text inside the server's notices", () => {
   it.live("a refused javascript: link and a dialog that try to speak as the server are quoted, labelled and cut short", () =>
     Effect.scoped(
       Effect.gen(function* () {
@@ -247,7 +248,7 @@ describe("page text inside the server's notices", () => {
     ))
 })
 
-describe("URL policy on Chromium", () => {
+describe.concurrent("URL policy on Chromium", () => {
   it.live("refuses each blocked scheme by mm_navigate, a clicked link and window.open; nothing loads or runs", () =>
     Effect.scoped(
       Effect.gen(function* () {
