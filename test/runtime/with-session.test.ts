@@ -49,6 +49,14 @@ layer(world, { timeout: 120_000, excludeTestServices: true })("withSession", (it
       const [onA, onB] = yield* Effect.all([visit(a, "/a", "Ada"), visit(b, "/b", "Bob")], { concurrency: 2 })
       expect(onA.result).toEqual({ text: "page A" })
       expect(onB.result).toEqual({ text: "page B" })
+      // Their refs come from one space: none of a's names anything in b.
+      const refsOf = (handle: SessionHandle) =>
+        Effect.map(runTool(Tools.accessibilitySnapshot)({}).pipe(withSession(handle)), (response) =>
+          [...JSON.stringify(response.envelope).matchAll(/\b(e\d+)\b/g)].map((match) => match[1]!)
+        )
+      const [refsA, refsB] = yield* Effect.all([refsOf(a), refsOf(b)], { concurrency: 2 })
+      expect(refsA.length).toBeGreaterThan(0)
+      expect(refsA.filter((ref) => refsB.includes(ref))).toEqual([])
       // Each session is its own browser context, with its own id.
       const ids = yield* Effect.all([a, b].map((handle) => Effect.map(Context.get(handle.context, Session).current, Option.map((info) => info.sessionId))))
       expect(Option.isSome(ids[0]!) && Option.isSome(ids[1]!) && ids[0].value !== ids[1].value).toBe(true)

@@ -78,7 +78,10 @@ export const slots: Effect.Effect<(scope: Scope.Scope) => Effect.Effect<Context.
     return (scope: Scope.Scope) => Layer.buildWithScope(Layer.provide(slotLayer, Layer.succeedContext(context)), scope)
   })
 
-/** A new session for library use, closed with the current scope: `runTool(tool)(input).pipe(withSession(handle))`. */
+/**
+ * A new session for library use, closed with the current scope: `runTool(tool)(input).pipe(withSession(handle))`.
+ * Its refs come from the process's ref space (unless the context holds one), shared with every session opened so.
+ */
 export const openSession: Effect.Effect<SessionHandle, never, Config | KnowledgeStore | Scope.Scope> = Effect.gen(function* () {
   const context = yield* Effect.context<Config | KnowledgeStore>()
   const scope = yield* Effect.scope
