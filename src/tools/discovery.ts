@@ -177,13 +177,14 @@ export const describeScreen = defineTool({
       : undefined
     const current = yield* session.current
     // Step memory is advice: a store that cannot be read leaves it out, never fails the description.
-    const registry = yield* ToolRegistry
+    // The served tools' own rules for prior knowledge; a library caller that serves none gets the defaults.
+    const registry = yield* Effect.serviceOption(ToolRegistry)
     const prior = yield* catalogOf(yield* KnowledgeStore).pipe(
       Effect.map((catalog) =>
         priorKnowledge(
           catalog,
           { currentSessionId: current._tag === "Some" ? current.value.sessionId : undefined, observation, now: Date.now() },
-          (tool) => registry.lookup(tool)?.prior
+          (tool) => (Option.isSome(registry) ? registry.value.lookup(tool)?.prior : undefined)
         )
       ),
       Effect.catchTag("KnowledgeError", (error) => Effect.logWarning("prior knowledge skipped", error.message).pipe(Effect.as(undefined)))

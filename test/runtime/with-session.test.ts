@@ -31,6 +31,9 @@ layer(world, { timeout: 120_000, excludeTestServices: true })("withSession", (it
     expectTypeOf<Effect.Effect.Context<typeof call>>().toEqualTypeOf<never>()
     expectTypeOf<Effect.Effect.Error<typeof call>>().toEqualTypeOf<never>()
     expectTypeOf<Effect.Effect.Success<typeof call>>().toMatchTypeOf<ToolResponse<unknown>>()
+    // describe_screen reads the served tools' rules when a registry is there; a library call needs none.
+    const described = runTool(Tools.describeScreen)({}).pipe(withSession(handle))
+    expectTypeOf<Effect.Effect.Context<typeof described>>().toEqualTypeOf<never>()
     // The tool program itself still requires the session's services: runTool supplies them.
     expectTypeOf<Effect.Effect.Context<ReturnType<typeof Tools.getText.run>>>().not.toEqualTypeOf<never>()
   })
@@ -51,8 +54,8 @@ layer(world, { timeout: 120_000, excludeTestServices: true })("withSession", (it
       expect(onB.result).toEqual({ text: "page B" })
       // Their refs come from one space: none of a's names anything in b.
       const refsOf = (handle: SessionHandle) =>
-        Effect.map(runTool(Tools.accessibilitySnapshot)({}).pipe(withSession(handle)), (response) =>
-          [...JSON.stringify(response.envelope).matchAll(/\b(e\d+)\b/g)].map((match) => match[1]!)
+        Effect.map(runTool(Tools.describeScreen)({}).pipe(withSession(handle)), (response) =>
+          [...JSON.stringify(response).matchAll(/\b(e\d+)\b/g)].map((match) => match[1]!)
         )
       const [refsA, refsB] = yield* Effect.all([refsOf(a), refsOf(b)], { concurrency: 2 })
       expect(refsA.length).toBeGreaterThan(0)
