@@ -126,7 +126,7 @@ export class SessionLimit extends Schema.TaggedError<SessionLimit>()("SessionLim
         : this.onlyCurrent === true
           ? `yours: ${this.yours.join(", ")}, your current one; close it with mm_cleanup`
           : `yours: ${this.yours.join(", ")}; close one with mm_cleanup {session: ID}`
-    return `This server holds at most ${this.limit} browser sessions at once (--max-sessions) and all are open: ${yours}.`
+    return `This server holds at most ${this.limit} browser session${this.limit === 1 ? "" : "s"} at once (--max-sessions) and all are open: ${yours}.`
   }
   get details() {
     return { limit: this.limit }
