@@ -122,7 +122,10 @@ export const A11yNode = Schema.Struct({
   under: Schema.optional(Schema.String).annotations({
     description: "Changes-only: the ref of the nearest enclosing node the same observation shows; absent when it shows none."
   }),
-  whole: Schema.optional(Schema.Boolean).annotations({ description: "Changes-only: a row whose children are all shown below it." })
+  whole: Schema.optional(Schema.Boolean).annotations({ description: "Changes-only: a row whose children are all shown below it." }),
+  apart: Schema.optional(Schema.Boolean).annotations({
+    description: "Its ref had another name when the client was last told of it, or its name was told for another ref (the page reused elements): shown on a line of its own."
+  })
 })
 export type A11yNode = typeof A11yNode.Type
 

@@ -88,6 +88,43 @@ export const nodeLine = (node: A11yNode, options: { readonly omitName?: boolean;
 const depthOf = (node: A11yNode) => node.depth ?? 0
 
 /**
+ * The row at `i` with its cells on its line: the end of its children (the nodes right after it that are
+ * deeper), else undefined. Only a row whose shown children are all plain cells (no deeper lines, no cell
+ * showing other words than its name: a date picker's "Choose Friday, March 14th, 2025" showing 14 keeps
+ * its line), and, changes only, when they are all of it (the walk says so, or their names make up its
+ * name). Cells that are `apart` are written on the row's line and on lines of their own below it, unless
+ * all of them are: then they only have their lines.
+ */
+const rowLineEnd = (nodes: ReadonlyArray<A11yNode>, i: number, changesOnly: boolean): number | undefined => {
+  const node = nodes[i]!
+  if (node.role !== "row" || node.collapsed !== undefined) return undefined
+  let end = i + 1
+  while (end < nodes.length && depthOf(nodes[end]!) > depthOf(node)) end++
+  const children = nodes.slice(i + 1, end)
+  if (children.length === 0 || children.some((child) => depthOf(child) !== depthOf(node) + 1)) return undefined
+  if (!children.every((child) => CELL_ROLES.has(child.role) && child.collapsed === undefined && !(child.name && child.text))) return undefined
+  if (children.every((child) => child.apart === true)) return undefined
+  const names = collapseWhitespace(children.map((cell) => cell.name || cell.text || "").join(" "))
+  return !changesOnly || node.whole === true || names === collapseWhitespace(node.name) ? end : undefined
+}
+
+/**
+ * The refs of the nodes the text form writes on no line of their own, without their refs: plain cells on
+ * their row's line (see `rowLineEnd`). The page notes a ref's name as told only when its line shows it.
+ */
+export const refsWithoutLine = (given: ReadonlyArray<A11yNode>, changesOnly: boolean): Set<string> => {
+  const nodes = changesOnly ? nestedByUnder(given) : given
+  const inline = new Set<string>()
+  for (let i = 0; i < nodes.length; i++) {
+    const end = rowLineEnd(nodes, i, changesOnly)
+    if (end === undefined) continue
+    for (let j = i + 1; j < end; j++) if (nodes[j]!.apart !== true) inline.add(nodes[j]!.ref)
+    i = end - 1
+  }
+  return inline
+}
+
+/**
  * Nodes in document order (with their depths) as indented lines. Depths are made relative to the
  * shallowest node and never jump more than one level, so a partial list (changes only, a search)
  * still reads as a tree.
@@ -108,35 +145,27 @@ export const renderNodes = (given: ReadonlyArray<A11yNode>, options: RenderOptio
     let end = i + 1
     while (end < nodes.length && depthOf(nodes[end]!) > depthOf(node)) end++
     const children = nodes.slice(i + 1, end).filter((child) => depthOf(child) === depthOf(node) + 1)
-    // A cell's states go with it on the row's line: a header sorted by ("Age [ascending]").
-    const cells = children.map((cell) => {
-      const shown = states(cell)
-      return `${cell.name || cell.text || ""}${shown.length > 0 ? ` [${shown.join(", ")}]` : ""}`
-    })
-    const plainCells =
-      node.role === "row" &&
-      node.collapsed === undefined &&
-      children.length > 0 &&
-      end - i - 1 === children.length &&
-      // A cell showing other words than its name (a date picker's "Choose Friday, March 14th, 2025" showing 14) keeps its line.
-      children.every((child) => CELL_ROLES.has(child.role) && child.collapsed === undefined && !(child.name && child.text)) &&
-      // Changes only: the cells below may be some of the row's; one line only when they are all of it
-      // (the walk says so, or their names make up its name).
-      (!changesOnly ||
-        node.whole === true ||
-        collapseWhitespace(children.map((cell) => cell.name || cell.text || "").join(" ")) === collapseWhitespace(node.name))
+    const rowEnd = rowLineEnd(nodes, i, changesOnly)
     // Changes only: the cells below may be some of the row's, and the agent knows the rest.
     const omitName = changesOnly ? NAME_REPEATS_CHILDREN.has(node.role) && children.length > 0 : nameRepeats(node, children)
-    const line = plainCells ? nodeLine(node, { omitName: true, inline: cells.join(" | ") }) : nodeLine(node, { omitName })
-    const indented = `${"  ".repeat(Math.max(0, depth))}${line}`
-    if (used + indented.length + 1 > budget && lines.length > 0) {
+    // A cell's states go with it on the row's line: a header sorted by ("Age [ascending]").
+    const inline = rowEnd === undefined ? undefined : children.map((cell) => {
+      const shown = states(cell)
+      return `${cell.name || cell.text || ""}${shown.length > 0 ? ` [${shown.join(", ")}]` : ""}`
+    }).join(" | ")
+    const line = inline === undefined ? nodeLine(node, { omitName }) : nodeLine(node, { omitName: true, inline })
+    const written = [`${"  ".repeat(Math.max(0, depth))}${line}`]
+    // A row on one line still gives its `apart` cells lines of their own, with their refs.
+    if (rowEnd !== undefined) for (const cell of children) if (cell.apart === true) written.push(`${"  ".repeat(Math.max(0, depth) + 1)}${nodeLine(cell)}`)
+    const size = written.reduce((sum, text) => sum + text.length + 1, 0)
+    if (used + size > budget && lines.length > 0) {
       lines.push(`… cut at ${budget} characters: ${nodes.length - i} more nodes (narrow it with rootSelector, or search with find)`)
       return { text: lines.join("\n"), cut: true }
     }
-    lines.push(indented)
-    used += indented.length + 1
+    lines.push(...written)
+    used += size
     previous = Math.max(0, depth)
-    i = plainCells ? end : i + 1
+    i = rowEnd ?? i + 1
   }
   return { text: lines.join("\n"), cut: false }
 }

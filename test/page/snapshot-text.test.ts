@@ -1,7 +1,7 @@
 // The text form of snapshots, as a pure function of the structured nodes.
 import { describe, expect, it } from "vitest"
 import type { A11yNode } from "../../src/domain/observation.js"
-import { expandRefRuns, refRuns, renderA11y, renderFind, renderNodes } from "../../src/domain/snapshot-text.js"
+import { expandRefRuns, refRuns, refsWithoutLine, renderA11y, renderFind, renderNodes } from "../../src/domain/snapshot-text.js"
 
 const nodes: ReadonlyArray<A11yNode> = [
   { ref: "e1", role: "heading", name: "todos", level: 1 },
@@ -190,6 +190,21 @@ describe("changes-only text: every line under the node that holds it, or at the 
       { ref: "e7", role: "cell", name: "4", depth: 3, under: "e5" }
     ])
     expect(whole.split("\n")[0]).toBe("row [e5]: Mars | 4")
+  })
+
+  it("a row on one line still gives its cells whose ref or name was told for another element (apart) lines with their refs; all apart: only their lines", () => {
+    const row: A11yNode = { ref: "e17", role: "row", name: "", depth: 0, whole: true }
+    const days = ["30", "31", "1", "2", "3", "4", "5"].map((day, k): A11yNode => ({ ref: `e${18 + k}`, role: "cell", name: day, depth: 1, under: "e17", ...(k >= 5 ? { apart: true } : {}) }))
+    const some = [row, ...days]
+    expect(changes(some).split("\n").slice(0, 3)).toEqual(["row [e17]: 30 | 31 | 1 | 2 | 3 | 4 | 5", '  cell "4" [e23]', '  cell "5" [e24]'])
+    // The page notes a name as told only for the cells whose lines show their refs.
+    expect([...refsWithoutLine(some, true)]).toEqual(["e18", "e19", "e20", "e21", "e22"])
+    const all = [row, ...days.map((day) => ({ ...day, apart: true }))]
+    expect(changes(all).split("\n").slice(0, 3)).toEqual(["row [e17]", '  cell "30" [e18]', '  cell "31" [e19]'])
+    expect(refsWithoutLine(all, true).size).toBe(0)
+    // A whole snapshot alike.
+    const whole = [{ ...row, whole: undefined, name: "30 31 1 2 3 4 5" }, ...days.map(({ under: _, ...day }) => day)]
+    expect(renderNodes(whole).text.split("\n")).toEqual(["row [e17]: 30 | 31 | 1 | 2 | 3 | 4 | 5", '  cell "4" [e23]', '  cell "5" [e24]'])
   })
 
   it("removed nodes are listed as gone, and what is left keeps its place", () => {

@@ -58,12 +58,13 @@ const refRanges = (nodes: Array<TreeNode>): Array<string> => {
 }
 
 /**
- * A node a run of like siblings would hide something of: the chosen one, or (unless `foldLabelled`) one
- * whose label differs from its text (a run shows one of the two).
+ * A node a run of like siblings would hide something of: the chosen one, one whose ref or name the
+ * client was told for another element (`apart`), or (unless `foldLabelled`) one whose label differs from
+ * its text (a run shows one of the two).
  */
 const standsOut = (node: TreeNode, foldLabelled: boolean): boolean => {
   const raw = node.raw!
-  return (node.distinct === true && !foldLabelled) || raw.selected === true || raw.current !== undefined || raw.marked !== undefined
+  return (node.distinct === true && !foldLabelled) || raw.selected === true || raw.current !== undefined || raw.marked !== undefined || raw.apart === true
 }
 
 /** A leaf whose label differs from the words it shows (a day cell "Choose Friday, March 14th, 2025" showing 14). */
@@ -79,9 +80,20 @@ export interface OutputItem {
 /**
  * The finished tree in document order as output lines, runs of like siblings collapsed. `foldLabelled`
  * (a changes-only answer): labelled nodes fold too, their labels as the run's examples; mm_find still
- * matches each by its label and by its text, and a snapshot lists each on a line of its own.
+ * matches each by its label and by its text, and a snapshot lists each on a line of its own. `retold`:
+ * some nodes are `apart` (told-names.ts `markRetold`); an item holding one stays out of runs too.
  */
-export const flattenTree = (top: TreeNode, foldLabelled = false): Array<OutputItem> => {
+export const flattenTree = (top: TreeNode, foldLabelled = false, retold = false): Array<OutputItem> => {
+  const holders = new Map<TreeNode, boolean>()
+  const holdsApart = (node: TreeNode): boolean => {
+    let holds = holders.get(node)
+    if (holds === undefined) {
+      holds = node.children.some((child) => child.raw?.apart === true || holdsApart(child))
+      holders.set(node, holds)
+    }
+    return holds
+  }
+  const ownLine = (node: TreeNode) => standsOut(node, foldLabelled) || (retold && holdsApart(node))
   const controls = new Map<TreeNode, boolean>()
   const holdsControl = (node: TreeNode): boolean => {
     let holds = controls.get(node)
@@ -119,8 +131,8 @@ export const flattenTree = (top: TreeNode, foldLabelled = false): Array<OutputIt
       const shape = shapeOf(child)
       // A chosen node (selected, current, marked by a class) stays a line of its own: a run would hide which
       // it is; so does, in a whole snapshot, a node whose name differs from its text (a run shows one of the two).
-      if (!standsOut(child, foldLabelled)) {
-        while (end < children.length && !standsOut(children[end]!, foldLabelled) && shapeOf(children[end]!) === shape) end++
+      if (!ownLine(child)) {
+        while (end < children.length && !ownLine(children[end]!) && shapeOf(children[end]!) === shape) end++
       }
       // In a changes-only answer, the first item of a run (a calendar's first week) shows one of its labelled
       // leaves whole (the label's pattern) and folds the others like the run after it, which shows their words.

@@ -1,6 +1,8 @@
 // The snapshot's list of nodes: all of them, or (changes-only) those new or changed since the client
 // last looked, each naming its nearest shown ancestor, with the refs that left; and what a search of the
 // whole page records as seen.
+import type { A11yNode } from "../../../domain/observation.js"
+import { refsWithoutLine } from "../../../domain/snapshot-text.js"
 import type { OutputItem } from "./collapse.js"
 import { isWithin, openModal } from "./modal.js"
 import { tell, untell } from "./registry.js"
@@ -20,6 +22,17 @@ const markCovered = (walk: Walk, seen: Set<string>, items: Array<TreeNode>) =>
     seen.add(raw.ref)
     tell(walk.view, walk.changes, raw.ref, signatureOf(raw))
   })
+
+/**
+ * Whether the client was shown every node of these subtrees on a line of its own as it is now (at its
+ * depth, which a run's items are not told with; not only seen by a search).
+ */
+const allTold = (walk: Walk, items: ReadonlyArray<TreeNode>): boolean => {
+  const { view } = walk
+  const told = (node: TreeNode): boolean =>
+    !view.unshown.has(node.raw!.ref) && view.reported.get(node.raw!.ref) === signatureOf({ ...node.raw!, depth: node.depth }) && node.children.every(told)
+  return items.every(told)
+}
 
 /** Every node of these subtrees (a collapsed run's items with what is inside them). */
 const eachNode = (items: ReadonlyArray<TreeNode>, visit: (raw: RawNode) => void) => {
@@ -141,17 +154,21 @@ export const listNodes = (walk: Walk, output: Array<OutputItem>): NonNullable<Ob
       }
       nodes.push(item.raw)
       tell(view, changes, key, signatureOf(item.raw))
-      if (item.covered === undefined) tellName(walk.registry, view, item.raw.ref)
       if (item.covered !== undefined) markCovered(walk, seen, item.covered)
       continue
     }
     const signature = signatureOf(item.raw)
     seen.add(key)
+    // A run of items the client was each told as they are now (shown one by one earlier) is no news as a run.
+    const known = item.covered !== undefined && allTold(walk, item.covered)
     if (item.covered !== undefined) markCovered(walk, seen, item.covered)
-    if (!again.has(item.node) && (view.reported.get(key) === signature || view.passed.get(key) === signature)) unchanged++
-    else if (nodes.length < args.a11yLimit) {
+    // A node whose ref or name the client was told for another element is shown again, changed or not.
+    const same = known || view.reported.get(key) === signature || view.passed.get(key) === signature
+    if (!again.has(item.node) && item.raw.apart !== true && same) {
+      unchanged++
+      if (known) tell(view, changes, key, signature)
+    } else if (nodes.length < args.a11yLimit) {
       tell(view, changes, key, signature)
-      if (item.covered === undefined) tellName(walk.registry, view, item.raw.ref)
       view.passed.delete(key)
       place.shown = true
       let under: string | undefined
@@ -163,8 +180,19 @@ export const listNodes = (walk: Walk, output: Array<OutputItem>): NonNullable<Ob
     }
   }
   if (args.changesOnly) markWholeRows(output, nodes)
+  tellNames(walk, nodes)
   const removed = args.changesOnly ? removedRefs(walk, seen) : []
   return behind > 0 && modalTold ? { nodes, truncated, unchanged, removed, behindModal: behind } : { nodes, truncated, unchanged, removed }
+}
+
+/**
+ * Notes the names of the nodes listed as their lines show them with their refs (not a collapsed run, not
+ * a plain cell written on its row's line, whose ref the client does not see): a ref acts only on the
+ * element it named then (told-names.ts).
+ */
+const tellNames = (walk: Walk, nodes: ReadonlyArray<RawNode>) => {
+  const inline = refsWithoutLine(nodes as ReadonlyArray<A11yNode>, walk.args.changesOnly)
+  for (const node of nodes) if (node.collapsed === undefined && !inline.has(node.ref)) tellName(walk.registry, walk.view, node.ref)
 }
 
 /**

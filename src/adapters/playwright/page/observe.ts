@@ -12,6 +12,7 @@ import { makeInAriaDisabled } from "./states.js"
 import { collectTestIds } from "./test-ids.js"
 import type { Walk } from "./tree.js"
 import type { AriaTests, ObserveArgs, ObserveResult, RawTestId } from "./types.js"
+import { markRetold } from "./told-names.js"
 import { buildTree } from "./walk.js"
 
 /** The element at the root selector (null when there is none), or the document's. */
@@ -87,7 +88,7 @@ export const observePage = (args: ObserveArgs): ObserveResult => {
     if (args.find !== undefined) {
       found = findIn(top, args.find)
       if (searched) recordSeen(walk, flattenTree(top), new Set(found.lines.flatMap((line) => (line.node === undefined ? [] : [line.node.ref]))))
-    } else a11y = listNodes(walk, flattenTree(top, args.changesOnly))
+    } else a11y = listNodes(walk, flattenTree(top, args.changesOnly, markRetold(view, top)))
     nextRef = walk.nextRef
   }
 

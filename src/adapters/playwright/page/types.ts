@@ -127,6 +127,8 @@ export interface RawNode {
   under?: string
   /** Changes-only: a row whose children are all shown below it. */
   whole?: boolean
+  /** What the client was told of its ref or its name is no longer so (told-names.ts `markRetold`): a line of its own. */
+  apart?: boolean
 }
 
 export interface RawTestId {
