@@ -470,8 +470,9 @@ export const optionTable = {
     flag: "private-knowledge",
     env: "BWM_PRIVATE_KNOWLEDGE",
     default: defaultSettings.privateKnowledge,
-    help: "Limit a client's step-memory reads (queries, listings, prior knowledge, replays) to the sessions it launched.",
-    details: "By default a server's clients share one step history, so one agent learns from another's steps."
+    help: "Limit a client's step-memory reads (queries, listings, prior knowledge, replays) to the sessions it launched or named by id.",
+    details:
+      "A session id is a capability: naming it in any call (a `session` argument, or the step-memory query or export itself) lets the client read that session too; an id it never named reads as unknown. By default a server's clients share one step history, so one agent learns from another's steps."
   }),
   logLevel: option({
     section: "server",

@@ -63,8 +63,11 @@ interface ClientState {
   readonly lost?: string | undefined
   /** Slot keys of other clients' sessions it named by id. */
   readonly named: ReadonlySet<string>
-  /** Every session id it launched, closed ones included (its step memory with --private-knowledge). */
-  readonly launched: ReadonlySet<string>
+  /**
+   * Every session id it launched or named (in a call's `session`, or a step-memory query's), closed ones
+   * included: its step memory with --private-knowledge. An id is a capability, as for calls.
+   */
+  readonly known: ReadonlySet<string>
 }
 
 interface State {
@@ -100,7 +103,7 @@ interface Starting {
   readonly name?: string | undefined
 }
 
-const noClient: ClientState = { named: new Set(), launched: new Set() }
+const noClient: ClientState = { named: new Set(), known: new Set() }
 
 const shownAs = (entry: Entry) => (entry.name === undefined ? entry.sessionId : `${entry.sessionId} (${entry.name})`)
 
@@ -120,9 +123,17 @@ const startingOf = (current: State, client: string) =>
     .filter((launch) => launch.owner === client)
     .map((launch) => (launch.name === undefined ? "one starting" : `one starting (${launch.name})`))
 
-/** Store reads limited to the given sessions; without `catalog`, queries read those sessions' records only. */
-const privateStore = (store: KnowledgeStoreService, allowed: Effect.Effect<ReadonlySet<string>>): KnowledgeStoreService => ({
+/**
+ * Store reads limited to the given sessions; without `catalog`, queries read those sessions' records only.
+ * `admit` adds a session id the client named; any other id reads as unknown (nothing tells it exists).
+ */
+const privateStore = (
+  store: KnowledgeStoreService,
+  allowed: Effect.Effect<ReadonlySet<string>>,
+  admit: (sessionId: string) => Effect.Effect<void>
+): KnowledgeStoreService => ({
   startSession: store.startSession,
+  admit,
   recordStep: store.recordStep,
   ...(store.flush !== undefined ? { flush: store.flush } : {}),
   steps: (sessionId) => Effect.flatMap(allowed, (ids) => (ids.has(sessionId) ? store.steps(sessionId) : Effect.succeed([]))),
@@ -284,7 +295,7 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
             return withClient(next, client, (known) => ({
               ...known,
               ...(forCall === undefined ? { current: slot.key, lost: undefined } : {}),
-              launched: new Set(known.launched).add(launched.sessionId)
+              known: new Set(known.known).add(launched.sessionId)
             }))
           })
         const launched = yield* Effect.ensuring(Effect.tap(inner.launch(launchOptions), register), Ref.update(state, withoutStarting(slot.key)))
@@ -392,6 +403,8 @@ const finderIn = (state: Ref.Ref<State>, options: RegistryOptions) => (selector:
     const ended = current.closed.get(selector)
     if (entry === undefined) return yield* new SessionNotFound({ session: clip(selector), yours: visible.map(shownAs), ...(ended !== undefined ? { ended } : {}) })
     if (entry.owner !== client) yield* Ref.update(state, (now) => withClient(now, client, (known) => ({ ...known, named: new Set(known.named).add(entry.slot.key) })))
+    // Named by its id: its step memory is the client's to read too (--private-knowledge).
+    if (byId !== undefined) yield* Ref.update(state, (now) => withClient(now, client, (known) => ({ ...known, known: new Set(known.known).add(byId.sessionId) })))
     return entry
   })
 
@@ -427,7 +440,13 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
 
     /** Step memory as a client may read it. */
     const storeFor = (client: string): KnowledgeStoreService =>
-      options.privateKnowledge ? privateStore(store, Effect.map(Ref.get(state), (current) => clientOf(current, client).launched)) : store
+      options.privateKnowledge
+        ? privateStore(
+            store,
+            Effect.map(Ref.get(state), (current) => clientOf(current, client).known),
+            (sessionId) => Ref.update(state, (now) => withClient(now, client, (known) => ({ ...known, known: new Set(known.known).add(sessionId) })))
+          )
+        : store
 
     const newSlot = slotMaker(factory, registryScope, listeners)
 

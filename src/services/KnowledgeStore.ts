@@ -14,6 +14,12 @@ export interface KnowledgeStoreService {
   readonly recordStep: (step: StepRecord) => Effect.Effect<void, KnowledgeError>
   /** Waits until every step recorded so far is written; absent for a store that writes as it records. */
   readonly flush?: Effect.Effect<void>
+  /**
+   * A session id the caller named (a step-memory query or export of that id): a store that limits what a
+   * client reads (--private-knowledge) lets it read that session from then on, the id being a capability.
+   * Absent: every session is readable.
+   */
+  readonly admit?: (sessionId: string) => Effect.Effect<void>
   /** Steps of one session in the order they were recorded. */
   readonly steps: (sessionId: string) => Effect.Effect<ReadonlyArray<StepRecord>, KnowledgeError>
   readonly sessions: Effect.Effect<ReadonlyArray<SessionMetadata>, KnowledgeError>
@@ -75,6 +81,10 @@ export class KnowledgeStore extends Context.Tag("browser-workflow-mcp/KnowledgeS
   /** Keeps everything in memory: for tests and for library consumers who want no files. */
   static readonly layerMemory = Layer.effect(KnowledgeStore, KnowledgeStore.make)
 }
+
+/** Tells the store the caller named this session id (see `admit`); nothing for a store that limits no reads. */
+export const admitSession = (sessionId: string): Effect.Effect<void, never, KnowledgeStore> =>
+  Effect.flatMap(KnowledgeStore, (store) => store.admit?.(sessionId) ?? Effect.void)
 
 /** The store's index, or one built from a full read of a store that keeps none. */
 export const catalogOf = (store: KnowledgeStoreService): Effect.Effect<Catalog, KnowledgeError> =>

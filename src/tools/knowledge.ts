@@ -18,7 +18,7 @@ import type { SessionSet } from "../knowledge/catalog.js"
 import { recipeOf, toBatch, toPlaywright } from "../knowledge/recipe.js"
 import { expandedWords, queryGroups } from "../knowledge/text.js"
 import { defineTool, Evident, ListedAs, Unlisted } from "../runtime/tool.js"
-import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
+import { admitSession, catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Session } from "../services/Session.js"
 import { ToolRegistry, toolLookup } from "../runtime/registry.js"
 import { writeReport } from "./report.js"
@@ -63,6 +63,8 @@ const sessionsOf = (scope: KnowledgeScope) =>
   Effect.gen(function* () {
     if (scope === "all") return "all" as SessionSet
     if (scope === "current") return new Set([yield* currentSessionId]) as SessionSet
+    // Naming an id is what lets a client read another's session (--private-knowledge).
+    yield* admitSession(scope.sessionId)
     return new Set([scope.sessionId]) as SessionSet
   })
 
@@ -151,6 +153,7 @@ export const knowledgeSessions = defineTool({
 export const sessionSteps = (sessionId: string) =>
   Effect.gen(function* () {
     const store = yield* KnowledgeStore
+    yield* admitSession(sessionId)
     const steps = yield* store.steps(sessionId)
     if (steps.length === 0) {
       return yield* new KnowledgeError({

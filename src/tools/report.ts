@@ -7,7 +7,7 @@ import { isMemoryStep, type StepRecord } from "../domain/knowledge.js"
 import { recipeOf } from "../knowledge/recipe.js"
 import { renderReport } from "../knowledge/report.js"
 import { defineTool } from "../runtime/tool.js"
-import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
+import { admitSession, catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Session } from "../services/Session.js"
 import { ToolRegistry } from "../runtime/registry.js"
 
@@ -19,6 +19,7 @@ const mimeOf = (file: string) => IMAGE_TYPES[file.slice(file.lastIndexOf(".")).t
 export const buildReport = (sessionId: string) =>
   Effect.gen(function* () {
     const store = yield* KnowledgeStore
+    yield* admitSession(sessionId)
     // The flow, without the agent's questions to the step memory and earlier reports.
     const steps: ReadonlyArray<StepRecord> = (yield* store.steps(sessionId)).filter(
       (step) => !isMemoryStep(step)
