@@ -561,7 +561,7 @@ export const runTool =
           if (handle._tag === "Left") return yield* unanswered<OE>(handle.left)
           return yield* runOn(definition, argument.right.rest, options).pipe(
             Effect.provide(handle.right.context),
-            Effect.provideService(Sessions, nestedSessions(sessions, handle.right))
+            Effect.provideService(Sessions, yield* nestedSessions(sessions, handle.right))
           )
         })
       )

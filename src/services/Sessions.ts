@@ -1,6 +1,6 @@
 // The browser sessions a call may run on: which one a call means (its `session` argument, the calling
 // client's current one, or a new one), and listing, switching and closing them for that client.
-import { Context, Effect, Either, FiberRef, Option, type Scope } from "effect"
+import { Context, Effect, Either, FiberRef, Option, Ref, type Scope } from "effect"
 import { InvalidInput, type ProfileInUse, type SessionLimit, SessionNotFound } from "../domain/errors.js"
 import { KnowledgeStore } from "./KnowledgeStore.js"
 import { Observer } from "./Observer.js"
@@ -192,11 +192,40 @@ export const onCurrentSession = <A, E, R>(effect: Effect.Effect<A, E, R>): Effec
     )
   ) as Effect.Effect<A, E, Exclude<R, SessionServices>>
 
-/** Inside a call, calls without a `session` argument run on the call's own session (unless they ask for a fresh one). */
-export const nestedSessions = (outer: SessionsService, handle: SessionHandle): SessionsService => ({
-  ...outer,
-  resolve: (request) => (request.selector === undefined && request.fresh !== true ? Effect.succeed(handle) : outer.resolve(request))
-})
+/**
+ * Inside a call, calls without a `session` argument run on the call's session: the one it ran on, or the one a
+ * launch inside it started since. A launch (or replay) there gets a new session as a call of its own would when
+ * the call's session is launched (a batch's launch step beside session "a" starts "b", never replaces "a"), and
+ * the calls after it run on that one once it launched; while the call's session is not launched yet, a launch
+ * launches that one (a batch that starts with its launch). `fresh` asks for a new one anyway; a `session`
+ * argument names its own.
+ */
+export const nestedSessions = (outer: SessionsService, handle: SessionHandle): Effect.Effect<SessionsService> =>
+  Effect.map(Ref.make<{ readonly own: SessionHandle; readonly ownId?: string; readonly started?: SessionHandle }>({ own: handle }), (state) => {
+    const launchedId = (candidate: SessionHandle) => Effect.map(sessionOf(candidate).current, Option.map((info) => info.sessionId))
+    // A session a launch started in an earlier call becomes the call's own once it launched; else it is forgotten.
+    const own = Effect.gen(function* () {
+      const now = yield* Ref.get(state)
+      if (now.started === undefined) return now
+      const id = yield* launchedId(now.started)
+      const next = Option.isSome(id) ? { own: now.started, ownId: id.value } : { own: now.own, ...(now.ownId !== undefined ? { ownId: now.ownId } : {}) }
+      yield* Ref.set(state, next)
+      return next
+    })
+    const resolve: SessionsService["resolve"] = (request) =>
+      Effect.gen(function* () {
+        if (request.selector !== undefined || request.fresh === true) return yield* outer.resolve(request)
+        const current = yield* own
+        if (request.starts && Option.isSome(yield* launchedId(current.own))) {
+          const started = yield* outer.resolve(request)
+          yield* Ref.update(state, (before) => ({ ...before, started }))
+          return started
+        }
+        // One a launch started is held for each call on it (its idle lease waits), as a call of its own would.
+        return current.ownId === undefined ? current.own : yield* outer.resolve({ ...request, selector: current.ownId })
+      })
+    return { ...outer, resolve }
+  })
 
 /** The longest `session` argument taken (ids are 30 characters; names at most 64). */
 const SESSION_ARGUMENT_MAX = 200

@@ -1,7 +1,7 @@
 // mm_run_steps: many tool calls in one request, each through the same runTool as a single call.
 // Effect.forEach over the steps: short-circuit on a stopping failure, accumulate otherwise.
 import { randomBytes } from "node:crypto"
-import { Clock, Data, Effect, Either, Option, Ref, Schema } from "effect"
+import { Clock, Context, Data, Effect, Either, Option, Ref, Schema } from "effect"
 import { defaultBatchLimits, type BatchLimits } from "../domain/config.js"
 import { Download } from "../domain/download.js"
 import { consoleLines, ErrorObject, PageState, slowMs } from "../domain/envelope.js"
@@ -13,6 +13,7 @@ import { defineTool, Evident, ListedAs, Unlisted, type AnyToolDefinition, type A
 import { Observer } from "../services/Observer.js"
 import { reportProgress } from "../services/Progress.js"
 import { Session } from "../services/Session.js"
+import { Sessions } from "../services/Sessions.js"
 
 export const BATCH_TOOL_NAME = "run_steps"
 
@@ -277,6 +278,16 @@ interface BatchRun {
   readonly batchTimeoutMs: number
 }
 
+/**
+ * The session a step runs on, as the step's own call resolves it (its `session` argument, else the batch's
+ * session or the one a launch step started): none when that names no session.
+ */
+const stepSession = (step: StepInput) =>
+  Effect.flatMap(Sessions, (sessions) => {
+    const selector = step.args?.session
+    return Effect.option(Effect.map(sessions.resolve({ selector: typeof selector === "string" ? selector : undefined, starts: false }), (handle) => handle.context))
+  })
+
 /** Runs one step's tool through runTool and makes its result: the envelope's fields and the step's expectation. */
 const runStepTool = (
   run: BatchRun,
@@ -288,8 +299,11 @@ const runStepTool = (
 ) =>
   Effect.gen(function* () {
     const { limits, input, batchId, batchTimeoutMs } = run
-    const session = yield* Session
-    const consoleCursor = step.expectation?.includeConsole === true ? yield* session.consoleCursor : 0
+    // A launch step's console starts with its new session.
+    const consoleCursor =
+      step.expectation?.includeConsole === true && tool.startsSession !== true
+        ? yield* Effect.flatMap(stepSession(step), (services) => Option.isSome(services) ? Context.get(services.value, Session).consoleCursor : Effect.succeed(0))
+        : 0
     const stepTimeout = step.timeoutMs ?? limits.toolLimits[tool.name]?.timeoutMs
     // When the batch deadline is the tighter one, the interrupted step says so with MM_BATCH_TIMEOUT
     // (`remaining` undefined: a launch, outside the batch deadline).
@@ -301,11 +315,12 @@ const runStepTool = (
       onDeadline: batchBinds ? () => new BatchTimeout({ batchTimeoutMs, started: true }) : undefined
     })
     const expectation = step.expectation
+    // What the step ran on: a launch step's new session, or the session its `session` argument names.
+    const ranOn = expectation === undefined ? Option.none() : yield* stepSession(step)
+    const session = Option.map(ranOn, (services) => Context.get(services, Session))
     const snapshot =
-      expectation?.includeSnapshot === true
-        ? yield* Effect.flatMap(Observer, (observer) =>
-            observer.accessibility({ rootSelector: expectation.snapshotSelector })
-          ).pipe(
+      expectation?.includeSnapshot === true && Option.isSome(ranOn)
+        ? yield* Context.get(ranOn.value, Observer).accessibility({ rootSelector: expectation.snapshotSelector }).pipe(
             Effect.map(({ nodes, truncated }) => {
               const rendered = renderNodes(nodes)
               return truncated && !rendered.cut ? `${rendered.text}\n… more nodes than the limit` : rendered.text
@@ -314,13 +329,13 @@ const runStepTool = (
           )
         : Option.none()
     const screenshot =
-      expectation?.includeScreenshot === true
-        ? yield* session.screenshot({ name: `${batchId}-step-${index}`, fullPage: false }).pipe(Effect.option)
+      expectation?.includeScreenshot === true && Option.isSome(session)
+        ? yield* session.value.screenshot({ name: `${batchId}-step-${index}`, fullPage: false }).pipe(Effect.option)
         : Option.none()
     // Every message while the step ran, in the same short lines as the errors every response carries.
     const allConsole =
-      expectation?.includeConsole === true
-        ? consoleLines(yield* session.consoleSince(consoleCursor), envelope.page?.url, { all: true, lines: STEP_CONSOLE_LINES })
+      expectation?.includeConsole === true && Option.isSome(session)
+        ? consoleLines(yield* session.value.consoleSince(consoleCursor), envelope.page?.url, { all: true, lines: STEP_CONSOLE_LINES })
         : []
     // A step whose result is page text (a snapshot, describe_screen, find) keeps it whatever the observations.
     const keepSnapshot =
@@ -401,7 +416,7 @@ const runBatch = (limits: BatchLimits) =>
           stepResult = { ...(step.label !== undefined ? { label: step.label } : {}), ok: false, error: resolved.left }
         } else {
           const tool = resolved.right as ToolDefinition<unknown, unknown, unknown, unknown, ToolServices>
-          stepResult = yield* runStepTool(run, tool, step, index, stepStarted, launches ? undefined : remaining)
+          stepResult = yield* Effect.scoped(runStepTool(run, tool, step, index, stepStarted, launches ? undefined : remaining))
         }
         if (launches) {
           const took = (yield* Clock.currentTimeMillis) - stepStarted
@@ -412,8 +427,10 @@ const runBatch = (limits: BatchLimits) =>
         return bound(stepResult, index)
       })
 
+    // A failed launch stops the batch unless its step says continueOnError: the steps after it meant its session.
+    const launchStep = (step: StepInput) => registry.lookup(step.tool)?.role === "launch"
     const stops = (step: StepInput, result: StepResult) =>
-      !result.ok && result.skipped !== true && (step.continueOnError ?? !input.stopOnError) === false
+      !result.ok && result.skipped !== true && (step.continueOnError ?? (launchStep(step) ? false : !input.stopOnError)) === false
 
     yield* Effect.forEach(
       input.steps,

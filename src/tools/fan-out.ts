@@ -59,7 +59,7 @@ export const fanOut = <A, R>(
           const sessionId = yield* Ref.make<string | undefined>(undefined)
           const outcome = yield* once(run).pipe(
             Effect.provide(handle.context as Context.Context<SessionServices>),
-            Effect.provideService(Sessions, nestedSessions(outer, handle)),
+            Effect.provideService(Sessions, yield* nestedSessions(outer, handle)),
             Effect.provideService(Progress, quiet),
             Effect.either,
             // The run's session closes after it, whatever happened (its step records stay).
