@@ -127,7 +127,8 @@ describe("parseCli", () => {
       allowedHosts: ["a.test", "b.test"],
       authToken: "s3cret",
       idleTimeoutMs: 60_000,
-      maxClients: 64
+      maxClients: 64,
+      evictAfterMs: 30_000
     })
   })
 

@@ -20,8 +20,8 @@ session in the next ones: call mm_launch '{}' answers result.sessionId; call mm_
 closes with mm_cleanup '{"session": ...}' or when its idle lease runs out (--session-idle-timeout).
 
 Exit code: 0 when the envelope is ok, 1 when it is an error (or an mm_run_steps batch with a failed
-step), 2 for a usage error, 3 when the server cannot be reached, 4 when it refuses the auth token
-(missing or wrong: HTTP 401 or 403).
+step), 2 for a usage error, 3 when the server cannot be reached or is full (HTTP 503, --max-clients),
+4 when it refuses the auth token (missing or wrong: HTTP 401 or 403).
 `
 
 const fail = (message: string) => {

@@ -471,8 +471,7 @@ export const optionTable = {
     env: "BWM_PRIVATE_KNOWLEDGE",
     default: defaultSettings.privateKnowledge,
     help: "Limit a client's step-memory reads (queries, listings, prior knowledge, replays) to the sessions it launched or named by id.",
-    details:
-      "A session id is a capability: naming it in any call (a `session` argument, or the step-memory query or export itself) lets the client read that session too; an id it never named reads as unknown. By default a server's clients share one step history, so one agent learns from another's steps."
+    details: "A session id is a capability: naming it in any call (a `session` argument, or the step-memory query or export itself) lets the client read that session too; an id it never named reads as unknown. By default a server's clients share one step history, so one agent learns from another's steps."
   }),
   logLevel: option({
     section: "server",
@@ -536,7 +535,11 @@ export const optionTable = {
     env: "BWM_MAX_CLIENTS",
     default: 64,
     help: "At most this many HTTP clients (MCP sessions) at once; closed ones (DELETE, --idle-timeout) do not count.",
-    details: "An initialize beyond it gets 503 with a JSON-RPC error saying so, and no session."
+    details: "At the limit a new client takes the place of the least recently active one idle (nothing in flight) for --client-evict-after; only when none is gets an initialize 503 with a JSON-RPC error saying so, and no session."
+  }),
+  clientEvictAfter: option({
+    section: "http", type: OptionTypes.integer(0, 86_400), flag: "client-evict-after", env: "BWM_CLIENT_EVICT_AFTER", default: 30,
+    help: "Seconds an HTTP client must have been idle, with no call in flight, before a new client may take its place at --max-clients (its browser sessions stay, reachable by id; stderr logs it)."
   }),
   screens: option({
     section: "file",
@@ -592,8 +595,6 @@ export type OptionValues = { readonly [K in OptionName]: OptionTable[K] extends 
 
 /** The JSON config file (`--config FILE`): every option of the table, each optional. */
 export const ConfigFile = Schema.Struct(
-  Object.fromEntries(
-    Object.entries(optionTable).map(([key, spec]) => [key, Schema.optional(spec.type.schema as Schema.Schema<unknown, any>)])
-  )
+  Object.fromEntries(Object.entries(optionTable).map(([key, spec]) => [key, Schema.optional(spec.type.schema as Schema.Schema<unknown, any>)]))
 ) as unknown as Schema.Schema<Partial<OptionValues>, Record<string, unknown>>
 export type ConfigFile = Partial<OptionValues>

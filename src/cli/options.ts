@@ -298,6 +298,7 @@ export interface ServeOptions {
         readonly authToken: string | undefined
         readonly idleTimeoutMs: number
         readonly maxClients: number
+        readonly evictAfterMs: number
       }
     | undefined
 }
@@ -342,6 +343,7 @@ const serveOptionsOf = (values: OptionValues): ServeOptions => ({
           allowedHosts: values.allowedHosts,
           authToken: values.authToken,
           idleTimeoutMs: values.idleTimeout * 1000,
-          maxClients: values.maxClients
+          maxClients: values.maxClients,
+          evictAfterMs: values.clientEvictAfter * 1000
         }
 })

@@ -27,12 +27,23 @@ export class RemoteAuthRefused extends Error {
   }
 }
 
-const refusedAuth = (error: unknown): RemoteAuthRefused | undefined =>
-  error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403) ? new RemoteAuthRefused(error.code) : undefined
+/** The server holds --max-clients clients and none has been idle long enough to give up its place (HTTP 503). */
+export class RemoteServerFull extends Error {
+  constructor(detail: string) {
+    super(`the server is full (HTTP 503): it holds its most clients (--max-clients) and none idle long enough to make room; retry in a moment. ${detail}`)
+  }
+}
+
+const refusedAuth = (error: unknown): Error | undefined =>
+  error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)
+    ? new RemoteAuthRefused(error.code)
+    : error instanceof StreamableHTTPError && error.code === 503
+      ? new RemoteServerFull(error.message)
+      : undefined
 
 /**
  * Connects, calls the tool, and ends the MCP session again (a browser this client started closes with it).
- * A refused token fails with RemoteAuthRefused; anything else that keeps the call from the server, with its own error.
+ * A refused token fails with RemoteAuthRefused, a full server with RemoteServerFull; anything else that keeps the call from the server, with its own error.
  */
 export const callRemoteTool = (call: RemoteCall): Promise<RemoteResult> =>
   callOnce(call).catch((error: unknown) => {

@@ -23,9 +23,16 @@ export interface HttpOptions extends McpServerOptions {
   readonly idleTimeoutMs?: number | undefined
   /** At most this many client (HTTP) sessions at once (closed ones do not count); a new one beyond gets 503. Default 64. */
   readonly maxClients?: number | undefined
+  /**
+   * At the limit, a new client takes the place of the least recently active one idle (nothing in flight) for at
+   * least this long: the SDK's client.close() sends no DELETE, and a crashed or one-call client sends nothing.
+   * Default 30 s: longer than an agent's pause between two calls, so a client that is working keeps its place.
+   */
+  readonly evictAfterMs?: number | undefined
 }
 
 export const DEFAULT_MAX_CLIENTS = 64
+export const DEFAULT_EVICT_AFTER_MS = 30_000
 
 export interface HttpServer {
   /** The MCP endpoint, e.g. http://127.0.0.1:8931/mcp (on this machine, for a server bound to every address). */
@@ -147,6 +154,16 @@ const idleSweep = (clients: ReadonlyMap<string, Client>, idleTimeoutMs: number) 
   return sweep
 }
 
+/** The client to close for a new one: the least recently active with nothing in flight, idle at least evictAfterMs. */
+const evictable = (clients: ReadonlyMap<string, Client>, evictAfterMs: number, now: number) => {
+  let oldest: Client | undefined
+  for (const client of clients.values()) {
+    if (client.inFlight.size > 0 || now - client.lastSeen < evictAfterMs) continue
+    if (oldest === undefined || client.lastSeen < oldest.lastSeen) oldest = client
+  }
+  return oldest
+}
+
 /**
  * Serves the registry over Streamable HTTP at /mcp until closed. Each client session gets its own SDK
  * Server; all of them run tools on the one runtime, whose session registry gives each client its own
@@ -163,6 +180,18 @@ export const serveHttp = async <R, ER>(
   const expectedToken = options.authToken === undefined ? undefined : digest(`Bearer ${options.authToken}`)
   const clients = new Map<string, Client>()
   const maxClients = options.maxClients ?? DEFAULT_MAX_CLIENTS
+  const evictAfterMs = options.evictAfterMs ?? DEFAULT_EVICT_AFTER_MS
+  /** At the limit: closes the MCP transport of an idle client (its browser sessions stay, reachable by id); false when none may go. */
+  const makeRoom = () => {
+    const now = Date.now()
+    const victim = evictable(clients, evictAfterMs, now)
+    if (victim === undefined || victim.transport.sessionId === undefined) return false
+    clients.delete(victim.transport.sessionId)
+    void victim.transport.close().catch(() => undefined)
+    const line = `closed an HTTP client idle for ${Math.round((now - victim.lastSeen) / 1000)} s with nothing in flight to make room for a new one (--max-clients ${maxClients}); its browser sessions stay`
+    void runtime.runPromise(Effect.logWarning(line)).catch(() => undefined)
+    return true
+  }
   /** Initialize requests being answered: sessions about to exist, counted against the limit. */
   let opening = 0
   const newClient = async (): Promise<Client> => {
@@ -219,11 +248,11 @@ export const serveHttp = async <R, ER>(
       return client.transport.handleRequest(request, response, body)
     }
     if (request.method === "POST" && isInitializeRequest(body)) {
-      if (clients.size + opening >= maxClients) {
+      if (clients.size + opening >= maxClients && !makeRoom()) {
         return sendJsonRpcError(
           response,
           503,
-          `Too many clients: this server holds at most ${maxClients} HTTP sessions at once (--max-clients); end one (HTTP DELETE) or wait until an idle one closes (--idle-timeout), then initialize again`,
+          `Too many clients: this server holds at most ${maxClients} HTTP sessions at once (--max-clients), and none has been idle with nothing in flight for ${Math.round(evictAfterMs / 1000)} s (--client-evict-after), the least a client is left before a new one takes its place; end one (HTTP DELETE) or retry once one is idle that long, then initialize again`,
           { "retry-after": "5" }
         )
       }
