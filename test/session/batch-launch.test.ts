@@ -2,14 +2,13 @@
 // new session beside it, as a call of its own would, which becomes the client's current one, and the
 // batch's steps after it run there; `force: true` in the step never closes the other session; a step that
 // names a session runs there. Real Chromium, pages served on 127.0.0.1, the app layer in process.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { servePages, type RunningServer } from "../../demo/sample-app.js"
 import { appLayer, registryFor } from "../../src/cli/serve.js"
 import { makeMcpServer } from "../../src/mcp/server.js"
 import { html, testSettings } from "../support/browser.js"
+import { connectWithText, type TextAnswer } from "../support/mcp-client.js"
 
 /** A counter: each click on Add adds one to the number shown. */
 const counter = (title: string) =>
@@ -21,35 +20,11 @@ const counter = (title: string) =>
 
 const pages = { "/": html("Home", "<p>home</p>"), "/a": counter("Alpha"), "/b": counter("Bravo"), "/c": counter("Charlie") }
 
-interface Answer {
-  readonly ok: boolean
-  readonly result?: any
-  readonly error?: { readonly code: string; readonly message: string }
-  /** The page text after the JSON. */
-  readonly text: string
-}
-
-const connect = async (runtime: ManagedRuntime.ManagedRuntime<any, any>, settings: ReturnType<typeof testSettings>) => {
-  const server = makeMcpServer(registryFor(settings), runtime)
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  const client = new Client({ name: "batch-launch-test", version: "1.0.0" })
-  await server.connect(serverSide)
-  await client.connect(clientSide)
-  const call = async (name: string, args: Record<string, unknown> = {}): Promise<Answer> => {
-    const result = await client.callTool({ name, arguments: args })
-    const content = result.content as Array<{ type: string; text?: string }>
-    return { ...JSON.parse(content[0]!.text!), text: content[1]?.text ?? "" }
-  }
-  const ok = async (name: string, args: Record<string, unknown> = {}) => {
-    const answer = await call(name, args)
-    expect(answer.error, `${name} ${JSON.stringify(args)}`).toBeUndefined()
-    return answer
-  }
-  return { client, call, ok }
-}
+const connect = (runtime: ManagedRuntime.ManagedRuntime<any, any>, settings: ReturnType<typeof testSettings>) =>
+  connectWithText(makeMcpServer(registryFor(settings), runtime), "batch-launch-test")
 
 /** The client's sessions by name: whether each is current, and its page's URL. */
-const listed = async (ok: (name: string, args?: Record<string, unknown>) => Promise<Answer>) =>
+const listed = async (ok: (name: string, args?: Record<string, unknown>) => Promise<TextAnswer>) =>
   Object.fromEntries(
     ((await ok("mm_sessions")).result.sessions as Array<{ name?: string; id: string; url?: string; current?: boolean }>).map((session) => [
       session.name ?? session.id,

@@ -3,14 +3,13 @@
 // never acted on), also while two sessions walk at once, and after the session it came from closed.
 // One client alone still numbers densely from e1. Real Chromium, pages served on 127.0.0.1, the app
 // layer in process (a context per session in one shared browser process).
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { servePages, type RunningServer } from "../../demo/sample-app.js"
 import { appLayer, registryFor } from "../../src/cli/serve.js"
 import { makeMcpServer } from "../../src/mcp/server.js"
 import { html, testSettings } from "../support/browser.js"
+import { connectWithText } from "../support/mcp-client.js"
 
 /** A counter: each click on Add adds one to the number shown. */
 const counter = (title: string) =>
@@ -32,32 +31,8 @@ const pages = {
   "/many-b": many("Mb")
 }
 
-interface Answer {
-  readonly ok: boolean
-  readonly result?: any
-  readonly error?: { readonly code: string; readonly message: string }
-  readonly text: string
-}
-
-/** An MCP client of a server over the given runtime, and its calls (envelope plus the page's text). */
-const connect = async (runtime: ManagedRuntime.ManagedRuntime<any, any>, settings: ReturnType<typeof testSettings>) => {
-  const server = makeMcpServer(registryFor(settings), runtime)
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  const client = new Client({ name: "ref-space-test", version: "1.0.0" })
-  await server.connect(serverSide)
-  await client.connect(clientSide)
-  const call = async (name: string, args: Record<string, unknown> = {}): Promise<Answer> => {
-    const result = await client.callTool({ name, arguments: args })
-    const content = result.content as Array<{ type: string; text?: string }>
-    return { ...JSON.parse(content[0]!.text!), text: content[1]?.text ?? "" }
-  }
-  const ok = async (name: string, args: Record<string, unknown> = {}) => {
-    const answer = await call(name, args)
-    expect(answer.error, `${name} ${JSON.stringify(args)}`).toBeUndefined()
-    return answer
-  }
-  return { client, call, ok }
-}
+const connect = (runtime: ManagedRuntime.ManagedRuntime<any, any>, settings: ReturnType<typeof testSettings>) =>
+  connectWithText(makeMcpServer(registryFor(settings), runtime), "ref-space-test")
 
 /** Every ref a page text shows. */
 const refsIn = (text: string): Array<string> => [...text.matchAll(/\[(e\d+)\]/g)].map((match) => match[1]!)

@@ -5,7 +5,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { type Layer, ManagedRuntime } from "effect"
-import { afterEach } from "vitest"
+import { afterEach, expect } from "vitest"
 
 /** A tool call's envelope as the client reads it. */
 export interface Answer {
@@ -47,6 +47,33 @@ export const connectClient = async (server: Server, name: string): Promise<Conne
     names: async () => (await client.listTools()).tools.map((tool) => tool.name),
     changes: () => changed
   }
+}
+
+/** A tool call's envelope with the page text that follows it ("" when none came). */
+export interface TextAnswer extends Answer {
+  readonly text: string
+}
+
+/**
+ * Connects a client named `name` to `server` for tests that read the page text too: `call` answers the
+ * envelope and the text, `ok` the same after expecting no error (named by the call). The caller closes `client`.
+ */
+export const connectWithText = async (server: Server, name: string) => {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  const client = new Client({ name, version: "1.0.0" })
+  await server.connect(serverSide)
+  await client.connect(clientSide)
+  const call = async (tool: string, args: Record<string, unknown> = {}): Promise<TextAnswer> => {
+    const result = await client.callTool({ name: tool, arguments: args })
+    const content = result.content as Array<{ type: string; text?: string }>
+    return { ...(JSON.parse(content[0]!.text!) as Answer), text: content[1]?.text ?? "" }
+  }
+  const ok = async (tool: string, args: Record<string, unknown> = {}) => {
+    const answer = await call(tool, args)
+    expect(answer.error, `${tool} ${JSON.stringify(args)}`).toBeUndefined()
+    return answer
+  }
+  return { client, call, ok }
 }
 
 /**
