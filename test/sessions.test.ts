@@ -7,19 +7,13 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { execFileSync } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { servePages, type RunningServer } from "../demo/sample-app.js"
 import { html, tempDir } from "./support/browser.js"
-import { binEntry, browserPids, startHttpServer, waitUntil, type RunningHttpServer } from "./support/http-server.js"
+import { connectHttp, binEntry, browserPids, startHttpServer, waitUntil, type RunningHttpServer } from "./support/http-server.js"
 
-const connect = async (url: string) => {
-  const transport = new StreamableHTTPClientTransport(new URL(url))
-  const client = new Client({ name: "sessions-test", version: "1.0.0" })
-  await client.connect(transport)
-  return { client, transport }
-}
+const connect = (url: string) => connectHttp(url, "sessions-test")
 
 const envelopeOf = (result: Awaited<ReturnType<Client["callTool"]>>) => {
   const content = result.content as Array<{ type: string; text?: string }>

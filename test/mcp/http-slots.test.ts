@@ -7,16 +7,10 @@ import { randomUUID } from "node:crypto"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { describe, expect, it } from "vitest"
-import { binEntry, startHttpServer } from "../support/http-server.js"
+import { connectHttp, binEntry, startHttpServer } from "../support/http-server.js"
 
-const connect = async (url: string) => {
-  const transport = new StreamableHTTPClientTransport(new URL(url))
-  const client = new Client({ name: "http-slots-test", version: "1.0.0" })
-  await client.connect(transport)
-  return { client, transport }
-}
+const connect = (url: string) => connectHttp(url, "http-slots-test")
 
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => {
   const content = (await client.callTool({ name, arguments: args })).content as Array<{ type: string; text?: string }>

@@ -3,18 +3,12 @@
 // call or in the query itself); another's stays unseen, and a made-up id answers as an unknown one.
 import { randomUUID } from "node:crypto"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { servePages, type RunningServer } from "../../demo/sample-app.js"
 import { html } from "../support/browser.js"
-import { startHttpServer, type RunningHttpServer } from "../support/http-server.js"
+import { connectHttp, startHttpServer, type RunningHttpServer } from "../support/http-server.js"
 
-const connect = async (url: string) => {
-  const transport = new StreamableHTTPClientTransport(new URL(url))
-  const client = new Client({ name: "private-knowledge-test", version: "1.0.0" })
-  await client.connect(transport)
-  return { client, transport }
-}
+const connect = (url: string) => connectHttp(url, "private-knowledge-test")
 
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => {
   const content = (await client.callTool({ name, arguments: args })).content as Array<{ type: string; text?: string }>

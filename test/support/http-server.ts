@@ -1,9 +1,19 @@
 // Starts the built command as a Streamable HTTP server on a free port of 127.0.0.1, for the HTTP and call tests.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as path from "node:path"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { tempDir } from "./browser.js"
 
 export const binEntry = path.resolve(import.meta.dirname, "../../dist/bin/browser-workflow-mcp.js")
+
+/** An SDK client named `name` connected to the server at `url` over Streamable HTTP, with its transport (to end or drop its session). */
+export const connectHttp = async (url: string, name: string) => {
+  const transport = new StreamableHTTPClientTransport(new URL(url))
+  const client = new Client({ name, version: "1.0.0" })
+  await client.connect(transport)
+  return { client, transport }
+}
 
 export interface RunningHttpServer {
   readonly url: string
