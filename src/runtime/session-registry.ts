@@ -2,7 +2,7 @@
 // of its own (mm_launch starts its browser context there), owned by the client that launched it, found
 // by id (any client: a capability) or by name (its owner, and clients that named its id), and closed by
 // mm_cleanup, mm_sessions, its idle lease or the server's end, which closes its scope and all it opened.
-import { Clock, Context, Duration, Effect, ExecutionStrategy, Exit, FiberRef, Layer, Option, Ref, Schedule, Scope } from "effect"
+import { Clock, Context, Duration, Effect, ExecutionStrategy, Exit, FiberRef, Layer, Option, Ref, Scope } from "effect"
 import { clip, InvalidInput, ProfileInUse, SessionLimit, SessionNotFound } from "../domain/errors.js"
 import { KnowledgeStore, type KnowledgeStoreService } from "../services/KnowledgeStore.js"
 import { ObservingClient, type Observer } from "../services/Observer.js"
@@ -330,19 +330,27 @@ const givePlaceBack = (state: Ref.Ref<State>, permit: number) =>
     return { ...current, permits }
   })
 
-/** Closes the sessions whose idle lease ran out: no call running on them, none ended for idleTimeoutMs. */
+/**
+ * Closes the sessions whose idle lease ran out (no call running on them, none ended for idleTimeoutMs) and
+ * answers how long until the next one can: the earliest idle session's lease end, else a quarter lease (a
+ * session in a call renews its lease when the call ends), never below 250 ms nor above 30 s.
+ */
 const leaseSweep = ({ state, options, closeSlot }: Core) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
+    let next = Math.min(30_000, Math.floor(options.idleTimeoutMs / 4))
     for (const entry of (yield* Ref.get(state)).entries.values()) {
       const use = yield* Ref.get(entry.slot.use)
-      if (use.calls === 0 && now - use.lastUsed >= options.idleTimeoutMs) {
+      if (use.calls > 0) continue
+      const left = use.lastUsed + options.idleTimeoutMs - now
+      if (left <= 0) {
         yield* Effect.logInfo("closed a browser session whose idle lease ran out (--session-idle-timeout)").pipe(
           Effect.annotateLogs("sessionId", entry.sessionId)
         )
         yield* closeSlot(entry.slot, "lease")
-      }
+      } else next = Math.min(next, left)
     }
+    return Math.max(250, next)
   })
 
 /** A session as its client lists it: name, idle seconds, whether it is the client's current one, memory. */
@@ -564,10 +572,10 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
         return () => void listeners.delete(listener)
       })
 
-    // The idle lease: a session no call used for idleTimeoutMs closes (checked a few times per lease).
+    // The idle lease: a session no call used for idleTimeoutMs closes, checked when the earliest lease ends.
     if (options.idleTimeoutMs > 0 && shared === undefined) {
-      const every = Duration.millis(Math.min(30_000, Math.max(250, Math.floor(options.idleTimeoutMs / 4))))
-      yield* Effect.forkScoped(Effect.repeat(leaseSweep({ state, options, closeSlot }), Schedule.spaced(every)))
+      const sweep = leaseSweep({ state, options, closeSlot })
+      yield* Effect.forkScoped(Effect.forever(Effect.flatMap(sweep, (wait) => Effect.sleep(Duration.millis(wait)))))
     }
 
     const service: SessionsService = { resolve, list, reserving, count, switchTo, close, onPauseChange }
