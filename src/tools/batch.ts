@@ -474,7 +474,7 @@ export const makeRunSteps = (limits: BatchLimits = defaultBatchLimits) => {
     role: "batch",
     title: "Run several steps",
     description:
-      "Run known steps in one call, each {tool, args} as alone (launch too). Returns {steps, summary}, with page text.",
+      "Run known steps in one call, each {tool, args} as alone (launch too), with page text.",
     input: Input,
     output: RunStepsOutput,
     // Its steps are any tools, page actions among them.

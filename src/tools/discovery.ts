@@ -126,7 +126,7 @@ export const describeScreen = defineTool({
   name: "describe_screen",
   title: "Describe the screen",
   description:
-    "The active tab's state, test ids and hints from earlier sessions, then the page as text with refs (with rootSelector: state and that part).",
+    "The active tab's state, test ids and hints from earlier sessions, then the page as text with refs (rootSelector: state and that part).",
   input: Schema.Struct({
     rootSelector: RootSelector,
     // The screenshot options are upstream's; mm_screenshot is the listed way to take one.

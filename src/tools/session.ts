@@ -27,6 +27,8 @@ const LaunchInput = Schema.Struct({
     description: "Its name, for session.",
     [Evident]: true
   }),
+  // The launch checks it (absolute, the URL policy): no listed rule.
+  url: Schema.optional(Schema.String).annotations({ description: "Absolute URL to open instead of the home page.", [Evident]: true }),
   goal: Schema.optional(Schema.String.pipe(Schema.maxLength(500))).annotations({
     description: "Purpose of the session.",
     [Evident]: true
@@ -71,7 +73,7 @@ export const launch = defineTool({
   role: "launch",
   title: "Launch the browser",
   description:
-    "Start a new session (then your current one) at the home page.",
+    "Start a new session (then your current one) at url or the home page.",
   input: LaunchInput,
   output: Schema.Struct({
     sessionId: Schema.String,
@@ -112,7 +114,8 @@ export const launch = defineTool({
       slowMo: input.slowMo,
       force: input.force,
       extensionPath: input.extensionPath,
-      name: input.name
+      name: input.name,
+      url: input.url
     })
     // The session's record is written while its first page is read (a file and the page: neither waits for the other).
     const written = store

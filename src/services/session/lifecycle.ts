@@ -16,6 +16,8 @@ export interface LaunchOptions {
   readonly extensionPath?: string | undefined
   /** A name the launching client addresses the session by (the registry keeps it). */
   readonly name?: string | undefined
+  /** The first tab opens this absolute URL instead of the home page (the URL policy applies). */
+  readonly url?: string | undefined
 }
 
 export interface SessionInfo {

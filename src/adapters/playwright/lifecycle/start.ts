@@ -9,7 +9,8 @@ import { Data, Effect, Either, Option, ParseResult, Ref, Schema } from "effect"
 import type { BrowserContext, Page, Worker } from "playwright"
 import { Fixture, fromEntries as fixturesFromEntries, type FixtureService } from "../../../capabilities/Fixture.js"
 import { StorageState, type Settings } from "../../../domain/config.js"
-import { InvalidConfig, LaunchFailed } from "../../../domain/errors.js"
+import { InvalidConfig, InvalidInput, LaunchFailed } from "../../../domain/errors.js"
+import { checkNavigation, shortUrl } from "../../../domain/url-policy.js"
 import type { LaunchOptions } from "../../../services/Session.js"
 import { firstLine, loadPlaywright, type PlaywrightModule } from "../calls.js"
 import {
@@ -285,6 +286,25 @@ export const startSession = (
   )
 }
 
+/** A launch's own first page (mm_launch's url) that is no absolute URL, or one the URL policy refuses, fails it before a browser starts. */
+const firstPageAllowed = (settings: Settings, extension: ExtensionInfo | undefined, url: string) =>
+  Effect.gen(function* () {
+    if (!URL.canParse(url)) return yield* new InvalidInput({ field: "url", problem: "an absolute URL, e.g. http://127.0.0.1:8080/" })
+    const verdict = checkNavigation(policyOf(settings, extension), url)
+    if (!verdict.allowed) {
+      return yield* new LaunchFailed({ reason: "AppUnreachable", detail: `the URL policy refuses ${shortUrl(url)}: ${verdict.reason} ${verdict.hint}` })
+    }
+  })
+
+/** Loads the first tab's page (the home page, or the launch's url); a blank one needs no trip. */
+const openFirstPage = (page: Page, url: string) =>
+  url === "about:blank"
+    ? Effect.void
+    : Effect.tryPromise({
+        try: (signal) => page.goto(url, { waitUntil: "load", timeout: 20_000, signal }),
+        catch: (error) => new LaunchFailed({ reason: "AppUnreachable", detail: `could not open ${url}: ${firstLine(error)}` })
+      })
+
 const start = (
   settings: Settings,
   fixtures: FixtureService,
@@ -304,6 +324,7 @@ const start = (
     const playwright = yield* loadPlaywright()
     yield* registerRefEngine(playwright)
     const extension = extensionDir === undefined ? undefined : yield* inspectExtension(extensionDir)
+    if (options.url !== undefined) yield* firstPageAllowed(settings, extension, options.url)
     const fixture = yield* loadFixture(fixtures, options)
     const device = settings.device === undefined ? undefined : yield* findDevice(settings.device, playwright.devices)
     const pageSettings: PageSettings = { contextOptions: contextOptionsFor(settings, device?.descriptor), slowMo: options.slowMo }
@@ -421,14 +442,9 @@ const start = (
         catch: (error) => new LaunchFailed({ reason: "BrowserStartFailed", detail: `no first tab: ${firstLine(error)}` })
       }))
     yield* trackOwnPage(runSync, live, page)
-    if (homeUrl !== "about:blank") {
-      yield* Effect.tryPromise({
-        try: (signal) => page.goto(homeUrl, { waitUntil: "load", timeout: 20_000, signal }),
-        catch: (error) => new LaunchFailed({ reason: "AppUnreachable", detail: `could not open ${homeUrl}: ${firstLine(error)}` })
-      })
-    }
+    yield* openFirstPage(page, options.url ?? homeUrl)
     if (isOwnBlankTab(page, existing === undefined || (launched && settings.userDataDir === undefined), settings)) live.blankFirstTab = page
-    const isHome = extension !== undefined && homeUrl.startsWith(`chrome-extension://${extension.id}/`)
+    const isHome = options.url === undefined && extension !== undefined && homeUrl.startsWith(`chrome-extension://${extension.id}/`)
     yield* Ref.update(live.tabs, (tabs) => ({ ...tabs, active: page, homePage: isHome ? page : tabs.homePage }))
     // Pages opened while starting are not news to the agent.
     yield* Ref.set(live.notices, noNotices)

@@ -69,6 +69,9 @@ const outsideLoopback = (settings: Settings, url: string, error: unknown): Navig
   })
 }
 
+/** The browser's own reason a page did not load (refused, reset, no such name...), which no policy gives. */
+const OWN_LOAD_ERROR = /net::ERR_(?!ABORTED|BLOCKED_BY_CLIENT)[A-Z_]+/
+
 /**
  * A page that did not load: a timeout says how long we waited, the policy's route (which aborts as
  * "blocked by client") says it refused a redirect or a page the navigation led to, --loopback-only's
@@ -80,8 +83,10 @@ const navigationFailed = (settings: Settings, url: string, timeoutMs: number, er
     : outsideLoopback(settings, url, error) ??
       (firstLine(error).includes("net::ERR_BLOCKED_BY_CLIENT") ||
         // The policy empties a tab that a redirect took to a refused URL, which interrupts the navigation.
+        // (Never one the browser says it could not load itself: a refused connection leaves a blank tab blank.)
         (landed !== undefined &&
           landed.url !== url &&
+          !OWN_LOAD_ERROR.test(firstLine(error)) &&
           (landed.url === "about:blank" || !checkRequest(policyOf(settings, landed.live.extension), landed.url).allowed))
       ? new NavigationBlocked({
           url: shortUrl(url),
