@@ -471,7 +471,7 @@ export const optionTable = {
     env: "BWM_PRIVATE_KNOWLEDGE",
     default: defaultSettings.privateKnowledge,
     help: "Limit a client's step-memory reads (queries, listings, prior knowledge, replays) to the sessions it launched or named by id.",
-    details: "A session id is a capability: naming it in any call (a `session` argument, or the step-memory query or export itself) lets the client read that session too; an id it never named reads as unknown. By default a server's clients share one step history, so one agent learns from another's steps."
+    details: "A session id is a capability: naming it in any call (a `session` argument, or the step-memory query or export itself) lets the client read that session too; an id it never named reads as unknown. By default a server's clients share one step history, so one agent learns from another's steps (another client's live session shows there once it ends)."
   }),
   logLevel: option({
     section: "server",

@@ -379,7 +379,11 @@ export class Catalog {
     const position = this.accumulator.score
     const later = topK(n, (a, b) => (time[a]! - time[b]! || position[a]! - position[b]!) > 0)
     const slots: Iterable<SessionSlot | undefined> =
-      sessions === "all" ? this.slots : [...sessions].map((sessionId) => this.slotIds.get(sessionId))
+      sessions === "all"
+        ? this.slots
+        : "except" in sessions
+          ? this.slots.filter((slot) => !sessions.except.has(slot.sessionId))
+          : [...sessions].map((sessionId) => this.slotIds.get(sessionId))
     let seen = 0
     for (const slot of slots) {
       if (slot === undefined || !sessionPasses(slot.metadata, filters)) continue
@@ -397,13 +401,16 @@ export class Catalog {
       .map((id) => this.summary(id, undefined))
   }
 
-  /** Sessions with at least one step passing the filters (or, without step filters, with no steps yet), newest activity first. */
-  sessions(limit: number, filters: KnowledgeFilters | undefined, now: number): ReadonlyArray<SessionSummary> {
+  /**
+   * Sessions with at least one step passing the filters (or, without step filters, with no steps yet), newest
+   * activity first; `hidden` ones are left out (other clients' live sessions).
+   */
+  sessions(limit: number, filters: KnowledgeFilters | undefined, now: number, hidden?: ReadonlySet<string>): ReadonlyArray<SessionSummary> {
     const stepFilters = filters?.screen !== undefined || filters?.sinceHours !== undefined
     const time = this.steps.time
     const rows: Array<{ readonly summary: SessionSummary; readonly activity: number }> = []
     for (const slot of this.slots) {
-      if (slot.metadata === undefined || !sessionPasses(slot.metadata, filters)) continue
+      if (slot.metadata === undefined || !sessionPasses(slot.metadata, filters) || hidden?.has(slot.sessionId) === true) continue
       let count = 0
       let last = -Infinity
       let lastStamp: string | undefined

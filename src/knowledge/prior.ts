@@ -73,6 +73,8 @@ export interface PriorInput {
   readonly currentSessionId: string | undefined
   readonly observation: Observation
   readonly now: number
+  /** Sessions never named as related (other clients' live sessions: their id is a capability); their steps still teach. */
+  readonly hidden?: ReadonlySet<string> | undefined
 }
 
 /** What the current screen offers to act on: lower-case test ids, and refs by role and exact name. */
@@ -422,7 +424,9 @@ export const priorKnowledge = (catalog: Catalog, input: PriorInput, actions: Pri
 
   // Related sessions: by their most similar action that worked, then by its time.
   const related = topK(PRIOR_LIMITS.sessions, (a, b) => before(sessionBest[a]!, sessionBest[b]!))
-  for (let session = 0; session < sessionCount; session++) if (sessionStamp[session] === call) related.offer(session)
+  for (let session = 0; session < sessionCount; session++) {
+    if (sessionStamp[session] === call && input.hidden?.has(sessionIdOf(sessionBest[session]!)) !== true) related.offer(session)
+  }
 
   return leanPrior({
     suggestedNextActions: chosen.map((row, position) => {

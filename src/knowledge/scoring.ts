@@ -8,7 +8,8 @@ import { growInt32 } from "./postings.js"
 
 export const HOUR_MS = 3_600_000
 
-export type SessionSet = "all" | ReadonlySet<string>
+/** The sessions a read covers: all, these, or all but these (other clients' live sessions it may not see). */
+export type SessionSet = "all" | ReadonlySet<string> | { readonly except: ReadonlySet<string> }
 
 export interface SearchInput {
   readonly groups: ReadonlyArray<ReadonlyArray<string>>
@@ -91,7 +92,8 @@ export const byRank = (a: Ranked, b: Ranked) =>
 /** Above any score: a step that worked ranks above every step that failed. */
 export const RANK_TIER = 1 << 24
 
-export const inSessions = (sessions: SessionSet, sessionId: string) => sessions === "all" || sessions.has(sessionId)
+export const inSessions = (sessions: SessionSet, sessionId: string) =>
+  sessions === "all" || ("except" in sessions ? !sessions.except.has(sessionId) : sessions.has(sessionId))
 
 /** Field names by bit position in a match mask; the session's own words come last. */
 export const FIELD_NAMES: ReadonlyArray<string> = [...FIELDS, "session"]

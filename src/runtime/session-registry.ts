@@ -5,6 +5,7 @@
 import { Clock, Context, Duration, Effect, ExecutionStrategy, Exit, FiberRef, Layer, Option, Ref, Scope } from "effect"
 import { clip, InvalidInput, ProfileInUse, SessionLimit, SessionNotFound } from "../domain/errors.js"
 import { KnowledgeStore, type KnowledgeStoreService } from "../services/KnowledgeStore.js"
+import { privateStore, sharedStore } from "./knowledge-views.js"
 import { ObservingClient, type Observer } from "../services/Observer.js"
 import { Session, type SessionService } from "../services/Session.js"
 import {
@@ -123,26 +124,18 @@ const startingOf = (current: State, client: string) =>
     .filter((launch) => launch.owner === client)
     .map((launch) => (launch.name === undefined ? "one starting" : `one starting (${launch.name})`))
 
-/**
- * Store reads limited to the given sessions; without `catalog`, queries read those sessions' records only.
- * `admit` adds a session id the client named; any other id reads as unknown (nothing tells it exists).
- */
-const privateStore = (
-  store: KnowledgeStoreService,
-  allowed: Effect.Effect<ReadonlySet<string>>,
-  admit: (sessionId: string) => Effect.Effect<void>
-): KnowledgeStoreService => ({
-  startSession: store.startSession,
-  admit,
-  recordStep: store.recordStep,
-  ...(store.flush !== undefined ? { flush: store.flush } : {}),
-  steps: (sessionId) => Effect.flatMap(allowed, (ids) => (ids.has(sessionId) ? store.steps(sessionId) : Effect.succeed([]))),
-  sessions: Effect.flatMap(allowed, (ids) => Effect.map(store.sessions, (all) => all.filter((session) => ids.has(session.sessionId)))),
-  ...(store.readArtifact !== undefined ? { readArtifact: store.readArtifact } : {}),
-  ...(store.writeReport !== undefined ? { writeReport: store.writeReport } : {})
-})
-
 const clientOf = (current: State, client: string) => current.clients.get(client) ?? noClient
+
+/** Other clients' live sessions whose id this client never named: the shared step memory shows none of them. */
+const hiddenFrom = (current: State, client: string): ReadonlySet<string> => {
+  const known = clientOf(current, client)
+  const hidden = new Set<string>()
+  for (const entry of current.entries.values()) {
+    if (entry.owner !== client && !known.named.has(entry.slot.key) && !known.known.has(entry.sessionId)) hidden.add(entry.sessionId)
+  }
+  return hidden
+}
+
 
 const withClient = (current: State, client: string, change: (before: ClientState) => ClientState): State => ({
   ...current,
@@ -447,14 +440,12 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
     const registered = (slot: Slot, inner: SessionService) => registeredSession({ state, options, closeSlot }, slot, inner)
 
     /** Step memory as a client may read it. */
-    const storeFor = (client: string): KnowledgeStoreService =>
-      options.privateKnowledge
-        ? privateStore(
-            store,
-            Effect.map(Ref.get(state), (current) => clientOf(current, client).known),
-            (sessionId) => Ref.update(state, (now) => withClient(now, client, (known) => ({ ...known, known: new Set(known.known).add(sessionId) })))
-          )
-        : store
+    const storeFor = (client: string): KnowledgeStoreService => {
+      const admit = (sessionId: string) =>
+        Ref.update(state, (now) => withClient(now, client, (known) => ({ ...known, known: new Set(known.known).add(sessionId) })))
+      if (options.privateKnowledge) return privateStore(store, Effect.map(Ref.get(state), (current) => clientOf(current, client).known), admit)
+      return options.shared ? store : sharedStore(store, Effect.map(Ref.get(state), (current) => hiddenFrom(current, client)), admit)
+    }
 
     const newSlot = slotMaker(factory, registryScope, listeners)
 

@@ -20,6 +20,12 @@ export interface KnowledgeStoreService {
    * Absent: every session is readable.
    */
   readonly admit?: (sessionId: string) => Effect.Effect<void>
+  /**
+   * Sessions the caller may not see yet: other clients' live sessions whose id it never named. An id is a
+   * capability (it reaches the session), so no listing, search, related session or replay of the shared step
+   * memory shows one before it ends; `steps` and `sessions` leave them out. Absent: none.
+   */
+  readonly hidden?: Effect.Effect<ReadonlySet<string>>
   /** Steps of one session in the order they were recorded. */
   readonly steps: (sessionId: string) => Effect.Effect<ReadonlyArray<StepRecord>, KnowledgeError>
   readonly sessions: Effect.Effect<ReadonlyArray<SessionMetadata>, KnowledgeError>
@@ -85,6 +91,11 @@ export class KnowledgeStore extends Context.Tag("browser-workflow-mcp/KnowledgeS
 /** Tells the store the caller named this session id (see `admit`); nothing for a store that limits no reads. */
 export const admitSession = (sessionId: string): Effect.Effect<void, never, KnowledgeStore> =>
   Effect.flatMap(KnowledgeStore, (store) => store.admit?.(sessionId) ?? Effect.void)
+
+const noneHidden: ReadonlySet<string> = new Set()
+
+/** The sessions the caller may not see yet (see `hidden`). */
+export const hiddenSessions = (store: KnowledgeStoreService): Effect.Effect<ReadonlySet<string>> => store.hidden ?? Effect.succeed(noneHidden)
 
 /** The store's index, or one built from a full read of a store that keeps none. */
 export const catalogOf = (store: KnowledgeStoreService): Effect.Effect<Catalog, KnowledgeError> =>

@@ -6,7 +6,7 @@ import { modalNote, renderNodes } from "../domain/snapshot-text.js"
 import { PriorKnowledge } from "../domain/knowledge.js"
 import { hasPriorKnowledge, priorKnowledge } from "../knowledge/prior.js"
 import { defineTool, Evident, Unlisted } from "../runtime/tool.js"
-import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
+import { catalogOf, hiddenSessions, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Observer, type ObserverService } from "../services/Observer.js"
 import { Session } from "../services/Session.js"
 import { imageAttachment, ScreenshotResult } from "./screenshot.js"
@@ -179,11 +179,13 @@ export const describeScreen = defineTool({
     // Step memory is advice: a store that cannot be read leaves it out, never fails the description.
     // The served tools' own rules for prior knowledge; a library caller that serves none gets the defaults.
     const registry = yield* Effect.serviceOption(ToolRegistry)
-    const prior = yield* catalogOf(yield* KnowledgeStore).pipe(
+    const store = yield* KnowledgeStore
+    const hidden = yield* hiddenSessions(store)
+    const prior = yield* catalogOf(store).pipe(
       Effect.map((catalog) =>
         priorKnowledge(
           catalog,
-          { currentSessionId: current._tag === "Some" ? current.value.sessionId : undefined, observation, now: Date.now() },
+          { currentSessionId: current._tag === "Some" ? current.value.sessionId : undefined, observation, now: Date.now(), hidden },
           (tool) => (Option.isSome(registry) ? registry.value.lookup(tool)?.prior : undefined)
         )
       ),

@@ -18,7 +18,7 @@ import type { SessionSet } from "../knowledge/catalog.js"
 import { recipeOf, toBatch, toPlaywright } from "../knowledge/recipe.js"
 import { expandedWords, queryGroups } from "../knowledge/text.js"
 import { defineTool, Evident, ListedAs, Unlisted } from "../runtime/tool.js"
-import { admitSession, catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
+import { admitSession, catalogOf, hiddenSessions, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Session } from "../services/Session.js"
 import { ToolRegistry, toolLookup } from "../runtime/registry.js"
 import { writeReport } from "./report.js"
@@ -61,7 +61,10 @@ export const currentSessionId = Effect.gen(function* () {
 /** The sessions a scope covers; "current" needs a running session. */
 const sessionsOf = (scope: KnowledgeScope) =>
   Effect.gen(function* () {
-    if (scope === "all") return "all" as SessionSet
+    if (scope === "all") {
+      const hidden = yield* hiddenSessions(yield* KnowledgeStore)
+      return (hidden.size === 0 ? "all" : { except: hidden }) as SessionSet
+    }
     if (scope === "current") return new Set([yield* currentSessionId]) as SessionSet
     // Naming an id is what lets a client read another's session (--private-knowledge).
     yield* admitSession(scope.sessionId)
@@ -144,8 +147,9 @@ export const knowledgeSessions = defineTool({
   // mm_knowledge {sessions: true} does this.
   unlisted: true,
   run: Effect.fn("tool.knowledge_sessions")(function* (input) {
-    const catalog = yield* catalogOf(yield* KnowledgeStore)
-    return { sessions: catalog.sessions(input.limit, input.filters, yield* Clock.currentTimeMillis) }
+    const store = yield* KnowledgeStore
+    const catalog = yield* catalogOf(store)
+    return { sessions: catalog.sessions(input.limit, input.filters, yield* Clock.currentTimeMillis, yield* hiddenSessions(store)) }
   })
 })
 
@@ -380,8 +384,9 @@ export const knowledge = defineTool({
     if (input.sessions === true) {
       if (input.query !== undefined) return yield* conflict("query", "sessions are listed, not searched; search steps without sessions")
       if (session !== undefined) return yield* conflict("session", "sessions: true lists every session")
-      const catalog = yield* catalogOf(yield* KnowledgeStore)
-      return { sessions: catalog.sessions(Math.min(limit ?? 10, MAX_SESSIONS), filters, yield* Clock.currentTimeMillis) }
+      const store = yield* KnowledgeStore
+      const catalog = yield* catalogOf(store)
+      return { sessions: catalog.sessions(Math.min(limit ?? 10, MAX_SESSIONS), filters, yield* Clock.currentTimeMillis, yield* hiddenSessions(store)) }
     }
     const running = Option.isSome(yield* (yield* Session).current)
     const scope: KnowledgeScope =

@@ -21,7 +21,7 @@ import { ToolRegistry, type ToolRegistryService } from "../runtime/registry.js"
 import { decodeInput } from "../runtime/runTool.js"
 import { defineTool, replayModeOf, type AnyToolDefinition, type ToolDefinition, type ToolServices } from "../runtime/tool.js"
 import { Config } from "../services/Config.js"
-import { catalogOf, KnowledgeStore } from "../services/KnowledgeStore.js"
+import { catalogOf, hiddenSessions, KnowledgeStore } from "../services/KnowledgeStore.js"
 import { Secrets } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import { Sessions } from "../services/Sessions.js"
@@ -162,7 +162,7 @@ const chooseSession = (input: typeof ReplayInput.Type, registry: ToolRegistrySer
     const running = Option.isSome(current) ? current.value.sessionId : undefined
     // A replay's own session is never the source: the recorded flow is (after many replays, too).
     const sessions = catalog
-      .sessions(Number.MAX_SAFE_INTEGER, { flowTag }, yield* Clock.currentTimeMillis)
+      .sessions(Number.MAX_SAFE_INTEGER, { flowTag }, yield* Clock.currentTimeMillis, yield* hiddenSessions(store))
       .filter((summary) => !isReplay(summary.tags, catalog.metadata(summary.sessionId)))
       .slice(0, FLOW_CANDIDATES)
     const passed: Array<string> = []
