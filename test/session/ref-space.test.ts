@@ -1,7 +1,7 @@
 // Refs are unique across a server's live sessions (issue 20): each session's walks number out of one
 // server-wide space, so a ref one session was shown misses in another (answered as an unknown ref,
 // never acted on), also while two sessions walk at once, and after the session it came from closed.
-// One client alone still numbers densely from e1. Real Chromium, pages served on 127.0.0.1, the app
+// One client alone still numbers densely from e1, and so does a session launched after the others closed. Real Chromium, pages served on 127.0.0.1, the app
 // layer in process (a context per session in one shared browser process).
 import { ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -132,7 +132,17 @@ describe("refs across a server's sessions", () => {
         expect(missed.error?.code).toBe("MM_TARGET_NOT_FOUND")
         expect(missed.error?.message).toContain("not a ref of this session")
       }
+      // Both close: their numbers go back, and a session launched now numbers from e1 again (a client alone
+      // after concurrent sessions saw e106737 before).
+      await ok("mm_sessions", { action: "close", session: "a" })
+      await ok("mm_sessions", { action: "close", session: "b" })
+      await ok("mm_launch", { name: "c" })
+      await ok("mm_navigate", { session: "c", screen: "url", url: `${app.url}/a` })
+      const onC = refsIn((await ok("mm_describe_screen", { session: "c" })).text).map(numberOf)
+      expect(onC.length).toBeGreaterThan(2)
+      expect(Math.max(...onC)).toBeLessThan(30)
     } finally {
+      await call("mm_cleanup", { session: "c" }).catch(() => undefined)
       await call("mm_cleanup", { session: "a" }).catch(() => undefined)
       await call("mm_cleanup", { session: "b" }).catch(() => undefined)
       await client.close()

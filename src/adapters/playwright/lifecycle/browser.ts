@@ -131,7 +131,8 @@ export const make = Effect.gen(function* () {
         Scope.extend(scope),
         Effect.onExit((exit) =>
           Exit.isSuccess(exit)
-            ? Ref.set(phase, { _tag: "Running", live: exit.value, scope })
+            ? // Its ref numbers count while it runs; its end gives back those no live session holds.
+              Effect.zipRight(Scope.addFinalizer(scope, Effect.sync(refs.track(exit.value.refsTaken))), Ref.set(phase, { _tag: "Running", live: exit.value, scope }))
             : Effect.zipRight(Scope.close(scope, exit), Ref.set(phase, { _tag: "Idle" }))
         )
       )

@@ -3,6 +3,8 @@
 // Each page evaluation that may hand out refs takes a block of numbers first, and the page never
 // numbers past its block; what the evaluation did not use goes back when no later block was taken,
 // so one client working alone keeps numbering densely (e1, e2, ...) and only walks that overlap leave gaps.
+// A session that closes gives back the numbers above every live session's and every block in flight: a
+// session launched after concurrent ones have ended numbers from where the live ones stop (e1 when none is).
 import { Context, Effect, Exit, Layer } from "effect"
 
 /** Ref numbers [start, end) one evaluation may hand out. */
@@ -23,23 +25,50 @@ export interface RefSpaceService {
    * may have used it): it is simply never released.
    */
   readonly release: (block: RefBlock, next: number) => void
+  /**
+   * An evaluation failed: its block is no longer in flight, the numbers it may have used being noted in its
+   * session's ranges (without a session's ranges, keep it in flight: nothing else remembers it).
+   */
+  readonly abandon: (block: RefBlock) => void
+  /** A live session's ranges count until the answer is called (its session closed), which gives back what lies above all that still count. */
+  readonly track: (record: RefRanges) => () => void
 }
 
 /** A space of its own, numbering from e1. */
 export const make = (): RefSpaceService => {
   let next = 1
+  const inFlight = new Set<RefBlock>()
+  const live = new Set<RefRanges>()
+  /** The numbers nothing holds any more go back: above every live session's ranges and every block in flight. */
+  const compact = () => {
+    let top = 1
+    for (const record of live) for (const range of record.ranges) top = Math.max(top, range[1])
+    for (const block of inFlight) top = Math.max(top, block.end)
+    next = Math.min(next, top)
+  }
   return {
     reserve: (size) => {
       const start = next
       next = start + Math.max(0, size)
-      return { start, end: next }
+      const block = { start, end: next }
+      if (size > 0) inFlight.add(block)
+      return block
     },
     release: (block, used) => {
       // An answer that does not say how far it numbered keeps its block.
       if (!Number.isFinite(used)) return
+      inFlight.delete(block)
       // Never below what a page reported (fail closed): a page that numbered past its block moves the space on.
       if (used > next) next = used
       else if (next === block.end) next = Math.max(block.start, used)
+    },
+    abandon: (block) => void inFlight.delete(block),
+    track: (record) => {
+      live.add(record)
+      return () => {
+        live.delete(record)
+        compact()
+      }
     }
   }
 }
@@ -96,6 +125,12 @@ const settle = (space: RefSpaceService, block: RefBlock, answer: Numbered, recor
   if (record !== undefined) noteRange(record, block.start, Number.isFinite(answer.nextRef) ? Math.max(answer.nextRef, block.start) : block.end)
 }
 
+/** A failed evaluation's block, noted whole in its session's ranges (the page may have used it). */
+const abandonNoted = (space: RefSpaceService, block: RefBlock, record: RefRanges) => {
+  noteRange(record, block.start, block.end)
+  space.abandon(block)
+}
+
 /**
  * `evaluate` with a block of `size` numbers: what it did not use goes back once its answer is in (never
  * when it fails). `record`: the session's, which notes the numbers taken (all of the block on a failure).
@@ -113,7 +148,7 @@ export const inBlock = <A extends Numbered>(
       return answer
     },
     (error: unknown) => {
-      if (record !== undefined) noteRange(record, block.start, block.end)
+      if (record !== undefined) abandonNoted(space, block, record)
       throw error
     }
   )
@@ -130,7 +165,7 @@ export const inBlockEffect = <A extends Numbered, E, R>(
     const block = space.reserve(size)
     return Effect.onExit(evaluate(block), (exit) =>
       Effect.sync(() =>
-        Exit.isSuccess(exit) ? settle(space, block, exit.value, record) : record !== undefined ? noteRange(record, block.start, block.end) : undefined
+        Exit.isSuccess(exit) ? settle(space, block, exit.value, record) : record !== undefined ? abandonNoted(space, block, record) : undefined
       )
     )
   })
