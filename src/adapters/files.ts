@@ -90,19 +90,20 @@ export const writeFileAtomic = async (target: string, data: string | Uint8Array,
 
 /**
  * Creates a new file atomically without ever replacing an existing one: the complete file is linked
- * into place, and `nextName` is asked for another name while the name is taken (it may throw to give up).
- * Returns the path written.
+ * into place, and `nextName` is asked for another name while the name is taken (it may throw to give up);
+ * `beforeEach` hears each name before it is tried. Returns the path written.
  */
 export const createFileAtomic = async (
   target: string,
   data: string | Uint8Array,
   nextName: (taken: string) => string,
-  options: WriteOptions = {}
+  options: WriteOptions = {},
+  beforeEach?: (candidate: string) => void
 ): Promise<string> => {
   await prepare(target, options)
   const temporary = temporaryName(target)
   await fs.writeFile(temporary, data, temporaryOptions(options))
-  return placeFileAtomic(temporary, target, nextName)
+  return placeFileAtomic(temporary, target, nextName, beforeEach)
 }
 
 /** A temporary name beside `target` (hidden, unique to this process and call), for a file finished elsewhere before it is placed. */

@@ -8,11 +8,10 @@ import { PAUSE_CONSOLE, type BreakpointLocation, type PauseContext } from "../..
 import { DebuggerFailed, fromPage, InvalidInput, ScreenshotFailed } from "../../../domain/errors.js"
 import type { ScreenState, TabInfo, Tabs } from "../../../domain/observation.js"
 import type { ScreenshotFile, ScreenshotOptions } from "../../../services/Session.js"
-import { writeFileAtomic } from "../../files.js"
 import { firstLine } from "../calls.js"
-import { holdArtifact } from "../lifecycle/artifact-retention.js"
 import { addNotice, type LiveSession } from "../lifecycle/live-session.js"
 import { markDebuggerPaused } from "../page-eval.js"
+import { writeNamedFile } from "../session/named-files.js"
 import { screenshotFile } from "../session/screenshots.js"
 import { noticesWithout, roleIn, tabIdIn } from "../lifecycle/session-state.js"
 import {
@@ -579,11 +578,14 @@ export const pausedScreenshot = (handle: DebuggerHandle, page: Page, artifactsDi
     )
     const shot = yield* capture
     const image = Buffer.from(shot.data, "base64")
-    holdArtifact(page.context(), file)
-    yield* Effect.tryPromise({
-      try: () => writeFileAtomic(file, image, { within: artifactsDir }),
-      catch: (error) => new ScreenshotFailed({ detail: `cannot write ${file}: ${firstLine(error)}` })
-    })
-    const result: ScreenshotFile = { path: file, width: shot.width, height: shot.height, base64: shot.data }
+    const placed = yield* writeNamedFile(
+      handle.live.namedFiles,
+      handle.live.context,
+      file,
+      image,
+      artifactsDir,
+      (error) => new ScreenshotFailed({ detail: `cannot write ${file}: ${firstLine(error)}` })
+    )
+    const result: ScreenshotFile = { path: placed, width: shot.width, height: shot.height, base64: shot.data }
     return result
   })

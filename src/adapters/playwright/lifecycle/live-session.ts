@@ -12,6 +12,7 @@ import { emptyRanges, type RefRanges } from "./ref-space.js"
 import { CONSOLE_FLOOD_COUNT, CONSOLE_FLOOD_WINDOW_MS, silenceDialogs, watchConsole } from "../page-eval.js"
 import { watchFrameConsoles } from "../session/frames.js"
 import { makeDownloads, watchDownloads, type Downloads, type DownloadTarget } from "../session/downloads.js"
+import { makeNamedFiles, type NamedFiles } from "../session/named-files.js"
 import { initScriptErrorText } from "../session/emulation-state.js"
 import type { ObserveResult, PageAffordances } from "../page-script.js"
 import { emptyMocks, type MockState } from "../devtools/mocks.js"
@@ -59,6 +60,8 @@ export interface LiveSession {
   readonly mocks: Ref.Ref<MockState>
   /** What its pages downloaded (session/downloads.ts). */
   readonly downloads: Downloads
+  /** The screenshots it wrote (session/named-files.ts): the only files under those names a later one may replace. */
+  readonly namedFiles: NamedFiles
   /**
    * What the latest action asked to do with dialogs its page opens (none means dismiss). It stays in
    * force after the action, for a confirm() that comes after a fetch, until the next action says otherwise.
@@ -131,6 +134,7 @@ export const makeLiveSession = (facts: LiveSessionFacts) =>
       network: yield* Ref.make(emptyNetwork),
       mocks: yield* Ref.make(emptyMocks),
       downloads: yield* makeDownloads(facts.downloads),
+      namedFiles: yield* makeNamedFiles,
       dialogChoice: yield* Ref.make<DialogChoiceOn | undefined>(undefined),
       dialogRates: yield* Ref.make<ReadonlyMap<Page, DialogRate>>(new Map()),
       ended: yield* Ref.make(Option.none<string>()),

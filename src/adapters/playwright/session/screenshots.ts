@@ -1,13 +1,12 @@
 // Session screenshots over Playwright: the active page or one element, written under the artifacts
-// directory with a sanitized name.
+// directory under a plain file name that never replaces another session's file (named-files.ts).
 import * as path from "node:path"
 import { Effect } from "effect"
 import type { Locator, Page } from "playwright"
 import { InvalidInput, PageClosed, ScreenshotFailed, TargetNotFound } from "../../../domain/errors.js"
 import type { ScreenshotOptions, SessionScreenshots } from "../../../services/Session.js"
-import { writeFileAtomic } from "../../files.js"
-import { holdArtifact } from "../lifecycle/artifact-retention.js"
 import { BrowserState } from "../lifecycle/browser.js"
+import { writeNamedFile } from "./named-files.js"
 import { firstLine, isPlaywrightTimeout } from "../calls.js"
 
 /**
@@ -56,13 +55,16 @@ export const make = Effect.gen(function* () {
               ? new TargetNotFound({ target: `selector:${options.selector}`, detail: `No visible element matches selector:${options.selector}.` })
               : new ScreenshotFailed({ detail: firstLine(error) })
       })
-      holdArtifact(live.context, file)
-      yield* Effect.tryPromise({
-        try: () => writeFileAtomic(file, image, { within: settings.artifactsDir }),
-        catch: (error) => new ScreenshotFailed({ detail: `cannot write ${file}: ${firstLine(error)}` })
-      })
+      const placed = yield* writeNamedFile(
+        live.namedFiles,
+        live.context,
+        file,
+        image,
+        settings.artifactsDir,
+        (error) => new ScreenshotFailed({ detail: `cannot write ${file}: ${firstLine(error)}` })
+      )
       const size = jpeg ? (page.viewportSize() ?? { width: 0, height: 0 }) : pngSize(image)
-      return { path: file, width: size.width, height: size.height, base64: image.toString("base64") }
+      return { path: placed, width: size.width, height: size.height, base64: image.toString("base64") }
     })
 
   const screenshots: SessionScreenshots = {
