@@ -6,6 +6,9 @@
 //   one CommonJS file, because CommonJS is what V8's code cache can serve on Node 20 (no compile cache
 //   for ESM before 22.1): with it a spawn skips compiling the bundle.
 // - browser-workflow-mcp.js: the entry (src/bin.ts), ESM, which requires the server through the cache.
+// - browser-workflow-mcp-call.cjs: the `call` subcommand alone (src/cli/call.ts and the MCP client), which the
+//   entry requires instead of the server: a script's call spawns every time, and loading the server for it
+//   cost ~0.6 s a call.
 // Playwright stays external: it loads only when a browser launches. The library (dist/src, by tsc) is
 // unchanged.
 import { build } from "esbuild"
@@ -14,6 +17,7 @@ import { rmSync } from "node:fs"
 const outdir = new URL("../dist/bin/", import.meta.url).pathname
 const source = (file) => new URL(`../src/${file}`, import.meta.url).pathname
 const SERVER = "./browser-workflow-mcp.cjs"
+const CALL = "./browser-workflow-mcp-call.cjs"
 rmSync(outdir, { recursive: true, force: true })
 const common = {
   outdir,
@@ -38,7 +42,13 @@ await build({
 })
 await build({
   ...common,
+  entryPoints: { "browser-workflow-mcp-call": source("cli/call.ts") },
+  format: "cjs",
+  outExtension: { ".js": ".cjs" }
+})
+await build({
+  ...common,
   entryPoints: { "browser-workflow-mcp": source("bin.ts") },
   format: "esm",
-  external: [...common.external, SERVER]
+  external: [...common.external, SERVER, CALL]
 })

@@ -8,11 +8,20 @@
 import * as module from "node:module"
 import { loadWithCodeCache } from "./adapters/playwright/lifecycle/code-cache.js"
 
-/** The server bundle, beside this file in dist/bin. */
+/** The server bundle, beside this file in dist/bin; and `call`'s, which needs none of the server. */
 const SERVER_BUNDLE = "./browser-workflow-mcp.cjs"
+const CALL_BUNDLE = "./browser-workflow-mcp-call.cjs"
 
 // On Node 22.1+ Node caches compiled code itself (and loadWithCodeCache stands aside).
 ;(module as { readonly enableCompileCache?: () => unknown }).enableCompileCache?.()
 const require = module.createRequire(import.meta.url)
-const server = loadWithCodeCache(() => require(SERVER_BUNDLE) as typeof import("./cli.js"))
-void server.value.runCli(process.argv.slice(2), server.save)
+const argv = process.argv.slice(2)
+if (argv[0] === "call") {
+  const call = require(CALL_BUNDLE) as Pick<typeof import("./cli.js"), "runCall">
+  void call.runCall(argv.slice(1), process.env).then((code) => {
+    process.exitCode = code
+  })
+} else {
+  const server = loadWithCodeCache(() => require(SERVER_BUNDLE) as typeof import("./cli.js"))
+  void server.value.runCli(argv, server.save)
+}

@@ -1,6 +1,6 @@
 // Subcommand arguments: util.parseArgs with our one-line errors (unknown option, missing value, extra words).
 import { parseArgs } from "node:util"
-import { CliError } from "./options.js"
+import { CliError } from "./cli-error.js"
 
 export type FlagSpec = Readonly<Record<string, { readonly type: "string" | "boolean"; readonly short?: string }>>
 

@@ -2,7 +2,7 @@
 // its envelope printed to stdout, for scripts and agents that do not speak MCP.
 import * as fs from "node:fs"
 import { parseSubcommandArgs } from "./args.js"
-import { CliError } from "./options.js"
+import { CliError } from "./cli-error.js"
 
 export const CALL_USAGE = "call <tool> ['<json arguments>' | -] --server URL [--auth-token TOKEN] [--observation POLICY]"
 
@@ -69,7 +69,7 @@ export const runCall = async (argv: ReadonlyArray<string>, env: Readonly<Record<
     return 2
   }
   const { callRemoteTool, RemoteAuthRefused } = await import("../mcp/client.js")
-  const { OBSERVATION_META_KEY } = await import("../mcp/server.js")
+  const { OBSERVATION_META_KEY } = await import("../mcp/names.js")
   const authToken = args.values["auth-token"] ?? env.BWM_AUTH_TOKEN
   let result: Awaited<ReturnType<typeof callRemoteTool>>
   try {

@@ -14,8 +14,9 @@ import { editDistance } from "../domain/edit-distance.js"
 import { optionTable, type OptionName, type OptionSpec, type OptionValues } from "./option-table.js"
 import { OptionTypes } from "./option-types.js"
 
-/** A problem with the command line, the environment or the config file; the message is one line for the user. */
-export class CliError extends Error {}
+import { CliError } from "./cli-error.js"
+
+export { CliError }
 
 /** Flags that are not options: they pick the config file or ask for help and the version. */
 export const commandFlags = {

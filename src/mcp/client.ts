@@ -1,7 +1,7 @@
 // The client side of Streamable HTTP, for the `call` subcommand: one tool call against a running server.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { SERVER_VERSION } from "./server.js"
+import { SERVER_VERSION } from "./names.js"
 
 export interface RemoteCall {
   readonly url: string

@@ -24,8 +24,9 @@ import { onCurrentSession, Sessions } from "../services/Sessions.js"
 import { inputJsonSchema, jsonSchemaOf, withSessionArgument } from "./json-schema.js"
 import { toolListChangesOf, type ToolListChanges } from "./tool-list.js"
 
-export const SERVER_NAME = "browser-workflow-mcp"
-export const SERVER_VERSION = "0.1.0"
+import { OBSERVATION_META_KEY, SERVER_NAME, SERVER_VERSION } from "./names.js"
+
+export { OBSERVATION_META_KEY, SERVER_NAME, SERVER_VERSION } from "./names.js"
 
 /**
  * What the server tells a client once, at initialize. Written, like every server-authored text, in the
@@ -119,11 +120,6 @@ export const toCallToolResult = (response: ToolResponse, structured = false): Ca
 /** A failure answered by the MCP layer itself, outside any tool. */
 const failureResponse = (error: ErrorInfo): ToolResponse => ({ envelope: { ok: false, error }, attachments: [] })
 
-/**
- * Request `_meta` key with which a client sets one call's observation policy ("default", "none" or
- * "failures"), e.g. to skip the page observation on calls whose result is all it needs.
- */
-export const OBSERVATION_META_KEY = "browser-workflow-mcp/observation"
 
 const isPolicy = (value: unknown): value is "default" | "none" | "failures" =>
   value === "default" || value === "none" || value === "failures"
