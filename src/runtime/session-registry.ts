@@ -251,6 +251,10 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
         const before = yield* Ref.get(state)
         const own = before.entries.get(slot.key)
         const name = launchOptions.name
+        // A `session` argument is an id before it is a name: a name shaped like one could never be reached.
+        if (name !== undefined && name.startsWith("mm-")) {
+          return yield* new InvalidInput({ field: "name", problem: 'a name may not start with "mm-", as session ids do' })
+        }
         const ended = own === undefined ? yield* endedKeys([...before.entries.values()]) : new Set<string>()
         // The name check and the slot count in one step: concurrent launches cannot both take a name or the last slot.
         const reserved = yield* Ref.modify(state, (current): [Entry | "taken" | "full" | "profile" | "ok", State] => {

@@ -25,6 +25,15 @@ describe("mm_sessions list", () => {
     const listed = await as("b", runTool(sessions)({}))
     expect(listed.result.sessions.map((session: { id: string }) => session.id)).toEqual(["s1"])
   })
+
+  it("refuses a name shaped like a session id (a session argument is an id first: it could never be reached)", async () => {
+    const runtime = wire.runtime(mockSessionRegistry().layer)
+    const refused = (await runtime.runPromise(runTool(launch)({ name: "mm-abc" }))).envelope as Envelope<any>
+    expect(refused.ok).toBe(false)
+    expect(refused.error).toMatchObject({ code: "MM_INVALID_INPUT" })
+    expect(refused.error!.message).toContain("name")
+    expect((await runtime.runPromise(runTool(launch)({ name: "m-abc" }))).envelope).toMatchObject({ ok: true })
+  })
 })
 
 describe("MM_NO_ACTIVE_SESSION beside other clients' sessions", () => {
