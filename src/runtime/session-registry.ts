@@ -136,7 +136,6 @@ const hiddenFrom = (current: State, client: string): ReadonlySet<string> => {
   return hidden
 }
 
-
 const withClient = (current: State, client: string, change: (before: ClientState) => ClientState): State => ({
   ...current,
   clients: new Map(current.clients).set(client, change(clientOf(current, client)))
@@ -448,7 +447,10 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
       const admit = (sessionId: string) =>
         Ref.update(state, (now) => withClient(now, client, (known) => ({ ...known, known: new Set(known.known).add(sessionId) })))
       if (options.privateKnowledge) return privateStore(store, Effect.map(Ref.get(state), (current) => clientOf(current, client).known), admit)
-      return options.shared ? store : sharedStore(store, Effect.map(Ref.get(state), (current) => hiddenFrom(current, client)), admit)
+      // Only a live session can be hidden: naming any other id needs no note (nor memory for made-up ids).
+      const admitLive = (sessionId: string) =>
+        Effect.flatMap(Ref.get(state), (current) => ([...current.entries.values()].some((entry) => entry.sessionId === sessionId) ? admit(sessionId) : Effect.void))
+      return options.shared ? store : sharedStore(store, Effect.map(Ref.get(state), (current) => hiddenFrom(current, client)), admitLive)
     }
 
     const newSlot = slotMaker(factory, registryScope, listeners)
