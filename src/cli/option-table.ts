@@ -432,7 +432,7 @@ export const optionTable = {
     default: defaultSettings.maxSessions,
     help: "At most this many browser sessions open at once; a launch beyond answers MM_SESSION_LIMIT.",
     details:
-      "The error names the caller's open sessions and how to close one (`mm_cleanup {session}`). A session whose browser closed or crashed does not count."
+      "The error names the caller's open sessions and how to close one (`mm_cleanup {session}`). A session whose browser closed or crashed does not count. A fan-out replay's runs (`mm_replay {runs}`) wait for a free place instead, in turn, while the call's deadline allows."
   }),
   sessionIdleTimeout: option({
     section: "server",

@@ -15,8 +15,8 @@ export const REPLAY_USAGE = "replay (--flow-tag NAME | --session-id ID) --runs F
 export const REPLAY_HELP = `Usage: browser-workflow-mcp ${REPLAY_USAGE}
 
 Runs a recorded flow once per line of FILE (JSON Lines: one object of params per line, {} for the
-recorded text; - reads stdin), each run in a new browser session of its own, N at a time (default 1,
-at most --max-sessions), as mm_replay {runs, concurrency} does. --flow-tag takes the newest session
+recorded text; - reads stdin), each run in a new browser session of its own, N at a time (default 1;
+a run that finds all --max-sessions places held waits for one), as mm_replay {runs, concurrency} does. --flow-tag takes the newest session
 with that flow tag whose flow succeeded (never a replay's own session); --session-id names one.
 --base-url URL replays against the app at that origin (e.g. http://127.0.0.1:4173) when it is no longer
 where the flow was recorded (another port, another host): the recorded origin's URLs go there.

@@ -3,7 +3,7 @@
 // by id (any client: a capability) or by name (its owner, and clients that named its id), and closed by
 // mm_cleanup, mm_sessions, its idle lease or the server's end, which closes its scope and all it opened.
 import { Clock, Context, Duration, Effect, ExecutionStrategy, Exit, FiberRef, Layer, Option, Ref, Scope } from "effect"
-import { clip, InvalidInput, ProfileInUse, SessionLimit, SessionNotFound } from "../domain/errors.js"
+import { clip, InvalidInput, SessionNotFound } from "../domain/errors.js"
 import { KnowledgeStore, type KnowledgeStoreService } from "../services/KnowledgeStore.js"
 import { privateStore, sharedStore } from "./knowledge-views.js"
 import { ObservingClient, type Observer } from "../services/Observer.js"
@@ -19,68 +19,13 @@ import {
   type SessionListing,
   type SessionsService
 } from "../services/Sessions.js"
+import { awaitPlace, endedKeys, enter, handOver, leave, placement, refusal } from "./session-places.js"
+import { clientOf, emptyState, shownAs, visibleIn, withClient, type Entry, type RegistryOptions, type Slot, type State } from "./session-state.js"
+
+export type { RegistryOptions } from "./session-state.js"
 
 /** Builds one session's services in the given scope; nothing starts until its launch. */
 export type SlotFactory = (scope: Scope.Scope) => Effect.Effect<Context.Context<Session | Observer>>
-
-export interface RegistryOptions {
-  /** Open sessions at most (a dead or closed one does not count). */
-  readonly maxSessions: number
-  /** A session no call used for this long closes (0: never). */
-  readonly idleTimeoutMs: number
-  /** One session every client shares (--shared-browser): today's single-session server. */
-  readonly shared: boolean
-  /** Step memory a client reads is its own sessions' only (--private-knowledge). */
-  readonly privateKnowledge: boolean
-  /**
-   * The profile every session's browser runs on (--user-data-dir): Chromium runs one browser per profile,
-   * so one session holds it at a time and another launch answers MM_PROFILE_IN_USE at once.
-   */
-  readonly profile?: string | undefined
-  /** The JS heap a session's pages use, MB, for mm_sessions (when the adapter can tell). */
-  readonly memoryOf?: ((session: Context.Context<Session | Observer>) => Effect.Effect<number | undefined>) | undefined
-}
-
-interface Slot {
-  readonly key: string
-  readonly scope: Scope.CloseableScope
-  readonly services: Context.Context<Session | Observer>
-  /** Calls running on it, and when the last one ended. */
-  readonly use: Ref.Ref<{ readonly calls: number; readonly lastUsed: number }>
-}
-
-/** A slot whose session was launched. */
-interface Entry {
-  readonly slot: Slot
-  readonly sessionId: string
-  readonly name?: string | undefined
-  readonly owner: string
-}
-
-interface ClientState {
-  /** The slot key of its current session. */
-  readonly current?: string | undefined
-  /** Its current session closed (and no other became current since): its id, for the next call's MM_NO_ACTIVE_SESSION. */
-  readonly lost?: string | undefined
-  /** Slot keys of other clients' sessions it named by id. */
-  readonly named: ReadonlySet<string>
-  /**
-   * Every session id it launched or named (in a call's `session`, or a step-memory query's), closed ones
-   * included: its step memory with --private-knowledge. An id is a capability, as for calls.
-   */
-  readonly known: ReadonlySet<string>
-}
-
-interface State {
-  readonly entries: ReadonlyMap<string, Entry>
-  readonly clients: ReadonlyMap<string, ClientState>
-  /** Launches under way by slot key, counted against the limit; their names are taken. */
-  readonly starting: ReadonlyMap<string, Starting>
-  /** Places held for a launch to come (`reserving`), by permit, counted against the limit. */
-  readonly permits: ReadonlyMap<number, Starting>
-  /** Why the sessions closed lately went (the newest CLOSED_KEPT), by id: "was closed by mm_cleanup". */
-  readonly closed: ReadonlyMap<string, string>
-}
 
 /** How many closed sessions' reasons are kept (an id is 30 characters, a reason about 80). */
 const CLOSED_KEPT = 256
@@ -99,15 +44,6 @@ const closedWhy = (reason: CloseReason, byOther: boolean, died: boolean, idleTim
   return died ? `ended when its browser died (MM_BROWSER_CLOSED), and ${how}` : how
 }
 
-interface Starting {
-  readonly owner: string
-  readonly name?: string | undefined
-}
-
-const noClient: ClientState = { named: new Set(), known: new Set() }
-
-const shownAs = (entry: Entry) => (entry.name === undefined ? entry.sessionId : `${entry.sessionId} (${entry.name})`)
-
 const withoutStarting = (key: string) => (current: State): State => {
   if (!current.starting.has(key)) return current
   const starting = new Map(current.starting)
@@ -117,14 +53,6 @@ const withoutStarting = (key: string) => (current: State): State => {
 
 /** The permit of the place `reserving` holds for the launch to come in this fiber (and the fibers it forks). */
 const LaunchPermit = FiberRef.unsafeMake<number | undefined>(undefined)
-
-/** A client's own launches under way (and places held for one), as SessionLimit lists them. */
-const startingOf = (current: State, client: string) =>
-  [...current.starting.values(), ...current.permits.values()]
-    .filter((launch) => launch.owner === client)
-    .map((launch) => (launch.name === undefined ? "one starting" : `one starting (${launch.name})`))
-
-const clientOf = (current: State, client: string) => current.clients.get(client) ?? noClient
 
 /** Other clients' live sessions whose id this client never named: the shared step memory shows none of them. */
 const hiddenFrom = (current: State, client: string): ReadonlySet<string> => {
@@ -136,11 +64,6 @@ const hiddenFrom = (current: State, client: string): ReadonlySet<string> => {
   return hidden
 }
 
-const withClient = (current: State, client: string, change: (before: ClientState) => ClientState): State => ({
-  ...current,
-  clients: new Map(current.clients).set(client, change(clientOf(current, client)))
-})
-
 /**
  * The session a name names for a client: its own first, then one of another client's it named by id (names
  * are per client: that one may carry the same name, and must not take calls meant for the client's own).
@@ -148,15 +71,11 @@ const withClient = (current: State, client: string, change: (before: ClientState
 const byName = (visible: ReadonlyArray<Entry>, client: string, name: string): Entry | undefined =>
   visible.find((entry) => entry.owner === client && entry.name === name) ?? visible.find((entry) => entry.name === name)
 
-/** The sessions a client sees: its own and those it named by id (all with --shared-browser). */
-const visibleIn = (current: State, client: string, shared: boolean): ReadonlyArray<Entry> =>
-  [...current.entries.values()].filter((entry) => shared || entry.owner === client || clientOf(current, client).named.has(entry.slot.key))
-
 /**
  * Closes a slot's session and everything it opened; the slot leaves the registry first. Its id keeps why it
  * went, and each client whose current session it was learns so with its next call.
  */
-const closeSlotIn = (state: Ref.Ref<State>, idleTimeoutMs: number) => (slot: Slot, reason: CloseReason) =>
+const closeSlotIn = (state: Ref.Ref<State>, options: RegistryOptions) => (slot: Slot, reason: CloseReason) =>
   Effect.uninterruptible(
     Effect.gen(function* () {
       const closer = yield* FiberRef.get(ObservingClient)
@@ -173,7 +92,7 @@ const closeSlotIn = (state: Ref.Ref<State>, idleTimeoutMs: number) => (slot: Slo
         )
         if (entry === undefined) return { ...current, entries, clients }
         const byOther = (reason === "cleanup" || reason === "sessions") && closer !== entry.owner
-        const closed = new Map(current.closed).set(entry.sessionId, closedWhy(reason, byOther, died, idleTimeoutMs))
+        const closed = new Map(current.closed).set(entry.sessionId, closedWhy(reason, byOther, died, options.idleTimeoutMs))
         for (const oldest of closed.keys()) {
           if (closed.size <= CLOSED_KEPT) break
           closed.delete(oldest)
@@ -182,59 +101,15 @@ const closeSlotIn = (state: Ref.Ref<State>, idleTimeoutMs: number) => (slot: Slo
       })
       // Our DevTools sessions detach before the browser goes; the scope then closes the rest.
       yield* Effect.zipRight(Context.get(slot.services, Session).cleanup, Scope.close(slot.scope, Exit.void))
+      // Its place goes to the first run waiting for one once its browser context is gone.
+      yield* handOver(state, options)
     })
-  )
-
-/**
- * Sessions whose browser closed or crashed: they count toward no limit. Asked of each session's own state,
- * never of its pages: a launch must not wait for other sessions' busy pages.
- */
-const endedKeys = (entries: ReadonlyArray<Entry>) =>
-  Effect.map(
-    Effect.forEach(entries, (entry) => Effect.map(Context.get(entry.slot.services, Session).browserEnded, (ended) => (ended ? [entry.slot.key] : [])), {
-      concurrency: "unbounded"
-    }),
-    (keys) => new Set(keys.flat())
   )
 
 interface Core {
   readonly state: Ref.Ref<State>
   readonly options: RegistryOptions
   readonly closeSlot: (slot: Slot, reason: CloseReason) => Effect.Effect<void>
-}
-
-/** Whether one more session fits beside the open ones and the launches under way: "ok", or why not. */
-const placement = (current: State, options: RegistryOptions, ended: ReadonlySet<string>): "ok" | "full" | "profile" => {
-  const open = [...current.entries.keys()].filter((key) => !ended.has(key)).length + current.starting.size + current.permits.size
-  if (options.profile !== undefined && open > 0) return "profile"
-  return open >= options.maxSessions ? "full" : "ok"
-}
-
-/** The error a launch that does not fit answers: the profile is held, or the limit is reached (naming the client's sessions). */
-const refusal = (options: RegistryOptions, why: "full" | "profile", current: State, client: string, ended: ReadonlySet<string>) =>
-  why === "profile"
-    ? profileInUse(current, client, options.profile!, ended)
-    : sessionLimit(options, current, client)
-
-/** The limit is reached: the client's sessions (and launches under way), and whether its only one is its current one. */
-const sessionLimit = (options: RegistryOptions, current: State, client: string) => {
-  const visible = visibleIn(current, client, options.shared)
-  const starting = startingOf(current, client)
-  const onlyCurrent = visible.length === 1 && starting.length === 0 && clientOf(current, client).current === visible[0]!.slot.key
-  return new SessionLimit({ limit: options.maxSessions, yours: [...visible.map(shownAs), ...starting], ...(onlyCurrent ? { onlyCurrent: true as const } : {}) })
-}
-
-/** The --user-data-dir profile is held: by which session (named only to a client that may use it). */
-const profileInUse = (current: State, client: string, profile: string, ended: ReadonlySet<string>) => {
-  const holder = [...current.entries.values()].find((entry) => !ended.has(entry.slot.key))
-  const yours = holder !== undefined && visibleIn(current, client, false).includes(holder)
-  const isCurrent = yours && clientOf(current, client).current === holder.slot.key
-  return new ProfileInUse({
-    profile,
-    heldBy: holder === undefined ? "a session that is starting" : yours ? shownAs(holder) : "another client's session",
-    yours,
-    ...(isCurrent ? { current: true as const } : {})
-  })
 }
 
 /** The slot's Session, as tools see it: a launch registers the session (within the limit), a cleanup closes the slot. */
@@ -254,7 +129,9 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
         if (name !== undefined && name.startsWith("mm-")) {
           return yield* new InvalidInput({ field: "name", problem: 'a name may not start with "mm-", as session ids do' })
         }
-        const ended = own === undefined ? yield* endedKeys([...before.entries.values()]) : new Set<string>()
+        // A place that freed unseen (a browser that died) goes to the runs waiting for one first.
+        if (own === undefined) yield* handOver(state, options)
+        const ended = own === undefined ? yield* endedKeys([...(yield* Ref.get(state)).entries.values()]) : new Set<string>()
         // The name check and the slot count in one step: concurrent launches cannot both take a name or the last slot.
         const reserved = yield* Ref.modify(state, (current): [Entry | "taken" | "full" | "profile" | "ok", State] => {
           if (name !== undefined) {
@@ -263,14 +140,16 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
             if ([...current.starting].some(([key, launch]) => key !== slot.key && launch.owner === client && launch.name === name)) return ["taken", current]
           }
           if (current.entries.has(slot.key)) return ["ok", current]
-          const starting = new Map(current.starting).set(slot.key, { owner: client, name })
+          const held = permit === undefined ? undefined : current.permits.get(permit)
+          const starting = new Map(current.starting).set(slot.key, { owner: client, name, group: held?.group })
           // A place `reserving` holds for this launch becomes its reservation: no second check another launch could race.
-          if (permit !== undefined && current.permits.has(permit)) {
+          if (permit !== undefined && held !== undefined) {
             const permits = new Map(current.permits)
             permits.delete(permit)
             return ["ok", { ...current, starting, permits }]
           }
-          const fits = placement(current, options, ended)
+          // Runs waiting for a place come first: one that frees is theirs.
+          const fits = placement(current, options, ended, current.waiting.length)
           if (fits !== "ok") return [fits, current]
           return ["ok", { ...current, starting }]
         })
@@ -286,7 +165,8 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
         // A session for one call only (SessionForCall) is the client's, but not its current one.
         const register = (launched: { readonly sessionId: string }) =>
           Ref.update(state, (before) => {
-            const entry: Entry = { slot, sessionId: launched.sessionId, name: name ?? own?.name, owner: own?.owner ?? client }
+            const group = own?.group ?? before.starting.get(slot.key)?.group
+            const entry: Entry = { slot, sessionId: launched.sessionId, name: name ?? own?.name, owner: own?.owner ?? client, ...(group !== undefined ? { group } : {}) }
             const next = { ...withoutStarting(slot.key)(before), entries: new Map(before.entries).set(slot.key, entry) }
             return withClient(next, client, (known) => ({
               ...known,
@@ -294,7 +174,11 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
               known: new Set(known.known).add(launched.sessionId)
             }))
           })
-        const launched = yield* Effect.ensuring(Effect.tap(inner.launch(launchOptions), register), Ref.update(state, withoutStarting(slot.key)))
+        // A launch that failed gives its place back: to the first run waiting for one.
+        const launched = yield* Effect.ensuring(
+          Effect.tap(inner.launch(launchOptions), register),
+          Effect.zipRight(Ref.update(state, withoutStarting(slot.key)), handOver(state, options))
+        )
         return launched
       }),
     cleanup: Effect.flatMap(Ref.get(state), (current) =>
@@ -304,27 +188,6 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
     )
   }
 }
-
-/** Takes a place for a launch to come (the `permit`) in the same step as the check that it fits; else the error that launch would answer. */
-const takePlace = (state: Ref.Ref<State>, options: RegistryOptions, permit: number) =>
-  Effect.gen(function* () {
-    const client = yield* FiberRef.get(ObservingClient)
-    const ended = yield* endedKeys([...(yield* Ref.get(state)).entries.values()])
-    const taken = yield* Ref.modify(state, (current): ["full" | "profile" | "ok", State] => {
-      const fits = placement(current, options, ended)
-      return fits !== "ok" ? [fits, current] : ["ok", { ...current, permits: new Map(current.permits).set(permit, { owner: client }) }]
-    })
-    if (taken !== "ok") return yield* refusal(options, taken, yield* Ref.get(state), client, ended)
-  })
-
-/** Gives a place back unless a launch took it. */
-const givePlaceBack = (state: Ref.Ref<State>, permit: number) =>
-  Ref.update(state, (current) => {
-    if (!current.permits.has(permit)) return current
-    const permits = new Map(current.permits)
-    permits.delete(permit)
-    return { ...current, permits }
-  })
 
 /**
  * Closes the sessions whose idle lease ran out (no call running on them, none ended for idleTimeoutMs) and
@@ -429,16 +292,38 @@ const slotMaker = (factory: SlotFactory, registryScope: Scope.Scope, listeners: 
   })
 }
 
+/**
+ * `reserving` over the registry's places: one held at once, or waited for in turn with `wait`; inside it (a
+ * fan-out's run's replay), the place already held.
+ */
+const reservingIn = (state: Ref.Ref<State>, options: RegistryOptions): SessionsService["reserving"] => {
+  let permits = 0
+  return (effect, wait) =>
+    Effect.flatMap(Effect.all([FiberRef.get(LaunchPermit), Ref.get(state)]), ([held, current]) => {
+      if (held !== undefined && current.permits.has(held)) return effect
+      const permit = ++permits
+      return Effect.acquireUseRelease(
+        enter(state, options, permit, wait),
+        (entered) =>
+          Effect.zipRight(
+            "ready" in entered && wait !== undefined ? awaitPlace(state, options, permit, wait, entered.ready) : Effect.void,
+            Effect.locally(effect, LaunchPermit, permit)
+          ),
+        () => leave(state, options, permit)
+      )
+    })
+}
+
 export const make = (factory: SlotFactory, options: RegistryOptions) =>
   Effect.gen(function* () {
     const store = yield* KnowledgeStore
     const registryScope = yield* Effect.scope
-    const state = yield* Ref.make<State>({ entries: new Map(), clients: new Map(), starting: new Map(), permits: new Map(), closed: new Map() })
+    const state = yield* Ref.make<State>(emptyState)
     // Plain callbacks, called from the browser's pause events (outside any fiber).
     const listeners = new Set<() => void>()
 
     const visibleTo = (current: State, client: string) => visibleIn(current, client, options.shared)
-    const closeSlot = closeSlotIn(state, options.idleTimeoutMs)
+    const closeSlot = closeSlotIn(state, options)
 
     const registered = (slot: Slot, inner: SessionService) => registeredSession({ state, options, closeSlot }, slot, inner)
 
@@ -472,7 +357,6 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
     const standIn = yield* Effect.cached(Effect.map(newSlot, (slot) => standInFor(slot.services)))
 
     const find = finderIn(state, options)
-    let permits = 0
 
     const resolve: SessionsService["resolve"] = (request) =>
       Effect.gen(function* () {
@@ -521,13 +405,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
       return listed.flatMap(Option.toArray)
     })
 
-    const reserving: SessionsService["reserving"] = (effect) =>
-      shared !== undefined
-        ? effect
-        : Effect.suspend(() => {
-            const permit = ++permits
-            return Effect.acquireUseRelease(takePlace(state, options, permit), () => Effect.locally(effect, LaunchPermit, permit), () => givePlaceBack(state, permit))
-          })
+    const reserving: SessionsService["reserving"] = shared !== undefined ? (effect) => effect : reservingIn(state, options)
 
     const count: SessionsService["count"] = Effect.gen(function* () {
       if (shared !== undefined) return Option.isSome(yield* Context.get(shared.services, Session).current) ? 1 : 0

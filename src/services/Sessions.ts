@@ -54,6 +54,16 @@ export class OthersRunning extends Context.Tag("browser-workflow-mcp/OthersRunni
  */
 export const SessionForCall = FiberRef.unsafeMake<string | undefined>(undefined)
 
+/** How `reserving` waits for a place that is not free: a fan-out's runs, which wait for their turn instead of failing. */
+export interface PlaceWait {
+  /** The moment (epoch ms, the Clock's) after which it answers the error instead of waiting on. */
+  readonly until: number
+  /** Shared by one fan-out's runs: its error counts their places apart from the client's sessions (never "close one of yours"). */
+  readonly group: symbol
+  /** Runs once when the place is not free at once, before the wait. */
+  readonly onWait?: Effect.Effect<void> | undefined
+}
+
 /** A session as `mm_sessions` lists it. */
 export interface SessionListing {
   readonly id: string
@@ -81,9 +91,10 @@ export interface SessionsService {
    * Runs `effect` holding a place for one new session, taken at once beside the open ones (else the error a
    * launch would answer: MM_SESSION_LIMIT, MM_PROFILE_IN_USE, and `effect` does not run). The first launch in
    * `effect` takes that place instead of checking again, so no other launch can take it in between; the place
-   * goes back when `effect` ends without launching.
+   * goes back when `effect` ends without launching. With `wait`, a place not free at once is waited for (in
+   * the order asked) until `wait.until`, then that error. Inside `effect`, `reserving` runs on the place held.
    */
-  readonly reserving: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SessionLimit | ProfileInUse, R>
+  readonly reserving: <A, E, R>(effect: Effect.Effect<A, E, R>, wait?: PlaceWait) => Effect.Effect<A, E | SessionLimit | ProfileInUse, R>
   /** How many sessions `list` would show, without reading them (the tool list asks after every call). */
   readonly count: Effect.Effect<number>
   /** Makes a session the calling client's current one. */

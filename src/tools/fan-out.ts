@@ -3,8 +3,9 @@
 // session closes after it: a kept one would hold a --max-sessions place and a browser context per failure
 // of a long fan-out; a failed run's steps stay in the step memory under its session id (mm_report, or
 // mm_replay {sessionId} of it, show where it stopped).
-import { Clock, Context, Effect, Option, Ref } from "effect"
+import { Clock, Context, Deferred, Effect, FiberRef, Option, Ref } from "effect"
 import { InvalidInput, ReplayRunsFailed, type ReplayRun, type ToolError } from "../domain/errors.js"
+import { programDeadline } from "../services/Deadline.js"
 import { Progress, reportProgress, type ProgressService } from "../services/Progress.js"
 import { Session } from "../services/Session.js"
 import { nestedSessions, Sessions, type SessionServices } from "../services/Sessions.js"
@@ -35,22 +36,53 @@ const separateSessions = Effect.scoped(
   })
 )
 
+/** How a fan-out runs: `concurrency` runs at a time; `runMs`, the longest one run takes once it has its place (its launch and steps). */
+export interface FanOutOptions {
+  readonly concurrency: number
+  readonly runMs: number
+}
+
+/**
+ * Progress numbers that only go up (the MCP rule): a finished run reports how many finished; a run that waits
+ * for a place reports a number between the last one and the next finish.
+ */
+const progressOf = (total: number) =>
+  Effect.map(Ref.make({ finished: 0, last: 0 }), (counted) => ({
+    finished: (message: (finished: number) => string) =>
+      Effect.flatMap(
+        Ref.modify(counted, (now) => [now.finished + 1, { finished: now.finished + 1, last: now.finished + 1 }]),
+        (finished) => reportProgress(finished, total, message(finished))
+      ),
+    waiting: (message: string) =>
+      Effect.flatMap(
+        Ref.modify(counted, (now) => {
+          const at = (now.last + now.finished + 1) / 2
+          return [at, { ...now, last: at }]
+        }),
+        (at) => reportProgress(at, total, message)
+      )
+  }))
+
 /**
  * Runs `once` for every entry, each in a new session of its own, `concurrency` at a time; reports each
- * finished run as progress. Answers every run's outcome, or fails with ReplayRunsFailed carrying them all.
+ * finished run as progress. A run that finds every --max-sessions place held waits for one (freed by the
+ * fan-out's earlier runs or by anyone), in run order, as long as the call's deadline leaves it time for a run;
+ * only then does it fail with MM_SESSION_LIMIT. Answers every run's outcome, or fails with ReplayRunsFailed
+ * carrying them all.
  */
-export const fanOut = <A, R>(
-  replayed: string,
-  runs: ReadonlyArray<A>,
-  concurrency: number,
-  once: (run: A) => Effect.Effect<unknown, ToolError, R>
-) =>
+export const fanOut = <A, R>(replayed: string, runs: ReadonlyArray<A>, options: FanOutOptions, once: (run: A) => Effect.Effect<unknown, ToolError, R>) =>
   Effect.gen(function* () {
     yield* Effect.mapError(separateSessions, (error) => (error._tag === "SessionNotFound" ? new InvalidInput({ field: "runs", problem: error.message }) : error))
     const outer = yield* Sessions
     const startedAt = yield* Clock.currentTimeMillis
-    const done = yield* Ref.make(0)
-    const runOne = (run: A, index: number) =>
+    const progress = yield* progressOf(runs.length)
+    // A run may wait for a place as long as the call's deadline still leaves it a whole run after it.
+    const deadline = yield* FiberRef.get(programDeadline)
+    const group = Symbol("fan-out")
+    // Places are taken in run order: run i asks for one once run i-1 has its own (or gave up).
+    const turns = yield* Effect.forEach(runs, () => Deferred.make<void>())
+    yield* Deferred.succeed(turns[0]!, undefined)
+    const inSession = (run: A, waitedMs: number) =>
       Effect.scoped(
         Effect.gen(function* () {
           const start = yield* Clock.currentTimeMillis
@@ -73,18 +105,38 @@ export const fanOut = <A, R>(
           const result: ReplayRun = {
             ...(id !== undefined ? { session: id } : {}),
             ms: (yield* Clock.currentTimeMillis) - start,
+            ...(waitedMs > 0 ? { waitedMs } : {}),
             ...(outcome._tag === "Left" ? { failed: failureOf(outcome.left) } : {})
           }
-          const finished = yield* Ref.updateAndGet(done, (count) => count + 1)
-          yield* reportProgress(
-            finished,
-            runs.length,
-            `run ${index} ${result.failed === undefined ? "ok" : `failed: ${result.failed.code}${result.failed.index !== undefined ? ` at step ${result.failed.index}` : ""}`}`
-          )
           return result
-        }).pipe(Effect.catchTag("SessionNotFound", (error) => Effect.succeed<ReplayRun>({ ms: 0, failed: { code: error.code, message: error.message } })))
+        })
       )
-    const results = yield* Effect.forEach(runs, runOne, { concurrency })
+    const runOne = (run: A, index: number) =>
+      Effect.gen(function* () {
+        yield* Deferred.await(turns[index]!)
+        const next = turns[index + 1]
+        const passOn = next === undefined ? Effect.void : Effect.asVoid(Deferred.succeed(next, undefined))
+        const asked = yield* Clock.currentTimeMillis
+        const waited = yield* Ref.make(false)
+        const wait = {
+          until: deadline === undefined ? Number.POSITIVE_INFINITY : deadline - options.runMs,
+          group,
+          onWait: Effect.zipRight(Ref.set(waited, true), progress.waiting(`run ${index} waits for a free session place (all --max-sessions are open)`))
+        }
+        const waitedMs = Effect.flatMap(Ref.get(waited), (did) => (did ? Effect.map(Clock.currentTimeMillis, (now) => now - asked) : Effect.succeed(0)))
+        const placed = Effect.zipRight(passOn, Effect.flatMap(waitedMs, (ms) => inSession(run, ms)))
+        const result = yield* outer.reserving(placed, wait).pipe(
+          Effect.ensuring(passOn),
+          Effect.catchTags({
+            SessionLimit: (error) => Effect.succeed<ReplayRun>({ ms: 0, failed: { code: error.code, message: error.message } }),
+            ProfileInUse: (error) => Effect.succeed<ReplayRun>({ ms: 0, failed: { code: error.code, message: error.message } }),
+            SessionNotFound: (error) => Effect.succeed<ReplayRun>({ ms: 0, failed: { code: error.code, message: error.message } })
+          })
+        )
+        yield* progress.finished(() => `run ${index} ${result.failed === undefined ? "ok" : `failed: ${result.failed.code}${result.failed.index !== undefined ? ` at step ${result.failed.index}` : ""}`}`)
+        return result
+      })
+    const results = yield* Effect.forEach(runs, runOne, { concurrency: options.concurrency })
     const ms = (yield* Clock.currentTimeMillis) - startedAt
     if (results.some((run) => run.failed !== undefined)) return yield* new ReplayRunsFailed({ replayed, runs: results, ms })
     return { replayed, runs: results, passed: results.length, ms }

@@ -72,7 +72,7 @@ const ReplayInput = Schema.Struct({
     description: "Run it once per entry, each in a new session."
   }),
   concurrency: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, MAX_CONCURRENCY))).annotations({
-    description: "Runs at once (default 1, at most --max-sessions)."
+    description: "Runs at once (default 1); beyond free --max-sessions places they wait."
   }),
   baseUrl: Schema.optional(
     Schema.String.pipe(
@@ -362,10 +362,8 @@ export const replay = defineTool({
       const steps = yield* fillPlaceholders(chosen.recipe, params, registry.lookup)
       return { ...shown, ...(yield* replayOnce(chosen, steps, { hashes: hashesFor(chosen.recipe, params), keep: input.keepSession === true, timeoutMs }, registry)) }
     }
+    // More runs at once than free --max-sessions places: the runs beyond wait for a place, in turn (fan-out.ts).
     const concurrency = input.concurrency ?? 1
-    if (concurrency > settings.maxSessions) {
-      return yield* new InvalidInput({ field: "concurrency", problem: `at most --max-sessions (${settings.maxSessions})` })
-    }
     // Every run's params are checked before any run starts: a typo fails the call, not one run in the middle.
     const filled = yield* Effect.forEach(input.runs, (run, index) =>
       Effect.map(
@@ -375,7 +373,9 @@ export const replay = defineTool({
         (steps) => ({ steps, hashes: hashesFor(chosen.recipe, run.params ?? {}) })
       )
     )
-    return { ...shown, ...(yield* fanOut(chosen.sessionId, filled, concurrency, (run) => replayOnce(chosen, run.steps, { hashes: run.hashes, keep: false, timeoutMs }, registry))) }
+    // A run takes its launch and its steps once it has a place: what a run waiting for one must still have left.
+    const fan = { concurrency, runMs: LAUNCH_ALLOWANCE_MS + timeoutMs }
+    return { ...shown, ...(yield* fanOut(chosen.sessionId, filled, fan, (run) => replayOnce(chosen, run.steps, { hashes: run.hashes, keep: false, timeoutMs }, registry))) }
   })
 })
 

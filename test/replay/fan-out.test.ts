@@ -152,7 +152,7 @@ describe("fan-out replay", { timeout: 240_000 }, () => {
     app.reset()
     const answer = await call("mm_replay", { flowTag: "fan-list", runs: [{ params: { first: "x" } }, { params: { frist: "y" } }] })
     expect(answer.error).toMatchObject({ code: "MM_INVALID_INPUT", details: { field: "runs.1.params.frist" } })
-    const tooMany = await call("mm_replay", { flowTag: "fan-list", runs: [{}], concurrency: 5 })
+    const tooMany = await call("mm_replay", { flowTag: "fan-list", runs: [{}], concurrency: 65 })
     expect(tooMany.error).toMatchObject({ code: "MM_INVALID_INPUT", details: { field: "concurrency" } })
     expect(app.lists()).toEqual([])
   })
@@ -196,7 +196,7 @@ describe("fan-out replay", { timeout: 240_000 }, () => {
     expect(refused.error).toMatchObject({ code: "MM_INVALID_INPUT", details: { field: "keepSession" } })
   })
 
-  it("at --max-sessions a replay answers MM_SESSION_LIMIT itself, with its hint; a fan-out reports it per run", async () => {
+  it("at --max-sessions a replay answers MM_SESSION_LIMIT itself, with its hint; a fan-out's runs wait for a place as long as the deadline leaves them time, then report it per run", async () => {
     app.reset()
     const open: Array<string> = []
     for (const name of ["l1", "l2", "l3", "l4"]) open.push((await ok("mm_launch", { name })).result.sessionId)
@@ -205,13 +205,18 @@ describe("fan-out replay", { timeout: 240_000 }, () => {
       expect(single.error?.code).toBe("MM_SESSION_LIMIT")
       expect(single.error?.message).toContain("at most 4 browser sessions")
       expect(single.error?.message).toContain("mm_cleanup {session: ID}")
-      const runs = await call("mm_replay", { flowTag: "fan-list", runs: [{}, {}], concurrency: 2 })
+      // A 1 s flow: the call's deadline (the run's steps, its launch's allowance and 10 s) leaves the runs ~8 s to wait.
+      const runs = await call("mm_replay", { flowTag: "fan-list", runs: [{}, {}], concurrency: 2, timeoutMs: 1_000 })
       expect(runs.error?.code).toBe("MM_REPLAY_FAILED")
       const details = (runs.error as { details: any }).details
       expect(details.passed).toBe(0)
       for (const entry of details.runs) {
         expect(entry.failed.code).toBe("MM_SESSION_LIMIT")
         expect(entry.session).toBeUndefined()
+        // The places are this client's own four sessions, which it may close; never its fan-out's runs.
+        expect(entry.failed.message).toContain("this run could wait for one")
+        expect(entry.failed.message).toContain(`4 by yours: ${open.map((id, index) => `${id} (l${index + 1})`).join(", ")}; close one with mm_cleanup {session: ID}`)
+        expect(entry.failed.message).not.toContain("starting")
       }
       expect(sorted(app.lists())).toEqual([])
     } finally {

@@ -1,6 +1,7 @@
 // A session registry (the live server's, src/runtime/session-registry.ts) over mock sessions, for tests of
 // what the registry and the server do around sessions without a browser: each launch is a slot of its own
-// with ids s1, s2, ...; `counts` says how many slots were built, how many launches ran, which sessions closed.
+// with ids s1, s2, ...; `counts` says how many slots were built, how many launches ran, which sessions closed,
+// and the most sessions open at once.
 import { Effect, Layer, Option, Ref } from "effect"
 import * as SessionRegistry from "../../src/runtime/session-registry.js"
 import { KnowledgeStore } from "../../src/services/KnowledgeStore.js"
@@ -19,7 +20,7 @@ export interface MockRegistryOptions {
 }
 
 export const mockSessionRegistry = (options: MockRegistryOptions = {}) => {
-  const counts = { slots: 0, launches: 0, closed: [] as Array<string> }
+  const counts = { slots: 0, launches: 0, closed: [] as Array<string>, mostOpen: 0 }
   const factory: SessionRegistry.SlotFactory = (scope) =>
     Effect.suspend(() => {
       counts.slots++
@@ -34,6 +35,7 @@ export const mockSessionRegistry = (options: MockRegistryOptions = {}) => {
             launch: () =>
               Effect.gen(function* () {
                 const sessionId = `s${++counts.launches}`
+                counts.mostOpen = Math.max(counts.mostOpen, counts.launches - counts.closed.length)
                 yield* Ref.set(current, Option.some({ sessionId, startedAt: "", flowTags: [], tags: [] }))
                 return { sessionId, homeUrl: mockState.currentUrl }
               }),

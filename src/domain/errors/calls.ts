@@ -180,6 +180,8 @@ export class ReplayFailed extends Schema.TaggedError<ReplayFailed>()("ReplayFail
 export const ReplayRun = Schema.Struct({
   session: Schema.optional(Schema.String),
   ms: Schema.Number,
+  /** How long it waited for a session place before it started (all --max-sessions were open). */
+  waitedMs: Schema.optional(Schema.Number),
   failed: Schema.optional(
     Schema.Struct({ index: Schema.optional(Schema.Number), tool: Schema.optional(Schema.String), code: Schema.String, message: Schema.String })
   )

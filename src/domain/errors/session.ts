@@ -108,25 +108,45 @@ export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()("Sess
   }
 }
 
-/** --max-sessions sessions are open: a launch must wait for one to close. */
+/**
+ * --max-sessions sessions are open: a launch must wait for one to close. A fan-out's run (`waitedMs`) waited
+ * for one as long as the call's deadline let it; its own call's runs are counted apart (`runs`), never
+ * listed as the client's to close.
+ */
 export class SessionLimit extends Schema.TaggedError<SessionLimit>()("SessionLimit", {
   limit: Schema.Number,
-  /** The calling client's own open sessions, as "id (name)". */
+  /** The calling client's own open sessions, as "id (name)" (a fan-out's own runs aside). */
   yours: Schema.Array(Schema.String),
   /** Its only one is its current one: mm_cleanup closes it (no `session` argument is listed then). */
-  onlyCurrent: Schema.optional(Schema.Literal(true))
+  onlyCurrent: Schema.optional(Schema.Literal(true)),
+  /** How long a fan-out's run waited for a place before giving up (the call's deadline left no more). */
+  waitedMs: Schema.optional(Schema.Number),
+  /** The places that run's own call (the other runs of its fan-out) held when it gave up. */
+  runs: Schema.optional(Schema.Number),
+  /** The places other clients' sessions held then (never named: an id is a capability). */
+  others: Schema.optional(Schema.Number)
 }) {
   get code() {
     return "MM_SESSION_LIMIT" as const
   }
   override get message() {
+    const plural = this.limit === 1 ? "" : "s"
+    if (this.waitedMs !== undefined) {
+      const held = [
+        ...(this.runs !== undefined && this.runs > 0 ? [`${this.runs} by this call's other runs`] : []),
+        ...(this.others !== undefined && this.others > 0 ? [`${this.others} by other clients`] : []),
+        ...(this.yours.length > 0 ? [`${this.yours.length} by yours: ${this.yours.join(", ")}; close one with mm_cleanup {session: ID}`] : [])
+      ]
+      const later = this.yours.length === 0 ? "; try again once one closes (mm_cleanup, or its idle lease, --session-idle-timeout)" : ""
+      return `This server holds at most ${this.limit} browser session${plural} at once (--max-sessions), and none freed in the ${Math.round(this.waitedMs / 1000)} s this run could wait for one (what the call's deadline left it): held ${held.join(", ")}${later}.`
+    }
     const yours =
       this.yours.length === 0
         ? "none of them is yours; try again once one closes (mm_cleanup, or its idle lease, --session-idle-timeout)"
         : this.onlyCurrent === true
           ? `yours: ${this.yours.join(", ")}, your current one; close it with mm_cleanup`
           : `yours: ${this.yours.join(", ")}; close one with mm_cleanup {session: ID}`
-    return `This server holds at most ${this.limit} browser session${this.limit === 1 ? "" : "s"} at once (--max-sessions) and all are open: ${yours}.`
+    return `This server holds at most ${this.limit} browser session${plural} at once (--max-sessions) and all are open: ${yours}.`
   }
   get details() {
     return { limit: this.limit }
