@@ -1,6 +1,6 @@
 // runTool: from a tool definition to an Effect that never fails and yields the response envelope.
 // One pipeline of named stages, each returning a value: gate, decode, run, observe, record, envelope.
-import { Cause, Clock, Effect, Either, Exit, Option, Ref, Schema } from "effect"
+import { Cause, Clock, Context, Effect, Either, Exit, Option, Ref, Schema } from "effect"
 import { defaultSettings, type Settings } from "../domain/config.js"
 import { consoleLines, observationText, pageChange, pageOf, slowMs, type Envelope, type PageState } from "../domain/envelope.js"
 import { DeadlineExceeded, DebuggerPaused, INTERNAL_ERROR_CODE, refsShownBelow, toErrorInfo, type ErrorInfo, type ToolError } from "../domain/errors.js"
@@ -17,6 +17,7 @@ import { Secrets, type SecretsService } from "../services/Secrets.js"
 import { Session, type SessionInfo } from "../services/Session.js"
 import { nestedSessions, sessionArgument, SessionForCall, Sessions, type SessionServices } from "../services/Sessions.js"
 import { callBudget, finishReserveMs, RECORD_RESERVE_MS } from "./budget.js"
+import { closedUnder, servedError } from "./closed-under.js"
 import { clientMemory, rememberTold, type ClientMemoryService, type Told } from "./client-memory.js"
 import { decodeInput } from "./decode.js"
 import { servedText } from "./registry.js"
@@ -559,21 +560,20 @@ export const runTool =
         Effect.gen(function* () {
           const handle = yield* Effect.either(sessions.resolve({ selector: argument.right.selector, starts: definition.startsSession === true }))
           if (handle._tag === "Left") return yield* unanswered<OE>(handle.left)
-          return yield* runOn(definition, argument.right.rest, options).pipe(
+          const before = sessionIdOf(yield* Context.get(handle.right.context, Session).current)
+          const response = yield* runOn(definition, argument.right.rest, options).pipe(
             Effect.provide(handle.right.context),
             Effect.provideService(Sessions, yield* nestedSessions(sessions, handle.right))
           )
+          if (response.envelope.ok) return response
+          const closed = yield* closedUnder(definition, sessions, before, argument.right.selector)
+          return Option.isSome(closed) ? { ...response, envelope: { ...response.envelope, error: closed.value } } : response
         })
       )
     }) as Effect.Effect<ToolResponse<OE>, never, Exclude<R, SessionServices>>
 
 /** A call answered before it reached a session (its `session` argument is bad or names none), tools named as served. */
-const unanswered = <OE>(error: ToolError) =>
-  Effect.map(Effect.serviceOption(ToolRegistry), (registry): ToolResponse<OE> => {
-    const info = toErrorInfo(error)
-    const message = Option.isSome(registry) ? servedText(registry.value)(info.message) : info.message
-    return { envelope: { ok: false, error: { ...info, message } }, attachments: [] }
-  })
+const unanswered = <OE>(error: ToolError) => Effect.map(servedError(error), (info): ToolResponse<OE> => ({ envelope: { ok: false, error: info }, attachments: [] }))
 
 
 /** A result with nothing in it (all its fields were optional and absent, or moved to the page text): left out of the envelope. */

@@ -447,13 +447,15 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
         return () => void listeners.delete(listener)
       })
 
+    const whyClosed: SessionsService["whyClosed"] = (sessionId) => Effect.map(Ref.get(state), (current) => Option.fromNullable(current.closed.get(sessionId)))
+
     // The idle lease: a session no call used for idleTimeoutMs closes, checked when the earliest lease ends.
     if (options.idleTimeoutMs > 0 && shared === undefined) {
       const sweep = leaseSweep({ state, options, closeSlot })
       yield* Effect.forkScoped(Effect.forever(Effect.flatMap(sweep, (wait) => Effect.sleep(Duration.millis(wait)))))
     }
 
-    const service: SessionsService = { resolve, list, reserving, count, switchTo, close, onPauseChange }
+    const service: SessionsService = { resolve, list, reserving, count, switchTo, close, onPauseChange, whyClosed }
     return service
   })
 

@@ -103,6 +103,8 @@ export interface SessionsService {
   readonly close: (selector: string) => Effect.Effect<string, SessionNotFound>
   /** Tells `listener` when a tab of any session pauses in the debugger or runs again; answers the unsubscribe. */
   readonly onPauseChange: (listener: () => void) => Effect.Effect<() => void>
+  /** Why this server closed the session with that id, while it remembers (its newest 256): "was closed by mm_cleanup". */
+  readonly whyClosed: (sessionId: string) => Effect.Effect<Option.Option<string>>
 }
 
 /** A handle over the services in a context (a single-session layer, or a registry's slot). */
@@ -144,7 +146,8 @@ export const singleSessions = (handle: SessionHandle): SessionsService => {
     count: Effect.suspend(() => Effect.map(sessionOf(handle).current, (info) => (Option.isSome(info) ? 1 : 0))),
     switchTo: matching,
     close: (selector) => Effect.tap(Effect.map(matching(selector), (listing) => listing.id), () => sessionOf(handle).cleanup),
-    onPauseChange: (listener) => sessionOf(handle).onPauseChange(listener)
+    onPauseChange: (listener) => sessionOf(handle).onPauseChange(listener),
+    whyClosed: () => Effect.succeedNone
   }
 }
 
@@ -175,7 +178,8 @@ const ambient: SessionsService = {
   count: Effect.succeed(0),
   switchTo: (selector) => onAmbient(selector, (sessions) => sessions.switchTo(selector)),
   close: (selector) => onAmbient(selector, (sessions) => sessions.close(selector)),
-  onPauseChange: () => Effect.succeed(() => undefined)
+  onPauseChange: () => Effect.succeed(() => undefined),
+  whyClosed: () => Effect.succeedNone
 }
 
 /**
