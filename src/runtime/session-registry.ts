@@ -275,6 +275,9 @@ const finderIn = (state: Ref.Ref<State>, options: RegistryOptions) => (selector:
     return entry
   })
 
+/** Why the registry closed a session, while it keeps the reason. */
+const whyClosedIn = (state: Ref.Ref<State>) => (sessionId: string) => Effect.map(Ref.get(state), (current) => Option.fromNullable(current.closed.get(sessionId)))
+
 /** Makes new slots, each in its own scope under the registry's (the server's end closes it); the pauses of any slot's tabs reach every listener. */
 const slotMaker = (factory: SlotFactory, registryScope: Scope.Scope, listeners: ReadonlySet<() => void>) => {
   let slots = 0
@@ -447,15 +450,13 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
         return () => void listeners.delete(listener)
       })
 
-    const whyClosed: SessionsService["whyClosed"] = (sessionId) => Effect.map(Ref.get(state), (current) => Option.fromNullable(current.closed.get(sessionId)))
-
     // The idle lease: a session no call used for idleTimeoutMs closes, checked when the earliest lease ends.
     if (options.idleTimeoutMs > 0 && shared === undefined) {
       const sweep = leaseSweep({ state, options, closeSlot })
       yield* Effect.forkScoped(Effect.forever(Effect.flatMap(sweep, (wait) => Effect.sleep(Duration.millis(wait)))))
     }
 
-    const service: SessionsService = { resolve, list, reserving, count, switchTo, close, onPauseChange, whyClosed }
+    const service: SessionsService = { resolve, list, reserving, count, switchTo, close, onPauseChange, whyClosed: whyClosedIn(state) }
     return service
   })
 
