@@ -15,6 +15,7 @@ const ISOLATED = [
   "test/runtime/runTool.test.ts",
   "test/session/ffmpeg-setup.test.ts",
   "test/session/launch-failures.test.ts",
+  "test/session/lease-clock.test.ts",
   "test/session/lifecycle.test.ts",
   "test/session/recording-no-ffmpeg.test.ts",
   "test/tools/batch.test.ts"
