@@ -11,7 +11,7 @@ import { ObservingClient } from "../../src/services/Observer.js"
 import { Progress } from "../../src/services/Progress.js"
 import { servedRegistry } from "../../src/tools/registry.js"
 import { testSettings } from "../support/browser.js"
-import { serveListApp, type ListApp } from "./list-app.js"
+import { serveListApp, sortedLists, type ListApp } from "./list-app.js"
 
 let app: ListApp
 let runtime: ManagedRuntime.ManagedRuntime<any, any>
@@ -37,12 +37,6 @@ const ok = async (name: string, args: Record<string, unknown> = {}, client?: str
   return envelope
 }
 
-const sorted = (lists: ReadonlyArray<ReadonlyArray<string>>) =>
-  lists
-    .filter((list) => list.length > 0)
-    .map((list) => list.join("|"))
-    .sort()
-
 beforeAll(async () => {
   app = await serveListApp()
   const settings = testSettings({ appUrl: `${app.url}/list`, maxSessions: 2 })
@@ -67,7 +61,7 @@ describe("a fan-out replay waits for a free session place", { timeout: 240_000 }
     expect(answer.error, JSON.stringify(answer.error)).toBeUndefined()
     expect(answer.result.passed).toBe(4)
     expect(new Set(answer.result.runs.map((run: { session: string }) => run.session)).size).toBe(4)
-    expect(sorted(app.lists())).toEqual(["W0", "W1", "W2", "W3"])
+    expect(sortedLists(app.lists())).toEqual(["W0", "W1", "W2", "W3"])
     // Run 2 asked while runs 0 and 1 held both places: it waited, and the notification said so before it ran.
     expect(notices.map((notice) => notice.message)).toContain("run 2 waits for a free session place (all --max-sessions are open)")
     expect(answer.result.runs[2].waitedMs).toBeGreaterThan(0)
@@ -88,12 +82,12 @@ describe("a fan-out replay waits for a free session place", { timeout: 240_000 }
     )
     await waiting
     // No run typed anything while the places were the other client's (its own pages loaded empty).
-    expect(sorted(app.lists())).toEqual([])
+    expect(sortedLists(app.lists())).toEqual([])
     await ok("mm_cleanup", { session: held[0] }, "other")
     const done = await answer
     expect(done.error, JSON.stringify(done.error)).toBeUndefined()
     expect(done.result.passed).toBe(2)
-    expect(sorted(app.lists())).toEqual(["O0", "O1"])
+    expect(sortedLists(app.lists())).toEqual(["O0", "O1"])
     await ok("mm_cleanup", { session: held[1] }, "other")
   })
 })

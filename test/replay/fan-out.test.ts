@@ -13,7 +13,7 @@ import { Progress } from "../../src/services/Progress.js"
 import { Sessions } from "../../src/services/Sessions.js"
 import { servedRegistry } from "../../src/tools/registry.js"
 import { testSettings } from "../support/browser.js"
-import { serveListApp, type ListApp } from "./list-app.js"
+import { serveListApp, sortedLists, type ListApp } from "./list-app.js"
 
 let app: ListApp
 let runtime: ManagedRuntime.ManagedRuntime<any, any>
@@ -40,16 +40,6 @@ const ok = async (name: string, args: Record<string, unknown> = {}) => {
   expect(envelope.error, `${name} ${JSON.stringify(args)}: ${JSON.stringify(envelope.error)}`).toBeUndefined()
   return envelope
 }
-
-/**
- * The lists page loads ended with, as sorted strings, to compare whatever order the runs finished in. A run
- * loads the page twice (its launch opens it, the recipe starts there again): the first load stays empty.
- */
-const sorted = (lists: ReadonlyArray<ReadonlyArray<string>>) =>
-  lists
-    .filter((list) => list.length > 0)
-    .map((list) => list.join("|"))
-    .sort()
 
 beforeAll(async () => {
   app = await serveListApp()
@@ -108,7 +98,7 @@ describe("fan-out replay", { timeout: 240_000 }, () => {
     expect(ids).not.toContain(source)
     for (const entry of result.runs) expect(Object.keys(entry).sort()).toEqual(["ms", "session"])
     // A run without a value types the recorded text.
-    expect(sorted(app.lists())).toEqual(sorted([["A1", "A2"], ["B1", "B2"], ["C1", "Eggs"], ["Milk", "Eggs"]]))
+    expect(sortedLists(app.lists())).toEqual(sortedLists([["A1", "A2"], ["B1", "B2"], ["C1", "Eggs"], ["Milk", "Eggs"]]))
     // One progress notification per finished run, counting up to the total.
     expect(progress.map((entry) => entry.progress)).toEqual([1, 2, 3, 4])
     expect(progress.every((entry) => entry.total === 4 && /^run \d ok$/.test(entry.message))).toBe(true)
@@ -131,7 +121,7 @@ describe("fan-out replay", { timeout: 240_000 }, () => {
     expect(runs[1].failed).toMatchObject({ index: 3, tool: "mm_type" })
     expect(runs[1].failed.code).toMatch(/^MM_(TARGET_NOT_FOUND|TYPE_TIMEOUT)$/)
     expect(runs[1].failed.message.length).toBeGreaterThan(0)
-    expect(sorted(app.lists())).toEqual(sorted([["ok1", "Eggs"], ["boom"]]))
+    expect(sortedLists(app.lists())).toEqual(sortedLists([["ok1", "Eggs"], ["boom"]]))
   })
 
   it("a check of a param's recorded text follows the value replayed, alone and in runs", async () => {
@@ -189,7 +179,7 @@ describe("fan-out replay", { timeout: 240_000 }, () => {
     expect(kept.result).toMatchObject({ replayed: source, open: true })
     expect(await listed()).toEqual([mine, `${kept.result.session} current`])
     expect((await ok("mm_get_text", { testId: "list" })).result.text).toContain("K1")
-    expect(sorted(app.lists())).toEqual(sorted([["P1", "Eggs"], ["R1", "Eggs"], ["K1", "Eggs"]]))
+    expect(sortedLists(app.lists())).toEqual(sortedLists([["P1", "Eggs"], ["R1", "Eggs"], ["K1", "Eggs"]]))
     await ok("mm_cleanup")
     await ok("mm_cleanup", { session: mine })
     const refused = await call("mm_replay", { flowTag: "fan-list", runs: [{}], keepSession: true })
@@ -218,7 +208,7 @@ describe("fan-out replay", { timeout: 240_000 }, () => {
         expect(entry.failed.message).toContain(`4 by yours: ${open.map((id, index) => `${id} (l${index + 1})`).join(", ")}; close one with mm_cleanup {session: ID}`)
         expect(entry.failed.message).not.toContain("starting")
       }
-      expect(sorted(app.lists())).toEqual([])
+      expect(sortedLists(app.lists())).toEqual([])
     } finally {
       for (const id of open) await ok("mm_cleanup", { session: id })
     }

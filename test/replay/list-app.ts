@@ -56,3 +56,13 @@ export const serveListApp = async (): Promise<ListApp> => {
   const server = await listenLoopback(handler)
   return { ...server, lists: () => [...latest.values()].map((entry) => entry.items), reset: () => latest.clear() }
 }
+
+/**
+ * The lists page loads ended with, as sorted strings, to compare whatever order the runs finished in. A run
+ * loads the page twice (its launch opens it, the recipe starts there again): the first load stays empty.
+ */
+export const sortedLists = (lists: ReadonlyArray<ReadonlyArray<string>>) =>
+  lists
+    .filter((list) => list.length > 0)
+    .map((list) => list.join("|"))
+    .sort()
