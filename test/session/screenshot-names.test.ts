@@ -101,4 +101,26 @@ describe("screenshot names across sessions", () => {
       await runtime.dispose()
     }
   })
+
+  it("a PDF too: another session's name keeps its file, the session's own name is replaced", async () => {
+    const settings = testSettings({ appUrl: `${app.url}/`, caps: ["pdf"] })
+    const runtime = ManagedRuntime.make(appLayer(settings, "warning"))
+    const s = await connectWithText(makeMcpServer(registryFor(settings), runtime, { caps: ["pdf"] }), "pdf-names-s")
+    const w = await connectWithText(makeMcpServer(registryFor(settings), runtime, { caps: ["pdf"] }), "pdf-names-w")
+    try {
+      await s.ok("mm_launch", { url: `${app.url}/s` })
+      await w.ok("mm_launch", { url: `${app.url}/w` })
+      const first = await s.ok("mm_save_pdf", { name: "doc" })
+      expect(first.result.path).toBe(path.resolve(settings.artifactsDir, "pdf", "doc.pdf"))
+      const other = await w.ok("mm_save_pdf", { name: "doc" })
+      expect(other.result.path).not.toBe(first.result.path)
+      expect(fs.readFileSync(first.result.path, "latin1")).toContain("Sierra")
+      expect(fs.readFileSync(other.result.path, "latin1")).toContain("Whiskey")
+      expect((await s.ok("mm_save_pdf", { name: "doc" })).result.path).toBe(first.result.path)
+    } finally {
+      await s.client.close()
+      await w.client.close()
+      await runtime.dispose()
+    }
+  })
 })

@@ -7,10 +7,8 @@ import { ActionFailed, PageClosed, PdfFailed, TargetAmbiguous, TargetNotFound } 
 import { describeTarget, type Target } from "../../../domain/target.js"
 import { noteSighting, sightingOf } from "../../../services/Deadline.js"
 import type { PageAffordances, ScrollRequest, ScrollResult, SessionInteractions } from "../../../services/Session.js"
-import { writeFileAtomic } from "../../files.js"
 import { uploadRootsOf } from "../../upload-roots.js"
 import { BrowserState, type BrowserStateService } from "../lifecycle/browser.js"
-import { holdArtifact } from "../lifecycle/artifact-retention.js"
 import { isRemote } from "../lifecycle/endpoints.js"
 import { firstLine } from "../calls.js"
 import { evaluateInPage } from "../page-eval.js"
@@ -19,6 +17,7 @@ import { checkedOf, checkedSettles } from "./readiness.js"
 import { pageSaid, settleReaction, startReaction, type Settled } from "./reaction.js"
 import { targets, type Targets } from "./targets.js"
 import { uploadFiles } from "./uploads.js"
+import { writeNamedFile } from "./named-files.js"
 
 /** Runs in the page (or on a scroll container): moves it and tells where it is. */
 const scrollBox = (
@@ -198,7 +197,7 @@ interface Toggled {
 const savePdf = (browser: BrowserStateService, name: string) =>
   Effect.gen(function* () {
     const settings = browser.settings
-    const { page } = yield* browser.activePage
+    const { live, page } = yield* browser.activePage
     if (!settings.headless && !isRemote(settings)) {
       return yield* new PdfFailed({ detail: "the browser is headed, and Chromium prints to PDF only headless; start the server with --headless." })
     }
@@ -207,12 +206,9 @@ const savePdf = (browser: BrowserStateService, name: string) =>
       try: () => page.pdf({ printBackground: true }),
       catch: (error) => (page.isClosed() ? new PageClosed({ detail: "the page closed before it was printed" }) : new PdfFailed({ detail: firstLine(error) }))
     })
-    holdArtifact(page.context(), file)
-    yield* Effect.tryPromise({
-      try: () => writeFileAtomic(file, data, { within: settings.artifactsDir }),
-      catch: (error) => new PdfFailed({ detail: `cannot write ${file}: ${firstLine(error)}` })
-    })
-    return { path: file, bytes: data.length }
+    // As a screenshot: a name another session (or anyone) wrote keeps its file, this one gets <name>-2.pdf...
+    const placed = yield* writeNamedFile(live.namedFiles, live.context, file, data, settings.artifactsDir, (error) => new PdfFailed({ detail: `cannot write ${file}: ${firstLine(error)}` }))
+    return { path: placed, bytes: data.length }
   })
 
 const none: PageAffordances = { upload: false, drag: false, check: false, scroll: false }
