@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as http from "node:http"
+import * as net from "node:net"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { spawnSync } from "node:child_process"
@@ -118,6 +119,32 @@ describe("Streamable HTTP", () => {
     expect(nullOrigin.status).toBe(403)
     const local = await rawInitialize(server.url, { ...auth, host: `localhost:${port}`, origin: "http://localhost:6274" })
     expect(local.status).toBe(200)
+  })
+
+  it("keeps an idle connection open past Node's 5 s: a request sent on it after 6 s is answered (a lagging client got 'fetch failed')", async () => {
+    const target = new URL(server.url)
+    const socket = net.connect(Number(target.port), target.hostname)
+    socket.setEncoding("utf8")
+    let received = ""
+    socket.on("data", (chunk: string) => (received += chunk))
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()))
+    const ask = async () => {
+      const before = received.length
+      socket.write(`GET /elsewhere HTTP/1.1\r\nHost: ${target.host}\r\nConnection: keep-alive\r\n\r\n`)
+      expect(await waitUntil(() => /\r\n\r\n[\s\S]*$/.test(received.slice(before)) && received.slice(before).includes("HTTP/1.1 "), 10_000)).toBe(true)
+      return received.slice(before)
+    }
+    try {
+      const first = await ask()
+      expect(first).toMatch(/^HTTP\/1\.1 40\d/)
+      expect(first.toLowerCase()).toContain("keep-alive: timeout=65")
+      await new Promise((resolve) => setTimeout(resolve, 6_000))
+      expect(socket.destroyed).toBe(false)
+      expect(await ask()).toMatch(/^HTTP\/1\.1 40\d/)
+    } finally {
+      socket.destroy()
+      await closed
+    }
   })
 
   it("answers 404 for another path and for an unknown session", async () => {

@@ -223,28 +223,30 @@ describe("session lease, limit and browsers", () => {
     const extension = path.resolve(import.meta.dirname, "fixtures/extension-mv3")
     const server = await startHttpServer(["--app-url", `${app.url}/`], marker)
     try {
-      const { client } = await connect(server.url)
-      const web = (await ok(client, "mm_launch", { name: "web" })).result.sessionId
-      const shared = mainBrowserPids(marker)
-      expect(shared).toHaveLength(1)
-      const ext = (await ok(client, "mm_launch", { name: "ext", extensionPath: extension })).result.sessionId
-      expect(ext).not.toBe(web)
-      const own = mainBrowserPids(marker).filter((pid) => !shared.includes(pid))
-      expect(own).toHaveLength(1)
-      process.kill(own[0]!, "SIGKILL")
-      expect(await waitUntil(() => mainBrowserPids(marker).length === 1, 15_000)).toBe(true)
-      expect((await call(client, "mm_get_state", { session: "ext" })).error.code).toBe("MM_BROWSER_CLOSED")
-      await ok(client, "mm_navigate", { url: `${app.url}/a`, session: "web" })
-      expect((await ok(client, "mm_get_text", { testId: "who", session: "web" })).result.text).toBe("alpha")
-      // The dead session is listed as ended, and closing it leaves the other one alone.
-      const listed = (await ok(client, "mm_sessions", {})).result.sessions
-      expect(listed.find((session: { id: string }) => session.id === ext)).toMatchObject({ ended: true })
-      await ok(client, "mm_cleanup", { session: "ext" })
-      expect((await call(client, "mm_get_state", { session: ext })).error.message).toContain(
-        "it ended when its browser died (MM_BROWSER_CLOSED), and was closed by mm_cleanup"
-      )
-      expect((await ok(client, "mm_get_state", { session: "web" })).result.state.url).toContain("/a")
-      await client.close()
+      await server.explaining(async () => {
+        const { client } = await connect(server.url)
+        const web = (await ok(client, "mm_launch", { name: "web" })).result.sessionId
+        const shared = mainBrowserPids(marker)
+        expect(shared).toHaveLength(1)
+        const ext = (await ok(client, "mm_launch", { name: "ext", extensionPath: extension })).result.sessionId
+        expect(ext).not.toBe(web)
+        const own = mainBrowserPids(marker).filter((pid) => !shared.includes(pid))
+        expect(own).toHaveLength(1)
+        process.kill(own[0]!, "SIGKILL")
+        expect(await waitUntil(() => mainBrowserPids(marker).length === 1, 15_000)).toBe(true)
+        expect((await call(client, "mm_get_state", { session: "ext" })).error.code).toBe("MM_BROWSER_CLOSED")
+        await ok(client, "mm_navigate", { url: `${app.url}/a`, session: "web" })
+        expect((await ok(client, "mm_get_text", { testId: "who", session: "web" })).result.text).toBe("alpha")
+        // The dead session is listed as ended, and closing it leaves the other one alone.
+        const listed = (await ok(client, "mm_sessions", {})).result.sessions
+        expect(listed.find((session: { id: string }) => session.id === ext)).toMatchObject({ ended: true })
+        await ok(client, "mm_cleanup", { session: "ext" })
+        expect((await call(client, "mm_get_state", { session: ext })).error.message).toContain(
+          "it ended when its browser died (MM_BROWSER_CLOSED), and was closed by mm_cleanup"
+        )
+        expect((await ok(client, "mm_get_state", { session: "web" })).result.state.url).toContain("/a")
+        await client.close()
+      })
     } finally {
       await server.stop()
       await app.close()

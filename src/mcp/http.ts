@@ -11,6 +11,8 @@ import { makeMcpServer, type McpServerOptions } from "./server.js"
 
 export const MCP_PATH = "/mcp"
 const MAX_BODY_BYTES = 4 * 1024 * 1024
+/** How long an idle keep-alive connection stays open (Node's default is 5 s); clients are told through Keep-Alive. */
+const KEEP_ALIVE_MS = 65_000
 
 export interface HttpOptions extends McpServerOptions {
   readonly port: number
@@ -273,6 +275,10 @@ export const serveHttp = async <R, ER>(
       sendJsonRpcError(response, 500, "Internal server error")
     })
   })
+  // Node closes a connection idle for 5 s; a client whose event loop lags (an agent between turns, a loaded machine)
+  // can send its next request on it as it closes and get "fetch failed". Keep idle connections well past any pause.
+  server.keepAliveTimeout = KEEP_ALIVE_MS
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject)
     server.listen(options.port, options.host, () => {

@@ -21,6 +21,8 @@ export interface RunningHttpServer {
   readonly stderr: () => string
   /** SIGTERM, then the exit code. */
   readonly stop: () => Promise<number | null>
+  /** Runs `body`; if it throws, the error also says whether the server is still running and ends with its stderr. */
+  readonly explaining: <A>(body: () => Promise<A>) => Promise<A>
 }
 
 /** Spawns the server with --port 0 and the loopback guards (and more environment); resolves once it printed its address. */
@@ -61,7 +63,16 @@ export const startHttpServer = (args: ReadonlyArray<string>, marker: string, env
           stop: async () => {
             if (child.exitCode === null) child.kill("SIGTERM")
             return exited
-          }
+          },
+          explaining: (body) =>
+            body().catch((error: unknown) => {
+              const state = child.exitCode === null && child.signalCode === null
+                ? "still running"
+                : `exited (code ${child.exitCode}, signal ${child.signalCode})`
+              const cause = error instanceof Error ? error : new Error(String(error))
+              cause.message += `\n-- the server is ${state}; its stderr (last 6000 characters):\n${stderr.slice(-6000)}`
+              throw cause
+            })
         })
       }
     })
