@@ -172,7 +172,12 @@ export const cleanup = defineTool({
       ...compatibility
     })
   }),
-  output: Schema.Struct({ cleanedUp: Schema.Boolean }),
+  output: Schema.Struct({
+    cleanedUp: Schema.Boolean,
+    stillOpen: Schema.optional(Schema.Array(Schema.String)).annotations({
+      description: "Your other sessions, still open (name, else id): mm_cleanup {session} closes one."
+    })
+  }),
   annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   group: "session",
   requiresSession: false,
@@ -182,7 +187,12 @@ export const cleanup = defineTool({
   deadlineMs: () => 30_000,
   run: Effect.fn("tool.cleanup")(function* () {
     const session = yield* Session
-    return { cleanedUp: yield* session.cleanup }
+    const cleanedUp = yield* session.cleanup
+    // An agent that closed one of several sessions is told the others run on (it may believe all is closed).
+    const registry = yield* Effect.serviceOption(Sessions)
+    if (Option.isNone(registry) || (yield* registry.value.count) === 0) return { cleanedUp }
+    const open = yield* registry.value.list
+    return open.length === 0 ? { cleanedUp } : { cleanedUp, stillOpen: open.map((listing) => listing.name ?? listing.id) }
   })
 })
 
