@@ -189,6 +189,17 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
   }
 }
 
+/** The one session of --shared-browser as tools see it: the name it was launched with is kept (listings, `session` arguments). */
+const namedShared = (inner: SessionService, name: Ref.Ref<string | undefined>): SessionService => ({
+  ...inner,
+  launch: (launchOptions) =>
+    launchOptions.name !== undefined && launchOptions.name.startsWith("mm-")
+      ? Effect.fail(new InvalidInput({ field: "name", problem: 'a name may not start with "mm-", as session ids do' }))
+      : // A launch that succeeds started a new session (a running one refuses it, or `force` replaced it): its name.
+        Effect.tap(inner.launch(launchOptions), () => Ref.set(name, launchOptions.name)),
+  cleanup: Effect.zipLeft(inner.cleanup, Ref.set(name, undefined))
+})
+
 /**
  * Closes the sessions whose idle lease ran out (no call running on them, none ended for idleTimeoutMs) and
  * answers how long until the next one can: the earliest idle session's lease end, else a quarter lease (a
@@ -342,12 +353,13 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
     }
 
     const newSlot = slotMaker(factory, registryScope, listeners)
+    const sharedName = yield* Ref.make<string | undefined>(undefined)
 
     const handleFor = (slot: Slot, client: string): SessionHandle => {
       const session = Context.get(slot.services, Session)
       return handleOf(
         slot.services.pipe(
-          Context.add(Session, options.shared ? session : registered(slot, session)),
+          Context.add(Session, options.shared ? namedShared(session, sharedName) : registered(slot, session)),
           Context.add(KnowledgeStore, storeFor(client))
         )
       )
@@ -360,6 +372,16 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
     const standIn = yield* Effect.cached(Effect.map(newSlot, (slot) => standInFor(slot.services)))
 
     const find = finderIn(state, options)
+
+    /** The shared session's listing, with its launch name. */
+    const sharedListing = (slot: Slot, client: string, extra?: { readonly current: true }) =>
+      Effect.gen(function* () {
+        const listing = yield* listingOf(handleFor(slot, client), extra)
+        const name = yield* Ref.get(sharedName)
+        return Option.map(listing, ({ id, ...rest }): SessionListing => (name === undefined ? { id, ...rest } : { id, name, ...rest }))
+      })
+    /** Whether a `session` argument names the shared session: its id, or its launch name. */
+    const namesShared = (listing: SessionListing, selector: string) => listing.id === selector || (listing.name !== undefined && listing.name === selector)
 
     const resolve: SessionsService["resolve"] = (request) =>
       Effect.gen(function* () {
@@ -374,8 +396,8 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
         }
         if (shared !== undefined) {
           if (request.selector !== undefined) {
-            const listing = yield* listingOf(handleFor(shared, client))
-            if (Option.isNone(listing) || listing.value.id !== request.selector) {
+            const listing = yield* sharedListing(shared, client)
+            if (Option.isNone(listing) || !namesShared(listing.value, request.selector)) {
               return yield* new SessionNotFound({ session: clip(request.selector), yours: Option.toArray(listing).map((known) => known.id) })
             }
           }
@@ -401,7 +423,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
 
     const list: SessionsService["list"] = Effect.gen(function* () {
       const client = yield* FiberRef.get(ObservingClient)
-      if (shared !== undefined) return Option.toArray(yield* listingOf(handleFor(shared, client), { current: true }))
+      if (shared !== undefined) return Option.toArray(yield* sharedListing(shared, client, { current: true }))
       const current = yield* Ref.get(state)
       const now = yield* Clock.currentTimeMillis
       const listed = yield* Effect.forEach(visibleTo(current, client), (entry) => listingFor(options, entry, clientOf(current, client).current === entry.slot.key, now), { concurrency: 4 })
@@ -432,8 +454,8 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
         const client = yield* FiberRef.get(ObservingClient)
         if (shared !== undefined) {
           const handle = handleFor(shared, client)
-          const listing = yield* listingOf(handle)
-          if (Option.isNone(listing) || listing.value.id !== selector) {
+          const listing = yield* sharedListing(shared, client)
+          if (Option.isNone(listing) || !namesShared(listing.value, selector)) {
             return yield* new SessionNotFound({ session: clip(selector), yours: Option.toArray(listing).map((known) => known.id) })
           }
           yield* Context.get(handle.context, Session).cleanup

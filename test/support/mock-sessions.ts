@@ -17,6 +17,8 @@ export interface MockRegistryOptions {
   readonly maxSessions?: number
   /** The server's --user-data-dir: one session on it at a time. */
   readonly profile?: string
+  /** --shared-browser: one session every client shares. */
+  readonly shared?: boolean
 }
 
 export const mockSessionRegistry = (options: MockRegistryOptions = {}) => {
@@ -54,7 +56,7 @@ export const mockSessionRegistry = (options: MockRegistryOptions = {}) => {
   const layer = SessionRegistry.layer(Effect.succeed(factory), {
     maxSessions: options.maxSessions ?? 8,
     idleTimeoutMs: options.idleTimeoutMs ?? 0,
-    shared: false,
+    shared: options.shared ?? false,
     privateKnowledge: false,
     ...(options.profile === undefined ? {} : { profile: options.profile })
   }).pipe(Layer.provideMerge(KnowledgeStore.layerMemory))
