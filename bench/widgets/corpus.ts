@@ -40,7 +40,10 @@ const PACKAGES = [
   "@mantine/dates",
   "primereact",
   "vue",
-  "vuetify"
+  "vuetify",
+  "react-day-picker",
+  "element-plus",
+  "pikaday"
 ] as const
 
 const TYPES: Readonly<Record<string, string>> = {

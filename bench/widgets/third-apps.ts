@@ -1,0 +1,232 @@
+// A fifth family of bench/widgets tasks: what modern apps are assembled from, not in the other families.
+// The shadcn/ui stack (Radix checkbox and switch: a button role=checkbox/switch with a hidden native input
+// beside it; a Radix popover holding a react-day-picker calendar; cmdk's filtering command list in a
+// popover, shadcn's combobox), Element Plus on Vue (a filterable select, a date picker; from its dist
+// build), Slate (a contenteditable editor whose toolbar acts on mousedown) and Pikaday (a vanilla date
+// picker bound to a text field). React and Slate pages load an esbuild bundle of the npm build (corpus.ts
+// builds `appBundles` once at start); Element Plus and Pikaday run from their dist files. Every page
+// reports its state through the widget's own callbacks, models or API.
+import { css, js, page } from "./corpus.js"
+import { any, COUNTRIES, editor, L, same, type Task } from "./tasks.js"
+
+/** Entry sources of the bundles these pages load, by path (corpus.ts bundles them). */
+export const appBundles: Readonly<Record<string, string>> = {
+  "/bundle/shadcn.js": `import * as React from "react"; import { createRoot } from "react-dom/client";
+    import * as Checkbox from "@radix-ui/react-checkbox"; import * as Switch from "@radix-ui/react-switch"; import * as Popover from "@radix-ui/react-popover";
+    import { DayPicker } from "react-day-picker"; import { Command } from "cmdk";
+    window.SC = { React, createRoot, Checkbox, Switch, Popover, DayPicker, Command };`,
+  "/bundle/slate.js": `import * as React from "react"; import { createRoot } from "react-dom/client"; import { createEditor, Editor } from "slate";
+    import { Slate, Editable, withReact } from "slate-react"; import { withHistory } from "slate-history";
+    window.SL = { React, createRoot, createEditor, Editor, Slate, Editable, withReact, withHistory };`
+}
+
+const react = (global: string) => `const { React, createRoot } = ${global}; const h = React.createElement; let state = {};
+  window.benchState = () => state; const mount = (App) => createRoot(document.getElementById("root")).render(h(App));`
+const ymd = `const ymd = (d) => d ? d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0") + "-" + String(d.getDate()).padStart(2, "0") : null`
+const FRAMEWORKS = [
+  ["next", "Next.js"],
+  ["sveltekit", "SvelteKit"],
+  ["nuxt", "Nuxt.js"],
+  ["remix", "Remix"],
+  ["astro", "Astro"]
+]
+
+export const appPages: Readonly<Record<string, string>> = {
+  // shadcn/ui's markup and classes, with a few lines of CSS standing in for its Tailwind ones.
+  "/shadcn": page(
+    "shadcn/ui",
+    css(`${L}/react-day-picker/src/style.css`) +
+      `<style>body{font-family:sans-serif}.row{display:flex;align-items:center;gap:8px;margin:12px 0}
+        .checkbox{width:16px;height:16px;border:1px solid #333;border-radius:4px;padding:0;background:white}
+        .checkbox[data-state=checked]{background:#111;color:white}
+        .switch{width:36px;height:20px;border-radius:10px;border:0;background:#ccc;position:relative;padding:0}
+        .switch[data-state=checked]{background:#111}.thumb{display:block;width:16px;height:16px;border-radius:8px;background:white;transform:translateX(2px)}
+        .switch[data-state=checked] .thumb{transform:translateX(18px)}
+        .popover{background:white;border:1px solid #ddd;border-radius:6px;padding:8px;box-shadow:0 4px 12px #0002}
+        .trigger{width:240px;text-align:left;padding:6px 10px}
+        [cmdk-input]{width:100%;border:0;border-bottom:1px solid #eee;padding:6px;outline:none}
+        [cmdk-item]{padding:4px 8px;cursor:default}[cmdk-item][data-selected=true]{background:#eee}</style>` +
+      js("/bundle/shadcn.js"),
+    `<div id="root" style="padding:24px"></div>
+    <script>
+      ${react("SC")} const { Checkbox, Switch, Popover, DayPicker, Command } = SC
+      ${ymd}
+      const frameworks = ${JSON.stringify(FRAMEWORKS)}
+      state = { terms: false, airplane: false, date: null, framework: null }
+      const set = (patch) => (state = { ...state, ...patch })
+      const DateField = () => {
+        const [date, setDate] = React.useState(undefined), [open, setOpen] = React.useState(false)
+        return h(Popover.Root, { open, onOpenChange: setOpen },
+          h(Popover.Trigger, { className: "trigger" }, date ? date.toDateString() : "Pick a date"),
+          h(Popover.Portal, null, h(Popover.Content, { className: "popover", align: "start", sideOffset: 4 },
+            h(DayPicker, { mode: "single", selected: date, defaultMonth: new Date(2025, 2, 1),
+              onSelect: (d) => { set({ date: ymd(d) }); setDate(d); setOpen(false) } }))))
+      }
+      const FrameworkField = () => {
+        const [value, setValue] = React.useState(""), [open, setOpen] = React.useState(false)
+        const label = frameworks.find(([v]) => v === value)
+        return h(Popover.Root, { open, onOpenChange: setOpen },
+          h(Popover.Trigger, { className: "trigger", role: "combobox", "aria-expanded": open }, label ? label[1] : "Select framework..."),
+          h(Popover.Portal, null, h(Popover.Content, { className: "popover", align: "start", sideOffset: 4 },
+            h(Command, null, h(Command.Input, { placeholder: "Search framework..." }),
+              h(Command.List, null, h(Command.Empty, null, "No framework found."),
+                h(Command.Group, null, frameworks.map(([v, text]) => h(Command.Item, { key: v, value: v, keywords: [text],
+                  onSelect: (current) => { const next = current === value ? "" : current; set({ framework: next || null }); setValue(next); setOpen(false) } }, text))))))))
+      }
+      mount(() => h("div", null, h("h1", null, "Settings"),
+        h("div", { className: "row" },
+          h(Checkbox.Root, { id: "terms", className: "checkbox", onCheckedChange: (v) => set({ terms: v === true }) }, h(Checkbox.Indicator, null, "✓")),
+          h("label", { htmlFor: "terms" }, "Accept terms and conditions")),
+        h("div", { className: "row" },
+          h(Switch.Root, { id: "airplane", className: "switch", onCheckedChange: (v) => set({ airplane: v }) }, h(Switch.Thumb, { className: "thumb" })),
+          h("label", { htmlFor: "airplane" }, "Airplane mode")),
+        h("div", { className: "row" }, h("span", null, "Date of birth"), h(DateField)),
+        h("div", { className: "row" }, h("span", null, "Framework"), h(FrameworkField))))
+    </script>`
+  ),
+  "/element-plus": page(
+    "Element Plus",
+    css(`${L}/element-plus/dist/index.css`) + js(`${L}/vue/dist/vue.global.prod.js`) + js(`${L}/element-plus/dist/index.full.min.js`),
+    `<div id="app" style="padding:24px;width:320px"></div>
+    <script>
+      const app = Vue.createApp({
+        setup() {
+          const country = Vue.ref(""), day = Vue.ref(null)
+          window.benchState = () => ({ country: country.value || null, day: day.value })
+          return { country, day, countries: ${JSON.stringify(COUNTRIES)}, start: new Date(2025, 2, 1) }
+        },
+        template: \`<h1>Shipment</h1>
+          <el-form label-position="top">
+            <el-form-item label="Country"><el-select v-model="country" filterable placeholder="Select a country">
+              <el-option v-for="c in countries" :key="c" :label="c" :value="c"></el-option></el-select></el-form-item>
+            <el-form-item label="Ship date"><el-date-picker v-model="day" type="date" placeholder="Pick a day" value-format="YYYY-MM-DD" :default-value="start"></el-date-picker></el-form-item>
+          </el-form>\`
+      })
+      app.use(ElementPlus).mount("#app")
+    </script>`
+  ),
+  // Slate's rich-text example: marks toggled by a toolbar button on mousedown (which keeps the selection).
+  "/slate": page(
+    "Slate",
+    js("/bundle/slate.js") +
+      `<style>.toolbar button{margin-right:4px}.editor{border:1px solid #ccc;min-height:120px;padding:8px;width:480px}.editor p{margin:0}</style>`,
+    `<div id="root" style="padding:24px"></div>
+    <script>
+      ${react("SL")}
+      const toggleBold = (editor) => {
+        const marks = SL.Editor.marks(editor)
+        if (marks && marks.bold) SL.Editor.removeMark(editor, "bold")
+        else SL.Editor.addMark(editor, "bold", true)
+      }
+      const renderLeaf = ({ attributes, children, leaf }) => h("span", attributes, leaf.bold ? h("strong", null, children) : children)
+      const renderElement = ({ attributes, children }) => h("p", attributes, children)
+      const App = () => {
+        const [editor] = React.useState(() => SL.withHistory(SL.withReact(SL.createEditor())))
+        window.benchState = () => ({ runs: editor.children.flatMap((block) => block.children).filter((leaf) => leaf.text !== "").map((leaf) => ({ text: leaf.text, bold: leaf.bold === true })) })
+        return h("div", null, h("h1", null, "Notes"),
+          h("div", { className: "toolbar" }, h("button", { type: "button", "aria-label": "Bold", onMouseDown: (event) => { event.preventDefault(); toggleBold(editor) } }, h("b", null, "B"))),
+          h(SL.Slate, { editor, initialValue: [{ type: "paragraph", children: [{ text: "" }] }] },
+            h(SL.Editable, { className: "editor", placeholder: "Write something…", renderLeaf, renderElement })))
+      }
+      mount(App)
+    </script>`
+  ),
+  "/pikaday": page(
+    "Pikaday",
+    css(`${L}/pikaday/css/pikaday.css`) + js(`${L}/pikaday/pikaday.js`),
+    `<h1>Trip</h1>
+    <p><label for="departure">Departure</label> <input id="departure" type="text" placeholder="YYYY-MM-DD"></p>
+    <script>
+      ${ymd}
+      const picker = new Pikaday({ field: document.getElementById("departure"), defaultDate: new Date(2025, 2, 1), toString: (d) => ymd(d) })
+      window.benchState = () => ({ date: ymd(picker.getDate()), field: document.getElementById("departure").value })
+    </script>`
+  )
+}
+
+export const appTasks: ReadonlyArray<Task> = [
+  {
+    id: "radix-checkbox",
+    library: "@radix-ui/react-checkbox",
+    goal: "accept the terms and conditions",
+    path: "/shadcn",
+    steps: [{ do: "check", target: { role: ["checkbox"], name: "Accept terms and conditions" } }],
+    done: (s) => s.main?.terms === true && s.main?.airplane === false
+  },
+  {
+    id: "radix-switch",
+    library: "@radix-ui/react-switch",
+    goal: "turn airplane mode on",
+    path: "/shadcn",
+    steps: [{ do: "check", target: { role: ["switch", "checkbox"], name: "Airplane mode" } }],
+    done: (s) => s.main?.airplane === true && s.main?.terms === false
+  },
+  {
+    id: "shadcn-date-picker",
+    library: "react-day-picker",
+    goal: "pick March 14, 2025 as the date of birth from the popover calendar",
+    path: "/shadcn",
+    steps: [
+      { do: "click", target: { role: ["button", "combobox"], name: "Pick a date" } },
+      { do: "click", target: { role: ["button", "gridcell"], name: "March 14th, 2025", or: { role: any, name: "14" } } }
+    ],
+    done: (s) => s.main?.date === "2025-03-14"
+  },
+  {
+    id: "cmdk-combobox",
+    library: "cmdk",
+    goal: "choose SvelteKit as the framework, searching for it",
+    path: "/shadcn",
+    steps: [
+      { do: "click", target: { role: ["combobox", "button"], name: "Select framework..." } },
+      { do: "type", target: { role: ["combobox", "textbox"], name: "Search framework..." }, text: "svel" },
+      { do: "click", target: { role: ["option"], name: "SvelteKit" } }
+    ],
+    done: (s) => s.main?.framework === "sveltekit"
+  },
+  {
+    id: "element-select-filter",
+    library: "element-plus",
+    goal: "choose Portugal as the country, typing to filter",
+    path: "/element-plus",
+    steps: [
+      { do: "type", target: { role: ["combobox", "textbox"], name: "Country" }, text: "Por" },
+      { do: "click", target: { role: ["option"], name: "Portugal", or: { role: any, name: "Portugal" } } }
+    ],
+    done: (s) => s.main?.country === "Portugal"
+  },
+  {
+    id: "element-date-picker",
+    library: "element-plus",
+    goal: "pick March 14, 2025 as the ship date",
+    path: "/element-plus",
+    steps: [
+      { do: "click", target: { role: ["textbox", "combobox"], name: "Ship date" } },
+      { do: "click", target: { role: ["gridcell", "cell", "button"], name: "14", or: { role: any, name: "14" } } }
+    ],
+    done: (s) => s.main?.day === "2025-03-14"
+  },
+  {
+    id: "slate-bold-word",
+    library: "slate-react",
+    goal: "type 'Hello world' in the note and make 'world' bold with the toolbar",
+    path: "/slate",
+    steps: [
+      { do: "type", target: editor("Write something…"), text: "Hello world" },
+      { do: "press", key: "Control+Shift+ArrowLeft" },
+      { do: "click", target: { role: ["button"], name: "Bold" } }
+    ],
+    done: (s) => same(s.main?.runs, [{ text: "Hello ", bold: false }, { text: "world", bold: true }])
+  },
+  {
+    id: "pikaday-date",
+    library: "pikaday",
+    goal: "pick March 14, 2025 as the departure",
+    path: "/pikaday",
+    steps: [
+      { do: "click", target: { role: ["textbox"], name: "Departure" } },
+      { do: "click", target: { role: ["button", "gridcell"], name: "14" } }
+    ],
+    done: (s) => s.main?.date === "2025-03-14" && s.main?.field === "2025-03-14"
+  }
+]
