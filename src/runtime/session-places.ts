@@ -133,6 +133,20 @@ export const enter = (state: Ref.Ref<State>, options: RegistryOptions, permit: n
     return entered
   })
 
+/** How often a waiting run looks for a place freed by a browser that died (which changes no registry state, so wakes nobody). */
+const RECHECK_MS = 1_000
+
+/** Whether the turn came before `until`: awaited in slices of RECHECK_MS, each followed by a hand-over that sees dead browsers. */
+const turnCame = (state: Ref.Ref<State>, options: RegistryOptions, ready: Deferred.Deferred<void>, until: number) =>
+  Effect.gen(function* () {
+    for (;;) {
+      const left = until - (yield* Clock.currentTimeMillis)
+      if (left <= 0) return Option.isSome(yield* Deferred.poll(ready))
+      if (Option.isSome(yield* Effect.timeoutOption(Deferred.await(ready), Duration.millis(Math.min(left, RECHECK_MS))))) return true
+      yield* handOver(state, options)
+    }
+  })
+
 /**
  * Waits for the place a turn among the waiting runs brings, until `wait.until`; then, if the place has not come
  * (checked and the turn left in one step: a hand-over in between is kept), the error naming what holds them.
@@ -142,9 +156,7 @@ export const awaitPlace = (state: Ref.Ref<State>, options: RegistryOptions, perm
     const client = yield* FiberRef.get(ObservingClient)
     const since = yield* Clock.currentTimeMillis
     if (wait.onWait !== undefined) yield* wait.onWait
-    const left = wait.until - (yield* Clock.currentTimeMillis)
-    const came = Number.isFinite(left) ? yield* Effect.timeoutOption(Deferred.await(ready), Duration.millis(Math.max(0, left))) : yield* Effect.asSome(Deferred.await(ready))
-    if (Option.isSome(came)) return
+    if (yield* turnCame(state, options, ready, wait.until)) return
     yield* handOver(state, options)
     const ended = yield* endedKeys(yield* entriesOf(state))
     const gaveUp = yield* Ref.modify(state, (current): [boolean, State] =>

@@ -344,11 +344,11 @@ describe("sessions in the tool list", () => {
 
   it("--shared-browser keeps the launch name: listed, a session argument, closed by it; a name like an id is refused", async () => {
     const { call } = await connect(wire.runtime(mockSessionRegistry({ shared: true }).layer))
-    expect((await call("mm_launch", { name: "mm-web" })).error.code).toBe("MM_INVALID_INPUT")
+    expect((await call("mm_launch", { name: "mm-web" })).error?.code).toBe("MM_INVALID_INPUT")
     expect((await call("mm_launch", { name: "web" })).result.sessionId).toBe("s1")
     expect((await call("mm_sessions", { action: "list" })).result.sessions).toEqual([expect.objectContaining({ id: "s1", name: "web", current: true })])
     expect((await call("mm_get_state", { session: "web" })).error).toBeUndefined()
-    expect((await call("mm_get_state", { session: "other" })).error.code).toBe("MM_SESSION_NOT_FOUND")
+    expect((await call("mm_get_state", { session: "other" })).error?.code).toBe("MM_SESSION_NOT_FOUND")
     expect((await call("mm_cleanup", { session: "web" })).result).toEqual({ cleanedUp: true })
     // The next session is a new one: the old name is not carried over.
     await call("mm_launch")

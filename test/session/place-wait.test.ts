@@ -20,10 +20,10 @@ afterEach(async () => {
 })
 
 const world = (maxSessions: number) => {
-  const { layer, counts } = mockSessionRegistry({ maxSessions })
+  const { layer, counts, kill } = mockSessionRegistry({ maxSessions })
   const runtime = ManagedRuntime.make(layer)
   runtimes.push(runtime)
-  return { run: <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect), fork: <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runFork(effect), counts }
+  return { run: <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect), fork: <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runFork(effect), counts, kill }
 }
 
 const launchOptions = { stateMode: "default", flowTags: [], tags: [], slowMo: 0, force: false } as any
@@ -91,6 +91,19 @@ describe("a fan-out's run waits for a session place", () => {
     await run(Deferred.succeed(release, undefined))
     expect(await run(Fiber.join(runFiber))).toBe("s3")
     expect(counts.mostOpen).toBe(2)
+  })
+
+  it("gets the place of a session whose browser died, though nothing else changed in the registry", async () => {
+    const { run, fork, kill } = world(1)
+    const a1 = await run(keepOpen("a"))
+    const waiting = await run(Deferred.make<void>())
+    const launched = await run(Deferred.make<void>())
+    const runFiber = fork(waitingRun("b", waitFor(Symbol("b"), waiting), Effect.asVoid(Deferred.succeed(launched, undefined))))
+    await run(Deferred.await(waiting))
+    // The browser dies: no close, no launch, no place given back. The waiting run looks again on its own.
+    kill(a1)
+    await run(Deferred.await(launched))
+    expect(await run(Fiber.join(runFiber))).toBe("s2")
   })
 
   it("two fan-outs waiting at once never hold more than --max-sessions, and places go in the order the runs asked", async () => {

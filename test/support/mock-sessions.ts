@@ -23,6 +23,8 @@ export interface MockRegistryOptions {
 
 export const mockSessionRegistry = (options: MockRegistryOptions = {}) => {
   const counts = { slots: 0, launches: 0, closed: [] as Array<string>, mostOpen: 0 }
+  /** Sessions whose browser "died" (browserEnded answers true; nothing in the registry changes). */
+  const dead = new Set<string>()
   const factory: SessionRegistry.SlotFactory = (scope) =>
     Effect.suspend(() => {
       counts.slots++
@@ -33,6 +35,7 @@ export const mockSessionRegistry = (options: MockRegistryOptions = {}) => {
             current: Ref.get(current),
             tabs: Effect.succeed({ active: null, tracked: [] } as any),
             extension: Effect.succeed(Option.none()),
+            browserEnded: Effect.map(Ref.get(current), (info) => Option.isSome(info) && dead.has(info.value.sessionId)),
             onPauseChange: () => Effect.succeed(() => undefined),
             launch: () =>
               Effect.gen(function* () {
@@ -60,5 +63,5 @@ export const mockSessionRegistry = (options: MockRegistryOptions = {}) => {
     privateKnowledge: false,
     ...(options.profile === undefined ? {} : { profile: options.profile })
   }).pipe(Layer.provideMerge(KnowledgeStore.layerMemory))
-  return { layer, counts }
+  return { layer, counts, kill: (sessionId: string) => void dead.add(sessionId) }
 }
