@@ -117,8 +117,8 @@ const begin = Effect.gen(function* () {
 // ---- run ------------------------------------------------------------------------------------------
 
 /** The call's deadline: the tool's own, or a tighter one from outside (a batch's), and the program's share of it. */
-const deadlineOf = <I>(definition: ToolDefinition<I, any, any, any, any>, input: I, options: RunOptions, startedAt: number) => {
-  const own = definition.deadlineMs?.(input) ?? DEFAULT_DEADLINE_MS
+const deadlineOf = <I>(definition: ToolDefinition<I, any, any, any, any>, input: I, options: RunOptions, startedAt: number, settings: Settings) => {
+  const own = definition.deadlineMs?.(input, settings) ?? DEFAULT_DEADLINE_MS
   const deadline = options.deadlineMs === undefined ? own : Math.min(own, options.deadlineMs)
   // The program gets the tool's own deadline less a reserve for the observation and the record. A tighter
   // deadline from outside is the program's own: its caller answers for what follows, and the observation
@@ -488,7 +488,7 @@ const answerOf = <I, IE, O, OE, R>(definition: ToolDefinition<I, IE, O, OE, R>, 
         traceGroup(definition, input),
         (group) =>
           Effect.gen(function* () {
-            const deadline = deadlineOf(definition, input, options, call.startedAt)
+            const deadline = deadlineOf(definition, input, options, call.startedAt, call.settings)
             const exit = yield* run(definition, input, deadline, options, call.startedAt)
             const outcome = yield* settle(definition, input, exit)
 

@@ -3,6 +3,7 @@
 // Everything the system knows about a tool lives here: group and visibility, step-memory labels,
 // how it replays in a batch and exports to a Playwright test, whether it may run concurrently.
 import { Context, Layer, type Effect, type Option, type Schema } from "effect"
+import type { Settings } from "../domain/config.js"
 import type { ToolError } from "../domain/errors.js"
 import type { PriorAction, StepKind, StepTarget } from "../domain/knowledge.js"
 import type { Replay, ToolRole } from "../domain/replay.js"
@@ -139,8 +140,8 @@ export interface ToolDefinition<I, IE, O, OE, R> {
    */
   readonly concurrencySafe?: boolean
   readonly observation: ObservationPolicy
-  /** The whole call's deadline; the program is interrupted (and its browser action aborted) past it. */
-  readonly deadlineMs?: (input: I) => number
+  /** The whole call's deadline (from its input and the server's settings); the program is interrupted (and its browser action aborted) past it. */
+  readonly deadlineMs?: (input: I, settings: Settings) => number
   /** The error to answer when the deadline passes (`seen`: what the program saw of its target); DeadlineExceeded by default. */
   readonly onDeadline?: (input: I, timeoutMs: number, seen: Sighting) => ToolError
   /**

@@ -329,9 +329,10 @@ export const replay = defineTool({
   // A failed replay shows the page it stopped on (the batch stops there) beside its error.
   observation: "failures",
   // The batch keeps its own deadline (timeoutMs, else flowDeadlineMs) and answers with what ran; this is a backstop
-  // (per round of runs for a fan-out).
-  deadlineMs: (input) =>
-    ((input.timeoutMs ?? MAX_FLOW_MS) + LAUNCH_ALLOWANCE_MS + 10_000) * (input.runs === undefined ? 1 : Math.ceil(input.runs.length / (input.concurrency ?? 1))),
+  // (per round of runs for a fan-out: at most --max-sessions run at once, whatever the concurrency).
+  deadlineMs: (input, settings) =>
+    ((input.timeoutMs ?? MAX_FLOW_MS) + LAUNCH_ALLOWANCE_MS + 10_000) *
+    (input.runs === undefined ? 1 : Math.ceil(input.runs.length / Math.max(1, Math.min(input.concurrency ?? 1, settings.maxSessions)))),
   // As run_steps: the failing step's page text goes after the JSON, under its "## step N tool" line.
   attachments: (_input, result) => {
     if (!("steps" in result)) return { result, attachments: [] }

@@ -9,7 +9,9 @@ import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool } from "../../src/runtime/runTool.js"
 import { ObservingClient } from "../../src/services/Observer.js"
 import { Progress } from "../../src/services/Progress.js"
+import { defaultSettings } from "../../src/domain/config.js"
 import { servedRegistry } from "../../src/tools/registry.js"
+import { replay } from "../../src/tools/replay.js"
 import { testSettings } from "../support/browser.js"
 import { serveListApp, sortedLists, type ListApp } from "./list-app.js"
 
@@ -89,5 +91,17 @@ describe("a fan-out replay waits for a free session place", { timeout: 240_000 }
     expect(done.result.passed).toBe(2)
     expect(sortedLists(app.lists())).toEqual(["O0", "O1"])
     await ok("mm_cleanup", { session: held[1] }, "other")
+  })
+})
+
+describe("a fan-out's backstop deadline", () => {
+  it("counts rounds of at most --max-sessions runs: concurrency above the limit does not shorten it", () => {
+    const deadline = (runs: number, concurrency: number, maxSessions: number) =>
+      replay.deadlineMs!({ flowTag: "f", runs: Array.from({ length: runs }, () => ({})), concurrency } as any, { ...defaultSettings, maxSessions })
+    const round = deadline(1, 1, 8)
+    expect(deadline(8, 8, 8)).toBe(round)
+    expect(deadline(8, 8, 2)).toBe(4 * round)
+    expect(deadline(8, 2, 8)).toBe(4 * round)
+    expect(deadline(9, 4, 3)).toBe(3 * round)
   })
 })
