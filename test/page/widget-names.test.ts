@@ -13,9 +13,9 @@ import { pageHarness } from "../support/page-harness.js"
 import { liveLayer, testSettings } from "../support/browser.js"
 import { WIDGET_STATE, widgetPages } from "../widgets/pages.js"
 import { linesNamed, parseSnapshot } from "./parse.js"
-import { dataGrid, datePicker, drawnControls, editors, formStates } from "./widget-patterns.js"
+import { dataGrid, datePicker, drawnControls, editors, formStates, unnamedField } from "./widget-patterns.js"
 
-const pages = { ...widgetPages, "/date": datePicker, "/grid": dataGrid, "/form": formStates, "/editors": editors, "/controls": drawnControls }
+const pages = { ...widgetPages, "/date": datePicker, "/grid": dataGrid, "/form": formStates, "/editors": editors, "/controls": drawnControls, "/unnamed": unnamedField }
 
 const { PagesLive, call, open } = pageHarness("test/WidgetNamePages", pages)
 
@@ -110,6 +110,23 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         expect(found.found).toBe(1)
         expect((yield* call(type, { a11yRef: quill[0]!.ref, text: "Hello world" })).ok).toBe(true)
         expect(linesNamed(yield* snapshotOf, "textbox", "Compose an epic...")[0]?.text).toBe("Hello world")
+      }))
+  })
+
+  describe("fields", () => {
+    it.effect("a field nothing names (an empty label, cmdk's search) reads as its placeholder while empty, is found by it, then shows what was typed", () =>
+      Effect.gen(function* () {
+        yield* open("/unnamed")
+        const text = yield* snapshotOf
+        const [search] = parseSnapshot(text).filter((line) => line.role === "combobox")
+        // Its name stays as browsers compute it (none); what it shows is its text.
+        expect(search).toMatchObject({ name: "", text: "Search framework..." })
+        // A field with a name does not repeat its placeholder.
+        expect(linesNamed(text, "textbox", "Search the docs")[0]?.text).toBeUndefined()
+        const found = yield* findText({ text: "Search framework" })
+        expect(found.found).toBe(1)
+        expect((yield* call(type, { a11yRef: search!.ref, text: "svel" })).ok).toBe(true)
+        expect(parseSnapshot(yield* snapshotOf).find((line) => line.role === "combobox")?.text).toBe("svel")
       }))
   })
 

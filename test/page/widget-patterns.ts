@@ -126,3 +126,19 @@ export const drawnControls = doc(
     define("x-switch", "switch")
   </script>`
 )
+
+/**
+ * cmdk's search field (shadcn/ui's command list and combobox): a combobox whose aria-labelledby and
+ * label point at an empty label, so nothing names it but its placeholder; beside it a field named by
+ * its aria-label that has a placeholder too.
+ */
+export const unnamedField = doc(
+  "Unnamed field",
+  `<div role="dialog" aria-label="Command">
+    <label id="cmdk-label" for="cmdk-input" style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)"></label>
+    <input id="cmdk-input" role="combobox" aria-autocomplete="list" aria-expanded="true" aria-controls="list"
+      aria-labelledby="cmdk-label" placeholder="Search framework..." autocomplete="off">
+    <div role="listbox" id="list" aria-label="Suggestions"><div role="option">Next.js</div><div role="option">SvelteKit</div></div>
+  </div>
+  <input aria-label="Search the docs" placeholder="Type to search">`
+)

@@ -154,6 +154,12 @@ export const describeNode = (walk: Walk, shown: Element, role: string, path: Arr
     else if (role === "slider" || role === "spinbutton") value = element.getAttribute("aria-valuetext") ?? element.getAttribute("aria-valuenow") ?? ""
     value = normalize(value, walk.textCap)
     if (value !== "" && value !== name) node.text = value
+    else if (value === "" && name.trim() === "" && (tag === "input" || tag === "textarea")) {
+      // A field that nothing names (its aria-labelledby or label is empty: cmdk's search field) reads as it
+      // shows while empty, its placeholder, as an empty editor does (walk.ts showPlaceholder).
+      const placeholder = normalize(element.getAttribute("placeholder") ?? "", walk.textCap)
+      if (placeholder !== "") node.text = placeholder
+    }
   }
   if (path.length > 0) node.path = path.slice()
   return node
