@@ -4,7 +4,7 @@
 import type { A11yNode } from "../../../domain/observation.js"
 import { refsWithoutLine } from "../../../domain/snapshot-text.js"
 import type { OutputItem } from "./collapse.js"
-import { isWithin, openModal } from "./modal.js"
+import { hiddenBehindOverlay, isWithin, openModal } from "./modal.js"
 import { tell, untell } from "./registry.js"
 import { hash } from "./text.js"
 import { tellName } from "./told-names.js"
@@ -224,6 +224,8 @@ const removedRefs = (walk: Walk, seen: Set<string>): Array<string> => {
     const summary = key.endsWith("*")
     const element = registry.byRef.get(summary ? key.slice(0, -1) : key)
     const gone = element === undefined || !isLive(element) || (!walk.cut && !seen.has(key))
+    // A node the client never saw, hidden only while an overlay is open, is no news when it comes back as it was.
+    if (gone && view.unshown.has(key) && element !== undefined && isLive(element) && hiddenBehindOverlay(element)) continue
     if (gone) {
       if (!summary && !seen.has(key) && !view.unshown.has(key)) removed.push(key)
       untell(view, changes, key)

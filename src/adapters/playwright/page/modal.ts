@@ -35,3 +35,16 @@ export const isWithin = (modal: Element, element: Element | null): boolean => {
   }
   return false
 }
+
+/**
+ * Whether `element` is left out of the accessibility tree only because the page behind an overlay is hidden
+ * from assistive technology (an ancestor, through shadow roots, has aria-hidden="true" or inert, as modal
+ * libraries mark everything outside the overlay) while it is still laid out on screen.
+ */
+export const hiddenBehindOverlay = (element: Element): boolean => {
+  if (element.getClientRects().length === 0) return false
+  for (let at: Element | null = element; at !== null; at = parentOf(at)) {
+    if (at.getAttribute("aria-hidden") === "true" || at.hasAttribute("inert")) return true
+  }
+  return false
+}
