@@ -13,8 +13,8 @@ import { any, COUNTRIES, editor, L, same, type Task } from "./tasks.js"
 export const appBundles: Readonly<Record<string, string>> = {
   "/bundle/shadcn.js": `import * as React from "react"; import { createRoot } from "react-dom/client";
     import * as Checkbox from "@radix-ui/react-checkbox"; import * as Switch from "@radix-ui/react-switch"; import * as Popover from "@radix-ui/react-popover";
-    import { DayPicker } from "react-day-picker"; import { Command } from "cmdk";
-    window.SC = { React, createRoot, Checkbox, Switch, Popover, DayPicker, Command };`,
+    import * as DropdownMenu from "@radix-ui/react-dropdown-menu"; import * as Dialog from "@radix-ui/react-dialog"; import { DayPicker } from "react-day-picker"; import { Command } from "cmdk";
+    window.SC = { React, createRoot, Checkbox, Switch, Popover, DropdownMenu, Dialog, DayPicker, Command };`,
   "/bundle/slate.js": `import * as React from "react"; import { createRoot } from "react-dom/client"; import { createEditor, Editor } from "slate";
     import { Slate, Editable, withReact } from "slate-react"; import { withHistory } from "slate-history";
     window.SL = { React, createRoot, createEditor, Editor, Slate, Editable, withReact, withHistory };`
@@ -45,14 +45,16 @@ export const appPages: Readonly<Record<string, string>> = {
         .popover{background:white;border:1px solid #ddd;border-radius:6px;padding:8px;box-shadow:0 4px 12px #0002}
         .trigger{width:240px;text-align:left;padding:6px 10px}
         [cmdk-input]{width:100%;border:0;border-bottom:1px solid #eee;padding:6px;outline:none}
-        [cmdk-item]{padding:4px 8px;cursor:default}[cmdk-item][data-selected=true]{background:#eee}</style>` +
+        [cmdk-item]{padding:4px 8px;cursor:default}[cmdk-item][data-selected=true]{background:#eee}
+        .item{padding:4px 8px 4px 24px;cursor:default;outline:none}.item[data-highlighted]{background:#eee}
+        .overlay{position:fixed;inset:0;background:#0006}.dialog{position:fixed;top:30%;left:30%;background:white;padding:16px;border-radius:8px;width:320px}</style>` +
       js("/bundle/shadcn.js"),
     `<div id="root" style="padding:24px"></div>
     <script>
-      ${react("SC")} const { Checkbox, Switch, Popover, DayPicker, Command } = SC
+      ${react("SC")} const { Checkbox, Switch, Popover, DropdownMenu, Dialog, DayPicker, Command } = SC
       ${ymd}
       const frameworks = ${JSON.stringify(FRAMEWORKS)}
-      state = { terms: false, airplane: false, date: null, framework: null }
+      state = { terms: false, airplane: false, date: null, framework: null, statusBar: false, profile: null }
       const set = (patch) => (state = { ...state, ...patch })
       const DateField = () => {
         const [date, setDate] = React.useState(undefined), [open, setOpen] = React.useState(false)
@@ -73,6 +75,23 @@ export const appPages: Readonly<Record<string, string>> = {
                 h(Command.Group, null, frameworks.map(([v, text]) => h(Command.Item, { key: v, value: v, keywords: [text],
                   onSelect: (current) => { const next = current === value ? "" : current; set({ framework: next || null }); setValue(next); setOpen(false) } }, text))))))))
       }
+      const ViewMenu = () => {
+        const [statusBar, setStatusBar] = React.useState(false), [panel, setPanel] = React.useState(true)
+        return h(DropdownMenu.Root, null, h(DropdownMenu.Trigger, { className: "trigger" }, "View"),
+          h(DropdownMenu.Portal, null, h(DropdownMenu.Content, { className: "popover", align: "start" },
+            h(DropdownMenu.Label, null, "Appearance"), h(DropdownMenu.Separator),
+            h(DropdownMenu.CheckboxItem, { className: "item", checked: statusBar, onCheckedChange: (v) => { set({ statusBar: v }); setStatusBar(v) } }, "Status Bar"),
+            h(DropdownMenu.CheckboxItem, { className: "item", checked: panel, onCheckedChange: setPanel }, "Panel"))))
+      }
+      const ProfileDialog = () => {
+        const [open, setOpen] = React.useState(false)
+        return h(Dialog.Root, { open, onOpenChange: setOpen }, h(Dialog.Trigger, { className: "trigger" }, "Edit profile"),
+          h(Dialog.Portal, null, h(Dialog.Overlay, { className: "overlay" }), h(Dialog.Content, { className: "dialog" },
+            h(Dialog.Title, null, "Edit profile"), h(Dialog.Description, null, "Make changes to your profile here. Click save when you're done."),
+            h("form", { onSubmit: (event) => { event.preventDefault(); set({ profile: new FormData(event.target).get("name") }); setOpen(false) } },
+              h("div", { className: "row" }, h("label", { htmlFor: "name" }, "Name"), h("input", { id: "name", name: "name", defaultValue: "Pedro Duarte" })),
+              h("button", { type: "submit" }, "Save changes")))))
+      }
       mount(() => h("div", null, h("h1", null, "Settings"),
         h("div", { className: "row" },
           h(Checkbox.Root, { id: "terms", className: "checkbox", onCheckedChange: (v) => set({ terms: v === true }) }, h(Checkbox.Indicator, null, "✓")),
@@ -81,7 +100,8 @@ export const appPages: Readonly<Record<string, string>> = {
           h(Switch.Root, { id: "airplane", className: "switch", onCheckedChange: (v) => set({ airplane: v }) }, h(Switch.Thumb, { className: "thumb" })),
           h("label", { htmlFor: "airplane" }, "Airplane mode")),
         h("div", { className: "row" }, h("span", null, "Date of birth"), h(DateField)),
-        h("div", { className: "row" }, h("span", null, "Framework"), h(FrameworkField))))
+        h("div", { className: "row" }, h("span", null, "Framework"), h(FrameworkField)),
+        h("div", { className: "row" }, h(ViewMenu), h(ProfileDialog))))
     </script>`
   ),
   "/element-plus": page(
@@ -91,15 +111,17 @@ export const appPages: Readonly<Record<string, string>> = {
     <script>
       const app = Vue.createApp({
         setup() {
-          const country = Vue.ref(""), day = Vue.ref(null)
-          window.benchState = () => ({ country: country.value || null, day: day.value })
-          return { country, day, countries: ${JSON.stringify(COUNTRIES)}, start: new Date(2025, 2, 1) }
+          const country = Vue.ref(""), day = Vue.ref(null), notify = Vue.ref(false), insured = Vue.ref(false)
+          window.benchState = () => ({ country: country.value || null, day: day.value, notify: notify.value, insured: insured.value })
+          return { country, day, notify, insured, countries: ${JSON.stringify(COUNTRIES)}, start: new Date(2025, 2, 1) }
         },
         template: \`<h1>Shipment</h1>
           <el-form label-position="top">
             <el-form-item label="Country"><el-select v-model="country" filterable placeholder="Select a country">
               <el-option v-for="c in countries" :key="c" :label="c" :value="c"></el-option></el-select></el-form-item>
             <el-form-item label="Ship date"><el-date-picker v-model="day" type="date" placeholder="Pick a day" value-format="YYYY-MM-DD" :default-value="start"></el-date-picker></el-form-item>
+            <el-form-item label="Notify the recipient"><el-switch v-model="notify"></el-switch></el-form-item>
+            <el-form-item><el-checkbox v-model="insured">Insure the parcel</el-checkbox></el-form-item>
           </el-form>\`
       })
       app.use(ElementPlus).mount("#app")
@@ -205,6 +227,40 @@ export const appTasks: ReadonlyArray<Task> = [
       { do: "click", target: { role: ["gridcell", "cell", "button"], name: "14", or: { role: any, name: "14" } } }
     ],
     done: (s) => s.main?.day === "2025-03-14"
+  },
+  {
+    id: "radix-dropdown-checkbox-item",
+    library: "@radix-ui/react-dropdown-menu",
+    goal: "show the status bar from the View menu",
+    path: "/shadcn",
+    steps: [
+      { do: "click", target: { role: ["button"], name: "View" } },
+      { do: "click", target: { role: ["menuitemcheckbox", "menuitem"], name: "Status Bar" } }
+    ],
+    done: (s) => s.main?.statusBar === true
+  },
+  {
+    id: "radix-dialog-form",
+    library: "@radix-ui/react-dialog",
+    goal: "rename the profile to Ada Lovelace in the Edit profile dialog and save",
+    path: "/shadcn",
+    steps: [
+      { do: "click", target: { role: ["button"], name: "Edit profile" } },
+      { do: "type", target: { role: ["textbox"], name: "Name" }, text: "Ada Lovelace" },
+      { do: "click", target: { role: ["button"], name: "Save changes" } }
+    ],
+    done: (s) => s.main?.profile === "Ada Lovelace"
+  },
+  {
+    id: "element-switch-checkbox",
+    library: "element-plus",
+    goal: "turn on 'Notify the recipient' and tick 'Insure the parcel'",
+    path: "/element-plus",
+    steps: [
+      { do: "check", target: { role: ["switch", "checkbox"], name: "Notify the recipient" } },
+      { do: "check", target: { role: ["checkbox"], name: "Insure the parcel" } }
+    ],
+    done: (s) => s.main?.notify === true && s.main?.insured === true && s.main?.country === null
   },
   {
     id: "slate-bold-word",

@@ -100,6 +100,22 @@ layer(
         expect(yield* widgetState).toEqual({ on: false })
       }))
 
+    it.effect("a switch whose component cancels the click and keeps aria-checked (Element Plus): set_checked succeeds and the tree shows it on; a refusal names the page's words, never a comment", () =>
+      Effect.gen(function* () {
+        yield* open("/cancelled-switch")
+        const notify = yield* refOf("switch", "Notify the recipient")
+        expect((yield* call(setChecked, { a11yRef: notify, checked: true, timeoutMs: 5_000 })).error).toBeUndefined()
+        expect(yield* widgetState).toEqual({ notify: true, refused: 0 })
+        const seen = yield* call(accessibilitySnapshot)
+        expect(pageText(seen)).toMatch(/switch "Notify the recipient" \[checked\]/)
+        expect((yield* call(setChecked, { a11yRef: notify, checked: false, timeoutMs: 5_000 })).error).toBeUndefined()
+        expect(yield* widgetState).toEqual({ notify: false, refused: 0 })
+        const refused = yield* call(setChecked, { a11yRef: yield* refOf("switch", "Express delivery"), checked: true, timeoutMs: 3_000 })
+        expect(refused.error?.code).toBe("MM_SET_CHECKED_FAILED")
+        expect(refused.error?.message).toContain('the page now says "Express delivery is not available for this parcel"')
+        expect(refused.error?.message).not.toContain("v-if")
+      }))
+
     it.effect("a select-like button under its component's drawn control: the click goes through the drawn control and opens it", () =>
       Effect.gen(function* () {
         yield* open("/covered-select")

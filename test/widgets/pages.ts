@@ -339,6 +339,45 @@ const lateSwitch = doc(
   ${state(`{ on }`)}`
 )
 
+/**
+ * Element Plus's switch: a visually hidden checkbox input (role=switch) inside a wrapper that cancels the
+ * click (preventDefault) and turns its model, class and aria-checked on a microtask later (Vue's nextTick),
+ * its label outside. A click through the label reaches the input, whose property the browser undoes as the
+ * click was cancelled: the property says off, the component says on. Beside it a switch the page refuses,
+ * adding a comment (Vue's v-if placeholder) and a message.
+ */
+const cancelledSwitch = doc(
+  "Cancelled switch",
+  `<style>.switch{display:inline-flex;position:relative;cursor:pointer}.switch input{position:absolute;width:0;height:0;opacity:0;margin:0}
+    .core{display:inline-block;width:40px;height:20px;border-radius:10px;background:#bbb}.switch.on .core{background:#409eff}</style>
+  <h1>Shipment</h1>
+  <p><label for="notify">Notify the recipient</label>
+    <span class="switch" id="notify-wrap"><input type="checkbox" role="switch" id="notify" aria-checked="false"><span class="core"></span></span></p>
+  <p><label for="locked">Express delivery</label>
+    <span class="switch" id="locked-wrap"><input type="checkbox" role="switch" id="locked" aria-checked="false"><span class="core"></span></span></p>
+  <p id="note"></p>
+  <script>
+    let notify = false, refused = 0
+    const wrap = document.getElementById("notify-wrap"), input = document.getElementById("notify")
+    wrap.addEventListener("click", (event) => {
+      event.preventDefault()
+      notify = !notify
+      Promise.resolve().then(() => {
+        input.checked = notify
+        input.setAttribute("aria-checked", String(notify))
+        wrap.classList.toggle("on", notify)
+      })
+    })
+    document.getElementById("locked-wrap").addEventListener("click", (event) => {
+      event.preventDefault()
+      refused++
+      document.getElementById("locked-wrap").appendChild(document.createComment("v-if"))
+      document.getElementById("note").textContent = "Express delivery is not available for this parcel"
+    })
+  </script>
+  ${state(`{ notify, refused }`)}`
+)
+
 const coveredSelect = doc(
   "Covered select",
   `<h1>Order</h1>
@@ -416,6 +455,7 @@ export const widgetPages: Readonly<Record<string, string>> = {
   "/contenteditable-editor": contenteditableEditor,
   "/code-editor": codeEditor,
   "/late-switch": lateSwitch,
+  "/cancelled-switch": cancelledSwitch,
   "/covered-select": coveredSelect,
   "/reorder-and-marks": reorderAndMarks
 }

@@ -45,3 +45,19 @@ export const idRefs = (element: Element, value: string | null): Array<Element> =
   }
   return result
 }
+
+/**
+ * A checkbox or radio input's checked state: its property, unless the component keeps an aria-checked
+ * on it that says otherwise. A component that binds aria-checked to its model is right where the property
+ * is not: Element Plus's switch cancels the click (preventDefault on its wrapper), so the browser undoes
+ * the property after the component turned its model and aria-checked on.
+ */
+export const inputChecked = (input: HTMLInputElement): boolean | "mixed" => {
+  const aria = input.getAttribute("aria-checked")
+  const own = input.indeterminate ? "mixed" : input.checked
+  if (aria === "true" || aria === "false" || aria === "mixed") {
+    const said = aria === "mixed" ? "mixed" : aria === "true"
+    if (said !== own) return said
+  }
+  return own
+}

@@ -93,6 +93,8 @@ export const watchReaction = (element: Element, typing?: boolean): void => {
         const added =
           record.type === "characterData" ? [record.target] : record.type === "childList" ? Array.from(record.addedNodes) : []
         for (const node of added) {
+          // A comment is no words of the page (Vue's "v-if" placeholders).
+          if (node.nodeType !== 1 && node.nodeType !== 3) continue
           const text = (node.textContent ?? "").replace(/\s+/g, " ").trim()
           if (text === "" || node === element || element.contains(node)) continue
           const kept = text.length > TEXT_CHARS ? `${text.slice(0, TEXT_CHARS - 1)}…` : text

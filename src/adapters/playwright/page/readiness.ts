@@ -3,7 +3,7 @@
 // a person would act through instead (its label, its shadow host, the control its component draws over
 // it). Also the watch that tells whether an action through another element had its effect on the
 // target, and the checked state as a person reads it. Driven by session/readiness.ts.
-import { focusedElement, parentOf } from "./dom.js"
+import { focusedElement, inputChecked, parentOf } from "./dom.js"
 import { isCaretInput } from "./visibility.js"
 
 /** The actions the readiness check knows: pointer actions hit-test the point, `type` wants an editable field. */
@@ -504,7 +504,7 @@ export const effectSeen = (element: Element): boolean => {
  */
 export const checkedStateOf = (element: Element): boolean | null => {
   const of = (target: Element): boolean | null => {
-    if (target instanceof HTMLInputElement && (target.type === "checkbox" || target.type === "radio")) return target.checked
+    if (target instanceof HTMLInputElement && (target.type === "checkbox" || target.type === "radio")) return inputChecked(target) !== false
     const aria = target.getAttribute("aria-checked")
     if (aria === "true" || aria === "mixed") return true
     if (aria === "false") return false

@@ -1,6 +1,6 @@
 // A node's states as the tree shows them: disabled, checked, expanded, level, selected, pressed, and
 // a field's value (never one that may be a secret).
-import { parentOf } from "./dom.js"
+import { inputChecked, parentOf } from "./dom.js"
 import { isSensitiveField as isSensitive } from "./fields.js"
 import { isNativelyDisabled } from "./roles.js"
 import { normalize } from "./text.js"
@@ -119,7 +119,7 @@ export const describeNode = (walk: Walk, shown: Element, role: string, path: Arr
   if (isNativelyDisabled(element) || (DISABLED_ROLES.has(role) && walk.inAriaDisabled(element))) node.disabled = true
   const tag = element.localName
   if (tag === "input" && ((element as HTMLInputElement).type === "checkbox" || (element as HTMLInputElement).type === "radio")) {
-    node.checked = (element as HTMLInputElement).indeterminate ? "mixed" : (element as HTMLInputElement).checked
+    node.checked = inputChecked(element as HTMLInputElement)
   } else if (role === "checkbox" || role === "radio" || role === "switch" || role === "menuitemcheckbox" || role === "menuitemradio") {
     const value = element.getAttribute("aria-checked")
     node.checked = value === "mixed" ? "mixed" : value === "true"
