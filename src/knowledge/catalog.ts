@@ -403,14 +403,14 @@ export class Catalog {
 
   /**
    * Sessions with at least one step passing the filters (or, without step filters, with no steps yet), newest
-   * activity first; `hidden` ones are left out (other clients' live sessions).
+   * activity first, among `within` (as `last` and `search` take it: other clients' live sessions left out).
    */
-  sessions(limit: number, filters: KnowledgeFilters | undefined, now: number, hidden?: ReadonlySet<string>): ReadonlyArray<SessionSummary> {
+  sessions(limit: number, filters: KnowledgeFilters | undefined, now: number, within: SessionSet = "all"): ReadonlyArray<SessionSummary> {
     const stepFilters = filters?.screen !== undefined || filters?.sinceHours !== undefined
     const time = this.steps.time
     const rows: Array<{ readonly summary: SessionSummary; readonly activity: number }> = []
     for (const slot of this.slots) {
-      if (slot.metadata === undefined || !sessionPasses(slot.metadata, filters) || hidden?.has(slot.sessionId) === true) continue
+      if (slot.metadata === undefined || !sessionPasses(slot.metadata, filters) || !inSessions(within, slot.sessionId)) continue
       let count = 0
       let last = -Infinity
       let lastStamp: string | undefined

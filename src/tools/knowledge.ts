@@ -149,7 +149,7 @@ export const knowledgeSessions = defineTool({
   run: Effect.fn("tool.knowledge_sessions")(function* (input) {
     const store = yield* KnowledgeStore
     const catalog = yield* catalogOf(store)
-    return { sessions: catalog.sessions(input.limit, input.filters, yield* Clock.currentTimeMillis, yield* hiddenSessions(store)) }
+    return { sessions: catalog.sessions(input.limit, input.filters, yield* Clock.currentTimeMillis, { except: yield* hiddenSessions(store) }) }
   })
 })
 
@@ -386,7 +386,7 @@ export const knowledge = defineTool({
       if (session !== undefined) return yield* conflict("session", "sessions: true lists every session")
       const store = yield* KnowledgeStore
       const catalog = yield* catalogOf(store)
-      return { sessions: catalog.sessions(Math.min(limit ?? 10, MAX_SESSIONS), filters, yield* Clock.currentTimeMillis, yield* hiddenSessions(store)) }
+      return { sessions: catalog.sessions(Math.min(limit ?? 10, MAX_SESSIONS), filters, yield* Clock.currentTimeMillis, { except: yield* hiddenSessions(store) }) }
     }
     const running = Option.isSome(yield* (yield* Session).current)
     const scope: KnowledgeScope =

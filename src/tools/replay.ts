@@ -162,7 +162,7 @@ const chooseSession = (input: typeof ReplayInput.Type, registry: ToolRegistrySer
     const running = Option.isSome(current) ? current.value.sessionId : undefined
     // A replay's own session is never the source: the recorded flow is (after many replays, too).
     const sessions = catalog
-      .sessions(Number.MAX_SAFE_INTEGER, { flowTag }, yield* Clock.currentTimeMillis, yield* hiddenSessions(store))
+      .sessions(Number.MAX_SAFE_INTEGER, { flowTag }, yield* Clock.currentTimeMillis, { except: yield* hiddenSessions(store) })
       .filter((summary) => !isReplay(summary.tags, catalog.metadata(summary.sessionId)))
       .slice(0, FLOW_CANDIDATES)
     const passed: Array<string> = []
