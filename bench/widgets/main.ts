@@ -22,6 +22,7 @@ import { serveWidgetCorpus } from "./corpus.js"
 import { runOne, sweepBrowsers, type Contender, type Outcome, type RunSettings } from "./runner.js"
 import { pages, tasks, type Task } from "./tasks.js"
 import { appBundles, appPages, appTasks } from "./third-apps.js"
+import { carbonBundles, carbonPages, carbonTasks } from "./third-carbon.js"
 import { editorBundles, editorPages, editorTasks } from "./third-editors.js"
 import { fwBundles, fwPages, fwTasks } from "./third-fw.js"
 import { reactBundles, reactPages, reactTasks } from "./third-react.js"
@@ -85,12 +86,12 @@ const secs = (ms: number) => (ms / 1000).toFixed(1)
 
 const main = async () => {
   const corpus = await serveWidgetCorpus(
-    { ...pages, ...widerPages, ...reactPages, ...editorPages, ...wcPages, ...fwPages, ...appPages },
-    { ...reactBundles, ...editorBundles, ...wcBundles, ...fwBundles, ...appBundles }
+    { ...pages, ...widerPages, ...reactPages, ...editorPages, ...wcPages, ...fwPages, ...appPages, ...carbonPages },
+    { ...reactBundles, ...editorBundles, ...wcBundles, ...fwBundles, ...appBundles, ...carbonBundles }
   )
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-bench-widgets-"))
   const results: Array<{ task: Task; outcomes: Record<string, Outcome> }> = []
-  const chosen = [...tasks, ...widerTasks, ...reactTasks, ...editorTasks, ...wcTasks, ...fwTasks, ...appTasks].filter((task) => only === undefined || only.includes(task.id))
+  const chosen = [...tasks, ...widerTasks, ...reactTasks, ...editorTasks, ...wcTasks, ...fwTasks, ...appTasks, ...carbonTasks].filter((task) => only === undefined || only.includes(task.id))
   try {
     for (const [index, task] of chosen.entries()) {
       // Interleaved: who goes first alternates per task.
