@@ -111,9 +111,12 @@ export const appPages: Readonly<Record<string, string>> = {
     <script>
       const app = Vue.createApp({
         setup() {
-          const country = Vue.ref(""), day = Vue.ref(null), notify = Vue.ref(false), insured = Vue.ref(false)
-          window.benchState = () => ({ country: country.value || null, day: day.value, notify: notify.value, insured: insured.value })
-          return { country, day, notify, insured, countries: ${JSON.stringify(COUNTRIES)}, start: new Date(2025, 2, 1) }
+          const country = Vue.ref(""), day = Vue.ref(null), notify = Vue.ref(false), insured = Vue.ref(false), tags = Vue.ref([]), sort = Vue.ref(null)
+          const parcels = [{ id: "P-1", city: "Paris", weight: 12 }, { id: "P-2", city: "Berlin", weight: 3 }, { id: "P-3", city: "Rome", weight: 7 }]
+          window.benchState = () => ({ country: country.value || null, day: day.value, notify: notify.value, insured: insured.value, tags: tags.value.slice().sort(), sort: sort.value,
+            order: [...document.querySelectorAll("#parcels .el-table__body tr")].map((tr) => tr.cells[0].textContent.trim()) })
+          const onSort = ({ prop, order }) => (sort.value = order ? prop + ":" + order : null)
+          return { country, day, notify, insured, tags, parcels, onSort, labels: ["Fragile", "Heavy", "Perishable", "Urgent"], countries: ${JSON.stringify(COUNTRIES)}, start: new Date(2025, 2, 1) }
         },
         template: \`<h1>Shipment</h1>
           <el-form label-position="top">
@@ -122,6 +125,14 @@ export const appPages: Readonly<Record<string, string>> = {
             <el-form-item label="Ship date"><el-date-picker v-model="day" type="date" placeholder="Pick a day" value-format="YYYY-MM-DD" :default-value="start"></el-date-picker></el-form-item>
             <el-form-item label="Notify the recipient"><el-switch v-model="notify"></el-switch></el-form-item>
             <el-form-item><el-checkbox v-model="insured">Insure the parcel</el-checkbox></el-form-item>
+            <el-form-item label="Labels"><el-select v-model="tags" multiple placeholder="Add labels">
+              <el-option v-for="l in labels" :key="l" :label="l" :value="l"></el-option></el-select></el-form-item>
+          </el-form>
+          <el-table id="parcels" :data="parcels" @sort-change="onSort" style="width:320px">
+            <el-table-column prop="id" label="Parcel"></el-table-column><el-table-column prop="city" label="City"></el-table-column>
+            <el-table-column prop="weight" label="Weight" sortable></el-table-column>
+          </el-table>
+          <el-form>
           </el-form>\`
       })
       app.use(ElementPlus).mount("#app")
@@ -261,6 +272,33 @@ export const appTasks: ReadonlyArray<Task> = [
       { do: "check", target: { role: ["checkbox"], name: "Insure the parcel" } }
     ],
     done: (s) => s.main?.notify === true && s.main?.insured === true && s.main?.country === null
+  },
+  {
+    id: "element-select-multiple",
+    library: "element-plus",
+    goal: "label the parcel Fragile and Urgent",
+    path: "/element-plus",
+    steps: [
+      {
+        do: "select",
+        target: { role: ["combobox"], name: "Labels" },
+        values: ["Fragile", "Urgent"],
+        clicks: [
+          { do: "click", target: { role: ["combobox"], name: "Labels" } },
+          { do: "click", target: { role: ["option"], name: "Fragile", or: { role: any, name: "Fragile" } } },
+          { do: "click", target: { role: ["option"], name: "Urgent", or: { role: any, name: "Urgent" } } }
+        ]
+      }
+    ],
+    done: (s) => same(s.main?.tags, ["Fragile", "Urgent"])
+  },
+  {
+    id: "element-table-sort",
+    library: "element-plus",
+    goal: "sort the parcels by weight, lightest first",
+    path: "/element-plus",
+    steps: [{ do: "click", target: { role: ["columnheader"], name: "Weight" } }],
+    done: (s) => s.main?.sort === "weight:ascending" && same(s.main?.order, ["P-2", "P-3", "P-1"])
   },
   {
     id: "slate-bold-word",

@@ -81,7 +81,27 @@ const pages = {
     </script>`
   ),
   // A button that says it pops up a listbox and opens nothing.
-  "/dead": html("Dead", `<button aria-haspopup="listbox" aria-expanded="false">Colour</button>`)
+  "/dead": html("Dead", `<button aria-haspopup="listbox" aria-expanded="false">Colour</button>`),
+  // Element Plus's multiple select: a read-only combobox input under the placeholder its component draws over
+  // it (which takes the pointer and shows the chosen labels); a click on the component opens the listbox, an option's click toggles it.
+  "/covered-multi": html(
+    "Covered multi",
+    `<style>.select{position:relative;width:220px;height:28px;border:1px solid #999}.select input{width:180px;height:24px;border:0}
+      .placeholder{position:absolute;inset:0;padding:4px;background:white}</style>
+    <div class="select" id="labels"><div class="input-wrapper"><input role="combobox" readonly aria-label="Labels" aria-expanded="false" aria-controls="list" aria-haspopup="listbox"></div>
+      <div class="placeholder">Add labels</div></div>
+    <ul role="listbox" id="list" aria-multiselectable="true" hidden>${["Fragile", "Heavy", "Urgent"].map((l) => `<li role="option" aria-selected="false">${l}</li>`).join("")}</ul>
+    <script>
+      const select = document.getElementById("labels"), input = select.querySelector("input"), list = document.getElementById("list")
+      select.addEventListener("click", () => { list.hidden = !list.hidden; input.setAttribute("aria-expanded", String(!list.hidden)) })
+      list.addEventListener("click", (event) => {
+        const option = event.target.closest("[role=option]")
+        option.setAttribute("aria-selected", String(option.getAttribute("aria-selected") !== "true"))
+        select.querySelector(".placeholder").textContent = widgetState().join(", ") || "Add labels"
+      })
+      window.widgetState = () => Array.from(list.querySelectorAll("[aria-selected=true]"), (o) => o.textContent)
+    </script>`
+  )
 }
 
 const { PagesLive, call, open } = pageHarness("test/ChooseWidgetPages", pages)
@@ -146,6 +166,16 @@ layer(Layer.mergeAll(liveLayer(testSettings()), PagesLive, CorpusLive), { timeou
         expect(answer.ok, JSON.stringify(answer)).toBe(true)
         expect(answer.result).toMatchObject({ selected: ["l"], via: "select" })
         expect(yield* widgetState).toEqual({ size: "l" })
+      }))
+  })
+
+  describe("a combobox under its component's drawn placeholder", () => {
+    it.effect("select_option opens it through the placeholder a person clicks, and chooses two options", () =>
+      Effect.gen(function* () {
+        yield* open("/covered-multi")
+        const answer = yield* call(selectOption, { a11yRef: yield* refOf(["combobox"], "Labels"), values: ["Fragile", "Urgent"], timeoutMs: 8_000 })
+        expect(answer.ok, JSON.stringify(answer)).toBe(true)
+        expect(yield* widgetState).toEqual(["Fragile", "Urgent"])
       }))
   })
 

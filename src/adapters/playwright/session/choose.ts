@@ -11,6 +11,7 @@ import { PAGE } from "../page-bundle.js"
 import { elementFunction } from "../page-script.js"
 import type { ChoiceSeen, ChoiceWidget, OptionMatch } from "../page/choose.js"
 import { pageSaid, settleReaction, startReaction } from "./reaction.js"
+import { clickedFor } from "./readiness.js"
 
 /** How many option names a failure lists; how long a click may take; how long a popup or a filter may take to show. */
 const LISTED = 10
@@ -61,8 +62,10 @@ const widget = async (target: Locator, mark: boolean): Promise<Widget> => {
 const quote = (names: ReadonlyArray<string>) => names.map((name) => JSON.stringify(name.length > 40 ? `${name.slice(0, 39)}…` : name)).join(", ")
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** Clicks `element` where a person would: through the control its component draws over it (Element Plus's placeholder over a multiple select's input), its label or its host. */
 const click = async (element: ElementHandle, until: number, what: string) => {
-  await element.click({ timeout: Math.max(1, Math.min(CLICK_MS, until - Date.now())) }).catch((cause: unknown) => {
+  const through = await clickedFor(element)
+  await (through ?? element).click({ timeout: Math.max(1, Math.min(CLICK_MS, until - Date.now())) }).catch((cause: unknown) => {
     throw new ChoiceFailed(`could not click ${what}: ${firstLine(cause)}`)
   })
 }

@@ -371,6 +371,23 @@ export const actThrough = async <A>(
   return value
 }
 
+/**
+ * The element a person clicks for `element` when it cannot take the pointer itself (its label, its host, the
+ * control its component draws over it: page/readiness.ts); undefined when it can, or when the page knows none.
+ */
+export const clickedFor = async (element: ElementHandle): Promise<ElementHandle | undefined> => {
+  const handle = await element.evaluateHandle(diagnose, { action: "click" as const, through: true }).catch(() => undefined)
+  if (handle === undefined) return undefined
+  try {
+    const verdict = (await (await handle.getProperty("verdict")).jsonValue()) as Readiness
+    return verdict.ready === "through" ? ((await handle.getProperty("element")).asElement() ?? undefined) : undefined
+  } catch {
+    return undefined
+  } finally {
+    void handle.dispose().catch(() => undefined)
+  }
+}
+
 /** The target's checked state as a person reads it (page/readiness.ts checkedStateOf); null when it has none or cannot be read. */
 export const checkedOf = (target: Locator, timeoutMs: number): Promise<boolean | null> =>
   target.evaluate(checkedState, undefined, { timeout: timeoutMs }).catch(() => null)
