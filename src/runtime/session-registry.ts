@@ -200,6 +200,16 @@ const namedShared = (inner: SessionService, name: Ref.Ref<string | undefined>): 
   cleanup: Effect.zipLeft(inner.cleanup, Ref.set(name, undefined))
 })
 
+/** The shared session's listing, with its launch name. */
+const withSharedName = (listing: Effect.Effect<Option.Option<SessionListing>>, sharedName: Ref.Ref<string | undefined>) =>
+  Effect.gen(function* () {
+    const name = yield* Ref.get(sharedName)
+    return Option.map(yield* listing, ({ id, ...rest }): SessionListing => (name === undefined ? { id, ...rest } : { id, name, ...rest }))
+  })
+
+/** Whether a `session` argument names the shared session: its id, or its launch name. */
+const namesShared = (listing: SessionListing, selector: string) => listing.id === selector || (listing.name !== undefined && listing.name === selector)
+
 /**
  * Closes the sessions whose idle lease ran out (no call running on them, none ended for idleTimeoutMs) and
  * answers how long until the next one can: the earliest idle session's lease end, else a quarter lease (a
@@ -373,15 +383,7 @@ export const make = (factory: SlotFactory, options: RegistryOptions) =>
 
     const find = finderIn(state, options)
 
-    /** The shared session's listing, with its launch name. */
-    const sharedListing = (slot: Slot, client: string, extra?: { readonly current: true }) =>
-      Effect.gen(function* () {
-        const listing = yield* listingOf(handleFor(slot, client), extra)
-        const name = yield* Ref.get(sharedName)
-        return Option.map(listing, ({ id, ...rest }): SessionListing => (name === undefined ? { id, ...rest } : { id, name, ...rest }))
-      })
-    /** Whether a `session` argument names the shared session: its id, or its launch name. */
-    const namesShared = (listing: SessionListing, selector: string) => listing.id === selector || (listing.name !== undefined && listing.name === selector)
+    const sharedListing = (slot: Slot, client: string, extra?: { readonly current: true }) => withSharedName(listingOf(handleFor(slot, client), extra), sharedName)
 
     const resolve: SessionsService["resolve"] = (request) =>
       Effect.gen(function* () {

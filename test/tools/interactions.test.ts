@@ -33,6 +33,37 @@ const pages = (frameOrigin: string): Record<string, string> => ({
      <div class="box" draggable="true" data-testid="card" ondragstart="event.dataTransfer.setData('text/plain', 'card-1')">Card 1</div>
      <div class="box" data-testid="done" ondragover="event.preventDefault()" ondrop="event.preventDefault(); this.textContent = 'Done: ' + event.dataTransfer.getData('text/plain')">Done</div>`
   ),
+  // A sortable list driven by pointer events, whose hit test runs on the pointer's previous position (as a
+  // collision check on the last frame does, dnd-kit's): a drag that jumps to the drop point in one move drops
+  // the item on itself; one that travels as a hand does drops it where it was taken.
+  "/pointer-sort": html(
+    "Pointer sort",
+    `<ul id="list" style="list-style:none;padding:0;width:200px">
+       <li data-testid="A" style="height:40px;border:1px solid #000">A</li><li data-testid="B" style="height:40px;border:1px solid #000">B</li>
+       <li data-testid="C" style="height:40px;border:1px solid #000">C</li><li data-testid="D" style="height:40px;border:1px solid #000">D</li>
+     </ul>
+     <output data-testid="order">A,B,C,D</output>
+     <script>
+       const list = document.getElementById("list")
+       let dragging = null, over = null, last = null
+       list.addEventListener("pointerdown", (event) => {
+         dragging = event.target.closest("li")
+         over = dragging
+         last = { x: event.clientX, y: event.clientY }
+       })
+       document.addEventListener("pointermove", (event) => {
+         if (dragging === null) return
+         const under = document.elementFromPoint(last.x, last.y)?.closest("li")
+         if (under) over = under
+         last = { x: event.clientX, y: event.clientY }
+       })
+       document.addEventListener("pointerup", () => {
+         if (dragging !== null && over !== null && over !== dragging) list.insertBefore(dragging, over)
+         dragging = null
+         document.querySelector("output").textContent = [...list.children].map((item) => item.textContent).join(",")
+       })
+     </script>`
+  ),
   // Only web components: a checkbox and a drag handle inside open shadow roots, nothing in the light DOM.
   "/shadow-widgets": html(
     "Shadow widgets",
@@ -191,6 +222,13 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
       expect((yield* call("get_text", { testId: "done" })).result.text).toBe("Done: card-1")
       const nowhere = yield* call("drag", { testId: "card", to: { testId: "missing" }, timeoutMs: 1500 })
       expect(nowhere.error?.code).toBe("MM_TARGET_NOT_FOUND")
+    }))
+
+  it.effect("drag travels as a hand does: a pointer-driven sortable whose hit test lags one move puts the item where it was dropped", () =>
+    Effect.gen(function* () {
+      yield* open("/pointer-sort")
+      expect((yield* call("drag", { testId: "C", to: { testId: "A" } })).result).toEqual({ dragged: true })
+      expect((yield* call("get_text", { testId: "order" })).result.text).toBe("C,A,B,D")
     }))
 
   it.effect("drag and set_checked are listed on a page whose drag source and checkbox are inside open shadow roots", () =>

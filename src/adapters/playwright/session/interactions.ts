@@ -2,7 +2,7 @@
 // uploads (uploads.ts), waits on the page and web-first assertions (assertions.ts) in files of their own.
 import * as path from "node:path"
 import { Effect, Option, Ref } from "effect"
-import type { Locator } from "playwright"
+import type { Locator, Page } from "playwright"
 import { ActionFailed, PageClosed, PdfFailed, TargetAmbiguous, TargetNotFound } from "../../../domain/errors.js"
 import { describeTarget, type Target } from "../../../domain/target.js"
 import { noteSighting, sightingOf } from "../../../services/Deadline.js"
@@ -53,12 +53,63 @@ const pdfName = (name: string) => {
     .slice(0, 100)
   return cleaned === "" ? "page" : cleaned
 }
+interface Box {
+  readonly x: number
+  readonly y: number
+  readonly width: number
+  readonly height: number
+}
+
+/**
+ * Where a drag lets go, in page coordinates: past the drop target's middle in the direction the drag travels (a
+ * quarter of the way on to its far edge), as a person puts an item before or after another in a sortable list;
+ * its middle along an axis the drag does not travel.
+ */
+const dropPoint = (from: Box, to: Box) => {
+  const along = (a: number, b: number) => (Math.abs(b - a) < 1 ? 0 : Math.sign(b - a))
+  const sx = along(from.x + from.width / 2, to.x + to.width / 2)
+  const sy = along(from.y + from.height / 2, to.y + to.height / 2)
+  return { x: to.x + to.width / 2 + (sx * to.width) / 4, y: to.y + to.height / 2 + (sy * to.height) / 4 }
+}
+
+/**
+ * A drag as a hand makes it: press on the source (ready as for a click), a short move (sensors that start a drag
+ * past a few pixels), onto the drop target (ready and scrolled into view; one move there, so a list that swaps
+ * items as the pointer passes them swaps only with the target), on past its middle, a last small move (libraries
+ * that hit-test on the pointer's previous position, dnd-kit's), release. HTML5 drag and drop runs on the same moves.
+ */
+const dragAsAHand = async (page: Page, source: Locator, destination: Locator, opts: { readonly timeout: number }) => {
+  await source.hover({ timeout: opts.timeout })
+  const from = await source.boundingBox({ timeout: opts.timeout })
+  if (from === null) throw new Error("the element to drag is no longer shown")
+  await page.mouse.down()
+  try {
+    await page.mouse.move(from.x + from.width / 2 + DRAG_NUDGE_PX, from.y + from.height / 2 + DRAG_NUDGE_PX)
+    await destination.hover({ timeout: opts.timeout })
+    const to = await destination.boundingBox({ timeout: opts.timeout })
+    if (to === null) throw new Error("the drop target is no longer shown")
+    const drop = dropPoint(from, to)
+    await page.mouse.move(drop.x, drop.y)
+  } finally {
+    await page.mouse.up()
+  }
+}
+
+/** How far the pointer moves on the source before it heads for the drop target (past a drag sensor's threshold). */
+const DRAG_NUDGE_PX = 6
+
 const drag = (browser: BrowserStateService, targeting: Targets, source: Target, target: Target, options: { readonly timeoutMs: number }) =>
   Effect.gen(function* () {
     const { page } = yield* browser.activePage
     const frames = yield* targeting.ensureRefs(page, target, true)
     const destination = targeting.locate(page, target, frames)
-    const dragged = targeting.act("drag", source, options.timeoutMs, (locator, opts) => locator.dragTo(destination, opts), page)
+    const dragged = targeting.act(
+      "drag",
+      source,
+      options.timeoutMs,
+      (locator, opts) => dragAsAHand(page, locator, destination, opts),
+      page
+    )
     // A drop target the page can no longer bring fails the drag as a missing source would. Its looks are
     // noted as the drop target's, the first at once: a deadline that comes first still answers from them.
     const dropMissing = Effect.zipRight(
