@@ -112,6 +112,10 @@ interface Core {
   readonly closeSlot: (slot: Slot, reason: CloseReason) => Effect.Effect<void>
 }
 
+/** A launch name that could never be reached (a `session` argument is an id before it is a name): the error; else none. */
+const nameRefusal = (name: string | undefined): InvalidInput | undefined =>
+  name !== undefined && name.startsWith("mm-") ? new InvalidInput({ field: "name", problem: 'a name may not start with "mm-", as session ids do' }) : undefined
+
 /** The slot's Session, as tools see it: a launch registers the session (within the limit), a cleanup closes the slot. */
 const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inner: SessionService): SessionService => {
   const visibleTo = (current: State, client: string) => visibleIn(current, client, options.shared)
@@ -125,10 +129,8 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
         const before = yield* Ref.get(state)
         const own = before.entries.get(slot.key)
         const name = launchOptions.name
-        // A `session` argument is an id before it is a name: a name shaped like one could never be reached.
-        if (name !== undefined && name.startsWith("mm-")) {
-          return yield* new InvalidInput({ field: "name", problem: 'a name may not start with "mm-", as session ids do' })
-        }
+        const refused = nameRefusal(name)
+        if (refused !== undefined) return yield* refused
         // A place that freed unseen (a browser that died) goes to the runs waiting for one first.
         if (own === undefined) yield* handOver(state, options)
         const ended = own === undefined ? yield* endedKeys([...(yield* Ref.get(state)).entries.values()]) : new Set<string>()
@@ -192,11 +194,8 @@ const registeredSession = ({ state, options, closeSlot }: Core, slot: Slot, inne
 /** The one session of --shared-browser as tools see it: the name it was launched with is kept (listings, `session` arguments). */
 const namedShared = (inner: SessionService, name: Ref.Ref<string | undefined>): SessionService => ({
   ...inner,
-  launch: (launchOptions) =>
-    launchOptions.name !== undefined && launchOptions.name.startsWith("mm-")
-      ? Effect.fail(new InvalidInput({ field: "name", problem: 'a name may not start with "mm-", as session ids do' }))
-      : // A launch that succeeds started a new session (a running one refuses it, or `force` replaced it): its name.
-        Effect.tap(inner.launch(launchOptions), () => Ref.set(name, launchOptions.name)),
+  // A launch that succeeds started a new session (a running one refuses it, or `force` replaced it): its name.
+  launch: (launchOptions) => nameRefusal(launchOptions.name) ?? Effect.tap(inner.launch(launchOptions), () => Ref.set(name, launchOptions.name)),
   cleanup: Effect.zipLeft(inner.cleanup, Ref.set(name, undefined))
 })
 

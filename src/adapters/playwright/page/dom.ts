@@ -1,6 +1,9 @@
 // DOM helpers the walk's parts share: the composed parent (across shadow roots), the focused element,
 // computed styles read once per walk, and id references (aria-labelledby, aria-owns, list).
 
+/** Whether the element withholds itself and all inside it from the accessibility tree (aria-hidden="true", inert): the walk leaves it out. */
+export const isWithheld = (element: Element): boolean => element.getAttribute("aria-hidden")?.toLowerCase() === "true" || element.hasAttribute("inert")
+
 /** The parent element, or the host of the shadow root the element sits in. */
 export const parentOf = (element: Element): Element | null =>
   element.parentElement ?? ((element.parentNode as ShadowRoot | null)?.host as Element | undefined) ?? null

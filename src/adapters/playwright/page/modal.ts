@@ -1,7 +1,7 @@
 // The modal dialog that is open, if any: while one is, the page behind it is inert for a person and
 // absent for assistive technology (Chromium leaves it out of the accessibility tree), so the snapshot
 // leaves it out too instead of offering targets no click can reach.
-import { parentOf } from "./dom.js"
+import { isWithheld, parentOf } from "./dom.js"
 import { isVisibleElement } from "./visibility.js"
 
 /**
@@ -44,7 +44,7 @@ export const isWithin = (modal: Element, element: Element | null): boolean => {
 export const hiddenBehindOverlay = (element: Element): boolean => {
   if (element.getClientRects().length === 0) return false
   for (let at: Element | null = element; at !== null; at = parentOf(at)) {
-    if (at.getAttribute("aria-hidden") === "true" || at.hasAttribute("inert")) return true
+    if (isWithheld(at)) return true
   }
   return false
 }

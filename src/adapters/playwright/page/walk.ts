@@ -1,6 +1,7 @@
 // The walk: one pass over the DOM (shadow roots, slots and same-origin frames included) that builds the
 // tree of nodes a reader would see (roles that are nodes, text attached to the nodes around it).
 import { pseudoText } from "./css-content.js"
+import { isWithheld } from "./dom.js"
 import { isCaretInput, isVisibleElement as isVisible } from "./visibility.js"
 import { NAME_FROM_CONTENT } from "./roles.js"
 import { noteShadowRoot } from "./registry.js"
@@ -109,7 +110,7 @@ const visitNode = (walk: Walk, node: Node, owner: TreeNode, targets: Array<TreeN
 const visitElement = (walk: Walk, element: Element, owner: TreeNode, targets: Array<TreeNode>) => {
   const tag = element.localName
   if (SKIP_TAGS.has(tag)) return
-  if (element.getAttribute("aria-hidden")?.toLowerCase() === "true" || element.hasAttribute("inert")) return
+  if (isWithheld(element)) return
   const style = walk.aria.styleOf(element)
   if (style === null || style.display === "none") return
   const visibleText = style.visibility === "visible"

@@ -53,12 +53,7 @@ const pdfName = (name: string) => {
     .slice(0, 100)
   return cleaned === "" ? "page" : cleaned
 }
-interface Box {
-  readonly x: number
-  readonly y: number
-  readonly width: number
-  readonly height: number
-}
+type Box = NonNullable<Awaited<ReturnType<Locator["boundingBox"]>>>
 
 /**
  * Where a drag lets go, in page coordinates: past the drop target's middle in the direction the drag travels (a
@@ -75,8 +70,9 @@ const dropPoint = (from: Box, to: Box) => {
 /**
  * A drag as a hand makes it: press on the source (ready as for a click), a short move (sensors that start a drag
  * past a few pixels), onto the drop target (ready and scrolled into view; one move there, so a list that swaps
- * items as the pointer passes them swaps only with the target), on past its middle, a last small move (libraries
- * that hit-test on the pointer's previous position, dnd-kit's), release. HTML5 drag and drop runs on the same moves.
+ * items as the pointer passes them swaps only with the target), then on past its middle (a move that starts inside
+ * the target, for libraries that hit-test on the pointer's previous position: dnd-kit), release. HTML5 drag and
+ * drop runs on the same moves.
  */
 const dragAsAHand = async (page: Page, source: Locator, destination: Locator, opts: { readonly timeout: number }) => {
   await source.hover({ timeout: opts.timeout })
