@@ -57,6 +57,9 @@ export const ENTRIES = {
   watchReaction: pick("watchReaction", "reaction"),
   reactionNow: pick("reactionNow", "reaction"),
   stopReaction: pick("stopReaction", "reaction"),
+  /** Whether a drag's drop changed the page (session/drop-effect.ts). */
+  documentFingerprint: pick("documentFingerprint", "fingerprint"),
+  drawsOnCanvas: pick("drawsOnCanvas", "fingerprint"),
   /** select_option on ARIA listboxes and comboboxes (session/choose.ts). */
   choiceWidget: pick("choiceWidget", "choose"),
   choiceOption: pick("choiceOption", "choose"),

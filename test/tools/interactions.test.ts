@@ -31,7 +31,8 @@ const pages = (frameOrigin: string): Record<string, string> => ({
     "Drag",
     `<style>.box{width:120px;height:60px;margin:10px;border:1px solid #000}</style>
      <div class="box" draggable="true" data-testid="card" ondragstart="event.dataTransfer.setData('text/plain', 'card-1')">Card 1</div>
-     <div class="box" data-testid="done" ondragover="event.preventDefault()" ondrop="event.preventDefault(); this.textContent = 'Done: ' + event.dataTransfer.getData('text/plain')">Done</div>`
+     <div class="box" data-testid="done" ondragover="event.preventDefault()" ondrop="event.preventDefault(); this.textContent = 'Done: ' + event.dataTransfer.getData('text/plain')">Done</div>
+     <div class="box" data-testid="shelf">Shelf (takes no drops)</div>`
   ),
   // A sortable list driven by pointer events, whose hit test runs on the pointer's previous position (as a
   // collision check on the last frame does, dnd-kit's): a drag that jumps to the drop point in one move drops
@@ -217,6 +218,10 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
     Effect.gen(function* () {
       yield* open("/drag")
       expect(yield* listedNames).toContain("drag")
+      // A zone that takes no drops: the page is as it was, which is no success.
+      const refused = yield* call("drag", { testId: "card", to: { testId: "shelf" } })
+      expect(refused.error?.code).toBe("MM_DRAG_FAILED")
+      expect(refused.error?.message).toContain("changed nothing in the page")
       const dragged = yield* call("drag", { testId: "card", to: { testId: "done" } })
       expect(dragged.result).toEqual({ dragged: true })
       expect((yield* call("get_text", { testId: "done" })).result.text).toBe("Done: card-1")
@@ -228,6 +233,10 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
     Effect.gen(function* () {
       yield* open("/pointer-sort")
       expect((yield* call("drag", { testId: "C", to: { testId: "A" } })).result).toEqual({ dragged: true })
+      expect((yield* call("get_text", { testId: "order" })).result.text).toBe("C,A,B,D")
+      // Dropped on itself (the item the pointer leaves last): the list is as it was.
+      const onItself = yield* call("drag", { testId: "C", to: { testId: "C" } })
+      expect(onItself.error?.code).toBe("MM_DRAG_FAILED")
       expect((yield* call("get_text", { testId: "order" })).result.text).toBe("C,A,B,D")
     }))
 

@@ -32,6 +32,8 @@ export declare const PAGE: {
   readonly watchReaction: string
   readonly reactionNow: string
   readonly stopReaction: string
+  readonly documentFingerprint: string
+  readonly drawsOnCanvas: string
   readonly choiceWidget: string
   readonly choiceOption: string
   readonly choiceSeen: string

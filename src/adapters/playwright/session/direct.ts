@@ -58,6 +58,9 @@ const NO_ANSWER = "no answer in time"
 /** How long the page may take to say what its guard saw after the input. */
 const FINISH_TIMEOUT = Duration.seconds(2)
 
+/** How long a guard's report from another frame may lag behind the main frame's verdict (a busy browser), and how often we look. */
+const REPORT_LAG = Duration.seconds(1)
+
 /** The longest a click that reached a file input waits for the browser to announce its chooser, and how often it looks. */
 const CHOOSER_WAIT = Duration.seconds(1)
 const CHOOSER_POLL_MS = 20
@@ -291,8 +294,13 @@ const verdictOf = (context: DirectContext, page: Page, token: string, typed?: st
         () => undefined
       )
     ).pipe(Effect.timeoutTo({ duration: FINISH_TIMEOUT, onSuccess: (verdict) => verdict, onTimeout: () => undefined }))
-    const report = takeReport(page, token)
+    let report = takeReport(page, token)
     if (answer !== undefined && answer.seen) return answer
+    // A frame's guard reports through a binding, which a busy browser delivers after the main frame answered.
+    for (let waited = 0; report === undefined && waited < Duration.toMillis(REPORT_LAG) && !page.isClosed(); waited += CHOOSER_POLL_MS) {
+      yield* Effect.sleep(CHOOSER_POLL_MS)
+      report = takeReport(page, token)
+    }
     if (report === "target" || report === "other") {
       const fromReport: GuardVerdict = { seen: true, hit: report === "target", navigating: false }
       return fromReport

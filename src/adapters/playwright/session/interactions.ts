@@ -14,6 +14,7 @@ import { firstLine } from "../calls.js"
 import { evaluateInPage } from "../page-eval.js"
 import { expectNow, waitForPage } from "./assertions.js"
 import { checkedOf, checkedSettles } from "./readiness.js"
+import { DROP_EFFECT, dropChanged, nextPaint, watchDrop } from "./drop-effect.js"
 import { pageSaid, settleReaction, startReaction, type Settled } from "./reaction.js"
 import { targets, type Targets } from "./targets.js"
 import { uploadFiles } from "./uploads.js"
@@ -71,24 +72,32 @@ const dropPoint = (from: Box, to: Box) => {
  * A drag as a hand makes it: press on the source (ready as for a click), a short move (sensors that start a drag
  * past a few pixels), onto the drop target (ready and scrolled into view; one move there, so a list that swaps
  * items as the pointer passes them swaps only with the target), then on past its middle (a move that starts inside
- * the target, for libraries that hit-test on the pointer's previous position: dnd-kit), release. HTML5 drag and
- * drop runs on the same moves.
+ * the target, for libraries that hit-test on the pointer's previous position: dnd-kit), release; each move once
+ * the page painted the last. HTML5 drag and drop runs on the same moves. Answers whether the page changed
+ * (drop-effect.ts; undefined when that cannot be judged).
  */
 const dragAsAHand = async (page: Page, source: Locator, destination: Locator, opts: { readonly timeout: number }) => {
+  const started = Date.now()
   await source.hover({ timeout: opts.timeout })
+  const watch = await watchDrop(source, destination, opts.timeout)
   const from = await source.boundingBox({ timeout: opts.timeout })
   if (from === null) throw new Error("the element to drag is no longer shown")
   await page.mouse.down()
   try {
+    await nextPaint(watch?.frame)
     await page.mouse.move(from.x + from.width / 2 + DRAG_NUDGE_PX, from.y + from.height / 2 + DRAG_NUDGE_PX)
+    await nextPaint(watch?.frame)
     await destination.hover({ timeout: opts.timeout })
+    await nextPaint(watch?.frame)
     const to = await destination.boundingBox({ timeout: opts.timeout })
     if (to === null) throw new Error("the drop target is no longer shown")
     const drop = dropPoint(from, to)
     await page.mouse.move(drop.x, drop.y)
+    await nextPaint(watch?.frame)
   } finally {
     await page.mouse.up()
   }
+  return watch === undefined ? undefined : dropChanged(watch, opts.timeout - (Date.now() - started))
 }
 
 /** How far the pointer moves on the source before it heads for the drop target (past a drag sensor's threshold). */
@@ -112,7 +121,7 @@ const drag = (browser: BrowserStateService, targeting: Targets, source: Target, 
       Effect.flatMap(targeting.countSafely(destination), noteSighting),
       targeting.untilMissing(page, destination, target, "drag", options.timeoutMs)
     ).pipe(Effect.locally(sightingOf, "to"))
-    yield* Effect.raceFirst(dragged, dropMissing).pipe(
+    const done = yield* Effect.raceFirst(dragged, dropMissing).pipe(
       // The source was there; a drop target that never showed is what went wrong.
       Effect.catchTag("ActionTimeout", (timeout) =>
         Effect.flatMap(targeting.countSafely(destination), (count): Effect.Effect<never, TargetNotFound | TargetAmbiguous | typeof timeout> =>
@@ -138,6 +147,13 @@ const drag = (browser: BrowserStateService, targeting: Targets, source: Target, 
         ambiguous.candidates === undefined && ambiguous.target === describeTarget(target) ? Effect.flip(targeting.listAmbiguous(page, target, frames)(ambiguous)) : Effect.fail(ambiguous)
       )
     )
+    if (done.value === false) {
+      return yield* new ActionFailed({
+        action: "drag",
+        target: describeTarget(source),
+        detail: `the drop onto ${describeTarget(target)} changed nothing in the page (${DROP_EFFECT.capMs} ms after the release it showed what it showed before the press): the app did not take this drag; it may drag by a handle, or drop on another element`
+      })
+    }
   })
 
 const scroll = (browser: BrowserStateService, targeting: Targets, request: ScrollRequest, options: { readonly timeoutMs: number }) =>

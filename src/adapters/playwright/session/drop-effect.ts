@@ -1,0 +1,74 @@
+// Whether a drag did anything (mm_drag): the document of its source, fingerprinted before the press
+// (page/fingerprint.ts) and again after the release until it settles. A drop that left the page as it was is
+// no success: the drag fails with what happened instead of answering an ok nobody saw.
+import type { Frame, Locator } from "playwright"
+import { PAGE } from "../page-bundle.js"
+import { elementFunction } from "../page-script.js"
+
+/** The longest the page may take to show a drop's effect, and how often it is looked at. */
+export const DROP_EFFECT = { capMs: 1_500, pollMs: 60 } as const
+
+const fingerprintOf = elementFunction<undefined, string | null>(PAGE.documentFingerprint)
+const drawsOnCanvas = elementFunction<undefined, boolean>(PAGE.drawsOnCanvas)
+const documentFingerprint = `(${PAGE.documentFingerprint})(document.documentElement)`
+
+/** A drag being judged: the source's frame and its document's fingerprint before the press. */
+export interface DropWatch {
+  readonly frame: Frame
+  readonly before: string
+}
+
+/**
+ * Before the press: the watch on the source's document, or undefined when nothing can be judged (the drag
+ * draws on a canvas, the document is too large, the page did not answer).
+ */
+export const watchDrop = async (source: Locator, destination: Locator, timeout: number): Promise<DropWatch | undefined> => {
+  try {
+    const handle = await source.elementHandle({ timeout })
+    try {
+      const frame = await handle.ownerFrame()
+      if (frame === null || (await handle.evaluate(drawsOnCanvas, undefined))) return undefined
+      if (await destination.evaluate(drawsOnCanvas, undefined, { timeout })) return undefined
+      const before = await handle.evaluate(fingerprintOf, undefined)
+      return before === null ? undefined : { frame, before }
+    } finally {
+      await handle.dispose().catch(() => undefined)
+    }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Waits for the next frames the source's document paints, so that the page handled a move before the next
+ * one is sent (a busy browser otherwise merges two moves into one pointermove, and a library that hit-tests
+ * on the previous position never saw the pointer over the drop target). Bounded: a page whose frames stall
+ * only delays the drag.
+ */
+export const nextPaint = (frame: Frame | undefined): Promise<void> =>
+  frame === undefined
+    ? Promise.resolve()
+    : Promise.race([
+        frame.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))).catch(() => undefined),
+        new Promise<void>((resolve) => setTimeout(resolve, 250))
+      ])
+
+/**
+ * After the release: whether the document changed and settled (two looks alike, unlike the one before), or
+ * still changes at the cap; a document that went away (the drop navigated) changed. False only when the page
+ * shows what it showed before the press.
+ */
+export const dropChanged = async (watch: DropWatch, budgetMs: number): Promise<boolean> => {
+  const until = Date.now() + Math.max(0, Math.min(DROP_EFFECT.capMs, budgetMs))
+  let last: string | null | undefined
+  for (;;) {
+    const now = await watch.frame.evaluate(documentFingerprint).then(
+      (print) => print as string | null,
+      () => "gone"
+    )
+    if (now === null || (now !== watch.before && now === last)) return true
+    if (Date.now() >= until) return now !== watch.before
+    last = now
+    await new Promise((resolve) => setTimeout(resolve, DROP_EFFECT.pollMs))
+  }
+}
