@@ -57,8 +57,7 @@ const NO_ANSWER = "no answer in time"
 
 /** How long the page may take to say what its guard saw after the input. */
 const FINISH_TIMEOUT = Duration.seconds(2)
-
-/** How long a guard's report from another frame may lag behind the main frame's verdict (a busy browser), and how often we look. */
+/** How long a guard's report from another frame may lag behind the main frame's verdict (a busy browser). */
 const REPORT_LAG = Duration.seconds(1)
 
 /** The longest a click that reached a file input waits for the browser to announce its chooser, and how often it looks. */
