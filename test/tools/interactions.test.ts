@@ -32,7 +32,8 @@ const pages = (frameOrigin: string): Record<string, string> => ({
     `<style>.box{width:120px;height:60px;margin:10px;border:1px solid #000}</style>
      <div class="box" draggable="true" data-testid="card" ondragstart="event.dataTransfer.setData('text/plain', 'card-1')">Card 1</div>
      <div class="box" data-testid="done" ondragover="event.preventDefault()" ondrop="event.preventDefault(); this.textContent = 'Done: ' + event.dataTransfer.getData('text/plain')">Done</div>
-     <div class="box" data-testid="shelf">Shelf (takes no drops)</div>`
+     <div class="box" data-testid="shelf">Shelf (takes no drops)</div>
+     <div class="box" data-testid="archive" ondragover="event.preventDefault()" ondrop="event.preventDefault(); fetch('/drag?delay=2200').then(() => { this.textContent = 'Archived' })">Archive (saves, then shows)</div>`
   ),
   // A sortable list driven by pointer events, whose hit test runs on the pointer's previous position (as a
   // collision check on the last frame does, dnd-kit's): a drag that jumps to the drop point in one move drops
@@ -225,6 +226,9 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
       const dragged = yield* call("drag", { testId: "card", to: { testId: "done" } })
       expect(dragged.result).toEqual({ dragged: true })
       expect((yield* call("get_text", { testId: "done" })).result.text).toBe("Done: card-1")
+      // A drop that saves before it shows anything is waited for while its request is in flight.
+      expect((yield* call("drag", { testId: "card", to: { testId: "archive" } })).result).toEqual({ dragged: true })
+      expect((yield* call("get_text", { testId: "archive" })).result.text).toBe("Archived")
       const nowhere = yield* call("drag", { testId: "card", to: { testId: "missing" }, timeoutMs: 1500 })
       expect(nowhere.error?.code).toBe("MM_TARGET_NOT_FOUND")
     }))

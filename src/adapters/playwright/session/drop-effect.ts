@@ -1,7 +1,8 @@
 // Whether a drag did anything (mm_drag): the document of its source, fingerprinted before the press
 // (page/fingerprint.ts) and again after the release until it settles. A drop that left the page as it was is
 // no success: the drag fails with what happened instead of answering an ok nobody saw.
-import type { Frame, Locator } from "playwright"
+import type { Frame, Locator, Page } from "playwright"
+import { requestsInFlight } from "../lifecycle/live-session.js"
 import { PAGE } from "../page-bundle.js"
 import { elementFunction } from "../page-script.js"
 
@@ -56,10 +57,13 @@ export const nextPaint = (frame: Frame | undefined): Promise<void> =>
 /**
  * After the release: whether the document changed and settled (two looks alike, unlike the one before), or
  * still changes at the cap; a document that went away (the drop navigated) changed. False only when the page
- * shows what it showed before the press.
+ * shows what it showed before the press, and has no request the drag started still in flight (a drop that
+ * saves first and shows after is waited for, within `budgetMs`).
  */
-export const dropChanged = async (watch: DropWatch, budgetMs: number): Promise<boolean> => {
-  const until = Date.now() + Math.max(0, Math.min(DROP_EFFECT.capMs, budgetMs))
+export const dropChanged = async (page: Page, watch: DropWatch, pressedAt: number, budgetMs: number): Promise<boolean> => {
+  const started = Date.now()
+  const cap = started + Math.max(0, Math.min(DROP_EFFECT.capMs, budgetMs))
+  const until = started + Math.max(0, budgetMs)
   let last: string | null | undefined
   for (;;) {
     const now = await watch.frame.evaluate(documentFingerprint).then(
@@ -67,7 +71,8 @@ export const dropChanged = async (watch: DropWatch, budgetMs: number): Promise<b
       () => "gone"
     )
     if (now === null || (now !== watch.before && now === last)) return true
-    if (Date.now() >= until) return now !== watch.before
+    const time = Date.now()
+    if (time >= until || (time >= cap && requestsInFlight(page, time - pressedAt) === 0)) return now !== watch.before
     last = now
     await new Promise((resolve) => setTimeout(resolve, DROP_EFFECT.pollMs))
   }

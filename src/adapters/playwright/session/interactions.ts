@@ -83,6 +83,7 @@ const dragAsAHand = async (page: Page, source: Locator, destination: Locator, op
   const from = await source.boundingBox({ timeout: opts.timeout })
   if (from === null) throw new Error("the element to drag is no longer shown")
   await page.mouse.down()
+  const pressedAt = Date.now()
   try {
     await nextPaint(watch?.frame)
     await page.mouse.move(from.x + from.width / 2 + DRAG_NUDGE_PX, from.y + from.height / 2 + DRAG_NUDGE_PX)
@@ -97,7 +98,7 @@ const dragAsAHand = async (page: Page, source: Locator, destination: Locator, op
   } finally {
     await page.mouse.up()
   }
-  return watch === undefined ? undefined : dropChanged(watch, opts.timeout - (Date.now() - started))
+  return watch === undefined ? undefined : dropChanged(page, watch, pressedAt, opts.timeout - (Date.now() - started))
 }
 
 /** How far the pointer moves on the source before it heads for the drop target (past a drag sensor's threshold). */
@@ -151,7 +152,7 @@ const drag = (browser: BrowserStateService, targeting: Targets, source: Target, 
       return yield* new ActionFailed({
         action: "drag",
         target: describeTarget(source),
-        detail: `the drop onto ${describeTarget(target)} changed nothing in the page (${DROP_EFFECT.capMs} ms after the release it showed what it showed before the press): the app did not take this drag; it may drag by a handle, or drop on another element`
+        detail: `the drop onto ${describeTarget(target)} changed nothing in the page (${DROP_EFFECT.capMs} ms after the release, with no request of the page in flight, it showed what it showed before the press): the app did not take this drag; it may drag by a handle, or drop on another element`
       })
     }
   })
