@@ -319,18 +319,18 @@ const fileReaders = (artifactsDir: string, root: string) => {
     return Effect.tryPromise({ try: () => writeFileAtomic(file, html, { within: artifactsRoot }), catch: fail(`cannot write the report ${file}`) }).pipe(Effect.as(file))
   }
 
-  /** The session's recordings (sessions/<id>/: complete files only) and the downloads directory, when there are any. */
+  /**
+   * The session's recordings (sessions/<id>/: complete files only). Not the downloads directory, which every
+   * session of the server shares: the report links the session's own downloads from its steps.
+   */
   const sessionFiles = (sessionId: string) =>
     Effect.promise(async () => {
       const dir = path.join(artifactsRoot, "sessions", safeSegment(sessionId))
       const names = await fs.readdir(dir).catch(() => [] as Array<string>)
-      const files = names
+      return names
         .filter((name) => !name.startsWith(".") && !name.endsWith(".partial"))
         .sort()
         .map((name) => ({ path: path.join(dir, name), name: `sessions/${safeSegment(sessionId)}/${name}` }))
-      const downloads = path.join(artifactsRoot, "downloads")
-      const hasDownloads = await fs.readdir(downloads).then((entries) => entries.length > 0, () => false)
-      return hasDownloads ? [...files, { path: downloads, name: "downloads/" }] : files
     })
   return { steps, sessions, readArtifact, writeReport, sessionFiles }
 }

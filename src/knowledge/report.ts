@@ -150,7 +150,6 @@ const fileLabel = (name: string): string => {
   if (base.endsWith(".har")) return "Network (HAR)"
   const video = /^video-tab(\d+)\.webm$/.exec(base)
   if (video !== null) return `Video of tab ${video[1]}`
-  if (name === "downloads/") return "Downloads"
   return base
 }
 

@@ -1,6 +1,11 @@
 // A step that downloaded files, in the Playwright export (every file checked, one or several) and in the
 // HTML report (each step links the files it saved).
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { make as makeFileStore } from "../../src/adapters/knowledge-files.js"
 import type { StepRecord } from "../../src/domain/knowledge.js"
 import { recipeOf, toPlaywright } from "../../src/knowledge/recipe.js"
 import { renderReport } from "../../src/knowledge/report.js"
@@ -56,5 +61,21 @@ describe("a step's downloads", () => {
     })
     expect(html).toContain(`<dt>downloaded</dt><dd><a href="file:///art/downloads/a.csv">a.csv</a> · 3 bytes · sha256 <code>aaaaaaaaaaaa…</code></dd>`)
     expect(html).toContain("<dt>downloaded</dt><dd>slow.bin (not saved during the step)</dd>")
+  })
+
+  it("a session's files are its own recordings, never the downloads directory every session of the server shares", async () => {
+    const artifacts = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-session-files-"))
+    try {
+      fs.mkdirSync(path.join(artifacts, "sessions", "s1"), { recursive: true })
+      fs.writeFileSync(path.join(artifacts, "sessions", "s1", "trace.zip"), "zip")
+      fs.mkdirSync(path.join(artifacts, "downloads"))
+      fs.writeFileSync(path.join(artifacts, "downloads", "other-session.csv"), "b")
+      const files = await Effect.runPromise(
+        Effect.scoped(Effect.flatMap(makeFileStore(artifacts, { persistIndex: false }), (store) => store.sessionFiles!("s1")))
+      )
+      expect(files.map((file) => file.name)).toEqual(["sessions/s1/trace.zip"])
+    } finally {
+      fs.rmSync(artifacts, { recursive: true, force: true })
+    }
   })
 })
