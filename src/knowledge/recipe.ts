@@ -7,6 +7,7 @@ import type { Placeholder, Recipe, RecipeStep, SessionMetadata, StepRecord, Step
 import { isSensitiveKey, REDACTED } from "../domain/redaction.js"
 import { replayModeOf, servedAs, toolWithRole, type ReplayableTool, type ReplayTools } from "../domain/replay.js"
 import { describeStepTarget } from "./entry.js"
+import { dragHelperLines, dragsIn } from "./export-drag.js"
 import { durableTarget, whyNotDurable } from "./targets.js"
 import { markedForms, paramFollower, renderParams } from "./params.js"
 import { clipText, identifierWords } from "./text.js"
@@ -531,6 +532,7 @@ export const toPlaywright = (
   const follow = paramFollower(recipe.steps, recipe, markedForms)
   let hashes = false
   let severalDownloads = false
+  let drags = false
   recipe.steps.forEach((recorded, index) => {
     const step = { ...recorded, args: follow(index, recorded.args) as RecipeStep["args"] }
     const replayed = out[index]
@@ -561,6 +563,7 @@ export const toPlaywright = (
     const withHashes = recipe.placeholders.length === 0 && downloads.every((download) => download.sha256 !== undefined)
     if (downloads.length > 0 && withHashes) hashes = true
     if (downloads.length > 1) severalDownloads = true
+    if (dragsIn(written)) drags = true
     lines.push(...downloadLines(`download${index}`, downloads, written, withHashes))
     // The answer was for this step's dialog only: a later dialog must not get it.
     if (dialog !== undefined) lines.push(`page.removeAllListeners("dialog")`)
@@ -572,9 +575,10 @@ export const toPlaywright = (
     ...(params.size > 0 ? [`// Params: set ${[...params].join(", ")} to type other text than the recorded one.`] : []),
     `// getByTestId uses Playwright's testIdAttribute (data-testid unless configured otherwise).`,
     ...(hashes ? [`import { createHash } from "node:crypto"`, `import { readFile } from "node:fs/promises"`] : []),
-    `import { expect, test${severalDownloads ? ", type Download" : ""} } from "@playwright/test"`,
+    `import { expect, test${severalDownloads ? ", type Download" : ""}${drags ? ", type Locator, type Page" : ""} } from "@playwright/test"`,
     ``,
     ...(variables.size > 0 ? [...envHelperLines, ``] : []),
+    ...(drags ? [...dragHelperLines, ``] : []),
     `test(${js(title)}, async ({ page }) => {`,
     ...lines.map((line) => `  ${renderParams(line, (name) => textExpression(`{{${name}}}`))}`),
     `})`,

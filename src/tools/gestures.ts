@@ -5,6 +5,7 @@ import { Effect, Option, Schema } from "effect"
 import type { StepTarget } from "../domain/knowledge.js"
 import { TargetNotFound } from "../domain/errors.js"
 import { describeLocator, describeTarget, Scope, targetOf, validateTarget } from "../domain/target.js"
+import { dragLine } from "../knowledge/export-drag.js"
 import { durableTarget, whyNotDurable } from "../knowledge/targets.js"
 import { Evident, ListedAs, defineTool, type ReplayArgs } from "../runtime/tool.js"
 import { Session } from "../services/Session.js"
@@ -76,7 +77,7 @@ export const drag = defineTool({
     playwright: (args, context) => {
       const toArgs = locatorArgs(args.to)
       const to = toArgs === undefined ? undefined : context.locatorOf(toArgs)
-      return context.locator === undefined || to === undefined ? undefined : [`await ${context.locator}.dragTo(${to})`]
+      return context.locator === undefined || to === undefined ? undefined : [dragLine(context.locator, to)]
     }
   },
   run: Effect.fn("tool.drag")(function* (input) {

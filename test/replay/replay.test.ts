@@ -329,7 +329,9 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         yield* ok("mm_cleanup")
 
         const spec = yield* exportSpec(sessionId, "drag.spec.ts")
-        expect(spec.content).toContain('.dragTo(page.getByRole("region", { name: "Done column", exact: true }))')
+        expect(spec.content).toContain(', page.getByRole("region", { name: "Done column", exact: true }))')
+        expect(spec.content).toMatch(/^\s*await dragAsAHand\(page, /m)
+        expect(spec.content).not.toContain(".dragTo(")
       }))
 
     it.effect("what the agent read replays as a check and exports as expect lines, and the test ends on the page the flow reached", () =>

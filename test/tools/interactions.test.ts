@@ -434,7 +434,8 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
       for (const line of [
         ".setInputFiles(",
         'page.waitForEvent("filechooser")',
-        '.dragTo(page.getByTestId("done"))',
+        'await dragAsAHand(page, page.getByTestId("card"), page.getByTestId("done"))',
+        "const dragAsAHand = async (page: Page, source: Locator, target: Locator) => {",
         ".setChecked(true)",
         'await page.waitForURL("**/form/step-2", { waitUntil: "load" })',
         ".dblclick()",
