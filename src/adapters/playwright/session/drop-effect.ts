@@ -13,6 +13,15 @@ const fingerprintOf = elementFunction<undefined, string | null>(PAGE.documentFin
 const drawsOnCanvas = elementFunction<undefined, boolean>(PAGE.drawsOnCanvas)
 const documentFingerprint = `(${PAGE.documentFingerprint})(document.documentElement)`
 
+/** The longest one look at the page may take: a page that does not answer in time is not judged. */
+const LOOK_MS = 1_000
+
+/** The promise's value, or `late` when it has not settled within `ms` (a stuck page never holds a drag). */
+const within = <A, B>(promise: Promise<A>, ms: number, late: B): Promise<A | B> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  return Promise.race([promise, new Promise<B>((resolve) => (timer = setTimeout(() => resolve(late), Math.max(0, ms))))]).finally(() => clearTimeout(timer))
+}
+
 /** A drag being judged: the source's frame and its document's fingerprint before the press. */
 export interface DropWatch {
   readonly frame: Frame
@@ -23,22 +32,23 @@ export interface DropWatch {
  * Before the press: the watch on the source's document, or undefined when nothing can be judged (the drag
  * draws on a canvas, the document is too large, the page did not answer).
  */
-export const watchDrop = async (source: Locator, destination: Locator, timeout: number): Promise<DropWatch | undefined> => {
-  try {
-    const handle = await source.elementHandle({ timeout })
-    try {
-      const frame = await handle.ownerFrame()
-      if (frame === null || (await handle.evaluate(drawsOnCanvas, undefined))) return undefined
-      if (await destination.evaluate(drawsOnCanvas, undefined, { timeout })) return undefined
-      const before = await handle.evaluate(fingerprintOf, undefined)
-      return before === null ? undefined : { frame, before }
-    } finally {
-      await handle.dispose().catch(() => undefined)
-    }
-  } catch {
-    return undefined
-  }
-}
+export const watchDrop = (source: Locator, destination: Locator, timeout: number): Promise<DropWatch | undefined> =>
+  within(
+    (async () => {
+      const handle = await source.elementHandle({ timeout })
+      try {
+        const frame = await handle.ownerFrame()
+        if (frame === null || (await handle.evaluate(drawsOnCanvas, undefined))) return undefined
+        if (await destination.evaluate(drawsOnCanvas, undefined, { timeout })) return undefined
+        const before = await handle.evaluate(fingerprintOf, undefined)
+        return before === null ? undefined : { frame, before }
+      } finally {
+        await handle.dispose().catch(() => undefined)
+      }
+    })().catch(() => undefined),
+    Math.min(timeout, LOOK_MS * 2),
+    undefined
+  )
 
 /**
  * Waits for the next frames the source's document paints, so that the page handled a move before the next
@@ -66,10 +76,15 @@ export const dropChanged = async (page: Page, watch: DropWatch, pressedAt: numbe
   const until = started + Math.max(0, budgetMs)
   let last: string | null | undefined
   for (;;) {
-    const now = await watch.frame.evaluate(documentFingerprint).then(
-      (print) => print as string | null,
-      () => "gone"
+    const now = await within(
+      watch.frame.evaluate(documentFingerprint).then(
+        (print) => print as string | null,
+        () => "gone"
+      ),
+      Math.min(LOOK_MS, until - Date.now()),
+      null
     )
+    // A page that cannot say (too large, or no answer in time) is not judged; one that went away changed.
     if (now === null || (now !== watch.before && now === last)) return true
     const time = Date.now()
     if (time >= until || (time >= cap && requestsInFlight(page, time - pressedAt) === 0)) return now !== watch.before
