@@ -1,9 +1,9 @@
 // In the page, around an action whose effect has no one element to read back (mm_drag): a fingerprint of the
-// whole document as a person could see it changed (its elements, in order, with their attributes, text, form
-// values and those of open shadow roots; the window's scroll), compared before and after. A drag whose drop
-// left the document as it was did nothing (dnd-kit dropping an item on itself restores every style it moved,
-// and its announcement goes to a live region nobody sees). No judgement past the node budget, nor on a canvas
-// (what it draws is no DOM).
+// whole document as a person could see it changed (its elements, in order, with their attributes (a style by
+// its declarations, a class by its names), text, form values and those of open shadow roots; the window's
+// scroll), compared before and after. A drag whose drop left the document as it was did nothing (dnd-kit
+// dropping an item on itself restores every style it moved, and its announcement goes to a live region nobody
+// sees). No judgement past the node budget, nor on a canvas (what it draws is no DOM).
 
 /** Past this many nodes the walk gives up (a judgement the caller then does not make). */
 const NODE_BUDGET = 60_000
@@ -23,6 +23,23 @@ const unseenAnnouncer = (element: Element): boolean => {
   if (!element.hasAttribute("aria-live") && role !== "status" && role !== "log" && role !== "alert") return false
   const box = element.getBoundingClientRect()
   return box.width <= 1 || box.height <= 1
+}
+
+/**
+ * An attribute as what it shows: a style as its declarations (a library that wrote the same ones back, as
+ * jQuery UI does at a drop, reserialized the text: "a:1px" is "a: 1px;"), a class as its set of names (one
+ * taken off and put back lands at the end); an empty style or class is none. Other attributes as written.
+ */
+const attributeSeen = (element: Element, attribute: Attr): string | undefined => {
+  if (attribute.name === "style") {
+    const declarations = (element as HTMLElement).style?.cssText ?? attribute.value
+    return declarations === "" ? undefined : declarations
+  }
+  if (attribute.name === "class") {
+    const names = [...new Set(attribute.value.split(/\s+/).filter((name) => name !== ""))].sort().join(" ")
+    return names === "" ? undefined : names
+  }
+  return attribute.value
 }
 
 /**
@@ -47,7 +64,10 @@ export const documentFingerprint = (element: Element): string | null => {
       const current = node as Element
       hash = mix(hash, `<${current.localName}`)
       if (unseenAnnouncer(current)) continue
-      for (const attribute of Array.from(current.attributes)) hash = mix(hash, ` ${attribute.name}=${attribute.value}`)
+      for (const attribute of Array.from(current.attributes)) {
+        const value = attributeSeen(current, attribute)
+        if (value !== undefined) hash = mix(hash, ` ${attribute.name}=${value}`)
+      }
       if (current.localName === "input" || current.localName === "textarea" || current.localName === "select") {
         const field = current as HTMLInputElement
         hash = mix(hash, `=${field.value}${field.checked === true ? "+" : "-"}`)

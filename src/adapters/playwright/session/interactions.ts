@@ -16,7 +16,7 @@ import { expectNow, waitForPage } from "./assertions.js"
 import { checkedOf, checkedSettles } from "./readiness.js"
 import { DROP_EFFECT, dropChanged, nextPaint, watchDrop } from "./drop-effect.js"
 import { pageSaid, settleReaction, startReaction, type Settled } from "./reaction.js"
-import { targets, type Targets } from "./targets.js"
+import { targets, type Committed, type Targets } from "./targets.js"
 import { uploadFiles } from "./uploads.js"
 import { writeNamedFile } from "./named-files.js"
 
@@ -70,25 +70,30 @@ const dropPoint = (from: Box, to: Box) => {
 
 /**
  * A drag as a hand makes it: press on the source (ready as for a click), a short move (sensors that start a drag
- * past a few pixels), onto the drop target (ready and scrolled into view; one move there, so a list that swaps
+ * past a few pixels; from then on the source's readiness is no longer asked), onto the drop target (shown and
+ * scrolled into view, not asked to take the pointer: the dragged thing covers it; one move there, so a list that swaps
  * items as the pointer passes them swaps only with the target), then on past its middle (a move that starts inside
  * the target, for libraries that hit-test on the pointer's previous position: dnd-kit), release; each move once
  * the page painted the last. HTML5 drag and drop runs on the same moves. Answers whether the page changed
  * (drop-effect.ts; undefined when that cannot be judged).
  */
-const dragAsAHand = async (page: Page, source: Locator, destination: Locator, opts: { readonly timeout: number }) => {
+const dragAsAHand = async (page: Page, source: Locator, destination: Locator, opts: { readonly timeout: number }, pressed: Committed) => {
   const started = Date.now()
   await source.hover({ timeout: opts.timeout })
   const watch = await watchDrop(source, destination, opts.timeout)
   const from = await source.boundingBox({ timeout: opts.timeout })
   if (from === null) throw new Error("the element to drag is no longer shown")
   await page.mouse.down()
+  pressed()
   const pressedAt = Date.now()
   try {
     await nextPaint(watch?.frame)
     await page.mouse.move(from.x + from.width / 2 + DRAG_NUDGE_PX, from.y + from.height / 2 + DRAG_NUDGE_PX)
     await nextPaint(watch?.frame)
-    await destination.hover({ timeout: opts.timeout })
+    // Mid-drag the drop target is moved onto without asking it to take the pointer: what the library drags
+    // (the source itself, a mirror or ghost under the pointer) covers it, and items may take no pointer
+    // while a drag is on (hello-pangea/dnd, interact.js). Scrolled into view and shown, as ever.
+    await destination.hover({ timeout: opts.timeout, force: true })
     await nextPaint(watch?.frame)
     const to = await destination.boundingBox({ timeout: opts.timeout })
     if (to === null) throw new Error("the drop target is no longer shown")
@@ -113,7 +118,7 @@ const drag = (browser: BrowserStateService, targeting: Targets, source: Target, 
       "drag",
       source,
       options.timeoutMs,
-      (locator, opts) => dragAsAHand(page, locator, destination, opts),
+      (locator, opts, pressed) => dragAsAHand(page, locator, destination, opts, pressed),
       page
     )
     // A drop target the page can no longer bring fails the drag as a missing source would. Its looks are

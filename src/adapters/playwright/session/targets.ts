@@ -329,6 +329,14 @@ const classify = (action: Action, page: Page, locator: Locator, target: Target, 
 /** Playwright's options for one try: what is left of the action's wait, and the fiber's abort signal. */
 type TryOptions = { timeout: number; signal: AbortSignal }
 
+/**
+ * Said by an action that has taken hold of its target (mm_drag once it pressed on the source): from then on
+ * the target's readiness is no longer asked. A drag library makes its source untouchable while it drags
+ * (pointer-events: none, a ghost over it, the source removed at the drop), and that is no reason to stop
+ * the drag.
+ */
+export type Committed = () => void
+
 /** The action through another element; `how` and `description` say which, for messages. */
 type Through<A> = (
   via: { readonly element: ElementHandle; readonly how: string; readonly description: string },
@@ -348,7 +356,7 @@ const act = <A>(
   action: Action,
   target: Target,
   timeoutMs: number,
-  run: (locator: Locator, options: TryOptions) => Promise<A>,
+  run: (locator: Locator, options: TryOptions, committed: Committed) => Promise<A>,
   /** The page the action started on: the fallback of a direct action never moves to another tab. */
   startedOn?: Page,
   through?: Through<A>
@@ -393,7 +401,7 @@ const attemptAction = <A>(
   locator: Locator,
   described: string,
   waitMs: number,
-  run: (locator: Locator, options: TryOptions) => Promise<A>,
+  run: (locator: Locator, options: TryOptions, committed: Committed) => Promise<A>,
   through: Through<A> | undefined,
   lookTarget: LookTarget | undefined
 ): Effect.Effect<{ readonly value: A; readonly via?: string }, BrowserCallFailed | ActionError | PageClosed> => {
@@ -405,12 +413,20 @@ const attemptAction = <A>(
     })
   const checks = READINESS[action]
   // Playwright's action starts once the watch had its first look: a reason settled at once answers without it.
-  return Effect.flatMap(Deferred.make<void>(), (looked) => Effect.raceFirst(
-    Effect.map(Effect.zipRight(Deferred.await(looked), attempt((options) => run(locator, options))), (value): { readonly value: A; readonly via?: string } => ({ value })),
-    watchReadiness(page, locator, checks, through !== undefined, { target: lookTarget, looked }).pipe(
+  // The watch ends (and never answers) once the action said it took hold of its target.
+  return Effect.flatMap(Effect.zip(Deferred.make<void>(), Deferred.make<void>()), ([looked, held]) => Effect.raceFirst(
+    Effect.map(
+      Effect.zipRight(Deferred.await(looked), attempt((options) => run(locator, options, () => Deferred.unsafeDone(held, Effect.void)))),
+      (value): { readonly value: A; readonly via?: string } => ({ value })
+    ),
+    Effect.raceFirst(
+      Effect.map(watchReadiness(page, locator, checks, through !== undefined, { target: lookTarget, looked }), Option.some),
+      Effect.as(Deferred.await(held), Option.none())
+    ).pipe(
       Effect.catchTag("NotReady", (notReady) =>
         Effect.fail(page.isClosed() ? new PageClosed({ detail: `the page closed during ${action} on ${described}`, during: action }) : notReadyError(action, described, waitMs, notReady))
       ),
+      Effect.flatMap((found) => (Option.isSome(found) ? Effect.succeed(found.value) : Effect.never)),
       Effect.flatMap((via) =>
         attempt((options) =>
           through === undefined ? Promise.reject(new Error("no action through another element")) : through({ element: via.element, how: via.how, description: via.via }, locator, options)
@@ -455,7 +471,7 @@ export const targets = (browser: BrowserStateService) => {
       action: Action,
       target: Target,
       timeoutMs: number,
-      run: (locator: Locator, options: TryOptions) => Promise<A>,
+      run: (locator: Locator, options: TryOptions, committed: Committed) => Promise<A>,
       startedOn?: Page,
       through?: Through<A>
     ) => act(browser, action, target, timeoutMs, run, startedOn, through)
