@@ -43,7 +43,9 @@ const PACKAGES = [
   "vuetify",
   "react-day-picker",
   "element-plus",
-  "pikaday"
+  "pikaday",
+  "dragula",
+  "interactjs"
 ] as const
 
 const TYPES: Readonly<Record<string, string>> = {

@@ -22,6 +22,7 @@ import { serveWidgetCorpus } from "./corpus.js"
 import { runOne, sweepBrowsers, type Contender, type Outcome, type RunSettings } from "./runner.js"
 import { pages, tasks, type Task } from "./tasks.js"
 import { appBundles, appPages, appTasks } from "./third-apps.js"
+import { dndBundles, dndPages, dndTasks } from "./third-dnd.js"
 import { carbonBundles, carbonPages, carbonTasks } from "./third-carbon.js"
 import { editorBundles, editorPages, editorTasks } from "./third-editors.js"
 import { fwBundles, fwPages, fwTasks } from "./third-fw.js"
@@ -91,12 +92,12 @@ const secs = (ms: number) => (ms / 1000).toFixed(1)
 
 const main = async () => {
   const corpus = await serveWidgetCorpus(
-    { ...pages, ...widerPages, ...reactPages, ...editorPages, ...wcPages, ...fwPages, ...appPages, ...carbonPages },
-    { ...reactBundles, ...editorBundles, ...wcBundles, ...fwBundles, ...appBundles, ...carbonBundles }
+    { ...pages, ...widerPages, ...reactPages, ...editorPages, ...wcPages, ...fwPages, ...appPages, ...carbonPages, ...dndPages },
+    { ...reactBundles, ...editorBundles, ...wcBundles, ...fwBundles, ...appBundles, ...carbonBundles, ...dndBundles }
   )
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bwm-bench-widgets-"))
   const results: Array<{ task: Task; outcomes: Record<string, Outcome> }> = []
-  const chosen = [...tasks, ...widerTasks, ...reactTasks, ...editorTasks, ...wcTasks, ...fwTasks, ...appTasks, ...carbonTasks].filter((task) => only === undefined || only.includes(task.id))
+  const chosen = [...tasks, ...widerTasks, ...reactTasks, ...editorTasks, ...wcTasks, ...fwTasks, ...appTasks, ...carbonTasks, ...dndTasks].filter((task) => only === undefined || only.includes(task.id))
   try {
     for (const [index, task] of chosen.entries()) {
       if (Date.now() - startedAt > RUN_DEADLINE_MS) {
