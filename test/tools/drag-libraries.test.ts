@@ -77,6 +77,20 @@ const pages = (): Record<string, string> => ({
      <output data-testid="steps">Build,Test,Tag,Publish</output>
      ${dist("jquery/dist/jquery.min.js")}${dist("jquery-ui/dist/jquery-ui.min.js")}
      <script>$("#steps").sortable({ update: () => (document.querySelector("output").textContent = $("#steps").sortable("toArray").join(",")) })</script>`
+  ),
+  // A card that flies back when let go where nothing takes it (revert: "invalid"), leaving left: 0px; top: 0px on
+  // its relatively positioned self: the page looks as before the press.
+  "/jquery-ui-revert": html(
+    "jQuery UI draggable",
+    `<div data-testid="card" id="card" style="${ITEM};width:120px">Card</div>
+     <div data-testid="note" style="${ITEM};width:160px;margin-top:40px">A note (takes nothing)</div>
+     <div data-testid="bin" id="bin" style="${ITEM};width:160px;margin-top:40px">Bin</div>
+     <output data-testid="dropped">none</output>
+     ${dist("jquery/dist/jquery.min.js")}${dist("jquery-ui/dist/jquery-ui.min.js")}
+     <script>
+       $("#card").draggable({ revert: "invalid", revertDuration: 100 })
+       $("#bin").droppable({ drop: () => (document.querySelector("output").textContent = "card") })
+     </script>`
   )
 })
 
@@ -136,5 +150,15 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("drag on real 
       const onItself = yield* call("drag", { testId: "Tag", to: { testId: "Tag" } })
       expect(onItself.error?.code).toBe("MM_DRAG_FAILED")
       expect(yield* text("steps")).toBe("Build,Publish,Test,Tag")
+    }))
+
+  it.effect("jQuery UI draggable with revert: a card let go where nothing takes it flies back, which changed nothing; onto its droppable it is dragged", () =>
+    Effect.gen(function* () {
+      yield* open("/jquery-ui-revert")
+      const reverted = yield* call("drag", { testId: "card", to: { testId: "note" } })
+      expect(reverted.error?.code).toBe("MM_DRAG_FAILED")
+      expect(yield* text("dropped")).toBe("none")
+      expect((yield* call("drag", { testId: "card", to: { testId: "bin" } })).result).toEqual({ dragged: true })
+      expect(yield* text("dropped")).toBe("card")
     }))
 })

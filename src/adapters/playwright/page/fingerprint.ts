@@ -25,6 +25,29 @@ const unseenAnnouncer = (element: Element): boolean => {
   return box.width <= 1 || box.height <= 1
 }
 
+const ZERO_OFFSET = /(^|;)\s*(?:left|top|right|bottom)\s*:\s*0(?:px)?\s*(?=;|$)/g
+/** The pointer's shape is no state of the page (a drag library sets the body's cursor and leaves "auto" behind). */
+const CURSOR = /(^|;)\s*cursor\s*:[^;]*(?=;|$)/g
+
+const tidy = (text: string) =>
+  text
+    .replace(/;(\s*;)+/g, ";")
+    .replace(/^\s*;\s*/, "")
+    .trim()
+
+/**
+ * A style's declarations, less the cursor, and less the zero offsets of an element they do not move (relatively
+ * positioned, or static): a draggable that flew back where it came from (jQuery UI's revert) is where it was.
+ */
+const shownDeclarations = (element: HTMLElement): string | undefined => {
+  const cssText = (element.style as CSSStyleDeclaration | undefined)?.cssText
+  if (cssText === undefined) return undefined
+  const text = cssText.search(CURSOR) < 0 ? cssText : tidy(cssText.replace(CURSOR, "$1"))
+  if (text.search(ZERO_OFFSET) < 0) return text
+  const position = element.ownerDocument.defaultView?.getComputedStyle(element).position
+  return position === "relative" || position === "static" ? tidy(text.replace(ZERO_OFFSET, "$1")) : text
+}
+
 /**
  * An attribute as what it shows: a style as its declarations (a library that wrote the same ones back, as
  * jQuery UI does at a drop, reserialized the text: "a:1px" is "a: 1px;"), a class as its set of names (one
@@ -32,7 +55,7 @@ const unseenAnnouncer = (element: Element): boolean => {
  */
 const attributeSeen = (element: Element, attribute: Attr): string | undefined => {
   if (attribute.name === "style") {
-    const declarations = (element as HTMLElement).style?.cssText ?? attribute.value
+    const declarations = shownDeclarations(element as HTMLElement) ?? attribute.value
     return declarations === "" ? undefined : declarations
   }
   if (attribute.name === "class") {

@@ -77,12 +77,14 @@ const dropPoint = (from: Box, to: Box) => {
  * the page painted the last. HTML5 drag and drop runs on the same moves. Answers whether the page changed
  * (drop-effect.ts; undefined when that cannot be judged).
  */
-const dragAsAHand = async (page: Page, source: Locator, destination: Locator, opts: { readonly timeout: number }, pressed: Committed) => {
+const dragAsAHand = async (page: Page, source: Locator, destination: Locator, opts: { readonly timeout: number; readonly signal?: AbortSignal }, pressed: Committed) => {
   const started = Date.now()
   await source.hover({ timeout: opts.timeout })
   const watch = await watchDrop(source, destination, opts.timeout)
   const from = await source.boundingBox({ timeout: opts.timeout })
   if (from === null) throw new Error("the element to drag is no longer shown")
+  // A call that was given up (its deadline passed while the page was looked at) presses nothing afterwards.
+  if (opts.signal?.aborted === true) throw new Error("the drag was given up before it pressed")
   await page.mouse.down()
   pressed()
   const pressedAt = Date.now()
