@@ -180,7 +180,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 400_000, excludeTe
       ] as const) {
         const answered = yield* timed(tool, args)
         figure(`${name} with a 1 MB URL hash`, `${answered.ms} ms, ${size(answered.envelope)} bytes`)
-        expect(answered.envelope.ok, name).toBe(true)
+        expect(answered.envelope.ok, `${name}: ${JSON.stringify(answered.envelope.error ?? {}).slice(0, 400)}`).toBe(true)
         // A stall detector, not a speed check: a megabyte handled per character, or copied per step, takes far longer.
         expect(answered.ms, name).toBeLessThan(10_000)
         expect(size(answered.envelope), name).toBeLessThan(20_000)
