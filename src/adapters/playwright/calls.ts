@@ -42,6 +42,12 @@ export const preloadPlaywright = Effect.asVoid(Effect.exit(loadPlaywright()))
 export const isPlaywrightTimeout = (error: unknown): boolean =>
   timeoutErrorClass !== undefined && error instanceof timeoutErrorClass
 
+/** The promise's value, or `late` when it has not settled within `ms` (a bounded wait on a page that may be stuck); its timer cleared either way. */
+export const within = <A, B>(promise: Promise<A>, ms: number, late: B): Promise<A | B> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  return Promise.race([promise, new Promise<B>((resolve) => (timer = setTimeout(() => resolve(late), Math.max(0, ms))))]).finally(() => clearTimeout(timer))
+}
+
 /** The first line of a failure's message: Playwright's later lines are its call log. */
 export const firstLine = (error: unknown) => String(error instanceof Error ? error.message : error).split("\n")[0] ?? ""
 

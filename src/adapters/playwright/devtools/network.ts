@@ -7,6 +7,7 @@ import type { BrowserContext, Page, Request, Response } from "playwright"
 import type { Settings } from "../../../domain/config.js"
 import { isSensitiveKey, REDACTED, redactDeep } from "../../../domain/redaction.js"
 import { redactThenCut } from "../../../domain/secrets.js"
+import { within } from "../calls.js"
 import { appendNewest, withinRingLimit } from "../rings.js"
 import { devtoolsEnabled, type RequestDetails, type RequestSummary, type RequestTiming } from "../../../services/session/devtools.js"
 
@@ -304,8 +305,7 @@ export const timingOf = (timing: ReturnType<Request["timing"]>): RequestTiming |
   return Object.keys(present).length === 0 ? undefined : present
 }
 
-const settle = <A>(promise: Promise<A>, ms: number): Promise<A | undefined> =>
-  Promise.race([promise.catch(() => undefined), new Promise<undefined>((resolve) => globalThis.setTimeout(resolve, ms))])
+const settle = <A>(promise: Promise<A>, ms: number): Promise<A | undefined> => within(promise.catch(() => undefined), ms, undefined)
 
 /** The request's details: what the browser still has of it. Never fails; what it could not read is said in `notes`. */
 export const requestDetails = async (

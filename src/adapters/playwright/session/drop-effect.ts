@@ -2,6 +2,7 @@
 // (page/fingerprint.ts) and again after the release until it settles. A drop that left the page as it was is
 // no success: the drag fails with what happened instead of answering an ok nobody saw.
 import type { Frame, Locator, Page } from "playwright"
+import { within } from "../calls.js"
 import { requestsInFlight } from "../lifecycle/live-session.js"
 import { PAGE } from "../page-bundle.js"
 import { elementFunction } from "../page-script.js"
@@ -15,12 +16,6 @@ const documentFingerprint = `(${PAGE.documentFingerprint})(document.documentElem
 
 /** The longest one look at the page may take: a page that does not answer in time is not judged. */
 const LOOK_MS = 1_000
-
-/** The promise's value, or `late` when it has not settled within `ms` (a stuck page never holds a drag). */
-const within = <A, B>(promise: Promise<A>, ms: number, late: B): Promise<A | B> => {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  return Promise.race([promise, new Promise<B>((resolve) => (timer = setTimeout(() => resolve(late), Math.max(0, ms))))]).finally(() => clearTimeout(timer))
-}
 
 /** A drag being judged: the source's frame and its document's fingerprint before the press. */
 export interface DropWatch {
@@ -59,10 +54,11 @@ export const watchDrop = (source: Locator, destination: Locator, timeout: number
 export const nextPaint = (frame: Frame | undefined): Promise<void> =>
   frame === undefined
     ? Promise.resolve()
-    : Promise.race([
+    : within(
         frame.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))).catch(() => undefined),
-        new Promise<void>((resolve) => setTimeout(resolve, 250))
-      ])
+        250,
+        undefined
+      )
 
 /**
  * After the release: whether the document changed and settled (two looks alike, unlike the one before), or

@@ -9,6 +9,7 @@ import { ActionFailed, InvalidInput } from "../../../domain/errors.js"
 import type { TargetElement } from "../../../domain/knowledge.js"
 import { describeTarget, type Target } from "../../../domain/target.js"
 import type { ActionOptions } from "../../../services/Session.js"
+import { within } from "../calls.js"
 import type { BrowserStateService } from "../lifecycle/browser.js"
 import { PAGE } from "../page-bundle.js"
 import { callInMainWorld } from "../main-world.js"
@@ -252,10 +253,7 @@ const onElementNow = <R>(locator: Locator, source: string, arg: unknown, absent:
     elements: Array<Element>,
     given: { readonly arg: unknown; readonly absent: unknown }
   ) => R
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const late = new Promise<R>((resolve) => (timer = setTimeout(() => resolve(absent), 2_000)))
-  const now = (locator.evaluateAll(run, { arg, absent }) as Promise<R>).catch(() => absent)
-  return Promise.race([now, late]).finally(() => clearTimeout(timer))
+  return within((locator.evaluateAll(run, { arg, absent }) as Promise<R>).catch(() => absent), 2_000, absent)
 }
 
 /**
