@@ -1,5 +1,6 @@
 // Test runner settings: real browsers are slow to start, so give hooks and tests room.
 import { defineConfig } from "vitest/config"
+import { BaseSequencer, type TestSpecification } from "vitest/node"
 
 /**
  * Files that need a module graph of their own: they mock modules (vi.mock, spies on process streams),
@@ -12,6 +13,7 @@ const ISOLATED = [
   "test/knowledge/export-cli.test.ts",
   "test/knowledge/step-screenshots.test.ts",
   "test/reliability/inputs.test.ts",
+  "test/reliability/inputs-fuzz.test.ts",
   "test/runtime/runTool.test.ts",
   "test/session/ffmpeg-setup.test.ts",
   "test/session/launch-failures.test.ts",
@@ -20,6 +22,32 @@ const ISOLATED = [
   "test/session/recording-no-ffmpeg.test.ts",
   "test/tools/batch.test.ts"
 ]
+
+/**
+ * Files that take a minute or more: started first, so that no worker runs one alone at the end of a
+ * group. Without timings of an earlier run (a clean checkout, as in CI) vitest starts the largest files
+ * first, and these are small ones (inputs-fuzz.test.ts ran last, 80 s on one core while the other idled).
+ */
+const LONGEST = [
+  "test/reliability/inputs-fuzz.test.ts",
+  "test/reliability/server.test.ts",
+  "test/replay/replay.test.ts",
+  "test/actions/differential.test.ts",
+  "test/tabs.test.ts",
+  "test/extension.test.ts",
+  "test/sessions.test.ts"
+]
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: Array<TestSpecification>): Promise<Array<TestSpecification>> {
+    const rank = (spec: TestSpecification) => {
+      const index = LONGEST.findIndex((file) => spec.moduleId.endsWith(`/${file}`))
+      return index === -1 ? LONGEST.length : index
+    }
+    const sorted = await super.sort(files)
+    return [...sorted].sort((a, b) => rank(a) - rank(b))
+  }
+}
 
 /**
  * `MM_TEST_GROUP` picks what one `vitest run` does (npm test runs both groups, one after the other):
@@ -47,6 +75,7 @@ export default defineConfig({
     maxWorkers: 2,
     minWorkers: 1,
     pool: "forks",
+    sequence: { sequencer: LongestFirst },
     poolOptions: { forks: { isolate: !shared } }
   }
 })
