@@ -28,10 +28,10 @@ const withScratchDir = <A, E, R>(use: (dir: string) => Effect.Effect<A, E, R>) =
   )
 
 describe("Chrome extension sessions", () => {
-  it.live("the popup opened at launch is read only once the extension is ready: its stored greeting shows, 12 launches of 12", () =>
+  it.live("the popup opened at launch is read only once the extension is ready: its stored greeting shows, 20 launches of 20", () =>
     // Each round has a browser of its own: two at a time, as two clients on one machine would launch.
     Effect.forEach(
-      Array.from({ length: 12 }, (_, index) => index + 1),
+      Array.from({ length: 20 }, (_, index) => index + 1),
       (round) =>
         Effect.gen(function* () {
           expect((yield* runTool(launch)({})).envelope.ok).toBe(true)
