@@ -33,7 +33,9 @@ const pages = (frameOrigin: string): Record<string, string> => ({
      <div class="box" draggable="true" data-testid="card" ondragstart="event.dataTransfer.setData('text/plain', 'card-1')">Card 1</div>
      <div class="box" data-testid="done" ondragover="event.preventDefault()" ondrop="event.preventDefault(); this.textContent = 'Done: ' + event.dataTransfer.getData('text/plain')">Done</div>
      <div class="box" data-testid="shelf">Shelf (takes no drops)</div>
-     <div class="box" data-testid="archive" ondragover="event.preventDefault()" ondrop="event.preventDefault(); fetch('/drag?delay=2200').then(() => { this.textContent = 'Archived' })">Archive (saves, then shows)</div>`
+     <div class="box" data-testid="archive" ondragover="event.preventDefault()" ondrop="event.preventDefault(); fetch('/drag?delay=2200').then(() => { this.textContent = 'Archived' })">Archive (saves, then shows)</div>
+     <div class="box" data-testid="bin" ondragover="event.preventDefault()" ondrop="event.preventDefault(); this.animate([{ opacity: 1 }, { opacity: 0.2 }], 2200).finished.then(() => { this.textContent = 'Binned' })">Bin (fades, then shows)</div>
+     <div class="box" data-testid="busy" style="animation: spin 1s linear infinite">Busy</div><style>@keyframes spin { to { transform: rotate(360deg) } }</style>`
   ),
   // A sortable list driven by pointer events, whose hit test runs on the pointer's previous position (as a
   // collision check on the last frame does, dnd-kit's): a drag that jumps to the drop point in one move drops
@@ -229,6 +231,10 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
       // A drop that saves before it shows anything is waited for while its request is in flight.
       expect((yield* call("drag", { testId: "card", to: { testId: "archive" } })).result).toEqual({ dragged: true })
       expect((yield* call("get_text", { testId: "archive" })).result.text).toBe("Archived")
+      // A drop that animates first and shows after (2.2 s) is waited for while its animation runs; the page's
+      // endless spinner keeps no refused drop waiting (the shelf above fails all the same).
+      expect((yield* call("drag", { testId: "card", to: { testId: "bin" } })).result).toEqual({ dragged: true })
+      expect((yield* call("get_text", { testId: "bin" })).result.text).toBe("Binned")
       const nowhere = yield* call("drag", { testId: "card", to: { testId: "missing" }, timeoutMs: 1500 })
       expect(nowhere.error?.code).toBe("MM_TARGET_NOT_FOUND")
     }))

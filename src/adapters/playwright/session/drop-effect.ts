@@ -61,10 +61,27 @@ export const nextPaint = (frame: Frame | undefined): Promise<void> =>
       )
 
 /**
+ * Whether the document runs an animation or transition that will end (a spinner's endless one does not
+ * count): a drop that animates the item into place before the document shows it is waited for.
+ */
+const finiteAnimationRuns = `document.getAnimations().some((a) => a.playState === "running" && a.effect !== null && a.effect.getComputedTiming().endTime !== Infinity)`
+
+const animating = (frame: Frame, ms: number): Promise<boolean> =>
+  within(
+    frame.evaluate(finiteAnimationRuns).then(
+      (runs) => runs === true,
+      () => false
+    ),
+    ms,
+    false
+  )
+
+/**
  * After the release: whether the document changed and settled (two looks alike, unlike the one before), or
  * still changes at the cap; a document that went away (the drop navigated) changed. False only when the page
- * shows what it showed before the press, and has no request the drag started still in flight (a drop that
- * saves first and shows after is waited for, within `budgetMs`).
+ * shows what it showed before the press, and has no request the drag started still in flight nor an
+ * animation that will end still running (a drop that saves, or animates, first and shows after is waited
+ * for, within `budgetMs`).
  */
 export const dropChanged = async (page: Page, watch: DropWatch, pressedAt: number, budgetMs: number): Promise<boolean> => {
   const started = Date.now()
@@ -83,7 +100,10 @@ export const dropChanged = async (page: Page, watch: DropWatch, pressedAt: numbe
     // A page that cannot say (too large, or no answer in time) is not judged; one that went away changed.
     if (now === null || (now !== watch.before && now === last)) return true
     const time = Date.now()
-    if (time >= until || (time >= cap && requestsInFlight(page, time - pressedAt) === 0)) return now !== watch.before
+    if (time >= until) return now !== watch.before
+    if (time >= cap && requestsInFlight(page, time - pressedAt) === 0 && !(await animating(watch.frame, Math.min(LOOK_MS, until - time)))) {
+      return now !== watch.before
+    }
     last = now
     await new Promise((resolve) => setTimeout(resolve, DROP_EFFECT.pollMs))
   }
