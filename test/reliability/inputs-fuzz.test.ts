@@ -14,13 +14,18 @@ import { call, codeOf, figure, timed } from "./support.js"
 
 const settings = testSettings()
 
+/** A session of its own on the form page, its services captured for the fuzzed calls. */
+const openForm = Effect.gen(function* () {
+  yield* captureServices
+  const { url } = yield* Pages
+  expect(codeOf(yield* call(launch, { force: true }))).toBe("ok")
+  expect(codeOf(yield* call(navigate, { screen: "url", url: url("/form") }))).toBe("ok")
+})
+
 layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 400_000, excludeTestServices: true })("hostile input", (it) => {
   it.effect("with a session: a megabyte in every string field, and a megabyte URL hash from the page", () =>
     Effect.gen(function* () {
-      yield* captureServices
-      const { url } = yield* Pages
-      expect(codeOf(yield* call(launch, { force: true }))).toBe("ok")
-      expect(codeOf(yield* call(navigate, { screen: "url", url: url("/form") }))).toBe("ok")
+      yield* openForm
       yield* megabyteEverywhere("session")
 
       // From the page: a megabyte URL (hash) is read, observed and recorded in bounded time and bytes.
@@ -45,10 +50,7 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 400_000, excludeTe
 
   it.effect("with a session: every tool fuzzed from its schema", () =>
     Effect.gen(function* () {
-      yield* captureServices
-      const { url } = yield* Pages
-      expect(codeOf(yield* call(launch, { force: true }))).toBe("ok")
-      expect(codeOf(yield* call(navigate, { screen: "url", url: url("/form") }))).toBe("ok")
+      yield* openForm
       // Valid calls act on the page: keep the session (no launch, cleanup, closing by mm_sessions, or tool hiding) and let each tool have its share of time.
       yield* fuzzEveryTool("session", new Set(["launch", "cleanup", "sessions", "hide_tools", "show_tools", "run_steps", "close_tab", "tabs"]), 2_500)
       expect(codeOf(yield* call(getState))).toBe("ok")
