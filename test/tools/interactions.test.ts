@@ -35,7 +35,7 @@ const pages = (frameOrigin: string): Record<string, string> => ({
      <div class="box" data-testid="shelf">Shelf (takes no drops)</div>
      <div class="box" data-testid="archive" ondragover="event.preventDefault()" ondrop="event.preventDefault(); fetch('/drag?delay=2200').then(() => { this.textContent = 'Archived' })">Archive (saves, then shows)</div>
      <div class="box" data-testid="bin" ondragover="event.preventDefault()" ondrop="event.preventDefault(); this.animate([{ opacity: 1 }, { opacity: 0.2 }], 2200).finished.then(() => { this.textContent = 'Binned' })">Bin (fades, then shows)</div>
-     <div class="box" data-testid="busy" style="animation: spin 1s linear infinite">Busy</div><style>@keyframes spin { to { transform: rotate(360deg) } }</style>`
+     <div class="box" data-testid="busy" style="animation: pulse 1s linear infinite alternate">Busy</div><style>@keyframes pulse { to { opacity: 0.5 } }</style>`
   ),
   // A sortable list driven by pointer events, whose hit test runs on the pointer's previous position (as a
   // collision check on the last frame does, dnd-kit's): a drag that jumps to the drop point in one move drops
@@ -226,14 +226,16 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
       expect(refused.error?.code).toBe("MM_DRAG_FAILED")
       expect(refused.error?.message).toContain("changed nothing in the page")
       const dragged = yield* call("drag", { testId: "card", to: { testId: "done" } })
-      expect(dragged.result).toEqual({ dragged: true })
+      expect(dragged.result, JSON.stringify(dragged.error)).toEqual({ dragged: true })
       expect((yield* call("get_text", { testId: "done" })).result.text).toBe("Done: card-1")
       // A drop that saves before it shows anything is waited for while its request is in flight.
-      expect((yield* call("drag", { testId: "card", to: { testId: "archive" } })).result).toEqual({ dragged: true })
+      const archived = yield* call("drag", { testId: "card", to: { testId: "archive" } })
+      expect(archived.result, JSON.stringify(archived.error)).toEqual({ dragged: true })
       expect((yield* call("get_text", { testId: "archive" })).result.text).toBe("Archived")
       // A drop that animates first and shows after (2.2 s) is waited for while its animation runs; the page's
-      // endless spinner keeps no refused drop waiting (the shelf above fails all the same).
-      expect((yield* call("drag", { testId: "card", to: { testId: "bin" } })).result).toEqual({ dragged: true })
+      // endless pulse keeps no refused drop waiting (the shelf above fails all the same).
+      const binned = yield* call("drag", { testId: "card", to: { testId: "bin" } })
+      expect(binned.result, JSON.stringify(binned.error)).toEqual({ dragged: true })
       expect((yield* call("get_text", { testId: "bin" })).result.text).toBe("Binned")
       const nowhere = yield* call("drag", { testId: "card", to: { testId: "missing" }, timeoutMs: 1500 })
       expect(nowhere.error?.code).toBe("MM_TARGET_NOT_FOUND")

@@ -7,12 +7,19 @@ import { requestsInFlight } from "../lifecycle/live-session.js"
 import { PAGE } from "../page-bundle.js"
 import { elementFunction } from "../page-script.js"
 
-/** The longest the page may take to show a drop's effect, and how often it is looked at. */
-export const DROP_EFFECT = { capMs: 1_500, pollMs: 60 } as const
+/**
+ * The longest the page may take to show a drop's effect, how often it is looked at, and how much longer an
+ * animation that will end may hold the verdict (a page that animates all the time, a carousel, does not
+ * keep a refused drop waiting for the whole deadline).
+ */
+export const DROP_EFFECT = { capMs: 1_500, pollMs: 60, animationMs: 4_000 } as const
 
 const fingerprintOf = elementFunction<undefined, string | null>(PAGE.documentFingerprint)
 const drawsOnCanvas = elementFunction<undefined, boolean>(PAGE.drawsOnCanvas)
 const documentFingerprint = `(${PAGE.documentFingerprint})(document.documentElement)`
+
+/** How long the page is still looked at once the animations it ran ended. */
+const ANIMATION_END_MS = 300
 
 /** The longest one look at the page may take: a page that does not answer in time is not judged. */
 const LOOK_MS = 1_000
@@ -88,6 +95,7 @@ export const dropChanged = async (page: Page, watch: DropWatch, pressedAt: numbe
   const cap = started + Math.max(0, Math.min(DROP_EFFECT.capMs, budgetMs))
   const until = started + Math.max(0, budgetMs)
   let last: string | null | undefined
+  let lookAgainUntil = 0
   for (;;) {
     const now = await within(
       watch.frame.evaluate(documentFingerprint).then(
@@ -101,8 +109,10 @@ export const dropChanged = async (page: Page, watch: DropWatch, pressedAt: numbe
     if (now === null || (now !== watch.before && now === last)) return true
     const time = Date.now()
     if (time >= until) return now !== watch.before
-    if (time >= cap && requestsInFlight(page, time - pressedAt) === 0 && !(await animating(watch.frame, Math.min(LOOK_MS, until - time)))) {
-      return now !== watch.before
+    if (time >= cap && requestsInFlight(page, time - pressedAt) === 0) {
+      // An animation's end and what the page does on it (a `finished` callback) are a frame or two apart.
+      if (time < cap + DROP_EFFECT.animationMs && (await animating(watch.frame, Math.min(LOOK_MS, until - time)))) lookAgainUntil = Date.now() + ANIMATION_END_MS
+      else if (Date.now() >= lookAgainUntil) return now !== watch.before
     }
     last = now
     await new Promise((resolve) => setTimeout(resolve, DROP_EFFECT.pollMs))
