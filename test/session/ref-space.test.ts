@@ -1,7 +1,8 @@
 // Refs are unique across a server's live sessions (issue 20): each session's walks number out of one
 // server-wide space, so a ref one session was shown misses in another (answered as an unknown ref,
 // never acted on), also while two sessions walk at once, and after the session it came from closed.
-// One client alone still numbers densely from e1, and so does a session launched after the others closed. Real Chromium, pages served on 127.0.0.1, the app
+// One client alone still numbers densely from e1, and so does a session launched after all others closed;
+// a closed session's numbers stay taken while another lives. Real Chromium, pages served on 127.0.0.1, the app
 // layer in process (a context per session in one shared browser process).
 import { ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -36,6 +37,14 @@ const connect = (runtime: ManagedRuntime.ManagedRuntime<any, any>, settings: Ret
 
 /** Every ref a page text shows. */
 const refsIn = (text: string): Array<string> => [...text.matchAll(/\[(e\d+)\]/g)].map((match) => match[1]!)
+
+/** Every ref number a page text shows, a collapsed run's ranges (e4..e9) included. */
+const numbersIn = (text: string): Array<number> =>
+  [...text.matchAll(/\be(\d+)(?:\.\.e(\d+))?/g)].flatMap((match) => {
+    const start = Number(match[1])
+    const end = match[2] === undefined ? start : Number(match[2])
+    return Array.from({ length: end - start + 1 }, (_, i) => start + i)
+  })
 
 /** The ref of the first line matching `line`. */
 const refOf = (text: string, line: RegExp): string => {
@@ -101,6 +110,35 @@ describe("refs across a server's sessions", () => {
     } finally {
       await call("mm_cleanup", { session: "b" }).catch(() => undefined)
       await call("mm_cleanup", { session: "c" }).catch(() => undefined)
+      await client.close()
+      await runtime.dispose()
+    }
+  }, 120_000)
+
+  it("a session that closed while another lives keeps its numbers: the live one's later walks never reuse them", async () => {
+    const settings = testSettings({ appUrl: `${app.url}/` })
+    const runtime = ManagedRuntime.make(appLayer(settings, "warning"))
+    const { client, call, ok } = await connect(runtime, settings)
+    try {
+      await ok("mm_launch", { name: "a" })
+      await ok("mm_navigate", { session: "a", screen: "url", url: `${app.url}/a` })
+      await ok("mm_launch", { name: "b" })
+      await ok("mm_navigate", { session: "b", screen: "url", url: `${app.url}/many-b` })
+      const onB = (await ok("mm_describe_screen", { session: "b" })).text
+      const numbersB = numbersIn(onB)
+      expect(numbersB.length).toBeGreaterThan(50)
+      // b's numbers lie above a's; b closes, and a walks a page of many fresh elements.
+      await ok("mm_sessions", { action: "close", session: "b" })
+      await ok("mm_navigate", { session: "a", screen: "url", url: `${app.url}/many-a` })
+      const onA = (await ok("mm_describe_screen", { session: "a" })).text
+      const numbersA = numbersIn(onA)
+      expect(numbersA.length).toBeGreaterThan(50)
+      expect(numbersA.filter((number) => numbersB.includes(number))).toEqual([])
+      // b's last ref, used in a (an agent that kept it): unknown there, never another element.
+      const stale = await call("mm_get_text", { session: "a", a11yRef: `e${Math.max(...numbersB)}` })
+      expect(stale.error?.code).toBe("MM_TARGET_NOT_FOUND")
+    } finally {
+      await call("mm_cleanup", { session: "a" }).catch(() => undefined)
       await client.close()
       await runtime.dispose()
     }

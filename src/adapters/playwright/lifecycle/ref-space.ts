@@ -3,8 +3,9 @@
 // Each page evaluation that may hand out refs takes a block of numbers first, and the page never
 // numbers past its block; what the evaluation did not use goes back when no later block was taken,
 // so one client working alone keeps numbering densely (e1, e2, ...) and only walks that overlap leave gaps.
-// A session that closes gives back the numbers above every live session's and every block in flight: a
-// session launched after concurrent ones have ended numbers from where the live ones stop (e1 when none is).
+// Numbers go back when the last session closes (the next one numbers from e1 again, above any block still
+// in flight); while another session lives, a closed session's numbers stay taken, so a ref of the closed one
+// never names an element the live one shows later.
 import { Context, Effect, Exit, Layer } from "effect"
 
 /** Ref numbers [start, end) one evaluation may hand out. */
@@ -30,7 +31,7 @@ export interface RefSpaceService {
    * session's ranges (without a session's ranges, keep it in flight: nothing else remembers it).
    */
   readonly abandon: (block: RefBlock) => void
-  /** A live session's ranges count until the answer is called (its session closed), which gives back what lies above all that still count. */
+  /** A live session's ranges count until the answer is called (its session closed); the last one to close gives back what no block in flight holds. */
   readonly track: (record: RefRanges) => () => void
 }
 
@@ -67,7 +68,7 @@ export const make = (): RefSpaceService => {
       live.add(record)
       return () => {
         live.delete(record)
-        compact()
+        if (live.size === 0) compact()
       }
     }
   }
