@@ -121,7 +121,7 @@ export const checkNavigation = (policy: UrlPolicy, text: string): Verdict => {
   try {
     url = new URL(text)
   } catch {
-    return { allowed: false, reason: "it is not an absolute URL.", hint: "Give an absolute URL such as https://example.com/." }
+    return { allowed: false, reason: "it is not an absolute URL, and no web page is open to resolve it against.", hint: "Give an absolute URL such as http://127.0.0.1:3000/, or open a page first." }
   }
   switch (url.protocol) {
     case "http:":

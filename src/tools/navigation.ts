@@ -9,7 +9,7 @@ const Screen = Schema.Literal("home", "settings", "notification", "popup", "url"
 
 const NavigateInput = Schema.Struct({
   url: Schema.optional(Schema.String.pipe(Schema.minLength(1))).annotations({
-    description: "Absolute URL."
+    description: "URL, or a path."
   }),
   screen: Schema.optional(
     // "url" is accepted (upstream's form: screen "url" with url) but not listed: url alone says it.

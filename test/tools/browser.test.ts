@@ -335,6 +335,10 @@ layer(Layer.merge(liveLayer(settings), PagesLive), { timeout: 120_000, excludeTe
       expect(forced.result.sessionId).not.toBe(again.error?.details?.sessionId)
       yield* call(navigate, { screen: "url", url: url("/storage") })
       expect((yield* call(getText, { testId: "theme" })).result.text).toBe("theme=dark")
+      // A path goes where a link on the page would: on the page's own origin.
+      const byPath = yield* call(navigate, { url: "/storage?from=path" })
+      expect(byPath.ok, JSON.stringify(byPath.error)).toBe(true)
+      expect((yield* call(getState)).result.state.url).toBe(url("/storage?from=path"))
       expect((yield* call(cleanup)).result).toEqual({ cleanedUp: true })
       expect((yield* call(cleanup)).result).toEqual({ cleanedUp: false })
     }))

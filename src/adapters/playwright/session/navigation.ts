@@ -19,9 +19,24 @@ type HistoryMove = Extract<Destination, { readonly screen: "back" | "forward" | 
 const isHistoryMove = (destination: Destination): destination is HistoryMove =>
   destination.screen === "back" || destination.screen === "forward" || destination.screen === "reload"
 
+/** `url` resolved against `base`, as a link's href is (unchanged when it cannot be). */
+const resolvedAgainst = (url: string, base: string): string => {
+  try {
+    return new URL(url, base).href
+  } catch {
+    return url
+  }
+}
+
 const destinationUrl = (settings: Settings, live: LiveSession, destination: Exclude<Destination, HistoryMove>) =>
   Effect.gen(function* () {
-    if (destination.screen === "url") return destination.url
+    if (destination.screen === "url") {
+      // A relative URL ("/cart", "?page=2") goes where a link on the active page would take it.
+      if (/^[a-z][a-z0-9+.-]*:/i.test(destination.url)) return destination.url
+      const active = (yield* Ref.get(live.tabs)).active
+      const base = active === undefined || active.isClosed() ? undefined : active.url()
+      return base !== undefined && /^https?:/.test(base) ? resolvedAgainst(destination.url, base) : destination.url
+    }
     if (destination.screen === "home") return live.homeUrl
     if (destination.screen === "popup") {
       // An action popup cannot be a Playwright page; its page opened as a tab is the closest thing.
