@@ -5,6 +5,7 @@ import { Effect, Option, Schema } from "effect"
 import type { StepTarget } from "../domain/knowledge.js"
 import { TargetNotFound } from "../domain/errors.js"
 import { describeLocator, describeTarget, Scope, targetOf, validateTarget } from "../domain/target.js"
+import { checkLine } from "../knowledge/export-checked.js"
 import { dragLine } from "../knowledge/export-drag.js"
 import { durableTarget, whyNotDurable } from "../knowledge/targets.js"
 import { Evident, ListedAs, defineTool, type ReplayArgs } from "../runtime/tool.js"
@@ -187,7 +188,8 @@ export const setChecked = defineTool({
   record: (input, result) => recordAction(input, result, { checked: input.checked }),
   replay: {
     note: (args, target) => `${args.checked === false ? "Uncheck" : "Check"}${at(target)}`,
-    playwright: (args, context) => (context.locator === undefined ? undefined : [`await ${context.locator}.setChecked(${args.checked !== false})`])
+    // Where a person clicks when the control itself cannot take the pointer (see knowledge/export-checked.ts).
+    playwright: (args, context) => (context.locator === undefined ? undefined : [checkLine(context.locator, args.checked !== false)])
   },
   run: Effect.fn("tool.set_checked")(function* (input) {
     const session = yield* Session

@@ -10,6 +10,7 @@ import { describeTarget, targetOf, validateTarget } from "../domain/target.js"
 import { holdsSecret, readAssertion, readMatches, recordRead, recordReads } from "../knowledge/reads.js"
 import { defineTool, Evident, Unlisted, type Replay } from "../runtime/tool.js"
 import { chosenInWidget, selectReplay } from "./widget-choice.js"
+import { filledForm, typeReplay } from "./type-replay.js"
 import { Secrets, type SecretsService } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import { VERDICT_RESERVE_MS, verdictWithin } from "../services/Deadline.js"
@@ -172,9 +173,12 @@ export const type = defineTool({
     const text = input.text ?? ""
     // Only text the page itself showed to be harmless is kept; a failed call keeps nothing.
     const keep = Option.match(result, { onNone: () => false, onSome: (value) => value.sensitive !== true && !hinted })
+    const filled = keep ? filledForm(text, Option.getOrUndefined(result)?.value) : undefined
     return {
       input: {
         text: keep ? text : REDACTED,
+        // What a date, time, month or week input took for the text: the record's, for the export (not an argument of a replay).
+        ...(filled !== undefined ? { filled } : {}),
         ...(input.param !== undefined ? { param: input.param } : {}),
         ...(input.submit === true ? { submit: true } : {}),
         timeoutMs: input.timeoutMs,
@@ -184,22 +188,7 @@ export const type = defineTool({
       textRedacted: !keep
     }
   },
-  replay: {
-    note: (args, target, step) =>
-      typeof args.secret === "string"
-        ? `Type the secret ${args.secret} into${at(target)}`
-        : step.tool.textRedacted === true ? `Type a secret into${at(target)}` : `Type into${at(target)}`,
-    playwright: (args, context) =>
-      context.locator === undefined
-        ? undefined
-        : [
-            `await ${context.locator}.fill(${
-              // A secret comes from the environment variable of its name, as --secrets holds it.
-              typeof args.secret === "string" && SECRET_NAME.test(args.secret) ? context.env(args.secret) : context.text(String(args.text ?? ""))
-            })`,
-            ...(args.submit === true ? [`await ${context.locator}.press("Enter")`] : [])
-          ]
-  },
+  replay: typeReplay,
   run: Effect.fn("tool.type")(function* (input) {
     const session = yield* Session
     const target = targetOf(input)

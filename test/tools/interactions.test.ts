@@ -444,7 +444,7 @@ layer(TestLayer, { timeout: 180_000, excludeTestServices: true })("interactions 
         'page.waitForEvent("filechooser")',
         'await dragAsAHand(page, page.getByTestId("card"), page.getByTestId("done"))',
         "const dragAsAHand = async (page: Page, source: Locator, target: Locator) => {",
-        ".setChecked(true)",
+        'await setCheckedAsAPerson(page.getByTestId("terms"), true)',
         'await page.waitForURL("**/form/step-2", { waitUntil: "load" })',
         ".dblclick()",
         'await expect(page.getByTestId("done")).toHaveText("Done: card-1")',
