@@ -132,7 +132,13 @@ class StopBatch extends Data.TaggedError("StopBatch")<{ readonly index: number }
 const makeInput = (limits: BatchLimits) =>
   Schema.Struct({
     steps: Schema.Array(StepInput)
-      .pipe(Schema.minItems(1), Schema.maxItems(limits.maxSteps))
+      .pipe(
+        Schema.minItems(1),
+        Schema.maxItems(limits.maxSteps, {
+          message: (issue) =>
+            `at most ${limits.maxSteps} steps in one batch (${Array.isArray(issue.actual) ? `${issue.actual.length} given` : "more given"}); split it, or raise batch.maxSteps in the config file`
+        })
+      )
       .annotations({ description: `Up to ${limits.maxSteps}.`, [Evident]: true }),
     stopOnError: Schema.optionalWith(Schema.Boolean, { default: () => false }).annotations({
       description: "Stop at the first failure.",

@@ -440,8 +440,12 @@ const replayBatch = (
             }
           }
         ]
-    const batchTool = (registry.lookup(BATCH_TOOL_NAME) ?? makeRunSteps()) as ToolDefinition<unknown, unknown, unknown, unknown, ToolServices>
     const batchSteps = [...launchStep, ...steps]
+    // A recorded flow longer than a batch the agent may send (mm_run_steps' maxSteps) replays whole all the same.
+    const limits = Option.getOrElse(yield* Effect.serviceOption(Config), () => defaultSettings).batch
+    const batchTool = (
+      batchSteps.length > limits.maxSteps ? makeRunSteps({ ...limits, maxSteps: batchSteps.length }) : (registry.lookup(BATCH_TOOL_NAME) ?? makeRunSteps())
+    ) as ToolDefinition<unknown, unknown, unknown, unknown, ToolServices>
     const batchInput = yield* decodeInput(batchTool.input, { steps: batchSteps, stopOnError: true, includeObservations: "none", batchTimeoutMs: options.timeoutMs })
     const result = (yield* batchTool.run(batchInput)) as typeof RunStepsOutput.Type
     const now = yield* session.current
