@@ -179,6 +179,11 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         expect(editor).toBeDefined()
         expect((yield* call(type, { a11yRef: editor!.ref, text: "hello" })).ok).toBe(true)
         expect((yield* widgetState).text).toBe("hello")
+        // Cleared: the emptied editor keeps a line break, which is no text left behind.
+        const cleared = yield* call(type, { a11yRef: editor!.ref, text: "" })
+        expect(cleared.ok, JSON.stringify(cleared.error)).toBe(true)
+        expect((yield* widgetState).text.trim()).toBe("")
+        expect((yield* call(type, { a11yRef: editor!.ref, text: "hello" })).ok).toBe(true)
         // Its durable form is one Playwright's engines find again: no role selector Playwright would not match.
         const session = yield* Session
         const current = yield* session.current
