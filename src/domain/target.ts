@@ -43,6 +43,8 @@ const exactlyOne = (value: LocatorFields) => {
 
 /** A parent that scopes the target: same three ways to name it. */
 export const Scope = Schema.Struct(locatorFields)
+  // Said for a value that is no object at all ("e5" for {a11yRef: "e5"}), instead of the struct's type.
+  .annotations({ message: () => 'an object naming one element: {"a11yRef": "e5"}, {"testId": "…"} or {"selector": "…"}' })
   .pipe(Schema.filter(exactlyOne))
   .annotations({ description: "Optional parent element to search inside: exactly one of a11yRef, testId or selector." })
 

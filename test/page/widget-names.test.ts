@@ -182,7 +182,7 @@ layer(Layer.merge(liveLayer(testSettings()), PagesLive), { timeout: 120_000, exc
         // Cleared: the emptied editor keeps a line break, which is no text left behind.
         const cleared = yield* call(type, { a11yRef: editor!.ref, text: "" })
         expect(cleared.ok, JSON.stringify(cleared.error)).toBe(true)
-        expect((yield* widgetState).text.trim()).toBe("")
+        expect(String((yield* widgetState).text).trim()).toBe("")
         expect((yield* call(type, { a11yRef: editor!.ref, text: "hello" })).ok).toBe(true)
         // Its durable form is one Playwright's engines find again: no role selector Playwright would not match.
         const session = yield* Session

@@ -47,6 +47,20 @@ describe("targeting tools", () => {
     })
   }
 
+  it("a parent or drop target given as a bare ref says what to give, not the schema's type", () => {
+    const drag = builtinTools.find((tool) => tool.name === "drag")!
+    for (const [tool, raw, at] of [
+      [drag, { testId: "card", to: "e233" }, "to"],
+      [click, { testId: "a", within: "e5" }, "within"]
+    ] as const) {
+      const result = decode(tool, raw)
+      if (Either.isRight(result)) throw new Error(`expected ${JSON.stringify(raw)} to be rejected`)
+      expect(result.left.field).toBe(at)
+      expect(result.left.message).toContain('an object naming one element: {"a11yRef": "e5"}')
+      expect(result.left.message).not.toContain("readonly")
+    }
+  })
+
   it("press_key takes Playwright key names and chords, with or without a target", () => {
     for (const key of ["Enter", "Escape", "ArrowDown", "Control+A", "ControlOrMeta+Shift+KeyZ", "a", "+", " ", "F12", "Shift+Tab"]) {
       expect(ok(pressKey, { key })).toMatchObject({ key, timeoutMs: 15_000 })
