@@ -1,47 +1,35 @@
-// The Playwright export's set_checked: what mm_set_checked does (session/interactions.ts setChecked), written
-// once as a function at the top of a test that checks boxes. Playwright's setChecked waits for the element
-// itself to take the pointer, so it times out on a web component's native checkbox, visually hidden under the
-// knob its component draws ("intercepts pointer events"), and refuses the component's host ("Not a checkbox or
-// radio button"). The function uses it when the control takes the pointer; else it clicks where a person
-// would (the control's label, else its component's host), and reads the state back as the session does.
+// The Playwright export's set_checked, and its click on a checkbox, radio or switch: what the session does
+// (session/interactions.ts setChecked, and its click through the element a person clicks), written once as
+// functions at the top of a test that needs them. Playwright's setChecked and click wait for the element
+// itself to take the pointer, so they time out on a web component's native checkbox, visually hidden under
+// the knob its component draws ("intercepts pointer events"), and setChecked refuses the component's host
+// ("Not a checkbox or radio button"). These act on the control when it takes the pointer; else they click
+// where a person would (the control's label, else its component's host); a check reads the state back.
 
-/** The function's name in the exported test. */
+/** The functions' names in the exported test. */
+const WHERE = "whereAPersonClicks"
 export const CHECK_HELPER = "setCheckedAsAPerson"
+export const CLICK_HELPER = "clickAsAPerson"
+
+/** The roles of a control a click toggles: its click is exported through CLICK_HELPER. */
+export const TOGGLE_ROLES: ReadonlySet<string> = new Set(["checkbox", "radio", "switch"])
 
 /** The step's line: check or uncheck `target` (a Playwright locator expression). */
 export const checkLine = (target: string, checked: boolean): string => `await ${CHECK_HELPER}(${target}, ${checked})`
 
-/** Whether an exported step's lines check a box (the test then needs the function). */
-export const checksIn = (lines: ReadonlyArray<string>): boolean => lines.some((line) => line.startsWith(`await ${CHECK_HELPER}(`))
+/** The step's line: click a checkbox, radio or switch `target` where a person clicks it. */
+export const toggleClickLine = (target: string): string => `await ${CLICK_HELPER}(${target})`
 
-/** The function, as lines of the exported test. */
-export const checkHelperLines: ReadonlyArray<string> = [
-  `/**`,
-  ` * Checks or unchecks as browser-workflow-mcp's mm_set_checked does: Playwright's setChecked when the control takes`,
-  ` * the pointer; else (a web component's native input hidden under its drawn knob, or the component's host) a click`,
-  ` * where a person clicks (its label, else the component's host), then its state read back.`,
-  ` */`,
-  `const ${CHECK_HELPER} = async (target: Locator, checked: boolean) => {`,
-  `  // The state: the control's own (checked, aria-checked), its label's control's, the host's \`checked\`, or the one checkbox in its shadow root.`,
-  `  const state = () =>`,
-  `    target.evaluate((element: Element): boolean | null => {`,
-  `      const of = (node: Element): boolean | null => {`,
-  `        if (node instanceof HTMLInputElement && (node.type === "checkbox" || node.type === "radio")) return node.checked`,
-  `        const aria = node.getAttribute("aria-checked")`,
-  `        return aria === "true" || aria === "mixed" ? true : aria === "false" ? false : null`,
-  `      }`,
-  `      const own = of(element)`,
-  `      if (own !== null) return own`,
-  `      const control = element instanceof HTMLLabelElement ? element.control : element.closest("label")?.control`,
-  `      const viaLabel = control ? of(control) : null`,
-  `      if (viaLabel !== null) return viaLabel`,
-  `      if (typeof (element as { checked?: unknown }).checked === "boolean") return (element as { checked: boolean }).checked`,
-  `      const inner = element.shadowRoot?.querySelectorAll("input[type=checkbox], input[type=radio], [role=checkbox], [role=switch], [role=radio]")`,
-  `      return inner !== undefined && inner.length === 1 ? of(inner[0]!) : null`,
-  `    })`,
-  `  if ((await state()) === checked) return`,
-  `  // What a person clicks: the control when the point at its middle is its own, else its label's, else its component's host.`,
-  `  const clicked = await target.evaluateHandle((element: Element): Element => {`,
+/** Which of the functions an exported step's lines call (the test then declares them). */
+export const checksIn = (lines: ReadonlyArray<string>) => ({
+  check: lines.some((line) => line.startsWith(`await ${CHECK_HELPER}(`)),
+  click: lines.some((line) => line.startsWith(`await ${CLICK_HELPER}(`))
+})
+
+const whereLines: ReadonlyArray<string> = [
+  `/** Where a person clicks a checkbox, radio or switch: the control when the point at its middle is its own, else its label, else its component's host. */`,
+  `const ${WHERE} = (target: Locator) =>`,
+  `  target.evaluateHandle((element: Element): Element => {`,
   `    const takes = (node: Element): boolean => {`,
   `      node.scrollIntoView({ block: "center", inline: "center" })`,
   `      const box = node.getBoundingClientRect()`,
@@ -62,7 +50,35 @@ export const checkHelperLines: ReadonlyArray<string> = [
   `    if (label !== undefined) return label`,
   `    const root = element.getRootNode()`,
   `    return root instanceof ShadowRoot ? root.host : element`,
-  `  })`,
+  `  })`
+]
+
+const checkLines: ReadonlyArray<string> = [
+  `/**`,
+  ` * Checks or unchecks as browser-workflow-mcp's mm_set_checked does: Playwright's setChecked when the control takes`,
+  ` * the pointer; else (a web component's native input hidden under its drawn knob, or the component's host) a click`,
+  ` * where a person clicks, then its state read back.`,
+  ` */`,
+  `const ${CHECK_HELPER} = async (target: Locator, checked: boolean) => {`,
+  `  // The state: the control's own (checked, aria-checked), its label's control's, the host's \`checked\`, or the one checkbox in its shadow root.`,
+  `  const state = () =>`,
+  `    target.evaluate((element: Element): boolean | null => {`,
+  `      const of = (node: Element): boolean | null => {`,
+  `        if (node instanceof HTMLInputElement && (node.type === "checkbox" || node.type === "radio")) return node.checked`,
+  `        const aria = node.getAttribute("aria-checked")`,
+  `        return aria === "true" || aria === "mixed" ? true : aria === "false" ? false : null`,
+  `      }`,
+  `      const own = of(element)`,
+  `      if (own !== null) return own`,
+  `      const control = element instanceof HTMLLabelElement ? element.control : element.closest("label")?.control`,
+  `      const viaLabel = control ? of(control) : null`,
+  `      if (viaLabel !== null) return viaLabel`,
+  `      if (typeof (element as { checked?: unknown }).checked === "boolean") return (element as { checked: boolean }).checked`,
+  `      const inner = element.shadowRoot?.querySelectorAll("input[type=checkbox], input[type=radio], [role=checkbox], [role=switch], [role=radio]")`,
+  `      return inner !== undefined && inner.length === 1 ? of(inner[0]!) : null`,
+  `    })`,
+  `  if ((await state()) === checked) return`,
+  `  const clicked = await ${WHERE}(target)`,
   `  // Playwright's setChecked takes a checkbox or radio input, or an element with such a role.`,
   `  const roles = ["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]`,
   `  const own = await target.evaluate(`,
@@ -74,3 +90,12 @@ export const checkHelperLines: ReadonlyArray<string> = [
   `  await expect.poll(state).toBe(checked)`,
   `}`
 ]
+
+const clickLines: ReadonlyArray<string> = [
+  `/** Clicks a checkbox, radio or switch as browser-workflow-mcp's mm_click does: where a person clicks it. */`,
+  `const ${CLICK_HELPER} = async (target: Locator) => (await ${WHERE}(target)).asElement()!.click()`
+]
+
+/** The functions a test's steps call, as lines of the exported test. */
+export const checkHelperLines = (uses: { readonly check: boolean; readonly click: boolean }): ReadonlyArray<string> =>
+  !uses.check && !uses.click ? [] : [...whereLines, ``, ...(uses.check ? [...checkLines, ``] : []), ...(uses.click ? [...clickLines, ``] : [])]

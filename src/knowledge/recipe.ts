@@ -534,7 +534,7 @@ export const toPlaywright = (
   let hashes = false
   let severalDownloads = false
   let drags = false
-  let checks = false
+  const checks = { check: false, click: false }
   recipe.steps.forEach((recorded, index) => {
     const step = { ...recorded, args: follow(index, recorded.args) as RecipeStep["args"] }
     const replayed = out[index]
@@ -566,7 +566,9 @@ export const toPlaywright = (
     if (downloads.length > 0 && withHashes) hashes = true
     if (downloads.length > 1) severalDownloads = true
     if (dragsIn(written)) drags = true
-    if (checksIn(written)) checks = true
+    const uses = checksIn(written)
+    if (uses.check) checks.check = true
+    if (uses.click) checks.click = true
     lines.push(...downloadLines(`download${index}`, downloads, written, withHashes))
     // The answer was for this step's dialog only: a later dialog must not get it.
     if (dialog !== undefined) lines.push(`page.removeAllListeners("dialog")`)
@@ -578,11 +580,11 @@ export const toPlaywright = (
     ...(params.size > 0 ? [`// Params: set ${[...params].join(", ")} to type other text than the recorded one.`] : []),
     `// getByTestId uses Playwright's testIdAttribute (data-testid unless configured otherwise).`,
     ...(hashes ? [`import { createHash } from "node:crypto"`, `import { readFile } from "node:fs/promises"`] : []),
-    `import { expect, test${severalDownloads ? ", type Download" : ""}${drags ? ", type Locator, type Page" : checks ? ", type Locator" : ""} } from "@playwright/test"`,
+    `import { expect, test${severalDownloads ? ", type Download" : ""}${drags ? ", type Locator, type Page" : checks.check || checks.click ? ", type Locator" : ""} } from "@playwright/test"`,
     ``,
     ...(variables.size > 0 ? [...envHelperLines, ``] : []),
     ...(drags ? [...dragHelperLines, ``] : []),
-    ...(checks ? [...checkHelperLines, ``] : []),
+    ...checkHelperLines(checks),
     `test(${js(title)}, async ({ page }) => {`,
     ...lines.map((line) => `  ${renderParams(line, (name) => textExpression(`{{${name}}}`))}`),
     `})`,

@@ -11,6 +11,7 @@ import { holdsSecret, readAssertion, readMatches, recordRead, recordReads } from
 import { defineTool, Evident, Unlisted, type Replay } from "../runtime/tool.js"
 import { chosenInWidget, selectReplay } from "./widget-choice.js"
 import { filledForm, typeReplay } from "./type-replay.js"
+import { TOGGLE_ROLES, toggleClickLine } from "../knowledge/export-checked.js"
 import { Secrets, type SecretsService } from "../services/Secrets.js"
 import { Session } from "../services/Session.js"
 import { VERDICT_RESERVE_MS, verdictWithin } from "../services/Deadline.js"
@@ -45,6 +46,10 @@ const onLocator =
     return line === undefined ? undefined : [line]
   }
 
+const clickLine = onLocator((locator, args) =>
+  args.count === 2 ? `await ${locator}.dblclick()` : args.count === 3 ? `await ${locator}.click({ clickCount: 3 })` : `await ${locator}.click()`
+)
+
 const ClickInput = targetInput({
   count: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 3))).annotations({ description: "2: double click." }),
   dialog: DialogField
@@ -69,9 +74,12 @@ export const click = defineTool({
   record: (input, result) => recordAction(input, result, input.count !== undefined && input.count > 1 ? { count: input.count } : {}),
   replay: {
     note: (args, target) => `${args.count === 2 ? "Double-click" : args.count === 3 ? "Triple-click" : "Click"}${at(target)}`,
-    playwright: onLocator((locator, args) =>
-      args.count === 2 ? `await ${locator}.dblclick()` : args.count === 3 ? `await ${locator}.click({ clickCount: 3 })` : `await ${locator}.click()`
-    )
+    playwright: (args, context) => {
+      const role = context.record.tool.target?.element?.role ?? context.record.tool.target?.a11yHint?.role
+      // A checkbox, radio or switch: where a person clicks it, as the session did (see knowledge/export-checked.ts).
+      if (context.locator !== undefined && args.count === undefined && role !== undefined && TOGGLE_ROLES.has(role)) return [toggleClickLine(context.locator)]
+      return clickLine(args, context)
+    }
   },
   run: Effect.fn("tool.click")(function* (input) {
     const session = yield* Session

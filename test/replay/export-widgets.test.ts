@@ -75,6 +75,9 @@ layer(Layer.mergeAll(liveLayer(testSettings()), PagesLive), { timeout: 180_000, 
       yield* ok("expect", { testId: "theme", condition: "text", expected: "light" })
       yield* ok("set_checked", { a11yRef: yield* refOf("checkbox", "Dark mode"), checked: true })
       yield* ok("expect", { testId: "theme", condition: "text", expected: "dark" })
+      // A click on its ref toggles it, as a person's click on the switch does.
+      yield* ok("click", { a11yRef: yield* refOf("checkbox", "Dark mode") })
+      yield* ok("expect", { testId: "theme", condition: "text", expected: "light" })
 
       const session = yield* Session
       const exported = yield* exportSession(Option.getOrThrow(yield* session.current).sessionId, "playwright")
@@ -83,12 +86,13 @@ layer(Layer.mergeAll(liveLayer(testSettings()), PagesLive), { timeout: 180_000, 
       expect(code).not.toContain('.fill("04/20/2025")')
       expect(code).toContain('await setCheckedAsAPerson(page.getByRole("checkbox", { name: "Dark mode", exact: true }), true)')
       expect(code).toContain("const setCheckedAsAPerson = async (target: Locator, checked: boolean) => {")
+      expect(code).toContain('await clickAsAPerson(page.getByRole("checkbox", { name: "Dark mode", exact: true }))')
 
       // Playwright's own runner on the export, against the same page.
       fs.mkdirSync(path.join(REPO_ROOT, ".tmp"), { recursive: true })
       const dir = fs.mkdtempSync(path.join(REPO_ROOT, ".tmp", "pw-widgets-"))
       fs.writeFileSync(path.join(dir, "flow.spec.ts"), code)
-      const run = yield* runPlaywrightTests(writePlaywrightConfig(dir, { testTimeoutMs: 60_000 })).pipe(
+      const run = yield* runPlaywrightTests(writePlaywrightConfig(dir, { testTimeoutMs: 30_000 })).pipe(
         Effect.ensuring(Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true })))
       )
       expect(run.output, `${code}\n${run.output}`).toContain("1 passed")
