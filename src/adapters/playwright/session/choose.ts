@@ -123,7 +123,9 @@ const opened = async (page: Page, target: Locator, value: string, until: number,
     }
   }
   throw new ChoiceFailed(
-    `its popup did not open: clicking the combobox (and ${OPEN_KEYS.join(", then ")})${typed === undefined ? "" : ` and typing ${JSON.stringify(typed)} into it`} showed no listbox`
+    typed === undefined
+      ? `its popup did not open: clicking the combobox (and ${OPEN_KEYS.join(", then ")}) showed no listbox`
+      : `no option showed: clicking the combobox (and ${OPEN_KEYS.join(", then ")}) opened no listbox, and typing ${JSON.stringify(typed)} into it showed none, so no option may start with ${JSON.stringify(typed)} (mm_type a shorter start into it and read the options it shows)`
   )
 }
 
