@@ -1,5 +1,6 @@
 // The Playwright export passes where the session passed (issue 19): a native date input typed "04/20/2025"
-// holds 2025-04-20, and the export fills that (Playwright's fill of "04/20/2025" leaves a date input empty);
+// holds 2025-04-20 (a time input typed "2:30 PM" 14:30), and the export fills that (Playwright's fill of
+// "04/20/2025" leaves a date input empty);
 // a web component's switch (open shadow root, its native checkbox visually hidden under the drawn knob, a
 // label) checked by its ref and unchecked by its host's selector is exported as a person's click on what
 // takes it (Playwright's setChecked on the hidden input times out, "intercepts pointer events"; on the host
@@ -42,6 +43,7 @@ const pages = {
   "/settings": html(
     "Settings",
     `${darkSwitch}<label for="start">Start date</label> <input id="start" type="date" data-testid="start">
+    <label for="at">At</label> <input id="at" type="time" data-testid="at">
     <p><dark-switch id="dark">Dark mode</dark-switch></p>
     <p>Theme: <span data-testid="theme">light</span></p>
     <script>
@@ -66,6 +68,9 @@ layer(Layer.mergeAll(liveLayer(testSettings()), PagesLive), { timeout: 180_000, 
       const typed = yield* ok("type", { testId: "start", text: "04/20/2025" })
       expect(typed.result.value).toBe("2025-04-20")
       yield* ok("expect", { testId: "start", condition: "value", expected: "2025-04-20" })
+      const time = yield* ok("type", { testId: "at", text: "2:30 PM" })
+      expect(time.result.value).toBe("14:30")
+      yield* ok("expect", { testId: "at", condition: "value", expected: "14:30" })
 
       // The switch: checked by its ref (the hidden native checkbox), unchecked by its host, checked again by its ref.
       const toggle = yield* refOf("checkbox", "Dark mode")
@@ -84,6 +89,7 @@ layer(Layer.mergeAll(liveLayer(testSettings()), PagesLive), { timeout: 180_000, 
       const code = exported.content
       expect(code).toContain('.fill("2025-04-20")')
       expect(code).not.toContain('.fill("04/20/2025")')
+      expect(code).toContain('.fill("14:30")')
       expect(code).toContain('await setCheckedAsAPerson(page.getByRole("checkbox", { name: "Dark mode", exact: true }), true)')
       expect(code).toContain("const setCheckedAsAPerson = async (target: Locator, checked: boolean) => {")
       expect(code).toContain('await clickAsAPerson(page.getByRole("checkbox", { name: "Dark mode", exact: true }))')
