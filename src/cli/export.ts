@@ -64,7 +64,9 @@ export const runExport = async (argv: ReadonlyArray<string>, env: Readonly<Recor
     return 0
   }
   const failure = Cause.failureOption(exit.cause)
-  process.stderr.write(`browser-workflow-mcp export: ${Option.isSome(failure) ? failure.value.message : Cause.pretty(exit.cause)}\n`)
+  process.stderr.write(
+    `browser-workflow-mcp export: ${Option.isSome(failure) ? failure.value.message : Cause.pretty(exit.cause)} (looked in ${artifactsDir}; --artifacts-dir or BWM_ARTIFACTS_DIR name another)\n`
+  )
   return 1
 }
 

@@ -63,6 +63,8 @@ describe("export subcommand", () => {
     const missing = await captured(() => runExport(["nope", "--artifacts-dir", dir], {}))
     expect(missing.code).toBe(1)
     expect(missing.err).toContain("mm_knowledge {sessions: true}")
+    // Which step memory it read, for a command run from another directory.
+    expect(missing.err).toContain(`(looked in ${dir};`)
     expect((await captured(() => runExport(["--format", "csv", "x"], {}))).code).toBe(2)
   })
 })
