@@ -64,16 +64,22 @@ afterAll(async () => {
   await app?.close()
 })
 
+/** A server in process with a client, and sessions a (on /a) and b (on `bPath`) launched by name. */
+const twoSessions = async (bPath: string) => {
+  const settings = testSettings({ appUrl: `${app.url}/` })
+  const runtime = ManagedRuntime.make(appLayer(settings, "warning"))
+  const connected = await connect(runtime, settings)
+  await connected.ok("mm_launch", { name: "a" })
+  await connected.ok("mm_navigate", { session: "a", screen: "url", url: `${app.url}/a` })
+  await connected.ok("mm_launch", { name: "b" })
+  await connected.ok("mm_navigate", { session: "b", screen: "url", url: `${app.url}${bPath}` })
+  return { ...connected, runtime }
+}
+
 describe("refs across a server's sessions", () => {
   it("two sessions' refs are disjoint; a's ref in b misses and clicks nothing, also once a closed", async () => {
-    const settings = testSettings({ appUrl: `${app.url}/` })
-    const runtime = ManagedRuntime.make(appLayer(settings, "warning"))
-    const { client, call, ok } = await connect(runtime, settings)
+    const { client, call, ok, runtime } = await twoSessions("/b")
     try {
-      await ok("mm_launch", { name: "a" })
-      await ok("mm_navigate", { session: "a", screen: "url", url: `${app.url}/a` })
-      await ok("mm_launch", { name: "b" })
-      await ok("mm_navigate", { session: "b", screen: "url", url: `${app.url}/b` })
       const onA = (await ok("mm_describe_screen", { session: "a" })).text
       const onB = (await ok("mm_describe_screen", { session: "b" })).text
       const refsA = refsIn(onA)
@@ -116,14 +122,8 @@ describe("refs across a server's sessions", () => {
   }, 120_000)
 
   it("a session that closed while another lives keeps its numbers: the live one's later walks never reuse them", async () => {
-    const settings = testSettings({ appUrl: `${app.url}/` })
-    const runtime = ManagedRuntime.make(appLayer(settings, "warning"))
-    const { client, call, ok } = await connect(runtime, settings)
+    const { client, call, ok, runtime } = await twoSessions("/many-b")
     try {
-      await ok("mm_launch", { name: "a" })
-      await ok("mm_navigate", { session: "a", screen: "url", url: `${app.url}/a` })
-      await ok("mm_launch", { name: "b" })
-      await ok("mm_navigate", { session: "b", screen: "url", url: `${app.url}/many-b` })
       const onB = (await ok("mm_describe_screen", { session: "b" })).text
       const numbersB = numbersIn(onB)
       expect(numbersB.length).toBeGreaterThan(50)
