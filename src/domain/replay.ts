@@ -10,7 +10,8 @@ export interface PlaywrightContext {
   /** The step's durable target as a locator expression (`page.getByTestId("x")`), when it has one. */
   readonly locator: string | undefined
   /** A JS expression for a text argument: a string literal, or the environment variable of a `{{placeholder}}`. */
-  readonly text: (value: string) => string
+  /** `recordedAs`: what a param's recorded text went in as (a date input's 2025-04-20), the test's default when its variable is unset. */
+  readonly text: (value: string, recordedAs?: string) => string
   /** A locator expression for other durable target arguments ({testId} or {selector}), e.g. a drop target. */
   readonly locatorOf: (args: ReplayArgs) => string | undefined
   /** A JS expression for an environment variable the test needs: it fails, naming the variable, when it is not set. */

@@ -450,14 +450,14 @@ const expressions = (placeholders: ReadonlyArray<Placeholder>) => {
     variables.add(name)
     return `${ENV_HELPER}(${js(name)})`
   }
-  const text = (value: string): string => {
+  const text = (value: string, recordedAs?: string): string => {
     const name = /^\{\{(.+)\}\}$/.exec(value)?.[1]
-    if (name === undefined) return js(value)
-    // A param is a parameter of the test: its variable when set, else the recorded text.
+    if (name === undefined) return js(recordedAs ?? value)
+    // A param is a parameter of the test: its variable when set, else the recorded text (as it went in).
     const recorded = placeholders.find((placeholder) => placeholder.name === name)?.default
     if (recorded === undefined) return env(secretEnvName(name))
     params.add(paramEnvName(name))
-    return `(process.env[${js(paramEnvName(name))}] ?? ${js(recorded)})`
+    return `(process.env[${js(paramEnvName(name))}] ?? ${js(recordedAs ?? recorded)})`
   }
   return { env, text, variables, params }
 }

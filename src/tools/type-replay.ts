@@ -14,11 +14,11 @@ export const filledForm = (text: string, value: string | undefined): string | un
   value !== undefined && value !== text && FIXED_FORM.test(value) ? value : undefined
 
 /**
- * The exported fill's argument: the input's form of the recorded text when the session converted it. A
- * placeholder's text stays its variable (a date param's value is filled as it is set).
+ * The exported fill's argument: the input's form of the recorded text when the session converted it; a
+ * param's variable, when set, is filled as it is (in the input's form, e.g. 2025-04-20).
  */
-const exportedText = (text: string, filled: unknown, expression: (value: string) => string): string =>
-  typeof filled === "string" && FIXED_FORM.test(filled) && !/^\{\{.+\}\}$/.test(text) ? JSON.stringify(filled) : expression(text)
+const exportedText = (text: string, filled: unknown, expression: (value: string, recordedAs?: string) => string): string =>
+  expression(text, typeof filled === "string" && FIXED_FORM.test(filled) ? filled : undefined)
 
 export const typeReplay: Replay = {
   note: (args, target, step) =>

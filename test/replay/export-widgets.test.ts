@@ -65,7 +65,7 @@ layer(Layer.mergeAll(liveLayer(testSettings()), PagesLive), { timeout: 180_000, 
       yield* ok("navigate", { screen: "url", url: `${url}/settings` })
 
       // The date: typed as a person writes it, held in the input's own form.
-      const typed = yield* ok("type", { testId: "start", text: "04/20/2025" })
+      const typed = yield* ok("type", { testId: "start", text: "04/20/2025", param: "start" })
       expect(typed.result.value).toBe("2025-04-20")
       yield* ok("expect", { testId: "start", condition: "value", expected: "2025-04-20" })
       const time = yield* ok("type", { testId: "at", text: "2:30 PM" })
@@ -87,7 +87,8 @@ layer(Layer.mergeAll(liveLayer(testSettings()), PagesLive), { timeout: 180_000, 
       const session = yield* Session
       const exported = yield* exportSession(Option.getOrThrow(yield* session.current).sessionId, "playwright")
       const code = exported.content
-      expect(code).toContain('.fill("2025-04-20")')
+      // A param's default is what the input took; its variable, when set, is filled as it is.
+      expect(code).toContain('.fill((process.env["BWM_PARAM_START"] ?? "2025-04-20"))')
       expect(code).not.toContain('.fill("04/20/2025")')
       expect(code).toContain('.fill("14:30")')
       expect(code).toContain('await setCheckedAsAPerson(page.getByRole("checkbox", { name: "Dark mode", exact: true }), true)')
