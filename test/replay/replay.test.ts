@@ -271,7 +271,8 @@ layer(Layer.merge(liveLayer(settings), CorpusLive), { timeout: 180_000, excludeT
         yield* ok("mm_cleanup")
 
         const spec = yield* exportSpec(sessionId, "todo.spec.ts")
-        expect(spec.content).toContain('getByRole("listitem").filter({ hasText: "Buy milk" }).getByRole("checkbox").click()')
+        // A checkbox's click: where a person clicks it (the box itself here, Playwright's click on it).
+        expect(spec.content).toContain('await clickAsAPerson(page.getByRole("listitem").filter({ hasText: "Buy milk" }).getByRole("checkbox"))')
       }))
 
     it.effect("Swagger UI: expand, Try it out, Execute, with refs from find and from each click's observation", () =>
