@@ -6,6 +6,8 @@
 // ("Not a checkbox or radio button"). These act on the control when it takes the pointer; else they click
 // where a person would (the control's label, else its component's host); a check reads the state back.
 
+import type { TestHelper } from "./export-helpers.js"
+
 /** The functions' names in the exported test. */
 const WHERE = "whereAPersonClicks"
 export const CHECK_HELPER = "setCheckedAsAPerson"
@@ -19,12 +21,6 @@ export const checkLine = (target: string, checked: boolean): string => `await ${
 
 /** The step's line: click a checkbox, radio or switch `target` where a person clicks it. */
 export const toggleClickLine = (target: string): string => `await ${CLICK_HELPER}(${target})`
-
-/** Which of the functions an exported step's lines call (the test then declares them). */
-export const checksIn = (lines: ReadonlyArray<string>) => ({
-  check: lines.some((line) => line.startsWith(`await ${CHECK_HELPER}(`)),
-  click: lines.some((line) => line.startsWith(`await ${CLICK_HELPER}(`))
-})
 
 const whereLines: ReadonlyArray<string> = [
   `/** Where a person clicks a checkbox, radio or switch: the control when the point at its middle is its own, else its label, else its component's host. */`,
@@ -96,6 +92,11 @@ const clickLines: ReadonlyArray<string> = [
   `const ${CLICK_HELPER} = async (target: Locator) => (await ${WHERE}(target)).asElement()!.click()`
 ]
 
-/** The functions a test's steps call, as lines of the exported test. */
-export const checkHelperLines = (uses: { readonly check: boolean; readonly click: boolean }): ReadonlyArray<string> =>
-  !uses.check && !uses.click ? [] : [...whereLines, ``, ...(uses.check ? [...checkLines, ``] : []), ...(uses.click ? [...clickLines, ``] : [])]
+const where: TestHelper = { name: WHERE, lines: whereLines, types: ["Locator"] }
+
+/** The functions a test that checks, or clicks a toggle, declares (with the one both call). */
+export const checkHelpers: ReadonlyArray<TestHelper> = [
+  where,
+  { name: CHECK_HELPER, lines: checkLines, types: ["Locator"], uses: [where] },
+  { name: CLICK_HELPER, lines: clickLines, types: ["Locator"], uses: [where] }
+]

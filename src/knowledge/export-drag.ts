@@ -3,17 +3,16 @@
 // drag libraries that hit-test on the pointer's previous position (dnd-kit, hello-pangea/dnd) drop the item on
 // itself then.
 
+import type { TestHelper } from "./export-helpers.js"
+
 /** The function's name in the exported test. */
 export const DRAG_HELPER = "dragAsAHand"
 
 /** The step's line: drag `source` onto `target` (both Playwright locator expressions). */
 export const dragLine = (source: string, target: string): string => `await ${DRAG_HELPER}(page, ${source}, ${target})`
 
-/** Whether an exported step's lines drag (the test then needs the function). */
-export const dragsIn = (lines: ReadonlyArray<string>): boolean => lines.some((line) => line.startsWith(`await ${DRAG_HELPER}(`))
-
 /** The function, as lines of the exported test. */
-export const dragHelperLines: ReadonlyArray<string> = [
+const dragLines: ReadonlyArray<string> = [
   `/** Drags as browser-workflow-mcp's mm_drag does: press on the source, a small move, onto the drop target, on past its middle, release. */`,
   `const ${DRAG_HELPER} = async (page: Page, source: Locator, target: Locator) => {`,
   `  await source.hover()`,
@@ -31,3 +30,6 @@ export const dragHelperLines: ReadonlyArray<string> = [
   `  await page.mouse.up()`,
   `}`
 ]
+
+/** The function a test that drags declares. */
+export const dragHelper: TestHelper = { name: DRAG_HELPER, lines: dragLines, types: ["Locator", "Page"] }

@@ -7,8 +7,9 @@ import type { Placeholder, Recipe, RecipeStep, SessionMetadata, StepRecord, Step
 import { isSensitiveKey, REDACTED } from "../domain/redaction.js"
 import { replayModeOf, servedAs, toolWithRole, type ReplayableTool, type ReplayTools } from "../domain/replay.js"
 import { describeStepTarget } from "./entry.js"
-import { checkHelperLines, checksIn } from "./export-checked.js"
-import { dragHelperLines, dragsIn } from "./export-drag.js"
+import { checkHelpers } from "./export-checked.js"
+import { dragHelper } from "./export-drag.js"
+import { calledBy, declared, type TestHelper } from "./export-helpers.js"
 import { durableTarget, whyNotDurable } from "./targets.js"
 import { markedForms, paramFollower, renderParams } from "./params.js"
 import { clipText, identifierWords } from "./text.js"
@@ -512,6 +513,9 @@ const downloadLines = (
   ]
 }
 
+/** The functions an exported test may declare, in the order it declares them. */
+const TEST_HELPERS: ReadonlyArray<TestHelper> = [dragHelper, ...checkHelpers]
+
 /**
  * A Playwright test file with one test(): each replayed step becomes the lines its tool's definition
  * writes (page.goto, locator actions, expectations); secrets are read from BWM_SECRET_* variables.
@@ -533,8 +537,7 @@ export const toPlaywright = (
   const follow = paramFollower(recipe.steps, recipe, markedForms)
   let hashes = false
   let severalDownloads = false
-  let drags = false
-  const checks = { check: false, click: false }
+  const called = new Set<TestHelper>()
   recipe.steps.forEach((recorded, index) => {
     const step = { ...recorded, args: follow(index, recorded.args) as RecipeStep["args"] }
     const replayed = out[index]
@@ -565,26 +568,23 @@ export const toPlaywright = (
     const withHashes = recipe.placeholders.length === 0 && downloads.every((download) => download.sha256 !== undefined)
     if (downloads.length > 0 && withHashes) hashes = true
     if (downloads.length > 1) severalDownloads = true
-    if (dragsIn(written)) drags = true
-    const uses = checksIn(written)
-    if (uses.check) checks.check = true
-    if (uses.click) checks.click = true
+    for (const helper of calledBy(TEST_HELPERS, written)) called.add(helper)
     lines.push(...downloadLines(`download${index}`, downloads, written, withHashes))
     // The answer was for this step's dialog only: a later dialog must not get it.
     if (dialog !== undefined) lines.push(`page.removeAllListeners("dialog")`)
   })
   const title = metadata?.goal ?? `session ${sessionId}`
+  const helpers = declared(TEST_HELPERS, called)
   return [
     `// Recorded by browser-workflow-mcp from session ${sessionId}.`,
     ...(variables.size > 0 ? [`// Secrets come from the environment (the test fails naming one that is not set or empty): ${[...variables].join(", ")}.`] : []),
     ...(params.size > 0 ? [`// Params: set ${[...params].join(", ")} to type other text than the recorded one.`] : []),
     `// getByTestId uses Playwright's testIdAttribute (data-testid unless configured otherwise).`,
     ...(hashes ? [`import { createHash } from "node:crypto"`, `import { readFile } from "node:fs/promises"`] : []),
-    `import { expect, test${severalDownloads ? ", type Download" : ""}${drags ? ", type Locator, type Page" : checks.check || checks.click ? ", type Locator" : ""} } from "@playwright/test"`,
+    `import { expect, test${[...(severalDownloads ? ["Download"] : []), ...helpers.types].map((type) => `, type ${type}`).join("")} } from "@playwright/test"`,
     ``,
     ...(variables.size > 0 ? [...envHelperLines, ``] : []),
-    ...(drags ? [...dragHelperLines, ``] : []),
-    ...checkHelperLines(checks),
+    ...helpers.lines,
     `test(${js(title)}, async ({ page }) => {`,
     ...lines.map((line) => `  ${renderParams(line, (name) => textExpression(`{{${name}}}`))}`),
     `})`,
