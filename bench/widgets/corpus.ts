@@ -60,20 +60,22 @@ const TYPES: Readonly<Record<string, string>> = {
   ".gif": "image/gif"
 }
 
+/** A script importing installed packages by their bare names, as one minified script a page can load (in memory). */
+export const bundle = async (contents: string): Promise<string> => {
+  const result = await esbuild.build({
+    stdin: { contents, resolveDir: root, loader: "js" },
+    bundle: true,
+    write: false,
+    format: "iife",
+    minify: true,
+    define: { "process.env.NODE_ENV": '"production"' },
+    logLevel: "silent"
+  })
+  return result.outputFiles[0]!.text
+}
+
 /** Bundles of the libraries that ship only ESM with bare imports: built once, in memory. */
 const buildBundles = async (more: Readonly<Record<string, string>>): Promise<Record<string, string>> => {
-  const bundle = async (contents: string) => {
-    const result = await esbuild.build({
-      stdin: { contents, resolveDir: root, loader: "js" },
-      bundle: true,
-      write: false,
-      format: "iife",
-      minify: true,
-      define: { "process.env.NODE_ENV": '"production"' },
-      logLevel: "silent"
-    })
-    return result.outputFiles[0]!.text
-  }
   const extra = await Promise.all(Object.entries(more).map(async ([at, contents]) => [at, await bundle(contents)] as const))
   return {
     ...Object.fromEntries(extra),

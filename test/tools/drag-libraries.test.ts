@@ -6,7 +6,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option } from "effect"
-import * as esbuild from "esbuild"
+import { bundle } from "../../bench/widgets/corpus.js"
 import { registryFor } from "../../src/cli.js"
 import type { Envelope } from "../../src/domain/envelope.js"
 import { runTool } from "../../src/runtime/runTool.js"
@@ -17,25 +17,15 @@ import { html, liveLayer, testSettings } from "../support/browser.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const dist = (file: string) => `<script>${fs.readFileSync(path.join(root, "node_modules", file), "utf8").replaceAll("</script", "<\\/script")}</script>`
-const bundle = (source: string) =>
-  esbuild.buildSync({
-    stdin: { contents: source, resolveDir: root, loader: "js" },
-    bundle: true,
-    write: false,
-    format: "iife",
-    minify: true,
-    define: { "process.env.NODE_ENV": '"production"' },
-    logLevel: "silent"
-  }).outputFiles[0]!.text
 const ITEM = "padding:10px;margin:4px;border:1px solid #aaa;width:220px;list-style:none"
 
-const pages = (): Record<string, string> => ({
+const pages = async (): Promise<Record<string, string>> => ({
   // hello-pangea/dnd (react-beautiful-dnd's fork): while it drags, its items take no pointer.
   "/pangea": html(
     "hello-pangea/dnd",
     `<div id="root"></div><output data-testid="order">Apple,Banana,Cherry,Date</output>
-     <script>${bundle(`import * as React from "react"; import { createRoot } from "react-dom/client";
-       import { DragDropContext, Droppable, Draggable } from "@hello-pangea/dnd"; window.PD = { React, createRoot, DragDropContext, Droppable, Draggable };`).replaceAll("</script", "<\\/script")}</script>
+     <script>${(await bundle(`import * as React from "react"; import { createRoot } from "react-dom/client";
+       import { DragDropContext, Droppable, Draggable } from "@hello-pangea/dnd"; window.PD = { React, createRoot, DragDropContext, Droppable, Draggable };`)).replaceAll("</script", "<\\/script")}</script>
      <script>
        const { React, createRoot, DragDropContext, Droppable, Draggable } = PD; const h = React.createElement
        const App = () => {
@@ -98,7 +88,7 @@ class Pages extends Context.Tag("test/DragLibraryPages")<Pages, { readonly url: 
 
 const TestLayer = Layer.unwrapScoped(
   Effect.gen(function* () {
-    const main = yield* corpusServer(pages())
+    const main = yield* corpusServer(yield* Effect.promise(pages))
     const settings = testSettings({ caps: ["testing"] })
     return Layer.mergeAll(
       liveLayer(settings),
